@@ -1,0 +1,63 @@
+# cubeview — build, run and test. `make run` and `make test` install what
+# they need (C headers for Fyne's GL/X11 driver, Xvfb for the window check).
+
+GO       ?= go
+BIN      ?= cubeview
+FUZZTIME ?= 10s
+# package:target pairs run for FUZZTIME each by `make test`
+FUZZ     ?= ./format/cube:FuzzReadXML ./format/cube:FuzzReadCubex
+# packages that must stay free of any user-interface dependency
+PURE     ?= ./model/... ./format/... ./algebra/... ./colormap/... ./sourceview/...
+
+export CGO_ENABLED = 1
+
+.PHONY: all deps deps-test build run test fmt-check vet unit fuzz layering bench clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh
+
+deps-test:
+	@scripts/ensure-deps.sh --test
+
+build: deps
+	$(GO) build -o $(BIN) .
+
+# make run [ARGS="file.cubex …"]; with no file the bundled example opens.
+run: build
+	./$(BIN) $(ARGS)
+
+test: deps-test fmt-check vet layering unit fuzz
+	@echo "make test: all checks passed"
+
+fmt-check:
+	@echo "== gofmt"
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	@echo "== go vet"
+	$(GO) vet ./...
+
+layering:
+	@echo "== layering: $(PURE) must not depend on fyne.io"
+	@bad=$$($(GO) list -deps $(PURE) 2>/dev/null | grep '^fyne\.io/' | head -5); \
+	if [ -n "$$bad" ]; then echo "UI dependency in a pure package: $$bad"; exit 1; fi
+
+unit:
+	@echo "== go test"
+	$(GO) test -count=1 -timeout 30m ./...
+
+fuzz:
+	@for pt in $(FUZZ); do \
+	  pkg=$${pt%%:*}; target=$${pt##*:}; \
+	  echo "== fuzz $$target ($(FUZZTIME))"; \
+	  $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	done
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+clean:
+	rm -f $(BIN)

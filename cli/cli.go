@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Env is what a subcommand sees of the process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Command is one subcommand.
+type Command struct {
+	Name    string
+	Summary string // one line for "cubeview help"
+	Usage   string // full usage text
+	Run     func(env Env, args []string) error
+}
+
+var commands = map[string]*Command{}
+
+// register adds a subcommand; each command file calls it from init.
+func register(c *Command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("cli: duplicate command " + c.Name)
+	}
+	commands[c.Name] = c
+}
+
+// IsCommand reports whether name is a subcommand (including "help").
+func IsCommand(name string) bool {
+	_, ok := commands[name]
+	return ok || name == "help" || name == "-h" || name == "--help"
+}
+
+// usageError marks an error caused by wrong arguments (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// Main runs the subcommand named by args[0] and returns the exit status:
+// 0 on success, 1 on failure, 2 on a usage error.
+func Main(args []string, env Env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fmt.Fprintln(env.Stdout, c.Usage)
+				return 0
+			}
+		}
+		help(env.Stdout)
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "cubeview: unknown command %q; run \"cubeview help\"\n", args[0])
+		return 2
+	}
+	if err := c.Run(env, args[1:]); err != nil {
+		fmt.Fprintf(env.Stderr, "cubeview %s: %v\n", c.Name, err)
+		if _, ok := err.(usageError); ok {
+			fmt.Fprintln(env.Stderr, c.Usage)
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func help(w io.Writer) {
+	fmt.Fprintln(w, `cubeview — browse CUBE performance experiments and compute their difference, merge and mean.
+
+Usage:
+  cubeview [FILE…]            open each file in a window (no file: the bundled example)
+  cubeview COMMAND [ARGS…]    run a command-line tool
+
+Commands:`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
+	}
+	fmt.Fprintln(w, strings.TrimSpace(`
+Run "cubeview help COMMAND" for a command's options.`))
+}

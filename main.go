@@ -1,0 +1,23 @@
+// Command cubeview browses parallel performance experiments in the CUBE
+// data model and computes their difference, merge and mean.
+//
+// With a subcommand (see "cubeview help") it works on the command line;
+// otherwise it opens each FILE argument, or a bundled example, in a window.
+package main
+
+import (
+	"os"
+
+	"fyne.io/fyne/v2/app"
+
+	"cubeview/cli"
+	"cubeview/ui"
+)
+
+func main() {
+	args := os.Args[1:]
+	if len(args) > 0 && cli.IsCommand(args[0]) {
+		os.Exit(cli.Main(args, cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	}
+	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), args))
+}

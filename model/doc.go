@@ -1,0 +1,19 @@
+// Package model holds the CUBE data model of cubeview: an experiment is a
+// severity function over three hierarchies — metrics, call paths and system
+// locations — together with the metadata describing them.
+//
+// Metadata are stored in flat slices with parent and child indices, so that
+// trees of tens of thousands of nodes cost little memory and are cheap to
+// walk. Severity data are stored per metric as a cnodes × locations Block of
+// float64 values with the canonical meaning fixed at load time, whatever the
+// file held: inclusive along the metric tree (a parent metric's value
+// contains its children's), exclusive along the call tree (a cnode's own
+// value without its callees), per location. Blocks are loaded on first use
+// through a Loader, so opening a large experiment reads no metric data
+// until somebody looks at it.
+//
+// An Experiment is immutable once built: readers and algebra operators
+// construct a new one, call Validate, and hand it out. The query methods
+// (MetricTotal, CnodeValues, LocationValues, FlatProfile, …) answer what a
+// display needs without any user-interface types.
+package model
