@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -63,8 +65,12 @@ func Main(args []string, env Env) int {
 		return 2
 	}
 	if err := c.Run(env, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(env.Stdout, c.Usage)
+			return 0
+		}
 		fmt.Fprintf(env.Stderr, "cubeview %s: %v\n", c.Name, err)
-		if _, ok := err.(usageError); ok {
+		if ue := (usageError{}); errors.As(err, &ue) {
 			fmt.Fprintln(env.Stderr, c.Usage)
 			return 2
 		}
@@ -89,6 +95,6 @@ Commands:`)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
 	}
-	fmt.Fprintln(w, strings.TrimSpace(`
+	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
 Run "cubeview help COMMAND" for a command's options.`))
 }

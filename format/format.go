@@ -1,20 +1,230 @@
 package format
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"cubeview/format/cube"
 	"cubeview/model"
 )
 
+// maxGzipTar bounds the decompressed size of a gzip-compressed .cubex,
+// which has to be held in memory.
+const maxGzipTar = 4 << 30
+
 // Open reads the experiment in the file at path, recognising its format by
 // content (CUBE 2/3 XML, possibly gzip-compressed, or CUBE 4 .cubex). Metric
-// data of .cubex files are loaded lazily on first use.
+// data of .cubex files are loaded lazily on first use. The experiment is
+// validated; errors name the file and the problem.
 func Open(path string) (*model.Experiment, error) {
-	return nil, errors.New("format.Open: not implemented yet")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fileError(path, err)
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, not a CUBE file", path)
+	}
+	if st.Size() == 0 {
+		f.Close()
+		return nil, fmt.Errorf("%s: empty file", path)
+	}
+	head := make([]byte, 1024)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		f.Close()
+		return nil, fileError(path, err)
+	}
+	head = head[:n]
+
+	var e *model.Experiment
+	switch kind := sniff(head); kind {
+	case kindTar:
+		e, err = cube.OpenCubex(path) // keeps its own handle for lazy loading
+		f.Close()
+	case kindXML:
+		e, err = cube.ReadXML(bufio.NewReaderSize(f, 1<<16), path)
+		f.Close()
+	case kindGzip:
+		e, err = openGzip(f, path)
+		f.Close()
+	default:
+		f.Close()
+		return nil, fmt.Errorf("%s: not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive)", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.Source = path
+	if err := e.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: invalid experiment: %w", path, err)
+	}
+	return e, nil
+}
+
+// openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a
+// compressed .cubex archive, which is then decompressed into memory.
+func openGzip(f *os.File, path string) (*model.Experiment, error) {
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
+	}
+	br := bufio.NewReaderSize(zr, 1<<16)
+	head, err := br.Peek(1024)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
+	}
+	switch sniff(head) {
+	case kindXML:
+		e, err := cube.ReadXML(br, path)
+		if err != nil {
+			return nil, err
+		}
+		e.Format += " (gzip)"
+		return e, nil
+	case kindTar:
+		data, err := io.ReadAll(io.LimitReader(br, maxGzipTar+1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
+		}
+		if len(data) > maxGzipTar {
+			return nil, fmt.Errorf("%s: compressed .cubex is larger than %d bytes when decompressed", path, int64(maxGzipTar))
+		}
+		e, err := cube.ReadCubex(bytes.NewReader(data), int64(len(data)), path)
+		if err != nil {
+			return nil, err
+		}
+		e.Format += " (gzip)"
+		return e, nil
+	}
+	return nil, fmt.Errorf("%s: gzip-compressed, but the content is not a CUBE file", path)
+}
+
+type fileKind int
+
+const (
+	kindUnknown fileKind = iota
+	kindTar
+	kindXML
+	kindGzip
+)
+
+// sniff recognises a file by its first bytes.
+func sniff(head []byte) fileKind {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		return kindGzip
+	}
+	if len(head) >= 263 && (string(head[257:263]) == "ustar\x00" || string(head[257:263]) == "ustar ") {
+		return kindTar
+	}
+	text := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if bytes.HasPrefix(text, []byte("<?xml")) || bytes.HasPrefix(text, []byte("<cube")) {
+		return kindXML
+	}
+	if len(head) >= 512 && plausibleTarHeader(head[:512]) {
+		return kindTar
+	}
+	return kindUnknown
+}
+
+// plausibleTarHeader accepts an old-style tar header without the ustar
+// magic when its checksum is right (or 32 too low, the CubeWriter 4.8
+// deviation).
+func plausibleTarHeader(h []byte) bool {
+	var sum int64
+	for i, c := range h {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		sum += int64(c)
+	}
+	field := strings.Trim(string(h[148:156]), " \x00")
+	var stored int64
+	if _, err := fmt.Sscanf(field, "%o", &stored); err != nil {
+		return false
+	}
+	return h[0] != 0 && (stored == sum || stored == sum-32)
+}
+
+// fileError names path and the underlying problem of a file-system error.
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file: %w", path, err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // Write writes e to path; the extension chooses the format: ".cubex" for
 // CUBE 4, ".cube" for CUBE 3 XML, ".cube.gz" for compressed CUBE 3 XML.
+// The file is written under a temporary name in the same directory and
+// renamed when complete, so a failed write leaves no partial file and
+// writing over the file e was read from is safe.
 func Write(path string, e *model.Experiment) error {
-	return errors.New("format.Write: not implemented yet")
+	lower := strings.ToLower(path)
+	var write func(io.Writer) error
+	switch {
+	case strings.HasSuffix(lower, ".cubex"):
+		write = func(w io.Writer) error { return cube.WriteCubex(w, e) }
+	case strings.HasSuffix(lower, ".cube.gz"):
+		write = func(w io.Writer) error {
+			zw := gzip.NewWriter(w)
+			if err := cube.WriteXML(zw, e); err != nil {
+				return err
+			}
+			return zw.Close()
+		}
+	case strings.HasSuffix(lower, ".cube"):
+		write = func(w io.Writer) error { return cube.WriteXML(w, e) }
+	default:
+		return fmt.Errorf("%s: unknown output format; the name must end in .cubex, .cube or .cube.gz", path)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return fileError(path, err)
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := write(bw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fileError(path, err)
+	}
+	return nil
 }

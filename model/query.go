@@ -161,23 +161,7 @@ func (e *Experiment) CnodeSubtree(cs CnodeSel) []int {
 // LocationValues returns, per location, the selected metric aggregated over
 // the selected call paths.
 func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error) {
-	cnodes := e.CnodeSubtree(cs)
-	out, err := e.locationAggregate(ms.Metric, cnodes)
-	if err != nil {
-		return nil, err
-	}
-	if !ms.Inclusive {
-		for _, ch := range e.subtracted(ms.Metric) {
-			cv, err := e.locationAggregate(ch, cnodes)
-			if err != nil {
-				return nil, err
-			}
-			for l, v := range cv {
-				out[l] -= v
-			}
-		}
-	}
-	return out, nil
+	return e.LocationValuesOver(ms, e.CnodeSubtree(cs))
 }
 
 func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {

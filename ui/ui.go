@@ -1,15 +1,266 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"image"
+	"image/png"
+	"io"
 	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
+
+	"cubeview/assets"
 )
+
+// Options are the GUI command-line arguments.
+type Options struct {
+	Files []string
+	// Snapshot, when set, renders the window of the (first) file into
+	// this PNG file and exits.
+	Snapshot     string
+	Width        int
+	Height       int
+	SelectMetric string // uniq_name of the metric to select
+	SelectCnode  string // call path (region names joined by "/") to select
+	ExpandSystem bool   // expand the whole system tree
+	Flat         bool   // show the flat profile
+	Hottest      bool   // expand the hottest call path below the selection
+	Help         bool
+}
+
+const usage = `Usage: cubeview [FILE…]
+       cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
+                [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [FILE]
+
+Opens each experiment FILE (.cube, .cube.gz, .cubex) in its own window;
+without a file, the bundled example (before and after). With --snapshot the
+window of FILE (or of the example's "before") is rendered at the given size
+(default 1280x800) into OUT.png and cubeview exits.`
+
+// ParseArgs parses the GUI command line. Flags and files may be mixed;
+// "--" ends the flags.
+func ParseArgs(args []string) (Options, error) {
+	o := Options{Width: 1280, Height: 800}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			o.Files = append(o.Files, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			o.Files = append(o.Files, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		value := func() (string, error) {
+			if hasVal {
+				return val, nil
+			}
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			return args[i], nil
+		}
+		var err error
+		switch name {
+		case "snapshot":
+			o.Snapshot, err = value()
+		case "size":
+			var s string
+			if s, err = value(); err == nil {
+				o.Width, o.Height, err = parseSize(s)
+			}
+		case "select-metric":
+			o.SelectMetric, err = value()
+		case "select-cnode":
+			o.SelectCnode, err = value()
+		case "expand-system":
+			o.ExpandSystem = true
+		case "flat":
+			o.Flat = true
+		case "hottest":
+			o.Hottest = true
+		case "h", "help":
+			o.Help = true
+		default:
+			err = fmt.Errorf("unknown flag %s", a)
+		}
+		if err != nil {
+			return o, err
+		}
+	}
+	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest) {
+		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat and --hottest need --snapshot")
+	}
+	if o.Snapshot != "" && len(o.Files) > 1 {
+		return o, errors.New("--snapshot renders one file")
+	}
+	return o, nil
+}
+
+func parseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		w, err = strconv.Atoi(a)
+		if err == nil {
+			h, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || w < 200 || h < 150 || w > 10000 || h > 10000 {
+		return 0, 0, fmt.Errorf("--size %q: want WIDTHxHEIGHT, at least 200x150", s)
+	}
+	return w, h, nil
+}
 
 // Main parses the GUI command line (files and flags such as --snapshot),
 // opens the windows and runs the application; it returns the exit status.
 func Main(a fyne.App, args []string) int {
-	fmt.Fprintln(os.Stderr, "cubeview: the display is not implemented yet")
-	return 2
+	o, err := ParseArgs(args)
+	if o.Help {
+		fmt.Println(usage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cubeview: %v\n%s\n", err, usage)
+		return 2
+	}
+	app := NewApp(a)
+	if o.Snapshot != "" {
+		return app.Snapshot(o, os.Stderr)
+	}
+	if len(o.Files) == 0 {
+		app.OpenExample()
+	}
+	for _, f := range o.Files {
+		app.OpenFile(f, nil)
+	}
+	a.Run()
+	return 0
+}
+
+// Snapshot opens the file of o in a window of o's size, applies o's
+// selections, renders the window into the PNG file o.Snapshot and quits
+// the application. It runs the application and returns the exit status.
+func (a *App) Snapshot(o Options, stderr io.Writer) int {
+	status := 0
+	quit := func(err error) {
+		if err != nil && status == 0 {
+			fmt.Fprintf(stderr, "cubeview: %v\n", err)
+			status = 1
+		}
+		a.fy.Quit()
+	}
+	a.fatal = quit
+	file := ""
+	if len(o.Files) > 0 {
+		file = o.Files[0]
+	} else {
+		dir, err := exampleDir()
+		var files assets.Files
+		if err == nil {
+			files, err = writeExample(dir)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "cubeview: %v\n", err)
+			return 1
+		}
+		file = files.Before
+	}
+	w := a.newWindow()
+	w.win.Resize(fyne.NewSize(float32(o.Width), float32(o.Height)))
+	w.win.Show()
+	capture := func() {
+		go func() {
+			// Give the driver a few frames to lay out and paint.
+			time.Sleep(1500 * time.Millisecond)
+			var img image.Image
+			fyne.DoAndWait(func() { img = w.win.Canvas().Capture() })
+			quit(writePNG(o.Snapshot, img))
+		}()
+	}
+	a.onDocument = func(w *Window) {
+		a.onDocument = nil
+		// Apply the options once the first values are there.
+		w.whenReady(func() {
+			if err := w.apply(o); err != nil {
+				quit(err)
+				return
+			}
+			w.whenReady(capture)
+			w.refresh()
+		})
+		w.refresh()
+	}
+	a.OpenFile(file, w)
+	a.fy.Run()
+	return status
+}
+
+// apply carries out the snapshot options on a window showing an experiment.
+func (w *Window) apply(o Options) error {
+	v := w.view
+	e := v.Experiment()
+	if o.Flat {
+		w.SetFlat(true)
+	}
+	if o.SelectMetric != "" {
+		m := e.MetricByName(o.SelectMetric)
+		if m < 0 {
+			return fmt.Errorf("--select-metric: no metric %q in %s", o.SelectMetric, w.doc.Name)
+		}
+		n := Node{MetricNode, m}
+		for _, a := range v.Ancestors(MetricPane, n) {
+			v.SetExpanded(MetricPane, a, true)
+		}
+		v.Select(MetricPane, n)
+		w.panes[MetricPane].Sync()
+	}
+	if o.SelectCnode != "" {
+		c := e.CnodeByPath(o.SelectCnode)
+		if c < 0 {
+			return fmt.Errorf("--select-cnode: no call path %q in %s", o.SelectCnode, w.doc.Name)
+		}
+		n := Node{CnodeNode, c}
+		if o.Flat {
+			n = Node{RegionNode, e.Cnodes[c].Region}
+		}
+		for _, a := range v.Ancestors(CallPane, n) {
+			v.SetExpanded(CallPane, a, true)
+		}
+		v.Select(CallPane, n)
+		w.active = CallPane
+		w.panes[CallPane].Sync()
+	}
+	if o.Hottest {
+		w.ExpandHottest(CallPane)
+	}
+	if o.ExpandSystem {
+		for _, r := range v.Roots(SystemPane) {
+			w.expandSubtree(SystemPane, r, true)
+		}
+	}
+	return nil
+}
+
+func writePNG(path string, img image.Image) error {
+	if img == nil {
+		return errors.New("snapshot: the window could not be captured")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	return nil
 }

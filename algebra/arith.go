@@ -1,0 +1,381 @@
+package algebra
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"cubeview/model"
+)
+
+// Op is an arithmetic operator over integrated operands.
+type Op uint8
+
+const (
+	// OpDiff subtracts the second operand from the first.
+	OpDiff Op = iota
+	// OpMerge takes each metric's values from the first operand that has
+	// the metric.
+	OpMerge
+	// OpMean divides the sum of the operands by their number.
+	OpMean
+)
+
+// String returns the operator's name in expressions: diff, merge or mean.
+func (op Op) String() string {
+	switch op {
+	case OpMerge:
+		return "merge"
+	case OpMean:
+		return "mean"
+	}
+	return "diff"
+}
+
+// Arithmetic computes op on the integrated operands and returns the result:
+// a new experiment with the metadata of ig.Result and all data in memory.
+// A value missing in an operand counts as 0.
+//
+//   - OpDiff (two operands): a − b. Unsigned integer metrics become signed
+//     (UINT64 becomes INT64, …) since differences may be negative.
+//   - OpMerge: per metric, the values of the first operand that has the
+//     metric, unchanged.
+//   - OpMean: (x1 + … + xn) / n, also where only some operands have the
+//     value. Integer metrics become DOUBLE.
+//
+// Min and max metrics are computed element-wise like the others; for diff
+// and mean the result metric is marked Approximate, since aggregating
+// element-wise differences or means by min or max is not the difference or
+// mean of the aggregates. Derived metrics (and others without values) keep
+// their definitions and get no data. Every stored metric is canonical
+// EXCLUSIVE data. Metrics are computed one at a time; each operand block
+// is read once.
+func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
+	n := len(ig.Operands)
+	switch op {
+	case OpDiff:
+		if n != 2 {
+			return nil, fmt.Errorf("diff needs 2 operands, got %d", n)
+		}
+	case OpMerge, OpMean:
+	default:
+		return nil, fmt.Errorf("unknown operator %d", op)
+	}
+	prov, err := ig.provenance(op.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	res := ig.newResult(prov)
+	for m := range res.Metrics {
+		rm := &res.Metrics[m]
+		if !hasData(rm) {
+			if rm.Unavailable == "" {
+				rm.Unavailable = "derived metric: the definition is kept, its values are not computed by the algebra"
+			}
+			continue
+		}
+		rm.Type = "EXCLUSIVE"
+		switch op {
+		case OpDiff:
+			rm.DataType = signedType(rm.DataType)
+		case OpMean:
+			if rm.IsInteger() {
+				rm.DataType = "DOUBLE"
+			}
+		}
+		if op != OpMerge && rm.Aggregation != model.Sum {
+			rm.Approximate = true
+		}
+	}
+	for m := range res.Metrics {
+		if !hasData(&res.Metrics[m]) {
+			continue
+		}
+		var b *model.Block
+		var err error
+		switch op {
+		case OpDiff:
+			b, err = ig.linear(m, []float64{1, -1}, 1)
+		case OpMean:
+			w := make([]float64, n)
+			for i := range w {
+				w[i] = 1
+			}
+			b, err = ig.linear(m, w, float64(n))
+		case OpMerge:
+			b, err = ig.first(m)
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.SetBlock(m, b)
+	}
+	if err := res.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: result is invalid: %w", prov.Expression, err)
+	}
+	return res, nil
+}
+
+// hasData reports whether an algebra result stores values for m: derived
+// metrics and metrics without values keep only their definition.
+func hasData(m *model.Metric) bool {
+	return m.Unavailable == "" && !strings.Contains(strings.ToUpper(m.Type), "DERIVED")
+}
+
+// signedType returns the signed counterpart of an unsigned CUBE data type.
+func signedType(t string) string {
+	switch strings.ToUpper(strings.TrimSpace(t)) {
+	case "UINT8":
+		return "INT8"
+	case "UINT16":
+		return "INT16"
+	case "UINT32":
+		return "INT32"
+	case "UINT64":
+		return "INT64"
+	case "UNSIGNED INTEGER":
+		return "INTEGER"
+	case "UNSIGNED INT":
+		return "INT"
+	case "UNSIGNED SHORT INT":
+		return "SHORT INT"
+	}
+	return t
+}
+
+// newResult returns a new experiment with ig.Result's metadata (metrics
+// copied so they can be adjusted, the rest shared, being immutable) and the
+// provenance attributes.
+func (ig *Integration) newResult(prov Provenance) *model.Experiment {
+	sk := ig.Result
+	metrics := slices.Clone(sk.Metrics)
+	for m := range metrics {
+		metrics[m].Attrs = slices.Clone(metrics[m].Attrs)
+	}
+	return &model.Experiment{
+		Source:      prov.Expression,
+		Format:      "derived",
+		Attrs:       prov.attrs(),
+		Mirrors:     sk.Mirrors,
+		Metrics:     metrics,
+		MetricRoots: sk.MetricRoots,
+		Regions:     sk.Regions,
+		Cnodes:      sk.Cnodes,
+		CnodeRoots:  sk.CnodeRoots,
+		System:      sk.System,
+		SystemRoots: sk.SystemRoots,
+		Locations:   sk.Locations,
+		Topologies:  sk.Topologies,
+	}
+}
+
+// source is one operand's contribution to a result metric.
+type source struct {
+	op    int
+	block *model.Block
+	rows  []int // result cnode → operand cnode, -1 where the operand has none
+	locs  []int // operand column → result column
+	ident bool  // locs is the identity and both have equally many columns
+}
+
+// sources loads, for result metric m, the block of every operand that has
+// the metric (all of them, or only the first when first is set).
+func (ig *Integration) sources(m int, first bool) ([]source, error) {
+	var out []source
+	nl := len(ig.Result.Locations)
+	for i, e := range ig.Operands {
+		om := slices.Index(ig.Metrics[i], m)
+		if om < 0 {
+			continue
+		}
+		b, err := e.Block(om)
+		if err != nil {
+			return nil, fmt.Errorf("%s: metric %q: %w", operandName(ig.Operands, i), e.Metrics[om].UniqName, err)
+		}
+		if b.NumCnodes() != len(e.Cnodes) || b.NumLocations() != len(e.Locations) {
+			return nil, fmt.Errorf("%s: metric %q: data block is %d×%d, want %d×%d", operandName(ig.Operands, i),
+				e.Metrics[om].UniqName, b.NumCnodes(), b.NumLocations(), len(e.Cnodes), len(e.Locations))
+		}
+		s := source{op: i, block: b, rows: ig.inverseCnodes(i), locs: ig.Locations[i], ident: len(e.Locations) == nl}
+		for l, r := range s.locs {
+			if r != l {
+				s.ident = false
+				break
+			}
+		}
+		out = append(out, s)
+		if first {
+			break
+		}
+	}
+	return out, nil
+}
+
+// inverseCnodes returns, per result cnode, operand i's cnode mapped onto
+// it or -1. Integration maps each operand one-to-one.
+func (ig *Integration) inverseCnodes(i int) []int {
+	ig.invOnce.Do(func() {
+		ig.inverse = make([][]int, len(ig.Operands))
+		for j, cm := range ig.Cnodes {
+			inv := newMap(len(ig.Result.Cnodes))
+			for c, r := range cm {
+				if r >= 0 {
+					inv[r] = c
+				}
+			}
+			ig.inverse[j] = inv
+		}
+	})
+	return ig.inverse[i]
+}
+
+// allocRows returns a block for result metric data with a row for every
+// result cnode that receives a stored row from one of the sources.
+func (ig *Integration) allocRows(srcs []source) *model.Block {
+	res := ig.Result
+	b := model.NewBlock(len(res.Cnodes), len(res.Locations))
+	var rows []int
+	for rc := range res.Cnodes {
+		for _, s := range srcs {
+			if oc := s.rows[rc]; oc >= 0 && s.block.Row(oc) != nil {
+				rows = append(rows, rc)
+				break
+			}
+		}
+	}
+	b.AllocRows(rows)
+	return b
+}
+
+// parallelRows calls f on consecutive ranges of [0, n) from as many
+// goroutines as there are processors.
+func parallelRows(n int, f func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/64+1)
+	if workers <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			f(lo, hi)
+		}(lo, min(lo+chunk, n))
+	}
+	wg.Wait()
+}
+
+// linear returns (Σ weights[i]·xi) / div for result metric m, one result
+// row at a time: the first stored source row is assigned, the others are
+// added, and a row that ends up all zero is dropped.
+func (ig *Integration) linear(m int, weights []float64, div float64) (*model.Block, error) {
+	srcs, err := ig.sources(m, false)
+	if err != nil {
+		return nil, err
+	}
+	out := ig.allocRows(srcs)
+	parallelRows(out.NumCnodes(), func(lo, hi int) {
+		for rc := lo; rc < hi; rc++ {
+			dst := out.Row(rc)
+			if dst == nil {
+				continue
+			}
+			dst = dst[:len(dst):len(dst)]
+			assign := true // dst still holds zeros
+			for _, s := range srcs {
+				oc := s.rows[rc]
+				if oc < 0 {
+					continue
+				}
+				row := s.block.Row(oc)
+				if row == nil {
+					continue
+				}
+				w := weights[s.op]
+				if !s.ident {
+					for l, v := range row {
+						if r := s.locs[l]; r >= 0 {
+							dst[r] += w * v
+						}
+					}
+					assign = false
+					continue
+				}
+				row = row[:len(dst)]
+				switch {
+				case assign && w == 1:
+					copy(dst, row)
+				case assign && w == -1:
+					for l, v := range row {
+						dst[l] = 0 - v // 0 − v keeps zeros positive
+					}
+				case w == 1:
+					for l, v := range row {
+						dst[l] += v
+					}
+				case w == -1:
+					for l, v := range row {
+						dst[l] -= v
+					}
+				default:
+					for l, v := range row {
+						dst[l] += w * v
+					}
+				}
+				assign = false
+			}
+			if div != 1 {
+				for l := range dst {
+					dst[l] /= div
+				}
+			}
+			if isZero(dst) {
+				out.SetRow(rc, nil)
+			}
+		}
+	})
+	return out, nil
+}
+
+func isZero(row []float64) bool {
+	for _, v := range row {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// first returns result metric m's values from the first operand that has it.
+func (ig *Integration) first(m int) (*model.Block, error) {
+	srcs, err := ig.sources(m, true)
+	if err != nil {
+		return nil, err
+	}
+	out := ig.allocRows(srcs)
+	for _, s := range srcs {
+		parallelRows(out.NumCnodes(), func(lo, hi int) {
+			for rc := lo; rc < hi; rc++ {
+				oc := s.rows[rc]
+				if oc < 0 || s.block.Row(oc) == nil {
+					continue
+				}
+				row, dst := s.block.Row(oc), out.Row(rc)
+				if s.ident {
+					copy(dst, row)
+					continue
+				}
+				for l, v := range row {
+					if r := s.locs[l]; r >= 0 {
+						dst[r] = v
+					}
+				}
+			}
+		})
+	}
+	return out, nil
+}

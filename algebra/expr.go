@@ -1,0 +1,320 @@
+package algebra
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"cubeview/model"
+)
+
+// Expr is a parsed algebra expression: an operator applied to arguments,
+// or a file operand.
+//
+// The grammar, with white space allowed between tokens:
+//
+//	expr    = file | op "(" arg { "," arg } ")"
+//	op      = "diff" | "merge" | "mean" | "cut"
+//	arg     = expr | ("reroot" | "prune") "=" name     (keywords only in cut)
+//	file    = word | string
+//	name    = word | string
+//
+// A word is a run of characters other than white space, parentheses,
+// commas, equals signs and double quotes, so most paths need no quoting; a
+// string is double-quoted with Go escapes. A word followed by "(" is an
+// operator. diff takes two operands, merge and mean at least one, cut one
+// operand and at least one reroot or prune argument.
+type Expr struct {
+	Op     string // diff, merge, mean or cut; empty for a file
+	File   string // the file of an operand
+	Args   []*Expr
+	Reroot []string // cut only
+	Prune  []string // cut only
+	Pos    int      // byte offset of the expression in the parsed text
+}
+
+// String renders x in the syntax Parse reads.
+func (x *Expr) String() string {
+	if x.Op == "" {
+		return quoteFileName(x.File)
+	}
+	parts := make([]string, 0, len(x.Args)+len(x.Reroot)+len(x.Prune))
+	for _, a := range x.Args {
+		parts = append(parts, a.String())
+	}
+	for _, n := range x.Reroot {
+		parts = append(parts, "reroot="+strconv.Quote(n))
+	}
+	for _, n := range x.Prune {
+		parts = append(parts, "prune="+strconv.Quote(n))
+	}
+	return x.Op + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// SyntaxError reports a malformed expression and where it went wrong.
+type SyntaxError struct {
+	Text string // the whole expression
+	Pos  int    // byte offset of the problem
+	Msg  string
+}
+
+// Column returns the 1-based character position of the problem.
+func (e *SyntaxError) Column() int { return utf8.RuneCountInString(e.Text[:e.Pos]) + 1 }
+
+// Error shows the message, the expression and a caret under the problem.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("expression column %d: %s\n  %s\n  %s^", e.Column(), e.Msg, e.Text, strings.Repeat(" ", e.Column()-1))
+}
+
+type tokenKind uint8
+
+const (
+	tokEOF tokenKind = iota
+	tokWord
+	tokString
+	tokPunct // one of ( ) , =
+)
+
+type token struct {
+	kind tokenKind
+	text string // word, unquoted string or punctuation
+	pos  int
+}
+
+func (t token) describe() string {
+	switch t.kind {
+	case tokEOF:
+		return "the end of the expression"
+	case tokString:
+		return strconv.Quote(t.text)
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+type parser struct {
+	text string
+	pos  int
+	tok  token
+	err  *SyntaxError
+}
+
+func (p *parser) fail(pos int, format string, args ...any) {
+	if p.err == nil {
+		p.err = &SyntaxError{Text: p.text, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// next reads the next token into p.tok.
+func (p *parser) next() {
+	for p.pos < len(p.text) {
+		r, n := utf8.DecodeRuneInString(p.text[p.pos:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		p.pos += n
+	}
+	start := p.pos
+	if p.pos == len(p.text) {
+		p.tok = token{kind: tokEOF, pos: start}
+		return
+	}
+	switch c := p.text[p.pos]; c {
+	case '(', ')', ',', '=':
+		p.pos++
+		p.tok = token{kind: tokPunct, text: string(c), pos: start}
+		return
+	case '"':
+		end := start + 1
+		for end < len(p.text) && p.text[end] != '"' {
+			if p.text[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(p.text) {
+			p.fail(start, "string is not closed")
+			p.pos = len(p.text)
+			p.tok = token{kind: tokEOF, pos: len(p.text)}
+			return
+		}
+		s, err := strconv.Unquote(p.text[start : end+1])
+		if err != nil {
+			p.fail(start, "bad string: %v", err)
+		}
+		p.pos = end + 1
+		p.tok = token{kind: tokString, text: s, pos: start}
+		return
+	}
+	for p.pos < len(p.text) {
+		r, n := utf8.DecodeRuneInString(p.text[p.pos:])
+		if unicode.IsSpace(r) || strings.ContainsRune("(),=\"", r) {
+			break
+		}
+		p.pos += n
+	}
+	p.tok = token{kind: tokWord, text: p.text[start:p.pos], pos: start}
+}
+
+// peekPunct reports whether the token after the current one is the
+// punctuation c, without consuming anything.
+func (p *parser) peekPunct(c string) bool {
+	save, tok := p.pos, p.tok
+	p.next()
+	ok := p.tok.kind == tokPunct && p.tok.text == c
+	p.pos, p.tok = save, tok
+	return ok
+}
+
+// Parse reads an algebra expression such as
+// diff(mean(a.cubex, b.cubex), "my run.cubex").
+func Parse(text string) (*Expr, error) {
+	p := &parser{text: text}
+	p.next()
+	x := p.expr()
+	if p.err == nil && p.tok.kind != tokEOF {
+		p.fail(p.tok.pos, "unexpected %s after the expression", p.tok.describe())
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return x, nil
+}
+
+var operators = map[string]bool{"diff": true, "merge": true, "mean": true, "cut": true}
+
+func (p *parser) expr() *Expr {
+	t := p.tok
+	switch {
+	case t.kind == tokString:
+		p.next()
+		return &Expr{File: t.text, Pos: t.pos}
+	case t.kind == tokWord && p.peekPunct("("):
+		if !operators[t.text] {
+			p.fail(t.pos, "unknown operator %q (want diff, merge, mean or cut)", t.text)
+			return nil
+		}
+		p.next() // the word
+		p.next() // "("
+		x := &Expr{Op: t.text, Pos: t.pos}
+		for {
+			p.arg(x)
+			if p.err != nil {
+				return nil
+			}
+			if p.tok.kind == tokPunct && p.tok.text == "," {
+				p.next()
+				continue
+			}
+			if p.tok.kind == tokPunct && p.tok.text == ")" {
+				p.next()
+				break
+			}
+			p.fail(p.tok.pos, "want \",\" or \")\" in the arguments of %s, found %s", x.Op, p.tok.describe())
+			return nil
+		}
+		p.checkArity(x)
+		return x
+	case t.kind == tokWord:
+		p.next()
+		return &Expr{File: t.text, Pos: t.pos}
+	}
+	p.fail(t.pos, "want a file or an operator, found %s", t.describe())
+	return nil
+}
+
+func (p *parser) arg(x *Expr) {
+	t := p.tok
+	if t.kind == tokWord && p.peekPunct("=") {
+		if x.Op != "cut" || (t.text != "reroot" && t.text != "prune") {
+			p.fail(t.pos, "unknown argument %q of %s", t.text, x.Op)
+			return
+		}
+		p.next() // the word
+		p.next() // "="
+		v := p.tok
+		if v.kind != tokWord && v.kind != tokString {
+			p.fail(v.pos, "want a region name after %s=, found %s", t.text, v.describe())
+			return
+		}
+		p.next()
+		if t.text == "reroot" {
+			x.Reroot = append(x.Reroot, v.text)
+		} else {
+			x.Prune = append(x.Prune, v.text)
+		}
+		return
+	}
+	if a := p.expr(); a != nil {
+		x.Args = append(x.Args, a)
+	}
+}
+
+func (p *parser) checkArity(x *Expr) {
+	n := len(x.Args)
+	switch x.Op {
+	case "diff":
+		if n != 2 {
+			p.fail(x.Pos, "diff takes 2 operands, got %d", n)
+		}
+	case "merge", "mean":
+		if n < 1 {
+			p.fail(x.Pos, "%s takes at least 1 operand", x.Op)
+		}
+	case "cut":
+		if n != 1 {
+			p.fail(x.Pos, "cut takes 1 operand, got %d", n)
+		} else if len(x.Reroot)+len(x.Prune) == 0 {
+			p.fail(x.Pos, "cut needs at least one reroot=NAME or prune=NAME")
+		}
+	}
+}
+
+// Opener reads the experiment in a file.
+type Opener func(path string) (*model.Experiment, error)
+
+// Eval evaluates x, reading each distinct file once with open.
+func Eval(x *Expr, open Opener, opt Options) (*model.Experiment, error) {
+	files := map[string]*model.Experiment{}
+	return eval(x, open, opt, files)
+}
+
+func eval(x *Expr, open Opener, opt Options, files map[string]*model.Experiment) (*model.Experiment, error) {
+	if x.Op == "" {
+		if e, ok := files[x.File]; ok {
+			return e, nil
+		}
+		e, err := open(x.File)
+		if err != nil {
+			return nil, err
+		}
+		files[x.File] = e
+		return e, nil
+	}
+	args := make([]*model.Experiment, len(x.Args))
+	for i, a := range x.Args {
+		e, err := eval(a, open, opt, files)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	switch x.Op {
+	case "diff":
+		if len(args) != 2 {
+			return nil, fmt.Errorf("diff takes 2 operands, got %d", len(args))
+		}
+		return Diff(args[0], args[1], opt)
+	case "merge":
+		return Merge(opt, args...)
+	case "mean":
+		return Mean(opt, args...)
+	case "cut":
+		if len(args) != 1 {
+			return nil, fmt.Errorf("cut takes 1 operand, got %d", len(args))
+		}
+		return Cut(args[0], CutOptions{Reroot: x.Reroot, Prune: x.Prune})
+	}
+	return nil, fmt.Errorf("unknown operator %q", x.Op)
+}

@@ -1,0 +1,429 @@
+package algebra
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"cubeview/model"
+)
+
+// MaxOperands is the largest number of operands of one operation: the
+// Present masks of the result hold one bit per operand.
+const MaxOperands = 64
+
+// Integration is the common metadata of a list of operands and, per
+// operand, where each of its entities went in the result.
+type Integration struct {
+	// Result holds the integrated metadata and no data. Arithmetic builds
+	// each result from it without changing it.
+	Result   *model.Experiment
+	Operands []*model.Experiment
+	Options  Options
+
+	// Metrics[i][m] is the index in Result.Metrics of operand i's metric
+	// m; Regions, Cnodes and System likewise for regions, call-tree nodes
+	// and system nodes, and Locations[i][l] is the result data column of
+	// operand i's data column l. The entry is -1 where the entity has no
+	// counterpart, which happens only for machine and node entries of the
+	// system tree that were not copied.
+	Metrics   [][]int
+	Regions   [][]int
+	Cnodes    [][]int
+	System    [][]int
+	Locations [][]int
+
+	// SystemOutcome tells how the result's system tree was built.
+	SystemOutcome SystemOutcome
+
+	invOnce sync.Once
+	inverse [][]int // per operand: result cnode → operand cnode
+}
+
+// SystemOutcome describes how the machine/node hierarchy of a result was
+// built.
+type SystemOutcome struct {
+	// Donor is the operand whose hierarchy was copied, or -1 when the
+	// hierarchy was collapsed to one machine and one node.
+	Donor int
+	// Reason explains the choice in a sentence.
+	Reason string
+}
+
+// Collapsed reports whether the hierarchy was collapsed.
+func (s SystemOutcome) Collapsed() bool { return s.Donor < 0 }
+
+// String describes the outcome for the result's attributes.
+func (s SystemOutcome) String() string {
+	if s.Collapsed() {
+		return "collapsed: " + s.Reason
+	}
+	return fmt.Sprintf("copied from operand %d: %s", s.Donor, s.Reason)
+}
+
+func bit(i int) model.Mask { return model.Mask(1) << uint(i) }
+
+// operandName names operand i of ops in error messages.
+func operandName(ops []*model.Experiment, i int) string {
+	if s := ops[i].Source; s != "" {
+		return fmt.Sprintf("operand %d (%s)", i, s)
+	}
+	return fmt.Sprintf("operand %d", i)
+}
+
+// Integrate builds the common metadata of the operands: a top-down
+// structural merge of the metric, call and system dimensions. Walking each
+// operand's trees from the roots, a node that equals an already integrated
+// node under the same (matched) parent is mapped onto it; any other node
+// is copied with its whole subtree, so once two nodes differ their
+// subtrees stay apart. Definitions come from the first operand that has
+// the entity. The equality relations are:
+//
+//   - metric: the same unique name anywhere in the tree. The same name with
+//     a different unit or a different aggregation (sum, min, max) is an
+//     error naming the metric.
+//   - region: the same name and module; with Options.StrictLines also the
+//     same begin and end lines.
+//   - call-tree node: the same callee region and parameters under a matched
+//     parent; with Options.StrictLines also the same call-site file and
+//     line. Siblings that are equal under this relation are matched in
+//     order, preferring a sibling with the same call site, so a node never
+//     absorbs two nodes of one operand.
+//   - process (location group): the same rank; thread (location): the same
+//     rank within its process. Equal ranks within one operand are matched
+//     in order of appearance.
+//
+// The result holds the union of all processes, and of all threads of each
+// process. The machine/node hierarchy above the processes is not matched.
+// With SystemAuto it is copied from the first operand D that holds every
+// process of the result and whose hierarchy is compatible with every
+// operand O: any two processes that share a parent node in O share a
+// parent node in D, i.e. every node of the copied hierarchy covers whole
+// nodes of every operand, so node-level values in the result still
+// combine whole nodes. Two runs of one program on differently named nodes
+// with the same rank layout are compatible; so are a run on one node and a
+// larger run whose first node holds all of its ranks. Without such a D the
+// hierarchy is collapsed to one machine "Virtual machine" with one node
+// "Virtual node" holding all processes in rank order. SystemCollapse
+// always collapses; SystemCopy copies from the first compatible operand or,
+// failing that, from the first operand with the most processes, and puts
+// processes that operand lacks under an extra machine named "Other
+// processes".
+//
+// Result ids are dense, in depth-first order of each tree; result indices
+// of metrics and call-tree nodes equal their ids.
+func Integrate(operands []*model.Experiment, opt Options) (*Integration, error) {
+	if len(operands) == 0 {
+		return nil, errors.New("no operands")
+	}
+	if len(operands) > MaxOperands {
+		return nil, fmt.Errorf("%d operands, at most %d are supported", len(operands), MaxOperands)
+	}
+	for i, e := range operands {
+		if e == nil {
+			return nil, fmt.Errorf("operand %d is missing", i)
+		}
+	}
+	ig := &Integration{
+		Result:   &model.Experiment{Format: "derived"},
+		Operands: operands,
+		Options:  opt,
+	}
+	if err := ig.integrateMetrics(); err != nil {
+		return nil, err
+	}
+	if err := ig.integrateRegions(); err != nil {
+		return nil, err
+	}
+	if err := ig.integrateCnodes(); err != nil {
+		return nil, err
+	}
+	if err := ig.integrateSystem(); err != nil {
+		return nil, err
+	}
+	ig.integrateTopologies()
+	for _, e := range operands {
+		for _, m := range e.Mirrors {
+			if !slices.Contains(ig.Result.Mirrors, m) {
+				ig.Result.Mirrors = append(ig.Result.Mirrors, m)
+			}
+		}
+	}
+	res := ig.Result
+	res.Link()
+	reorderMetrics(res, ig.Metrics)
+	reorderCnodes(res, ig.Cnodes)
+	res.NumberLocations()
+	ig.Locations = make([][]int, len(operands))
+	for i, e := range operands {
+		lm := make([]int, len(e.Locations))
+		for l, s := range e.Locations {
+			lm[l] = -1
+			if r := ig.System[i][s]; r >= 0 {
+				lm[l] = res.System[r].Location
+			}
+		}
+		ig.Locations[i] = lm
+	}
+	if err := res.Validate(); err != nil {
+		return nil, fmt.Errorf("integrated metadata are inconsistent: %w", err)
+	}
+	return ig, nil
+}
+
+func newMap(n int) []int {
+	m := make([]int, n)
+	for i := range m {
+		m[i] = -1
+	}
+	return m
+}
+
+func (ig *Integration) integrateMetrics() error {
+	res := ig.Result
+	byName := map[string]int{}
+	ig.Metrics = make([][]int, len(ig.Operands))
+	for i, e := range ig.Operands {
+		mp := newMap(len(e.Metrics))
+		ig.Metrics[i] = mp
+		for _, m := range e.MetricOrder() {
+			om := &e.Metrics[m]
+			if r, ok := byName[om.UniqName]; ok {
+				rm := &res.Metrics[r]
+				if rm.Present.Has(i) {
+					return fmt.Errorf("%s: metric %q occurs twice", operandName(ig.Operands, i), om.UniqName)
+				}
+				first := firstOperand(rm.Present)
+				if rm.Unit != om.Unit {
+					return fmt.Errorf("metric %q: unit %q in %s differs from unit %q in %s",
+						om.UniqName, om.Unit, operandName(ig.Operands, i), rm.Unit, operandName(ig.Operands, first))
+				}
+				if rm.Aggregation != om.Aggregation {
+					return fmt.Errorf("metric %q: aggregation %s (data type %s) in %s differs from %s (data type %s) in %s",
+						om.UniqName, om.Aggregation, om.DataType, operandName(ig.Operands, i),
+						rm.Aggregation, rm.DataType, operandName(ig.Operands, first))
+				}
+				rm.Present |= bit(i)
+				mp[m] = r
+				continue
+			}
+			nm := *om
+			nm.Parent = -1
+			if om.Parent >= 0 {
+				nm.Parent = mp[om.Parent]
+			}
+			nm.Children = nil
+			nm.Present = bit(i)
+			nm.Attrs = slices.Clone(om.Attrs)
+			nm.AggrExpressions = slices.Clone(om.AggrExpressions)
+			mp[m] = len(res.Metrics)
+			byName[om.UniqName] = len(res.Metrics)
+			res.Metrics = append(res.Metrics, nm)
+		}
+	}
+	return nil
+}
+
+// firstOperand returns the lowest operand index in m.
+func firstOperand(m model.Mask) int {
+	for i := 0; i < MaxOperands; i++ {
+		if m.Has(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+type regionKey struct {
+	name, module string
+	begin, end   int
+}
+
+func (ig *Integration) integrateRegions() error {
+	res := ig.Result
+	byKey := map[regionKey][]int{}
+	var claimed []int // operand index + 1 that last claimed each result region
+	ig.Regions = make([][]int, len(ig.Operands))
+	for i, e := range ig.Operands {
+		rmap := newMap(len(e.Regions))
+		ig.Regions[i] = rmap
+		for r := range e.Regions {
+			or := &e.Regions[r]
+			key := regionKey{name: or.Name, module: or.Module}
+			if ig.Options.StrictLines {
+				key.begin, key.end = or.Begin, or.End
+			}
+			pick := -1
+			for _, c := range byKey[key] {
+				if claimed[c] == i+1 {
+					continue
+				}
+				if pick < 0 {
+					pick = c
+				}
+				if res.Regions[c].Begin == or.Begin && res.Regions[c].End == or.End {
+					pick = c
+					break
+				}
+			}
+			if pick < 0 {
+				nr := *or
+				nr.ID = len(res.Regions)
+				nr.Attrs = slices.Clone(or.Attrs)
+				pick = len(res.Regions)
+				res.Regions = append(res.Regions, nr)
+				claimed = append(claimed, 0)
+				byKey[key] = append(byKey[key], pick)
+			}
+			claimed[pick] = i + 1
+			rmap[r] = pick
+		}
+	}
+	return nil
+}
+
+type cnodeKey struct {
+	parent, region int
+	file           string
+	line           int
+}
+
+func (ig *Integration) integrateCnodes() error {
+	res := ig.Result
+	byKey := map[cnodeKey][]int{}
+	var claimed []int
+	ig.Cnodes = make([][]int, len(ig.Operands))
+	for i, e := range ig.Operands {
+		cmap := newMap(len(e.Cnodes))
+		ig.Cnodes[i] = cmap
+		for _, c := range e.CnodeOrder() {
+			oc := &e.Cnodes[c]
+			if oc.Region < 0 || oc.Region >= len(e.Regions) {
+				return fmt.Errorf("%s: cnode id %d refers to region index %d of %d",
+					operandName(ig.Operands, i), oc.ID, oc.Region, len(e.Regions))
+			}
+			parent := -1
+			if oc.Parent >= 0 {
+				parent = cmap[oc.Parent]
+			}
+			key := cnodeKey{parent: parent, region: ig.Regions[i][oc.Region]}
+			if ig.Options.StrictLines {
+				key.file, key.line = oc.CallFile, oc.CallLine
+			}
+			pick := -1
+			for _, rc := range byKey[key] {
+				if claimed[rc] == i+1 || !slices.Equal(res.Cnodes[rc].Params, oc.Params) {
+					continue
+				}
+				if pick < 0 {
+					pick = rc
+				}
+				if res.Cnodes[rc].CallLine == oc.CallLine && res.Cnodes[rc].CallFile == oc.CallFile {
+					pick = rc
+					break
+				}
+			}
+			if pick < 0 {
+				nc := *oc
+				nc.Region = key.region
+				nc.Parent = parent
+				nc.Children = nil
+				nc.Present = 0
+				nc.Params = slices.Clone(oc.Params)
+				nc.Attrs = slices.Clone(oc.Attrs)
+				pick = len(res.Cnodes)
+				res.Cnodes = append(res.Cnodes, nc)
+				claimed = append(claimed, 0)
+				byKey[key] = append(byKey[key], pick)
+			}
+			claimed[pick] = i + 1
+			res.Cnodes[pick].Present |= bit(i)
+			cmap[c] = pick
+		}
+	}
+	return nil
+}
+
+// reorderMetrics puts the metrics of a linked experiment into depth-first
+// order, sets ids to indices and rewrites the per-operand maps.
+func reorderMetrics(e *model.Experiment, maps [][]int) {
+	order := e.MetricOrder()
+	pos := make([]int, len(order))
+	for p, m := range order {
+		pos[m] = p
+	}
+	out := make([]model.Metric, len(order))
+	for p, m := range order {
+		out[p] = e.Metrics[m]
+		out[p].ID = p
+		if q := out[p].Parent; q >= 0 {
+			out[p].Parent = pos[q]
+		}
+	}
+	e.Metrics = out
+	for _, mp := range maps {
+		for k, v := range mp {
+			if v >= 0 {
+				mp[k] = pos[v]
+			}
+		}
+	}
+	e.Link()
+}
+
+// reorderCnodes puts the call-tree nodes of a linked experiment into
+// depth-first order, sets ids to indices and rewrites the per-operand maps.
+func reorderCnodes(e *model.Experiment, maps [][]int) {
+	order := e.CnodeOrder()
+	pos := make([]int, len(order))
+	for p, c := range order {
+		pos[c] = p
+	}
+	out := make([]model.Cnode, len(order))
+	for p, c := range order {
+		out[p] = e.Cnodes[c]
+		out[p].ID = p
+		if q := out[p].Parent; q >= 0 {
+			out[p].Parent = pos[q]
+		}
+	}
+	e.Cnodes = out
+	for _, mp := range maps {
+		for k, v := range mp {
+			if v >= 0 {
+				mp[k] = pos[v]
+			}
+		}
+	}
+	e.Link()
+}
+
+// integrateTopologies copies every operand's topologies through its system
+// map, dropping coordinates of entities without a counterpart, topologies
+// left without coordinates and exact duplicates.
+func (ig *Integration) integrateTopologies() {
+	res := ig.Result
+	for i, e := range ig.Operands {
+		for _, t := range e.Topologies {
+			nt := model.Cart{Name: t.Name, Dims: slices.Clone(t.Dims)}
+			for _, c := range t.Coords {
+				if c.Node < 0 || c.Node >= len(ig.System[i]) || ig.System[i][c.Node] < 0 {
+					continue
+				}
+				nt.Coords = append(nt.Coords, model.CartCoord{Node: ig.System[i][c.Node], Coord: slices.Clone(c.Coord)})
+			}
+			if len(nt.Coords) == 0 || slices.ContainsFunc(res.Topologies, func(o model.Cart) bool { return equalCart(o, nt) }) {
+				continue
+			}
+			res.Topologies = append(res.Topologies, nt)
+		}
+	}
+}
+
+func equalCart(a, b model.Cart) bool {
+	return a.Name == b.Name && slices.Equal(a.Dims, b.Dims) &&
+		slices.EqualFunc(a.Coords, b.Coords, func(x, y model.CartCoord) bool {
+			return x.Node == y.Node && slices.Equal(x.Coord, y.Coord)
+		})
+}

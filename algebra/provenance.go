@@ -1,0 +1,219 @@
+package algebra
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"cubeview/model"
+)
+
+// Attribute keys of a derived experiment. Operand records of a derived
+// operand are kept below its own key, e.g. "cubeview::operand::0::1" is
+// operand 1 of operand 0, so a saved result names every file it came from.
+const (
+	AttrExpression = "cubeview::expression"
+	AttrOptions    = "cubeview::options"
+	AttrSystem     = "cubeview::system"
+	AttrOperand    = "cubeview::operand::" // followed by the operand index
+)
+
+// Operand identifies one operand of a derived experiment: a file by path,
+// size and SHA-256 checksum, or an experiment without a file (a result not
+// saved yet) by its expression.
+type Operand struct {
+	Path       string
+	Size       int64
+	SHA256     string // lowercase hex
+	Expression string // set instead of the file fields
+}
+
+// String renders the operand as stored in the attribute:
+// "size=N;sha256=HEX;path=PATH" for a file (the path comes last, so it
+// may contain any character) or "expression=EXPR".
+func (o Operand) String() string {
+	if o.Path == "" {
+		return "expression=" + o.Expression
+	}
+	return fmt.Sprintf("size=%d;sha256=%s;path=%s", o.Size, o.SHA256, o.Path)
+}
+
+// parseOperand decodes Operand.String.
+func parseOperand(s string) (Operand, error) {
+	if expr, ok := strings.CutPrefix(s, "expression="); ok {
+		return Operand{Expression: expr}, nil
+	}
+	var o Operand
+	rest := s
+	for rest != "" {
+		if p, ok := strings.CutPrefix(rest, "path="); ok {
+			o.Path = p
+			break
+		}
+		field, tail, _ := strings.Cut(rest, ";")
+		rest = tail
+		k, v, _ := strings.Cut(field, "=")
+		switch k {
+		case "size":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return Operand{}, fmt.Errorf("operand record %q: bad size %q", s, v)
+			}
+			o.Size = n
+		case "sha256":
+			o.SHA256 = v
+		default:
+			return Operand{}, fmt.Errorf("operand record %q: unknown field %q", s, k)
+		}
+	}
+	if o.Path == "" {
+		return Operand{}, fmt.Errorf("operand record %q has neither a path nor an expression", s)
+	}
+	return o, nil
+}
+
+// Provenance says how a derived experiment was made.
+type Provenance struct {
+	Expression string // e.g. "diff(a.cubex, b.cubex)"
+	Options    string // Options.String of the operation
+	System     string // SystemOutcome.String, empty for operators that keep the system tree
+	Operands   []Operand
+	nested     []model.Attr // operand records of derived operands
+}
+
+func (p Provenance) attrs() []model.Attr {
+	as := []model.Attr{{Key: AttrExpression, Value: p.Expression}}
+	if p.Options != "" {
+		as = append(as, model.Attr{Key: AttrOptions, Value: p.Options})
+	}
+	if p.System != "" {
+		as = append(as, model.Attr{Key: AttrSystem, Value: p.System})
+	}
+	for i, o := range p.Operands {
+		as = append(as, model.Attr{Key: AttrOperand + strconv.Itoa(i), Value: o.String()})
+	}
+	return append(as, p.nested...)
+}
+
+// ReadProvenance decodes the provenance attributes of a derived
+// experiment; ok is false when e carries none.
+func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
+	p.Expression, ok = e.Attr(AttrExpression)
+	if !ok {
+		return Provenance{}, false, nil
+	}
+	p.Options, _ = e.Attr(AttrOptions)
+	p.System, _ = e.Attr(AttrSystem)
+	for i := 0; ; i++ {
+		v, found := e.Attr(AttrOperand + strconv.Itoa(i))
+		if !found {
+			break
+		}
+		o, err := parseOperand(v)
+		if err != nil {
+			return p, true, err
+		}
+		p.Operands = append(p.Operands, o)
+	}
+	return p, true, nil
+}
+
+// describe identifies an operand for the provenance of a result: by file
+// when e.Source names a regular file, otherwise by e.Source as an
+// expression. It returns the operand's text in the result's expression.
+func describe(e *model.Experiment, index int) (name string, o Operand, nested []model.Attr, err error) {
+	if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.Mode().IsRegular() {
+		sum, err := fileSHA256(e.Source, fi)
+		if err != nil {
+			return "", Operand{}, nil, fmt.Errorf("checksum of operand %s: %w", e.Source, err)
+		}
+		o = Operand{Path: e.Source, Size: fi.Size(), SHA256: sum}
+		name = quoteFileName(e.Source)
+	} else {
+		name = e.Source
+		if name == "" {
+			name = "unnamed"
+		}
+		o = Operand{Expression: name}
+	}
+	prefix := AttrOperand + strconv.Itoa(index) + "::"
+	for _, a := range e.Attrs {
+		if rest, ok := strings.CutPrefix(a.Key, AttrOperand); ok {
+			nested = append(nested, model.Attr{Key: prefix + rest, Value: a.Value})
+		}
+	}
+	return name, o, nested, nil
+}
+
+// quoteFileName quotes a file name that the expression parser would not
+// read back as one operand.
+func quoteFileName(s string) string {
+	if s == "" || strings.ContainsAny(s, "(),=\"' \t\r\n") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+type sumKey struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// sums caches file checksums, so an operand file used several times in one
+// expression is read once.
+var sums sync.Map // sumKey → string
+
+func fileSHA256(path string, fi os.FileInfo) (string, error) {
+	key := sumKey{path, fi.Size(), fi.ModTime()}
+	if v, ok := sums.Load(key); ok {
+		return v.(string), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	sums.Store(key, sum)
+	return sum, nil
+}
+
+// provenance describes the result of op applied to ig's operands; args are
+// extra arguments written after the operands in the expression.
+func (ig *Integration) provenance(op string, args []string) (Provenance, error) {
+	p, err := provenanceOf(op, ig.Operands, args)
+	if err != nil {
+		return p, err
+	}
+	p.Options = ig.Options.String()
+	p.System = ig.SystemOutcome.String()
+	return p, nil
+}
+
+func provenanceOf(op string, operands []*model.Experiment, args []string) (Provenance, error) {
+	var p Provenance
+	names := make([]string, 0, len(operands)+len(args))
+	for i, e := range operands {
+		name, o, nested, err := describe(e, i)
+		if err != nil {
+			return p, err
+		}
+		names = append(names, name)
+		p.Operands = append(p.Operands, o)
+		p.nested = append(p.nested, nested...)
+	}
+	names = append(names, args...)
+	p.Expression = op + "(" + strings.Join(names, ", ") + ")"
+	return p, nil
+}

@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"cubeview/algebra"
+	"cubeview/format"
+	"cubeview/model"
+)
+
+const systemFlagsUsage = `
+Call paths, metrics and locations present in only some operands are kept;
+a missing value counts as 0. Processes match by rank and threads by rank
+within their process, whatever the node names. The machine/node hierarchy
+is copied from an operand that holds every process when every operand's
+processes that share a node also share one there; otherwise it is
+collapsed to one machine and one node.
+
+Options:
+  -o OUT              output file; the format follows the extension
+                      (.cubex, .cube, .cube.gz)
+  --copy-system       always copy an operand's machine/node hierarchy
+  --collapse-system   always collapse it to one machine and one node
+  --strict-lines      also match region lines and call-site lines`
+
+func init() {
+	register(&Command{
+		Name:    "diff",
+		Summary: "difference of two experiments (A − B)",
+		Usage: `usage: cubeview diff A B -o OUT [--copy-system|--collapse-system] [--strict-lines]
+
+Writes the difference A − B of two experiments. Unsigned integer metrics
+become signed; min/max metrics are subtracted element by element and marked
+approximate.` + systemFlagsUsage,
+		Run: func(env Env, args []string) error { return runOperator(env, "diff", 2, 2, args) },
+	})
+	register(&Command{
+		Name:    "merge",
+		Summary: "merge experiments (each metric from the first operand that has it)",
+		Usage: `usage: cubeview merge A B [C…] -o OUT [--copy-system|--collapse-system] [--strict-lines]
+
+Writes the union of the experiments: each metric takes its values from the
+first operand that has the metric, so runs that measured different metrics
+(hardware counters, say) combine into one experiment.` + systemFlagsUsage,
+		Run: func(env Env, args []string) error { return runOperator(env, "merge", 2, algebra.MaxOperands, args) },
+	})
+	register(&Command{
+		Name:    "mean",
+		Summary: "mean of experiments ((A + B + …) / n)",
+		Usage: `usage: cubeview mean A B [C…] -o OUT [--copy-system|--collapse-system] [--strict-lines]
+
+Writes the mean (A + B + …) / n of the experiments; a value present in only
+some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlagsUsage,
+		Run: func(env Env, args []string) error { return runOperator(env, "mean", 2, algebra.MaxOperands, args) },
+	})
+	register(&Command{
+		Name:    "cut",
+		Summary: "reroot and prune the call tree of an experiment",
+		Usage: `usage: cubeview cut [--reroot NAME]… [--prune NAME]… IN -o OUT
+
+Writes IN with its call tree cut. Repeat a flag for several regions; at
+least one is needed.
+  --reroot NAME   keep only the subtrees of call paths ending in region
+                  NAME; they become the roots
+  --prune NAME    remove the subtrees of call paths ending in region NAME,
+                  adding their inclusive values to the parent's own values
+  -o OUT          output file; the format follows the extension`,
+		Run: runCut,
+	})
+	register(&Command{
+		Name:    "calc",
+		Summary: "evaluate an algebra expression over files",
+		Usage: `usage: cubeview calc EXPR -o OUT [--copy-system|--collapse-system] [--strict-lines]
+
+Evaluates EXPR and writes the result, e.g.
+  cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o d.cubex
+Operators: diff(A, B), merge(A, …), mean(A, …),
+cut(A, reroot=NAME, prune=NAME, …). Operands are file names (quote names
+containing spaces, commas, parentheses or "=" with double quotes) or nested
+expressions. Each file is read once.` + systemFlagsUsage,
+		Run: runCalc,
+	})
+}
+
+// algebraFlags registers the options shared by the operators.
+func algebraFlags(fs *flag.FlagSet) (out *string, opts func() (algebra.Options, error)) {
+	out = fs.String("o", "", "output file")
+	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
+	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
+	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")
+	return out, func() (algebra.Options, error) {
+		opt := algebra.Options{StrictLines: *strict}
+		switch {
+		case *cp && *col:
+			return opt, usagef("--copy-system and --collapse-system exclude each other")
+		case *cp:
+			opt.System = algebra.SystemCopy
+		case *col:
+			opt.System = algebra.SystemCollapse
+		}
+		return opt, nil
+	}
+}
+
+func needOutput(out string) error {
+	if out == "" {
+		return usagef("no output file: give -o OUT")
+	}
+	if !hasOutputExtension(out) {
+		return usagef("%s: unknown output format; the name must end in %s", out, strings.Join(outputExtensions, ", "))
+	}
+	return nil
+}
+
+func runOperator(env Env, op string, minOps, maxOps int, args []string) error {
+	fs := newFlagSet(op)
+	out, options := algebraFlags(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	opt, err := options()
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(files) == 0:
+		return usagef("no operands")
+	case len(files) < minOps || len(files) > maxOps:
+		if minOps == maxOps {
+			return usagef("want %d operands, got %d", minOps, len(files))
+		}
+		return usagef("want %d to %d operands, got %d", minOps, maxOps, len(files))
+	}
+	if err := needOutput(*out); err != nil {
+		return err
+	}
+	x := &algebra.Expr{Op: op}
+	for _, f := range files {
+		x.Args = append(x.Args, &algebra.Expr{File: f})
+	}
+	return evalAndWrite(env, x, opt, *out)
+}
+
+func runCut(env Env, args []string) error {
+	fs := newFlagSet("cut")
+	out := fs.String("o", "", "output file")
+	var reroot, prune stringList
+	fs.Var(&reroot, "reroot", "region whose call paths become the roots")
+	fs.Var(&prune, "prune", "region whose call paths are pruned into their parents")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("want one input file, got %d", len(files))
+	}
+	if len(reroot)+len(prune) == 0 {
+		return usagef("give at least one --reroot NAME or --prune NAME")
+	}
+	if err := needOutput(*out); err != nil {
+		return err
+	}
+	x := &algebra.Expr{Op: "cut", Args: []*algebra.Expr{{File: files[0]}}, Reroot: reroot, Prune: prune}
+	return evalAndWrite(env, x, algebra.Options{}, *out)
+}
+
+func runCalc(env Env, args []string) error {
+	fs := newFlagSet("calc")
+	out, options := algebraFlags(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	opt, err := options()
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one EXPR argument (quote it for the shell), got %d", len(pos))
+	}
+	if err := needOutput(*out); err != nil {
+		return err
+	}
+	x, err := algebra.Parse(pos[0])
+	if err != nil {
+		return err
+	}
+	if x.Op == "" {
+		return fmt.Errorf("expression %q is a file, not an operation", pos[0])
+	}
+	return evalAndWrite(env, x, opt, *out)
+}
+
+// evalAndWrite evaluates x, writes the result to out and reports it.
+func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string) error {
+	res, err := algebra.Eval(x, openExperiment, opt)
+	if err != nil {
+		return err
+	}
+	if err := format.Write(out, res); err != nil {
+		if !strings.Contains(err.Error(), out) {
+			return fmt.Errorf("%s: %w", out, err)
+		}
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s: %s\n", out, res.Source)
+	if sys, ok := res.Attr(algebra.AttrSystem); ok {
+		fmt.Fprintf(env.Stdout, "system tree %s\n", sys)
+	}
+	printOnlyIn(env, res)
+	return nil
+}
+
+// printOnlyIn summarises how much of the result comes from only some
+// operands, so a user notices mismatched inputs.
+func printOnlyIn(env Env, e *model.Experiment) {
+	p, ok, err := algebra.ReadProvenance(e)
+	if !ok || err != nil || len(p.Operands) < 2 {
+		return
+	}
+	all := model.Mask(1)<<uint(len(p.Operands)) - 1
+	count := func(n int, present func(int) model.Mask) int {
+		k := 0
+		for i := 0; i < n; i++ {
+			if present(i)&all != all {
+				k++
+			}
+		}
+		return k
+	}
+	metrics := count(len(e.Metrics), func(i int) model.Mask { return e.Metrics[i].Present })
+	cnodes := count(len(e.Cnodes), func(i int) model.Mask { return e.Cnodes[i].Present })
+	locs := count(len(e.Locations), func(i int) model.Mask { return e.Location(i).Present })
+	if metrics+cnodes+locs > 0 {
+		fmt.Fprintf(env.Stdout, "not in every operand: %d of %d metrics, %d of %d call paths, %d of %d locations\n",
+			metrics, len(e.Metrics), cnodes, len(e.Cnodes), locs, len(e.Locations))
+	}
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"cubeview/format"
+	"cubeview/model"
+)
+
+// newFlagSet returns a flag set that reports errors through the returned
+// error only, so that Main decides what reaches the user.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseArgs parses args with fs, allowing flags before, between and after
+// the positional arguments, which it returns in order. Everything after a
+// "--" argument is positional. A flag error is a usage error; -h and
+// -help yield flag.ErrHelp.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return pos, nil
+}
+
+// stringList is a flag that may be repeated, collecting every value.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}
+
+// openExperiment reads the experiment at path; the error names the file.
+func openExperiment(path string) (*model.Experiment, error) {
+	e, err := format.Open(path)
+	if err != nil {
+		if !strings.Contains(err.Error(), path) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// metricIndex returns the index of the metric with the given uniq_name,
+// or an error naming the file and listing the metrics it has.
+func metricIndex(e *model.Experiment, path, uniq string) (int, error) {
+	if m := e.MetricByName(uniq); m >= 0 {
+		return m, nil
+	}
+	names := make([]string, 0, len(e.Metrics))
+	for _, m := range e.MetricOrder() {
+		names = append(names, e.Metrics[m].UniqName)
+	}
+	return -1, fmt.Errorf("%s has no metric %q (it has: %s)", path, uniq, strings.Join(names, ", "))
+}
+
+// formatValue renders a value for people: integers of integer metrics
+// without decimals, everything else with 12 significant digits.
+func formatValue(m *model.Metric, v float64) string {
+	if v == 0 {
+		return "0" // also for −0
+	}
+	if m.IsInteger() && v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 12, 64)
+}
+
+// formatExact renders a value so that it reads back as the same float64:
+// integral values in plain digits, others in the shortest exact form.
+func formatExact(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+
+	"cubeview/model"
+)
+
+func init() {
+	register(&Command{
+		Name:    "dump",
+		Summary: "print values per call path and location as CSV",
+		Usage: `usage: cubeview dump FILE [--excl | --incl] [--metric UNIQ]…
+
+Prints one CSV row per call-tree node and location, ordered by cnode id and
+then location id, one column per metric, in the layout of "cube_dump -s csv2":
+
+  Cnode ID, Thread ID,<uniq_name>,…
+
+  --excl         call-tree exclusive values: each cnode's own value (default)
+  --incl         call-tree inclusive values: each cnode with its whole subtree
+  --metric UNIQ  print this metric (repeatable); default: every metric that
+                 has values, in metric-tree order
+
+Values are metric-inclusive (a metric includes its child metrics). Integral
+values print without decimals, others in the shortest form that reads back
+as the same number.`,
+		Run: runDump,
+	})
+}
+
+func runDump(env Env, args []string) error {
+	fs := newFlagSet("dump")
+	incl := fs.Bool("incl", false, "")
+	excl := fs.Bool("excl", false, "")
+	var metrics stringList
+	fs.Var(&metrics, "metric", "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one FILE, got %d arguments", len(pos))
+	}
+	if *incl && *excl {
+		return usagef("--incl and --excl exclude each other")
+	}
+	path := pos[0]
+	e, err := openExperiment(path)
+	if err != nil {
+		return err
+	}
+	var sel []int
+	if len(metrics) == 0 {
+		for _, m := range e.MetricOrder() {
+			if r := e.Metrics[m].Unavailable; r != "" {
+				fmt.Fprintf(env.Stderr, "cubeview dump: %s: skipping metric %q: not available: %s\n", path, e.Metrics[m].UniqName, r)
+				continue
+			}
+			sel = append(sel, m)
+		}
+	} else {
+		for _, name := range metrics {
+			m, err := metricIndex(e, path, name)
+			if err != nil {
+				return err
+			}
+			if r := e.Metrics[m].Unavailable; r != "" {
+				return fmt.Errorf("%s: metric %q is not available: %s", path, name, r)
+			}
+			sel = append(sel, m)
+		}
+	}
+	if err := writeDump(env.Stdout, e, sel, *incl); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// writeDump writes the CSV of the metrics sel, call-tree inclusive or
+// exclusive, per cnode and location.
+func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) error {
+	blocks := make([]*model.Block, len(sel))
+	for i, m := range sel {
+		b, err := e.Block(m)
+		if err != nil {
+			return fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err)
+		}
+		if inclusive {
+			b = callInclusiveBlock(e, b, e.Metrics[m].Aggregation)
+		}
+		blocks[i] = b
+	}
+
+	cnodes := make([]int, len(e.Cnodes))
+	for c := range cnodes {
+		cnodes[c] = c
+	}
+	slices.SortStableFunc(cnodes, func(a, b int) int { return cmp.Compare(e.Cnodes[a].ID, e.Cnodes[b].ID) })
+	locs := make([]int, e.NumLocations())
+	for l := range locs {
+		locs[l] = l
+	}
+	slices.SortStableFunc(locs, func(a, b int) int { return cmp.Compare(e.Location(a).ID, e.Location(b).ID) })
+
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("Cnode ID, Thread ID")
+	for _, m := range sel {
+		bw.WriteByte(',')
+		bw.WriteString(e.Metrics[m].UniqName)
+	}
+	bw.WriteByte('\n')
+	var buf []byte
+	for _, c := range cnodes {
+		cid := e.Cnodes[c].ID
+		for _, l := range locs {
+			buf = fmt.Appendf(buf[:0], "%d,%d", cid, e.Location(l).ID)
+			for _, b := range blocks {
+				buf = append(buf, ',')
+				buf = append(buf, formatExact(b.Value(c, l))...)
+			}
+			buf = append(buf, '\n')
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// callInclusiveBlock returns a block whose row c aggregates b's rows over
+// c's whole subtree, per location. An absent row counts as zero, also for
+// min/max metrics, as in the original CUBE tools; a subtree without any
+// row stays absent.
+func callInclusiveBlock(e *model.Experiment, b *model.Block, agg model.Aggregation) *model.Block {
+	out := model.NewBlock(b.NumCnodes(), b.NumLocations())
+	order := e.CnodeOrder()
+	for i := len(order) - 1; i >= 0; i-- {
+		c := order[i]
+		var row []float64
+		if own := b.Row(c); own != nil {
+			row = append([]float64(nil), own...)
+		}
+		for _, ch := range e.Cnodes[c].Children {
+			sub := out.Row(ch)
+			if sub == nil && row == nil {
+				continue
+			}
+			if row == nil {
+				row = make([]float64, b.NumLocations()) // own values: all zero
+			}
+			if sub == nil {
+				for l, v := range row {
+					row[l] = agg.Combine(v, 0)
+				}
+				continue
+			}
+			for l, v := range sub {
+				row[l] = agg.Combine(row[l], v)
+			}
+		}
+		out.SetRow(c, row)
+	}
+	return out
+}

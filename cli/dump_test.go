@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cubeview/internal/synth"
+	"cubeview/model"
+)
+
+// table is a parsed dump: column names and rows keyed by "cnode,thread".
+type table struct {
+	columns []string
+	rows    map[string][]float64
+	order   []string
+}
+
+func parseCSV(t *testing.T, name string, data []byte) table {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(recs) == 0 {
+		t.Fatalf("%s: empty CSV", name)
+	}
+	head := recs[0]
+	if len(head) < 2 || strings.TrimSpace(head[0]) != "Cnode ID" || strings.TrimSpace(head[1]) != "Thread ID" {
+		t.Fatalf("%s: header %q does not start with Cnode ID, Thread ID", name, head)
+	}
+	tab := table{rows: map[string][]float64{}}
+	for _, h := range head[2:] {
+		tab.columns = append(tab.columns, strings.TrimSpace(h))
+	}
+	for i, r := range recs[1:] {
+		key := strings.TrimSpace(r[0]) + "," + strings.TrimSpace(r[1])
+		if _, dup := tab.rows[key]; dup {
+			t.Fatalf("%s: row %d: duplicate (cnode, thread) %s", name, i+2, key)
+		}
+		vals := make([]float64, len(r)-2)
+		for j, s := range r[2:] {
+			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil {
+				t.Fatalf("%s: row %d column %d: %v", name, i+2, j+3, err)
+			}
+			vals[j] = v
+		}
+		tab.rows[key] = vals
+		tab.order = append(tab.order, key)
+	}
+	return tab
+}
+
+func (tab table) column(name string) int {
+	for i, c := range tab.columns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// closeEnough compares with relative tolerance rel; values that differ by
+// less than a 1e-12 fraction of the column's magnitude are cancellation
+// residue (an own value computed as a difference of inclusive values) and
+// count as equal.
+func closeEnough(got, want, rel, colMax float64) bool {
+	d := math.Abs(got - want)
+	return d <= rel*math.Max(math.Abs(got), math.Abs(want)) || d <= 1e-12*colMax
+}
+
+func TestDumpMatchesReference(t *testing.T) {
+	data := sharedData(t)
+	for _, dir := range []string{"call_tree_test", "time.p4.n2000.x1.r0"} {
+		matches, _ := filepath.Glob(filepath.Join(data, "cube4", dir, "*.cubex"))
+		if len(matches) != 1 {
+			t.Fatalf("%s: want one .cubex, found %q", dir, matches)
+		}
+		file := matches[0]
+		for _, mode := range []string{"incl", "excl"} {
+			t.Run(dir+"/"+mode, func(t *testing.T) {
+				refName := filepath.Join(data, "cube4", dir, mode+".csv")
+				refData, err := os.ReadFile(refName)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref := parseCSV(t, refName, refData)
+				status, out, errOut := run("dump", "--"+mode, file)
+				if status != 0 {
+					t.Fatalf("dump --%s %s: status %d: %s", mode, file, status, errOut)
+				}
+				got := parseCSV(t, "dump output", []byte(out))
+				if len(got.rows) != len(ref.rows) {
+					t.Errorf("dump has %d rows, reference %d", len(got.rows), len(ref.rows))
+				}
+				colMax := make([]float64, len(ref.columns))
+				for _, vals := range ref.rows {
+					for j, v := range vals {
+						colMax[j] = math.Max(colMax[j], math.Abs(v))
+					}
+				}
+				compared, bad := 0, 0
+				for j, name := range ref.columns {
+					gj := got.column(name)
+					if gj < 0 {
+						t.Errorf("dump has no column %q", name)
+						continue
+					}
+					for _, key := range ref.order {
+						grow, ok := got.rows[key]
+						if !ok {
+							if j == 0 {
+								t.Errorf("dump has no row (cnode, thread) = %s", key)
+							}
+							continue
+						}
+						want, have := ref.rows[key][j], grow[gj]
+						compared++
+						if !closeEnough(have, want, 2e-5, colMax[j]) {
+							bad++
+							if bad <= 10 {
+								t.Errorf("%s at (cnode, thread) %s: got %v, want %v", name, key, have, want)
+							}
+						}
+					}
+				}
+				if want := len(ref.rows) * len(ref.columns); compared != want || bad > 0 {
+					t.Errorf("compared %d of %d reference values, %d differ", compared, want, bad)
+				}
+				t.Logf("%s --%s: %d values compared", dir, mode, compared)
+				// Rows come grouped by cnode id, then location id, as in the reference.
+				if fmt.Sprint(got.order) != fmt.Sprint(ref.order) {
+					t.Errorf("row order differs from the reference:\n got %v\nwant %v", got.order, ref.order)
+				}
+			})
+		}
+	}
+}
+
+// synthetic returns a small generated experiment with sparse rows,
+// min/max metrics and several threads per process.
+func synthetic() *model.Experiment {
+	return synth.Generate(synth.Config{
+		Cnodes: 40, Locations: 6, Threads: 2, Nodes: 2, Metrics: 6,
+		Density: 0.6, Seed: 7, MinMax: true,
+	})
+}
+
+// TestDumpSynthetic checks the CSV against the model's own queries:
+// exclusive values are the stored ones, inclusive values those of
+// LocationValues over each cnode's subtree.
+func TestDumpSynthetic(t *testing.T) {
+	e := synthetic()
+	sel := e.MetricOrder()
+	for _, inclusive := range []bool{false, true} {
+		var buf bytes.Buffer
+		if err := writeDump(&buf, e, sel, inclusive); err != nil {
+			t.Fatal(err)
+		}
+		tab := parseCSV(t, "dump", buf.Bytes())
+		if n := len(e.Cnodes) * e.NumLocations(); len(tab.rows) != n {
+			t.Fatalf("inclusive=%v: %d rows, want %d", inclusive, len(tab.rows), n)
+		}
+		for i, m := range sel {
+			if tab.columns[i] != e.Metrics[m].UniqName {
+				t.Errorf("column %d is %q, want %q", i, tab.columns[i], e.Metrics[m].UniqName)
+			}
+		}
+		checked := 0
+		for c := range e.Cnodes {
+			for i, m := range sel {
+				want, err := e.LocationValues(model.MetricSel{Metric: m, Inclusive: true}, model.CnodeSel{Cnode: c, Inclusive: inclusive})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for l, w := range want {
+					key := fmt.Sprintf("%d,%d", e.Cnodes[c].ID, e.Location(l).ID)
+					got := tab.rows[key][i]
+					if math.Abs(got-w) > 1e-12*math.Max(1, math.Abs(w)) {
+						t.Errorf("inclusive=%v %s at %s: got %v, want %v", inclusive, e.Metrics[m].UniqName, key, got, w)
+					}
+					checked++
+				}
+			}
+		}
+		if checked != len(e.Cnodes)*e.NumLocations()*len(sel) {
+			t.Errorf("checked %d values", checked)
+		}
+	}
+}
+
+// TestDumpExactValues checks that the printed values read back exactly.
+func TestDumpExactValues(t *testing.T) {
+	e := synthetic()
+	var buf bytes.Buffer
+	if err := writeDump(&buf, e, e.MetricOrder(), false); err != nil {
+		t.Fatal(err)
+	}
+	tab := parseCSV(t, "dump", buf.Bytes())
+	for i, m := range e.MetricOrder() {
+		b, _ := e.Block(m)
+		for c := range e.Cnodes {
+			for l := 0; l < e.NumLocations(); l++ {
+				key := fmt.Sprintf("%d,%d", e.Cnodes[c].ID, e.Location(l).ID)
+				if got, want := tab.rows[key][i], b.Value(c, l); got != want {
+					t.Fatalf("%s at %s: read back %v, stored %v", e.Metrics[m].UniqName, key, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestDumpOrder checks that rows follow cnode and location ids, not the
+// storage order.
+func TestDumpOrder(t *testing.T) {
+	e := synthetic()
+	n, nl := len(e.Cnodes), e.NumLocations()
+	for c := range e.Cnodes {
+		e.Cnodes[c].ID = 10 * (n - c) // reverse of storage order
+	}
+	for l := 0; l < nl; l++ {
+		e.Location(l).ID = (l*5 + 3) % nl // a permutation, since 5 and 6 are coprime
+	}
+	var buf bytes.Buffer
+	if err := writeDump(&buf, e, []int{0}, false); err != nil {
+		t.Fatal(err)
+	}
+	tab := parseCSV(t, "dump", buf.Bytes())
+	i := 0
+	for c := 1; c <= n; c++ {
+		for l := 0; l < nl; l++ {
+			if want := fmt.Sprintf("%d,%d", 10*c, l); tab.order[i] != want {
+				t.Fatalf("row %d is %s, want %s", i, tab.order[i], want)
+			}
+			i++
+		}
+	}
+}

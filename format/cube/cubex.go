@@ -1,0 +1,332 @@
+package cube
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"cubeview/model"
+)
+
+// anchorName is the member of a .cubex archive that holds the metadata.
+const anchorName = "anchor.xml"
+
+// maxAnchorSize bounds the compressed or plain size of anchor.xml read
+// into memory.
+const maxAnchorSize = 1 << 30
+
+// cubexArchive is an indexed .cubex tar archive.
+type cubexArchive struct {
+	name    string // file name for messages
+	r       io.ReaderAt
+	closer  io.Closer // closed once every metric's data are loaded; may be nil
+	members map[string]tarMember
+}
+
+// indexArchive lists the members of the .cubex archive in r.
+func indexArchive(r io.ReaderAt, size int64, name string, closer io.Closer) (*cubexArchive, error) {
+	if size == 0 {
+		return nil, fmt.Errorf("%s: empty file", name)
+	}
+	members, err := readTarIndex(r, size)
+	if err != nil {
+		if errors.Is(err, errNotTar) {
+			return nil, fmt.Errorf("%s: not a .cubex file: %w", name, err)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &cubexArchive{name: name, r: r, closer: closer, members: members}, nil
+}
+
+// anchor returns the contents of anchor.xml, decompressed when the member
+// is gzip-compressed.
+func (a *cubexArchive) anchor() (io.Reader, error) {
+	m, ok := a.members[anchorName]
+	if !ok {
+		return nil, fmt.Errorf("%s: the .cubex archive has no %s member (%d other members)", a.name, anchorName, len(a.members))
+	}
+	if m.size > maxAnchorSize {
+		return nil, fmt.Errorf("%s: %s of %d bytes is too large", a.name, anchorName, m.size)
+	}
+	buf := make([]byte, m.size)
+	if _, err := a.r.ReadAt(buf, m.offset); err != nil {
+		return nil, fmt.Errorf("%s: reading %s: %w", a.name, anchorName, err)
+	}
+	if len(buf) >= 2 && buf[0] == 0x1f && buf[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(buf))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", a.name, anchorName, err)
+		}
+		return zr, nil
+	}
+	return bytes.NewReader(buf), nil
+}
+
+// metricData locates one metric's stored values.
+type metricData struct {
+	index, data tarMember
+	layout      dataLayout
+}
+
+// cubexLoader reads metric blocks from a .cubex archive on first use; it
+// implements model.Loader.
+type cubexLoader struct {
+	arch    *cubexArchive
+	e       *model.Experiment
+	cols    []int         // file column → data column; nil when they agree
+	metrics []*metricData // per metric, nil when nothing is stored
+
+	enumOnce   sync.Once
+	deep, wide []int
+
+	mu      sync.Mutex
+	pending int // metrics whose data are not loaded yet
+}
+
+// attachData checks the data members of every metric of e against the
+// archive (sizes only, no values are read) and installs a loader that
+// reads each metric's values on first use. locationColumn maps a
+// location's file Id to its data column, as decoded from anchor.xml.
+//
+// A metric whose data type is not a single number is marked Unavailable
+// and its members are ignored.
+func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]int) error {
+	ld := &cubexLoader{arch: a, e: e, metrics: make([]*metricData, len(e.Metrics))}
+	var err error
+	if ld.cols, err = fileColumns(e, locationColumn); err != nil {
+		return fmt.Errorf("%s: %w", a.name, err)
+	}
+	nc, nl := len(e.Cnodes), len(e.Locations)
+	for m := range e.Metrics {
+		met := &e.Metrics[m]
+		if met.Unavailable != "" {
+			continue
+		}
+		kind, ok := scalarTypeOf(met.DataType)
+		if !ok {
+			met.Unavailable = fmt.Sprintf("data type %s is not a single number", met.DataType)
+			continue
+		}
+		id := strconv.Itoa(met.ID)
+		index, hasIndex := a.members[id+".index"]
+		data, hasData := a.members[id+".data"]
+		switch {
+		case !hasIndex && !hasData:
+			continue // nothing stored: all zero
+		case !hasIndex:
+			return fmt.Errorf("%s: metric %q has %s.data but no %s.index", a.name, met.UniqName, id, id)
+		case !hasData:
+			return fmt.Errorf("%s: metric %q has %s.index but no %s.data", a.name, met.UniqName, id, id)
+		}
+		head := make([]byte, min(index.size, int64(indexHeaderSize+4)))
+		if _, err := a.r.ReadAt(head, index.offset); err != nil {
+			return fmt.Errorf("%s: reading %s.index: %w", a.name, id, err)
+		}
+		order, count, err := parseIndexHeader(head, index.size)
+		if err != nil {
+			return fmt.Errorf("%s: metric %q: %s.index: %w", a.name, met.UniqName, id, err)
+		}
+		if count > int64(nc) {
+			return fmt.Errorf("%s: metric %q: %s.index lists %d rows for %d cnodes", a.name, met.UniqName, id, count, nc)
+		}
+		rows := int(count)
+		if count < 0 {
+			rows = nc
+		}
+		md := &metricData{index: index, data: data, layout: dataLayout{kind: kind, order: order, rows: rows, columns: nl}}
+		if err := checkDataMember(a.r, data, md.layout); err != nil {
+			return fmt.Errorf("%s: metric %q: %s.data: %w", a.name, met.UniqName, id, err)
+		}
+		ld.metrics[m] = md
+		ld.pending++
+	}
+	if ld.pending == 0 {
+		a.close()
+	}
+	e.SetLoader(ld)
+	return nil
+}
+
+func (a *cubexArchive) close() {
+	if a.closer != nil {
+		a.closer.Close()
+		a.closer = nil
+	}
+}
+
+// fileColumns maps the value positions of a .data row to data columns.
+// Value j of a row belongs to the location whose Id is j. When the Ids are
+// not exactly 0…L−1, position j belongs to the location with the j-th
+// smallest Id. It returns nil when positions and columns agree.
+func fileColumns(e *model.Experiment, locationColumn map[int]int) ([]int, error) {
+	nl := len(e.Locations)
+	if len(locationColumn) != nl {
+		return nil, fmt.Errorf("anchor.xml maps %d location ids for %d locations", len(locationColumn), nl)
+	}
+	ids := make([]int, 0, nl)
+	for id, col := range locationColumn {
+		if col < 0 || col >= nl {
+			return nil, fmt.Errorf("location id %d has data column %d of %d", id, col, nl)
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	cols := make([]int, nl)
+	identity := true
+	for j, id := range ids {
+		cols[j] = locationColumn[id]
+		identity = identity && cols[j] == j
+	}
+	if identity {
+		return nil, nil
+	}
+	return cols, nil
+}
+
+// enumerations returns the two cnode orders of CUBE 4 data rows: "deep" is
+// depth-first pre-order; "wide" emits a root, then for each node first all
+// its children and then, child by child, what lies below them. Several
+// roots follow each other.
+func (ld *cubexLoader) enumerations() (deep, wide []int) {
+	ld.enumOnce.Do(func() {
+		e := ld.e
+		ld.deep = e.CnodeOrder()
+		ld.wide = make([]int, 0, len(e.Cnodes))
+		stack := make([]int, 0, 64)
+		for _, root := range e.CnodeRoots {
+			ld.wide = append(ld.wide, root)
+			stack = append(stack[:0], root)
+			for len(stack) > 0 {
+				c := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				ch := e.Cnodes[c].Children
+				ld.wide = append(ld.wide, ch...)
+				for i := len(ch) - 1; i >= 0; i-- {
+					stack = append(stack, ch[i])
+				}
+			}
+		}
+	})
+	return ld.deep, ld.wide
+}
+
+// LoadBlock reads metric m's values and converts them to canonical
+// storage (exclusive along the call tree). It returns nil for a metric
+// with nothing stored.
+func (ld *cubexLoader) LoadBlock(m int) (*model.Block, error) {
+	md := ld.metrics[m]
+	if md == nil {
+		return nil, nil
+	}
+	defer ld.done()
+	met := &ld.e.Metrics[m]
+	b, err := ld.load(met, md)
+	if err != nil {
+		return nil, fmt.Errorf("%s: metric %q: %w", ld.arch.name, met.UniqName, err)
+	}
+	return b, nil
+}
+
+// done counts a finished load and closes the file after the last one.
+func (ld *cubexLoader) done() {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	if ld.pending--; ld.pending == 0 {
+		ld.arch.close()
+	}
+}
+
+func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, error) {
+	e := ld.e
+	id := strconv.Itoa(met.ID)
+	buf := make([]byte, md.index.size)
+	if _, err := ld.arch.r.ReadAt(buf, md.index.offset); err != nil {
+		return nil, fmt.Errorf("reading %s.index: %w", id, err)
+	}
+	x, err := parseIndex(buf, len(e.Cnodes))
+	if err != nil {
+		return nil, fmt.Errorf("%s.index: %w", id, err)
+	}
+	if x.rows(len(e.Cnodes)) != md.layout.rows {
+		return nil, fmt.Errorf("%s.index changed while open", id)
+	}
+	inclusive := strings.EqualFold(strings.TrimSpace(met.Type), "INCLUSIVE")
+	deep, wide := ld.enumerations()
+	enum := deep
+	if inclusive {
+		enum = wide
+	}
+	rowCnode := enum
+	if !x.dense {
+		rowCnode = make([]int, len(x.positions))
+		for k, p := range x.positions {
+			rowCnode[k] = enum[p]
+		}
+	}
+	// Call-tree inclusive sums become own values by subtracting the
+	// children's stored values, so a parent of a stored row needs a row
+	// too. A min or max metric stored inclusive keeps its values as own
+	// values: the min (max) over a subtree of these equals the stored
+	// inclusive value, so every aggregate stays right.
+	convert := inclusive && met.Aggregation == model.Sum
+	alloc := rowCnode
+	if convert {
+		alloc = withParents(e, rowCnode)
+	}
+	b := model.NewBlock(len(e.Cnodes), len(e.Locations))
+	b.AllocRows(alloc)
+	dst := make([][]float64, len(rowCnode))
+	for k, c := range rowCnode {
+		dst[k] = b.MutableRow(c)
+	}
+	if err := readData(ld.arch.r, md.data, md.layout, dst, ld.cols); err != nil {
+		var nf *nonFiniteError
+		if errors.As(err, &nf) {
+			col := nf.column
+			if ld.cols != nil {
+				col = ld.cols[col]
+			}
+			return nil, fmt.Errorf("%s.data: value at cnode id %d, location id %d is %v",
+				id, e.Cnodes[rowCnode[nf.row]].ID, e.Location(col).ID, nf.value)
+		}
+		return nil, fmt.Errorf("%s.data: %w", id, err)
+	}
+	if convert {
+		// Parents precede children in depth-first order, so the
+		// children's rows still hold stored values when a parent is done.
+		for _, c := range deep {
+			own := b.Row(c)
+			if own == nil {
+				continue
+			}
+			for _, ch := range e.Cnodes[c].Children {
+				for l, v := range b.Row(ch) {
+					own[l] -= v
+				}
+			}
+		}
+	}
+	return b, nil
+}
+
+// withParents returns cnodes plus the parents of all of them, each once.
+func withParents(e *model.Experiment, cnodes []int) []int {
+	in := make([]bool, len(e.Cnodes))
+	for _, c := range cnodes {
+		in[c] = true
+	}
+	out := slices.Clone(cnodes)
+	for _, c := range cnodes {
+		if p := e.Cnodes[c].Parent; p >= 0 && !in[p] {
+			in[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}

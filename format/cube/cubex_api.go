@@ -1,0 +1,84 @@
+package cube
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"cubeview/model"
+)
+
+// ReadXML reads a CUBE 2.0 or 3.0 XML document (a whole .cube file, already
+// decompressed). name is used in error messages.
+func ReadXML(r io.Reader, name string) (*model.Experiment, error) {
+	doc, err := decodeXML(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if !doc.HasSeverity {
+		return nil, fmt.Errorf("%s: CUBE %s XML without data is the anchor.xml of a .cubex archive; open the .cubex file", name, doc.Version)
+	}
+	doc.Exp.Format = "CUBE " + doc.Version + " XML"
+	return doc.Exp, nil
+}
+
+// OpenCubex opens the CUBE 4 .cubex file at path. Only the metadata are
+// read; each metric's data are read when the metric is first used, so the
+// file stays open until every metric with data has been loaded.
+func OpenCubex(path string) (*model.Experiment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return readCubex(f, st.Size(), path, f)
+}
+
+// ReadCubex reads the CUBE 4 .cubex archive of size bytes in r; name is
+// used in error messages. Metric data are read from r on first use, so r
+// must stay readable as long as the experiment is used.
+func ReadCubex(r io.ReaderAt, size int64, name string) (*model.Experiment, error) {
+	return readCubex(r, size, name, nil)
+}
+
+func readCubex(r io.ReaderAt, size int64, name string, closer io.Closer) (*model.Experiment, error) {
+	a, err := indexArchive(r, size, name, closer)
+	if err != nil {
+		if closer != nil {
+			closer.Close()
+		}
+		return nil, err
+	}
+	e, err := a.read()
+	if err != nil {
+		a.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// read decodes anchor.xml and attaches the metric data.
+func (a *cubexArchive) read() (*model.Experiment, error) {
+	anchor, err := a.anchor()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := decodeXML(anchor, a.name+":"+anchorName)
+	if err != nil {
+		return nil, err
+	}
+	doc.Exp.Format = "CUBE " + doc.Version + " (.cubex)"
+	if doc.HasSeverity {
+		// A CUBE 3 document inside the archive carries its own data.
+		a.close()
+		return doc.Exp, nil
+	}
+	if err := a.attachData(doc.Exp, doc.LocationColumn); err != nil {
+		return nil, err
+	}
+	return doc.Exp, nil
+}

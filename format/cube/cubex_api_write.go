@@ -1,0 +1,55 @@
+package cube
+
+import (
+	"archive/tar"
+	"bytes"
+	"io"
+	"time"
+
+	"cubeview/model"
+)
+
+// WriteXML writes e as a CUBE 3.0 XML document.
+func WriteXML(w io.Writer, e *model.Experiment) error {
+	return encodeXML(w, e, false)
+}
+
+// WriteCubex writes e as a CUBE 4 .cubex archive: per metric with values
+// a sparse .index and an uncompressed .data member in the metric's data
+// type, values stored call-tree exclusive in depth-first cnode order, and
+// anchor.xml last. Values that the data type cannot hold (a fraction or an
+// out-of-range number in an integer metric, NaN, infinities) are an error
+// naming metric, cnode and location; a negative UINT64 value is stored in
+// two's complement, which reading turns back into the negative number.
+func WriteCubex(w io.Writer, e *model.Experiment) error {
+	return writeCubex(w, e, cubexWriteOptions{})
+}
+
+func writeCubex(w io.Writer, e *model.Experiment, opt cubexWriteOptions) error {
+	tw := tar.NewWriter(w)
+	inclusive, err := writeCubexData(tw, e, opt)
+	if err != nil {
+		return err
+	}
+	var anchor bytes.Buffer
+	if err := encodeXML(&anchor, e, true); err != nil {
+		return err
+	}
+	body := anchor.Bytes()
+	if len(inclusive) > 0 {
+		ids := map[int]bool{}
+		for _, m := range inclusive {
+			ids[e.Metrics[m].ID] = true
+		}
+		if body, err = setInclusive(body, ids); err != nil {
+			return err
+		}
+	}
+	if err := writeMember(tw, anchorName, int64(len(body)), time.Now().Truncate(time.Second)); err != nil {
+		return err
+	}
+	if _, err := tw.Write(body); err != nil {
+		return err
+	}
+	return tw.Close()
+}

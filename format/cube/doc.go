@@ -1,0 +1,33 @@
+// Package cube reads and writes experiments in the file formats of the
+// CUBE tools: CUBE 2 and CUBE 3 XML (.cube, optionally gzip-compressed)
+// and CUBE 4 .cubex archives.
+//
+// Reading produces a model.Experiment in canonical storage (inclusive
+// along the metric tree, exclusive along the call tree, per location),
+// whatever the file held. An XML file is read in one pass: the metadata
+// through an element tree, the severity section streamed straight into
+// one data block per metric. A .cubex archive is indexed on open and each
+// metric's data member is decoded on first use; its anchor.xml is read by
+// the same XML reader.
+//
+// Metrics without values stay in the experiment with Metric.Unavailable
+// saying why: derived metrics (their CubePL definitions are kept, not
+// evaluated), data types that are not a single number (COMPLEX, RATE,
+// NDOUBLES(n), HISTOGRAM(n), SCALE_FUNC, TAU_ATOMIC, …) and metrics marked
+// VOID, whose values are ignored as the CUBE tools do.
+//
+// Writing produces CUBE 3.0 XML, which both CUBE 3 and CubeLib 4 read, or
+// a CUBE 4 .cubex archive. Whatever the target format cannot express
+// natively — CUBE 4 metric types and CubePL definitions, region and call
+// path details, free system-tree classes, location ids, the operand masks
+// and flags of derived experiments — travels in top-level attributes
+// <attr key="cubeview::KIND::ID" value="JSON"/>. The original tools show
+// them as plain attributes; this package decodes and removes them again,
+// so that a write and a read give back the same experiment. XML attributes
+// of CUBE elements that the model has no field for are kept as attributes
+// under reserved keys starting with "cube::" (the dimension titles, for
+// example "cube::metrics title").
+//
+// A CUBE 3 file can only hold a system tree of machines, nodes, processes
+// and threads; other trees must be written as .cubex.
+package cube

@@ -1,0 +1,242 @@
+package cube
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// tarMember locates one regular file inside a tar archive.
+type tarMember struct {
+	name   string
+	offset int64 // of the member's data from the start of the archive
+	size   int64
+}
+
+const (
+	tarBlock = 512
+	// maxTarMeta bounds the size of GNU long-name and pax header members,
+	// which are read into memory.
+	maxTarMeta = 1 << 20
+)
+
+// errNotTar reports that the first header of an archive is not a tar header.
+var errNotTar = errors.New("not a tar archive")
+
+// readTarIndex lists the regular files of the tar archive in r (size
+// bytes) without reading their contents. It understands ustar names with
+// prefix, GNU long names ('L'), pax headers ('x': path and size) and octal
+// as well as base-256 sizes. Header checksums are not enforced: CubeWriter
+// 4.8 writes every checksum 32 too low, so a header whose other fields are
+// sane is accepted. A later member with the same name replaces an earlier one.
+func readTarIndex(r io.ReaderAt, size int64) (map[string]tarMember, error) {
+	members := map[string]tarMember{}
+	var hdr [tarBlock]byte
+	var longName string
+	var pax map[string]string
+	for off := int64(0); ; {
+		if off+tarBlock > size {
+			if off == size && off > 0 {
+				return members, nil // end of archive without zero blocks
+			}
+			if off == 0 {
+				return nil, errNotTar
+			}
+			return nil, fmt.Errorf("truncated tar archive: header at byte %d ends after the end of the file (%d bytes)", off, size)
+		}
+		if _, err := r.ReadAt(hdr[:], off); err != nil {
+			return nil, fmt.Errorf("reading tar header at byte %d: %w", off, err)
+		}
+		if isZeroBlock(hdr[:]) {
+			if off == 0 {
+				return nil, errNotTar
+			}
+			return members, nil
+		}
+		h, err := parseTarHeader(&hdr)
+		if err != nil {
+			if off == 0 {
+				return nil, fmt.Errorf("%w: %v", errNotTar, err)
+			}
+			return nil, fmt.Errorf("tar header at byte %d: %w", off, err)
+		}
+		if v, ok := pax["size"]; ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
+			}
+			h.size = n
+		}
+		data := off + tarBlock
+		if h.size > size-data {
+			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d needs %d bytes, only %d remain", h.name, data, h.size, size-data)
+		}
+		next := data + (h.size+tarBlock-1)/tarBlock*tarBlock
+		switch h.typeflag {
+		case 'L', 'x':
+			if h.size > maxTarMeta {
+				return nil, fmt.Errorf("tar header at byte %d: extended header of %d bytes is too large", off, h.size)
+			}
+			buf := make([]byte, h.size)
+			if _, err := r.ReadAt(buf, data); err != nil {
+				return nil, fmt.Errorf("reading tar extended header at byte %d: %w", data, err)
+			}
+			if h.typeflag == 'L' {
+				longName = string(bytes.TrimRight(buf, "\x00"))
+			} else if pax, err = parsePax(buf); err != nil {
+				return nil, fmt.Errorf("tar pax header at byte %d: %w", off, err)
+			}
+			off = next
+			continue
+		case '0', 0, '7':
+			name := h.name
+			if longName != "" {
+				name = longName
+			}
+			if p, ok := pax["path"]; ok {
+				name = p
+			}
+			name = strings.TrimPrefix(name, "./")
+			members[name] = tarMember{name: name, offset: data, size: h.size}
+		}
+		// Other kinds (directories, links, global pax headers, …) are skipped.
+		longName, pax = "", nil
+		off = next
+	}
+}
+
+type tarHeader struct {
+	name     string
+	size     int64
+	typeflag byte
+}
+
+// parseTarHeader decodes the fields of a tar header that locate a member,
+// checking that they are sane instead of insisting on a correct checksum.
+func parseTarHeader(b *[tarBlock]byte) (tarHeader, error) {
+	var h tarHeader
+	h.typeflag = b[156]
+	if h.typeflag != 0 && (h.typeflag < ' ' || h.typeflag > '~') {
+		return h, fmt.Errorf("bad entry type %#x", h.typeflag)
+	}
+	stored, err := parseOctal(b[148:156])
+	if err != nil {
+		return h, fmt.Errorf("bad checksum field: %w", err)
+	}
+	magic := string(b[257:263])
+	ustar := magic == "ustar\x00" || magic == "ustar "
+	if !ustar {
+		// Without the magic the checksum is all that says this is a
+		// header; accept the CubeWriter deviation of one space (32).
+		if sum := tarChecksum(b); stored != sum && stored != sum-32 {
+			return h, fmt.Errorf("checksum %d does not match header (%d)", stored, sum)
+		}
+	}
+	h.size, err = parseTarNumber(b[124:136])
+	if err != nil {
+		return h, fmt.Errorf("bad size field: %w", err)
+	}
+	name := cString(b[0:100])
+	if magic == "ustar\x00" {
+		if prefix := cString(b[345:500]); prefix != "" {
+			name = prefix + "/" + name
+		}
+	}
+	if name == "" && h.typeflag != 'L' && h.typeflag != 'x' && h.typeflag != 'g' {
+		return h, errors.New("empty member name")
+	}
+	h.name = name
+	return h, nil
+}
+
+// tarChecksum returns the unsigned header checksum: the byte sum with the
+// checksum field counted as spaces.
+func tarChecksum(b *[tarBlock]byte) int64 {
+	var sum int64
+	for i, c := range b {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		sum += int64(c)
+	}
+	return sum
+}
+
+// parseTarNumber parses an octal or base-256 (GNU) numeric field.
+func parseTarNumber(f []byte) (int64, error) {
+	if len(f) > 0 && f[0]&0x80 != 0 {
+		if f[0] == 0xff {
+			return 0, errors.New("negative base-256 number")
+		}
+		var n uint64
+		for i, c := range f {
+			if i == 0 {
+				c &= 0x7f
+			}
+			if n>>55 != 0 {
+				return 0, errors.New("base-256 number overflows")
+			}
+			n = n<<8 | uint64(c)
+		}
+		if n > 1<<62 {
+			return 0, errors.New("base-256 number overflows")
+		}
+		return int64(n), nil
+	}
+	return parseOctal(f)
+}
+
+// parseOctal parses an octal field padded with spaces or NULs.
+func parseOctal(f []byte) (int64, error) {
+	s := strings.Trim(string(f), " \x00")
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 8, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not an octal number", s)
+	}
+	return n, nil
+}
+
+// parsePax decodes pax extended-header records "<len> <key>=<value>\n".
+func parsePax(b []byte) (map[string]string, error) {
+	m := map[string]string{}
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return nil, errors.New("malformed record")
+		}
+		n, err := strconv.Atoi(string(b[:sp]))
+		if err != nil || n <= sp+1 || n > len(b) || b[n-1] != '\n' {
+			return nil, errors.New("malformed record length")
+		}
+		kv := b[sp+1 : n-1]
+		eq := bytes.IndexByte(kv, '=')
+		if eq < 0 {
+			return nil, errors.New("record without '='")
+		}
+		m[string(kv[:eq])] = string(kv[eq+1:])
+		b = b[n:]
+	}
+	return m, nil
+}
+
+func cString(b []byte) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
+}
+
+func isZeroBlock(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

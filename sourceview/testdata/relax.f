@@ -1,0 +1,12 @@
+C     RELAX.F -- FIXED-FORM RELAXATION SWEEP
+      SUBROUTINE RELAX(U, F, N, OMEGA)
+      INTEGER N, I
+      DOUBLE PRECISION U(0:N+1), F(N), OMEGA
+*     OVER-RELAXED GAUSS-SEIDEL, ONE SWEEP
+      DO 10 I = 1, N
+         U(I) = (1.0D0 - OMEGA) * U(I)
+     &        + OMEGA * 0.5D0 * (U(I-1) + U(I+1) + F(I))
+   10 CONTINUE
+      CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
+      RETURN
+      END

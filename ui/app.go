@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"fyne.io/fyne/v2"
+
+	"cubeview/assets"
+	"cubeview/format"
+	"cubeview/model"
+)
+
+// Document is an open experiment, original or derived, with the name its
+// window and the menus show.
+type Document struct {
+	Exp  *model.Experiment
+	Name string // file base name or expression
+	Path string // the file read, "" for a derived experiment
+	// Operands names the operands of a derived experiment, in the order
+	// of the experiment's presence masks; empty for originals.
+	Operands []string
+}
+
+// App is the application: the open experiments and their windows. Every
+// window offers the other open experiments as references (external
+// percent) and, through Menus, as operands.
+type App struct {
+	fy      fyne.App
+	docs    []*Document
+	windows []*Window
+
+	// Menus, if set, returns extra menus for a window, placed before Help
+	// (for example the algebra menu).
+	Menus func(w *Window) []*fyne.Menu
+
+	// async runs work off the UI goroutine and then done on it; tests
+	// replace it with a synchronous runner.
+	async func(work, done func())
+	// fatal, if set, receives errors instead of dialogs (snapshot mode).
+	fatal func(error)
+	// onDocument, if set, is called when a window receives its experiment.
+	onDocument func(w *Window)
+}
+
+const recentKey = "recentFiles"
+const maxRecent = 8
+
+// NewApp returns the application running on a.
+func NewApp(a fyne.App) *App {
+	return &App{fy: a, async: func(work, done func()) {
+		go func() {
+			work()
+			fyne.Do(done)
+		}()
+	}}
+}
+
+// Fyne returns the underlying Fyne application.
+func (a *App) Fyne() fyne.App { return a.fy }
+
+// Documents returns the open experiments in the order they were opened.
+func (a *App) Documents() []*Document { return slices.Clone(a.docs) }
+
+// Windows returns the open windows.
+func (a *App) Windows() []*Window { return slices.Clone(a.windows) }
+
+// Show opens a new window for doc (already read or computed) and adds doc
+// to the open experiments.
+func (a *App) Show(doc *Document) *Window {
+	w := a.newWindow()
+	w.setDocument(doc)
+	w.win.Show()
+	return w
+}
+
+func (a *App) addDocument(d *Document) {
+	a.docs = append(a.docs, d)
+	a.changed()
+}
+
+func (a *App) removeWindow(w *Window) {
+	a.windows = slices.DeleteFunc(a.windows, func(x *Window) bool { return x == w })
+	if w.doc != nil {
+		a.docs = slices.DeleteFunc(a.docs, func(d *Document) bool { return d == w.doc })
+	}
+	a.changed()
+}
+
+// changed tells every window that the list of experiments changed.
+func (a *App) changed() {
+	for _, w := range a.windows {
+		w.rebuildMenu()
+	}
+}
+
+// OpenFile reads the experiment at path in the background. If from shows
+// an experiment, it shows the progress and the result opens in a new
+// window; otherwise (nil, or an empty window) the result goes into from
+// or a new window. Errors are shown in a dialog.
+func (a *App) OpenFile(path string, from *Window) {
+	target := from
+	if target == nil || target.doc != nil {
+		if from != nil {
+			target = nil // read with progress in from, show in a new window
+		} else {
+			target = a.newWindow()
+			target.win.Show()
+		}
+	}
+	shown := target
+	if shown == nil {
+		shown = from
+	}
+	shown.startBusy("Reading " + filepath.Base(path) + " …")
+	var exp *model.Experiment
+	var err error
+	a.async(func() {
+		exp, err = format.Open(path)
+		if err == nil {
+			// Sum up the first metric now, off the UI goroutine.
+			for _, m := range exp.MetricRoots {
+				if exp.Metrics[m].Unavailable == "" {
+					_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+					break
+				}
+			}
+		}
+	}, func() {
+		shown.stopBusy()
+		if err != nil {
+			if target != nil && target.doc == nil {
+				target.showMessage(fmt.Sprintf("Could not open %s.", path))
+			}
+			shown.showError(err)
+			return
+		}
+		a.addRecent(path)
+		doc := &Document{Exp: exp, Name: filepath.Base(path), Path: path}
+		if target != nil {
+			target.setDocument(doc)
+		} else {
+			a.Show(doc)
+		}
+	})
+}
+
+// OpenExample writes the bundled example (before and after) to the user's
+// cache folder, next to its source files, and opens both experiments.
+func (a *App) OpenExample() {
+	dir, err := exampleDir()
+	var files assets.Files
+	if err == nil {
+		files, err = writeExample(dir)
+	}
+	if errors.Is(err, errNoExample) {
+		w := a.newWindow()
+		w.showMessage("No bundled example in this build. Open an experiment with File › Open or drop a file here.")
+		w.win.Show()
+		return
+	}
+	if err != nil {
+		w := a.newWindow()
+		w.showMessage("The bundled example could not be written.")
+		w.win.Show()
+		w.showError(err)
+		return
+	}
+	a.OpenFile(files.Before, nil)
+	a.OpenFile(files.After, nil)
+}
+
+var errNoExample = errors.New("this build has no bundled example")
+
+// writeExample writes the bundled example into dir.
+func writeExample(dir string) (assets.Files, error) {
+	if before, _ := assets.Example(); len(before) == 0 {
+		return assets.Files{}, errNoExample
+	}
+	return assets.WriteExample(dir)
+}
+
+func exampleDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "cubeview", "example"), nil
+}
+
+// Recent returns the recently opened files, the latest first.
+func (a *App) Recent() []string {
+	return a.fy.Preferences().StringList(recentKey)
+}
+
+func (a *App) addRecent(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	list := slices.DeleteFunc(a.Recent(), func(p string) bool { return p == path })
+	list = append([]string{path}, list...)
+	if len(list) > maxRecent {
+		list = list[:maxRecent]
+	}
+	a.fy.Preferences().SetStringList(recentKey, list)
+	a.changed()
+}

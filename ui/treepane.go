@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TreePane is the single tree widget used for all three panes: a Fyne tree
+// whose rows show one dimension of a View. Opening a branch expands the
+// node in the View (inclusive → exclusive value), selecting a row selects
+// the node; the window recomputes and refreshes the panes.
+type TreePane struct {
+	widget.Tree
+	dim  Dim
+	view *View
+	kids map[string][]string // children ids, cached until Reload
+
+	// OnSelect is called when the user selects a node.
+	OnSelect func(n Node)
+	// OnExpand is called when the user expands or collapses a node.
+	OnExpand func(n Node, open bool)
+	// OnHover is called when the pointer enters (in) or leaves a row.
+	OnHover func(n Node, in bool)
+	// OnMenu is called for a secondary tap on a row.
+	OnMenu func(n Node, at fyne.Position)
+
+	quiet bool // set while the pane follows the View, to mute callbacks
+}
+
+// NewTreePane returns an empty pane for dimension d; SetView fills it.
+func NewTreePane(d Dim) *TreePane {
+	p := &TreePane{dim: d, kids: map[string][]string{}}
+	p.ChildUIDs = p.childIDs
+	p.IsBranch = func(id string) bool {
+		if p.view == nil {
+			return id == ""
+		}
+		n := ParseNode(id)
+		return !n.Valid() || p.view.IsBranch(p.dim, n)
+	}
+	p.CreateNode = func(bool) fyne.CanvasObject {
+		r := newRowView()
+		r.onHover = func(n Node, in bool) {
+			if p.OnHover != nil {
+				p.OnHover(n, in)
+			}
+		}
+		r.onMenu = func(n Node, at fyne.Position) {
+			if p.OnMenu != nil {
+				p.OnMenu(n, at)
+			}
+		}
+		return r
+	}
+	p.UpdateNode = func(id string, _ bool, o fyne.CanvasObject) {
+		if p.view == nil {
+			return
+		}
+		o.(*rowView).set(p.view.Row(p.dim, ParseNode(id)))
+	}
+	p.OnSelected = func(id string) {
+		if !p.quiet && p.OnSelect != nil {
+			p.OnSelect(ParseNode(id))
+		}
+	}
+	p.OnBranchOpened = func(id string) { p.expanded(id, true) }
+	p.OnBranchClosed = func(id string) { p.expanded(id, false) }
+	p.HideSeparators = true
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+func (p *TreePane) expanded(id string, open bool) {
+	if !p.quiet && p.OnExpand != nil {
+		p.OnExpand(ParseNode(id), open)
+	}
+}
+
+// Dim returns the pane's dimension.
+func (p *TreePane) Dim() Dim { return p.dim }
+
+func (p *TreePane) childIDs(id string) []string {
+	if p.view == nil {
+		return nil
+	}
+	if c, ok := p.kids[id]; ok {
+		return c
+	}
+	ns := p.view.Children(p.dim, ParseNode(id))
+	ids := make([]string, len(ns))
+	for i, n := range ns {
+		ids[i] = n.ID()
+	}
+	p.kids[id] = ids
+	return ids
+}
+
+// SetView shows v, with its expanded nodes open and its selection selected.
+func (p *TreePane) SetView(v *View) {
+	p.view = v
+	p.quiet = true
+	defer func() { p.quiet = false }()
+	p.kids = map[string][]string{}
+	p.CloseAllBranches()
+	p.UnselectAll()
+	p.Sync()
+}
+
+// Sync makes the tree's open branches and selection follow the View
+// (after the View changed by itself: flat profile, hottest path, find).
+func (p *TreePane) Sync() {
+	if p.view == nil {
+		return
+	}
+	wasQuiet := p.quiet
+	p.quiet = true
+	defer func() { p.quiet = wasQuiet }()
+	p.kids = map[string][]string{}
+	var walk func(id string)
+	walk = func(id string) {
+		for _, c := range p.childIDs(id) {
+			n := ParseNode(c)
+			if p.view.Expanded(p.dim, n) {
+				if !p.IsBranchOpen(c) {
+					p.OpenBranch(c)
+				}
+				walk(c)
+			} else if p.IsBranchOpen(c) {
+				p.CloseBranch(c)
+			}
+		}
+	}
+	walk("")
+	if s := p.view.Selected(p.dim); s.Valid() {
+		p.Select(s.ID())
+	}
+	p.Refresh()
+}
+
+// Reload drops cached children (after the sort order, the flat-profile
+// switch or sorted values changed) and redraws the visible rows.
+func (p *TreePane) Reload() {
+	p.kids = map[string][]string{}
+	p.Refresh()
+}
+
+// Reveal opens the ancestors of n and selects it, scrolling it into view.
+func (p *TreePane) Reveal(n Node) {
+	if p.view == nil || !n.Valid() {
+		return
+	}
+	for _, a := range p.view.Ancestors(p.dim, n) {
+		if !p.IsBranchOpen(a.ID()) {
+			p.OpenBranch(a.ID())
+		}
+	}
+	p.Select(n.ID())
+	p.ScrollTo(n.ID())
+}
+
+// VisibleRows returns the rows currently shown (open branches followed), in order.
+func (p *TreePane) VisibleRows() []Node {
+	var out []Node
+	var walk func(id string)
+	walk = func(id string) {
+		for _, c := range p.childIDs(id) {
+			out = append(out, ParseNode(c))
+			if p.IsBranchOpen(c) {
+				walk(c)
+			}
+		}
+	}
+	walk("")
+	return out
+}
+
+// TypedKey moves the selection with the arrow keys, Home, End, Page Up and
+// Page Down, and expands (Right, +) or collapses (Left, −) the selected node.
+func (p *TreePane) TypedKey(ev *fyne.KeyEvent) {
+	if p.view == nil {
+		return
+	}
+	cur := p.view.Selected(p.dim)
+	switch ev.Name {
+	case fyne.KeyUp, fyne.KeyDown, fyne.KeyHome, fyne.KeyEnd, fyne.KeyPageUp, fyne.KeyPageDown:
+		rows := p.VisibleRows()
+		if len(rows) == 0 {
+			return
+		}
+		i := 0
+		for k, n := range rows {
+			if n == cur {
+				i = k
+				break
+			}
+		}
+		switch ev.Name {
+		case fyne.KeyUp:
+			i--
+		case fyne.KeyDown:
+			i++
+		case fyne.KeyHome:
+			i = 0
+		case fyne.KeyEnd:
+			i = len(rows) - 1
+		case fyne.KeyPageUp:
+			i -= 20
+		case fyne.KeyPageDown:
+			i += 20
+		}
+		i = max(0, min(i, len(rows)-1))
+		p.Select(rows[i].ID())
+	case fyne.KeyRight, fyne.KeyPlus, fyne.KeyEqual:
+		p.expandSelected(cur, ev.Name == fyne.KeyRight)
+	case fyne.KeyLeft, fyne.KeyMinus:
+		p.collapseSelected(cur, ev.Name == fyne.KeyLeft)
+	default:
+		p.Tree.TypedKey(ev)
+	}
+}
+
+// TypedRune handles + and − typed as characters.
+func (p *TreePane) TypedRune(r rune) {
+	if p.view == nil {
+		return
+	}
+	cur := p.view.Selected(p.dim)
+	switch r {
+	case '+':
+		p.expandSelected(cur, false)
+	case '-':
+		p.collapseSelected(cur, false)
+	}
+}
+
+func (p *TreePane) expandSelected(cur Node, descend bool) {
+	if !cur.Valid() || !p.view.IsBranch(p.dim, cur) {
+		return
+	}
+	if !p.IsBranchOpen(cur.ID()) {
+		p.OpenBranch(cur.ID())
+		return
+	}
+	if descend {
+		if kids := p.childIDs(cur.ID()); len(kids) > 0 {
+			p.Select(kids[0])
+		}
+	}
+}
+
+func (p *TreePane) collapseSelected(cur Node, ascend bool) {
+	if !cur.Valid() {
+		return
+	}
+	if p.IsBranchOpen(cur.ID()) {
+		p.CloseBranch(cur.ID())
+		return
+	}
+	if ascend {
+		if par := p.view.Parent(p.dim, cur); par.Valid() {
+			p.Select(par.ID())
+		}
+	}
+}

@@ -1,0 +1,1265 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cubeview/colormap"
+	"cubeview/model"
+)
+
+// View is the state of one window without any widgets: selections,
+// expanded nodes, value modes and display options of the three panes, and
+// the values they show. A change of state marks values stale; Update
+// recomputes what changed with the model's queries, and the row accessors
+// (Row, Value, Text) read the result, formatting only the rows a widget
+// asks for. A View is used from one goroutine.
+type View struct {
+	exp      *model.Experiment
+	external *model.Experiment
+
+	flat   bool
+	order  SortOrder
+	format NumberFormat
+	scale  colormap.Scale
+	panes  [3]paneState
+	// treeSel and flatSel remember the call-pane selection of the view
+	// not shown, so that switching back restores it.
+	treeSel, flatSel Node
+
+	// Structure derived once from the experiment.
+	metricRoots   []int // visible (not VOID) root metrics
+	metricRoot    []int // root of each metric
+	cnodeRoot     []int // root of each cnode
+	systemRoot    []int // root of each system node
+	regionCnodes  [][]int
+	regionCalls   []bool // the region has callees: its flat row has "Subroutines"
+	flatRegions   []int  // regions with at least one call path
+	threadsHidden bool
+
+	// Metric pane values, computed once per metric (NaN: not yet).
+	metricIncl, metricExcl []float64
+	extTotals              map[string]float64
+
+	// Call pane values for callKey.
+	callKey             metricKey
+	callValid           bool
+	callExcl, callIncl  []float64
+	regExcl, regIncl    []float64
+	callTotal           float64 // the whole call forest
+	locVals, sysVals    []float64
+	sysKey              systemKey
+	sysValid            bool
+	scaleMax            [3]float64
+	metricRootMax       map[int]float64
+	lastErr             error
+	formatted           int // rows formatted since the last Update, for tests and benchmarks
+	findMatches         map[Node]bool
+	findAncestors       map[Node]bool
+	findCurrent         Node
+	findDim             Dim
+	findActive          bool
+	findList            []Node
+	findIndex           int
+	findPattern         string
+	markerNames         []string
+	markerAll           model.Mask
+	markerOperandsKnown bool
+}
+
+type paneState struct {
+	mode      Mode
+	selected  Node
+	expanded  map[Node]bool
+	userRange *colormap.Range
+}
+
+type metricKey struct {
+	metric    int
+	inclusive bool
+}
+
+type systemKey struct {
+	metric metricKey
+	call   Node
+	incl   bool
+}
+
+// NewView returns the view of e with the first root metric, the first
+// root call path and the first system root selected, all collapsed.
+func NewView(e *model.Experiment) *View {
+	v := &View{exp: e, format: DefaultNumberFormat(), scale: colormap.Default()}
+	for d := range v.panes {
+		v.panes[d].expanded = map[Node]bool{}
+	}
+	v.derive()
+	if len(v.metricRoots) > 0 {
+		v.panes[MetricPane].selected = Node{MetricNode, v.metricRoots[0]}
+	}
+	if len(e.CnodeRoots) > 0 {
+		v.treeSel = Node{CnodeNode, e.CnodeRoots[0]}
+	}
+	if len(v.flatRegions) > 0 {
+		v.flatSel = Node{RegionNode, v.flatRegions[0]}
+	}
+	v.panes[CallPane].selected = v.treeSel
+	if len(e.SystemRoots) > 0 {
+		v.panes[SystemPane].selected = Node{SystemNode, e.SystemRoots[0]}
+	}
+	return v
+}
+
+func (v *View) derive() {
+	e := v.exp
+	for _, m := range e.MetricRoots {
+		if !e.Metrics[m].Hidden() {
+			v.metricRoots = append(v.metricRoots, m)
+		}
+	}
+	v.metricRoot = rootsOf(len(e.Metrics), func(i int) int { return e.Metrics[i].Parent })
+	v.cnodeRoot = rootsOf(len(e.Cnodes), func(i int) int { return e.Cnodes[i].Parent })
+	v.systemRoot = rootsOf(len(e.System), func(i int) int { return e.System[i].Parent })
+	v.regionCnodes = make([][]int, len(e.Regions))
+	v.regionCalls = make([]bool, len(e.Regions))
+	for _, c := range e.CnodeOrder() {
+		r := e.Cnodes[c].Region
+		v.regionCnodes[r] = append(v.regionCnodes[r], c)
+		if len(e.Cnodes[c].Children) > 0 {
+			v.regionCalls[r] = true
+		}
+	}
+	for r, cs := range v.regionCnodes {
+		if len(cs) > 0 {
+			v.flatRegions = append(v.flatRegions, r)
+		}
+	}
+	v.threadsHidden = e.ThreadLevelHidden()
+	v.metricIncl = nanSlice(len(e.Metrics))
+	v.metricExcl = nanSlice(len(e.Metrics))
+	v.extTotals = map[string]float64{}
+}
+
+// rootsOf returns the root of every node of a forest given by parent links.
+func rootsOf(n int, parent func(int) int) []int {
+	root := make([]int, n)
+	for i := range root {
+		root[i] = -1
+	}
+	var find func(i, depth int) int
+	find = func(i, depth int) int {
+		if root[i] >= 0 {
+			return root[i]
+		}
+		p := parent(i)
+		if p < 0 || p >= n || depth > n {
+			root[i] = i
+		} else {
+			root[i] = find(p, depth+1)
+		}
+		return root[i]
+	}
+	for i := range root {
+		find(i, 0)
+	}
+	return root
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
+// Experiment returns the experiment shown.
+func (v *View) Experiment() *model.Experiment { return v.exp }
+
+// External returns the reference experiment of ExternalPercent, or nil.
+func (v *View) External() *model.Experiment { return v.external }
+
+// SetExternal sets the reference experiment of ExternalPercent (nil: none).
+func (v *View) SetExternal(x *model.Experiment) {
+	if x != v.external {
+		v.external = x
+		v.extTotals = map[string]float64{}
+	}
+}
+
+// Flat reports whether the call pane shows the flat profile.
+func (v *View) Flat() bool { return v.flat }
+
+// SetFlat switches the call pane between call tree and flat profile; each
+// keeps its own selection.
+func (v *View) SetFlat(flat bool) {
+	if flat == v.flat {
+		return
+	}
+	if v.flat {
+		v.flatSel = v.panes[CallPane].selected
+		v.panes[CallPane].selected = v.treeSel
+	} else {
+		v.treeSel = v.panes[CallPane].selected
+		v.panes[CallPane].selected = v.flatSel
+	}
+	v.flat = flat
+	v.callValid, v.sysValid = false, false
+}
+
+// Order returns the sort order of children.
+func (v *View) Order() SortOrder { return v.order }
+
+// SetOrder sets the sort order of children in every pane.
+func (v *View) SetOrder(o SortOrder) { v.order = o }
+
+// NumberFormat returns the number format.
+func (v *View) NumberFormat() NumberFormat { return v.format }
+
+// SetNumberFormat sets the number format.
+func (v *View) SetNumberFormat(f NumberFormat) { v.format = f }
+
+// Scale returns the colour scale.
+func (v *View) Scale() colormap.Scale { return v.scale }
+
+// SetScale sets the colour scale.
+func (v *View) SetScale(s colormap.Scale) { v.scale = s }
+
+// Mode returns pane d's value mode.
+func (v *View) Mode(d Dim) Mode { return v.panes[d].mode }
+
+// SetMode sets pane d's value mode; a mode the pane does not offer is ignored.
+func (v *View) SetMode(d Dim, m Mode) {
+	if slices.Contains(Modes(d), m) {
+		v.panes[d].mode = m
+	}
+}
+
+// UserRange returns pane d's user-defined colour range, or nil.
+func (v *View) UserRange(d Dim) *colormap.Range { return v.panes[d].userRange }
+
+// SetUserRange sets pane d's colour range; nil restores the automatic one.
+func (v *View) SetUserRange(d Dim, r *colormap.Range) { v.panes[d].userRange = r }
+
+// Selected returns pane d's selected node.
+func (v *View) Selected(d Dim) Node { return v.panes[d].selected }
+
+// Select makes n the selected node of pane d.
+func (v *View) Select(d Dim, n Node) {
+	if !v.belongs(d, n) || v.panes[d].selected == n {
+		return
+	}
+	v.panes[d].selected = n
+	v.invalidateRight(d)
+}
+
+// Expanded reports whether n is expanded in pane d.
+func (v *View) Expanded(d Dim, n Node) bool { return v.panes[d].expanded[n] }
+
+// SetExpanded expands or collapses n in pane d. Only branches expand.
+func (v *View) SetExpanded(d Dim, n Node, open bool) {
+	if open && !v.IsBranch(d, n) {
+		return
+	}
+	if v.panes[d].expanded[n] == open {
+		return
+	}
+	if open {
+		v.panes[d].expanded[n] = true
+	} else {
+		delete(v.panes[d].expanded, n)
+	}
+	if v.panes[d].selected == n {
+		v.invalidateRight(d)
+	}
+}
+
+func (v *View) invalidateRight(d Dim) {
+	switch d {
+	case MetricPane:
+		v.callValid, v.sysValid = false, false
+	case CallPane:
+		v.sysValid = false
+	}
+}
+
+// belongs reports whether n is a row kind of pane d in the current view.
+func (v *View) belongs(d Dim, n Node) bool {
+	switch d {
+	case MetricPane:
+		return n.Kind == MetricNode && n.Index < len(v.exp.Metrics)
+	case CallPane:
+		if v.flat {
+			return (n.Kind == RegionNode || n.Kind == SubroutinesNode) && n.Index < len(v.exp.Regions)
+		}
+		return n.Kind == CnodeNode && n.Index < len(v.exp.Cnodes)
+	case SystemPane:
+		return n.Kind == SystemNode && n.Index < len(v.exp.System)
+	}
+	return false
+}
+
+// metricSel returns the metric selection driving the call pane: the
+// selected metric, exclusive when it is expanded.
+func (v *View) metricSel() (model.MetricSel, bool) {
+	n := v.panes[MetricPane].selected
+	if n.Kind != MetricNode {
+		return model.MetricSel{}, false
+	}
+	return model.MetricSel{Metric: n.Index, Inclusive: !v.expandedBranch(MetricPane, n)}, true
+}
+
+func (v *View) expandedBranch(d Dim, n Node) bool {
+	return v.panes[d].expanded[n] && v.IsBranch(d, n)
+}
+
+// BlockRef names one metric's data of one experiment.
+type BlockRef struct {
+	Exp    *model.Experiment
+	Metric int
+}
+
+// Missing returns the metric data the next Update needs that are not in
+// memory yet, so that a window can load them in the background first.
+func (v *View) Missing() []BlockRef {
+	var out []BlockRef
+	seen := map[BlockRef]bool{}
+	add := func(x *model.Experiment, m int) {
+		r := BlockRef{x, m}
+		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) {
+			return
+		}
+		seen[r] = true
+		out = append(out, r)
+	}
+	ext := v.usesExternal()
+	for _, m := range v.visibleMetrics() {
+		add(v.exp, m)
+		if ext && v.panes[MetricPane].mode == ExternalPercent {
+			add(v.external, v.external.MetricByName(v.exp.Metrics[m].UniqName))
+		}
+	}
+	if ms, ok := v.metricSel(); ok {
+		add(v.exp, ms.Metric)
+		if !ms.Inclusive {
+			for _, ch := range v.exp.Metrics[ms.Metric].Children {
+				add(v.exp, ch)
+			}
+		}
+		if ext {
+			add(v.external, v.external.MetricByName(v.exp.Metrics[ms.Metric].UniqName))
+		}
+	}
+	return out
+}
+
+// MissingUnder returns the metric data below metric m (inclusive) not yet
+// in memory; expanding the hottest path of the metric pane needs them.
+func (v *View) MissingUnder(m int) []BlockRef {
+	var out []BlockRef
+	for _, i := range model.DepthFirst([]int{m}, func(i int) []int { return v.exp.Metrics[i].Children }) {
+		if v.exp.Metrics[i].Unavailable == "" && !v.exp.Loaded(i) {
+			out = append(out, BlockRef{v.exp, i})
+		}
+	}
+	return out
+}
+
+func (v *View) usesExternal() bool {
+	if v.external == nil {
+		return false
+	}
+	for d := range v.panes {
+		if v.panes[d].mode == ExternalPercent {
+			return true
+		}
+	}
+	return false
+}
+
+// visibleMetrics returns the metrics whose rows are shown: roots and the
+// children of expanded metrics.
+func (v *View) visibleMetrics() []int {
+	var out []int
+	var walk func(ms []int)
+	walk = func(ms []int) {
+		for _, m := range ms {
+			if v.exp.Metrics[m].Hidden() {
+				continue
+			}
+			out = append(out, m)
+			if v.panes[MetricPane].expanded[Node{MetricNode, m}] {
+				walk(v.exp.Metrics[m].Children)
+			}
+		}
+	}
+	walk(v.metricRoots)
+	return out
+}
+
+// Update recomputes the values that the last changes made stale. Metric
+// data not yet in memory are loaded here; see Missing.
+func (v *View) Update() error {
+	v.lastErr = nil
+	v.formatted = 0
+	for _, m := range v.visibleMetrics() {
+		v.metricValues(m)
+	}
+	ms, ok := v.metricSel()
+	if ok {
+		v.metricValues(ms.Metric)
+	}
+	key := metricKey{ms.Metric, ms.Inclusive}
+	if !ok {
+		key = metricKey{-1, true}
+	}
+	if !v.callValid || v.callKey != key {
+		v.computeCall(ms, ok)
+		v.callKey, v.callValid = key, true
+		v.sysValid = false
+	}
+	cs := v.panes[CallPane].selected
+	skey := systemKey{metric: key, call: cs, incl: !v.expandedBranch(CallPane, cs)}
+	if !v.sysValid || v.sysKey != skey {
+		v.computeSystem(ms, ok)
+		v.sysKey, v.sysValid = skey, true
+	}
+	v.computeScales()
+	if v.usesExternal() {
+		for _, m := range v.visibleMetrics() {
+			v.externalTotal(v.exp.Metrics[m].UniqName)
+		}
+		if ok {
+			v.externalTotal(v.exp.Metrics[ms.Metric].UniqName)
+		}
+	}
+	return v.lastErr
+}
+
+func (v *View) fail(err error) {
+	if err != nil && v.lastErr == nil {
+		v.lastErr = err
+	}
+}
+
+// metricValues computes metric m's inclusive and exclusive totals once.
+func (v *View) metricValues(m int) {
+	if !math.IsNaN(v.metricIncl[m]) || v.exp.Metrics[m].Unavailable != "" {
+		return
+	}
+	in, err := v.exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+	if err != nil {
+		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[m].UniqName, err))
+		return
+	}
+	ex, err := v.exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: false})
+	if err != nil {
+		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[m].UniqName, err))
+		return
+	}
+	v.metricIncl[m], v.metricExcl[m] = in, ex
+}
+
+func (v *View) computeCall(ms model.MetricSel, ok bool) {
+	v.callExcl, v.callIncl, v.regExcl, v.regIncl = nil, nil, nil, nil
+	v.callTotal = math.NaN()
+	if !ok || v.exp.Metrics[ms.Metric].Unavailable != "" {
+		return
+	}
+	excl, err := v.exp.CnodeValues(ms)
+	if err != nil {
+		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
+		return
+	}
+	agg := v.exp.Metrics[ms.Metric].Aggregation
+	v.callExcl = excl
+	v.callIncl = v.exp.CallInclusive(excl, agg)
+	v.regExcl, v.regIncl = v.exp.FlatProfile(excl, agg)
+	v.callTotal = model.ForestTotal(excl, agg)
+}
+
+func (v *View) computeSystem(ms model.MetricSel, ok bool) {
+	v.locVals, v.sysVals = nil, nil
+	if !ok || v.callExcl == nil {
+		return
+	}
+	cs := v.panes[CallPane].selected
+	var loc []float64
+	var err error
+	switch cs.Kind {
+	case CnodeNode:
+		loc, err = v.exp.LocationValues(ms, model.CnodeSel{Cnode: cs.Index, Inclusive: !v.expandedBranch(CallPane, cs)})
+	case RegionNode, SubroutinesNode:
+		loc, err = v.exp.LocationValuesOver(ms, v.regionSelection(cs))
+	default:
+		loc, err = v.exp.LocationValues(ms, model.AllCnodes)
+	}
+	if err != nil {
+		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
+		return
+	}
+	v.locVals = loc
+	v.sysVals = v.exp.SystemValues(loc, v.exp.Metrics[ms.Metric].Aggregation)
+}
+
+// regionSelection returns the call paths a flat-profile row stands for:
+// an expanded region its own call paths, a collapsed one the union of
+// their subtrees, "Subroutines" that union without the region's own paths.
+func (v *View) regionSelection(n Node) []int {
+	own := v.regionCnodes[n.Index]
+	if n.Kind == RegionNode && v.expandedBranch(CallPane, n) {
+		return own
+	}
+	seen := make([]bool, len(v.exp.Cnodes))
+	var out []int
+	for _, c := range own {
+		if seen[c] {
+			continue
+		}
+		for _, d := range v.exp.CnodeSubtree(model.CnodeSel{Cnode: c, Inclusive: true}) {
+			if !seen[d] {
+				seen[d] = true
+				if n.Kind == RegionNode || v.exp.Cnodes[d].Region != n.Index {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (v *View) externalTotal(uniq string) float64 {
+	if t, ok := v.extTotals[uniq]; ok {
+		return t
+	}
+	t := math.NaN()
+	if v.external != nil {
+		if m := v.external.MetricByName(uniq); m >= 0 && v.external.Metrics[m].Unavailable == "" {
+			x, err := v.external.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+			if err != nil {
+				v.fail(fmt.Errorf("external experiment, metric %q: %w", uniq, err))
+			} else {
+				t = x
+			}
+		}
+	}
+	v.extTotals[uniq] = t
+	return t
+}
+
+// computeScales finds the largest magnitude each pane shows in absolute
+// mode (per root metric in the metric pane, whose roots have different units).
+func (v *View) computeScales() {
+	v.metricRootMax = map[int]float64{}
+	for _, m := range v.visibleMetrics() {
+		a := math.Abs(v.absolute(MetricPane, Node{MetricNode, m}))
+		if !math.IsNaN(a) {
+			r := v.metricRoot[m]
+			v.metricRootMax[r] = math.Max(v.metricRootMax[r], a)
+		}
+	}
+	mx := 0.0
+	if v.flat {
+		for _, r := range v.flatRegions {
+			mx = maxAbs(mx, v.absolute(CallPane, Node{RegionNode, r}))
+			if v.regionCalls[r] {
+				mx = maxAbs(mx, v.absolute(CallPane, Node{SubroutinesNode, r}))
+			}
+		}
+	} else if v.callExcl != nil {
+		for c := range v.exp.Cnodes {
+			mx = maxAbs(mx, v.absolute(CallPane, Node{CnodeNode, c}))
+		}
+	}
+	v.scaleMax[CallPane] = mx
+	mx = 0
+	if v.sysVals != nil {
+		for s := range v.exp.System {
+			mx = maxAbs(mx, v.absolute(SystemPane, Node{SystemNode, s}))
+		}
+	}
+	v.scaleMax[SystemPane] = mx
+}
+
+func maxAbs(m, x float64) float64 {
+	if a := math.Abs(x); a > m {
+		return a
+	}
+	return m
+}
+
+// Inclusive returns the collapsed (inclusive) absolute value of n in pane
+// d, whatever its state; NaN when undefined.
+func (v *View) Inclusive(d Dim, n Node) float64 {
+	switch n.Kind {
+	case MetricNode:
+		return v.metricIncl[n.Index]
+	case CnodeNode:
+		return at(v.callIncl, n.Index)
+	case RegionNode:
+		return at(v.regIncl, n.Index)
+	case SubroutinesNode:
+		return at(v.regIncl, n.Index) - at(v.regExcl, n.Index)
+	case SystemNode:
+		return at(v.sysVals, n.Index)
+	}
+	return math.NaN()
+}
+
+// Absolute returns the absolute value n shows in its current state:
+// inclusive when collapsed, exclusive when expanded, undefined (NaN) for
+// an expanded system node, which has no value of its own.
+func (v *View) Absolute(d Dim, n Node) float64 { return v.absolute(d, n) }
+
+func (v *View) absolute(d Dim, n Node) float64 {
+	open := v.expandedBranch(d, n)
+	switch n.Kind {
+	case MetricNode:
+		if open {
+			return v.metricExcl[n.Index]
+		}
+		return v.metricIncl[n.Index]
+	case CnodeNode:
+		if open {
+			return at(v.callExcl, n.Index)
+		}
+		return at(v.callIncl, n.Index)
+	case RegionNode:
+		if open {
+			return at(v.regExcl, n.Index)
+		}
+		return at(v.regIncl, n.Index)
+	case SubroutinesNode:
+		return at(v.regIncl, n.Index) - at(v.regExcl, n.Index)
+	case SystemNode:
+		if open {
+			return math.NaN()
+		}
+		return at(v.sysVals, n.Index)
+	}
+	return math.NaN()
+}
+
+func at(s []float64, i int) float64 {
+	if s == nil || i < 0 || i >= len(s) {
+		return math.NaN()
+	}
+	return s[i]
+}
+
+// Value returns what n shows in pane d's value mode (NaN: undefined).
+func (v *View) Value(d Dim, n Node) float64 {
+	a := v.absolute(d, n)
+	mode := v.panes[d].mode
+	if mode == Absolute {
+		return a
+	}
+	return v.percent(a, v.reference(d, n, mode))
+}
+
+// percent returns 100·x/ref, treating magnitudes below the zero
+// threshold as zero; a zero reference leaves non-zero values undefined.
+func (v *View) percent(x, ref float64) float64 {
+	if math.IsNaN(x) || math.IsNaN(ref) {
+		return math.NaN()
+	}
+	z := v.format.ZeroThreshold()
+	if math.Abs(x) < z {
+		x = 0
+	}
+	if math.Abs(ref) < z {
+		if x == 0 {
+			return 0
+		}
+		return math.NaN()
+	}
+	return 100 * x / ref
+}
+
+// reference returns the 100 % value of mode for row n of pane d.
+func (v *View) reference(d Dim, n Node, mode Mode) float64 {
+	switch mode {
+	case OwnRootPercent:
+		switch n.Kind {
+		case MetricNode:
+			return v.metricIncl[v.metricRoot[n.Index]]
+		case CnodeNode:
+			return at(v.callIncl, v.cnodeRoot[n.Index])
+		case RegionNode, SubroutinesNode:
+			// Every region is a root of the flat profile; the whole
+			// call forest is the more useful 100 %.
+			return v.callTotal
+		case SystemNode:
+			return at(v.sysVals, v.systemRoot[n.Index])
+		}
+	case MetricRootPercent:
+		if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
+			return v.metricIncl[v.metricRoot[s.Index]]
+		}
+	case MetricSelectionPercent:
+		if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
+			return v.absolute(MetricPane, s)
+		}
+	case CallSelectionPercent:
+		if s := v.panes[CallPane].selected; s.Valid() {
+			return v.absolute(CallPane, s)
+		}
+	case ExternalPercent:
+		m := v.panes[MetricPane].selected
+		if d == MetricPane {
+			m = n
+		}
+		if m.Kind == MetricNode && v.external != nil {
+			return v.externalTotal(v.exp.Metrics[m.Index].UniqName)
+		}
+	}
+	return math.NaN()
+}
+
+// ScaleRange returns the colour range of row n in pane d: a user range if
+// set, 0–100 in percent modes, else 0 to the largest magnitude of the pane
+// (of the row's root metric in the metric pane).
+func (v *View) ScaleRange(d Dim, n Node) colormap.Range {
+	if r := v.panes[d].userRange; r != nil {
+		return *r
+	}
+	if v.panes[d].mode != Absolute {
+		return colormap.Range{Max: 100}
+	}
+	if d == MetricPane {
+		if n.Kind == MetricNode {
+			return colormap.Range{Max: v.metricRootMax[v.metricRoot[n.Index]]}
+		}
+		return colormap.Range{}
+	}
+	return colormap.Range{Max: v.scaleMax[d]}
+}
+
+// unitMetric returns the metric whose unit and type the values of pane d
+// (row n) have, or -1.
+func (v *View) unitMetric(d Dim, n Node) int {
+	if d == MetricPane {
+		if n.Kind == MetricNode {
+			return n.Index
+		}
+		return -1
+	}
+	if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
+		return s.Index
+	}
+	return -1
+}
+
+// Text returns the formatted value of n in pane d.
+func (v *View) Text(d Dim, n Node) string {
+	v.formatted++
+	integer := false
+	if m := v.unitMetric(d, n); m >= 0 && v.panes[d].mode == Absolute {
+		integer = v.exp.Metrics[m].IsInteger()
+	}
+	return v.format.Format(v.Value(d, n), integer)
+}
+
+// Formatted returns how many values were formatted since the last Update.
+func (v *View) Formatted() int { return v.formatted }
+
+// Row is everything a tree widget shows for one node.
+type Row struct {
+	Node    Node
+	Label   string
+	Text    string  // formatted value
+	Value   float64 // value in the pane's mode; NaN when undefined
+	Color   color.NRGBA
+	Relief  colormap.Relief
+	Tooltip string
+	Marker  string // which operands of a derived experiment had the node; "" when all
+	Find    FindMark
+}
+
+// FindMark says how a row takes part in the current search.
+type FindMark uint8
+
+const (
+	// NotFound rows do not match.
+	NotFound FindMark = iota
+	// Found rows match.
+	Found
+	// FoundBelow rows are collapsed and hide a match.
+	FoundBelow
+	// FoundCurrent is the match last moved to.
+	FoundCurrent
+)
+
+// Row returns the display data of n in pane d.
+func (v *View) Row(d Dim, n Node) Row {
+	val := v.Value(d, n)
+	r := Row{
+		Node:    n,
+		Label:   v.Label(n),
+		Text:    v.Text(d, n),
+		Value:   val,
+		Color:   v.scale.Color(val, v.ScaleRange(d, n)),
+		Relief:  colormap.ReliefOf(val, v.format.ZeroThreshold()),
+		Tooltip: v.Tooltip(n),
+		Marker:  v.Marker(n),
+	}
+	if math.Abs(val) < v.format.ZeroThreshold() {
+		r.Color = colormap.White
+	}
+	if v.findActive && v.findDim == d {
+		switch {
+		case n == v.findCurrent:
+			r.Find = FoundCurrent
+		case v.findMatches[n]:
+			r.Find = Found
+		case v.findAncestors[n] && !v.panes[d].expanded[n]:
+			r.Find = FoundBelow
+		}
+	}
+	return r
+}
+
+// Label returns the name shown for n.
+func (v *View) Label(n Node) string {
+	e := v.exp
+	switch n.Kind {
+	case MetricNode:
+		m := &e.Metrics[n.Index]
+		if m.DispName != "" {
+			return m.DispName
+		}
+		return m.UniqName
+	case CnodeNode:
+		c := &e.Cnodes[n.Index]
+		name := e.Regions[c.Region].Name
+		if len(c.Params) > 0 {
+			var ps []string
+			for _, p := range c.Params {
+				ps = append(ps, p.Key+"="+p.Value)
+			}
+			name += " (" + strings.Join(ps, ", ") + ")"
+		}
+		return name
+	case RegionNode:
+		return e.Regions[n.Index].Name
+	case SubroutinesNode:
+		return "Subroutines"
+	case SystemNode:
+		s := &e.System[n.Index]
+		if s.Name != "" {
+			return s.Name
+		}
+		return fmt.Sprintf("%s %d", s.Class, s.Rank)
+	}
+	return ""
+}
+
+// Tooltip returns the description of n: a metric's unit and description,
+// a region's file and lines, a location's rank.
+func (v *View) Tooltip(n Node) string {
+	e := v.exp
+	switch n.Kind {
+	case MetricNode:
+		m := &e.Metrics[n.Index]
+		s := fmt.Sprintf("%s [%s] (%s, %s", v.Label(n), m.Unit, m.UniqName, m.DataType)
+		if m.Aggregation != model.Sum {
+			s += ", aggregated by " + m.Aggregation.String()
+		}
+		s += ")"
+		if m.Approximate {
+			s += "; aggregated values are approximate"
+		}
+		if m.Unavailable != "" {
+			s += "; no values: " + m.Unavailable
+		}
+		if m.Descr != "" {
+			s += ": " + m.Descr
+		}
+		return s
+	case CnodeNode:
+		c := &e.Cnodes[n.Index]
+		s := regionText(&e.Regions[c.Region])
+		if c.CallFile != "" && c.CallLine > 0 {
+			s += fmt.Sprintf("; called from %s:%d", c.CallFile, c.CallLine)
+		} else if c.CallLine > 0 {
+			s += fmt.Sprintf("; called from line %d", c.CallLine)
+		}
+		return s
+	case RegionNode:
+		return fmt.Sprintf("%s; %d call paths", regionText(&e.Regions[n.Index]), len(v.regionCnodes[n.Index]))
+	case SubroutinesNode:
+		return "everything called from " + e.Regions[n.Index].Name + ", without its own recursive calls"
+	case SystemNode:
+		s := &e.System[n.Index]
+		class := s.Class
+		if class == "" {
+			class = s.Kind.String()
+		}
+		t := fmt.Sprintf("%s %q", class, s.Name)
+		if s.Kind != model.TreeNode {
+			t += fmt.Sprintf(", rank %d", s.Rank)
+		}
+		if s.Descr != "" {
+			t += ": " + s.Descr
+		}
+		return t
+	}
+	return ""
+}
+
+func regionText(r *model.Region) string {
+	s := r.Name
+	switch {
+	case r.Module != "" && r.Begin > 0 && r.End > 0:
+		s += fmt.Sprintf(" — %s:%d–%d", r.Module, r.Begin, r.End)
+	case r.Module != "" && r.Begin > 0:
+		s += fmt.Sprintf(" — %s:%d", r.Module, r.Begin)
+	case r.Module != "":
+		s += " — " + r.Module
+	}
+	if r.Descr != "" {
+		s += ": " + r.Descr
+	}
+	return s
+}
+
+// SetOperandNames names the operands of a derived experiment, so that
+// Marker can say which of them had a node; all is the mask of a node
+// present in every operand.
+func (v *View) SetOperandNames(names []string) {
+	v.markerNames = names
+	v.markerAll = model.Mask(1)<<uint(len(names)) - 1
+	v.markerOperandsKnown = len(names) > 0
+}
+
+// Marker returns a short note for a node of a derived experiment that
+// not every operand had, e.g. "only in before"; "" otherwise.
+func (v *View) Marker(n Node) string {
+	if !v.markerOperandsKnown {
+		return ""
+	}
+	var m model.Mask
+	switch n.Kind {
+	case MetricNode:
+		m = v.exp.Metrics[n.Index].Present
+	case CnodeNode:
+		m = v.exp.Cnodes[n.Index].Present
+	case SystemNode:
+		m = v.exp.System[n.Index].Present
+	default:
+		return ""
+	}
+	if m == 0 || m&v.markerAll == v.markerAll {
+		return ""
+	}
+	var in []string
+	for i, name := range v.markerNames {
+		if m.Has(i) {
+			in = append(in, name)
+		}
+	}
+	return "only in " + strings.Join(in, ", ")
+}
+
+// Roots returns the top-level rows of pane d.
+func (v *View) Roots(d Dim) []Node {
+	var out []Node
+	switch d {
+	case MetricPane:
+		out = nodes(MetricNode, v.metricRoots)
+	case CallPane:
+		if v.flat {
+			out = nodes(RegionNode, v.flatRegions)
+		} else {
+			out = nodes(CnodeNode, v.exp.CnodeRoots)
+		}
+	case SystemPane:
+		out = nodes(SystemNode, v.exp.SystemRoots)
+	}
+	v.sort(d, out)
+	return out
+}
+
+// Children returns the rows below n in pane d, in the current sort order;
+// the zero Node yields the roots.
+func (v *View) Children(d Dim, n Node) []Node {
+	if !n.Valid() {
+		return v.Roots(d)
+	}
+	var out []Node
+	switch n.Kind {
+	case MetricNode:
+		for _, ch := range v.exp.Metrics[n.Index].Children {
+			if !v.exp.Metrics[ch].Hidden() {
+				out = append(out, Node{MetricNode, ch})
+			}
+		}
+	case CnodeNode:
+		out = nodes(CnodeNode, v.exp.Cnodes[n.Index].Children)
+	case RegionNode:
+		if v.regionCalls[n.Index] {
+			out = []Node{{SubroutinesNode, n.Index}}
+		}
+	case SystemNode:
+		s := &v.exp.System[n.Index]
+		if v.threadsHidden && s.Kind == model.Group {
+			return nil
+		}
+		out = nodes(SystemNode, s.Children)
+	}
+	v.sort(d, out)
+	return out
+}
+
+// IsBranch reports whether n has rows below it in pane d.
+func (v *View) IsBranch(d Dim, n Node) bool {
+	switch n.Kind {
+	case MetricNode:
+		for _, ch := range v.exp.Metrics[n.Index].Children {
+			if !v.exp.Metrics[ch].Hidden() {
+				return true
+			}
+		}
+		return false
+	case CnodeNode:
+		return len(v.exp.Cnodes[n.Index].Children) > 0
+	case RegionNode:
+		return v.regionCalls[n.Index]
+	case SystemNode:
+		s := &v.exp.System[n.Index]
+		return len(s.Children) > 0 && !(v.threadsHidden && s.Kind == model.Group)
+	}
+	return false
+}
+
+// Parent returns the row above n in pane d, or the zero Node for a root.
+func (v *View) Parent(d Dim, n Node) Node {
+	switch n.Kind {
+	case MetricNode:
+		if p := v.exp.Metrics[n.Index].Parent; p >= 0 {
+			return Node{MetricNode, p}
+		}
+	case CnodeNode:
+		if p := v.exp.Cnodes[n.Index].Parent; p >= 0 {
+			return Node{CnodeNode, p}
+		}
+	case SubroutinesNode:
+		return Node{RegionNode, n.Index}
+	case SystemNode:
+		if p := v.exp.System[n.Index].Parent; p >= 0 {
+			return Node{SystemNode, p}
+		}
+	}
+	return Node{}
+}
+
+// Ancestors returns the rows above n, the root first.
+func (v *View) Ancestors(d Dim, n Node) []Node {
+	var out []Node
+	for p := v.Parent(d, n); p.Valid(); p = v.Parent(d, p) {
+		out = append(out, p)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+func nodes(k NodeKind, idx []int) []Node {
+	out := make([]Node, len(idx))
+	for i, x := range idx {
+		out[i] = Node{k, x}
+	}
+	return out
+}
+
+func (v *View) sort(d Dim, ns []Node) {
+	switch v.order {
+	case ByValue:
+		slices.SortStableFunc(ns, func(a, b Node) int {
+			x, y := v.sortKey(d, a), v.sortKey(d, b)
+			switch {
+			case x > y:
+				return -1
+			case x < y:
+				return 1
+			}
+			return 0
+		})
+	case ByName:
+		slices.SortStableFunc(ns, func(a, b Node) int { return strings.Compare(v.Label(a), v.Label(b)) })
+	}
+}
+
+// sortKey is the inclusive value with undefined values last.
+func (v *View) sortKey(d Dim, n Node) float64 {
+	x := v.Inclusive(d, n)
+	if math.IsNaN(x) {
+		return math.Inf(-1)
+	}
+	return x
+}
+
+// HottestPath returns the path from n down to a leaf that follows, at each
+// level, the child with the largest inclusive magnitude (the first one on
+// ties). Expanding every node but the last shows where the value goes.
+func (v *View) HottestPath(d Dim, n Node) []Node {
+	path := []Node{n}
+	for {
+		var best Node
+		bestVal := math.Inf(-1)
+		for _, ch := range v.Children(d, n) {
+			x := math.Abs(v.Inclusive(d, ch))
+			if math.IsNaN(x) {
+				x = math.Inf(-1)
+			}
+			if !best.Valid() || x > bestVal {
+				best, bestVal = ch, x
+			}
+		}
+		if !best.Valid() {
+			return path
+		}
+		path = append(path, best)
+		n = best
+	}
+}
+
+// Find searches the labels of pane d for pattern (a case-insensitive
+// regular expression, or literal text if it is not one) and returns the
+// matching rows in display order. The matches are marked in Row until
+// ClearFind; the first becomes current.
+func (v *View) Find(d Dim, pattern string) []Node {
+	v.ClearFind()
+	if pattern == "" {
+		return nil
+	}
+	re, err := regexp.Compile("(?i)" + pattern)
+	if err != nil {
+		re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(pattern))
+	}
+	v.findActive, v.findDim, v.findPattern = true, d, pattern
+	v.findMatches, v.findAncestors = map[Node]bool{}, map[Node]bool{}
+	var walk func(ns []Node)
+	walk = func(ns []Node) {
+		for _, n := range ns {
+			if re.MatchString(v.Label(n)) {
+				v.findMatches[n] = true
+				v.findList = append(v.findList, n)
+				for _, a := range v.Ancestors(d, n) {
+					v.findAncestors[a] = true
+				}
+			}
+			walk(v.Children(d, n))
+		}
+	}
+	walk(v.Roots(d))
+	if len(v.findList) > 0 {
+		v.findCurrent, v.findIndex = v.findList[0], 0
+	}
+	return v.findList
+}
+
+// FindStep moves the current match forward (delta 1) or back (−1),
+// wrapping around, and returns it with its position (1-based) and the
+// number of matches; ok is false without matches.
+func (v *View) FindStep(delta int) (n Node, pos, total int, ok bool) {
+	if !v.findActive || len(v.findList) == 0 {
+		return Node{}, 0, 0, false
+	}
+	k := len(v.findList)
+	v.findIndex = ((v.findIndex+delta)%k + k) % k
+	v.findCurrent = v.findList[v.findIndex]
+	return v.findCurrent, v.findIndex + 1, k, true
+}
+
+// FindCurrent returns the current match, its position (1-based) and the
+// number of matches.
+func (v *View) FindCurrent() (n Node, pos, total int, ok bool) {
+	return v.FindStep(0)
+}
+
+// FindState returns the pane and pattern of the current search.
+func (v *View) FindState() (d Dim, pattern string, active bool) {
+	return v.findDim, v.findPattern, v.findActive
+}
+
+// ClearFind removes the marks of the last search.
+func (v *View) ClearFind() {
+	v.findActive, v.findList, v.findIndex, v.findCurrent, v.findPattern = false, nil, 0, Node{}, ""
+	v.findMatches, v.findAncestors = nil, nil
+}
+
+// Explain describes the selected value of pane d for the status line:
+// what the value is, of which metric, call path and location, in which
+// mode, inclusive or exclusive.
+func (v *View) Explain(d Dim) string {
+	n := v.panes[d].selected
+	if !n.Valid() {
+		return "Nothing selected in the " + strings.ToLower(d.String())
+	}
+	e := v.exp
+	state := func(d Dim, n Node) string {
+		if v.expandedBranch(d, n) {
+			if d == SystemPane {
+				return "expanded: no value of its own"
+			}
+			return "exclusive"
+		}
+		if v.IsBranch(d, n) {
+			return "inclusive"
+		}
+		return "leaf"
+	}
+	var parts []string
+	ms := v.panes[MetricPane].selected
+	unit := ""
+	if ms.Kind == MetricNode {
+		unit = e.Metrics[ms.Index].Unit
+		if d == MetricPane {
+			unit = e.Metrics[n.Index].Unit
+		}
+	}
+	val := v.Text(d, n)
+	if v.panes[d].mode == Absolute {
+		val += " " + unit
+	} else {
+		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.format.Format(v.absolute(d, n), false) + " " + unit + ")"
+	}
+	switch d {
+	case MetricPane:
+		parts = append(parts, fmt.Sprintf("Metric %s (%s): %s, over all call paths and locations", v.Label(n), state(d, n), val))
+	case CallPane:
+		what := "call path " + v.callPath(n)
+		parts = append(parts, fmt.Sprintf("%s (%s): %s", what, state(d, n), val))
+		if ms.Kind == MetricNode {
+			parts = append(parts, fmt.Sprintf("metric %s (%s)", v.Label(ms), state(MetricPane, ms)))
+		}
+		parts = append(parts, "all locations")
+	case SystemPane:
+		parts = append(parts, fmt.Sprintf("%s (%s): %s", v.Label(n), state(d, n), val))
+		if ms.Kind == MetricNode {
+			parts = append(parts, fmt.Sprintf("metric %s (%s)", v.Label(ms), state(MetricPane, ms)))
+		}
+		if cs := v.panes[CallPane].selected; cs.Valid() {
+			parts = append(parts, fmt.Sprintf("call path %s (%s)", v.callPath(cs), state(CallPane, cs)))
+		}
+	}
+	if t := v.Tooltip(n); t != "" {
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (v *View) callPath(n Node) string {
+	switch n.Kind {
+	case CnodeNode:
+		return v.exp.CallPath(n.Index)
+	case RegionNode:
+		return "region " + v.exp.Regions[n.Index].Name
+	case SubroutinesNode:
+		return "subroutines of " + v.exp.Regions[n.Index].Name
+	}
+	return "-"
+}

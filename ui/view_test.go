@@ -1,0 +1,373 @@
+package ui
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"cubeview/colormap"
+	"cubeview/model"
+)
+
+type step func(v *View)
+
+func sel(d Dim, n Node) step            { return func(v *View) { v.Select(d, n) } }
+func open(d Dim, n Node) step           { return func(v *View) { v.SetExpanded(d, n, true) } }
+func mode(d Dim, m Mode) step           { return func(v *View) { v.SetMode(d, m) } }
+func flat() step                        { return func(v *View) { v.SetFlat(true) } }
+func external(x *model.Experiment) step { return func(v *View) { v.SetExternal(x) } }
+
+// TestValues checks displayed values against the hand computation in
+// handMade's comment.
+func TestValues(t *testing.T) {
+	nan := math.NaN()
+	// An external reference whose time total is 50: handMade with every
+	// time value doubled.
+	ext := handMade()
+	b2 := model.NewBlock(len(ext.Cnodes), len(ext.Locations))
+	b, _ := handMade().Block(0)
+	for c := 0; c < b.NumCnodes(); c++ {
+		if r := b.Row(c); r != nil {
+			row := make([]float64, len(r))
+			for i, x := range r {
+				row[i] = 2 * x
+			}
+			b2.SetRow(c, row)
+		}
+	}
+	ext.SetBlock(0, b2)
+	renamed := handMade()
+	renamed.Metrics[2].UniqName = "other"
+
+	tests := []struct {
+		name  string
+		steps []step
+		d     Dim
+		n     Node
+		want  float64
+	}{
+		{"metric collapsed is inclusive", nil, MetricPane, mTime, 25},
+		{"metric expanded is exclusive", []step{open(MetricPane, mTime)}, MetricPane, mTime, 20},
+		{"child metric", []step{open(MetricPane, mTime)}, MetricPane, mMPI, 5},
+		{"integer metric", nil, MetricPane, mVisits, 16},
+		{"call root collapsed", nil, CallPane, cMain, 25},
+		{"call root expanded", []step{open(CallPane, cMain)}, CallPane, cMain, 6},
+		{"call inner collapsed", []step{open(CallPane, cMain)}, CallPane, cFoo, 13},
+		{"call inner expanded", []step{open(CallPane, cMain), open(CallPane, cFoo)}, CallPane, cFoo, 5},
+		{"call follows expanded metric", []step{open(MetricPane, mTime)}, CallPane, cMain, 20},
+		{"call follows child metric", []step{open(MetricPane, mTime), sel(MetricPane, mMPI)}, CallPane, cBar, 3},
+		{"call follows visits", []step{sel(MetricPane, mVisits)}, CallPane, cFoo, 4},
+		{"system rank all call paths", nil, SystemPane, sRank0, 18},
+		{"system node all", nil, SystemPane, sNode0, 25},
+		{"system expanded non-leaf undefined", []step{open(SystemPane, sRoot)}, SystemPane, sRoot, nan},
+		{"system leaf", []step{open(SystemPane, sRoot), open(SystemPane, sNode0), open(SystemPane, sRank0)}, SystemPane, sT01, 10},
+		{"system follows call selection", []step{sel(CallPane, cFoo)}, SystemPane, sRank0, 10},
+		{"system follows expanded call", []step{open(CallPane, cMain), sel(CallPane, cFoo), open(CallPane, cFoo)}, SystemPane, sRank0, 4},
+		{"system follows expanded metric", []step{open(MetricPane, mTime), sel(CallPane, cFoo)}, SystemPane, sRank0, 9},
+		{"flat region inclusive, no double count", []step{flat()}, CallPane, rFoo, 13},
+		{"flat region exclusive", []step{flat(), open(CallPane, rFoo)}, CallPane, rFoo, 11},
+		{"flat subroutines", []step{flat(), open(CallPane, rFoo)}, CallPane, uFoo, 2},
+		{"flat leaf region", []step{flat()}, CallPane, rBar, 8},
+		{"flat root region", []step{flat()}, CallPane, rMain, 25},
+		{"system follows flat region", []step{flat(), sel(CallPane, rFoo)}, SystemPane, sRank0, 10},
+		{"system follows expanded flat region", []step{flat(), sel(CallPane, rFoo), open(CallPane, rFoo)}, SystemPane, sRank0, 8},
+		{"system follows subroutines", []step{flat(), open(CallPane, rFoo), sel(CallPane, uFoo)}, SystemPane, sRank0, 2},
+		{"metric own root percent", []step{open(MetricPane, mTime), mode(MetricPane, OwnRootPercent)}, MetricPane, mMPI, 20},
+		{"call own root percent", []step{mode(CallPane, OwnRootPercent)}, CallPane, cFoo, 52},
+		{"call metric selection percent", []step{open(MetricPane, mTime), sel(MetricPane, mMPI), mode(CallPane, MetricSelectionPercent)}, CallPane, cBar, 60},
+		{"call metric root percent", []step{open(MetricPane, mTime), sel(MetricPane, mMPI), mode(CallPane, MetricRootPercent)}, CallPane, cBar, 12},
+		{"system own root percent", []step{mode(SystemPane, OwnRootPercent)}, SystemPane, sRank0, 72},
+		{"system call selection percent", []step{sel(CallPane, cFoo), mode(SystemPane, CallSelectionPercent)}, SystemPane, sRank0, 100 * 10.0 / 13},
+		{"metric external percent", []step{external(ext), mode(MetricPane, ExternalPercent)}, MetricPane, mTime, 50},
+		{"call external percent", []step{external(ext), mode(CallPane, ExternalPercent)}, CallPane, cFoo, 26},
+		{"external percent without reference", []step{mode(CallPane, ExternalPercent)}, CallPane, cFoo, nan},
+		{"system external percent", []step{external(ext), sel(MetricPane, mVisits), mode(SystemPane, ExternalPercent)}, SystemPane, sRank0, 75},
+		{"external percent of a metric the reference lacks", []step{external(renamed), sel(MetricPane, mVisits), mode(SystemPane, ExternalPercent)}, SystemPane, sRank0, nan},
+		{"mode not offered is ignored", []step{mode(MetricPane, CallSelectionPercent)}, MetricPane, mTime, 25},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := NewView(handMade())
+			for _, s := range tt.steps {
+				s(v)
+			}
+			mustUpdate(t, v)
+			if got := v.Value(tt.d, tt.n); !near(got, tt.want) {
+				t.Errorf("Value(%v, %v) = %v, want %v", tt.d, tt.n, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestValuesMatchModel checks every call-tree row of every metric against
+// the model's own queries.
+func TestValuesMatchModel(t *testing.T) {
+	e := handMade()
+	v := NewView(e)
+	for m := range e.Metrics {
+		for _, expanded := range []bool{false, true} {
+			v.Select(MetricPane, Node{MetricNode, m})
+			v.SetExpanded(MetricPane, Node{MetricNode, m}, expanded)
+			mustUpdate(t, v)
+			ms := model.MetricSel{Metric: m, Inclusive: !v.expandedBranch(MetricPane, Node{MetricNode, m})}
+			excl, err := e.CnodeValues(ms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			incl := e.CallInclusive(excl, e.Metrics[m].Aggregation)
+			for c := range e.Cnodes {
+				if got := v.Value(CallPane, Node{CnodeNode, c}); !near(got, incl[c]) {
+					t.Errorf("metric %d expanded=%v cnode %d = %v, want %v", m, expanded, c, got, incl[c])
+				}
+			}
+		}
+	}
+}
+
+func TestMetricUnsupportedShowsUndefined(t *testing.T) {
+	e := handMade()
+	e.Metrics[2].Unavailable = "derived metric"
+	v := NewView(e)
+	v.Select(MetricPane, mVisits)
+	mustUpdate(t, v)
+	if got := v.Text(MetricPane, mVisits); got != "-" {
+		t.Errorf("unavailable metric shows %q, want -", got)
+	}
+	if got := v.Text(CallPane, cMain); got != "-" {
+		t.Errorf("call pane under unavailable metric shows %q, want -", got)
+	}
+}
+
+func TestTextFormat(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	if got := v.Text(MetricPane, mTime); got != "25.00" {
+		t.Errorf("time = %q, want 25.00", got)
+	}
+	if got := v.Text(MetricPane, mVisits); got != "16" {
+		t.Errorf("visits (integer metric) = %q, want 16", got)
+	}
+	v.SetMode(MetricPane, OwnRootPercent)
+	if got := v.Text(MetricPane, mVisits); got != "100.00" {
+		t.Errorf("visits in percent = %q, want 100.00", got)
+	}
+	v.Select(MetricPane, mVisits)
+	v.SetExpanded(SystemPane, sRoot, true)
+	mustUpdate(t, v)
+	if got := v.Text(SystemPane, sRoot); got != "-" {
+		t.Errorf("expanded system node = %q, want -", got)
+	}
+	if got := v.Text(CallPane, cMain); got != "16" {
+		t.Errorf("call pane of visits = %q, want 16", got)
+	}
+}
+
+func TestReliefAndColour(t *testing.T) {
+	v := NewView(handDiff())
+	v.SetExpanded(CallPane, cMain, true)
+	mustUpdate(t, v)
+	// c4 (bar under main): 0 − 5 + 1 = −4.
+	neg := v.Row(CallPane, cBar)
+	if neg.Value != -4 || neg.Relief != colormap.Sunken {
+		t.Errorf("bar = %v %v, want −4 sunken", neg.Value, neg.Relief)
+	}
+	pos := v.Row(CallPane, cFoo)
+	if pos.Value != 13 || pos.Relief != colormap.Raised {
+		t.Errorf("foo = %v %v, want 13 raised", pos.Value, pos.Relief)
+	}
+	// The scale spans the largest magnitude of the pane: main expanded
+	// shows 6, foo 13, bar −4, so 13 is red.
+	if pos.Color != colormap.Red {
+		t.Errorf("largest value colour = %v, want red", pos.Color)
+	}
+	v.SetExpanded(SystemPane, sRoot, true)
+	v.SetExpanded(SystemPane, sNode0, true)
+	v.SetExpanded(SystemPane, sRank0, true)
+	v.Select(CallPane, cBar)
+	mustUpdate(t, v)
+	if r := v.Row(SystemPane, sT01); r.Value != -5 || r.Relief != colormap.Sunken {
+		t.Errorf("thread 1 of bar = %v %v, want −5 sunken", r.Value, r.Relief)
+	}
+	if r := v.Row(SystemPane, sRoot); r.Relief != colormap.Flat || r.Text != "-" || r.Color != colormap.White {
+		t.Errorf("expanded system root = %q %v %v, want - flat white", r.Text, r.Relief, r.Color)
+	}
+}
+
+func TestThreadLevelHidden(t *testing.T) {
+	e := handMade()
+	// Give rank 0 one thread only: drop t1 (system index 4).
+	e.System = slices.Delete(e.System, 4, 5)
+	for i := range e.System {
+		if e.System[i].Parent > 4 {
+			e.System[i].Parent--
+		}
+	}
+	e.Link()
+	e.NumberLocations()
+	for m := range e.Metrics {
+		e.SetBlock(m, model.NewBlock(len(e.Cnodes), len(e.Locations)))
+	}
+	v := NewView(e)
+	rank0 := Node{SystemNode, 2}
+	if v.IsBranch(SystemPane, rank0) || len(v.Children(SystemPane, rank0)) != 0 {
+		t.Errorf("process with one thread shows children while every process has one thread")
+	}
+	w := NewView(handMade())
+	if !w.IsBranch(SystemPane, sRank0) || len(w.Children(SystemPane, sRank0)) != 2 {
+		t.Errorf("process with two threads hides them")
+	}
+}
+
+func TestHottestPath(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	got := v.HottestPath(CallPane, cMain)
+	want := []Node{cMain, cFoo, cFoo2, cBar3}
+	if !slices.Equal(got, want) {
+		t.Errorf("HottestPath = %v, want %v", got, want)
+	}
+	got = v.HottestPath(SystemPane, sRoot)
+	want = []Node{sRoot, sNode0, sRank0, sT01}
+	if !slices.Equal(got, want) {
+		t.Errorf("system HottestPath = %v, want %v", got, want)
+	}
+}
+
+func TestFind(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	got := v.Find(CallPane, "BA")
+	if want := []Node{cBar3, cBar}; !slices.Equal(got, want) {
+		t.Fatalf("Find(ba) = %v, want %v", got, want)
+	}
+	if r := v.Row(CallPane, cBar3); r.Find != FoundCurrent {
+		t.Errorf("first match mark = %v, want current", r.Find)
+	}
+	if r := v.Row(CallPane, cFoo); r.Find != FoundBelow {
+		t.Errorf("collapsed ancestor mark = %v, want found below", r.Find)
+	}
+	if r := v.Row(CallPane, cBar); r.Find != Found {
+		t.Errorf("second match mark = %v, want found", r.Find)
+	}
+	if n, pos, total, _ := v.FindStep(1); n != cBar || pos != 2 || total != 2 {
+		t.Errorf("next = %v %d/%d, want c4 2/2", n, pos, total)
+	}
+	if n, _, _, _ := v.FindStep(1); n != cBar3 {
+		t.Errorf("next wraps to %v, want c3", n)
+	}
+	if n, _, _, _ := v.FindStep(-1); n != cBar {
+		t.Errorf("previous wraps to %v, want c4", n)
+	}
+	if got := v.Find(CallPane, "ma[in"); len(got) != 0 {
+		t.Errorf("invalid regexp taken literally found %v", got)
+	}
+	if got := v.Find(MetricPane, "^m"); !slices.Equal(got, []Node{mMPI, {MetricNode, 3}}) {
+		t.Errorf("Find(^m) in metrics = %v", got)
+	}
+	v.ClearFind()
+	if r := v.Row(MetricPane, mMPI); r.Find != NotFound {
+		t.Errorf("after ClearFind mark = %v", r.Find)
+	}
+}
+
+func TestSortOrders(t *testing.T) {
+	v := NewView(handMade())
+	v.Select(MetricPane, mVisits)
+	mustUpdate(t, v)
+	if got := v.Children(CallPane, cMain); !slices.Equal(got, []Node{cFoo, cBar}) {
+		t.Errorf("file order = %v", got)
+	}
+	v.SetOrder(ByValue) // visits: foo 4, bar 9
+	if got := v.Children(CallPane, cMain); !slices.Equal(got, []Node{cBar, cFoo}) {
+		t.Errorf("by value = %v, want bar first", got)
+	}
+	v.SetOrder(ByName)
+	v.SetFlat(true)
+	if got := v.Roots(CallPane); !slices.Equal(got, []Node{rBar, rFoo, rMain}) {
+		t.Errorf("flat by name = %v", got)
+	}
+}
+
+func TestFlatKeepsSelections(t *testing.T) {
+	v := NewView(handMade())
+	v.Select(CallPane, cFoo)
+	v.SetFlat(true)
+	if got := v.Selected(CallPane); got.Kind != RegionNode {
+		t.Errorf("flat selection = %v, want a region", got)
+	}
+	v.Select(CallPane, rBar)
+	v.Select(CallPane, cMain) // not a flat row: ignored
+	if got := v.Selected(CallPane); got != rBar {
+		t.Errorf("flat selection = %v, want bar", got)
+	}
+	v.SetFlat(false)
+	if got := v.Selected(CallPane); got != cFoo {
+		t.Errorf("tree selection after flat = %v, want foo", got)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	v := NewView(handMade())
+	v.Select(CallPane, cFoo)
+	v.Select(SystemPane, sRank0)
+	mustUpdate(t, v)
+	tests := []struct {
+		d    Dim
+		want []string
+	}{
+		{MetricPane, []string{"Time", "inclusive", "25.00 sec"}},
+		{CallPane, []string{"main/foo", "inclusive", "13.00 sec", "metric Time"}},
+		{SystemPane, []string{"rank 0", "10.00 sec", "call path main/foo", "rank 0"}},
+	}
+	for _, tt := range tests {
+		got := v.Explain(tt.d)
+		for _, w := range tt.want {
+			if !containsFold(got, w) {
+				t.Errorf("Explain(%v) = %q, missing %q", tt.d, got, w)
+			}
+		}
+	}
+}
+
+func TestNodeIDs(t *testing.T) {
+	for _, n := range []Node{mTime, cBar, rFoo, uFoo, sT01, {}} {
+		if got := ParseNode(n.ID()); got != n {
+			t.Errorf("ParseNode(%q) = %v, want %v", n.ID(), got, n)
+		}
+	}
+	for _, bad := range []string{"x1", "m", "m-1", "c1x"} {
+		if got := ParseNode(bad); got.Valid() {
+			t.Errorf("ParseNode(%q) = %v, want invalid", bad, got)
+		}
+	}
+}
+
+func TestMarker(t *testing.T) {
+	e := handMade()
+	e.Cnodes[4].Present = 1 // only in operand 0
+	e.Cnodes[1].Present = 3
+	v := NewView(e)
+	if got := v.Marker(cBar); got != "" {
+		t.Errorf("marker without operand names = %q", got)
+	}
+	v.SetOperandNames([]string{"before", "after"})
+	if got := v.Marker(cBar); got != "only in before" {
+		t.Errorf("marker = %q, want only in before", got)
+	}
+	if got := v.Marker(cFoo); got != "" {
+		t.Errorf("marker of a node in every operand = %q", got)
+	}
+}
+
+func TestMissing(t *testing.T) {
+	e := handMade()
+	v := NewView(e) // all blocks set in memory
+	if got := v.Missing(); len(got) != 0 {
+		t.Errorf("Missing with all data loaded = %v", got)
+	}
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}

@@ -1,0 +1,756 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/colormap"
+	"cubeview/format"
+	"cubeview/model"
+)
+
+// Window is one experiment's window: three tree panes with value-mode
+// selectors, a colour legend, a find bar and a status line.
+type Window struct {
+	app  *App
+	win  fyne.Window
+	doc  *Document
+	view *View
+
+	panes     [3]*TreePane
+	titles    [3]*widget.Label
+	modes     [3]*widget.Select
+	infos     [3]*widget.Label
+	flatCheck *widget.Check
+	legend    *legend
+	status    *widget.Label
+	hint      *widget.Label
+	progress  *widget.ProgressBarInfinite
+	busyLabel *widget.Label
+	message   *widget.Label
+	body      *fyne.Container // message or panes
+
+	findBar   *fyne.Container
+	findEntry *widget.Entry
+	findInfo  *widget.Label
+
+	active   Dim // the pane the user worked in last
+	busy     int
+	loading  bool
+	reported map[string]bool
+	ready    []func()
+}
+
+func (a *App) newWindow() *Window {
+	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: CallPane}
+	a.windows = append(a.windows, w)
+	w.build()
+	w.win.SetOnClosed(func() { a.removeWindow(w) })
+	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		for _, u := range uris {
+			if u.Scheme() == "file" {
+				a.OpenFile(u.Path(), w)
+			}
+		}
+	})
+	w.win.Resize(fyne.NewSize(1280, 800))
+	w.rebuildMenu()
+	w.addShortcuts()
+	return w
+}
+
+// Fyne returns the Fyne window.
+func (w *Window) Fyne() fyne.Window { return w.win }
+
+// Document returns the experiment shown, or nil while none is.
+func (w *Window) Document() *Document { return w.doc }
+
+// View returns the view state, or nil while no experiment is shown.
+func (w *Window) View() *View { return w.view }
+
+// Pane returns the tree pane of dimension d.
+func (w *Window) Pane(d Dim) *TreePane { return w.panes[d] }
+
+// Status returns the status line text.
+func (w *Window) Status() string { return w.status.Text }
+
+func (w *Window) build() {
+	for d := MetricPane; d <= SystemPane; d++ {
+		w.panes[d] = w.newPane(d)
+		w.titles[d] = widget.NewLabelWithStyle(d.String(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		w.infos[d] = widget.NewLabel("")
+		w.infos[d].Truncation = fyne.TextTruncateEllipsis
+		w.modes[d] = w.newModeSelect(d)
+	}
+	w.flatCheck = widget.NewCheck("Flat profile", func(on bool) { w.SetFlat(on) })
+	w.legend = newLegend()
+	w.status = widget.NewLabel("")
+	w.status.Truncation = fyne.TextTruncateEllipsis
+	w.hint = widget.NewLabel("")
+	w.hint.Truncation = fyne.TextTruncateEllipsis
+	w.hint.Importance = widget.LowImportance
+	w.progress = widget.NewProgressBarInfinite()
+	w.progress.Stop()
+	w.progress.Hide()
+	w.busyLabel = widget.NewLabel("")
+	w.busyLabel.Hide()
+	w.message = widget.NewLabel("")
+	w.message.Wrapping = fyne.TextWrapWord
+	w.message.Alignment = fyne.TextAlignCenter
+
+	w.findEntry = widget.NewEntry()
+	w.findEntry.SetPlaceHolder("Find (regular expression, case-insensitive)")
+	w.findEntry.OnChanged = func(s string) { w.Find(s) }
+	w.findEntry.OnSubmitted = func(string) { w.FindNext(1) }
+	w.findInfo = widget.NewLabel("")
+	w.findBar = container.NewBorder(nil, nil, nil,
+		container.NewHBox(w.findInfo,
+			widget.NewButton("Previous", func() { w.FindNext(-1) }),
+			widget.NewButton("Next", func() { w.FindNext(1) }),
+			widget.NewButton("Close", w.CloseFind)),
+		w.findEntry)
+	w.findBar.Hide()
+
+	paneBox := func(d Dim) fyne.CanvasObject {
+		head := []fyne.CanvasObject{w.titles[d], w.modes[d]}
+		if d == CallPane {
+			head = append(head, w.flatCheck)
+		}
+		return container.NewBorder(container.NewHBox(head...), w.infos[d], nil, nil, w.panes[d])
+	}
+	right := container.NewHSplit(paneBox(CallPane), paneBox(SystemPane))
+	right.SetOffset(0.55)
+	split := container.NewHSplit(paneBox(MetricPane), right)
+	split.SetOffset(0.28)
+	w.body = container.NewStack(split, container.NewCenter(w.message))
+	w.message.Hide()
+	split.Hide()
+
+	statusRow := container.NewBorder(nil, nil, container.NewHBox(w.busyLabel), nil,
+		container.NewStack(w.progress, w.status))
+	bottom := container.NewVBox(w.findBar, w.legend, statusRow, w.hint)
+	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
+}
+
+func (w *Window) newPane(d Dim) *TreePane {
+	p := NewTreePane(d)
+	p.OnSelect = func(n Node) {
+		if w.view == nil {
+			return
+		}
+		w.active = d
+		w.view.Select(d, n)
+		w.refresh()
+	}
+	p.OnExpand = func(n Node, open bool) {
+		if w.view == nil {
+			return
+		}
+		w.view.SetExpanded(d, n, open)
+		w.refresh()
+	}
+	p.OnHover = func(n Node, in bool) {
+		if w.view == nil || !in {
+			w.hint.SetText("")
+			return
+		}
+		w.hint.SetText(w.view.Tooltip(n))
+	}
+	p.OnMenu = func(n Node, at fyne.Position) { w.contextMenu(d, n, at) }
+	return p
+}
+
+func (w *Window) newModeSelect(d Dim) *widget.Select {
+	var names []string
+	for _, m := range Modes(d) {
+		names = append(names, m.String())
+	}
+	s := widget.NewSelect(names, func(name string) {
+		for _, m := range Modes(d) {
+			if m.String() == name {
+				w.SetMode(d, m)
+			}
+		}
+	})
+	s.SetSelectedIndex(0)
+	return s
+}
+
+// SetMode sets pane d's value mode. External percent without a reference
+// picks the first other open experiment.
+func (w *Window) SetMode(d Dim, m Mode) {
+	if w.view == nil || w.view.Mode(d) == m {
+		return
+	}
+	w.view.SetMode(d, m)
+	if m == ExternalPercent && w.view.External() == nil {
+		for _, doc := range w.app.docs {
+			if doc != w.doc {
+				w.view.SetExternal(doc.Exp)
+				break
+			}
+		}
+		if w.view.External() == nil {
+			w.hint.SetText("External percent needs a second open experiment (View › External reference).")
+		}
+		w.rebuildMenu()
+	}
+	if w.modes[d].Selected != m.String() {
+		w.modes[d].SetSelected(m.String())
+	}
+	w.refresh()
+}
+
+func (w *Window) setDocument(doc *Document) {
+	w.doc = doc
+	w.view = NewView(doc.Exp)
+	if len(doc.Operands) > 0 {
+		w.view.SetOperandNames(doc.Operands)
+	}
+	w.app.addDocument(doc)
+	w.win.SetTitle("cubeview — " + doc.Name)
+	for d, p := range w.panes {
+		p.SetView(w.view)
+		w.modes[d].SetSelected(w.view.Mode(Dim(d)).String())
+	}
+	w.message.Hide()
+	w.body.Objects[0].Show()
+	w.rebuildMenu()
+	w.refresh()
+	if f := w.app.onDocument; f != nil {
+		f(w)
+	}
+}
+
+func (w *Window) showMessage(text string) {
+	w.message.SetText(text)
+	w.message.Show()
+	w.body.Objects[0].Hide()
+	w.body.Refresh()
+}
+
+// refresh brings the panes up to date with the view: missing metric data
+// are loaded in the background first, then the values are recomputed and
+// the visible rows redrawn.
+func (w *Window) refresh() {
+	if w.view == nil || w.loading {
+		return
+	}
+	if miss := w.view.Missing(); len(miss) > 0 {
+		w.load(miss, w.refresh)
+		return
+	}
+	if err := w.view.Update(); err != nil {
+		w.showError(err)
+	}
+	for _, p := range w.panes {
+		if w.view.Order() == ByValue {
+			p.Reload()
+		} else {
+			p.Refresh()
+		}
+	}
+	w.titles[CallPane].SetText(map[bool]string{false: "Call tree", true: "Flat profile"}[w.view.Flat()])
+	for d := MetricPane; d <= SystemPane; d++ {
+		w.infos[d].SetText(w.info(d))
+	}
+	w.legend.setScale(w.view.Scale())
+	w.status.SetText(w.view.Explain(w.active))
+	ready := w.ready
+	w.ready = nil
+	for _, f := range ready {
+		f()
+	}
+}
+
+// load reads metric data in the background, showing progress, then calls then.
+func (w *Window) load(refs []BlockRef, then func()) {
+	w.loading = true
+	w.startBusy(fmt.Sprintf("Loading %d metric(s) …", len(refs)))
+	w.app.async(func() {
+		for _, r := range refs {
+			// Errors surface when the view uses the data.
+			_, _ = r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true})
+		}
+	}, func() {
+		w.loading = false
+		w.stopBusy()
+		then()
+	})
+}
+
+// whenReady runs f once the window shows complete values.
+func (w *Window) whenReady(f func()) { w.ready = append(w.ready, f) }
+
+func (w *Window) info(d Dim) string {
+	v := w.view
+	n := v.Selected(d)
+	if !n.Valid() {
+		return ""
+	}
+	r := v.ScaleRange(d, n)
+	f := v.NumberFormat()
+	unit := "%"
+	if v.Mode(d) == Absolute {
+		unit = ""
+		if m := v.unitMetric(d, n); m >= 0 {
+			unit = v.exp.Metrics[m].Unit
+		}
+	}
+	s := fmt.Sprintf("scale %s – %s %s · selected %s", f.Format(r.Min, false), f.Format(r.Max, false), unit, v.Text(d, n))
+	if val := v.Value(d, n); !math.IsNaN(val) && r.Max > r.Min {
+		s += fmt.Sprintf(" (%.0f %% of scale)", 100*(math.Abs(val)-r.Min)/(r.Max-r.Min))
+	}
+	return s
+}
+
+func (w *Window) startBusy(what string) {
+	w.busy++
+	w.busyLabel.SetText(what)
+	w.busyLabel.Show()
+	w.status.Hide()
+	w.progress.Show()
+	w.progress.Start()
+}
+
+func (w *Window) stopBusy() {
+	if w.busy > 0 {
+		w.busy--
+	}
+	if w.busy == 0 {
+		w.progress.Stop()
+		w.progress.Hide()
+		w.busyLabel.Hide()
+		w.status.Show()
+	}
+}
+
+// showError reports err in a dialog, once per distinct message.
+func (w *Window) showError(err error) {
+	if err == nil || w.reported[err.Error()] {
+		return
+	}
+	w.reported[err.Error()] = true
+	if w.app.fatal != nil {
+		w.app.fatal(err)
+		return
+	}
+	dialog.ShowError(err, w.win)
+}
+
+// SetFlat switches the call pane between call tree and flat profile.
+func (w *Window) SetFlat(on bool) {
+	if w.view == nil || w.view.Flat() == on {
+		return
+	}
+	w.view.SetFlat(on)
+	w.view.ClearFind()
+	w.flatCheck.SetChecked(on)
+	w.panes[CallPane].SetView(w.view)
+	w.rebuildMenu()
+	w.refresh()
+}
+
+// SetOrder sets the sort order of all panes.
+func (w *Window) SetOrder(o SortOrder) {
+	if w.view == nil {
+		return
+	}
+	w.view.SetOrder(o)
+	for _, p := range w.panes {
+		p.Reload()
+	}
+	w.rebuildMenu()
+	w.refresh()
+}
+
+// SetDecimals sets the number of decimals shown.
+func (w *Window) SetDecimals(n int) {
+	if w.view == nil {
+		return
+	}
+	f := w.view.NumberFormat()
+	f.Decimals = n
+	w.view.SetNumberFormat(f)
+	w.rebuildMenu()
+	w.refresh()
+}
+
+// ExpandHottest expands, from the selected node of pane d, the path of
+// largest inclusive values down to a leaf and selects the leaf.
+func (w *Window) ExpandHottest(d Dim) {
+	v := w.view
+	if v == nil || w.loading {
+		return
+	}
+	n := v.Selected(d)
+	if !n.Valid() {
+		return
+	}
+	if n.Kind == MetricNode {
+		if miss := v.MissingUnder(n.Index); len(miss) > 0 {
+			w.load(miss, func() { w.ExpandHottest(d) })
+			return
+		}
+		for _, m := range model.DepthFirst([]int{n.Index}, func(i int) []int { return v.exp.Metrics[i].Children }) {
+			v.metricValues(m)
+		}
+	}
+	path := v.HottestPath(d, n)
+	for _, p := range path[:len(path)-1] {
+		v.SetExpanded(d, p, true)
+	}
+	last := path[len(path)-1]
+	v.Select(d, last)
+	w.active = d
+	w.panes[d].Sync()
+	w.refresh()
+	w.panes[d].ScrollTo(last.ID())
+}
+
+// ShowFind opens the find bar for the active pane.
+func (w *Window) ShowFind() {
+	w.findBar.Show()
+	w.win.Canvas().Focus(w.findEntry)
+	if w.findEntry.Text != "" {
+		w.Find(w.findEntry.Text)
+	}
+}
+
+// CloseFind hides the find bar and clears the marks.
+func (w *Window) CloseFind() {
+	w.findBar.Hide()
+	if w.view != nil {
+		w.view.ClearFind()
+		w.refresh()
+	}
+}
+
+// Find marks the rows of the active pane matching pattern and moves to
+// the first match.
+func (w *Window) Find(pattern string) {
+	if w.view == nil {
+		return
+	}
+	d := w.active
+	found := w.view.Find(d, pattern)
+	if len(found) == 0 {
+		if pattern == "" {
+			w.findInfo.SetText("")
+		} else {
+			w.findInfo.SetText("no match in the " + strings.ToLower(d.String()))
+		}
+		w.refresh()
+		return
+	}
+	w.FindNext(0)
+}
+
+// FindNext moves to the next (delta 1) or previous (−1) match.
+func (w *Window) FindNext(delta int) {
+	if w.view == nil {
+		return
+	}
+	d, _, _ := w.view.FindState()
+	n, pos, total, ok := w.view.FindStep(delta)
+	if !ok {
+		return
+	}
+	w.findInfo.SetText(fmt.Sprintf("%d of %d in the %s", pos, total, strings.ToLower(d.String())))
+	w.panes[d].Reveal(n)
+	w.refresh()
+}
+
+func (w *Window) contextMenu(d Dim, n Node, at fyne.Position) {
+	if w.view == nil {
+		return
+	}
+	w.active = d
+	w.panes[d].Select(n.ID())
+	items := []*fyne.MenuItem{
+		fyne.NewMenuItem("Expand hottest path", func() { w.ExpandHottest(d) }),
+		fyne.NewMenuItem("Expand subtree", func() { w.expandSubtree(d, n, true) }),
+		fyne.NewMenuItem("Collapse subtree", func() { w.expandSubtree(d, n, false) }),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Find…", w.ShowFind),
+		fyne.NewMenuItem("Copy value", func() { w.app.fy.Clipboard().SetContent(w.view.Text(d, n)) }),
+		fyne.NewMenuItem("Copy name", func() { w.app.fy.Clipboard().SetContent(w.view.Label(n)) }),
+		fyne.NewMenuItem("Copy description", func() { w.app.fy.Clipboard().SetContent(w.view.Tooltip(n)) }),
+	}
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
+}
+
+// maxExpand bounds "Expand subtree" so that a huge tree cannot stall the window.
+const maxExpand = 5000
+
+func (w *Window) expandSubtree(d Dim, n Node, open bool) {
+	v := w.view
+	k := 0
+	var walk func(n Node)
+	walk = func(n Node) {
+		if k >= maxExpand || !v.IsBranch(d, n) {
+			return
+		}
+		k++
+		v.SetExpanded(d, n, open)
+		for _, c := range v.Children(d, n) {
+			walk(c)
+		}
+	}
+	walk(n)
+	w.panes[d].Sync()
+	w.refresh()
+}
+
+func (w *Window) rebuildMenu() {
+	w.win.SetMainMenu(w.menu())
+}
+
+func (w *Window) menu() *fyne.MainMenu {
+	a := w.app
+	open := fyne.NewMenuItem("Open…", w.openDialog)
+	open.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	recent := fyne.NewMenuItem("Open recent", nil)
+	for _, p := range a.Recent() {
+		recent.ChildMenu = appendItem(recent.ChildMenu, fyne.NewMenuItem(p, func() { a.OpenFile(p, w) }))
+	}
+	if recent.ChildMenu == nil {
+		recent.Disabled = true
+	}
+	save := fyne.NewMenuItem("Save as…", w.saveDialog)
+	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
+	save.Disabled = w.doc == nil
+	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
+	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
+	file := fyne.NewMenu("File", open, recent, save, fyne.NewMenuItemSeparator(), closeItem)
+
+	v := w.view
+	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
+	flat.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: fyne.KeyModifierShortcutDefault}
+	sortItem := fyne.NewMenuItem("Sort", nil)
+	for _, o := range []SortOrder{FileOrder, ByValue, ByName} {
+		it := fyne.NewMenuItem(o.String(), func() { w.SetOrder(o) })
+		it.Checked = v != nil && v.Order() == o
+		sortItem.ChildMenu = appendItem(sortItem.ChildMenu, it)
+	}
+	prec := fyne.NewMenuItem("Precision", nil)
+	for k := 0; k <= 6; k++ {
+		it := fyne.NewMenuItem(strconv.Itoa(k)+" decimals", func() { w.SetDecimals(k) })
+		it.Checked = v != nil && v.NumberFormat().Decimals == k
+		prec.ChildMenu = appendItem(prec.ChildMenu, it)
+	}
+	hot := fyne.NewMenuItem("Expand hottest path", func() { w.ExpandHottest(w.active) })
+	hot.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyH, Modifier: fyne.KeyModifierShortcutDefault}
+	find := fyne.NewMenuItem("Find…", w.ShowFind)
+	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	next := fyne.NewMenuItem("Find next", func() { w.FindNext(1) })
+	next.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyG, Modifier: fyne.KeyModifierShortcutDefault}
+	prev := fyne.NewMenuItem("Find previous", func() { w.FindNext(-1) })
+	prev.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyG, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	rangeItem := fyne.NewMenuItem("Colour range of the active pane…", w.rangeDialog)
+	diverging := fyne.NewMenuItem("Diverging colours", func() {
+		s := w.view.Scale()
+		s.Diverging = !s.Diverging
+		w.view.SetScale(s)
+		w.rebuildMenu()
+		w.refresh()
+	})
+	ext := fyne.NewMenuItem("External reference", nil)
+	none := fyne.NewMenuItem("None", func() { w.setExternal(nil) })
+	none.Checked = v != nil && v.External() == nil
+	ext.ChildMenu = appendItem(nil, none)
+	for _, d := range a.docs {
+		if d == w.doc {
+			continue
+		}
+		it := fyne.NewMenuItem(d.Name, func() { w.setExternal(d) })
+		it.Checked = v != nil && v.External() == d.Exp
+		ext.ChildMenu = appendItem(ext.ChildMenu, it)
+	}
+	if v == nil {
+		for _, it := range []*fyne.MenuItem{flat, sortItem, prec, hot, find, next, prev, rangeItem, diverging, ext} {
+			it.Disabled = true
+		}
+	} else {
+		flat.Checked = v.Flat()
+		diverging.Checked = v.Scale().Diverging
+	}
+	view := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
+		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext)
+
+	help := fyne.NewMenu("Help",
+		fyne.NewMenuItem("Keys and mouse", w.keysHelp),
+		fyne.NewMenuItem("About cubeview", func() {
+			dialog.ShowInformation("About cubeview",
+				"cubeview browses CUBE performance experiments: metric, call and system trees\n"+
+					"with colour-ranked severities, and the CUBE algebra (difference, merge, mean).", w.win)
+		}))
+	menus := []*fyne.Menu{file, view}
+	if a.Menus != nil {
+		menus = append(menus, a.Menus(w)...)
+	}
+	menus = append(menus, help)
+	return fyne.NewMainMenu(menus...)
+}
+
+func appendItem(m *fyne.Menu, it *fyne.MenuItem) *fyne.Menu {
+	if m == nil {
+		return fyne.NewMenu("", it)
+	}
+	m.Items = append(m.Items, it)
+	return m
+}
+
+func (w *Window) setExternal(d *Document) {
+	if w.view == nil {
+		return
+	}
+	if d == nil {
+		w.view.SetExternal(nil)
+	} else {
+		w.view.SetExternal(d.Exp)
+	}
+	w.rebuildMenu()
+	w.refresh()
+}
+
+func (w *Window) addShortcuts() {
+	c := w.win.Canvas()
+	// F3 and Shift+F3 step through find matches, as in many browsers.
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyF3 {
+			w.FindNext(1)
+		}
+	})
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF3, Modifier: fyne.KeyModifierShift}, func(fyne.Shortcut) { w.FindNext(-1) })
+}
+
+func (w *Window) keysHelp() {
+	dialog.ShowInformation("Keys and mouse", strings.Join([]string{
+		"Click a row to select it; the panes to its right follow the selection.",
+		"Collapsed rows show inclusive values, expanded rows exclusive ones.",
+		"Up / Down, Home / End, Page Up / Page Down: move the selection.",
+		"Right or + : expand; Left or − : collapse (or go to the parent).",
+		"Ctrl+H: expand the hottest path below the selected row.",
+		"Ctrl+F: find; Enter, Ctrl+G or F3: next match; Ctrl+Shift+G or Shift+F3: previous.",
+		"Ctrl+T: flat profile. Right-click a row for more.",
+		"Hover a row to see its description below the status line.",
+		"Drop experiment files on the window to open them.",
+	}, "\n"), w.win)
+}
+
+var cubeFilter = storage.NewExtensionFileFilter([]string{".cube", ".cubex", ".gz"})
+
+func (w *Window) openDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		w.app.OpenFile(path, w)
+	}, w.win)
+	d.SetFilter(cubeFilter)
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
+}
+
+func (w *Window) saveDialog() {
+	if w.doc == nil {
+		return
+	}
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		if wc == nil {
+			return
+		}
+		path := wc.URI().Path()
+		wc.Close()
+		w.SaveAs(path)
+	}, w.win)
+	name := strings.TrimSuffix(w.doc.Name, filepath.Ext(w.doc.Name))
+	d.SetFileName(name + ".cubex")
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
+}
+
+// SaveAs writes the experiment to path in the background; the extension
+// (.cubex, .cube, .cube.gz) picks the format.
+func (w *Window) SaveAs(path string) {
+	if w.doc == nil {
+		return
+	}
+	exp := w.doc.Exp
+	w.startBusy("Writing " + filepath.Base(path) + " …")
+	var err error
+	w.app.async(func() { err = format.Write(path, exp) }, func() {
+		w.stopBusy()
+		if err != nil {
+			w.showError(fmt.Errorf("saving %s: %w", path, err))
+			return
+		}
+		w.hint.SetText("Saved " + path)
+		w.app.addRecent(path)
+	})
+}
+
+func (w *Window) rangeDialog() {
+	if w.view == nil {
+		return
+	}
+	d := w.active
+	lo, hi := widget.NewEntry(), widget.NewEntry()
+	if r := w.view.UserRange(d); r != nil {
+		lo.SetText(strconv.FormatFloat(r.Min, 'g', -1, 64))
+		hi.SetText(strconv.FormatFloat(r.Max, 'g', -1, 64))
+	}
+	lo.SetPlaceHolder("0")
+	hi.SetPlaceHolder("automatic")
+	items := []*widget.FormItem{
+		widget.NewFormItem("Minimum", lo),
+		widget.NewFormItem("Maximum", hi),
+	}
+	dialog.ShowForm("Colour range of the "+strings.ToLower(d.String()), "Apply", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		if strings.TrimSpace(hi.Text) == "" {
+			w.view.SetUserRange(d, nil)
+			w.refresh()
+			return
+		}
+		min, err1 := strconv.ParseFloat(strings.TrimSpace(orZero(lo.Text)), 64)
+		max, err2 := strconv.ParseFloat(strings.TrimSpace(hi.Text), 64)
+		if err := errors.Join(err1, err2); err != nil || min > max || min < 0 {
+			w.showError(fmt.Errorf("colour range: want 0 ≤ minimum ≤ maximum, got %q and %q", lo.Text, hi.Text))
+			return
+		}
+		w.view.SetUserRange(d, &colormap.Range{Min: min, Max: max})
+		w.refresh()
+	}, w.win)
+}
+
+func orZero(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "0"
+	}
+	return s
+}
