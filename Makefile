@@ -5,7 +5,7 @@ GO       ?= go
 BIN      ?= cubeview
 FUZZTIME ?= 10s
 # package:target pairs run for FUZZTIME each by `make test`
-FUZZ     ?= ./format/cube:FuzzReadXML ./format/cube:FuzzReadCubex
+FUZZ     ?= ./format/cube:FuzzReadXML ./format/cube:FuzzReadCubex ./algebra:FuzzParse
 # packages that must stay free of any user-interface dependency
 PURE     ?= ./model/... ./format/... ./algebra/... ./colormap/... ./sourceview/...
 
@@ -53,7 +53,7 @@ fuzz:
 	@for pt in $(FUZZ); do \
 	  pkg=$${pt%%:*}; target=$${pt##*:}; \
 	  echo "== fuzz $$target ($(FUZZTIME))"; \
-	  $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s $$pkg || exit 1; \
 	done
 
 bench:

@@ -111,12 +111,12 @@ func TestEval(t *testing.T) {
 		t.Errorf("expression %q", got)
 	}
 	// time at main/qux, location 0.0: mean = (0+3+3)/3 = 2, merge = 0 (a's time).
-	if v := flatten(t, r)["time main@m.c/qux@m.c 0.0"]; v != 2 {
+	if v := flatten(t, r)[vkey("time", "main@m.c/qux@m.c", "0.0")]; v != 2 {
 		t.Errorf("time main/qux = %v, want 2", v)
 	}
 	// bytes at main/qux, 0.0: mean = 200/3, merge = 100.
 	two := 200.0 // a variable, so the arithmetic is float64 and not exact constant arithmetic
-	if v, w := flatten(t, r)["bytes main@m.c/qux@m.c 0.0"], two/3-100; v != w {
+	if v, w := flatten(t, r)[vkey("bytes", "main@m.c/qux@m.c", "0.0")], two/3-100; v != w {
 		t.Errorf("bytes main/qux = %v, want %v", v, w)
 	}
 	// Nested provenance: operand 0 is the mean, whose operands are kept below it.
@@ -144,4 +144,34 @@ func TestEval(t *testing.T) {
 	if _, err := Eval(x, mo.open, Options{}); err == nil || !strings.Contains(err.Error(), "missing: no such file") {
 		t.Errorf("missing operand: %v", err)
 	}
+}
+
+// FuzzParse checks that any text parses or gives a SyntaxError with a
+// position inside the text, and that a parsed expression renders to text
+// that parses back to the same expression.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"diff(a.cubex, b.cubex)",
+		`mean("x y.cubex", merge(a, b, c))`,
+		`cut(a, reroot="main", prune=MPI_Send)`,
+		"diff(mean(a,b,c), mean(d,e))",
+		`"\u00e4\t"`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		x, err := Parse(s)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Pos < 0 || se.Pos > len(s) {
+				t.Fatalf("Parse(%q): %v", s, err)
+			}
+			_ = se.Error()
+			return
+		}
+		y, err := Parse(x.String())
+		if err != nil || y.String() != x.String() {
+			t.Fatalf("Parse(%q) = %s, which re-parses to %v, %v", s, x, y, err)
+		}
+	})
 }

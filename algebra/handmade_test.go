@@ -1,10 +1,12 @@
 package algebra
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"cubeview/format"
 	"cubeview/model"
 )
 
@@ -40,6 +42,25 @@ func handB(t testing.TB) *model.Experiment {
 	})
 }
 
+// handPairs returns the hand-made operands twice: built in code and read
+// from testdata/a.cube and testdata/b.cube, which describe the same
+// experiments in CUBE 3 XML.
+func handPairs(t *testing.T) map[string][2]*model.Experiment {
+	fa, err := format.Open(filepath.Join("testdata", "a.cube"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := format.Open(filepath.Join("testdata", "b.cube"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa.Source, fb.Source = "a", "b"
+	return map[string][2]*model.Experiment{
+		"code":     {handA(t), handB(t)},
+		"testdata": {fa, fb},
+	}
+}
+
 // expect turns "metric call/path" → values per location (in the order of
 // locs, "rank.thread") into flatten's keys, dropping zeros.
 func expect(locs []string, vals map[string][]float64) map[string]float64 {
@@ -52,7 +73,7 @@ func expect(locs []string, vals map[string][]float64) map[string]float64 {
 		}
 		for l, v := range vs {
 			if v != 0 {
-				out[metric+" "+strings.Join(parts, "/")+" "+locs[l]] = v
+				out[vkey(metric, strings.Join(parts, "/"), locs[l])] = v
 			}
 		}
 	}
@@ -62,7 +83,12 @@ func expect(locs []string, vals map[string][]float64) map[string]float64 {
 var abLocs = []string{"0.0", "0.1", "1.0"}
 
 func TestDiffHandMade(t *testing.T) {
-	a, b := handA(t), handB(t)
+	for name, p := range handPairs(t) {
+		t.Run(name, func(t *testing.T) { testDiffHandMade(t, p[0], p[1]) })
+	}
+}
+
+func testDiffHandMade(t *testing.T, a, b *model.Experiment) {
 	d, err := Diff(a, b, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +127,12 @@ func TestDiffHandMade(t *testing.T) {
 }
 
 func TestMeanHandMade(t *testing.T) {
-	a, b := handA(t), handB(t)
+	for name, p := range handPairs(t) {
+		t.Run(name, func(t *testing.T) { testMeanHandMade(t, p[0], p[1]) })
+	}
+}
+
+func testMeanHandMade(t *testing.T, a, b *model.Experiment) {
 	m, err := Mean(Options{}, a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -135,16 +166,21 @@ func TestMeanHandMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := flatten(t, m3)
-	if v, w := got["mpi main@m.c/foo@m.c 0.0"], 2.0/3; v != w {
+	if v, w := got[vkey("mpi", "main@m.c/foo@m.c", "0.0")], 2.0/3; v != w {
 		t.Errorf("mean(a,b,b) mpi main/foo = %v, want %v", v, w)
 	}
-	if v := got["bytes main@m.c/qux@m.c 1.0"]; v != 200 {
+	if v := got[vkey("bytes", "main@m.c/qux@m.c", "1.0")]; v != 200 {
 		t.Errorf("mean(a,b,b) bytes main/qux = %v, want 200", v)
 	}
 }
 
 func TestMergeHandMade(t *testing.T) {
-	a, b := handA(t), handB(t)
+	for name, p := range handPairs(t) {
+		t.Run(name, func(t *testing.T) { testMergeHandMade(t, p[0], p[1]) })
+	}
+}
+
+func testMergeHandMade(t *testing.T, a, b *model.Experiment) {
 	m, err := Merge(Options{}, a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +208,7 @@ func TestMergeHandMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := flatten(t, m2)["time main@m.c/qux@m.c/baz@m.c 1.0"]; v != 3 {
+	if v := flatten(t, m2)[vkey("time", "main@m.c/qux@m.c/baz@m.c", "1.0")]; v != 3 {
 		t.Errorf("merge(b,a) time main/qux/baz at 1.0 = %v, want 3", v)
 	}
 }

@@ -190,7 +190,7 @@ func flattenLines(t testing.TB, e *model.Experiment, lines bool) map[string]floa
 	out := map[string]float64{}
 	paths := make([]string, len(e.Cnodes))
 	for c := range e.Cnodes {
-		paths[c] = pathKeyLines(e, c, lines)
+		paths[c] = pathCode(pathKeyLines(e, c, lines))
 	}
 	locs := make([]string, len(e.Locations))
 	for l := range e.Locations {
@@ -206,7 +206,7 @@ func flattenLines(t testing.TB, e *model.Experiment, lines bool) map[string]floa
 				if v != 0 {
 					k := e.Metrics[m].UniqName + " " + paths[c] + " " + locs[l]
 					if _, dup := out[k]; dup {
-						t.Fatalf("flatten: key %s is not unique", k)
+						t.Fatalf("flatten: key %s is not unique", readable(k))
 					}
 					out[k] = v
 				}
@@ -256,7 +256,7 @@ func compareValues(t testing.TB, what string, got, want map[string]float64, tol 
 		g := got[k]
 		if math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
 			if bad < 10 {
-				t.Errorf("%s: %s = %v, want %v", what, k, g, w)
+				t.Errorf("%s: %s = %v, want %v", what, readable(k), g, w)
 			}
 			bad++
 		}
@@ -264,7 +264,7 @@ func compareValues(t testing.TB, what string, got, want map[string]float64, tol 
 	for k, g := range got {
 		if _, ok := want[k]; !ok && math.Abs(g) > tol {
 			if bad < 10 {
-				t.Errorf("%s: %s = %v, want 0", what, k, g)
+				t.Errorf("%s: %s = %v, want 0", what, readable(k), g)
 			}
 			bad++
 		}
@@ -272,4 +272,35 @@ func compareValues(t testing.TB, what string, got, want map[string]float64, tol 
 	if bad > 0 {
 		t.Errorf("%s: %d values differ", what, bad)
 	}
+}
+
+// Value keys name call paths by short codes, since hashing long call paths
+// of real experiments dominates the run time of the comparisons.
+var (
+	pathCodes = map[string]string{}
+	pathNames = map[string]string{}
+)
+
+// pathCode returns the short code of a call path key.
+func pathCode(path string) string {
+	if c, ok := pathCodes[path]; ok {
+		return c
+	}
+	c := "#" + strconv.Itoa(len(pathCodes))
+	pathCodes[path], pathNames[c] = c, path
+	return c
+}
+
+// vkey returns flatten's key of a value: metric, call path key, location key.
+func vkey(metric, path, loc string) string { return metric + " " + pathCode(path) + " " + loc }
+
+// readable replaces the path code in a value key by the call path.
+func readable(k string) string {
+	f := strings.SplitN(k, " ", 3)
+	if len(f) == 3 {
+		if p, ok := pathNames[f[1]]; ok {
+			return f[0] + " " + p + " " + f[2]
+		}
+	}
+	return k
 }

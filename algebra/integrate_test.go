@@ -153,13 +153,33 @@ func TestSystemIntegration(t *testing.T) {
 			}
 			got := flatten(t, m)
 			for l := range m.Locations {
-				k := "time main@m.c " + locKey(m, l)
+				k := vkey("time", "main@m.c", locKey(m, l))
 				sum := 0.0
 				for _, e := range ops {
 					sum += flatten(t, e)[k]
 				}
 				if want := sum / float64(len(ops)); got[k] != want {
 					t.Errorf("mean at %s = %v, want %v", locKey(m, l), got[k], want)
+				}
+			}
+			// Diff and merge place values on the same locations.
+			d, err := Arithmetic(ig, OpDiff)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mg, err := Arithmetic(ig, OpMerge)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fd, fm := flatten(t, d), flatten(t, mg)
+			f0, f1 := flatten(t, ops[0]), flatten(t, ops[1])
+			for l := range m.Locations {
+				k := vkey("time", "main@m.c", locKey(m, l))
+				if fd[k] != f0[k]-f1[k] {
+					t.Errorf("diff at %s = %v, want %v", locKey(m, l), fd[k], f0[k]-f1[k])
+				}
+				if fm[k] != f0[k] {
+					t.Errorf("merge at %s = %v, want operand 0's %v", locKey(m, l), fm[k], f0[k])
 				}
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"cubeview/model"
 )
@@ -154,7 +155,7 @@ func describe(e *model.Experiment, index int) (name string, o Operand, nested []
 // quoteFileName quotes a file name that the expression parser would not
 // read back as one operand.
 func quoteFileName(s string) string {
-	if s == "" || strings.ContainsAny(s, "(),=\"' \t\r\n") {
+	if s == "" || strings.ContainsAny(s, "(),=\"") || strings.IndexFunc(s, unicode.IsSpace) >= 0 {
 		return strconv.Quote(s)
 	}
 	return s

@@ -3,8 +3,11 @@ package algebra
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
+
+	"cubeview/format"
 )
 
 func TestProvenanceOfFiles(t *testing.T) {
@@ -75,6 +78,53 @@ func TestParseOperandErrors(t *testing.T) {
 	for _, s := range []string{"", "size=x;path=a", "color=red;path=a", "size=1;sha256=ab"} {
 		if _, err := parseOperand(s); err == nil {
 			t.Errorf("parseOperand(%q) succeeded", s)
+		}
+	}
+}
+
+// TestProvenanceSurvivesFiles writes a derived experiment in both formats
+// and reads its provenance back.
+func TestProvenanceSurvivesFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := handA(t), handB(t)
+	a.Source = filepath.Join(dir, "a.cubex")
+	if err := os.WriteFile(a.Source, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inner, err := Mean(Options{}, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Diff(inner, a, Options{System: SystemCollapse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := ReadProvenance(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".cubex", ".cube", ".cube.gz"} {
+		p := filepath.Join(dir, "d"+ext)
+		if err := format.Write(p, d); err != nil {
+			t.Fatal(err)
+		}
+		r, err := format.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := ReadProvenance(r)
+		if !ok || err != nil {
+			t.Errorf("%s: provenance lost (found %v, %v)", ext, ok, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: provenance\n got %+v\nwant %+v", ext, got, want)
+		}
+		for _, k := range []string{AttrOperand + "0::0", AttrOperand + "0::1"} {
+			w, _ := d.Attr(k)
+			if g, _ := r.Attr(k); g != w {
+				t.Errorf("%s: %s = %q, want %q", ext, k, g, w)
+			}
 		}
 	}
 }

@@ -3,8 +3,11 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"cubeview/algebra"
 )
 
 func TestAlgebraHelp(t *testing.T) {
@@ -99,9 +102,6 @@ func TestAlgebraCommands(t *testing.T) {
 	a := writeXML(t, dir, "a.cube", "sec", "n0", "n1", [4]float64{1, 2, 10, 20})
 	b := writeXML(t, dir, "b.cube", "sec", "x7", "x9", [4]float64{0.5, 1, 4, 8})
 	bad := writeXML(t, dir, "bad.cube", "usec", "n0", "n1", [4]float64{1, 1, 1, 1})
-	if _, err := openExperiment(a); err != nil {
-		t.Skipf("the CUBE 3 reader cannot read the test files yet: %v", err)
-	}
 	tests := []struct {
 		args []string
 		want string // excl dump rows "cnode,location,time"
@@ -138,8 +138,16 @@ func TestAlgebraCommands(t *testing.T) {
 			if got := strings.Join(rows, "\n"); got != tt.want {
 				t.Errorf("%v → %s: dump rows\n%s\nwant\n%s", tt.args, ext, got, tt.want)
 			}
+			op := tt.args[0] + "("
+			if tt.args[0] == "calc" {
+				x, err := algebra.Parse(tt.args[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				op = x.String()
+			}
 			_, info, _ := run("info", out)
-			if !strings.Contains(info, "cubeview::expression = "+tt.args[0]) && !strings.Contains(info, "cubeview::expression = diff(") {
+			if !strings.Contains(info, "cubeview::expression = "+op) {
 				t.Errorf("info of %s does not show the expression:\n%s", out, info)
 			}
 		}
@@ -147,5 +155,103 @@ func TestAlgebraCommands(t *testing.T) {
 	status, _, stderr := run("diff", a, bad, "-o", filepath.Join(dir, "x.cubex"))
 	if status != 1 || !strings.Contains(stderr, `metric "time"`) || !strings.Contains(stderr, "usec") {
 		t.Errorf("diff with different units: status %d, stderr %q", status, stderr)
+	}
+}
+
+// readDump runs dump on path and returns its values by (cnode id, thread
+// id) and metric, as printed.
+func readDump(t *testing.T, args ...string) (metrics []string, rows map[string]map[string]string) {
+	t.Helper()
+	status, out, stderr := run(append([]string{"dump"}, args...)...)
+	if status != 0 {
+		t.Fatalf("dump %v: %s", args, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	header := strings.Split(lines[0], ",")
+	metrics = header[2:]
+	rows = map[string]map[string]string{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		r := map[string]string{}
+		for i, m := range metrics {
+			r[m] = f[2+i]
+		}
+		rows[f[0]+","+f[1]] = r
+	}
+	return metrics, rows
+}
+
+// TestMergeHWCounters merges two runs with different counter sets and
+// checks with dump that every metric has, value by value, the values of
+// the file it came from (both files and the result number cnodes and
+// threads alike).
+func TestMergeHWCounters(t *testing.T) {
+	dir := filepath.Join(sharedData(t), "cube4", "hw_counter")
+	l2, l3 := filepath.Join(dir, "L2_DCM_negative.cubex"), filepath.Join(dir, "L3_DCA_negative.cubex")
+	out := filepath.Join(t.TempDir(), "merged.cubex")
+	if status, _, stderr := run("merge", l2, l3, "-o", out); status != 0 {
+		t.Fatalf("merge: %s", stderr)
+	}
+	for _, mode := range []string{"--incl", "--excl"} {
+		m2, d2 := readDump(t, l2, mode)
+		m3, d3 := readDump(t, l3, mode)
+		mm, dm := readDump(t, out, mode)
+		union := map[string]bool{}
+		for _, m := range append(m2, m3...) {
+			union[m] = true
+		}
+		if len(mm) != len(union) {
+			t.Errorf("%s: merged metrics %v, want the union of %v and %v", mode, mm, m2, m3)
+		}
+		if len(dm) != len(d2) || len(dm) != len(d3) {
+			t.Fatalf("%s: %d rows, the operands have %d and %d", mode, len(dm), len(d2), len(d3))
+		}
+		bad, n := 0, 0
+		for _, m := range mm {
+			src, name := d2, "L2"
+			if !slices.Contains(m2, m) {
+				src, name = d3, "L3"
+			}
+			for k, row := range dm {
+				n++
+				if want := src[k][m]; row[m] != want {
+					if bad < 5 {
+						t.Errorf("%s: metric %s at %s: %s, %s has %s", mode, m, k, row[m], name, want)
+					}
+					bad++
+				}
+			}
+		}
+		if bad > 0 || n < 600000 {
+			t.Errorf("%s: %d of %d values differ", mode, bad, n)
+		}
+	}
+}
+
+// TestDiffLulesh diffs runs on 27 and 64 processes from the command line:
+// by default the 64-process run's machine and nodes are kept, with
+// --collapse-system one virtual machine and node.
+func TestDiffLulesh(t *testing.T) {
+	dir := filepath.Join(sharedData(t), "cube4", "lulesh")
+	a, b := filepath.Join(dir, "lulesh.p27.size25.r1.cubex"), filepath.Join(dir, "lulesh.p64.size25.r1.cubex")
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "system tree copied from operand 1"},
+		{[]string{"--collapse-system"}, "system tree collapsed: as requested"},
+	} {
+		out := filepath.Join(t.TempDir(), "d.cube")
+		status, stdout, stderr := run(append([]string{"diff", a, b, "-o", out}, tc.flags...)...)
+		if status != 0 {
+			t.Fatalf("diff %v: %s", tc.flags, stderr)
+		}
+		if !strings.Contains(stdout, tc.want) || !strings.Contains(stdout, "37 of 64 locations") {
+			t.Errorf("diff %v: output %q", tc.flags, stdout)
+		}
+		status, info, _ := run("info", out)
+		if status != 0 || !strings.Contains(info, "Processes:  64") || !strings.Contains(info, "cubeview::expression = diff(") {
+			t.Errorf("info of the diff:\n%s", info)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 package cube
 
 import (
-	"bytes"
+	"bufio"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -16,10 +16,6 @@ import (
 
 // anchorName is the member of a .cubex archive that holds the metadata.
 const anchorName = "anchor.xml"
-
-// maxAnchorSize bounds the compressed or plain size of anchor.xml read
-// into memory.
-const maxAnchorSize = 1 << 30
 
 // cubexArchive is an indexed .cubex tar archive.
 type cubexArchive struct {
@@ -44,28 +40,22 @@ func indexArchive(r io.ReaderAt, size int64, name string, closer io.Closer) (*cu
 	return &cubexArchive{name: name, r: r, closer: closer, members: members}, nil
 }
 
-// anchor returns the contents of anchor.xml, decompressed when the member
-// is gzip-compressed.
-func (a *cubexArchive) anchor() (io.Reader, error) {
+// anchor returns a reader of anchor.xml, decompressing it when the
+// member is gzip-compressed, and the member's size.
+func (a *cubexArchive) anchor() (io.Reader, int64, error) {
 	m, ok := a.members[anchorName]
 	if !ok {
-		return nil, fmt.Errorf("%s: the .cubex archive has no %s member (%d other members)", a.name, anchorName, len(a.members))
+		return nil, 0, fmt.Errorf("%s: the .cubex archive has no %s member (%d other members)", a.name, anchorName, len(a.members))
 	}
-	if m.size > maxAnchorSize {
-		return nil, fmt.Errorf("%s: %s of %d bytes is too large", a.name, anchorName, m.size)
-	}
-	buf := make([]byte, m.size)
-	if _, err := a.r.ReadAt(buf, m.offset); err != nil {
-		return nil, fmt.Errorf("%s: reading %s: %w", a.name, anchorName, err)
-	}
-	if len(buf) >= 2 && buf[0] == 0x1f && buf[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(buf))
+	br := bufio.NewReaderSize(io.NewSectionReader(a.r, m.offset, m.size), 64<<10)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", a.name, anchorName, err)
+			return nil, 0, fmt.Errorf("%s: %s: %w", a.name, anchorName, err)
 		}
-		return zr, nil
+		return zr, m.size, nil
 	}
-	return bytes.NewReader(buf), nil
+	return br, m.size, nil
 }
 
 // metricData locates one metric's stored values.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"cubeview/model"
 )
@@ -63,13 +64,19 @@ func readCubex(r io.ReaderAt, size int64, name string, closer io.Closer) (*model
 
 // read decodes anchor.xml and attaches the metric data.
 func (a *cubexArchive) read() (*model.Experiment, error) {
-	anchor, err := a.anchor()
+	anchor, size, err := a.anchor()
 	if err != nil {
 		return nil, err
 	}
 	doc, err := decodeXML(anchor, a.name+":"+anchorName)
 	if err != nil {
 		return nil, err
+	}
+	if size >= 1<<20 {
+		// Decoding a large anchor leaves many megabytes of garbage;
+		// collecting it now, before the caller loads metric data, keeps
+		// the peak resident memory close to the data actually loaded.
+		runtime.GC()
 	}
 	doc.Exp.Format = "CUBE " + doc.Version + " (.cubex)"
 	if doc.HasSeverity {

@@ -11,15 +11,18 @@ import (
 	"cubeview/model"
 )
 
-// Reserved keys under which the model keeps XML attributes of CUBE
-// elements that have no field of their own; the writers turn them back
-// into XML attributes.
+// Keys of model attributes that stand for XML attributes of CUBE elements
+// the model has no field for; the writers turn them back into XML
+// attributes.
 const (
-	titleKeyPrefix = "cube::"        // + "metrics title", "program title", "system title"
-	metricXMLAttr  = "cube::"        // + "convertible", "cacheable"
-	cubeplXMLAttr  = "cube::cubepl " // + "rowwise", "locationwise"
-	extrasPrefix   = "cubeview::"    // top-level attrs holding what the format cannot
+	titleKeyPrefix = "cube::"        // experiment: + "metrics title", "program title", "system title"
+	metricXMLAttr  = "cube::"        // metric: + "convertible", "cacheable"
+	cubeplXMLAttr  = "cube::cubepl " // metric: + "rowwise", "locationwise" of <cubepl>
 )
+
+// extrasPrefix starts the keys of the top-level attributes that carry what
+// a format cannot hold (see xml_extras.go).
+const extrasPrefix = "cubeview::"
 
 // Reasons for Metric.Unavailable.
 const (
@@ -157,12 +160,13 @@ func (b *builder) complete() error {
 		b.locationColumn[b.fileID[s]] = col
 	}
 	b.skip = make([]bool, len(e.Metrics))
-	for i := range e.Metrics {
+	hidden := make([]bool, len(e.Metrics)) // VOID or below a VOID metric
+	for i := range e.Metrics {             // parents precede children
 		m := &e.Metrics[i]
-		voidAncestor := m.Parent >= 0 && b.skip[m.Parent] && e.Metrics[m.Parent].Unavailable == voidUnavail
-		reason := metricUnavailable(m, voidAncestor)
+		voidAncestor := m.Parent >= 0 && hidden[m.Parent]
+		hidden[i] = voidAncestor || m.Hidden()
 		if !b.explicitUnavailable[i] {
-			m.Unavailable = reason
+			m.Unavailable = metricUnavailable(m, voidAncestor)
 		}
 		b.skip[i] = m.Unavailable != ""
 	}

@@ -96,7 +96,7 @@ func (p *xmlParser) token() (xml.Token, error) {
 			}
 			return nil, fmt.Errorf("malformed XML: %w", err)
 		}
-		return nil, err
+		return nil, fmt.Errorf("reading: %w", err)
 	}
 	switch t := t.(type) {
 	case xml.StartElement:

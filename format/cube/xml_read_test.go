@@ -656,6 +656,7 @@ func TestReadXMLBadInput(t *testing.T) {
 			[]string{"coordinate 5 outside dimension 0 of size 2"}},
 		{"row outside matrix", xmlMinimal("", `<row cnodeId="0">1</row>`), []string{"unexpected <row>"}},
 		{"bad gzip", "\x1f\x8b\x08garbage", []string{"gzip"}},
+		{"truncated gzip", string(xmlGzip(t, []byte(full))[:200]), []string{"unexpected EOF"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

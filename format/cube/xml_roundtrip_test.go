@@ -189,7 +189,10 @@ func TestXMLRoundTripFeatures(t *testing.T) {
 		`<cubepl rowwise=false>`, `<cubeplaggr cubeplaggrtype=plus>arg1 + arg2</cubeplaggr>`,
 		`<metric id="0" type="EXCLUSIVE">`, `<metrics title="Metrics &amp; more">`,
 		`<parameter partype="string" parkey="mode" parvalue="fast &amp; safe"/>`,
-		`<coord stnId="7">3</coord>`, `<location Id="9">`,
+		`<coord stnId="7">3</coord>`,
+		// Location ids 9, 5, 2 become their ranks 2, 1, 0 for the CUBE
+		// tools; the ids are restored from cubeview:: attributes.
+		`<location Id="2">`, `<coord locId="2">0</coord>`, `key="cubeview::location::2" value="{&quot;id&quot;:9,`,
 	} {
 		if !bytes.Contains(anchor, []byte(s)) {
 			t.Errorf("anchor lacks %s", s)
@@ -200,7 +203,7 @@ func TestXMLRoundTripFeatures(t *testing.T) {
 	for _, s := range []string{
 		"<cube version=\"3.0\">", "<metrics>\n", "<program>\n", "<system>\n",
 		`<machine Id="3">`, `<node Id="7">`, `<thread Id="0">`, `<thread Id="2">`,
-		`key="cubeview::metric::1"`, `key="cubeview::location::0"`, `<coord nodeId="7">3</coord>`,
+		`key="cubeview::metric::1"`, `key="cubeview::location::0"`, `<coord nodeId="7">3</coord>`, `<coord thrdId="2">0</coord>`,
 		`key="cube::metrics title"`,
 	} {
 		if !bytes.Contains(cube3, []byte(s)) {
@@ -244,12 +247,15 @@ func TestXMLRoundTripDataOrder(t *testing.T) {
 }
 
 // TestXMLRoundTripTitles checks dimension titles that are not where
-// reading puts them (at the end, in dimension order).
+// reading puts them (at the end, in dimension order), and attributes that
+// merely look like cubeview:: ones.
 func TestXMLRoundTripTitles(t *testing.T) {
 	for _, attrs := range [][]model.Attr{
 		{{Key: "cube::system title", Value: "S"}, {Key: "a", Value: "1"}},
 		{{Key: "cube::system title", Value: "S"}, {Key: "cube::metrics title", Value: "M"}},
 		{{Key: "a", Value: "1"}, {Key: "cube::program title", Value: "P"}, {Key: "cube::system title", Value: "S"}},
+		// Not of the form cubeview::KIND::ID: ordinary attributes.
+		{{Key: "cubeview::note", Value: "x"}, {Key: "cubeview::metric::07", Value: "{"}, {Key: "cubeview::thing::1", Value: "y"}},
 	} {
 		e := synth.Generate(synth.Config{Cnodes: 3, Locations: 2, Metrics: 1, Seed: 6})
 		e.Attrs = attrs

@@ -2,6 +2,7 @@ package cube
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -40,10 +41,8 @@ type xmlWriter struct {
 	anchor bool
 	num    []byte // scratch for numbers
 
-	// CUBE 3 only: the thread Id written for each location (data column),
-	// and whether it differs from the location's ID.
-	threadID   []int
-	renumbered bool
+	// locID is the Id written for the location of each data column.
+	locID []int
 }
 
 func (x *xmlWriter) document() error {
@@ -52,8 +51,8 @@ func (x *xmlWriter) document() error {
 		if err := x.checkCube3System(); err != nil {
 			return err
 		}
-		x.assignThreadIDs()
 	}
+	x.assignLocationIDs()
 	version := "3.0"
 	if x.anchor {
 		version = "4.4"
@@ -172,36 +171,45 @@ func (x *xmlWriter) checkCube3System() error {
 	return nil
 }
 
-// assignThreadIDs decides the thread Ids of a CUBE 3 file, where value i
-// of a row belongs to the thread with Id i: the locations' IDs when they
-// are exactly 0…n−1, else the data columns (the IDs then travel in
-// cubeview:: attributes).
-func (x *xmlWriter) assignThreadIDs() {
+// assignLocationIDs decides the location Ids of the file: the locations'
+// IDs when they are exactly 0…n−1, else each location's rank among the
+// IDs (the IDs then travel in cubeview:: attributes). CUBE 3 needs Ids
+// 0…n−1 (value i of a row belongs to the thread with Id i), and so do the
+// CUBE tools for a .cubex, where the writer puts the location with the
+// j-th smallest ID at value position j.
+func (x *xmlWriter) assignLocationIDs() {
 	e := x.e
 	n := len(e.Locations)
-	x.threadID = make([]int, n)
+	x.locID = make([]int, n)
 	seen := make([]bool, n)
+	exact := true
 	for col := range e.Locations {
 		id := e.Location(col).ID
 		if id < 0 || id >= n || seen[id] {
-			x.renumbered = true
+			exact = false
 			break
 		}
 		seen[id] = true
-		x.threadID[col] = id
+		x.locID[col] = id
 	}
-	if x.renumbered {
-		for col := range x.threadID {
-			x.threadID[col] = col
-		}
+	if exact {
+		return
+	}
+	order := make([]int, n)
+	for col := range order {
+		order[col] = col
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(e.Location(a).ID, e.Location(b).ID) })
+	for rank, col := range order {
+		x.locID[col] = rank
 	}
 }
 
 // fileSystemID returns the id written for system node s.
 func (x *xmlWriter) fileSystemID(s int) int {
 	n := &x.e.System[s]
-	if n.Kind == model.Leaf && x.threadID != nil {
-		return x.threadID[n.Location]
+	if n.Kind == model.Leaf {
+		return x.locID[n.Location]
 	}
 	return n.ID
 }
@@ -276,9 +284,9 @@ func (x *xmlWriter) extras() []model.Attr {
 				xs.Descr = n.Descr
 			}
 			xs.Attrs = n.Attrs
-			if id := x.fileSystemID(s); id != n.ID {
-				xs.ID = &n.ID
-			}
+		}
+		if id := x.fileSystemID(s); id != n.ID {
+			xs.ID = &n.ID
 		}
 		add(n.Kind.String(), x.fileSystemID(s), xs)
 	}
@@ -560,8 +568,8 @@ func (x *xmlWriter) topologies() {
 func (x *xmlWriter) severity() error {
 	e := x.e
 	x.s("  <severity>\n")
-	colOfThread := make([]int, len(x.threadID))
-	for col, id := range x.threadID {
+	colOfThread := make([]int, len(x.locID))
+	for col, id := range x.locID {
 		colOfThread[id] = col
 	}
 	for _, m := range e.MetricOrder() {
