@@ -47,6 +47,8 @@ type SystemOutcome struct {
 	// Donor is the operand whose hierarchy was copied, or -1 when the
 	// hierarchy was collapsed to one machine and one node.
 	Donor int
+	// DonorName is the donor's source (file name or expression).
+	DonorName string
 	// Reason explains the choice in a sentence.
 	Reason string
 }
@@ -58,6 +60,9 @@ func (s SystemOutcome) Collapsed() bool { return s.Donor < 0 }
 func (s SystemOutcome) String() string {
 	if s.Collapsed() {
 		return "collapsed: " + s.Reason
+	}
+	if s.DonorName != "" {
+		return fmt.Sprintf("copied from operand %d (%s): %s", s.Donor, s.DonorName, s.Reason)
 	}
 	return fmt.Sprintf("copied from operand %d: %s", s.Donor, s.Reason)
 }

@@ -9,8 +9,8 @@ import (
 )
 
 func synthPair() (a, b *model.Experiment) {
-	a = generate(synth.Config{Cnodes: 60, Locations: 8, Threads: 2, Nodes: 2, Metrics: 6, MinMax: true, Density: 0.7, Seed: 1})
-	b = generate(synth.Config{Cnodes: 50, Locations: 12, Threads: 2, Nodes: 3, Metrics: 5, MinMax: true, Density: 0.7, Seed: 2})
+	a = generate(synth.Config{Cnodes: 300, Locations: 8, Threads: 2, Nodes: 2, Metrics: 6, MinMax: true, Density: 0.7, Seed: 1})
+	b = generate(synth.Config{Cnodes: 250, Locations: 12, Threads: 2, Nodes: 3, Metrics: 5, MinMax: true, Density: 0.7, Seed: 2})
 	return a, b
 }
 
@@ -24,12 +24,13 @@ func neg(m map[string]float64) map[string]float64 {
 
 // propertyCheck runs the algebraic identities on a pair of operands.
 func propertyCheck(t *testing.T, a, b *model.Experiment, opt Options) {
-	propertyCheckKeys(t, a, b, opt, opt.StrictLines)
+	propertyCheckKeys(t, a, b, opt, opt.StrictLines, true)
 }
 
 // propertyCheckKeys is propertyCheck with call paths named with their call
-// sites and region lines when lines is set.
-func propertyCheckKeys(t *testing.T, a, b *model.Experiment, opt Options, lines bool) {
+// sites and region lines when lines is set; with files set every result
+// is also written in both formats and read back.
+func propertyCheckKeys(t *testing.T, a, b *model.Experiment, opt Options, lines, files bool) {
 	flatten := func(t testing.TB, e *model.Experiment) map[string]float64 {
 		t.Helper()
 		return flattenLines(t, e, lines)
@@ -48,6 +49,9 @@ func propertyCheckKeys(t *testing.T, a, b *model.Experiment, opt Options, lines 
 		}
 		if dump(t, a) != before[0] || dump(t, b) != before[1] {
 			t.Fatalf("%s changed an operand", name)
+		}
+		if files {
+			roundTrip(t, r)
 		}
 		return r
 	}

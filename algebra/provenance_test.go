@@ -32,7 +32,7 @@ func TestProvenanceOfFiles(t *testing.T) {
 	want := map[string]string{
 		AttrExpression:    "diff(" + strconv.Quote(pa) + ", " + pb + ")",
 		AttrOptions:       "system=auto;strict-lines=true",
-		AttrSystem:        "copied from operand 0: it holds every process, and processes that share a node in any operand share one in it",
+		AttrSystem:        "copied from operand 0 (" + pa + "): it holds every process, and processes that share a node in any operand share one in it",
 		AttrOperand + "0": "size=3;sha256=" + shaABC + ";path=" + pa,
 		AttrOperand + "1": "size=0;sha256=" + shaEmpty + ";path=" + pb,
 	}

@@ -95,7 +95,7 @@ func TestRealProperties(t *testing.T) {
 	for _, p := range pairs {
 		t.Run(filepath.Base(p[0])+"+"+filepath.Base(p[1]), func(t *testing.T) {
 			a, b := openReal(t, p[0]), openReal(t, p[1])
-			propertyCheckKeys(t, a, b, Options{}, true)
+			propertyCheckKeys(t, a, b, Options{}, true, false)
 		})
 	}
 }

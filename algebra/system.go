@@ -96,6 +96,9 @@ func (ig *Integration) integrateSystem() error {
 	}
 	ig.SystemOutcome = ig.chooseDonor(procs, len(all))
 	donor := ig.SystemOutcome.Donor
+	if donor >= 0 {
+		ig.SystemOutcome.DonorName = ops[donor].Source
+	}
 
 	// Union of processes and threads; definitions from the donor, then
 	// from the first operand that has the entity.

@@ -11,6 +11,7 @@ import (
 )
 
 const systemFlagsUsage = `
+
 Call paths, metrics and locations present in only some operands are kept;
 a missing value counts as 0. Processes match by rank and threads by rank
 within their process, whatever the node names. The machine/node hierarchy

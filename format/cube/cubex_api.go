@@ -9,8 +9,8 @@ import (
 	"cubeview/model"
 )
 
-// ReadXML reads a CUBE 2.0 or 3.0 XML document (a whole .cube file, already
-// decompressed). name is used in error messages.
+// ReadXML reads a CUBE 2.0 or 3.0 XML document (a whole .cube file, plain
+// or gzip-compressed). name is used in error messages.
 func ReadXML(r io.Reader, name string) (*model.Experiment, error) {
 	doc, err := decodeXML(r, name)
 	if err != nil {
@@ -78,6 +78,7 @@ func (a *cubexArchive) read() (*model.Experiment, error) {
 		// the peak resident memory close to the data actually loaded.
 		runtime.GC()
 	}
+	doc.Exp.Source = a.name
 	doc.Exp.Format = "CUBE " + doc.Version + " (.cubex)"
 	if doc.HasSeverity {
 		// A CUBE 3 document inside the archive carries its own data.

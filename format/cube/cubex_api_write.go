@@ -16,11 +16,18 @@ func WriteXML(w io.Writer, e *model.Experiment) error {
 
 // WriteCubex writes e as a CUBE 4 .cubex archive: per metric with values
 // a sparse .index and an uncompressed .data member in the metric's data
-// type, values stored call-tree exclusive in depth-first cnode order, and
-// anchor.xml last. Values that the data type cannot hold (a fraction or an
-// out-of-range number in an integer metric, NaN, infinities) are an error
-// naming metric, cnode and location; a negative UINT64 value is stored in
-// two's complement, which reading turns back into the negative number.
+// type, values stored call-tree exclusive (type EXCLUSIVE) in depth-first
+// cnode order, rows that are absent or all zero left out, and anchor.xml
+// last. Metrics without values (Unavailable) get no members.
+//
+// Values that the data type cannot hold (a fraction or an out-of-range
+// number in an integer metric, NaN, infinities) are an error naming
+// metric, cnode and location. A negative UINT64 value is stored in two's
+// complement, which reading turns back into the negative number. One
+// exception keeps such files writable: an integer metric whose own values
+// do not fit its type but whose call-tree inclusive values do (a file can
+// store an unsigned metric INCLUSIVE with children larger than their
+// parent) is written INCLUSIVE, rows in the wide cnode enumeration.
 func WriteCubex(w io.Writer, e *model.Experiment) error {
 	return writeCubex(w, e, cubexWriteOptions{})
 }

@@ -4,9 +4,12 @@ import (
 	"archive/tar"
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"cubeview/internal/synth"
@@ -232,5 +235,71 @@ func TestSetInclusive(t *testing.T) {
 	}
 	if _, err := setInclusive(anchor, map[int]bool{9: true}); err == nil {
 		t.Error("missing metric id not reported")
+	}
+}
+
+func TestCube3DocumentInsideCubex(t *testing.T) {
+	// The CUBE 4 reader accepts a whole CUBE 3 document as anchor.xml; its
+	// data come from the severity section, stray data members are ignored.
+	e := synth.Generate(synth.Config{Cnodes: 15, Locations: 3, Metrics: 3, Seed: 12})
+	var doc bytes.Buffer
+	if err := WriteXML(&doc, e); err != nil {
+		t.Fatal(err)
+	}
+	raw := handArchive(t, tarFile{"0.index", "garbage"}, tarFile{anchorName, doc.String()})
+	back, err := ReadCubex(bytes.NewReader(raw), int64(len(raw)), "cube3.cubex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Format != "CUBE 3.0 (.cubex)" {
+		t.Errorf("Format = %q", back.Format)
+	}
+	if got, want := dumpString(t, back), dumpString(t, e); got != want {
+		t.Errorf("dump differs:\n%s", firstDiff(want, got))
+	}
+}
+
+func TestConcurrentLoads(t *testing.T) {
+	e := synth.Generate(synth.Config{Cnodes: 100, Locations: 16, Metrics: 8, Density: 0.5, Seed: 13})
+	path := filepath.Join(t.TempDir(), "c.cubex")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCubex(f, e); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			return -1 // not Linux: nothing to compare
+		}
+		return len(ents)
+	}
+	before := fds()
+	back, err := OpenCubex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before >= 0 && fds() != before+1 {
+		t.Errorf("%d descriptors open after OpenCubex, want %d", fds(), before+1)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for m := range back.Metrics {
+				if _, err := back.Block(m); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if after := fds(); after != before {
+		t.Errorf("%d descriptors open after loading every metric, want %d: the file stays open", after, before)
+	}
+	if got, want := dumpString(t, back), dumpString(t, e); got != want {
+		t.Errorf("dump differs:\n%s", firstDiff(want, got))
 	}
 }

@@ -1,6 +1,8 @@
 package cube
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/csv"
 	"math"
 	"os"
@@ -146,5 +148,58 @@ func TestReferenceValues(t *testing.T) {
 				t.Logf("%s: %d values compared", kind, compared)
 			}
 		})
+	}
+}
+
+func TestWrappedUint64Counters(t *testing.T) {
+	// PAPI_L2_DCM is an INCLUSIVE UINT64 metric whose data hold words
+	// 0xFFFFFFFFFFFFFFFF: counter readings that went backwards by one.
+	path := filepath.Join(sharedData(t, "cube4", "hw_counter"), "L2_DCM_negative.cubex")
+	e, err := OpenCubex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := e.MetricByName("PAPI_L2_DCM")
+	if m < 0 || e.Metrics[m].DataType != "UINT64" || e.Metrics[m].Type != "INCLUSIVE" {
+		t.Fatalf("PAPI_L2_DCM missing or not an INCLUSIVE UINT64 metric")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members, err := readTarIndex(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := members[strconv.Itoa(e.Metrics[m].ID)+".data"]
+	words := raw[md.offset+int64(len(dataMarker)) : md.offset+md.size]
+	wrapped := 0
+	for i := 0; i+8 <= len(words); i += 8 {
+		if binary.LittleEndian.Uint64(words[i:]) == math.MaxUint64 {
+			wrapped++
+		}
+	}
+	if wrapped == 0 {
+		t.Fatal("no 0xFFFFFFFFFFFFFFFF word in the data; the file is not what the test expects")
+	}
+	// The stored values are call-tree inclusive, so the inclusive values
+	// computed from the canonical storage must show each such word as −1.
+	minusOne := 0
+	for c := range e.Cnodes {
+		incl, err := e.LocationValues(model.MetricSel{Metric: m, Inclusive: true}, model.CnodeSel{Cnode: c, Inclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range incl {
+			if v == -1 {
+				minusOne++
+			}
+			if math.Abs(v) >= 1<<62 {
+				t.Fatalf("cnode id %d: inclusive value %v looks like a misread wrapped counter", e.Cnodes[c].ID, v)
+			}
+		}
+	}
+	if minusOne != wrapped {
+		t.Errorf("%d inclusive values are −1, the data hold %d words 0xFF…FF", minusOne, wrapped)
 	}
 }

@@ -314,8 +314,8 @@ type rowDecoder struct {
 	scratch []float64
 }
 
-// decode reads n rows starting at row first from src, using buf (a
-// multiple of nothing in particular) as the read buffer.
+// decode reads n rows starting at row first from src, reading through
+// buf; only whole values are read at a time, rows may span reads.
 func (rd *rowDecoder) decode(src io.Reader, first, n int, buf []byte) error {
 	es := rd.d.kind.size()
 	buf = buf[:len(buf)/es*es]
