@@ -116,7 +116,15 @@ func TestRealRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []*model.Experiment{d, m, x} {
+	// Counters stored as UINT64 become INT64 in a difference.
+	hw, err := Diff(openReal(t, "cube4/hw_counter/L2_DCM_negative.cubex"), openReal(t, "cube4/hw_counter/L3_DCA_negative.cubex"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mt := hw.Metrics[hw.MetricByName("PAPI_L3_DCA")]; mt.DataType != "INT64" {
+		t.Errorf("PAPI_L3_DCA: data type %s in the difference", mt.DataType)
+	}
+	for _, e := range []*model.Experiment{d, m, x, hw} {
 		roundTrip(t, e)
 	}
 }

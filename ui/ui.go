@@ -148,6 +148,7 @@ func Main(a fyne.App, args []string) int {
 // the application. It runs the application and returns the exit status.
 func (a *App) Snapshot(o Options, stderr io.Writer) int {
 	status := 0
+	// quit runs on the UI goroutine.
 	quit := func(err error) {
 		if err != nil && status == 0 {
 			fmt.Fprintf(stderr, "cubeview: %v\n", err)
@@ -177,10 +178,11 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 	capture := func() {
 		go func() {
 			// Give the driver a few frames to lay out and paint.
-			time.Sleep(1500 * time.Millisecond)
+			time.Sleep(snapshotDelay())
 			var img image.Image
 			fyne.DoAndWait(func() { img = w.win.Canvas().Capture() })
-			quit(writePNG(o.Snapshot, img))
+			err := writePNG(o.Snapshot, img)
+			fyne.Do(func() { quit(err) })
 		}()
 	}
 	a.onDocument = func(w *Window) {
@@ -263,4 +265,11 @@ func writePNG(path string, img image.Image) error {
 		return fmt.Errorf("snapshot %s: %w", path, err)
 	}
 	return nil
+}
+
+func snapshotDelay() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("CUBEVIEW_SNAPSHOT_DELAY")); err == nil {
+		return d
+	}
+	return 1500 * time.Millisecond
 }
