@@ -36,6 +36,10 @@ type App struct {
 	// Menus, if set, returns extra menus for a window, placed before Help
 	// (for example the algebra menu).
 	Menus func(w *Window) []*fyne.Menu
+	// Attach, if set, is called when a window receives its experiment, so
+	// that features such as a source panel can join it (see Window.SetPanel
+	// and Window.OnRefresh).
+	Attach func(w *Window)
 
 	// async runs work off the UI goroutine and then done on it; tests
 	// replace it with a synchronous runner.
@@ -44,6 +48,8 @@ type App struct {
 	fatal func(error)
 	// onDocument, if set, is called when a window receives its experiment.
 	onDocument func(w *Window)
+	// forget keeps opened files out of the recent list (snapshot mode).
+	forget bool
 }
 
 const recentKey = "recentFiles"
@@ -197,6 +203,9 @@ func (a *App) Recent() []string {
 }
 
 func (a *App) addRecent(path string) {
+	if a.forget {
+		return
+	}
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}

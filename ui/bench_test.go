@@ -14,7 +14,8 @@ var (
 )
 
 // big returns a generated experiment of 10,000 call paths × 1,000
-// locations (16 threads per process on 8 nodes).
+// locations (8 threads per process on 8 nodes) with data in 30 % of the
+// rows of each metric.
 func big(tb testing.TB) *model.Experiment {
 	bigOnce.Do(func() {
 		bigExp = synth.Generate(synth.Config{

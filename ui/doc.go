@@ -1,5 +1,25 @@
 // Package ui is cubeview's graphical interface, built with Fyne: one window
-// per experiment with three linked tree panes (metrics, call paths, system
-// locations), value modes, a colour legend and the algebra menu. It
-// receives its fyne.App from the main package.
+// per experiment with three linked tree panes (metrics, call paths or flat
+// profile, system locations), value modes, a colour legend, find, hottest
+// path and a status line that explains the selected value. It receives its
+// fyne.App from the main package.
+//
+// The package separates state from widgets. View holds everything a window
+// shows without any widget: selections, expanded nodes, value modes and
+// display options, and the values of the three panes computed with the
+// model's queries. A selection change recomputes only what it affects, and
+// values are formatted only for the rows a widget draws. TreePane is the
+// single tree widget used for all three panes; each row is a colour square
+// whose relief shows the sign of the value, the value and the label.
+// Window puts the panes, menus, legend and status line together; App keeps
+// the list of open experiments that windows offer as references and
+// operands.
+//
+// Fyne has no tooltips; the description a tooltip would show (a metric's
+// unit and description, a region's file and lines, a location's rank)
+// appears below the status line while the pointer is over a row, and in
+// the status line for the selected row.
+//
+// Long work — reading files, loading metric data, writing — runs off the
+// UI goroutine with a progress indicator and reports back through fyne.Do.
 package ui

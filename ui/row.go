@@ -133,8 +133,8 @@ type rowView struct {
 
 func newRowView() *rowView {
 	r := &rowView{
-		bg:     canvas.NewRectangle(color.Transparent),
-		sw:     newSwatch(),
+		bg: canvas.NewRectangle(color.Transparent),
+		sw: newSwatch(),
 		// Template texts give the tree its row height before data arrive.
 		value:  canvas.NewText("0.00", theme.Color(theme.ColorNameForeground)),
 		label:  canvas.NewText("Label", theme.Color(theme.ColorNameForeground)),

@@ -144,19 +144,27 @@ func Main(a fyne.App, args []string) int {
 }
 
 // Snapshot opens the file of o in a window of o's size, applies o's
-// selections, renders the window into the PNG file o.Snapshot and quits
-// the application. It runs the application and returns the exit status.
+// selections, renders the window into the PNG file o.Snapshot and ends the
+// process with exit status 0, or 1 after printing an error to stderr.
 func (a *App) Snapshot(o Options, stderr io.Writer) int {
-	status := 0
-	// quit runs on the UI goroutine.
+	// quit runs on the UI goroutine. It ends the process at once: quitting
+	// the driver while it still delivers the first pointer events of the
+	// new window can crash it.
 	quit := func(err error) {
-		if err != nil && status == 0 {
+		if err != nil {
 			fmt.Fprintf(stderr, "cubeview: %v\n", err)
-			status = 1
+			os.Exit(1)
 		}
-		a.fy.Quit()
+		os.Exit(0)
 	}
 	a.fatal = quit
+	a.forget = true
+	// A snapshot is for scripts and tests: never hang.
+	watchdog := time.AfterFunc(snapshotTimeout, func() {
+		fmt.Fprintf(stderr, "cubeview: snapshot of %s not done after %v\n", o.Snapshot, snapshotTimeout)
+		os.Exit(1)
+	})
+	defer watchdog.Stop()
 	file := ""
 	if len(o.Files) > 0 {
 		file = o.Files[0]
@@ -180,8 +188,11 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 			// Give the driver a few frames to lay out and paint.
 			time.Sleep(snapshotDelay())
 			var img image.Image
-			fyne.DoAndWait(func() { img = w.win.Canvas().Capture() })
-			err := writePNG(o.Snapshot, img)
+			var err error
+			fyne.DoAndWait(func() { img, err = captureWindow(w.win) })
+			if err == nil {
+				err = writePNG(o.Snapshot, img)
+			}
 			fyne.Do(func() { quit(err) })
 		}()
 	}
@@ -200,7 +211,7 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 	}
 	a.OpenFile(file, w)
 	a.fy.Run()
-	return status
+	return 1 // not reached unless the driver stops by itself
 }
 
 // apply carries out the snapshot options on a window showing an experiment.
@@ -267,9 +278,48 @@ func writePNG(path string, img image.Image) error {
 	return nil
 }
 
+const snapshotTimeout = 2 * time.Minute
+
 func snapshotDelay() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("CUBEVIEW_SNAPSHOT_DELAY")); err == nil {
 		return d
 	}
 	return 1500 * time.Millisecond
+}
+
+// captureWindow captures the window's canvas. Where the OpenGL driver
+// cannot read its front buffer back (it then yields a uniform image, as
+// with software OpenGL under Xvfb), the pixels come from the window system.
+func captureWindow(w fyne.Window) (image.Image, error) {
+	img := w.Canvas().Capture()
+	if img != nil && !uniform(img) {
+		return img, nil
+	}
+	native, err := captureNative(w)
+	if err != nil {
+		if img != nil {
+			return img, nil // a uniform window is what it is
+		}
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	return native, nil
+}
+
+// uniform reports whether every pixel of img has the same colour.
+func uniform(img image.Image) bool {
+	b := img.Bounds()
+	if b.Empty() {
+		return true
+	}
+	first := img.At(b.Min.X, b.Min.Y)
+	r0, g0, b0, a0 := first.RGBA()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, a := img.At(x, y).RGBA()
+			if r != r0 || g != g0 || bb != b0 || a != a0 {
+				return false
+			}
+		}
+	}
+	return true
 }

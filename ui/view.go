@@ -1109,7 +1109,13 @@ func (v *View) HottestPath(d Dim, n Node) []Node {
 	for {
 		var best Node
 		bestVal := math.Inf(-1)
-		for _, ch := range v.Children(d, n) {
+		kids := v.Children(d, n)
+		for _, ch := range kids {
+			if ch.Kind == MetricNode {
+				v.metricValues(ch.Index) // children of a collapsed metric may not be computed yet
+			}
+		}
+		for _, ch := range kids {
 			x := math.Abs(v.Inclusive(d, ch))
 			if math.IsNaN(x) {
 				x = math.Inf(-1)

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
@@ -40,6 +41,9 @@ type Window struct {
 	busyLabel *widget.Label
 	message   *widget.Label
 	body      *fyne.Container // message or panes
+	panesArea *fyne.Container // the panes, with an optional panel below
+	panes3    fyne.CanvasObject
+	listeners []func()
 
 	findBar   *fyne.Container
 	findEntry *widget.Entry
@@ -133,9 +137,12 @@ func (w *Window) build() {
 	right.SetOffset(0.55)
 	split := container.NewHSplit(paneBox(MetricPane), right)
 	split.SetOffset(0.28)
-	w.body = container.NewStack(split, container.NewCenter(w.message))
+	w.panes3 = split
+	w.panesArea = container.NewStack(split)
+	// A VBox gives the wrapping message the full width.
+	w.body = container.NewStack(w.panesArea, container.NewVBox(layout.NewSpacer(), w.message, layout.NewSpacer()))
 	w.message.Hide()
-	split.Hide()
+	w.panesArea.Hide()
 
 	statusRow := container.NewBorder(nil, nil, container.NewHBox(w.busyLabel), nil,
 		container.NewStack(w.progress, w.status))
@@ -193,6 +200,7 @@ func (w *Window) SetMode(d Dim, m Mode) {
 	if w.view == nil || w.view.Mode(d) == m {
 		return
 	}
+	w.active = d
 	w.view.SetMode(d, m)
 	if m == ExternalPercent && w.view.External() == nil {
 		for _, doc := range w.app.docs {
@@ -227,6 +235,9 @@ func (w *Window) setDocument(doc *Document) {
 	w.message.Hide()
 	w.body.Objects[0].Show()
 	w.rebuildMenu()
+	if f := w.app.Attach; f != nil {
+		f(w)
+	}
 	w.refresh()
 	if f := w.app.onDocument; f != nil {
 		f(w)
@@ -267,6 +278,9 @@ func (w *Window) refresh() {
 	}
 	w.legend.setScale(w.view.Scale())
 	w.status.SetText(w.view.Explain(w.active))
+	for _, f := range w.listeners {
+		f()
+	}
 	ready := w.ready
 	w.ready = nil
 	for _, f := range ready {
@@ -288,6 +302,23 @@ func (w *Window) load(refs []BlockRef, then func()) {
 		w.stopBusy()
 		then()
 	})
+}
+
+// OnRefresh registers f to run after every refresh of the panes, when
+// selections or values may have changed (for panels that follow them).
+func (w *Window) OnRefresh(f func()) { w.listeners = append(w.listeners, f) }
+
+// SetPanel places obj below the three panes in a resizable split; nil
+// removes the panel.
+func (w *Window) SetPanel(obj fyne.CanvasObject) {
+	if obj == nil {
+		w.panesArea.Objects = []fyne.CanvasObject{w.panes3}
+	} else {
+		split := container.NewVSplit(w.panes3, obj)
+		split.SetOffset(0.6)
+		w.panesArea.Objects = []fyne.CanvasObject{split}
+	}
+	w.panesArea.Refresh()
 }
 
 // whenReady runs f once the window shows complete values.
@@ -398,14 +429,17 @@ func (w *Window) ExpandHottest(d Dim) {
 	if !n.Valid() {
 		return
 	}
+	// The path follows current values: load what they need first.
+	need := v.Missing()
 	if n.Kind == MetricNode {
-		if miss := v.MissingUnder(n.Index); len(miss) > 0 {
-			w.load(miss, func() { w.ExpandHottest(d) })
-			return
-		}
-		for _, m := range model.DepthFirst([]int{n.Index}, func(i int) []int { return v.exp.Metrics[i].Children }) {
-			v.metricValues(m)
-		}
+		need = append(need, v.MissingUnder(n.Index)...)
+	}
+	if len(need) > 0 {
+		w.load(need, func() { w.ExpandHottest(d) })
+		return
+	}
+	if err := v.Update(); err != nil {
+		w.showError(err)
 	}
 	path := v.HottestPath(d, n)
 	for _, p := range path[:len(path)-1] {
