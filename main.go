@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"cubeview/cli"
+	_ "cubeview/internal/cleanlocale"
 	"cubeview/ui"
 )
 
