@@ -4,7 +4,6 @@
 GO       ?= go
 BIN      ?= cubeview
 FUZZTIME ?= 10s
-# bounded minimisation: every new interesting input is otherwise minimised for up to a minute
 # package:target pairs run for FUZZTIME each by `make test`
 FUZZ     ?= ./format/cube:FuzzReadXML ./format/cube:FuzzReadCubex ./algebra:FuzzParse
 # packages that must stay free of any user-interface dependency
@@ -50,6 +49,8 @@ unit:
 	@echo "== go test"
 	$(GO) test -count=1 -timeout 30m ./...
 
+# Minimisation is bounded by a count: by default every new interesting input
+# is minimised for up to a minute, which would leave no time to fuzz.
 fuzz:
 	@for pt in $(FUZZ); do \
 	  pkg=$${pt%%:*}; target=$${pt##*:}; \

@@ -95,3 +95,34 @@ func BenchmarkAnnotate50k(b *testing.B) {
 		sourceview.Annotate(lines, e, path, v)
 	}
 }
+
+// BenchmarkFirstView50k measures what a display needs before it shows a
+// region deep in a 50k-line file: reading it, splitting it into plain
+// lines, highlighting 300 lines from the region's first line and
+// annotating; Highlight's full result follows in the background.
+func BenchmarkFirstView50k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "kernels.c")
+	text, e := generatedC(path)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	v := modelValues(b, e)
+	begin := e.Regions[4000].Begin - 1 // the comment above kernel_4000
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		text, err := sourceview.Read(path, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := sourceview.SplitLines(text)
+		part, _, err := sourceview.HighlightPart(context.Background(), path, text, begin, begin+299)
+		if err != nil || len(part) != 300 {
+			b.Fatalf("HighlightPart: %d lines, %v", len(part), err)
+		}
+		copy(lines[begin-1:], part)
+		if dropped := sourceview.Annotate(lines, e, path, v); dropped != 0 {
+			b.Fatalf("%d annotations dropped", dropped)
+		}
+	}
+}

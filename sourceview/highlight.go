@@ -213,6 +213,54 @@ func Highlight(ctx context.Context, name, text string) ([]Line, string, error) {
 	return SplitLines(text), "plaintext", nil
 }
 
+// HighlightPart highlights lines first through last of text (numbered
+// from 1, both included, clipped to the text) and returns just those
+// lines, numbered as in text, with the name of the lexer. It lexes only
+// these lines, as if the file began at line first, so its time grows with
+// their number, not with the file's size: a display shows the lines
+// around a region this way at once and the whole file when Highlight is
+// done. The spans equal Highlight's when the lexer is in its initial
+// state at line first, as at the start of a top-level definition in most
+// languages; elsewhere (inside a block comment, say) they may differ.
+// The lexer is chosen from the whole text, as Highlight chooses it.
+func HighlightPart(ctx context.Context, name, text string, first, last int) ([]Line, string, error) {
+	first = max(first, 1)
+	last = min(last, numLines(text))
+	if first > last {
+		return nil, Language(name, text), nil
+	}
+	start := lineOffset(text, 0, 1, first)
+	end := lineOffset(text, start, first, last+1)
+	part := text[start:end]
+	l := lexer(name, text)
+	lines, err := tokenize(ctx, l, part)
+	lexerName := l.Config().Name
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		lines, lexerName = SplitLines(part), "plaintext"
+	}
+	for i := range lines {
+		lines[i].Number = first + i
+	}
+	return lines, lexerName, nil
+}
+
+// lineOffset returns the byte offset in text of the start of line want,
+// scanning from offset from, the start of line at; len(text) when text
+// has fewer lines.
+func lineOffset(text string, from, at, want int) int {
+	for ; at < want; at++ {
+		i := strings.IndexByte(text[from:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		from += i + 1
+	}
+	return from
+}
+
 // numLines counts the lines of text; a final newline ends the last line.
 func numLines(text string) int {
 	n := strings.Count(text, "\n")

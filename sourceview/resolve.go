@@ -38,6 +38,10 @@ func ParseMapping(s string) (Mapping, error) {
 // Resolver finds the file for a source path recorded in an experiment.
 // The zero value only tries the path as recorded.
 type Resolver struct {
+	// Base, if set, is the directory a relative recorded path is taken
+	// relative to "as recorded", typically the experiment file's
+	// directory; otherwise it is the working directory.
+	Base string
 	// Mappings are tried in order; every mapping whose From is a prefix
 	// of the recorded path (up to a path separator) yields a candidate.
 	Mappings []Mapping
@@ -50,7 +54,8 @@ type Resolver struct {
 }
 
 // Candidates returns the paths Resolve tries for recorded, in order: the
-// path as recorded, the mapped paths, then the search-directory paths.
+// path as recorded (below Base when relative), the mapped paths, then
+// the search-directory paths.
 func (r *Resolver) Candidates(recorded string) []string {
 	if recorded == "" {
 		return nil
@@ -64,7 +69,11 @@ func (r *Resolver) Candidates(recorded string) []string {
 			out = append(out, p)
 		}
 	}
-	add(recorded)
+	if r.Base != "" && !filepath.IsAbs(recorded) && !windowsAbs(recorded) {
+		add(filepath.Join(r.Base, recorded))
+	} else {
+		add(recorded)
+	}
 	norm := normalize(recorded)
 	for _, m := range r.Mappings {
 		if rest, ok := cutPathPrefix(norm, normalize(m.From)); ok {
@@ -176,4 +185,14 @@ func cutPathPrefix(p, prefix string) (string, bool) {
 		return p[len(prefix)+1:], true
 	}
 	return "", false
+}
+
+// windowsAbs reports whether p is an absolute Windows path such as
+// C:\src\a.c or \\host\share\a.c, which is absolute on any machine.
+func windowsAbs(p string) bool {
+	if strings.HasPrefix(p, `\\`) {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z')
 }

@@ -23,6 +23,12 @@ type Document struct {
 	// Operands names the operands of a derived experiment, in the order
 	// of the experiment's presence masks; empty for originals.
 	Operands []string
+	// Expression is the display form of a derived experiment's
+	// expression, e.g. "before − after"; "" for originals.
+	Expression string
+
+	// sources are the open experiments a derived one was computed from.
+	sources []*Document
 }
 
 // App is the application: the open experiments and their windows. Every

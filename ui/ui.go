@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"cubeview/algebra"
 	"cubeview/assets"
 )
 
@@ -29,17 +30,23 @@ type Options struct {
 	ExpandSystem bool   // expand the whole system tree
 	Flat         bool   // show the flat profile
 	Hottest      bool   // expand the hottest call path below the selection
+	Source       bool   // show the source panel
+	Calc         string // algebra expression over files whose result opens (and is rendered)
 	Help         bool
 }
 
-const usage = `Usage: cubeview [FILE…]
+const usage = `Usage: cubeview [FILE…] [--calc EXPR]
        cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
-                [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [FILE]
+                [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
+                [FILE | --calc EXPR]
 
 Opens each experiment FILE (.cube, .cube.gz, .cubex) in its own window;
-without a file, the bundled example (before and after). With --snapshot the
-window of FILE (or of the example's "before") is rendered at the given size
-(default 1280x800) into OUT.png and cubeview exits.`
+without a file, the bundled example (before and after). --calc EXPR opens
+the result of an algebra expression over files in a window titled by the
+expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in
+"cubeview help calc"). With --snapshot the window of FILE, of EXPR's
+result or of the example's "before" is rendered at the given size (default
+1280x800) into OUT.png and cubeview exits.`
 
 // ParseArgs parses the GUI command line. Flags and files may be mixed;
 // "--" ends the flags.
@@ -85,6 +92,10 @@ func ParseArgs(args []string) (Options, error) {
 			o.Flat = true
 		case "hottest":
 			o.Hottest = true
+		case "source":
+			o.Source = true
+		case "calc":
+			o.Calc, err = value()
 		case "h", "help":
 			o.Help = true
 		default:
@@ -94,11 +105,14 @@ func ParseArgs(args []string) (Options, error) {
 			return o, err
 		}
 	}
-	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest) {
-		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat and --hottest need --snapshot")
+	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest || o.Source) {
+		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat, --hottest and --source need --snapshot")
 	}
 	if o.Snapshot != "" && len(o.Files) > 1 {
 		return o, errors.New("--snapshot renders one file")
+	}
+	if o.Snapshot != "" && o.Calc != "" && len(o.Files) > 0 {
+		return o, errors.New("--snapshot renders one file or one --calc expression, not both")
 	}
 	return o, nil
 }
@@ -134,7 +148,12 @@ func Main(a fyne.App, args []string) int {
 		return app.Snapshot(o, os.Stderr)
 	}
 	if len(o.Files) == 0 {
-		app.OpenExample()
+		if o.Calc == "" {
+			app.OpenExample()
+		}
+	}
+	if o.Calc != "" {
+		app.OpenExpression(o.Calc, algebra.Options{}, nil)
 	}
 	for _, f := range o.Files {
 		app.OpenFile(f, nil)
@@ -168,7 +187,7 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 	file := ""
 	if len(o.Files) > 0 {
 		file = o.Files[0]
-	} else {
+	} else if o.Calc == "" {
 		dir, err := exampleDir()
 		var files assets.Files
 		if err == nil {
@@ -204,12 +223,16 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 				quit(err)
 				return
 			}
-			w.whenReady(capture)
+			w.whenReady(func() { w.whenSourceIdle(capture) })
 			w.refresh()
 		})
 		w.refresh()
 	}
-	a.OpenFile(file, w)
+	if o.Calc != "" {
+		a.OpenExpression(o.Calc, algebra.Options{}, w)
+	} else {
+		a.OpenFile(file, w)
+	}
 	a.fy.Run()
 	return 1 // not reached unless the driver stops by itself
 }
@@ -256,6 +279,9 @@ func (w *Window) apply(o Options) error {
 		for _, r := range v.Roots(SystemPane) {
 			w.expandSubtree(SystemPane, r, true)
 		}
+	}
+	if o.Source {
+		w.ShowSource(true)
 	}
 	return nil
 }

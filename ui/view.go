@@ -857,9 +857,10 @@ func (v *View) Label(n Node) string {
 	return ""
 }
 
-// Tooltip returns the description of n: a metric's unit and description,
-// a region's file and lines, a location's rank.
-func (v *View) Tooltip(n Node) string {
+// description returns what a tooltip would say of n: a metric's unit and
+// description, a region's file and lines, a location's rank. Tooltip adds
+// the operands of a derived experiment.
+func (v *View) description(n Node) string {
 	e := v.exp
 	switch n.Kind {
 	case MetricNode:
@@ -924,44 +925,6 @@ func regionText(r *model.Region) string {
 		s += ": " + r.Descr
 	}
 	return s
-}
-
-// SetOperandNames names the operands of a derived experiment, so that
-// Marker can say which of them had a node; all is the mask of a node
-// present in every operand.
-func (v *View) SetOperandNames(names []string) {
-	v.markerNames = names
-	v.markerAll = model.Mask(1)<<uint(len(names)) - 1
-	v.markerOperandsKnown = len(names) > 0
-}
-
-// Marker returns a short note for a node of a derived experiment that
-// not every operand had, e.g. "only in before"; "" otherwise.
-func (v *View) Marker(n Node) string {
-	if !v.markerOperandsKnown {
-		return ""
-	}
-	var m model.Mask
-	switch n.Kind {
-	case MetricNode:
-		m = v.exp.Metrics[n.Index].Present
-	case CnodeNode:
-		m = v.exp.Cnodes[n.Index].Present
-	case SystemNode:
-		m = v.exp.System[n.Index].Present
-	default:
-		return ""
-	}
-	if m == 0 || m&v.markerAll == v.markerAll {
-		return ""
-	}
-	var in []string
-	for i, name := range v.markerNames {
-		if m.Has(i) {
-			in = append(in, name)
-		}
-	}
-	return "only in " + strings.Join(in, ", ")
 }
 
 // Roots returns the top-level rows of pane d.

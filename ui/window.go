@@ -54,6 +54,8 @@ type Window struct {
 	loading  bool
 	reported map[string]bool
 	ready    []func()
+
+	source *sourcePanel // nil until the source panel is first shown
 }
 
 func (a *App) newWindow() *Window {
@@ -195,7 +197,7 @@ func (w *Window) newModeSelect(d Dim) *widget.Select {
 }
 
 // SetMode sets pane d's value mode. External percent without a reference
-// picks the first other open experiment.
+// picks one (see defaultReference).
 func (w *Window) SetMode(d Dim, m Mode) {
 	if w.view == nil || w.view.Mode(d) == m {
 		return
@@ -203,13 +205,10 @@ func (w *Window) SetMode(d Dim, m Mode) {
 	w.active = d
 	w.view.SetMode(d, m)
 	if m == ExternalPercent && w.view.External() == nil {
-		for _, doc := range w.app.docs {
-			if doc != w.doc {
-				w.view.SetExternal(doc.Exp)
-				break
-			}
-		}
-		if w.view.External() == nil {
+		if ref := w.defaultReference(); ref != nil {
+			w.view.SetExternal(ref.Exp)
+			w.hint.SetText("External percent of " + ref.Name + " (View › Choose external reference… changes it).")
+		} else {
 			w.hint.SetText("External percent needs a second open experiment (View › External reference).")
 		}
 		w.rebuildMenu()
@@ -223,11 +222,9 @@ func (w *Window) SetMode(d Dim, m Mode) {
 func (w *Window) setDocument(doc *Document) {
 	w.doc = doc
 	w.view = NewView(doc.Exp)
-	if len(doc.Operands) > 0 {
-		w.view.SetOperandNames(doc.Operands)
-	}
+	w.showDerived(doc)
 	w.app.addDocument(doc)
-	w.win.SetTitle("cubeview — " + doc.Name)
+	w.win.SetTitle(windowTitle(doc))
 	for d, p := range w.panes {
 		p.SetView(w.view)
 		w.modes[d].SetSelected(w.view.Mode(Dim(d)).String())
@@ -342,6 +339,9 @@ func (w *Window) info(d Dim) string {
 	s := fmt.Sprintf("scale %s – %s %s · selected %s", f.Format(r.Min, false), f.Format(r.Max, false), unit, v.Text(d, n))
 	if val := v.Value(d, n); !math.IsNaN(val) && r.Max > r.Min {
 		s += fmt.Sprintf(" (%.0f %% of scale)", 100*(math.Abs(val)-r.Min)/(r.Max-r.Min))
+	}
+	if v.Mode(d) == ExternalPercent {
+		s += " · reference " + w.referenceName()
 	}
 	return s
 }
@@ -567,7 +567,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	save.Disabled = w.doc == nil
 	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
 	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", open, recent, save, fyne.NewMenuItemSeparator(), closeItem)
+	file := fyne.NewMenu("File", open, recent, save, w.propertiesItem(), fyne.NewMenuItemSeparator(), closeItem)
 
 	v := w.view
 	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
@@ -621,7 +621,8 @@ func (w *Window) menu() *fyne.MainMenu {
 		diverging.Checked = v.Scale().Diverging
 	}
 	view := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
-		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext)
+		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
+		fyne.NewMenuItemSeparator(), w.sourceMenuItem())
 
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keys and mouse", w.keysHelp),
@@ -630,7 +631,7 @@ func (w *Window) menu() *fyne.MainMenu {
 				"cubeview browses CUBE performance experiments: metric, call and system trees\n"+
 					"with colour-ranked severities, and the CUBE algebra (difference, merge, mean).", w.win)
 		}))
-	menus := []*fyne.Menu{file, view}
+	menus := []*fyne.Menu{file, view, w.algebraMenu()}
 	if a.Menus != nil {
 		menus = append(menus, a.Menus(w)...)
 	}
