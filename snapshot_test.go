@@ -26,7 +26,7 @@ func TestSnapshotInRealWindow(t *testing.T) {
 	}
 	xvfb, err := exec.LookPath("Xvfb")
 	if err != nil {
-		t.Skip("Xvfb is not installed (make deps-test installs it)")
+		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "cubeview")
@@ -91,7 +91,7 @@ func TestSnapshotErrors(t *testing.T) {
 	}
 	xvfb, err := exec.LookPath("Xvfb")
 	if err != nil {
-		t.Skip("Xvfb is not installed (make deps-test installs it)")
+		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "cubeview")

@@ -522,6 +522,7 @@ func (w *Window) contextMenu(d Dim, n Node, at fyne.Position) {
 		fyne.NewMenuItem("Copy name", func() { w.app.fy.Clipboard().SetContent(w.view.Label(n)) }),
 		fyne.NewMenuItem("Copy description", func() { w.app.fy.Clipboard().SetContent(w.view.Tooltip(n)) }),
 	}
+	items = append(items, w.cutItems(d, n)...)
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
@@ -681,6 +682,7 @@ func (w *Window) keysHelp() {
 		"Ctrl+F: find; Enter, Ctrl+G or F3: next match; Ctrl+Shift+G or Shift+F3: previous.",
 		"Ctrl+T: flat profile. Right-click a row for more.",
 		"Hover a row to see its description below the status line.",
+		"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
 		"Drop experiment files on the window to open them.",
 	}, "\n"), w.win)
 }

@@ -1,0 +1,396 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/algebra"
+)
+
+// algebraMenu returns the Algebra menu: difference, merge and mean of open
+// experiments, and cuts of this window's call tree.
+func (w *Window) algebraMenu() *fyne.Menu {
+	diff := fyne.NewMenuItem("Difference…", func() { w.showOperationDialog(OpDifference) })
+	merge := fyne.NewMenuItem("Merge…", func() { w.showOperationDialog(OpMerge) })
+	mean := fyne.NewMenuItem("Mean…", func() { w.showOperationDialog(OpMean) })
+	reroot := fyne.NewMenuItem("Reroot here", func() { w.reportCut(false) })
+	prune := fyne.NewMenuItem("Prune here", func() { w.reportCut(true) })
+	cut := fyne.NewMenuItem("Cut at selected call path", nil)
+	cut.ChildMenu = fyne.NewMenu("", reroot, prune)
+	if w.doc == nil {
+		for _, it := range []*fyne.MenuItem{diff, merge, mean, cut, reroot, prune} {
+			it.Disabled = true
+		}
+	}
+	return fyne.NewMenu("Algebra", diff, merge, mean, fyne.NewMenuItemSeparator(), cut)
+}
+
+// docLabels returns a distinct label per document: its name, numbered
+// when several documents have the same name.
+func docLabels(docs []*Document) []string {
+	count := map[string]int{}
+	for _, d := range docs {
+		count[d.Name]++
+	}
+	seen := map[string]int{}
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d.Name
+		if count[d.Name] > 1 {
+			seen[d.Name]++
+			out[i] = fmt.Sprintf("%s (%d)", d.Name, seen[d.Name])
+		}
+	}
+	return out
+}
+
+// System-tree choices of the algebra dialogs, in the order of
+// algebra.SystemMode.
+var systemChoices = []string{"automatic", "copy", "collapse"}
+
+// operationForm is the content of an algebra dialog: the operand pickers
+// and the integration options. The dialog's Compute button calls Submit;
+// tests set the widgets and call Submit the same way.
+type operationForm struct {
+	w      *Window
+	op     Operation
+	docs   []*Document
+	labels []string
+
+	minuend, subtrahend *widget.Select // Difference
+	operands            *operandList   // Merge and Mean
+	system              *widget.RadioGroup
+	strict              *widget.Check
+	preview             *widget.Label
+	content             fyne.CanvasObject
+}
+
+// newOperationForm builds the form of op over the open experiments, with
+// this window's experiment preselected as the first operand.
+func (w *Window) newOperationForm(op Operation) *operationForm {
+	f := &operationForm{w: w, op: op, docs: w.app.Documents()}
+	f.labels = docLabels(f.docs)
+	f.system = widget.NewRadioGroup(systemChoices, func(string) {})
+	f.system.Horizontal = true
+	f.system.Required = true
+	f.system.SetSelected(systemChoices[algebra.SystemAuto])
+	f.strict = widget.NewCheck("Strict line matching (regions and call sites must have the same lines)", nil)
+	f.preview = widget.NewLabel("")
+	f.preview.Wrapping = fyne.TextWrapWord
+
+	var pick fyne.CanvasObject
+	var note string
+	switch op {
+	case OpDifference:
+		f.minuend = widget.NewSelect(f.labels, func(string) { f.update() })
+		f.subtrahend = widget.NewSelect(f.labels, func(string) { f.update() })
+		if i := f.index(w.doc); i >= 0 {
+			f.minuend.SetSelectedIndex(i)
+		}
+		if other := f.firstOther(); other >= 0 {
+			f.subtrahend.SetSelectedIndex(other)
+		}
+		pick = widget.NewForm(
+			widget.NewFormItem("Minuend", f.minuend),
+			widget.NewFormItem("Subtrahend", f.subtrahend))
+		note = "The result is minuend − subtrahend: positive where the minuend had more."
+	default:
+		f.operands = newOperandList(f.docs, f.labels, w.doc, f.update)
+		pick = f.operands.content()
+		if op == OpMerge {
+			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
+		} else {
+			note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
+		}
+	}
+	noteLabel := widget.NewLabel(note)
+	noteLabel.Wrapping = fyne.TextWrapWord
+	options := widget.NewForm(
+		widget.NewFormItem("System tree", f.system),
+		widget.NewFormItem("", f.strict))
+	systemHelp := widget.NewLabel("Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise.")
+	systemHelp.Wrapping = fyne.TextWrapWord
+	systemHelp.Importance = widget.LowImportance
+	f.content = container.NewVBox(pick, noteLabel, widget.NewSeparator(), options, systemHelp, widget.NewSeparator(), f.preview)
+	f.update()
+	return f
+}
+
+func (f *operationForm) index(d *Document) int {
+	for i, x := range f.docs {
+		if x == d {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstOther returns the document after this window's one, wrapping
+// around, so that of a pair opened as before and after each window
+// offers the other; this window's own document when it is the only one.
+func (f *operationForm) firstOther() int {
+	me := f.index(f.w.doc)
+	if len(f.docs) > 1 {
+		return (me + 1) % len(f.docs)
+	}
+	return me
+}
+
+func (f *operationForm) byLabel(label string) *Document {
+	for i, l := range f.labels {
+		if l == label {
+			return f.docs[i]
+		}
+	}
+	return nil
+}
+
+// Options returns the chosen integration options.
+func (f *operationForm) Options() algebra.Options {
+	opt := algebra.Options{StrictLines: f.strict.Checked}
+	for i, c := range systemChoices {
+		if f.system.Selected == c {
+			opt.System = algebra.SystemMode(i)
+		}
+	}
+	return opt
+}
+
+// Request returns the operation the form describes, or why it cannot run.
+func (f *operationForm) Request() (Request, error) {
+	r := Request{Op: f.op, Options: f.Options()}
+	if f.op == OpDifference {
+		a, b := f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)
+		if a == nil || b == nil {
+			return r, errors.New("choose a minuend and a subtrahend")
+		}
+		r.Operands = []*Document{a, b}
+	} else {
+		r.Operands = f.operands.Selected()
+	}
+	return r, r.Check()
+}
+
+// Submit starts the operation; the result opens in a new window.
+func (f *operationForm) Submit() error {
+	r, err := f.Request()
+	if err != nil {
+		return err
+	}
+	f.w.app.Compute(r, f.w)
+	return nil
+}
+
+// update shows the expression that Compute would produce.
+func (f *operationForm) update() {
+	if f.preview == nil {
+		return
+	}
+	r, err := f.Request()
+	if err != nil {
+		f.preview.SetText("Result: — (" + err.Error() + ")")
+		return
+	}
+	f.preview.SetText("Result: " + r.Name())
+}
+
+func (w *Window) showOperationDialog(op Operation) {
+	if w.doc == nil {
+		return
+	}
+	f := w.newOperationForm(op)
+	d := dialog.NewCustomConfirm(op.String(), "Compute", "Cancel", f.content, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := f.Submit(); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+	}, w.win)
+	d.Resize(fyne.NewSize(640, 0).Max(d.MinSize()))
+	d.Show()
+}
+
+// operandList is an ordered list of experiments, each with a check box,
+// that can be reordered with up and down buttons.
+type operandList struct {
+	items   []*operandItem
+	box     *fyne.Container
+	changed func()
+}
+
+type operandItem struct {
+	doc   *Document
+	check *widget.Check
+}
+
+// newOperandList lists docs with first at the top; first and every
+// experiment read from a file that is not itself a result are checked.
+func newOperandList(docs []*Document, labels []string, first *Document, changed func()) *operandList {
+	l := &operandList{box: container.NewVBox(), changed: changed}
+	for i, d := range docs {
+		it := &operandItem{doc: d}
+		it.check = widget.NewCheck(labels[i], func(bool) { l.notify() })
+		it.check.Checked = d == first || d.Path != "" && d.Expression == ""
+		if d == first {
+			l.items = append([]*operandItem{it}, l.items...)
+		} else {
+			l.items = append(l.items, it)
+		}
+	}
+	l.rebuild()
+	return l
+}
+
+func (l *operandList) notify() {
+	if l.changed != nil {
+		l.changed()
+	}
+}
+
+func (l *operandList) content() fyne.CanvasObject {
+	scroll := container.NewVScroll(l.box)
+	scroll.SetMinSize(fyne.NewSize(560, min(float32(len(l.items)), 6)*40))
+	return scroll
+}
+
+func (l *operandList) rebuild() {
+	l.box.Objects = nil
+	for i, it := range l.items {
+		up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.Move(i, -1) })
+		down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.Move(i, 1) })
+		if i == 0 {
+			up.Disable()
+		}
+		if i == len(l.items)-1 {
+			down.Disable()
+		}
+		l.box.Add(container.NewBorder(nil, nil, nil, container.NewHBox(up, down), it.check))
+	}
+	l.box.Refresh()
+}
+
+// Move moves item i by delta places.
+func (l *operandList) Move(i, delta int) {
+	j := i + delta
+	if i < 0 || j < 0 || i >= len(l.items) || j >= len(l.items) {
+		return
+	}
+	l.items[i], l.items[j] = l.items[j], l.items[i]
+	l.rebuild()
+	l.notify()
+}
+
+// SetChecked checks or unchecks d.
+func (l *operandList) SetChecked(d *Document, on bool) {
+	for _, it := range l.items {
+		if it.doc == d {
+			it.check.SetChecked(on)
+		}
+	}
+}
+
+// CheckOnly checks exactly docs and puts them first, in their order.
+func (l *operandList) CheckOnly(docs ...*Document) {
+	var front, rest []*operandItem
+	for _, d := range docs {
+		for _, it := range l.items {
+			if it.doc == d {
+				front = append(front, it)
+			}
+		}
+	}
+	for _, it := range l.items {
+		in := false
+		for _, f := range front {
+			in = in || f == it
+		}
+		if !in {
+			rest = append(rest, it)
+		}
+	}
+	l.items = append(front, rest...)
+	for _, it := range l.items {
+		it.check.Checked = false
+	}
+	for _, it := range front {
+		it.check.Checked = true
+	}
+	l.rebuild()
+	for _, it := range l.items {
+		it.check.Refresh()
+	}
+	l.notify()
+}
+
+// Selected returns the checked experiments in list order.
+func (l *operandList) Selected() []*Document {
+	var out []*Document
+	for _, it := range l.items {
+		if it.check.Checked {
+			out = append(out, it.doc)
+		}
+	}
+	return out
+}
+
+// reportCut cuts at the selected call path and reports a problem in the
+// window.
+func (w *Window) reportCut(prune bool) {
+	if err := w.CutSelected(prune); err != nil {
+		w.hint.SetText(err.Error())
+		dialog.ShowError(err, w.win)
+	}
+}
+
+// CutSelected cuts this window's call tree at the region of the selected
+// call path (or flat-profile region): with prune, the region's call paths
+// are pruned into their callers; otherwise they become the roots. Cut
+// works on regions, so every call path of the region takes part. The
+// result opens in a new window.
+func (w *Window) CutSelected(prune bool) error {
+	if w.view == nil {
+		return errors.New("no experiment in this window")
+	}
+	e := w.view.Experiment()
+	n := w.view.Selected(CallPane)
+	var region string
+	switch n.Kind {
+	case CnodeNode:
+		region = e.Regions[e.Cnodes[n.Index].Region].Name
+	case RegionNode:
+		region = e.Regions[n.Index].Name
+	default:
+		return errors.New("cut: select a call path (or a region of the flat profile) first")
+	}
+	if strings.TrimSpace(region) == "" {
+		return errors.New("cut: the selected call path's region has no name to cut at")
+	}
+	r := Request{Op: OpCut, Operands: []*Document{w.doc}}
+	if prune {
+		r.Cut.Prune = []string{region}
+	} else {
+		r.Cut.Reroot = []string{region}
+	}
+	w.app.Compute(r, w)
+	return nil
+}
+
+// cutItems returns the cut entries of a call-pane row's context menu.
+func (w *Window) cutItems(d Dim, n Node) []*fyne.MenuItem {
+	if d != CallPane || (n.Kind != CnodeNode && n.Kind != RegionNode) {
+		return nil
+	}
+	return []*fyne.MenuItem{
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Reroot here (Algebra › Cut)", func() { w.reportCut(false) }),
+		fyne.NewMenuItem("Prune here (Algebra › Cut)", func() { w.reportCut(true) }),
+	}
+}
