@@ -123,6 +123,7 @@ type rowView struct {
 	hovered bool
 	onHover func(n Node, in bool)
 	onMenu  func(n Node, at fyne.Position)
+	onTap   func(n Node)
 
 	bg     *canvas.Rectangle
 	sw     *swatch
@@ -192,6 +193,15 @@ func (r *rowView) MouseOut() {
 	r.Refresh()
 	if r.onHover != nil && r.row.Node.Valid() {
 		r.onHover(r.row.Node, false)
+	}
+}
+
+// Tapped selects the row. The desktop driver delivers a click to the
+// innermost object that handles either kind of tap, so a row that takes
+// right clicks must take left clicks too, or the tree never sees them.
+func (r *rowView) Tapped(*fyne.PointEvent) {
+	if r.onTap != nil && r.row.Node.Valid() {
+		r.onTap(r.row.Node)
 	}
 }
 

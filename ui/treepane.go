@@ -50,6 +50,7 @@ func NewTreePane(d Dim) *TreePane {
 				p.OnMenu(n, at)
 			}
 		}
+		r.onTap = p.tapped
 		return r
 	}
 	p.UpdateNode = func(id string, _ bool, o fyne.CanvasObject) {
@@ -68,6 +69,15 @@ func NewTreePane(d Dim) *TreePane {
 	p.HideSeparators = true
 	p.ExtendBaseWidget(p)
 	return p
+}
+
+// tapped selects a clicked row and gives the pane the keyboard focus, as a
+// click on a plain tree row does.
+func (p *TreePane) tapped(n Node) {
+	p.Select(n.ID())
+	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
+		c.Focus(p)
+	}
 }
 
 func (p *TreePane) expanded(id string, open bool) {
