@@ -15,6 +15,13 @@
 // the list of open experiments that windows offer as references and
 // operands.
 //
+// The Algebra menu computes the difference, merge, mean or cut of open
+// experiments in the background and opens the result in a window titled by
+// its expression; rows of such derived windows carry markers naming the
+// operands that had them, and File › Properties shows the provenance. The
+// source panel shows the selected region's file, highlighted, with the
+// selected metric's values at call sites and region beginnings.
+//
 // Fyne has no tooltips; the description a tooltip would show (a metric's
 // unit and description, a region's file and lines, a location's rank)
 // appears below the status line while the pointer is over a row, and in
