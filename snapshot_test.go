@@ -17,24 +17,7 @@ import (
 // and renders real experiments with --snapshot: each PNG must have the
 // requested size, must not be blank and must show the colour scale.
 func TestSnapshotInRealWindow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and starts an X server")
-	}
-	data := filepath.Join("..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("real test data not available (%s): %v", data, err)
-	}
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "cubeview")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	display := startXvfb(t, xvfb)
+	data, dir, bin, display := realWindowSetup(t)
 
 	tests := []struct {
 		file string
@@ -82,23 +65,7 @@ func TestSnapshotInRealWindow(t *testing.T) {
 // TestSnapshotErrors checks that a snapshot that cannot be made fails
 // with a message instead of hanging.
 func TestSnapshotErrors(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and starts an X server")
-	}
-	data := filepath.Join("..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("real test data not available (%s): %v", data, err)
-	}
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "cubeview")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	display := startXvfb(t, xvfb)
+	data, dir, bin, display := realWindowSetup(t)
 	cpi := filepath.Join(data, "cube4", "cpi", "profile.cubex")
 	tests := []struct {
 		args []string
@@ -122,6 +89,30 @@ func TestSnapshotErrors(t *testing.T) {
 			t.Errorf("cubeview %s: message %q does not name %q", strings.Join(args, " "), out, tt.want)
 		}
 	}
+}
+
+// realWindowSetup skips without the shared data, builds the binary into a
+// temporary folder and starts an X server; it returns the data folder, the
+// temporary folder, the binary and the display.
+func realWindowSetup(t *testing.T) (data, dir, bin, display string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary and starts an X server")
+	}
+	data = filepath.Join("..", "shared", "data")
+	if _, err := os.Stat(data); err != nil {
+		t.Skipf("real test data not available (%s): %v", data, err)
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")
+	}
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "cubeview")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return data, dir, bin, startXvfb(t, xvfb)
 }
 
 // census counts distinct colours and pure red pixels.

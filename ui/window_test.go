@@ -54,29 +54,11 @@ func openWindow(t *testing.T, a *App, path string) *Window {
 // shownRows returns the rows the pane's widgets currently display.
 func shownRows(p *TreePane) map[Node]Row {
 	out := map[Node]Row{}
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if o == nil || !o.Visible() {
-			return
-		}
-		if r, ok := o.(*rowView); ok {
-			if r.row.Node.Valid() {
-				out[r.row.Node] = r.row
-			}
-			return
-		}
-		switch x := o.(type) {
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
+	for _, r := range rowViews(p) {
+		if r.row.Node.Valid() {
+			out[r.row.Node] = r.row
 		}
 	}
-	walk(p)
 	return out
 }
 
