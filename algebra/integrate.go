@@ -353,47 +353,39 @@ func (ig *Integration) integrateCnodes() error {
 // reorderMetrics puts the metrics of a linked experiment into depth-first
 // order, sets ids to indices and rewrites the per-operand maps.
 func reorderMetrics(e *model.Experiment, maps [][]int) {
-	order := e.MetricOrder()
-	pos := make([]int, len(order))
-	for p, m := range order {
-		pos[m] = p
-	}
-	out := make([]model.Metric, len(order))
-	for p, m := range order {
-		out[p] = e.Metrics[m]
-		out[p].ID = p
-		if q := out[p].Parent; q >= 0 {
-			out[p].Parent = pos[q]
-		}
-	}
-	e.Metrics = out
-	for _, mp := range maps {
-		for k, v := range mp {
-			if v >= 0 {
-				mp[k] = pos[v]
-			}
-		}
-	}
+	e.Metrics = reorder(e.Metrics, e.MetricOrder(), maps, func(m *model.Metric, id int) *int {
+		m.ID = id
+		return &m.Parent
+	})
 	e.Link()
 }
 
 // reorderCnodes puts the call-tree nodes of a linked experiment into
 // depth-first order, sets ids to indices and rewrites the per-operand maps.
 func reorderCnodes(e *model.Experiment, maps [][]int) {
-	order := e.CnodeOrder()
+	e.Cnodes = reorder(e.Cnodes, e.CnodeOrder(), maps, func(c *model.Cnode, id int) *int {
+		c.ID = id
+		return &c.Parent
+	})
+	e.Link()
+}
+
+// reorder returns items permuted into order (new position p holds
+// items[order[p]]), giving each its position as id through setID, which
+// also returns the item's parent index to rewrite. Per-operand maps into
+// items are rewritten to the new positions.
+func reorder[T any](items []T, order []int, maps [][]int, setID func(item *T, id int) (parent *int)) []T {
 	pos := make([]int, len(order))
-	for p, c := range order {
-		pos[c] = p
+	for p, i := range order {
+		pos[i] = p
 	}
-	out := make([]model.Cnode, len(order))
-	for p, c := range order {
-		out[p] = e.Cnodes[c]
-		out[p].ID = p
-		if q := out[p].Parent; q >= 0 {
-			out[p].Parent = pos[q]
+	out := make([]T, len(order))
+	for p, i := range order {
+		out[p] = items[i]
+		if parent := setID(&out[p], p); *parent >= 0 {
+			*parent = pos[*parent]
 		}
 	}
-	e.Cnodes = out
 	for _, mp := range maps {
 		for k, v := range mp {
 			if v >= 0 {
@@ -401,7 +393,7 @@ func reorderCnodes(e *model.Experiment, maps [][]int) {
 			}
 		}
 	}
-	e.Link()
+	return out
 }
 
 // integrateTopologies copies every operand's topologies through its system

@@ -139,9 +139,7 @@ func splitTitles(attrs []model.Attr, titles map[string]string) []model.Attr {
 func (x *xmlWriter) section(name string, titles map[string]string) {
 	x.s("  <" + name)
 	if t, ok := titles[titleKeyPrefix+name+" title"]; ok {
-		x.s(" title=\"")
-		x.attrValue(t)
-		x.s("\"")
+		x.strAttr("title", t)
 	}
 	x.s(">\n")
 }
@@ -320,13 +318,9 @@ func (x *xmlWriter) metric(i, depth int) {
 	x.s("\"")
 	var ownAttrs, cubeplAttrs []model.Attr
 	if x.anchor {
-		x.s(" type=\"")
-		x.attrValue(anchorMetricType(m.Type))
-		x.s("\"")
+		x.strAttr("type", anchorMetricType(m.Type))
 		if m.VizType != "" {
-			x.s(" viztype=\"")
-			x.attrValue(m.VizType)
-			x.s("\"")
+			x.strAttr("viztype", m.VizType)
 		}
 		for _, a := range m.Attrs {
 			switch {
@@ -382,6 +376,20 @@ func (x *xmlWriter) metric(i, depth int) {
 	x.s(ind + "</metric>\n")
 }
 
+// strAttr writes the attribute key="value", escaping the value.
+func (x *xmlWriter) strAttr(key, value string) {
+	x.s(" " + key + "=\"")
+	x.attrValue(value)
+	x.s("\"")
+}
+
+// intAttr writes the attribute key="n".
+func (x *xmlWriter) intAttr(key string, n int) {
+	x.s(" " + key + "=\"")
+	x.int(n)
+	x.s("\"")
+}
+
 // bareAttr writes an attribute the way CubeLib's scanner wants it in
 // <cubepl> and <cubeplaggr>: an unquoted word.
 func (x *xmlWriter) bareAttr(key, value string) {
@@ -429,14 +437,10 @@ func (x *xmlWriter) cnode(i, depth int) {
 	x.int(c.ID)
 	x.s("\"")
 	if c.CallLine != -1 {
-		x.s(" line=\"")
-		x.int(c.CallLine)
-		x.s("\"")
+		x.intAttr("line", c.CallLine)
 	}
 	if c.CallFile != "" {
-		x.s(" mod=\"")
-		x.attrValue(c.CallFile)
-		x.s("\"")
+		x.strAttr("mod", c.CallFile)
 	}
 	x.s(" calleeId=\"")
 	x.int(e.Regions[c.Region].ID)
@@ -512,9 +516,7 @@ func (x *xmlWriter) topologies() {
 	for _, t := range e.Topologies {
 		x.s("      <cart")
 		if t.Name != "" {
-			x.s(" name=\"")
-			x.attrValue(t.Name)
-			x.s("\"")
+			x.strAttr("name", t.Name)
 		}
 		x.s(" ndims=\"")
 		x.int(len(t.Dims))
@@ -523,9 +525,7 @@ func (x *xmlWriter) topologies() {
 		for _, d := range t.Dims {
 			x.s("        <dim")
 			if named {
-				x.s(" name=\"")
-				x.attrValue(d.Name)
-				x.s("\"")
+				x.strAttr("name", d.Name)
 			}
 			x.s(" size=\"")
 			x.int(d.Size)
