@@ -4,10 +4,12 @@
 GO       ?= go
 BIN      ?= cubeview
 FUZZTIME ?= 10s
-# package:target pairs run for FUZZTIME each by `make test`
-FUZZ     ?= ./format/cube:FuzzReadXML ./format/cube:FuzzReadCubex ./algebra:FuzzParse
-# packages that must stay free of any user-interface dependency
-PURE     ?= ./model/... ./format/... ./algebra/... ./colormap/... ./sourceview/...
+# package:target pairs run for FUZZTIME each by `make test`: every Fuzz
+# function in the tree
+FUZZ     ?= $(shell scripts/fuzz-targets.sh)
+# packages that must stay free of any user-interface dependency: all but
+# the main package and ui/
+PURE     ?= $(shell $(GO) list ./... 2>/dev/null | grep -v -x -e cubeview -e cubeview/ui)
 
 export CGO_ENABLED = 1
 

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/xml"
-	"flag"
 	"io"
 	"io/fs"
 	"math"
@@ -18,10 +17,9 @@ import (
 
 	"cubeview/format"
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // metricLine returns the line of info output describing the metric with
 // the given unique name.
@@ -137,7 +135,7 @@ func TestInfoGolden(t *testing.T) {
 	}
 
 	golden := filepath.Join("testdata", "info.golden")
-	if *update {
+	if testkit.Updating() {
 		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}

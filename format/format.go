@@ -36,7 +36,7 @@ func Open(path string) (*model.Experiment, error) {
 	}
 	if st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s: is a directory, not a CUBE file", path)
+		return openForeign(path, true, nil)
 	}
 	if st.Size() == 0 {
 		f.Close()
@@ -63,16 +63,38 @@ func Open(path string) (*model.Experiment, error) {
 		f.Close()
 	default:
 		f.Close()
-		return nil, fmt.Errorf("%s: not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive)", path)
+		return openForeign(path, false, head)
 	}
 	if err != nil {
 		return nil, err
 	}
+	return finish(path, e)
+}
+
+// finish names the experiment after its file and validates it.
+func finish(path string, e *model.Experiment) (*model.Experiment, error) {
 	e.Source = path
 	if err := e.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: invalid experiment: %w", path, err)
 	}
 	return e, nil
+}
+
+// openForeign reads path with the first importer that recognises it.
+func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) {
+	for _, im := range importers {
+		if im.detect(path, dir, head) {
+			e, err := im.open(path)
+			if err != nil {
+				return nil, err
+			}
+			return finish(path, e)
+		}
+	}
+	if dir {
+		return nil, fmt.Errorf("%s: is a directory, not a profile this program reads", path)
+	}
+	return nil, fmt.Errorf("%s: not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads", path)
 }
 
 // openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a

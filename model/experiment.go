@@ -239,6 +239,9 @@ type Experiment struct {
 	// Locations maps a data column to its index in System.
 	Locations  []int
 	Topologies []Cart
+	// CallGraph, when not nil, holds the caller → callee arcs of a tool
+	// that records a call graph instead of call paths.
+	CallGraph *CallGraph
 
 	loader Loader
 	blocks []blockSlot

@@ -2,15 +2,14 @@ package model
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"cubeview/internal/testkit"
+)
 
 // small builds a hand-made experiment whose expected query results are
 // worked out by hand in the tests below.
@@ -284,7 +283,7 @@ func TestDumpGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "small.dump")
-	if *update {
+	if testkit.Updating() {
 		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,17 +3,15 @@ package sourceview_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"cubeview/internal/testkit"
 	"cubeview/sourceview"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 func readTestdata(t testing.TB, name string) string {
 	t.Helper()
@@ -181,7 +179,7 @@ func TestGolden(t *testing.T) {
 			sb.WriteByte('\n')
 		}
 		golden := filepath.Join("testdata", "golden", name+".spans")
-		if *update {
+		if testkit.Updating() {
 			if err := os.WriteFile(golden, []byte(sb.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,19 @@
+package format
+
+import "cubeview/model"
+
+// An importer reads one foreign profile format (DESIGN §7) into an
+// ordinary experiment.
+type importer struct {
+	// name says what the format is, e.g. "TAU profile directory".
+	name string
+	// detect reports whether path is in this format, from whether it is a
+	// directory and, for a file, its first bytes (up to 1 KiB).
+	detect func(path string, dir bool, head []byte) bool
+	// open reads the experiment; errors name the file and the problem.
+	open func(path string) (*model.Experiment, error)
+}
+
+// importers are tried in order on whatever is not a CUBE file. Each
+// importer package adds one line here.
+var importers = []importer{}

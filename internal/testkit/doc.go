@@ -1,0 +1,7 @@
+// Package testkit holds helpers shared by the project's tests: the location
+// of the real experiments in ../shared/data (tests skip when it is absent),
+// golden files under testdata/ rewritten with -update, and a readable
+// first-difference report for long texts such as dumps.
+//
+// It is imported only from _test.go files.
+package testkit
