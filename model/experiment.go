@@ -242,6 +242,9 @@ type Experiment struct {
 	// CallGraph, when not nil, holds the caller → callee arcs of a tool
 	// that records a call graph instead of call paths.
 	CallGraph *CallGraph
+	// Warnings lists what a reader tolerated in the input without
+	// changing any value (e.g. surplus data it ignored), one sentence each.
+	Warnings []string
 
 	loader Loader
 	blocks []blockSlot
