@@ -1220,12 +1220,6 @@ func (v *View) FindStep(delta int) (n Node, pos, total int, ok bool) {
 	return v.findCurrent, v.findIndex + 1, k, true
 }
 
-// FindCurrent returns the current match, its position (1-based) and the
-// number of matches.
-func (v *View) FindCurrent() (n Node, pos, total int, ok bool) {
-	return v.FindStep(0)
-}
-
 // FindState returns the pane and pattern of the current search.
 func (v *View) FindState() (d Dim, pattern string, active bool) {
 	return v.findDim, v.findPattern, v.findActive
