@@ -87,7 +87,9 @@ func TestFlatRowsSynthetic(t *testing.T) {
 	}
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) }
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
 
 // graphFlat returns a flat forest main, work, helper with a call graph
 // whose inclusive times are the tool's: main 10, work 8, helper 1.5.
