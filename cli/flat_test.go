@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cubeview/format"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -158,8 +159,7 @@ func TestFlatCSVToolInclusive(t *testing.T) {
 // TestFlatMatchesReference compares the flat profile of a real CUBE file
 // with region values summed from CubeLib's own per-cnode dump.
 func TestFlatMatchesReference(t *testing.T) {
-	data := sharedData(t)
-	dir := filepath.Join(data, "cube4", "call_tree_test")
+	dir := testkit.Data(t, "cube4", "call_tree_test")
 	file := filepath.Join(dir, "call_tree_test.cubex")
 	e, err := format.Open(file)
 	if err != nil {
