@@ -239,7 +239,7 @@ func (ig *Integration) allocRows(srcs []source) *model.Block {
 	var rows []int
 	for rc := range res.Cnodes {
 		for _, s := range srcs {
-			if oc := s.rows[rc]; oc >= 0 && s.block.Row(oc) != nil {
+			if oc := s.rows[rc]; oc >= 0 && s.block.HasRow(oc) {
 				rows = append(rows, rc)
 				break
 			}
@@ -361,7 +361,7 @@ func (ig *Integration) first(m int) (*model.Block, error) {
 		parallelRows(out.NumCnodes(), func(lo, hi int) {
 			for rc := lo; rc < hi; rc++ {
 				oc := s.rows[rc]
-				if oc < 0 || s.block.Row(oc) == nil {
+				if oc < 0 || !s.block.HasRow(oc) {
 					continue
 				}
 				row, dst := s.block.Row(oc), out.Row(rc)

@@ -89,6 +89,10 @@ func writeInfo(w io.Writer, e *model.Experiment) error {
 		p("Topologies: %d (%s)\n", len(e.Topologies), strings.Join(names, ", "))
 	}
 
+	for _, w := range e.Warnings {
+		p("Warning:    %s\n", oneLine(w))
+	}
+
 	p("\nMetric tree (display name [unique name] unit, data type, aggregation: total):\n")
 	var firstErr error
 	depth := make([]int, len(e.Metrics))

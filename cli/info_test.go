@@ -302,3 +302,25 @@ func TestInfoUnsupportedTypes(t *testing.T) {
 		t.Errorf("anchor.xml lists only %d metrics of unsupported types; expected COMPLEX, RATE, NDOUBLES, HISTOGRAM, SCALE_FUNC, TAU_ATOMIC", unsupported)
 	}
 }
+
+// TestInfoPrintsWarnings checks that info shows what a reader tolerated:
+// CubeLib's file with surplus rows in its .data members.
+func TestInfoPrintsWarnings(t *testing.T) {
+	file := testkit.Data(t, "cube4", "quirks", "cubelib-surplus-data-row.cubex")
+	status, out, errOut := run("info", file)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, member := range []string{"0.data", "1.data", "2.data"} {
+		want := "Warning:    metric "
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, want) && strings.Contains(line, member+" holds") && strings.Contains(line, "surplus is ignored") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no warning line for %s:\n%s", member, out)
+		}
+	}
+}

@@ -219,9 +219,22 @@ type CartCoord struct {
 	Coord []int
 }
 
-// Loader reads the data block of one metric on first use.
+// Loader reads the data block of one metric on first use. A loader may
+// return an on-demand block (NewSourceBlock) for a metric larger than
+// MemoryBudget.
 type Loader interface {
 	LoadBlock(metric int) (*Block, error)
+}
+
+// RowStreamer is implemented by loaders that can pass a metric's rows
+// (canonical values: exclusive along the call tree) once, in any order,
+// without building its block. The experiment uses it for per-cnode and
+// per-location aggregates, so that a call tree's values need one pass
+// over the file and no memory for the block.
+type RowStreamer interface {
+	// StreamRows calls fn with every stored row of metric once; row is
+	// only valid during the call.
+	StreamRows(metric int, fn func(c int, row []float64) error) error
 }
 
 // Experiment is a CUBE experiment: metadata and a lazily loaded severity
@@ -248,6 +261,9 @@ type Experiment struct {
 	// CallGraph, when not nil, holds the caller → callee arcs of a tool
 	// that records a call graph instead of call paths.
 	CallGraph *CallGraph
+	// Warnings lists what a reader tolerated in the input without
+	// changing any value (e.g. surplus data it ignored), one sentence each.
+	Warnings []string
 
 	loader Loader
 	blocks []blockSlot
@@ -260,6 +276,7 @@ type blockSlot struct {
 	block  *Block
 	err    error
 	sums   []float64 // per-cnode aggregate over all locations, computed on demand
+	locs   []float64 // per-location aggregate over all cnodes, computed with sums
 }
 
 // SetLoader installs the lazy loader of metric data. It must be called
@@ -272,7 +289,7 @@ func (e *Experiment) SetBlock(m int, b *Block) {
 	e.initSlots()
 	s := &e.blocks[m]
 	s.mu.Lock()
-	s.block, s.err, s.loaded, s.sums = b, nil, true, nil
+	s.block, s.err, s.loaded, s.sums, s.locs = b, nil, true, nil, nil
 	s.mu.Unlock()
 }
 

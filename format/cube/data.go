@@ -158,23 +158,43 @@ func (e *nonFiniteError) Error() string {
 }
 
 // checkDataMember verifies, without reading the values, that a .data
-// member's size fits the layout: exactly the rows × columns values for
-// CUBEX.DATA, a complete sub-index for ZCUBEX.DATA.
-func checkDataMember(r io.ReaderAt, m tarMember, d dataLayout) error {
+// member's size fits the layout: at least the rows × columns values for
+// CUBEX.DATA, a complete sub-index for ZCUBEX.DATA. It returns the number
+// of bytes after the indexed rows of a CUBEX.DATA member: CubeLib writes
+// such surplus rows in some files and reads only the rows the index
+// names, and so do we.
+func checkDataMember(r io.ReaderAt, m tarMember, d dataLayout) (surplus int64, err error) {
 	marker, err := readDataMarker(r, m)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if marker == dataMarker {
 		want := int64(len(dataMarker)) + int64(d.rows)*d.rowBytes()
-		if m.size != want {
-			return fmt.Errorf("index/data size mismatch: %d rows × %d values of %d bytes need %d bytes of data, the member has %d",
+		if m.size < want {
+			return 0, fmt.Errorf("index/data size mismatch: %d rows × %d values of %d bytes need %d bytes of data, the member has only %d",
 				d.rows, d.columns, d.kind.size(), want, m.size)
 		}
-		return nil
+		return m.size - want, nil
 	}
 	_, err = readSubIndex(r, m, d)
-	return err
+	return 0, err
+}
+
+// surplusWarning describes the bytes after the indexed rows of a .data
+// member.
+func surplusWarning(member string, surplus int64, d dataLayout) string {
+	what := fmt.Sprintf("%d bytes", surplus)
+	if rb := d.rowBytes(); rb > 0 && surplus%rb == 0 {
+		what = fmt.Sprintf("%d rows (%d bytes)", surplus/rb, surplus)
+		if surplus == rb {
+			what = fmt.Sprintf("1 row (%d bytes)", surplus)
+		}
+	}
+	rows := fmt.Sprintf("%d rows", d.rows)
+	if d.rows == 1 {
+		rows = "1 row"
+	}
+	return fmt.Sprintf("%s holds %s more than the %s its index names; the surplus is ignored, as CubeLib does", member, what, rows)
 }
 
 func readDataMarker(r io.ReaderAt, m tarMember) (string, error) {
@@ -269,7 +289,7 @@ func readData(r io.ReaderAt, m tarMember, d dataLayout, dst [][]float64, cols []
 		rd.scratch = make([]float64, d.columns)
 	}
 	if marker == dataMarker {
-		if err := checkDataMember(r, m, d); err != nil {
+		if _, err := checkDataMember(r, m, d); err != nil {
 			return err
 		}
 		buf := make([]byte, min(decodeChunk, max(d.rowBytes(), 1)*int64(d.rows)))

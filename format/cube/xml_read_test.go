@@ -327,7 +327,7 @@ func TestReadXMLAnchors(t *testing.T) {
 			count := func(s string) int { return bytes.Count(plain, []byte(s)) }
 			_, groups, leaves := xmlCountKinds(e)
 			if len(e.Metrics) != count("<metric ") || len(e.Cnodes) != count("<cnode ") ||
-				groups != count("<locationgroup ") || leaves != count("<location ") {
+				groups != count("<locationgroup ")+count("<process ") || leaves != count("<location ")+count("<thread ") {
 				t.Errorf("counts %d metrics, %d cnodes, %d groups, %d locations differ from the file's elements",
 					len(e.Metrics), len(e.Cnodes), groups, leaves)
 			}
