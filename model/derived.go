@@ -11,10 +11,6 @@ import (
 // no stored values; the queries compute them from its operands.
 var ErrDerived = errors.New("derived metric: values are computed from other metrics, not stored")
 
-// DerivedType is the CUBE 4 metric type of a derived metric evaluated
-// after aggregation.
-const DerivedType = "POSTDERIVED"
-
 // IsDerived reports whether the metric is an evaluated derived metric:
 // it has a Formula and is available.
 func (m *Metric) IsDerived() bool { return m.Formula != nil && m.Unavailable == "" }
@@ -289,8 +285,8 @@ func (e *Experiment) WithDerived(d DerivedMetric) (*Experiment, error) {
 		id = max(id, e.Metrics[i].ID+1)
 	}
 	m := Metric{
-		ID: id, UniqName: d.UniqName, DispName: d.DispName, DataType: "DOUBLE",
-		Unit: d.Unit, Descr: d.Descr, Type: DerivedType, Expression: d.Formula.CubePL(),
+		ID: id, UniqName: d.UniqName, DispName: d.DispName, DataType: Double,
+		Unit: d.Unit, Descr: d.Descr, Type: PostDerived, Expression: d.Formula.CubePL(),
 		Formula: d.Formula, Aggregation: Sum, Parent: -1,
 	}
 	if m.DispName == "" {

@@ -335,7 +335,7 @@ func TestWithDerivedSharesData(t *testing.T) {
 		t.Errorf("loads per metric %v: want time and visits read once for both experiments", l.calls)
 	}
 	m := &e.Metrics[e.MetricByName("tpv")]
-	if m.Type != DerivedType || m.Expression != "metric::time() / metric::visits()" || m.Unit != "sec/occ" {
+	if m.Type != PostDerived || m.Expression != "metric::time() / metric::visits()" || m.Unit != "sec/occ" {
 		t.Errorf("derived metric = %+v", *m)
 	}
 	th, err := m.Thresholds()

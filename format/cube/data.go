@@ -3,6 +3,7 @@ package cube
 import (
 	"bufio"
 	"compress/zlib"
+	"cubeview/model"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -58,8 +59,8 @@ func (k elemKind) size() int { return elemSizes[k] }
 // CubeLib instead maps the very largest of them to 0 and the others to
 // huge positive numbers. The writer encodes negative UINT64 values the
 // same way, so reading and writing agree.
-func scalarTypeOf(dtype string) (elemKind, bool) {
-	switch strings.ToUpper(strings.Join(strings.Fields(dtype), " ")) {
+func scalarTypeOf(dtype model.DataType) (elemKind, bool) {
+	switch strings.ToUpper(strings.Join(strings.Fields(string(dtype)), " ")) {
 	case "DOUBLE", "FLOAT", "MINDOUBLE", "MAXDOUBLE":
 		return elemFloat64, true
 	case "INTEGER", "SIGNED INTEGER", "INT64":

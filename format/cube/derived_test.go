@@ -39,7 +39,7 @@ func sameDerived(t *testing.T, got, want *model.Experiment) {
 		t.Fatalf("ratio after the round trip: %+v", got.Metrics[gm])
 	}
 	g, w := &got.Metrics[gm], &want.Metrics[wm]
-	if g.Formula.String() != w.Formula.String() || g.Unit != w.Unit || g.Type != model.DerivedType {
+	if g.Formula.String() != w.Formula.String() || g.Unit != w.Unit || g.Type != model.PostDerived {
 		t.Errorf("ratio read back as %q [%s] type %s, want %q [%s]", g.Formula, g.Unit, g.Type, w.Formula, w.Unit)
 	}
 	if th, err := g.Thresholds(); err != nil || th == nil || th.String() != "low < 50 < high" {

@@ -181,7 +181,7 @@ func (b *builder) complete() error {
 // their definition.
 func bindFormula(m *model.Metric) {
 	m.Formula = nil
-	if m.Type != model.DerivedType && m.Type != "DERIVED" || strings.TrimSpace(m.Expression) == "" {
+	if m.Type != model.PostDerived && m.Type != model.Derived || strings.TrimSpace(m.Expression) == "" {
 		return
 	}
 	if f, err := model.ParseFormula(m.Expression); err == nil {
@@ -196,9 +196,9 @@ func metricUnavailable(m *model.Metric, voidAncestor bool) string {
 		return voidUnavail
 	case m.Formula != nil:
 		return ""
-	case isDerivedType(m.Type):
+	case m.Type.IsDerived():
 		return derivedUnavail
-	case strings.TrimSpace(m.DataType) != "":
+	case strings.TrimSpace(string(m.DataType)) != "":
 		if _, ok := scalarTypeOf(m.DataType); !ok {
 			return fmt.Sprintf(dataTypeUnavailFn, m.DataType)
 		}
@@ -206,23 +206,15 @@ func metricUnavailable(m *model.Metric, voidAncestor bool) string {
 	return ""
 }
 
-func isDerivedType(t string) bool {
-	switch t {
-	case "POSTDERIVED", "DERIVED", "PREDERIVED_EXCLUSIVE", "PREDERIVED_INCLUSIVE":
-		return true
-	}
-	return false
-}
-
 // metricType normalises the CUBE 4 type attribute; CubeLib reads an
 // absent or unknown type as EXCLUSIVE.
-func metricType(t string) string {
-	t = strings.ToUpper(strings.TrimSpace(t))
-	switch t {
-	case "EXCLUSIVE", "INCLUSIVE", "SIMPLE", "POSTDERIVED", "DERIVED", "PREDERIVED_EXCLUSIVE", "PREDERIVED_INCLUSIVE":
-		return t
+func metricType(t string) model.MetricType {
+	mt := model.MetricType(strings.ToUpper(strings.TrimSpace(t)))
+	switch mt {
+	case model.Exclusive, model.Inclusive, model.Simple, model.PostDerived, model.Derived, model.PrederivedExclusive, model.PrederivedInclusive:
+		return mt
 	}
-	return "EXCLUSIVE"
+	return model.Exclusive
 }
 
 func (b *builder) metric(el *etree.Element, parent int) error {
@@ -255,7 +247,7 @@ func (b *builder) metric(el *etree.Element, parent int) error {
 		case "name":
 			name = textOf(ch)
 		case "dtype":
-			m.DataType, hasDtype = textOf(ch), true
+			m.DataType, hasDtype = model.DataType(textOf(ch)), true
 		case "uom":
 			m.Unit = textOf(ch)
 		case "val":
