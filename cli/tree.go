@@ -113,8 +113,12 @@ func writeTree(w io.Writer, e *model.Experiment, m int, inclusive bool, maxDepth
 	}
 
 	bw := bufio.NewWriterSize(w, 64<<10)
+	how := met.Aggregation.String()
+	if met.IsDerived() {
+		how = met.Formula.String() + " of the operands' aggregates"
+	}
 	fmt.Fprintf(bw, "%s [%s] %s, call-tree %s, %s over %d location%s\n",
-		orNone(met.DispName), met.UniqName, orNone(met.Unit), kind, met.Aggregation, e.NumLocations(), plural(e.NumLocations()))
+		orNone(met.DispName), met.UniqName, orNone(met.Unit), kind, how, e.NumLocations(), plural(e.NumLocations()))
 	pad := strings.Repeat(" ", width)
 	var indent []byte
 	for _, l := range lines {
