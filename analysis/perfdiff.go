@@ -236,9 +236,9 @@ type focusValues struct {
 	agg     model.Aggregation
 	// values holds the stored metric's values on the domain: call-tree
 	// inclusive, or exclusive when the focusValues answers own values.
-	values *model.Block
-	cols    [][]int      // per domain system node: the data columns below it
-	all     []int        // every data column
+	values  *model.Block
+	cols    [][]int // per domain system node: the data columns below it
+	all     []int   // every data column
 	operand map[string]*focusValues
 }
 
