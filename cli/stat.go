@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"cubeview/analysis"
+	"cubeview/chart"
 	"cubeview/model"
 )
 
@@ -16,6 +19,7 @@ func init() {
 		Name:    "stat",
 		Summary: "statistics of a metric across locations, per call path",
 		Usage: `usage: cubeview stat FILE --metric UNIQ [--cnode PATH] [--excl] [--csv]
+       [-o box.png|box.svg [--top N]]
 
 For every call path (or those named by --cnode), the spread of the metric's
 values across all locations: count, sum, min, max, mean, median, quartiles,
@@ -31,7 +35,13 @@ is the population one (divided by n), as Cube's statistics show it.
                  that name when several share it)
   --excl         each call path's own values instead of inclusive ones
   --csv          print CSV:
-                 call_path,count,sum,min,max,mean,median,q1,q3,stddev,argmin,argmax`,
+                 call_path,count,sum,min,max,mean,median,q1,q3,stddev,argmin,argmax
+  -o FILE        also draw a box plot (.png or .svg, 1200 × 800 pixels): one
+                 box per call path — the top N by sum, or those of --cnode —
+                 spanning the quartiles, with the median (bold), the mean
+                 (dashed), whiskers to the furthest values within 1.5 box
+                 lengths and rings at a minimum or maximum beyond them
+  --top N        the number of boxes (default 10)`,
 		Run: runStat,
 	})
 }
@@ -42,6 +52,8 @@ func runStat(env Env, args []string) error {
 	cnode := fs.String("cnode", "", "")
 	excl := fs.Bool("excl", false, "")
 	asCSV := fs.Bool("csv", false, "")
+	out := fs.String("o", "", "")
+	top := fs.Int("top", 10, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -51,6 +63,14 @@ func runStat(env Env, args []string) error {
 	}
 	if *metric == "" {
 		return usagef("--metric is required")
+	}
+	if *out != "" {
+		if _, err := chart.FormatOf(*out); err != nil {
+			return usagef("-o %v", err)
+		}
+	}
+	if *top < 1 {
+		return usagef("--top %d: want N ≥ 1", *top)
 	}
 	path := pos[0]
 	e, err := openExperiment(path)
@@ -74,6 +94,11 @@ func runStat(env Env, args []string) error {
 	stats, err := analysis.Statistics(e, *metric, cnodes, !*excl)
 	if err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := saveBoxPlot(*out, e, *metric, !*excl, stats, *top); err != nil {
+			return err
+		}
 	}
 	if *asCSV {
 		return writeStatCSV(env.Stdout, e, stats)
@@ -121,4 +146,47 @@ func writeStatText(w io.Writer, e *model.Experiment, metric string, inclusive bo
 	}
 	writeTable(bw, rows, 10)
 	return bw.Flush()
+}
+
+// saveBoxPlot draws the top call paths' spread across locations.
+func saveBoxPlot(path string, e *model.Experiment, metric string, inclusive bool, stats []analysis.CallPathStats, top int) error {
+	stats = slices.Clone(stats)
+	slices.SortStableFunc(stats, func(a, b analysis.CallPathStats) int { return cmp.Compare(b.Sum, a.Sum) })
+	stats = stats[:min(top, len(stats))]
+	boxes := make([]chart.Box, len(stats))
+	for i, s := range stats {
+		boxes[i] = chart.Box{Label: e.CallPath(s.Cnode), Min: s.Min, Q1: s.Q1, Median: s.Median, Q3: s.Q3, Max: s.Max,
+			Mean: s.Mean, LowWhisker: s.LowWhisker, HighWhisker: s.HighWhisker}
+	}
+	m := &e.Metrics[e.MetricByName(metric)]
+	kind := "exclusive"
+	if inclusive {
+		kind = "inclusive"
+	}
+	title := fmt.Sprintf("%s across %d locations, call-tree %s", metricTitle(m), e.NumLocations(), kind)
+	c, err := chart.BoxChart(title, valueAxisLabel(m), boxes)
+	if err != nil {
+		return err
+	}
+	return c.Save(path, chart.DefaultWidth, chart.DefaultHeight)
+}
+
+// metricTitle names a metric in a plot title: display name and uniq_name.
+func metricTitle(m *model.Metric) string {
+	if m.DispName == "" || m.DispName == m.UniqName {
+		return m.UniqName
+	}
+	return m.DispName + " [" + m.UniqName + "]"
+}
+
+// valueAxisLabel labels a value axis with the metric and its unit.
+func valueAxisLabel(m *model.Metric) string {
+	name := m.DispName
+	if name == "" {
+		name = m.UniqName
+	}
+	if u := m.Unit; u != "" && u != "#" {
+		return name + " (" + u + ")"
+	}
+	return name
 }
