@@ -29,7 +29,7 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 	if len(boxes) == 0 {
 		return nil, errors.New("box chart: no boxes")
 	}
-	p := newPlot(title, valueLabel, "")
+	p := newPlot(title, valueLabel+"  —  box: quartiles, bold: median, dashed: mean, whiskers: 1.5 box lengths, rings: min/max beyond", "")
 	addGrid(p, true)
 	names := make([]string, len(boxes))
 	for i, b := range boxes {

@@ -15,7 +15,7 @@ import (
 // ScalingSeries is one call path's curve across the trials.
 type ScalingSeries struct {
 	Name string
-	// Speedup (strong scaling) or ratio to the first trial (weak scaling),
+	// Speedup (strong scaling) or ratio to the first run (weak scaling),
 	// and parallel efficiency, one per trial; NaN where undefined.
 	Speedup, Efficiency []float64
 }
@@ -26,7 +26,7 @@ type Scaling struct {
 	XLabel string    // what x is, e.g. "processes"
 	X      []float64 // one per trial, ascending, > 0
 	Series []ScalingSeries
-	// Weak plots the ratio to the first trial against the ideal 1 instead
+	// Weak plots the ratio to the first run against the ideal 1 instead
 	// of the speedup against the ideal x/x₀.
 	Weak bool
 }
@@ -45,10 +45,10 @@ func ScalingChart(s Scaling) (*Chart, error) {
 	}
 	x0 := s.X[0]
 	xmin, xmax := s.X[0], s.X[len(s.X)-1]
-	yLabel, idealName := "speedup over the first trial", "ideal (x / x₀)"
+	yLabel, idealName := "speedup over the first run", "ideal (x / x₀)"
 	ideal := func(x float64) float64 { return x / x0 }
 	if s.Weak {
-		yLabel, idealName = "ratio to the first trial", "ideal (1)"
+		yLabel, idealName = "ratio to the first run", "ideal (1)"
 		ideal = func(float64) float64 { return 1 }
 	}
 	title := s.Title
@@ -78,6 +78,8 @@ func ScalingChart(s Scaling) (*Chart, error) {
 	sp.Y.Min, sp.Y.Max = ymin/1.15, ymax*1.15
 	sp.Y.Tick.Marker = pow2Ticks{}
 	ef.Y.Min, ef.Y.Max = 0, effMax*1.1
+	// Efficiency starts at 1 at the top left: the legend goes below.
+	ef.Legend.Top = false
 
 	idealPts := plotter.XYs{}
 	for _, x := range logRange(xmin, xmax, 50) {
