@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 
 	"cubeview/internal/testkit"
+	"cubeview/model"
 )
 
 // ampDoc is a CUBE 3 document whose texts carry ampersands the way CubeLib
@@ -262,4 +263,59 @@ func TestCubeLibSurplusDataRowFile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUnsignedInclusiveNeverNegative stores an INCLUSIVE UINT64 metric
+// whose children exceed their parent and whose data hold all-ones words:
+// the own values are never negative (CubeLib, pycubexr), and a write →
+// read round trip keeps them.
+func TestUnsignedInclusiveNeverNegative(t *testing.T) {
+	le := binary.LittleEndian
+	// Cnodes 10 → {11 → {13}, 12}; the wide order is 10, 11, 12, 13.
+	idx := le.AppendUint32(append([]byte(indexMarker), 1, 0, 0, 0, 0, 0, 1), 4)
+	for _, p := range []uint32{0, 1, 2, 3} {
+		idx = le.AppendUint32(idx, p)
+	}
+	data := []byte(dataMarker)
+	for _, w := range []uint64{5, math.MaxUint64, 7, 2, 1, 1, 3, math.MaxUint64} {
+		data = le.AppendUint64(data, w)
+	}
+	e := smallExperiment("UINT64", "INCLUSIVE")
+	if err := attachArchive(t, handArchive(t, tarFile{"0.index", string(idx)}, tarFile{"0.data", string(data)}), e); err != nil {
+		t.Fatal(err)
+	}
+	// Own values by hand: 13 = [3, 0]; 11 = [7−3, 2−0]; 12 = [1, 1];
+	// 10 = [max(0, 5−7−1), max(0, 0−2−1)] = [0, 0].
+	want := map[int][]float64{10: {0, 0}, 11: {4, 2}, 12: {1, 1}, 13: {3, 0}}
+	check := func(what string, e *model.Experiment) {
+		t.Helper()
+		b, err := e.Block(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range e.Cnodes {
+			for l, v := range want[e.Cnodes[c].ID] {
+				if got := b.Value(c, l); got != v {
+					t.Errorf("%s: cnode id %d location %d = %v, want %v", what, e.Cnodes[c].ID, l, got, v)
+				}
+			}
+		}
+		incl, err := e.LocationValues(model.MetricSel{Metric: 0, Inclusive: true}, model.CnodeSel{Cnode: 0, Inclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if incl[0] != 8 || incl[1] != 3 {
+			t.Errorf("%s: root inclusive %v, want [8 3]", what, incl)
+		}
+	}
+	check("read", e)
+	var buf bytes.Buffer
+	if err := WriteCubex(&buf, e); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadCubex(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "back.cubex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("written and read again", back)
 }
