@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -318,4 +319,72 @@ func TestUnsignedInclusiveNeverNegative(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("written and read again", back)
+}
+
+// TestTau2cubeMaxAggregation reads CubeLib's tau2cube output, which
+// declares CUBE_CT_AGGR MAX over 195 overlapping roots: the metric's total
+// is its largest root, the TAU event with the largest inclusive value in
+// the TAU profile it was made from (tau2cube stores it truncated to an
+// integer), not the sum of all roots.
+func TestTau2cubeMaxAggregation(t *testing.T) {
+	cubePath := testkit.Data(t, "tau", "tau2cube-profile1.template.cube")
+	profile, err := os.ReadFile(testkit.Data(t, "tau", "tau2cube-profile1", "profile.0.0.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Event lines: "NAME" calls subrs excl incl profilecalls GROUP="…".
+	largest, events := 0.0, 0
+	// The header says how many events follow ("195 templated_functions…");
+	// user events come later, after an "aggregates" line.
+	lines := strings.Split(string(profile), "\n")
+	nevents, err := strconv.Atoi(strings.Fields(lines[0])[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range lines {
+		if events == nevents {
+			break
+		}
+		if !strings.HasPrefix(line, `"`) {
+			continue
+		}
+		end := strings.Index(line[1:], `"`)
+		fields := strings.Fields(line[end+2:])
+		if len(fields) < 4 {
+			t.Fatalf("unexpected TAU line %q", line)
+		}
+		incl, err := strconv.ParseFloat(fields[3], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events++
+		largest = max(largest, incl)
+	}
+	f, err := os.Open(cubePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	e, err := ReadXML(f, cubePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.ForestMax() || len(e.CnodeRoots) != events {
+		t.Fatalf("ForestMax %v, %d roots for %d TAU events", e.ForestMax(), len(e.CnodeRoots), events)
+	}
+	m := e.MetricByName("BGP")
+	total, err := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Trunc(largest); total != want {
+		t.Errorf("BGP total %v, want the largest TAU inclusive value %v", total, want)
+	}
+	sys, err := e.ForestSystemValues(model.MetricSel{Metric: m, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys[e.SystemRoots[0]] != total {
+		t.Errorf("system root %v, want the total %v", sys[e.SystemRoots[0]], total)
+	}
 }
