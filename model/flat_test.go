@@ -8,7 +8,7 @@ import (
 // recursive builds, for each aggregation kind, a metric over one location
 // with own values main 5 → foo 4 → foo 6 → bar 3 and main 5 → bar 7.
 func recursive(agg Aggregation) *Experiment {
-	dtype := map[Aggregation]string{Sum: "DOUBLE", Min: "MINDOUBLE", Max: "MAXDOUBLE"}[agg]
+	dtype := map[Aggregation]DataType{Sum: "DOUBLE", Min: "MINDOUBLE", Max: "MAXDOUBLE"}[agg]
 	e := &Experiment{
 		Metrics: []Metric{{ID: 0, UniqName: "m", DataType: dtype, Aggregation: agg, Parent: -1}},
 		Regions: []Region{{ID: 0, Name: "main"}, {ID: 1, Name: "foo"}, {ID: 2, Name: "bar"}},

@@ -250,7 +250,7 @@ func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, er
 	if x.rows(len(e.Cnodes)) != md.layout.rows {
 		return nil, fmt.Errorf("%s.index changed while open", id)
 	}
-	inclusive := strings.EqualFold(strings.TrimSpace(met.Type), "INCLUSIVE")
+	inclusive := strings.EqualFold(strings.TrimSpace(string(met.Type)), string(model.Inclusive))
 	deep, wide := ld.enumerations()
 	enum := deep
 	if inclusive {

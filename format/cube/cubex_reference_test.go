@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -75,7 +76,7 @@ func closeEnough(got, want float64) bool {
 }
 
 func TestReferenceValues(t *testing.T) {
-	dir := sharedData(t, "cube4")
+	dir := testkit.Data(t, "cube4")
 	cases := []struct{ file, dir string }{
 		{"call_tree_test.cubex", "call_tree_test"},
 		{"profile.cubex", "time.p4.n2000.x1.r0"},
@@ -161,7 +162,7 @@ func TestWrappedUint64Counters(t *testing.T) {
 		{"L2_DCM_negative.cubex", "PAPI_L2_DCM"},
 		{"L3_DCA_negative.cubex", "PAPI_L3_DCA"},
 	} {
-		path := filepath.Join(sharedData(t, "cube4", "hw_counter"), tt.file)
+		path := testkit.Data(t, "cube4", "hw_counter", tt.file)
 		e, err := OpenCubex(path)
 		if err != nil {
 			t.Fatal(err)

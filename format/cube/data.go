@@ -3,6 +3,7 @@ package cube
 import (
 	"bufio"
 	"compress/zlib"
+	"cubeview/model"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -55,8 +56,8 @@ func (k elemKind) size() int { return elemSizes[k] }
 // CubeLib's round trip through a double turns into 0), among them the
 // "all ones" 0xFFFFFFFFFFFFFFFF that hardware counters leave when a
 // reading went backwards, are read as 0. See also unsignedKind.
-func scalarTypeOf(dtype string) (elemKind, bool) {
-	switch strings.ToUpper(strings.Join(strings.Fields(dtype), " ")) {
+func scalarTypeOf(dtype model.DataType) (elemKind, bool) {
+	switch strings.ToUpper(strings.Join(strings.Fields(string(dtype)), " ")) {
 	case "DOUBLE", "FLOAT", "MINDOUBLE", "MAXDOUBLE":
 		return elemFloat64, true
 	case "INTEGER", "SIGNED INTEGER", "INT64":
