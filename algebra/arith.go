@@ -27,7 +27,8 @@ import (
 // mean of the aggregates. Derived metrics (and others without values) keep
 // their definitions and get no data. Every stored metric is canonical
 // EXCLUSIVE data. Metrics are computed one at a time; each operand block
-// is read once.
+// is read once. Operands' call graphs (model.CallGraph) are combined as
+// described at Integration.callGraph.
 func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	n := len(ig.Operands)
 	switch op {
@@ -87,6 +88,9 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 			return nil, err
 		}
 		res.SetBlock(m, b)
+	}
+	if res.CallGraph, err = ig.callGraph(op); err != nil {
+		return nil, err
 	}
 	if err := res.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: result is invalid: %w", prov.Expression, err)

@@ -14,7 +14,7 @@
 //
 // An Experiment is immutable once built: readers and algebra operators
 // construct a new one, call Validate, and hand it out. The query methods
-// (MetricTotal, CnodeValues, LocationValues, FlatProfileOf, …) answer what a
+// (MetricTotal, CnodeValues, LocationValues, FlatOf, …) answer what a
 // display needs without any user-interface types, for every aggregation
 // kind (sum, min, max). Values over the whole call forest honour the
 // experiment's CUBE_CT_AGGR attribute (ForestValue, ForestSystemValues):

@@ -29,10 +29,26 @@ type Flat struct {
 	HasCallees []bool
 }
 
-// FlatProfileOf computes the flat profile from per-cnode exclusive values
+// FlatOf returns the flat profile of a metric selection, computed once for
+// all regions: FlatParts of its per-cnode values, with the tool's own
+// inclusive values as Whole where the experiment's call graph records them
+// (see FlatProfileOf).
+func (e *Experiment) FlatOf(ms MetricSel) (Flat, error) {
+	excl, err := e.CnodeValues(ms)
+	if err != nil {
+		return Flat{}, err
+	}
+	f := e.FlatParts(excl, e.Metrics[ms.Metric].Aggregation)
+	if err := e.graphInclusive(ms, f.Whole); err != nil {
+		return Flat{}, err
+	}
+	return f, nil
+}
+
+// FlatParts computes the flat profile from per-cnode exclusive values
 // (CnodeValues) of a metric aggregated with agg, in one walk of the call
 // forest. A region without call paths has all values 0.
-func (e *Experiment) FlatProfileOf(excl []float64, agg Aggregation) Flat {
+func (e *Experiment) FlatParts(excl []float64, agg Aggregation) Flat {
 	nr := len(e.Regions)
 	f := Flat{
 		Whole: make([]float64, nr), Own: make([]float64, nr), Callees: make([]float64, nr),

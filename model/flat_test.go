@@ -48,7 +48,10 @@ func TestFlatProfileEveryAggregation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := e.FlatProfileOf(excl, tt.agg)
+		f := e.FlatParts(excl, tt.agg)
+		if g, err := e.FlatOf(MetricSel{Metric: 0, Inclusive: true}); err != nil || fmt.Sprint(g) != fmt.Sprint(f) {
+			t.Errorf("%v: FlatOf %v, %v; want FlatParts %v", tt.agg, g, err, f)
+		}
 		equal(t, tt.agg.String()+" whole", f.Whole, tt.whole)
 		equal(t, tt.agg.String()+" own", f.Own, tt.own)
 		equal(t, tt.agg.String()+" callees", f.Callees, tt.callees)

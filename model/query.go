@@ -378,8 +378,8 @@ func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float6
 
 // FlatProfile returns per-region exclusive and inclusive values from
 // per-cnode exclusive values: the RegionOwn and RegionWhole parts of
-// FlatProfileOf.
+// FlatParts.
 func (e *Experiment) FlatProfile(excl []float64, agg Aggregation) (regExcl, regIncl []float64) {
-	f := e.FlatProfileOf(excl, agg)
+	f := e.FlatParts(excl, agg)
 	return f.Own, f.Whole
 }

@@ -160,6 +160,8 @@ func (e *Experiment) Validate() error {
 		}
 	}
 
+	e.validateCallGraph(bad)
+
 	if e.blocks != nil {
 		for m := range e.blocks {
 			s := &e.blocks[m]
