@@ -344,6 +344,26 @@ func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
 	return out, nil
 }
 
+// SystemValue aggregates per-location values over the locations below
+// system node n (n itself when it is a location).
+func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) float64 {
+	acc := agg.Identity()
+	stack := []int{n}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		node := &e.System[s]
+		if node.Location >= 0 {
+			acc = agg.Combine(acc, locValues[node.Location])
+		}
+		stack = append(stack, node.Children...)
+	}
+	if math.IsInf(acc, 0) {
+		return 0
+	}
+	return acc
+}
+
 // SystemValues aggregates per-location values for every system node at
 // once. It does not apply to derived metrics: see SystemTreeValues.
 func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float64 {
