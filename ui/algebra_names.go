@@ -80,18 +80,16 @@ func shortNames(paths []string) map[string]string {
 func displayExpr(x *algebra.Expr, name func(file string) string) string {
 	arg := func(a *algebra.Expr, inDiff bool) string {
 		s := displayExpr(a, name)
-		if inDiff && (a.Op == "diff" || a.Op == "" && topLevelMinus(s)) {
+		if inDiff && (a.Op == algebra.OpDiff || a.Op == algebra.NoOp && topLevelMinus(s)) {
 			return "(" + s + ")"
 		}
 		return s
 	}
-	switch x.Op {
-	case "":
+	if x.Op == algebra.NoOp {
 		return name(x.File)
-	case "diff":
-		if len(x.Args) == 2 {
-			return arg(x.Args[0], true) + " − " + arg(x.Args[1], true)
-		}
+	}
+	if o, _ := x.Op.Info(); o.Symbol != "" && len(x.Args) == 2 {
+		return arg(x.Args[0], true) + " " + o.Symbol + " " + arg(x.Args[1], true)
 	}
 	parts := make([]string, 0, len(x.Args)+len(x.Reroot)+len(x.Prune))
 	for _, a := range x.Args {
@@ -103,7 +101,7 @@ func displayExpr(x *algebra.Expr, name func(file string) string) string {
 	for _, p := range x.Prune {
 		parts = append(parts, "prune "+p)
 	}
-	return x.Op + "(" + strings.Join(parts, ", ") + ")"
+	return x.Op.String() + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // topLevelMinus reports whether s is a difference outside any parentheses.
@@ -124,29 +122,17 @@ func topLevelMinus(s string) bool {
 	return false
 }
 
-// exprFiles returns the file operands of x, left to right.
-func exprFiles(x *algebra.Expr) []string {
-	if x.Op == "" {
-		return []string{x.File}
-	}
-	var out []string
-	for _, a := range x.Args {
-		out = append(out, exprFiles(a)...)
-	}
-	return out
-}
-
-// nameOfExpression renders an algebra expression as recorded in a derived
-// experiment (files by path) for people, and names its direct operands
-// the same way. ok is false when the text does not parse.
-func nameOfExpression(text string) (name string, operands []string, ok bool) {
-	x, err := algebra.Parse(text)
-	if err != nil {
+// nameOfExpression renders a parsed algebra expression as recorded in a
+// derived experiment (files by path) for people, and names its direct
+// operands the same way. ok is false for nil (an expression that did not
+// parse).
+func nameOfExpression(x *algebra.Expr) (name string, operands []string, ok bool) {
+	if x == nil {
 		return "", nil, false
 	}
-	short := shortNames(exprFiles(x))
+	short := shortNames(x.Files())
 	file := func(f string) string { return short[f] }
-	if x.Op == "" {
+	if x.Op == algebra.NoOp {
 		return file(x.File), nil, true
 	}
 	for _, a := range x.Args {

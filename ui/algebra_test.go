@@ -151,7 +151,7 @@ func TestAlgebraMenuInEveryWindow(t *testing.T) {
 func TestDifferenceFromMenu(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	f := bw.newOperationForm(OpDifference)
+	f := bw.newOperationForm(algebra.OpDiff)
 	if f.minuend.Selected != "before.cubex" || f.subtrahend.Selected != "after.cubex" {
 		t.Fatalf("preselected %q − %q, want before.cubex − after.cubex", f.minuend.Selected, f.subtrahend.Selected)
 	}
@@ -243,7 +243,7 @@ func TestMergeShowsUnionOfMetrics(t *testing.T) {
 	a := newTestApp(t)
 	l2 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L2_DCM_negative.cubex"))
 	l3 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L3_DCA_negative.cubex"))
-	f := l2.newOperationForm(OpMerge)
+	f := l2.newOperationForm(algebra.OpMerge)
 	if got := f.operands.Selected(); len(got) != 2 || got[0] != l2.Document() || got[1] != l3.Document() {
 		t.Fatalf("preselected operands %v", got)
 	}
@@ -325,7 +325,7 @@ func TestMeanOfThreeRuns(t *testing.T) {
 	for _, x := range []string{"10", "25", "50", "2000"} {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
-	f := ws[0].newOperationForm(OpMean)
+	f := ws[0].newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(ws[0].Document(), ws[1].Document(), ws[2].Document())
 	w := submit(t, a, f)
 	if got := w.win.Title(); got != "cubeview — mean(mm.x10y1z1.r1, mm.x25y1z1.r1, mm.x50y1z1.r1)" {
@@ -395,7 +395,7 @@ func cutAndDiff(t *testing.T, a *App) (before, cut, diff *Window) {
 	if got := cut.Document().Name; got != "cut(before, prune exchange_halo)" {
 		t.Errorf("cut window named %q", got)
 	}
-	f := before.newOperationForm(OpDifference)
+	f := before.newOperationForm(algebra.OpDiff)
 	f.minuend.SetSelected("before.cubex")
 	f.subtrahend.SetSelected(cut.Document().Name)
 	diff = submit(t, a, f)
@@ -486,7 +486,7 @@ func TestMarkersOnLocations(t *testing.T) {
 	a := newTestApp(t)
 	p64 := openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p64.size25.r1.cubex"))
 	openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p27.size25.r1.cubex"))
-	w := submit(t, a, p64.newOperationForm(OpDifference))
+	w := submit(t, a, p64.newOperationForm(algebra.OpDiff))
 	expandAll(w, SystemPane)
 	e := w.Document().Exp
 	groups := 0
@@ -514,7 +514,7 @@ func TestMarkersOnLocations(t *testing.T) {
 func TestExternalPercentOfOperand(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	w := submit(t, a, bw.newOperationForm(OpDifference))
+	w := submit(t, a, bw.newOperationForm(algebra.OpDiff))
 	revealMetric(t, w, "mpi_barrier_wait")
 	expandAll(w, CallPane)
 	check := func(ref *model.Experiment) {
@@ -580,7 +580,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := submit(t, a, bw.newOperationForm(OpDifference))
+	w := submit(t, a, bw.newOperationForm(algebra.OpDiff))
 	bw.win.Close()
 	aw.win.Close()
 	if docs := a.Documents(); len(docs) != 1 || docs[0] != w.Document() {
@@ -600,7 +600,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 		t.Errorf("properties lost the operands:\n%s", p)
 	}
 	// The result is an operand again: (before − after) − (before − after) = 0.
-	f := w.newOperationForm(OpDifference)
+	f := w.newOperationForm(algebra.OpDiff)
 	if f.minuend.Selected != "before − after" || f.subtrahend.Selected != "before − after" {
 		t.Fatalf("operands %q, %q", f.minuend.Selected, f.subtrahend.Selected)
 	}
@@ -720,13 +720,13 @@ func TestCompositeEqualsCalc(t *testing.T) {
 		files = append(files, p)
 		ws = append(ws, openWindow(t, a, p))
 	}
-	f := ws[0].newOperationForm(OpMean)
+	f := ws[0].newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(ws[0].Document(), ws[1].Document())
 	m1 := submit(t, a, f)
-	f = ws[2].newOperationForm(OpMean)
+	f = ws[2].newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(ws[2].Document(), ws[3].Document())
 	m2 := submit(t, a, f)
-	d := m1.newOperationForm(OpDifference)
+	d := m1.newOperationForm(algebra.OpDiff)
 	d.subtrahend.SetSelected(m2.Document().Name)
 	w := submit(t, a, d)
 	if got := w.Document().Name; got != "mean(mm.x10y1z1.r1, mm.x25y1z1.r1) − mean(mm.x50y1z1.r1, mm.x2000y1z1.r1)" {
@@ -792,7 +792,7 @@ func TestCutErrors(t *testing.T) {
 func TestOperationFormChecks(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	f := bw.newOperationForm(OpMean)
+	f := bw.newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(aw.Document())
 	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "at least two") {
 		t.Errorf("mean of one: %v", err)
@@ -801,7 +801,7 @@ func TestOperationFormChecks(t *testing.T) {
 		t.Errorf("preview %q", f.preview.Text)
 	}
 	// Order in the merge list follows the arrows.
-	m := bw.newOperationForm(OpMerge)
+	m := bw.newOperationForm(algebra.OpMerge)
 	m.operands.Move(0, 1)
 	if got := m.operands.Selected(); len(got) != 2 || got[0] != aw.Document() {
 		t.Errorf("after moving before down: %v", got)
@@ -868,12 +868,17 @@ func TestDisplayNames(t *testing.T) {
 		{"merge(diff(a.cubex, b.cubex), c.cubex)", "merge(a − b, c)", []string{"a − b", "c"}},
 	}
 	for _, tt := range tests {
-		name, ops, ok := nameOfExpression(tt.expr)
+		x, err := algebra.Parse(tt.expr)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.expr, err)
+			continue
+		}
+		name, ops, ok := nameOfExpression(x)
 		if !ok || name != tt.name || !slices.Equal(ops, tt.operands) {
 			t.Errorf("nameOfExpression(%q) = %q, %q, %v; want %q, %q", tt.expr, name, ops, ok, tt.name, tt.operands)
 		}
 	}
-	if _, _, ok := nameOfExpression("diff(a"); ok {
+	if _, _, ok := nameOfExpression(nil); ok {
 		t.Error("a broken expression parsed")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // View is the state of one window without any widgets: selections,
@@ -24,7 +25,7 @@ type View struct {
 
 	flat   bool
 	order  SortOrder
-	format NumberFormat
+	format numfmt.Format
 	scale  colormap.Scale
 	panes  [3]paneState
 	// treeSel and flatSel remember the call-pane selection of the view
@@ -92,7 +93,7 @@ type systemKey struct {
 // NewView returns the view of e with the first root metric, the first
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
-	v := &View{exp: e, format: DefaultNumberFormat(), scale: colormap.Default()}
+	v := &View{exp: e, format: numfmt.Cube(), scale: colormap.Default()}
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
 	}
@@ -217,10 +218,10 @@ func (v *View) Order() SortOrder { return v.order }
 func (v *View) SetOrder(o SortOrder) { v.order = o }
 
 // NumberFormat returns the number format.
-func (v *View) NumberFormat() NumberFormat { return v.format }
+func (v *View) NumberFormat() numfmt.Format { return v.format }
 
 // SetNumberFormat sets the number format.
-func (v *View) SetNumberFormat(f NumberFormat) { v.format = f }
+func (v *View) SetNumberFormat(f numfmt.Format) { v.format = f }
 
 // Scale returns the colour scale.
 func (v *View) Scale() colormap.Scale { return v.scale }

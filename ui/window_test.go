@@ -13,19 +13,14 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
-
-// dataDir is the shared folder of real CUBE files, beside the repository.
-var dataDir = filepath.Join("..", "..", "shared", "data")
 
 func dataFile(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join(dataDir, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real test data not available (%s): %v", p, err)
-	}
-	return p
+	return testkit.Data(t, rel)
 }
 
 // newTestApp returns an App on Fyne's headless test driver that runs
@@ -118,7 +113,7 @@ func TestCallRowsShowModelValues(t *testing.T) {
 					if w.Pane(CallPane).IsBranchOpen(n.ID()) {
 						want = excl[n.Index]
 					}
-					text := DefaultNumberFormat().Format(want, e.Metrics[m].IsInteger())
+					text := numfmt.Cube().Format(want, e.Metrics[m].IsInteger())
 					if r.Value != want || r.Text != text {
 						t.Errorf("metric %s, call path %s: row shows %v %q, model %v %q",
 							e.Metrics[m].UniqName, e.CallPath(n.Index), r.Value, r.Text, want, text)
@@ -303,7 +298,7 @@ func TestValueModes(t *testing.T) {
 			if !near(r.Value, want) {
 				t.Errorf("%v: %s shows %v, want %v", tt.mode, e.CallPath(n.Index), r.Value, want)
 			}
-			if tt.mode != Absolute && r.Text != DefaultNumberFormat().Format(want, false) {
+			if tt.mode != Absolute && r.Text != numfmt.Cube().Format(want, false) {
 				t.Errorf("%v: %s text %q", tt.mode, e.CallPath(n.Index), r.Text)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 )
 
 // BenchmarkReadXML measures decodeXML on real and generated CUBE 3 files.
@@ -72,7 +73,7 @@ func (c cpuClock) report(b *testing.B, bytes int64) {
 
 func xmlSharedBytes(name string) func(b *testing.B) []byte {
 	return func(b *testing.B) []byte {
-		data, err := os.ReadFile(filepath.Join(xmlDataDir(b, "cube3"), name))
+		data, err := os.ReadFile(filepath.Join(testkit.Data(b, "cube3"), name))
 		if err != nil {
 			b.Fatal(err)
 		}

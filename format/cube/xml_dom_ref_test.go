@@ -52,7 +52,7 @@ func domReadXMLDoc(r io.Reader) (*xmlDoc, error) {
 		src = zr
 	}
 	p := &domParser{}
-	p.dec = xml.NewDecoder(&domBareAttrQuoter{r: src})
+	p.dec = xml.NewDecoder(&domBareAttrQuoter{r: &domBareAmpEscaper{r: src}})
 	p.dec.Strict = true
 	p.dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
 	return p.domParse()
@@ -294,8 +294,6 @@ func domIndexBefore(b, k []byte, limit int) int {
 	return j
 }
 
-func domIsLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
 // build reads all metadata below root and completes the experiment's
 // structure: links, location columns, metric availability.
 func (b *builder) domBuild(root *etree.Element) error {
@@ -381,7 +379,7 @@ func (b *builder) domMetric(el *etree.Element, parent int) error {
 		case "name":
 			name = domTextOf(ch)
 		case "dtype":
-			m.DataType, hasDtype = domTextOf(ch), true
+			m.DataType, hasDtype = model.DataType(domTextOf(ch)), true
 		case "uom":
 			m.Unit = domTextOf(ch)
 		case "val":
@@ -1003,3 +1001,5 @@ func (p *domParser) domSeverity() error {
 		}
 	}
 }
+
+func domIsLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

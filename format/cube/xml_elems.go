@@ -198,7 +198,7 @@ func (p *xmlParser) metric(parent int) error {
 	if _, dup := b.metricByID[id]; dup {
 		return fmt.Errorf("metric id %d is declared twice", id)
 	}
-	m := model.Metric{ID: id, Parent: parent, Type: "EXCLUSIVE"}
+	m := model.Metric{ID: id, Parent: parent, Type: model.Exclusive}
 	if !b.v2 {
 		t, _ := p.attrString("type")
 		m.Type = metricType(t)
@@ -230,7 +230,9 @@ func (p *xmlParser) metric(parent int) error {
 			return field(&name)
 		case "dtype":
 			hasDtype = true
-			return field(&met().DataType)
+			t, err := p.text()
+			met().DataType = model.DataType(t)
+			return err
 		case "uom":
 			return field(&met().Unit)
 		case "val":

@@ -239,6 +239,12 @@ func (s *xmlScanner) scanMarkup() (tokKind, error) {
 	case '/':
 		return s.scanEnd()
 	case '?':
+		if !s.need(3) {
+			return 0, s.readErr()
+		}
+		if !isNameStart(s.buf[s.pos+2]) {
+			return 0, s.errorf("expected target name after <?")
+		}
 		return tokEOF, s.skipUntil("?>", 2)
 	case '!':
 		return s.scanBang()
@@ -290,16 +296,23 @@ func (s *xmlScanner) scanBang() (tokKind, error) {
 		s.setText(s.buf[s.start+9:s.pos-3], true)
 		return tokText, nil
 	}
-	// A declaration such as <!DOCTYPE …>, possibly with an internal
-	// subset in brackets and quoted strings.
+	if s.buf[s.pos+2] == '[' {
+		return 0, s.errorf("invalid <![ (only <![CDATA[ sections are allowed)")
+	}
+	if s.buf[s.pos+2] == '-' {
+		return 0, s.errorf("invalid sequence <!- not part of <!--")
+	}
+	// A declaration such as <!DOCTYPE …>: up to the '>' that balances
+	// the '<'s inside, outside quotes and comments; the first byte after
+	// "<!" belongs to it whatever it is (as encoding/xml reads it).
 	depth, quote := 0, byte(0)
-	for i := s.pos + 2; ; i++ {
-		if i >= s.end {
+	for i := s.pos + 3; ; i++ {
+		if i+4 > s.end {
 			off := i - s.pos
 			if s.end-s.start > maxTagBytes {
 				return 0, s.errorf("declaration longer than %d bytes", maxTagBytes)
 			}
-			if !s.fill() {
+			if !s.fill() && i >= s.end {
 				return 0, s.readErr()
 			}
 			i = s.pos + off
@@ -312,16 +325,25 @@ func (s *xmlScanner) scanBang() (tokKind, error) {
 			}
 		case c == '"' || c == '\'':
 			quote = c
-		case c == '[' || c == '<':
-			depth++
-		case c == ']':
-			depth--
 		case c == '>':
-			if depth <= 0 {
+			if depth == 0 {
 				s.pos = i + 1
 				return tokEOF, nil
 			}
 			depth--
+		case c == '<':
+			if i+4 <= s.end && string(s.buf[i:i+4]) == "<!--" {
+				// s.pos is the declaration's start (s.start), which a
+				// refill keeps.
+				s.pos = i
+				if err := s.skipUntil("-->", 4); err != nil {
+					return 0, err
+				}
+				i = s.pos - 1
+				s.pos = s.start
+				continue
+			}
+			depth++
 		}
 	}
 }
@@ -580,8 +602,8 @@ func (s *xmlScanner) scanText() (tokKind, error) {
 		i = s.end
 		if i-s.start >= maxTextPiece {
 			// Cut before a possibly incomplete entity reference.
-			if a := bytes.LastIndexByte(s.buf[max(s.start, i-12):i], '&'); a >= 0 {
-				i = max(s.start, i-12) + a
+			if a := bytes.LastIndexByte(s.buf[max(s.start, i-ampHold):i], '&'); a >= 0 {
+				i = max(s.start, i-ampHold) + a
 				if i == s.start {
 					i = s.end
 				}
@@ -677,11 +699,14 @@ func (s *xmlScanner) decode(dst, raw []byte) ([]byte, error) {
 		}
 		dst = normalizeNewlines(dst, raw[:amp])
 		raw = raw[amp:]
-		r, n := entity(raw)
-		if n == 0 { // a bare '&' is a literal, as CubeLib reads it
+		if !knownReference(raw) { // a bare '&' is a literal, as CubeLib reads it
 			dst = append(dst, '&')
 			raw = raw[1:]
 			continue
+		}
+		r, n := entity(raw)
+		if n == 0 {
+			return nil, s.errorf("character reference %q names no character XML allows", clip(string(raw[:bytes.IndexByte(raw, ';')+1])))
 		}
 		dst = utf8.AppendRune(dst, r)
 		raw = raw[n:]
@@ -691,9 +716,9 @@ func (s *xmlScanner) decode(dst, raw []byte) ([]byte, error) {
 
 // entity decodes the reference at the start of b ("&amp;", "&#38;",
 // "&#x26;"), returning its character and length, or 0 when b does not
-// start with a known reference.
+// start with a reference to a character XML allows.
 func entity(b []byte) (rune, int) {
-	semi := bytes.IndexByte(b[:min(len(b), 12)], ';')
+	semi := bytes.IndexByte(b[:min(len(b), ampHold)], ';')
 	if semi < 2 {
 		return 0, 0
 	}
