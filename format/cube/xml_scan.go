@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -245,7 +246,16 @@ func (s *xmlScanner) scanMarkup() (tokKind, error) {
 		if !isNameStart(s.buf[s.pos+2]) {
 			return 0, s.errorf("expected target name after <?")
 		}
-		return tokEOF, s.skipUntil("?>", 2)
+		if err := s.skipUntil("?>", 2); err != nil {
+			return 0, err
+		}
+		pi := s.buf[s.start+2 : s.pos-2]
+		if t := bytes.IndexAny(pi, " \t\r\n"); t == 3 && string(pi[:3]) == "xml" {
+			if v := procInstParam("version", string(pi[3:])); v != "" && v != "1.0" {
+				return 0, s.errorf("unsupported XML version %q; only version 1.0 is supported", v)
+			}
+		}
+		return tokEOF, nil
 	case '!':
 		return s.scanBang()
 	}
@@ -346,6 +356,34 @@ func (s *xmlScanner) scanBang() (tokKind, error) {
 			depth++
 		}
 	}
+}
+
+// procInstParam returns the value of param in the content of a processing
+// instruction, found the way encoding/xml finds it.
+func procInstParam(param, s string) string {
+	param += "="
+	i := 0
+	var sep byte
+	for i < len(s) {
+		sub := s[i:]
+		k := strings.Index(sub, param)
+		if k < 0 || len(param)+k >= len(sub) {
+			return ""
+		}
+		i += len(param) + k + 1
+		if c := sub[len(param)+k]; c == '\'' || c == '"' {
+			sep = c
+			break
+		}
+	}
+	if sep == 0 {
+		return ""
+	}
+	j := strings.IndexByte(s[i:], sep)
+	if j < 0 {
+		return ""
+	}
+	return s[i : i+j]
 }
 
 func isNameByte(c byte) bool {
