@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,19 +37,27 @@ func sameAsDOM(t testing.TB, data []byte) {
 	ref, refErr := domDecodeXML(bytes.NewReader(data), "f")
 	got, err := decodeXML(bytes.NewReader(data), "f")
 	switch {
+	case bareValueKey.Match(data) && (refErr == nil) != (err == nil):
+		// See bareValueKey.
 	case refErr == nil && err != nil:
 		t.Fatalf("the reference reads the document, the scanner fails: %v", err)
 	case refErr == nil:
-		if a, b := docDigest(t, ref), docDigest(t, got); a != b {
+		if a, b := docDigest(t, ref), docDigest(t, got); a != b && !bareValueKey.Match(data) {
 			t.Fatalf("the scanner reads the document differently:\n%s", firstLineDiff(a, b))
 		}
 		if !maps.Equal(ref.LocationColumn, got.LocationColumn) {
 			t.Fatalf("location columns %v, reference %v", got.LocationColumn, ref.LocationColumn)
 		}
-	case err == nil && !got.Trailing:
+	case err == nil && !got.Trailing && !bareValueKey.Match(data):
 		t.Fatalf("the scanner reads a document the reference rejects (%v)", refErr)
 	}
 }
+
+// bareValueKey matches where the reference's quoting of CubeLib's bare
+// attribute values applied: it quoted them anywhere, also in text, so a
+// document it rejects for some other reason may read after the quoting
+// changed the text, and vice versa.
+var bareValueKey = regexp.MustCompile(`(rowwise|cubeplaggrtype|locationwise)=[a-zA-Z]`)
 
 func firstLineDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -250,7 +251,14 @@ func (s *xmlScanner) scanMarkup() (tokKind, error) {
 			return 0, err
 		}
 		pi := s.buf[s.start+2 : s.pos-2]
-		if t := bytes.IndexAny(pi, " \t\r\n"); t == 3 && string(pi[:3]) == "xml" {
+		t := bytes.IndexAny(pi, " \t\r\n")
+		if t < 0 {
+			t = len(pi)
+		}
+		if target := pi[:t]; len(target) == 0 || !isNameStart(target[0]) || !asciiName(target) && !unicodeName(target) {
+			return 0, s.errorf("invalid processing instruction target %q", target)
+		}
+		if t == 3 && string(pi[:3]) == "xml" {
 			if v := procInstParam("version", string(pi[3:])); v != "" && v != "1.0" {
 				return 0, s.errorf("unsupported XML version %q; only version 1.0 is supported", v)
 			}
@@ -291,7 +299,7 @@ func (s *xmlScanner) scanBang() (tokKind, error) {
 		if err := s.skipUntil("-->", 4); err != nil {
 			return 0, err
 		}
-		if bytes.Contains(s.buf[s.start+4:s.pos-3], []byte("--")) {
+		if c := s.buf[s.start+4 : s.pos-3]; bytes.Contains(c, []byte("--")) || len(c) > 0 && c[len(c)-1] == '-' {
 			return 0, s.errorf(`"--" inside a comment`)
 		}
 		return tokEOF, nil
@@ -386,6 +394,34 @@ func procInstParam(param, s string) string {
 	return s[i : i+j]
 }
 
+// asciiName reports whether b is made of ASCII name characters only.
+func asciiName(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 || !isNameByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// unicodeName checks a name with non-ASCII characters: letters, and
+// after the first also digits and combining marks (close to the name
+// characters of XML 1.0 that encoding/xml checks).
+func unicodeName(b []byte) bool {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		ok := r == '_' || r == ':' || unicode.IsLetter(r)
+		if i > 0 {
+			ok = ok || r == '-' || r == '.' || r == 0xB7 || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
+		}
+		if !ok || r == utf8.RuneError && n == 1 {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
 		c == '_' || c == ':' || c == '-' || c == '.' || c >= 0x80
@@ -408,8 +444,8 @@ func (s *xmlScanner) scanName(tagEnd int) (local, full []byte, err error) {
 		i++
 	}
 	full = s.buf[s.pos:i]
-	if !utf8.Valid(full) {
-		return nil, nil, s.errorf("invalid UTF-8 in a name")
+	if !asciiName(full) && !unicodeName(full) {
+		return nil, nil, s.errorf("invalid name %q", full)
 	}
 	s.pos = i
 	local = full
@@ -557,7 +593,7 @@ func (s *xmlScanner) scanStart() (tokKind, error) {
 			if bytes.IndexByte(raw, '<') >= 0 {
 				return 0, s.errorf("unescaped < in the value of %s", full)
 			}
-			if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 {
+			if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, ']') < 0 {
 				if err := s.checkChars(raw); err != nil {
 					return 0, err
 				}
@@ -714,6 +750,9 @@ func (s *xmlScanner) checkText() error {
 		if err := s.checkChars(s.raw); err != nil {
 			return err
 		}
+		if bytes.Contains(s.raw, []byte("]]>")) {
+			return s.errorf("unescaped ]]> not in CDATA section")
+		}
 	}
 	_, err := s.textBytes()
 	return err
@@ -724,6 +763,9 @@ func (s *xmlScanner) checkText() error {
 func (s *xmlScanner) decode(dst, raw []byte) ([]byte, error) {
 	if err := s.checkChars(raw); err != nil {
 		return nil, err
+	}
+	if bytes.Contains(raw, []byte("]]>")) {
+		return nil, s.errorf("unescaped ]]> not in CDATA section")
 	}
 	amp := bytes.IndexByte(raw, '&')
 	cr := bytes.IndexByte(raw, '\r')
