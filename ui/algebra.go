@@ -8,6 +8,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // Request is one algebra operation: the operator, its operands among the
@@ -57,7 +58,7 @@ func (r Request) OperandNames() []string {
 			paths = append(paths, d.Path)
 		}
 	}
-	short := shortNames(paths)
+	short := view.ShortNames(paths)
 	names := make([]string, len(r.Operands))
 	for i, d := range r.Operands {
 		switch {
@@ -76,7 +77,7 @@ func (r Request) OperandNames() []string {
 // or "mean(run1, run2, run3)".
 func (r Request) Name() string {
 	names := r.OperandNames()
-	return displayExpr(r.expr(), func(f string) string {
+	return view.DisplayExpr(r.expr(), func(f string) string {
 		i, _ := strconv.Atoi(f)
 		return names[i]
 	})
@@ -184,7 +185,7 @@ func describeDerived(doc *Document) {
 	if !ok {
 		return
 	}
-	name, operands, parsed := nameOfExpression(p.Expr)
+	name, operands, parsed := view.NameOfExpression(p.Expr)
 	if !parsed {
 		name = p.Expression
 		operands = nil
@@ -192,7 +193,7 @@ func describeDerived(doc *Document) {
 		for _, o := range p.Operands {
 			paths = append(paths, o.Path)
 		}
-		short := shortNames(paths)
+		short := view.ShortNames(paths)
 		for _, o := range p.Operands {
 			if o.Path != "" {
 				operands = append(operands, short[o.Path])

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/algebra"
+	"cubeview/view"
 )
 
 // algebraMenu returns the Algebra menu: difference, merge and mean of open
@@ -361,12 +362,12 @@ func (w *Window) CutSelected(prune bool) error {
 		return errors.New("no experiment in this window")
 	}
 	e := w.view.Experiment()
-	n := w.view.Selected(CallPane)
+	n := w.view.Selected(view.CallPane)
 	var region string
 	switch n.Kind {
-	case CnodeNode:
+	case view.CnodeNode:
 		region = e.Regions[e.Cnodes[n.Index].Region].Name
-	case RegionNode:
+	case view.RegionNode:
 		region = e.Regions[n.Index].Name
 	default:
 		return errors.New("cut: select a call path (or a region of the flat profile) first")
@@ -385,8 +386,8 @@ func (w *Window) CutSelected(prune bool) error {
 }
 
 // cutItems returns the cut entries of a call-pane row's context menu.
-func (w *Window) cutItems(d Dim, n Node) []*fyne.MenuItem {
-	if d != CallPane || (n.Kind != CnodeNode && n.Kind != RegionNode) {
+func (w *Window) cutItems(d view.Dim, n view.Node) []*fyne.MenuItem {
+	if d != view.CallPane || (n.Kind != view.CnodeNode && n.Kind != view.RegionNode) {
 		return nil
 	}
 	return []*fyne.MenuItem{
