@@ -101,6 +101,7 @@ func (r *reader) experiment() (*model.Experiment, error) {
 	}
 
 	e.Regions = r.regions
+	e.Cnodes = make([]model.Cnode, 0, len(r.cnodes))
 	for i, c := range r.cnodes {
 		e.Cnodes = append(e.Cnodes, model.Cnode{ID: i, Region: c.region, Parent: c.parent, CallLine: -1})
 	}
@@ -265,7 +266,7 @@ func (r *reader) buildSystem(e *model.Experiment) {
 	for col, t := range r.l.threads {
 		p, ok := procOf[t.node]
 		if !ok {
-			host := hostName(r.meta[col])
+			host := r.hostName(col)
 			h, ok := hostIdx[host]
 			if !ok {
 				h = len(e.System)
@@ -293,28 +294,31 @@ func (r *reader) buildSystem(e *model.Experiment) {
 		}
 		e.Locations[col] = len(e.System)
 		e.System = append(e.System, model.SystemNode{ID: col, Kind: model.Leaf, Class: "thread", Name: name,
-			Rank: rank, Parent: p, Location: col, Attrs: differing(r.meta[col], r.meta[0])})
+			Rank: rank, Parent: p, Location: col, Attrs: r.threadAttrs(col)})
 	}
 }
 
-func hostName(meta []model.Attr) string {
+// threadAttrs returns the metadata of thread col that differ from the
+// experiment's (thread 0's).
+func (r *reader) threadAttrs(col int) []model.Attr {
+	if col == 0 {
+		return nil
+	}
+	return r.meta[col]
+}
+
+// hostName returns thread col's host as its metadata name it.
+func (r *reader) hostName(col int) string {
 	for _, key := range []string{"Hostname", "Node Name"} {
-		if v, ok := attrValue(meta, key); ok && v != "" {
+		v, ok := attrValue(r.meta[col], key)
+		if !ok && col > 0 {
+			v, ok = attrValue(r.meta[0], key)
+		}
+		if ok && v != "" {
 			return v
 		}
 	}
 	return ""
-}
-
-// differing returns the attributes of as whose value differs from ref's.
-func differing(as, ref []model.Attr) []model.Attr {
-	var out []model.Attr
-	for _, a := range as {
-		if v, ok := attrValue(ref, a.Key); !ok || v != a.Value {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // attributes returns the experiment's attributes: the first thread's

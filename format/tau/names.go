@@ -66,13 +66,6 @@ func groups(g string) []string {
 	return out
 }
 
-// isSample reports whether an event is a sample of TAU's event-based
-// sampling ([SAMPLE] and [CONTEXT] events), whose time is an estimate
-// beside the instrumented events' time, not part of it.
-func isSample(group string) bool {
-	return strings.Contains(group, "TAU_SAMPLE")
-}
-
 // paradigmRole maps an event's groups and name to the CUBE paradigm and
 // role of its region, so that region kinds (MPI, OpenMP, …) can be told
 // apart.

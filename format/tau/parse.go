@@ -14,9 +14,10 @@ import (
 type event struct {
 	name  []byte // trimmed of surrounding blanks
 	group []byte // the GROUP="…" value, empty when absent
-	// calls, subrs, excl, incl are the columns Calls, Subrs, Excl, Incl.
-	calls, subrs, excl, incl float64
-	line                     int
+	// calls, excl, incl are the columns Calls, Excl and Incl; Subrs, the
+	// calls an event makes, is what its call paths' children hold.
+	calls, excl, incl float64
+	line              int32
 }
 
 // userEvent is one atomic (user-defined) event line.
@@ -32,9 +33,27 @@ type profile struct {
 	// or the metadata's "Metric Name"; empty when neither says.
 	metric     string
 	hwCounters bool // templated_functions_hw_counters: counter values
-	meta       []model.Attr
+	meta       []rawAttr
 	events     []event
 	user       []userEvent
+}
+
+// rawAttr is a metadata attribute as the file writes it, XML-escaped.
+type rawAttr struct{ key, value []byte }
+
+// text returns the unescaped text of raw metadata (checked when parsed).
+func text(b []byte) string {
+	s, _ := unescapeXML(b)
+	return s
+}
+
+// attrs returns the metadata as attributes.
+func attrs(raw []rawAttr) []model.Attr {
+	out := make([]model.Attr, len(raw))
+	for i, a := range raw {
+		out[i] = model.Attr{Key: text(a.key), Value: text(a.value)}
+	}
+	return out
 }
 
 // maxDeclared bounds a declared number of lines before reading them, so a
@@ -125,11 +144,14 @@ func parseProfile(data []byte, name string, p *profile) error {
 		pending = true
 	}
 	for _, a := range p.meta {
-		if a.Key == "Metric Name" && p.metric == "" {
-			p.metric = a.Value
+		if string(a.key) == "Metric Name" && p.metric == "" {
+			p.metric = text(a.value)
 		}
 	}
 
+	if cap(p.events) < n {
+		p.events = make([]event, 0, n)
+	}
 	var vals [6]float64
 	for i := 0; i < n; i++ {
 		var line []byte
@@ -142,7 +164,7 @@ func parseProfile(data []byte, name string, p *profile) error {
 		if err != nil {
 			return fail("event %d of %d: %v", i+1, n, err)
 		}
-		ev.line = r.line
+		ev.line = int32(min(r.line, 1<<31-1))
 		p.events = append(p.events, ev)
 		for k := 0; k < profileCalls; k++ { // per-invocation lines, not kept
 			if _, ok := r.next(); !ok {
@@ -174,10 +196,14 @@ func parseProfile(data []byte, name string, p *profile) error {
 	if k > maxDeclared(data) {
 		return fail("declares %d user events but the file has only %d lines (truncated?)", k, maxDeclared(data))
 	}
-	if k > 0 {
-		if line, ok = r.next(); !ok || !bytes.HasPrefix(line, []byte("#")) {
-			return fail("want the user-event header \"# eventname numevents max min mean sumsqr\"")
+	// The header "# eventname numevents max min mean sumsqr" follows,
+	// also when there are no user events.
+	if line, ok = r.next(); ok && !bytes.HasPrefix(line, []byte("#")) {
+		if k > 0 || len(bytes.TrimSpace(line)) > 0 {
+			return fail("want the user-event header \"# eventname numevents max min mean sumsqr\", found %q", clip(line))
 		}
+	} else if !ok && k > 0 {
+		return fail("file ends before the %d user events (truncated?)", k)
 	}
 	for i := 0; i < k; i++ {
 		if line, ok = r.next(); !ok {
@@ -219,7 +245,7 @@ func parseEvent(line []byte, columns int, vals []float64) (event, int, error) {
 	if err != nil {
 		return event{}, 0, fmt.Errorf("event %q: %w", clip(name), err)
 	}
-	ev := event{name: name, calls: vals[0], subrs: vals[1], excl: vals[2], incl: vals[3]}
+	ev := event{name: name, calls: vals[0], excl: vals[2], incl: vals[3]}
 	pc := vals[columns-1]
 	if pc < 0 || pc != float64(int(pc)) || pc > 1<<30 {
 		return event{}, 0, fmt.Errorf("event %q: ProfileCalls %v is not a count", clip(name), pc)
@@ -277,8 +303,8 @@ func parseNumbersPrefix(b []byte, vals []float64, names []string) ([]byte, error
 		if end == 0 {
 			return nil, fmt.Errorf("column %s is missing", names[k])
 		}
-		v, err := strconv.ParseFloat(string(b[:end]), 64)
-		if err != nil || v != v || v-v != 0 { // NaN and ±Inf are not values
+		v, ok := parseFloat(b[:end]) // NaN and ±Inf are not values either
+		if !ok {
 			return nil, fmt.Errorf("column %s: %q is not a number", names[k], clip(b[:end]))
 		}
 		vals[k] = v
@@ -314,7 +340,7 @@ func nextNonBlank(r *lineReader) ([]byte, bool) {
 
 // parseMetadata reads the <attribute><name>N</name><value>V</value>
 // </attribute> elements of a metadata block (text after "<metadata>").
-func parseMetadata(b []byte, out *[]model.Attr) error {
+func parseMetadata(b []byte, out *[]rawAttr) error {
 	for {
 		i := bytes.Index(b, []byte("<attribute>"))
 		if i < 0 {
@@ -333,29 +359,35 @@ func parseMetadata(b []byte, out *[]model.Attr) error {
 		}
 		val, err := element(attr, "value")
 		if err != nil {
-			return fmt.Errorf("attribute %q: %w", key, err)
+			return fmt.Errorf("attribute %q: %w", text(key), err)
 		}
-		*out = append(*out, model.Attr{Key: key, Value: val})
+		*out = append(*out, rawAttr{key, val})
 	}
 	return nil
 }
 
-// element returns the unescaped text of <tag>…</tag> in b.
-func element(b []byte, tag string) (string, error) {
+// element returns the text of <tag>…</tag> in b, after checking that its
+// entities can be resolved.
+func element(b []byte, tag string) ([]byte, error) {
 	open, closing := "<"+tag+">", "</"+tag+">"
 	i := bytes.Index(b, []byte(open))
 	if i < 0 {
 		if bytes.Contains(b, []byte("<"+tag+"/>")) {
-			return "", nil
+			return nil, nil
 		}
-		return "", fmt.Errorf("no <%s>", tag)
+		return nil, fmt.Errorf("no <%s>", tag)
 	}
 	rest := b[i+len(open):]
 	j := bytes.Index(rest, []byte(closing))
 	if j < 0 {
-		return "", fmt.Errorf("<%s> without %s", tag, closing)
+		return nil, fmt.Errorf("<%s> without %s", tag, closing)
 	}
-	return unescapeXML(rest[:j])
+	if bytes.IndexByte(rest[:j], '&') >= 0 {
+		if _, err := unescapeXML(rest[:j]); err != nil {
+			return nil, err
+		}
+	}
+	return rest[:j], nil
 }
 
 // unescapeXML resolves the five predefined entities and character

@@ -332,3 +332,23 @@ func TestOpenProfileFile(t *testing.T) {
 		t.Error("IsProfileName")
 	}
 }
+
+// BenchmarkReadOpenMP64 imports the largest real sample, 64 threads with
+// call paths and samples.
+func BenchmarkReadOpenMP64(b *testing.B) {
+	dir := testkit.Data(b, "tau", "openmp-64threads")
+	var size int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			size += info.Size()
+		}
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := tau.Open(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

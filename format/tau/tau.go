@@ -1,6 +1,7 @@
 package tau
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,6 +107,8 @@ type outKey struct {
 
 type cnode struct {
 	parent, region, depth int
+	rootRegion            int
+	path                  string // the call-path event's name, "" for roots made otherwise
 }
 
 type childKey struct{ parent, region int }
@@ -160,6 +164,11 @@ type reader struct {
 	userSeen    map[string]bool
 	hwCounters  []bool
 	fileScratch scratch
+	valueOuts   [][2]int
+	predictions []prediction
+	meta0       map[string]string // thread 0's metadata
+	slab        []float64         // unused rest of the current slab of rows
+	countOuts   [2]int            // outputs of visits and samples, plus 1
 }
 
 // scratch is per-file state indexed by region, valid where stamp == gen.
@@ -269,7 +278,7 @@ func readFile(fsys fs.FS, name string, buf []byte) ([]byte, error) {
 		return buf, fmt.Errorf("%s: %d bytes is larger than a profile file can be", name, size)
 	}
 	if int64(cap(buf)) < size+1 {
-		buf = make([]byte, 0, size+size/8+512)
+		buf = make([]byte, 0, size+size/32+512)
 	}
 	buf = buf[:cap(buf)]
 	n := 0
@@ -297,18 +306,26 @@ func (r *reader) out(key outKey) int {
 	i := len(r.outs)
 	r.outs = append(r.outs, key)
 	r.outIdx[key] = i
-	r.rows = append(r.rows, make([][]float64, len(r.cnodes), max(len(r.cnodes), 64)))
+	r.rows = append(r.rows, nil) // grown by row as cnodes get values
 	return i
 }
 
 func (r *reader) row(o, c int) []float64 {
 	rows := r.rows[o]
-	for len(rows) <= c {
-		rows = append(rows, nil)
+	if c >= len(rows) {
+		for len(rows) <= c {
+			rows = append(rows, nil)
+		}
+		r.rows[o] = rows
 	}
-	r.rows[o] = rows
 	if rows[c] == nil {
-		rows[c] = make([]float64, r.nloc)
+		if len(r.slab) < r.nloc {
+			// Rows come from slabs of consecutive rows: a file's events
+			// then write memory in a regular stride the processor
+			// prefetches.
+			r.slab = make([]float64, 32*r.nloc)
+		}
+		rows[c], r.slab = r.slab[:r.nloc:r.nloc], r.slab[r.nloc:]
 	}
 	return rows[c]
 }
@@ -317,6 +334,30 @@ func (r *reader) add(o, c, col int, v float64) {
 	if v != 0 {
 		r.row(o, c)[col] += v
 	}
+}
+
+// reserve makes room for about as many regions and cnodes as the first
+// file has events of each kind, so that growing the tables does not leave
+// garbage behind.
+func (r *reader) reserve(n, cnodes int) {
+	n, cnodes = min(n, 1<<20), min(cnodes, 1<<20)
+	r.regions = slices.Grow(r.regions, n)
+	r.cnodes = slices.Grow(r.cnodes, cnodes)
+	if len(r.regionIdx) == 0 && len(r.pathIdx) == 0 {
+		r.regionIdx = make(map[string]int, n)
+		r.pathIdx = make(map[string]int, cnodes)
+		r.childIdx = make(map[childKey]int, cnodes)
+	}
+	r.hasFlat = slices.Grow(r.hasFlat, n)
+	r.rootOf = slices.Grow(r.rootOf, n)
+	s := &r.fileScratch
+	s.flatStamp = slices.Grow(s.flatStamp, n)
+	s.endStamp = slices.Grow(s.endStamp, n)
+	s.firstStamp = slices.Grow(s.firstStamp, n)
+	s.inStamp = slices.Grow(s.inStamp, n)
+	s.flat = slices.Grow(s.flat, n)
+	s.flatSample = slices.Grow(s.flatSample, n)
+	s.end = slices.Grow(s.end, n)
 }
 
 // region returns the region of a (trimmed) event name, creating it.
@@ -362,11 +403,11 @@ func (r *reader) setGroup(reg int, group []byte) {
 
 func (r *reader) newCnode(parent, region int) int {
 	c := len(r.cnodes)
-	depth := 1
+	depth, root := 1, region
 	if parent >= 0 {
-		depth = r.cnodes[parent].depth + 1
+		depth, root = r.cnodes[parent].depth+1, r.cnodes[parent].rootRegion
 	}
-	r.cnodes = append(r.cnodes, cnode{parent: parent, region: region, depth: depth})
+	r.cnodes = append(r.cnodes, cnode{parent: parent, region: region, depth: depth, rootRegion: root})
 	return c
 }
 
@@ -397,17 +438,13 @@ func (r *reader) pathCnode(name []byte) int {
 		}
 		c = next
 	}
-	r.pathIdx[string(name)] = c
+	key := string(name)
+	r.pathIdx[key] = c
+	if r.cnodes[c].path == "" {
+		r.cnodes[c].path = key
+	}
 	r.maxPathLen = max(r.maxPathLen, len(parts))
 	return c
-}
-
-// rootRegion returns the region of the root of cnode c.
-func (r *reader) rootRegion(c int) int {
-	for r.cnodes[c].parent >= 0 {
-		c = r.cnodes[c].parent
-	}
-	return r.cnodes[c].region
 }
 
 // apply adds one parsed file (thread col, metric k) to the experiment.
@@ -419,12 +456,30 @@ func (r *reader) apply(j job, p *profile) error {
 		r.fileMetric[j.k] = p.metric
 	}
 	if j.k == 0 {
-		r.meta[j.col] = append([]model.Attr(nil), p.meta...)
+		// Files are applied in order: thread 0's metadata are the
+		// experiment's, other threads keep what differs.
 		if j.col == 0 {
-			if v, ok := attrValue(p.meta, "TAU_CALLPATH_DEPTH"); ok {
+			r.meta[0] = attrs(p.meta)
+			r.meta0 = make(map[string]string, len(r.meta[0]))
+			for _, a := range r.meta[0] {
+				r.meta0[a.Key] = a.Value
+			}
+			if v, ok := r.meta0["TAU_CALLPATH_DEPTH"]; ok {
 				r.depthLimit, _ = strconv.Atoi(strings.TrimSpace(v))
 			}
+		} else {
+			r.meta[j.col] = r.differing(p.meta)
 		}
+	}
+	if j.i == 0 {
+		paths := 0
+		for i := range p.events {
+			if isPathName(p.events[i].name) {
+				paths++
+			}
+		}
+		r.reserve(len(p.events)-paths, max(paths, len(p.events)-paths))
+		r.predictions = slices.Grow(r.predictions, len(p.events))
 	}
 	s := &r.fileScratch
 	s.gen++
@@ -435,14 +490,14 @@ func (r *reader) apply(j job, p *profile) error {
 		if len(ev.name) == 0 {
 			return fmt.Errorf("%s:%d: event with an empty name", path.Join(r.name, j.file), ev.line)
 		}
-		sample := isSample(string(ev.group))
-		kind := outValue
-		if sample {
-			kind = outSampled
-		}
-		valOut := r.out(outKey{kind: kind, k: k})
-		if !isPathName(ev.name) {
-			reg := r.region(ev.name)
+		isPath, sample, idx := r.predict(i, ev)
+		valOut := r.valueOut(k, sample)
+		if !isPath {
+			reg := idx
+			if reg < 0 {
+				reg = r.region(ev.name)
+				r.remember(i, false, sample, reg)
+			}
 			r.setGroup(reg, ev.group)
 			r.addInclusive(valOut, reg, ev.incl)
 			if r.flat {
@@ -481,7 +536,11 @@ func (r *reader) apply(j job, p *profile) error {
 			a.incl[valOut] += ev.incl
 			continue
 		}
-		c := r.pathCnode(ev.name)
+		c := idx
+		if c < 0 {
+			c = r.pathCnode(ev.name)
+			r.remember(i, true, sample, c)
+		}
 		r.add(valOut, c, col, ev.excl)
 		if k == 0 {
 			r.add(r.callsOut(sample), c, col, ev.calls)
@@ -493,7 +552,7 @@ func (r *reader) apply(j job, p *profile) error {
 		}
 		s.end[last][0] += ev.calls
 		s.end[last][1] += ev.excl
-		s.firstStamp[r.rootRegion(c)] = s.gen
+		s.firstStamp[r.cnodes[c].rootRegion] = s.gen
 		for x := c; x >= 0; x = r.cnodes[x].parent {
 			s.inStamp[r.cnodes[x].region] = s.gen
 		}
@@ -512,14 +571,86 @@ func (r *reader) apply(j job, p *profile) error {
 }
 
 func isPathName(name []byte) bool {
-	return strings.Contains(string(name), pathSeparator)
+	return bytes.Contains(name, []byte(pathSeparator))
 }
 
-func (r *reader) callsOut(sample bool) int {
-	if sample {
-		return r.out(outKey{kind: outSamples})
+// valueOut returns the output of TAU metric k for instrumented or
+// sampled events.
+func (r *reader) valueOut(k int, sample bool) int {
+	for len(r.valueOuts) <= k {
+		r.valueOuts = append(r.valueOuts, [2]int{-1, -1})
 	}
-	return r.out(outKey{kind: outVisits})
+	s := 0
+	if sample {
+		s = 1
+	}
+	if o := r.valueOuts[k][s]; o >= 0 {
+		return o
+	}
+	kind := outValue
+	if sample {
+		kind = outSampled
+	}
+	o := r.out(outKey{kind: kind, k: k})
+	r.valueOuts[k][s] = o
+	return o
+}
+
+// prediction remembers what the event at a position of the previous file
+// resolved to: files of one run list their events in much the same order,
+// and comparing a name with the previous one is cheaper than hashing it.
+type prediction struct {
+	name           string
+	isPath, sample bool
+	idx            int // region, or cnode of a call path (not in flat mode)
+}
+
+// predict returns whether event i is a call path and a sample and, when
+// the previous file had the same name at position i, its region or cnode
+// (else -1).
+func (r *reader) predict(i int, ev *event) (isPath, sample bool, idx int) {
+	if i < len(r.predictions) {
+		p := &r.predictions[i]
+		if p.name == string(ev.name) {
+			if p.isPath && r.flat {
+				return true, p.sample, -1
+			}
+			return p.isPath, p.sample, p.idx
+		}
+	}
+	return isPathName(ev.name), bytes.Contains(ev.group, []byte("TAU_SAMPLE")), -1
+}
+
+func (r *reader) remember(i int, isPath, sample bool, idx int) {
+	for len(r.predictions) <= i {
+		r.predictions = append(r.predictions, prediction{idx: -1})
+	}
+	var key string
+	if isPath {
+		key = r.cnodes[idx].path
+	} else {
+		key = r.regions[idx].Name
+	}
+	r.predictions[i] = prediction{name: key, isPath: isPath, sample: sample, idx: idx}
+}
+
+// callsOut returns the output of calls (instrumented events) or sample
+// counts.
+func (r *reader) callsOut(sample bool) int {
+	i := 0
+	if sample {
+		i = 1
+	}
+	if o := r.countOuts[i]; o > 0 {
+		return o - 1
+	}
+	kind := outVisits
+	if sample {
+		kind = outSamples
+	}
+	o := r.out(outKey{kind: kind})
+	r.countOuts[i] = o + 1
+	return o
 }
 
 func (r *reader) addInclusive(o, reg int, v float64) {
@@ -725,6 +856,23 @@ func (r *reader) addStats(name string, c, col int, u *userEvent) {
 		row(statMin)[col] = math.Min(row(statMin)[col], st[statMin])
 		row(statMax)[col] = math.Max(row(statMax)[col], st[statMax])
 	}
+}
+
+// differing returns the metadata that differ from thread 0's.
+func (r *reader) differing(raw []rawAttr) []model.Attr {
+	var out []model.Attr
+	for _, a := range raw {
+		v, ok := r.meta0[string(a.key)]
+		if ok && bytes.IndexByte(a.key, '&') < 0 && bytes.IndexByte(a.value, '&') < 0 && v == string(a.value) {
+			continue
+		}
+		key, val := text(a.key), text(a.value)
+		if v, ok := r.meta0[key]; ok && v == val {
+			continue
+		}
+		out = append(out, model.Attr{Key: key, Value: val})
+	}
+	return out
 }
 
 func attrValue(as []model.Attr, key string) (string, bool) {
