@@ -329,4 +329,3 @@ func (r *Repo) Resolve(ctx context.Context, ref string) (int64, error) {
 	}
 	return 0, fmt.Errorf("%s: %d trials match (%s); add conditions or name the trial by id", ref, len(ids), strings.Join(list, ", "))
 }
-
