@@ -58,7 +58,7 @@ the second form in calc: diff("repo:app=lulesh,procs=64", repo:12)).
 FILTER selects trials: comparisons name = value with = != < <= > >= and ~
 (a pattern with * and ?, !~ its negation), joined by and, or, not and
 parentheses; "has key" tests for an attribute. The names id, app,
-experiment, name, source, size, sha256, format, imported are the trial's
+experiment, name, source, filesize, sha256, format, imported are the trial's
 fields, any other name an attribute (@name forces the attribute). An
 unquoted number compares numerically; quote text with "…" or '…'.
   cubeview repo ls --where 'app = lulesh and procs >= 64 and compiler ~ "gcc*"'
@@ -89,6 +89,12 @@ var sharedRepos struct {
 // sharedRepo returns an open repository that stays open for the life of
 // the process: experiments read from it load their data lazily.
 func sharedRepo(loc string) (*repo.Repo, error) {
+	if loc == "" {
+		var err error
+		if loc, err = repo.DefaultLocation(); err != nil {
+			return nil, err
+		}
+	}
 	sharedRepos.Lock()
 	defer sharedRepos.Unlock()
 	if r, ok := sharedRepos.byLocation[loc]; ok {
@@ -374,7 +380,7 @@ func repoShow(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	p("experiment", printable(t.Experiment))
 	p("name", printable(t.Name))
 	p("source", printable(t.Source))
-	p("size", t.Size)
+	p("file size", t.Size)
 	p("sha256", t.SHA256)
 	p("format", printable(t.Format))
 	p("imported", t.Imported.Local().Format("2006-01-02 15:04:05 MST"))

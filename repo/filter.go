@@ -20,8 +20,8 @@ import (
 // Keywords are case-insensitive. A word is a run of characters other than
 // white space, quotes, parentheses and the operator characters =!<>~; a
 // string is quoted with "…" or '…' (a doubled quote stands for itself).
-// The names id, app, experiment, name, source, size, sha256, format and
-// imported are the trial's fields; any other name is an attribute ("@name"
+// The names id, app, experiment, name, source, filesize, sha256, format
+// and imported are the trial's fields; any other name is an attribute ("@name"
 // means the attribute even when it is spelled like a field). An unquoted
 // value that reads as a number compares numerically with attributes that
 // are numbers; any other value compares as text, byte by byte. "~" matches
@@ -51,7 +51,7 @@ type field struct {
 
 var fields = map[string]field{
 	"id":         {"t.id", true},
-	"size":       {"t.size", true},
+	"filesize":   {"t.size", true},
 	"app":        {"a.name", false},
 	"experiment": {"x.name", false},
 	"name":       {"t.name", false},
@@ -249,7 +249,8 @@ func (p *filterParser) unary() condition {
 		if !isAttr {
 			return condition{sql: "1=1"} // every trial has its fields
 		}
-		return condition{sql: "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key = ?)", args: []any{p.d.text(name)}}
+		return condition{sql: "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ?)",
+			args: []any{textHash(name), p.d.text(name)}}
 	}
 	return p.comparison()
 }
@@ -349,8 +350,8 @@ func (p *filterParser) comparison() condition {
 	if !isAttr {
 		return condition{sql: cmp, args: []any{arg}}
 	}
-	return condition{sql: "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key = ? AND " + cmp + ")",
-		args: []any{p.d.text(name), arg}}
+	return condition{sql: "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ? AND " + cmp + ")",
+		args: []any{textHash(name), p.d.text(name), arg}}
 }
 
 // globMatch returns the SQL that matches column against a pattern made by

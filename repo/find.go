@@ -178,8 +178,8 @@ func (r *Repo) findSQL(ctx context.Context, q Query, cond condition) ([]Hit, err
 		JOIN trial t ON t.id = m.trial
 		JOIN experiment x ON x.id = t.experiment
 		JOIN application a ON a.id = x.application
-		WHERE m.uniq = ?`)
-	args = append(args, r.d.text(q.Metric))
+		WHERE m.uniq_hash = ? AND m.uniq = ?`)
+	args = append(args, textHash(q.Metric), r.d.text(q.Metric))
 	if q.Share {
 		sb.WriteString(` AND m.total > 0 AND ` + val + ` >= ? * m.total`)
 		args = append(args, q.MinShare)
@@ -214,9 +214,9 @@ func (r *Repo) findPerLocation(ctx context.Context, q Query, cond condition) ([]
 		app, experiment, name string
 	}
 	var cands []cand
-	args := append([]any{r.d.text(q.Metric)}, cond.args...)
+	args := append([]any{textHash(q.Metric), r.d.text(q.Metric)}, cond.args...)
 	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name`+trialFrom+`
-		WHERE EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND m.uniq = ?) AND `+cond.sql+` ORDER BY t.id`, args,
+		WHERE EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND m.uniq_hash = ? AND m.uniq = ?) AND `+cond.sql+` ORDER BY t.id`, args,
 		func(s scanner) error {
 			var c cand
 			err := s.Scan(&c.trial, &c.app, &c.experiment, &c.name)

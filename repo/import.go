@@ -488,15 +488,15 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 	t := r.d.text
 	ins := &inserter{ctx: ctx, tx: tx, d: r.d}
 	for _, a := range mergeAttrs(e, opt.Attrs) {
-		ins.add("trial_attr", []string{"trial", "key", "value", "num", "origin"},
-			id, t(a.Key), t(a.Value), nullNumber(a), int(a.Origin))
+		ins.add("trial_attr", []string{"trial", "key", "key_hash", "value", "num", "origin"},
+			id, t(a.Key), textHash(a.Key), t(a.Value), nullNumber(a), int(a.Origin))
 	}
 	ordOf := siblingOrder(len(e.Metrics), e.MetricRoots, func(i int) []int { return e.Metrics[i].Children })
 	for i := range e.Metrics {
 		m := &e.Metrics[i]
-		ins.add("metric", []string{"trial", "idx", "id", "parent", "ord", "uniq", "disp", "dtype", "unit", "descr", "url", "val",
+		ins.add("metric", []string{"trial", "idx", "id", "parent", "ord", "uniq", "uniq_hash", "disp", "dtype", "unit", "descr", "url", "val",
 			"type", "expression", "init_expression", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total"},
-			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), t(m.DispName), t(m.DataType), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
+			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(m.DataType), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
 			t(m.Type), t(m.Expression), t(m.InitExpression), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
 			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total)
 	}
@@ -547,11 +547,18 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 			return 0, err
 		}
 	}
+	if testHookBeforeCommit != nil {
+		testHookBeforeCommit()
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
 	return id, nil
 }
+
+// testHookBeforeCommit, when set by a test, runs inside the import
+// transaction just before it commits.
+var testHookBeforeCommit func()
 
 func nullNumber(a Attribute) any {
 	if a.IsNumber {
@@ -599,22 +606,30 @@ func callPaths(e *model.Experiment) []string {
 // ensureExperiment returns the id of application app's experiment exp,
 // creating both as needed.
 func (r *Repo) ensureExperiment(ctx context.Context, tx *sql.Tx, app, exp string) (int64, error) {
-	if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO application (name) VALUES (?) ON CONFLICT (name) DO NOTHING`), r.d.text(app)); err != nil {
+	if r.d.name == "postgres" {
+		// Serialise creation so that a name is created once.
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7212090519)`); err != nil {
+			return 0, err
+		}
+	}
+	appID, err := r.ensureRow(ctx, tx, `SELECT id FROM application WHERE name_hash = ? AND name = ?`,
+		`INSERT INTO application (name, name_hash) VALUES (?, ?) RETURNING id`, []any{textHash(app), r.d.text(app)},
+		[]any{r.d.text(app), textHash(app)})
+	if err != nil {
 		return 0, err
 	}
-	var appID int64
-	if err := tx.QueryRowContext(ctx, r.d.q(`SELECT id FROM application WHERE name = ?`), r.d.text(app)).Scan(&appID); err != nil {
-		return 0, err
+	return r.ensureRow(ctx, tx, `SELECT id FROM experiment WHERE application = ? AND name_hash = ? AND name = ?`,
+		`INSERT INTO experiment (application, name, name_hash) VALUES (?, ?, ?) RETURNING id`,
+		[]any{appID, textHash(exp), r.d.text(exp)}, []any{appID, r.d.text(exp), textHash(exp)})
+}
+
+func (r *Repo) ensureRow(ctx context.Context, tx *sql.Tx, find, insert string, findArgs, insertArgs []any) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, r.d.q(find), findArgs...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, r.d.q(insert), insertArgs...).Scan(&id)
 	}
-	if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO experiment (application, name) VALUES (?, ?) ON CONFLICT (application, name) DO NOTHING`),
-		appID, r.d.text(exp)); err != nil {
-		return 0, err
-	}
-	var expID int64
-	if err := tx.QueryRowContext(ctx, r.d.q(`SELECT id FROM experiment WHERE application = ? AND name = ?`), appID, r.d.text(exp)).Scan(&expID); err != nil {
-		return 0, err
-	}
-	return expID, nil
+	return id, err
 }
 
 // inserter batches rows into multi-row INSERT statements, which both

@@ -2,6 +2,8 @@ package repo
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -182,6 +184,12 @@ func (d *dialect) q(query string) string {
 		sb.WriteByte(query[i])
 	}
 	return sb.String()
+}
+
+// textHash returns the 64-bit hash that indexes a looked-up name.
+func textHash(s string) int64 {
+	h := sha256.Sum256([]byte(s))
+	return int64(binary.BigEndian.Uint64(h[:8]))
 }
 
 // ErrReadOnly is wrapped by errors of changes the database refused for

@@ -8,6 +8,11 @@ import (
 	"strings"
 )
 
+// Names that are looked up (application and experiment names, attribute
+// keys, metric names) are indexed by a 64-bit hash of their bytes, not by
+// their text: PostgreSQL cannot index values of more than a few kilobytes,
+// and a name may be that long. Lookups compare hash and text.
+//
 // migrations[i] brings the schema from version i to version i+1. Column
 // types are written as {id}, {text}, {blob}, {float}, {int} and replaced
 // per engine. Never change a migration that has been released: add one.
@@ -16,12 +21,15 @@ var migrations = [][]string{
 	{
 		`CREATE TABLE application (
 			id {id},
-			name {text} NOT NULL UNIQUE)`,
+			name {text} NOT NULL,
+			name_hash {int} NOT NULL)`,
+		`CREATE INDEX application_name ON application (name_hash)`,
 		`CREATE TABLE experiment (
 			id {id},
 			application {int} NOT NULL REFERENCES application(id),
 			name {text} NOT NULL,
-			UNIQUE (application, name))`,
+			name_hash {int} NOT NULL)`,
+		`CREATE INDEX experiment_name ON experiment (application, name_hash)`,
 		`CREATE TABLE trial (
 			id {id},
 			experiment {int} NOT NULL REFERENCES experiment(id),
@@ -37,10 +45,11 @@ var migrations = [][]string{
 		`CREATE TABLE trial_attr (
 			trial {int} NOT NULL REFERENCES trial(id) ON DELETE CASCADE,
 			key {text} NOT NULL,
+			key_hash {int} NOT NULL,
 			value {text} NOT NULL,
 			num {float},
-			origin {int} NOT NULL,
-			PRIMARY KEY (trial, key)) {without_rowid}`,
+			origin {int} NOT NULL)`,
+		`CREATE INDEX trial_attr_trial ON trial_attr (trial, key_hash)`,
 		`CREATE TABLE metric (
 			trial {int} NOT NULL REFERENCES trial(id) ON DELETE CASCADE,
 			idx {int} NOT NULL,
@@ -48,6 +57,7 @@ var migrations = [][]string{
 			parent {int} NOT NULL,
 			ord {int} NOT NULL,
 			uniq {text} NOT NULL,
+			uniq_hash {int} NOT NULL,
 			disp {text} NOT NULL,
 			dtype {text} NOT NULL,
 			unit {text} NOT NULL,
@@ -146,8 +156,8 @@ var migrations = [][]string{
 	},
 	// 2: indexes for filtering and searching.
 	{
-		`CREATE INDEX trial_attr_key ON trial_attr (key, num)`,
-		`CREATE INDEX metric_uniq ON metric (uniq, trial)`,
+		`CREATE INDEX trial_attr_key ON trial_attr (key_hash, num)`,
+		`CREATE INDEX metric_uniq ON metric (uniq_hash, trial)`,
 		`CREATE INDEX cnode_stat_excl ON cnode_stat (trial, metric, excl)`,
 		`CREATE INDEX cnode_stat_incl ON cnode_stat (trial, metric, incl)`,
 		`CREATE INDEX region_stat_excl ON region_stat (trial, metric, excl)`,

@@ -184,11 +184,12 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 				return errors.New("an attribute needs a key: give key=value")
 			}
 			at := NewAttribute(a.Key, a.Value, FromUser)
-			if _, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial_attr WHERE trial = ? AND key = ?`), id, r.d.text(a.Key)); err != nil {
+			if _, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial_attr WHERE trial = ? AND key_hash = ? AND key = ?`),
+				id, textHash(a.Key), r.d.text(a.Key)); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
-			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO trial_attr (trial, key, value, num, origin) VALUES (?, ?, ?, ?, ?)`),
-				id, r.d.text(at.Key), r.d.text(at.Value), nullNumber(at), int(FromUser)); err != nil {
+			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO trial_attr (trial, key, key_hash, value, num, origin) VALUES (?, ?, ?, ?, ?, ?)`),
+				id, r.d.text(at.Key), textHash(at.Key), r.d.text(at.Value), nullNumber(at), int(FromUser)); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
 		}
@@ -197,7 +198,7 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 		if reservedField(k) {
 			return fmt.Errorf("%s is a trial field and cannot be removed", k)
 		}
-		res, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial_attr WHERE trial = ? AND key = ?`), id, r.d.text(k))
+		res, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial_attr WHERE trial = ? AND key_hash = ? AND key = ?`), id, textHash(k), r.d.text(k))
 		if err != nil {
 			return r.writeError(fmt.Sprintf("set trial %d", id), err)
 		}
@@ -296,11 +297,11 @@ func (r *Repo) Resolve(ctx context.Context, ref string) (int64, error) {
 			continue
 		}
 		if n, isNum := parseNumber(v); isNum {
-			parts = append(parts, "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key = ? AND v.num = ?)")
-			args = append(args, r.d.text(k), n)
+			parts = append(parts, "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ? AND v.num = ?)")
+			args = append(args, textHash(k), r.d.text(k), n)
 		} else {
-			parts = append(parts, "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key = ? AND v.value = ?)")
-			args = append(args, r.d.text(k), r.d.text(v))
+			parts = append(parts, "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ? AND v.value = ?)")
+			args = append(args, textHash(k), r.d.text(k), r.d.text(v))
 		}
 	}
 	var ids []int64
