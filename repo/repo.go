@@ -3,8 +3,8 @@ package repo
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"

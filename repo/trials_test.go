@@ -63,9 +63,9 @@ func TestFilter(t *testing.T) {
 			{"tag ~ 'a[*]b'", nil},
 			{"tag = 'a*b'", []int64{e}},
 			{"tag ~ 'a?b'", []int64{e}},
-			{"ver > 9", []int64{d}},      // numbers compare as numbers
-			{"ver > '9'", nil},           // text compares byte by byte: "10" < "9"
-			{"ver < '9'", []int64{d}},    //
+			{"ver > 9", []int64{d}},   // numbers compare as numbers
+			{"ver > '9'", nil},        // text compares byte by byte: "10" < "9"
+			{"ver < '9'", []int64{d}}, //
 			{"has compiler", []int64{a, b, c}},
 			{"not has compiler", []int64{d, e}},
 			{"id >= 4", []int64{d, e}},
