@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"cubeview/format"
+	"cubeview/internal/testkit"
 )
 
 // TestRepoCommands drives every verb of "cubeview repo" on a fresh
 // SQLite repository named by $CUBEVIEW_REPO, as references are.
 func TestRepoCommands(t *testing.T) {
-	data := sharedData(t)
+	data := testkit.DataDir(t)
 	dir := t.TempDir()
 	loc := filepath.Join(dir, "repo.db")
 	t.Setenv("CUBEVIEW_REPO", loc)

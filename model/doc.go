@@ -14,6 +14,6 @@
 //
 // An Experiment is immutable once built: readers and algebra operators
 // construct a new one, call Validate, and hand it out. The query methods
-// (MetricTotal, CnodeValues, LocationValues, FlatProfile, …) answer what a
+// (MetricTotal, CnodeValues, LocationValues, FlatProfileOf, …) answer what a
 // display needs without any user-interface types.
 package model

@@ -160,6 +160,8 @@ func (e *Experiment) Validate() error {
 		}
 	}
 
+	e.validateCallGraph(bad)
+
 	if e.blocks != nil {
 		for m := range e.blocks {
 			s := &e.blocks[m]
@@ -173,6 +175,9 @@ func (e *Experiment) Validate() error {
 				bad("metric %q: data block is %d×%d, want %d×%d", e.Metrics[m].UniqName,
 					b.NumCnodes(), b.NumLocations(), len(e.Cnodes), len(e.Locations))
 				continue
+			}
+			if b.OnDemand() {
+				continue // its rows are checked by the source as they are read
 			}
 			for c := 0; c < b.NumCnodes(); c++ {
 				for l, v := range b.Row(c) {

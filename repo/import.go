@@ -496,8 +496,8 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 		m := &e.Metrics[i]
 		ins.add("metric", []string{"trial", "idx", "id", "parent", "ord", "uniq", "uniq_hash", "disp", "dtype", "unit", "descr", "url", "val",
 			"type", "expression", "init_expression", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total"},
-			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(m.DataType), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
-			t(m.Type), t(m.Expression), t(m.InitExpression), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
+			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
+			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
 			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total)
 	}
 	for i := range e.Regions {
