@@ -12,6 +12,13 @@
 // through a Loader, so opening a large experiment reads no metric data
 // until somebody looks at it.
 //
+// A derived metric (Metric.Formula, CUBE 4 POSTDERIVED) stores nothing: its
+// value at any node of any pane is its formula applied to its operands'
+// values aggregated at that node, so a ratio is a ratio of sums.
+// CallTreeValues, RegionValues, SystemTreeValues, PointValues and
+// MetricTotal answer for stored and derived metrics alike;
+// WithDerived adds one to an experiment, sharing the stored data.
+//
 // An Experiment is immutable once built: readers and algebra operators
 // construct a new one, call Validate, and hand it out. The query methods
 // (MetricTotal, CnodeValues, LocationValues, FlatProfileOf, …) answer what a

@@ -125,6 +125,10 @@ func (e *Experiment) Dump(w io.Writer) error {
 		}
 	}
 	for _, mi := range e.MetricOrder() {
+		if e.Metrics[mi].IsDerived() {
+			p("data %q derived\n", e.Metrics[mi].UniqName)
+			continue
+		}
 		b, err := e.Block(mi)
 		if err != nil {
 			bw.Flush()

@@ -39,12 +39,12 @@ func (a Aggregation) Identity() float64 {
 // its exclusive value: only sum metrics under a sum metric, since a min or
 // max value is not a part of its parent.
 func (e *Experiment) subtracted(m int) []int {
-	if e.Metrics[m].Aggregation != Sum {
+	if e.Metrics[m].Aggregation != Sum || e.Metrics[m].Formula != nil {
 		return nil
 	}
 	var out []int
 	for _, ch := range e.Metrics[m].Children {
-		if e.Metrics[ch].Aggregation == Sum {
+		if e.Metrics[ch].Aggregation == Sum && e.Metrics[ch].Formula == nil {
 			out = append(out, ch)
 		}
 	}
@@ -175,8 +175,13 @@ func (a *aggregator) finish() (sums, locs []float64) {
 }
 
 // CnodeValues returns, for every cnode, its exclusive (own) value of the
-// selected metric aggregated over all locations.
+// selected metric aggregated over all locations. A derived metric's values
+// do not add up along the call tree, so for it CnodeValues returns an
+// error wrapping ErrDerived: CallTreeValues answers for every metric.
 func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
+	if err := e.notDerived(ms.Metric, "CallTreeValues"); err != nil {
+		return nil, err
+	}
 	sums, err := e.cnodeSums(ms.Metric)
 	if err != nil {
 		return nil, err
@@ -198,7 +203,8 @@ func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
 }
 
 // CallInclusive turns per-cnode exclusive values into inclusive ones: each
-// cnode's value aggregated with its whole subtree.
+// cnode's value aggregated with its whole subtree. It does not apply to
+// derived metrics, whose values do not add up: see CallTreeValues.
 func (e *Experiment) CallInclusive(excl []float64, agg Aggregation) []float64 {
 	incl := make([]float64, len(excl))
 	copy(incl, excl)
@@ -227,6 +233,15 @@ func ForestTotal(excl []float64, agg Aggregation) float64 {
 // MetricTotal returns the value the metric pane shows for a selection: the
 // metric over the whole call forest and all locations.
 func (e *Experiment) MetricTotal(ms MetricSel) (float64, error) {
+	if e.Metrics[ms.Metric].IsDerived() {
+		return e.Metrics[ms.Metric].Formula.EvalScalar(func(name string) (float64, error) {
+			op, err := e.operandIndex(ms.Metric, name)
+			if err != nil {
+				return 0, err
+			}
+			return e.MetricTotal(MetricSel{Metric: op, Inclusive: true})
+		})
+	}
 	v, err := e.CnodeValues(ms)
 	if err != nil {
 		return 0, err
@@ -328,7 +343,8 @@ func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) fl
 	return acc
 }
 
-// SystemValues aggregates per-location values for every system node at once.
+// SystemValues aggregates per-location values for every system node at
+// once. It does not apply to derived metrics: see SystemTreeValues.
 func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float64 {
 	out := make([]float64, len(e.System))
 	if agg != Sum {

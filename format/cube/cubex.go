@@ -95,7 +95,7 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 	nc, nl := len(e.Cnodes), len(e.Locations)
 	for m := range e.Metrics {
 		met := &e.Metrics[m]
-		if met.Unavailable != "" {
+		if !met.HasStoredValues() {
 			continue
 		}
 		kind, ok := scalarTypeOf(met.DataType)

@@ -49,7 +49,7 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 	now := time.Now().Truncate(time.Second)
 	for _, m := range e.MetricOrder() {
 		met := &e.Metrics[m]
-		if met.Unavailable != "" {
+		if !met.HasStoredValues() {
 			continue
 		}
 		kind, ok := scalarTypeOf(met.DataType)

@@ -165,12 +165,28 @@ func (b *builder) complete() error {
 		m := &e.Metrics[i]
 		voidAncestor := m.Parent >= 0 && hidden[m.Parent]
 		hidden[i] = voidAncestor || m.Hidden()
+		bindFormula(m)
 		if !b.explicitUnavailable[i] {
 			m.Unavailable = metricUnavailable(m, voidAncestor)
 		}
-		b.skip[i] = m.Unavailable != ""
+		b.skip[i] = m.Unavailable != "" || m.Formula != nil
 	}
+	e.BindFormulas()
 	return nil
+}
+
+// bindFormula parses the CubePL expression of a POSTDERIVED metric into
+// its Formula when it uses only what cubeview evaluates (numbers, metric
+// references, + − × ÷ and parentheses); other derived metrics keep only
+// their definition.
+func bindFormula(m *model.Metric) {
+	m.Formula = nil
+	if m.Type != model.PostDerived && m.Type != model.Derived || strings.TrimSpace(m.Expression) == "" {
+		return
+	}
+	if f, err := model.ParseFormula(m.Expression); err == nil {
+		m.Formula = f
+	}
 }
 
 // metricUnavailable returns why metric m has no values, or "".
@@ -178,6 +194,8 @@ func metricUnavailable(m *model.Metric, voidAncestor bool) string {
 	switch {
 	case voidAncestor || m.Hidden():
 		return voidUnavail
+	case m.Formula != nil:
+		return ""
 	case m.Type.IsDerived():
 		return derivedUnavail
 	case strings.TrimSpace(string(m.DataType)) != "":

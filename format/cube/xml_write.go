@@ -577,7 +577,7 @@ func (x *xmlWriter) severity() error {
 	}
 	for _, m := range e.MetricOrder() {
 		met := &e.Metrics[m]
-		if met.Unavailable != "" {
+		if !met.HasStoredValues() {
 			continue
 		}
 		b, err := e.Block(m)
