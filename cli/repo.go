@@ -40,13 +40,17 @@ Verbs:
   rm TRIAL…           remove trials
   find --metric UNIQ [--excl|--incl] (--share FRACTION | --min VALUE)
        [--kind mpi|omp|user|…] [--ranks A-B] [--threads A-B] [--flat]
-       [--where FILTER] [--limit N] [--csv]
+       [--where FILTER] [--derive 'NAME = EXPR']… [--limit N] [--csv]
         call paths (--flat: regions) whose metric value is at least VALUE or
         FRACTION of the run's total, best first, with trial, value, share
         of the run and call path; --excl (default) takes a call path's own
         value, --incl its value with its callees; --ranks and --threads
         restrict the values to those processes and threads (and the total
-        to the same locations)
+        to the same locations); --derive defines a metric from others as
+        "cubeview derive" does (ipc = PAPI_TOT_INS / PAPI_TOT_CYC), evaluated
+        after aggregation in every trial that has its operands, and
+        --metric may name it; derived metrics stored in trials are found
+        like any other
   export TRIAL OUT    write a trial as .cubex, .cube or .cube.gz
   open TRIAL…         open trials in windows
 
@@ -474,9 +478,18 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	fs.StringVar(&q.Where, "where", "", "trial filter")
 	fs.IntVar(&q.Limit, "limit", 0, "most hits shown")
 	asCSV := fs.Bool("csv", false, "CSV output")
+	var derive stringList
+	fs.Var(&derive, "derive", "derived metric NAME = EXPR")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
+	}
+	for _, def := range derive {
+		name, f, err := model.ParseDefinition(def)
+		if err != nil {
+			return usagef("find: --derive: %v", err)
+		}
+		q.Derived = append(q.Derived, model.DerivedMetric{UniqName: name, Formula: f})
 	}
 	switch {
 	case len(pos) > 0:

@@ -72,6 +72,10 @@ func TestRepoCommands(t *testing.T) {
 	if recs, err := csv.NewReader(strings.NewReader(out)).ReadAll(); status != 0 || err != nil || len(recs) != 3 || recs[0][5] != "region" {
 		t.Fatalf("find --csv: %d %v\n%s", status, err, out)
 	}
+	status, out, errOut = run("repo", "find", "--derive", "tpv = time / visits", "--metric", "tpv", "--min", "1e-3", "--csv")
+	if recs, err := csv.NewReader(strings.NewReader(out)).ReadAll(); status != 0 || err != nil || len(recs) < 2 {
+		t.Fatalf("find --derive: %d %v %q\n%s", status, err, errOut, out)
+	}
 	if status, _, errOut = run("repo", "find", "--metric", "time"); status != 2 || !strings.Contains(errOut, "--share") {
 		t.Fatalf("find without a constraint: %d %q", status, errOut)
 	}

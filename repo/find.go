@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -40,6 +41,41 @@ type Query struct {
 	Flat bool
 	// Limit bounds the number of hits returned; 0: all.
 	Limit int
+	// Derived defines metrics evaluated for the search from each trial's
+	// metrics (after aggregation, as everywhere): Metric may name one,
+	// and one may use the ones before it. Trials lacking an operand are
+	// skipped.
+	Derived []model.DerivedMetric
+}
+
+// derived returns the search-time derived metric called name, if any.
+func (q *Query) derived(name string) *model.Formula {
+	for i := range q.Derived {
+		if q.Derived[i].UniqName == name {
+			return q.Derived[i].Formula
+		}
+	}
+	return nil
+}
+
+// errMissing marks a metric a trial does not have: the trial is skipped.
+var errMissing = errors.New("metric not in the trial")
+
+// queryVectors returns the vectors of the searched metric, evaluating
+// search-time derived metrics over what leaf returns for other names.
+func (q *Query) queryVectors(nc, nr int, leaf func(name string) (vectors, error)) (vectors, error) {
+	var get func(name string, depth int) (vectors, error)
+	get = func(name string, depth int) (vectors, error) {
+		f := q.derived(name)
+		if f == nil {
+			return leaf(name)
+		}
+		if depth > maxDerivedDepth {
+			return vectors{}, fmt.Errorf("derived metric %q: definitions nest too deep or form a cycle", name)
+		}
+		return evalFormula(f, nc, nr, func(op string) (vectors, error) { return get(op, depth+1) })
+	}
+	return get(q.Metric, 0)
 }
 
 // Range is an inclusive range of ranks.
@@ -117,9 +153,12 @@ func (r *Repo) Find(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, err
 	}
 	var hits []Hit
-	if q.Ranks != nil || q.Threads != nil {
+	switch {
+	case q.Ranks != nil || q.Threads != nil:
 		hits, err = r.findPerLocation(ctx, q, cond)
-	} else {
+	case q.derived(q.Metric) != nil:
+		hits, err = r.findDerived(ctx, q, cond)
+	default:
 		hits, err = r.findSQL(ctx, q, cond)
 	}
 	if err != nil {
@@ -214,9 +253,13 @@ func (r *Repo) findPerLocation(ctx context.Context, q Query, cond condition) ([]
 		app, experiment, name string
 	}
 	var cands []cand
-	args := append([]any{textHash(q.Metric), r.d.text(q.Metric)}, cond.args...)
+	has, args := "1=1", cond.args
+	if q.derived(q.Metric) == nil {
+		has = "EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND m.uniq_hash = ? AND m.uniq = ?)"
+		args = append([]any{textHash(q.Metric), r.d.text(q.Metric)}, cond.args...)
+	}
 	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name`+trialFrom+`
-		WHERE EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND m.uniq_hash = ? AND m.uniq = ?) AND `+cond.sql+` ORDER BY t.id`, args,
+		WHERE `+has+` AND `+cond.sql+` ORDER BY t.id`, args,
 		func(s scanner) error {
 			var c cand
 			err := s.Scan(&c.trial, &c.app, &c.experiment, &c.name)
@@ -251,72 +294,185 @@ func (r *Repo) findPerLocation(ctx context.Context, q Query, cond condition) ([]
 // over one experiment (q.Where and q.Limit do not apply). Hits carry no
 // trial. It is what Find computes for each trial.
 func SearchExperiment(e *model.Experiment, q Query) ([]Hit, error) {
-	m := e.MetricByName(q.Metric)
-	if m < 0 {
-		return nil, nil
-	}
-	agg := e.Metrics[m].Aggregation
-	var excl []float64
-	if q.Ranks == nil && q.Threads == nil {
-		var err error
-		if excl, err = e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
-			return nil, err
-		}
-	} else {
-		cols := selectLocations(e, q.Ranks, q.Threads)
-		if len(cols) == 0 {
+	var cols []int
+	if q.Ranks != nil || q.Threads != nil {
+		if cols = selectLocations(e, q.Ranks, q.Threads); len(cols) == 0 {
 			return nil, nil
 		}
-		b, err := e.Block(m)
-		if err != nil {
-			return nil, err
-		}
-		excl = make([]float64, len(e.Cnodes))
-		for c := range excl {
-			row := b.Row(c)
-			acc := agg.Identity()
-			for _, l := range cols {
-				v := 0.0
-				if row != nil {
-					v = row[l]
-				}
-				acc = agg.Combine(acc, v)
-			}
-			excl[c] = acc
-		}
 	}
-	total := model.ForestTotal(excl, agg)
+	v, err := q.queryVectors(len(e.Cnodes), len(e.Regions), func(name string) (vectors, error) {
+		m := e.MetricByName(name)
+		if m < 0 {
+			return vectors{}, errMissing
+		}
+		return experimentVectors(e, m, cols, 0)
+	})
+	if errors.Is(err, errMissing) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	var hits []Hit
-	add := func(cnode, cnodeID, region int, path string, v float64) {
-		if q.meets(v, total) {
-			hits = append(hits, Hit{Cnode: cnode, CnodeID: cnodeID, Region: region, Path: path, Value: v, Total: total})
-		}
-	}
 	if q.Flat {
-		regExcl, regIncl := e.FlatProfile(excl, agg)
-		vals := regExcl
+		vals := v.regExcl
 		if q.Inclusive {
-			vals = regIncl
+			vals = v.regIncl
 		}
 		for g := range e.Regions {
-			if q.Kind == "" || RegionKind(&e.Regions[g]) == q.Kind {
-				add(-1, -1, g, e.Regions[g].Name, vals[g])
+			if (q.Kind == "" || RegionKind(&e.Regions[g]) == q.Kind) && q.meets(vals[g], v.total) {
+				hits = append(hits, Hit{Cnode: -1, CnodeID: -1, Region: g, Path: e.Regions[g].Name, Value: vals[g], Total: v.total})
 			}
 		}
 		return hits, nil
 	}
-	vals := excl
+	vals := v.excl
 	if q.Inclusive {
-		vals = e.CallInclusive(excl, agg)
+		vals = v.incl
 	}
 	paths := callPaths(e)
 	for c := range e.Cnodes {
 		g := e.Cnodes[c].Region
-		if q.Kind == "" || RegionKind(&e.Regions[g]) == q.Kind {
-			add(c, e.Cnodes[c].ID, g, paths[c], vals[c])
+		if (q.Kind == "" || RegionKind(&e.Regions[g]) == q.Kind) && q.meets(vals[c], v.total) {
+			hits = append(hits, Hit{Cnode: c, CnodeID: e.Cnodes[c].ID, Region: g, Path: paths[c], Value: vals[c], Total: v.total})
 		}
 	}
 	return hits, nil
+}
+
+// findDerived answers a search for a search-time derived metric from the
+// stored summaries of its operands, trial by trial.
+func (r *Repo) findDerived(ctx context.Context, q Query, cond condition) ([]Hit, error) {
+	type cand struct {
+		trial                 int64
+		app, experiment, name string
+		nc, nr                int
+	}
+	var cands []cand
+	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name,
+		(SELECT COUNT(*) FROM cnode c WHERE c.trial = t.id), (SELECT COUNT(*) FROM region g WHERE g.trial = t.id)`+trialFrom+`
+		WHERE `+cond.sql+` ORDER BY t.id`, cond.args, func(s scanner) error {
+		var c cand
+		err := s.Scan(&c.trial, &c.app, &c.experiment, &c.name, &c.nc, &c.nr)
+		cands = append(cands, c)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
+	}
+	var hits []Hit
+	for _, c := range cands {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		v, err := q.queryVectors(c.nc, c.nr, func(name string) (vectors, error) { return r.storedVectors(ctx, c.trial, name, c.nc, c.nr) })
+		if errors.Is(err, errMissing) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("repository %s: trial %d: %w", r.Name(), c.trial, err)
+		}
+		found, err := r.hitsOf(ctx, c.trial, q, v)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range found {
+			h.Trial, h.App, h.Experiment, h.Name = c.trial, c.app, c.experiment, c.name
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// storedVectors reads a stored metric's vectors from the summaries.
+func (r *Repo) storedVectors(ctx context.Context, trial int64, name string, nc, nr int) (vectors, error) {
+	var idx int
+	var v vectors
+	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT idx, total FROM metric WHERE trial = ? AND uniq_hash = ? AND uniq = ?`),
+		trial, textHash(name), r.d.text(name)).Scan(&idx, &v.total)
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, errMissing
+	}
+	if err != nil {
+		return v, err
+	}
+	v.excl, v.incl = make([]float64, nc), make([]float64, nc)
+	v.regExcl, v.regIncl = make([]float64, nr), make([]float64, nr)
+	err = r.rows(ctx, `SELECT cnode, excl, incl FROM cnode_stat WHERE trial = ? AND metric = ?`, []any{trial, idx}, func(s scanner) error {
+		var c int
+		var x, y float64
+		if err := s.Scan(&c, &x, &y); err != nil {
+			return err
+		}
+		if c < 0 || c >= nc {
+			return errCorrupt
+		}
+		v.excl[c], v.incl[c] = x, y
+		return nil
+	})
+	if err != nil {
+		return v, err
+	}
+	err = r.rows(ctx, `SELECT region, excl, incl FROM region_stat WHERE trial = ? AND metric = ?`, []any{trial, idx}, func(s scanner) error {
+		var g int
+		var x, y float64
+		if err := s.Scan(&g, &x, &y); err != nil {
+			return err
+		}
+		if g < 0 || g >= nr {
+			return errCorrupt
+		}
+		v.regExcl[g], v.regIncl[g] = x, y
+		return nil
+	})
+	return v, err
+}
+
+// hitsOf applies q's constraint and kind to a trial's vectors.
+func (r *Repo) hitsOf(ctx context.Context, trial int64, q Query, v vectors) ([]Hit, error) {
+	type region struct{ name, kind string }
+	var regions []region
+	err := r.rows(ctx, `SELECT name, kind FROM region WHERE trial = ? ORDER BY idx`, []any{trial}, func(s scanner) error {
+		var g region
+		err := s.Scan(&g.name, &g.kind)
+		regions = append(regions, g)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	if q.Flat {
+		vals := v.regExcl
+		if q.Inclusive {
+			vals = v.regIncl
+		}
+		for g, reg := range regions {
+			if g < len(vals) && (q.Kind == "" || reg.kind == q.Kind) && q.meets(vals[g], v.total) {
+				hits = append(hits, Hit{Cnode: -1, CnodeID: -1, Region: g, Path: reg.name, Value: vals[g], Total: v.total})
+			}
+		}
+		return hits, nil
+	}
+	vals := v.excl
+	if q.Inclusive {
+		vals = v.incl
+	}
+	err = r.rows(ctx, `SELECT idx, id, region, path FROM cnode WHERE trial = ? ORDER BY idx`, []any{trial}, func(s scanner) error {
+		var h Hit
+		if err := s.Scan(&h.Cnode, &h.CnodeID, &h.Region, &h.Path); err != nil {
+			return err
+		}
+		if h.Cnode >= len(vals) || h.Region < 0 || h.Region >= len(regions) {
+			return errCorrupt
+		}
+		h.Value, h.Total = vals[h.Cnode], v.total
+		if (q.Kind == "" || regions[h.Region].kind == q.Kind) && q.meets(h.Value, h.Total) {
+			hits = append(hits, h)
+		}
+		return nil
+	})
+	return hits, err
 }
 
 // selectLocations returns the data columns whose process rank and thread

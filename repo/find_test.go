@@ -37,8 +37,17 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 		if q.Where == "app = lulesh" && apps[id] != "lulesh" {
 			continue
 		}
+		skip := false
+		for _, d := range q.Derived {
+			withD, err := e.WithDerived(d)
+			if err != nil {
+				skip = true // an operand is missing
+				break
+			}
+			e = withD
+		}
 		m := e.MetricByName(q.Metric)
-		if m < 0 {
+		if m < 0 || skip {
 			continue
 		}
 		ms := model.MetricSel{Metric: m, Inclusive: true}
@@ -78,6 +87,19 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 				excl[c] = over(model.CnodeSel{Cnode: c})
 				incl[c] = over(model.CnodeSel{Cnode: c, Inclusive: true})
 			}
+		} else if e.Metrics[m].IsDerived() {
+			var err error
+			if excl, err = e.CallTreeValues(ms, false); err != nil {
+				t.Fatal(err)
+			}
+			if incl, err = e.CallTreeValues(ms, true); err != nil {
+				t.Fatal(err)
+			}
+			if total, err = e.Metrics[m].Formula.EvalScalar(func(name string) (float64, error) {
+				return e.MetricTotal(model.MetricSel{Metric: e.MetricByName(name), Inclusive: true})
+			}); err != nil {
+				t.Fatal(err)
+			}
 		} else {
 			var err error
 			if total, err = e.MetricTotal(ms); err != nil {
@@ -96,6 +118,12 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 		}
 		if q.Flat {
 			rx, ri := e.FlatProfile(excl, agg)
+			if e.Metrics[m].IsDerived() {
+				var err error
+				if rx, ri, err = e.RegionValues(ms); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for g := range e.Regions {
 				v := rx[g]
 				if q.Inclusive {
@@ -147,6 +175,10 @@ func TestFindEqualsBruteForce(t *testing.T) {
 		{Metric: "max_time", Inclusive: true, MinValue: 0.001},
 		{Metric: "bytes_sent", Share: true, MinShare: 0.2},
 		{Metric: "no_such_metric", MinValue: 0},
+		{Metric: "tpv", Derived: derived(t, "tpv = time / visits"), MinValue: 1e-4},
+		{Metric: "tpv", Derived: derived(t, "tpv = time / visits"), Inclusive: true, Share: true, MinShare: 0.5},
+		{Metric: "bpv", Derived: derived(t, "bpv = bytes_sent / (visits + 1)"), Flat: true, MinValue: 0.01},
+		{Metric: "twice", Derived: derived(t, "half = time / 2", "twice = half * 4 - time"), Kind: "mpi", Share: true, MinShare: 0.01},
 	}
 	eachEngine(t, func(t *testing.T, loc string) {
 		r := openRepo(t, loc)
@@ -215,6 +247,66 @@ func TestFindEqualsBruteForce(t *testing.T) {
 					t.Fatalf("query finds nothing: not a test")
 				}
 			})
+		}
+	})
+}
+
+func derived(t *testing.T, defs ...string) []model.DerivedMetric {
+	var out []model.DerivedMetric
+	for _, d := range defs {
+		name, f, err := model.ParseDefinition(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, model.DerivedMetric{UniqName: name, Formula: f})
+	}
+	return out
+}
+
+// TestStoredDerivedMetric imports an experiment with a derived metric:
+// it reopens as derived, and searching it equals a search-time definition.
+func TestStoredDerivedMetric(t *testing.T) {
+	p := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	eachEngine(t, func(t *testing.T, loc string) {
+		r := openRepo(t, loc)
+		ctx := context.Background()
+		e, err := format.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := derived(t, "tpv = time / visits")
+		withD, err := e.WithDerived(d[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := r.ImportExperiment(ctx, withD, Source{Path: p, SHA256: "x"}, ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := r.Open(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := back.MetricByName("tpv"); m < 0 || !back.Metrics[m].IsDerived() {
+			t.Fatal("the derived metric does not come back derived")
+		}
+		if testkit.Diff(dump(t, withD), dump(t, back)) != "" {
+			t.Fatalf("reopened: %s", testkit.Diff(dump(t, withD), dump(t, back)))
+		}
+		for _, q := range []Query{{MinValue: 1e-5}, {Inclusive: true, Share: true, MinShare: 0.2}, {Flat: true, MinValue: 0.001}} {
+			q.Metric = "tpv"
+			stored, err := r.Find(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q.Metric, q.Derived = "tpv2", derived(t, "tpv2 = time / visits")
+			adhoc, err := r.Find(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stored) == 0 || fmt.Sprint(stored) != fmt.Sprint(adhoc) {
+				t.Fatalf("stored derived metric finds %v, defined at search time %v", stored, adhoc)
+			}
 		}
 	})
 }

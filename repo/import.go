@@ -240,62 +240,43 @@ type metricSummary struct {
 
 type stats struct{ min, max, mean, sd float64 }
 
-// summarise computes metric m's summary from its block.
+// summarise computes metric m's summary: from its block for a stored
+// metric, evaluated after aggregation for a derived one (which stores no
+// data).
 func summarise(e *model.Experiment, m int) (*metricSummary, error) {
 	met := &e.Metrics[m]
-	agg := met.Aggregation
-	s := &metricSummary{}
-	excl, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	fail := func(err error) (*metricSummary, error) { return nil, fmt.Errorf("metric %q: %w", met.UniqName, err) }
+	v, err := experimentVectors(e, m, nil, 0)
 	if err != nil {
-		return nil, fmt.Errorf("metric %q: %w", met.UniqName, err)
+		return fail(err)
 	}
-	b, err := e.Block(m)
+	s := &metricSummary{total: v.total, excl: v.excl, incl: v.incl, regExcl: v.regExcl, regIncl: v.regIncl}
+	ms := model.MetricSel{Metric: m, Inclusive: true}
+	sys, err := e.SystemTreeValues(ms, e.CnodeOrder())
 	if err != nil {
-		return nil, fmt.Errorf("metric %q: %w", met.UniqName, err)
+		return fail(err)
 	}
-	s.excl = excl
-	s.incl = e.CallInclusive(excl, agg)
-	s.total = model.ForestTotal(excl, agg)
-	s.regExcl, s.regIncl = e.FlatProfile(excl, agg)
-	s.locTotal, err = e.LocationValues(model.MetricSel{Metric: m, Inclusive: true}, model.AllCnodes)
-	if err != nil {
-		return nil, err
-	}
+	s.locTotal = e.LocationsOf(sys)
 	nc, nl := len(e.Cnodes), e.NumLocations()
 	s.exclSt = make([]stats, nc)
 	s.inclSt = make([]stats, nc)
-	if nl > 0 && b.StoredRows() > 0 {
-		// Inclusive rows per location: each cnode's own row combined with
-		// its children's inclusive rows, from the leaves up.
-		inc := make([]float64, nc*nl)
-		for c := 0; c < nc; c++ {
-			if r := b.Row(c); r != nil {
-				copy(inc[c*nl:(c+1)*nl], r)
-			}
-		}
-		order := e.CnodeOrder()
-		for i := len(order) - 1; i >= 0; i-- {
-			c := order[i]
-			p := e.Cnodes[c].Parent
-			if p < 0 {
-				continue
-			}
-			dst, src := inc[p*nl:(p+1)*nl], inc[c*nl:(c+1)*nl]
-			if agg == model.Sum {
-				for l, v := range src {
-					dst[l] += v
-				}
-			} else {
-				for l, v := range src {
-					dst[l] = agg.Combine(dst[l], v)
-				}
-			}
-		}
-		for c := 0; c < nc; c++ {
-			s.exclSt[c] = rowStats(b.Row(c), nl)
-			s.inclSt[c] = rowStats(inc[c*nl:(c+1)*nl], nl)
-		}
-		s.data = encodeBlock(b)
+	own, err := e.PointValues(ms, false)
+	if err != nil {
+		return fail(err)
+	}
+	if own.StoredRows() == 0 {
+		return s, nil
+	}
+	withCallees, err := e.PointValues(ms, true)
+	if err != nil {
+		return fail(err)
+	}
+	for c := 0; c < nc; c++ {
+		s.exclSt[c] = rowStats(own.Row(c), nl)
+		s.inclSt[c] = rowStats(withCallees.Row(c), nl)
+	}
+	if met.HasStoredValues() {
+		s.data = encodeBlock(own)
 	}
 	return s, nil
 }
@@ -495,9 +476,9 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 	for i := range e.Metrics {
 		m := &e.Metrics[i]
 		ins.add("metric", []string{"trial", "idx", "id", "parent", "ord", "uniq", "uniq_hash", "disp", "dtype", "unit", "descr", "url", "val",
-			"type", "expression", "init_expression", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total"},
+			"type", "expression", "init_expression", "formula", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total"},
 			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
-			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
+			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(formulaText(m)), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
 			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total)
 	}
 	for i := range e.Regions {
@@ -559,6 +540,15 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 // testHookBeforeCommit, when set by a test, runs inside the import
 // transaction just before it commits.
 var testHookBeforeCommit func()
+
+// formulaText is the stored form of a derived metric's formula, "" for
+// other metrics.
+func formulaText(m *model.Metric) string {
+	if m.Formula == nil {
+		return ""
+	}
+	return m.Formula.String()
+}
 
 func nullNumber(a Attribute) any {
 	if a.IsNumber {

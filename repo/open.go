@@ -31,20 +31,28 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	}
 	var mOrd, cOrd, sOrd []int
 	err = r.rows(ctx, `SELECT idx, id, parent, ord, uniq, disp, dtype, unit, descr, url, val, type, expression, init_expression,
-		viztype, aggregation, unavailable, approximate, present, extra FROM metric WHERE trial = ? ORDER BY idx`,
+		formula, viztype, aggregation, unavailable, approximate, present, extra FROM metric WHERE trial = ? ORDER BY idx`,
 		[]any{id}, func(s scanner) error {
 			var m model.Metric
 			var idx, ord, aggr, approx int
 			var present int64
 			var ex []byte
+			var formula string
 			if err := s.Scan(&idx, &m.ID, &m.Parent, &ord, &m.UniqName, &m.DispName, &m.DataType, &m.Unit, &m.Descr, &m.URL, &m.Val,
-				&m.Type, &m.Expression, &m.InitExpression, &m.VizType, &aggr, &m.Unavailable, &approx, &present, &ex); err != nil {
+				&m.Type, &m.Expression, &m.InitExpression, &formula, &m.VizType, &aggr, &m.Unavailable, &approx, &present, &ex); err != nil {
 				return err
 			}
 			if idx != len(e.Metrics) {
 				return errCorrupt
 			}
 			m.Aggregation, m.Approximate, m.Present = model.Aggregation(aggr), approx != 0, model.Mask(present)
+			if formula != "" {
+				f, err := model.ParseFormula(formula)
+				if err != nil {
+					return fmt.Errorf("metric %q: formula %q: %w", m.UniqName, formula, err)
+				}
+				m.Formula = f
+			}
 			if ex != nil {
 				d := &decoder{b: ex}
 				m.AggrExpressions, m.Attrs = d.attrs(), d.attrs()

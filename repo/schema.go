@@ -67,6 +67,7 @@ var migrations = [][]string{
 			type {text} NOT NULL,
 			expression {text} NOT NULL,
 			init_expression {text} NOT NULL,
+			formula {text} NOT NULL,
 			viztype {text} NOT NULL,
 			aggregation {int} NOT NULL,
 			unavailable {text} NOT NULL,
