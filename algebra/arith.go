@@ -134,10 +134,14 @@ func (ig *Integration) newResult(prov Provenance) *model.Experiment {
 	for m := range metrics {
 		metrics[m].Attrs = slices.Clone(metrics[m].Attrs)
 	}
+	attrs := prov.attrs()
+	if forestMax(ig.Operands) {
+		attrs = append(attrs, model.Attr{Key: model.CallTreeAggrKey, Value: "MAX"})
+	}
 	return &model.Experiment{
 		Source:      prov.Expression,
 		Format:      "derived",
-		Attrs:       prov.attrs(),
+		Attrs:       attrs,
 		Mirrors:     sk.Mirrors,
 		Metrics:     metrics,
 		MetricRoots: sk.MetricRoots,
@@ -149,6 +153,17 @@ func (ig *Integration) newResult(prov Provenance) *model.Experiment {
 		Locations:   sk.Locations,
 		Topologies:  sk.Topologies,
 	}
+}
+
+// forestMax reports whether every operand declares CUBE_CT_AGGR MAX: their
+// roots overlap, and so do the result's. A mix keeps the default, SUM.
+func forestMax(operands []*model.Experiment) bool {
+	for _, e := range operands {
+		if !e.ForestMax() {
+			return false
+		}
+	}
+	return len(operands) > 0
 }
 
 // source is one operand's contribution to a result metric.

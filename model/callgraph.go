@@ -79,32 +79,37 @@ func (g *CallGraph) Callees(r int) []CallArc {
 // The inclusive value is the tool's own where the experiment's call graph
 // records one for the metric (and, for an expanded metric, for the child
 // metrics subtracted from it); otherwise it is computed from the call tree
-// as FlatProfile does. Displays and reports use this rather than
-// FlatProfile so that every inclusive value shown equals the tool's.
+// as FlatProfile does. Displays and reports use this (or FlatOf, which
+// adds the callees) rather than FlatProfile so that every inclusive value
+// shown equals the tool's.
 func (e *Experiment) FlatProfileOf(ms MetricSel) (regExcl, regIncl []float64, err error) {
-	excl, err := e.CnodeValues(ms)
+	f, err := e.FlatOf(ms)
 	if err != nil {
 		return nil, nil, err
 	}
-	agg := e.Metrics[ms.Metric].Aggregation
-	regExcl, regIncl = e.FlatProfile(excl, agg)
+	return f.Own, f.Whole, nil
+}
+
+// graphInclusive overwrites the per-region inclusive values regIncl of a
+// metric selection with the tool's own, where the call graph records them.
+func (e *Experiment) graphInclusive(ms MetricSel, regIncl []float64) error {
 	if e.CallGraph == nil || len(e.CallGraph.Inclusive) == 0 {
-		return regExcl, regIncl, nil
+		return nil
 	}
 	own, ok := e.CallGraph.Inclusive[ms.Metric]
 	if !ok {
-		return regExcl, regIncl, nil
+		return nil
 	}
 	copy(regIncl, own)
 	if ms.Inclusive {
-		return regExcl, regIncl, nil
+		return nil
 	}
 	for _, ch := range e.subtracted(ms.Metric) {
 		sub, ok := e.CallGraph.Inclusive[ch]
 		if !ok {
 			cv, err := e.CnodeValues(MetricSel{Metric: ch, Inclusive: true})
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			_, sub = e.FlatProfile(cv, e.Metrics[ch].Aggregation)
 		}
@@ -112,7 +117,7 @@ func (e *Experiment) FlatProfileOf(ms MetricSel) (regExcl, regIncl []float64, er
 			regIncl[r] -= sub[r]
 		}
 	}
-	return regExcl, regIncl, nil
+	return nil
 }
 
 // validateCallGraph reports references out of range and values that are
