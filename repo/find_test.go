@@ -78,15 +78,12 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 		var total float64
 		var excl, incl []float64
 		if restricted {
-			total = over(model.AllCnodes)
-			if math.IsInf(total, 0) {
-				total = 0
-			}
 			excl, incl = make([]float64, len(e.Cnodes)), make([]float64, len(e.Cnodes))
 			for c := range e.Cnodes {
 				excl[c] = over(model.CnodeSel{Cnode: c})
 				incl[c] = over(model.CnodeSel{Cnode: c, Inclusive: true})
 			}
+			total = e.ForestValue(excl, agg)
 		} else if e.Metrics[m].IsDerived() {
 			var err error
 			if excl, err = e.CallTreeValues(ms, false); err != nil {
@@ -118,9 +115,14 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 		}
 		if q.Flat {
 			rx, ri := e.FlatProfile(excl, agg)
-			if e.Metrics[m].IsDerived() {
+			if !restricted {
 				var err error
-				if rx, ri, err = e.RegionValues(ms); err != nil {
+				if e.Metrics[m].IsDerived() {
+					rx, ri, err = e.RegionValues(ms)
+				} else {
+					rx, ri, err = e.FlatProfileOf(ms)
+				}
+				if err != nil {
 					t.Fatal(err)
 				}
 			}

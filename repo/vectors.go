@@ -93,7 +93,18 @@ func experimentVectors(e *model.Experiment, m int, cols []int, depth int) (vecto
 			excl[c] = acc
 		}
 	}
-	v := vectors{excl: excl, incl: e.CallInclusive(excl, agg), total: model.ForestTotal(excl, agg)}
-	v.regExcl, v.regIncl = e.FlatProfile(excl, agg)
+	// The run's total is what the metric pane shows (CUBE_CT_AGGR MAX
+	// forests take their largest root); over all locations the flat
+	// profile keeps the tool's own inclusive values where a call graph
+	// records them.
+	v := vectors{excl: excl, incl: e.CallInclusive(excl, agg), total: e.ForestValue(excl, agg)}
+	if cols == nil {
+		var err error
+		if v.regExcl, v.regIncl, err = e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
+			return vectors{}, err
+		}
+	} else {
+		v.regExcl, v.regIncl = e.FlatProfile(excl, agg)
+	}
 	return v, nil
 }
