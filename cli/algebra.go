@@ -21,16 +21,27 @@ collapsed to one machine and one node.
 
 Options:
   -o OUT              output file; the format follows the extension
-                      (.cubex, .cube, .cube.gz)
+                      (.cubex, .cube, .cube.gz); never one of the inputs
+  --force             replace OUT even when it is one of the inputs
   --copy-system       always copy an operand's machine/node hierarchy
   --collapse-system   always collapse it to one machine and one node
-  --strict-lines      also match region lines and call-site lines`
+  --strict-lines      also match region lines and call-site lines
+  --strict-roots      keep call-tree roots of different regions apart; by
+                      default, when every operand has a single root, the
+                      roots match whatever their names (Score-P names the
+                      root after the executable)
+  --rename 'OLD=NEW'  rename regions before matching, for functions renamed
+                      between versions: OLD is a regular expression that
+                      must match the whole name, NEW may use $1…; repeat
+                      for several rules, applied in order (\= for a '='
+                      in OLD); recorded in the result`
 
 func init() {
 	register(&Command{
 		Name:    "diff",
 		Summary: "difference of two experiments (A − B)",
-		Usage: `usage: cubeview diff A B -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview diff A B -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Writes the difference A − B of two experiments. Unsigned integer metrics
 become signed; min/max metrics are subtracted element by element and marked
@@ -40,7 +51,8 @@ approximate.` + systemFlagsUsage,
 	register(&Command{
 		Name:    "merge",
 		Summary: "merge experiments (each metric from the first operand that has it)",
-		Usage: `usage: cubeview merge A B [C…] -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview merge A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Writes the union of the experiments: each metric takes its values from the
 first operand that has the metric, so runs that measured different metrics
@@ -50,7 +62,8 @@ first operand that has the metric, so runs that measured different metrics
 	register(&Command{
 		Name:    "mean",
 		Summary: "mean of experiments ((A + B + …) / n)",
-		Usage: `usage: cubeview mean A B [C…] -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview mean A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Writes the mean (A + B + …) / n of the experiments; a value present in only
 some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlagsUsage,
@@ -59,7 +72,7 @@ some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlag
 	register(&Command{
 		Name:    "cut",
 		Summary: "reroot and prune the call tree of an experiment",
-		Usage: `usage: cubeview cut [--reroot NAME]… [--prune NAME]… IN -o OUT
+		Usage: `usage: cubeview cut [--reroot NAME]… [--prune NAME]… IN -o OUT [--force]
 
 Writes IN with its call tree cut. Repeat a flag for several regions; at
 least one is needed.
@@ -67,13 +80,15 @@ least one is needed.
                   NAME; they become the roots
   --prune NAME    remove the subtrees of call paths ending in region NAME,
                   adding their inclusive values to the parent's own values
-  -o OUT          output file; the format follows the extension`,
+  -o OUT          output file; the format follows the extension; never IN
+  --force         replace OUT even when it is IN`,
 		Run: runCut,
 	})
 	register(&Command{
 		Name:    "calc",
 		Summary: "evaluate an algebra expression over files",
-		Usage: `usage: cubeview calc EXPR -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview calc EXPR -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Evaluates EXPR and writes the result, e.g.
   cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o d.cubex
@@ -86,13 +101,24 @@ expressions. Each file is read once.` + systemFlagsUsage,
 }
 
 // algebraFlags registers the options shared by the operators.
-func algebraFlags(fs *flag.FlagSet) (out *string, opts func() (algebra.Options, error)) {
+func algebraFlags(fs *flag.FlagSet) (out *string, force *bool, opts func() (algebra.Options, error)) {
 	out = fs.String("o", "", "output file")
+	force = fs.Bool("force", false, "replace the output even when it is an input")
 	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
 	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
 	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")
-	return out, func() (algebra.Options, error) {
-		opt := algebra.Options{StrictLines: *strict}
+	strictRoots := fs.Bool("strict-roots", false, "keep roots of different regions apart")
+	var renames stringList
+	fs.Var(&renames, "rename", "region renaming rule OLD=NEW")
+	return out, force, func() (algebra.Options, error) {
+		opt := algebra.Options{StrictLines: *strict, StrictRoots: *strictRoots}
+		for _, r := range renames {
+			rule, err := algebra.ParseRename(r)
+			if err != nil {
+				return opt, usagef("--rename: %v", err)
+			}
+			opt.Renames = append(opt.Renames, rule)
+		}
 		switch {
 		case *cp && *col:
 			return opt, usagef("--copy-system and --collapse-system exclude each other")
@@ -119,7 +145,7 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	o, _ := op.Info()
 	minOps, maxOps := o.MinOperands, o.MaxOperands
 	fs := newFlagSet(o.Name)
-	out, options := algebraFlags(fs)
+	out, force, options := algebraFlags(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -144,12 +170,13 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	for _, f := range files {
 		x.Args = append(x.Args, &algebra.Expr{File: f})
 	}
-	return evalAndWrite(env, x, opt, *out)
+	return evalAndWrite(env, x, opt, *out, *force)
 }
 
 func runCut(env Env, args []string) error {
 	fs := newFlagSet("cut")
 	out := fs.String("o", "", "output file")
+	force := fs.Bool("force", false, "replace the output even when it is the input")
 	var reroot, prune stringList
 	fs.Var(&reroot, "reroot", "region whose call paths become the roots")
 	fs.Var(&prune, "prune", "region whose call paths are pruned into their parents")
@@ -167,12 +194,12 @@ func runCut(env Env, args []string) error {
 		return err
 	}
 	x := &algebra.Expr{Op: algebra.OpCut, Args: []*algebra.Expr{{File: files[0]}}, Reroot: reroot, Prune: prune}
-	return evalAndWrite(env, x, algebra.Options{}, *out)
+	return evalAndWrite(env, x, algebra.Options{}, *out, *force)
 }
 
 func runCalc(env Env, args []string) error {
 	fs := newFlagSet("calc")
-	out, options := algebraFlags(fs)
+	out, force, options := algebraFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -194,11 +221,15 @@ func runCalc(env Env, args []string) error {
 	if x.Op == algebra.NoOp {
 		return fmt.Errorf("expression %q is a file, not an operation", pos[0])
 	}
-	return evalAndWrite(env, x, opt, *out)
+	return evalAndWrite(env, x, opt, *out, *force)
 }
 
-// evalAndWrite evaluates x, writes the result to out and reports it.
-func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string) error {
+// evalAndWrite evaluates x, writes the result to out and reports it. Out
+// must not be one of x's files unless force is set.
+func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string, force bool) error {
+	if err := checkOutput(out, x.Files(), force); err != nil {
+		return err
+	}
 	res, err := algebra.Eval(x, openExperiment, opt)
 	if err != nil {
 		return err
@@ -209,6 +240,9 @@ func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string) err
 	fmt.Fprintf(env.Stdout, "wrote %s: %s\n", out, res.Source)
 	if sys, ok := res.Attr(algebra.AttrSystem); ok {
 		fmt.Fprintf(env.Stdout, "system tree %s\n", sys)
+	}
+	if roots, ok := res.Attr(algebra.AttrRoots); ok {
+		fmt.Fprintf(env.Stdout, "%s (--strict-roots keeps them apart)\n", roots)
 	}
 	printOnlyIn(env, res)
 	return nil

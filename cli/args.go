@@ -4,46 +4,32 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"cubeview/format"
+	"cubeview/internal/atomicfile"
+	"cubeview/internal/flagargs"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
 
 // newFlagSet returns a flag set that reports errors through the returned
 // error only, so that Main decides what reaches the user.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
+func newFlagSet(name string) *flag.FlagSet { return flagargs.New(name) }
 
 // parseArgs parses args with fs, allowing flags before, between and after
 // the positional arguments, which it returns in order. Everything after a
 // "--" argument is positional. A flag error is a usage error; -h and
 // -help yield flag.ErrHelp.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usagef("%v", err)
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := flagargs.Parse(fs, args)
+	if err != nil && !flagargs.IsHelp(err) {
+		return nil, usagef("%v", err)
 	}
-	return pos, nil
+	return pos, err
 }
 
 // stringList is a flag that may be repeated, collecting every value.
@@ -53,6 +39,29 @@ func (s *stringList) String() string { return strings.Join(*s, ",") }
 
 func (s *stringList) Set(v string) error {
 	*s = append(*s, v)
+	return nil
+}
+
+// checkOutput refuses an output path that cannot or must not be written
+// before any work is done: a folder that does not exist, or one of the
+// inputs (the same file, also through another path or a link) unless
+// force is set.
+func checkOutput(out string, inputs []string, force bool) error {
+	dir := filepath.Dir(out)
+	if fi, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: the folder %s does not exist", out, dir)
+		}
+		return fmt.Errorf("%s: %w", out, err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s: %s is not a folder", out, dir)
+	}
+	if force {
+		return nil
+	}
+	if in, ok := atomicfile.SameFile(out, inputs); ok {
+		return fmt.Errorf("%s: the output is the same file as the input %s, which would be overwritten (give --force to replace it anyway)", out, in)
+	}
 	return nil
 }
 

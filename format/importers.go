@@ -1,6 +1,9 @@
 package format
 
-import "cubeview/model"
+import (
+	"cubeview/format/tau"
+	"cubeview/model"
+)
 
 // An importer reads one foreign profile format (DESIGN §7) into an
 // ordinary experiment.
@@ -16,4 +19,6 @@ type importer struct {
 
 // importers are tried in order on whatever is not a CUBE file. Each
 // importer package adds one line here.
-var importers = []importer{}
+var importers = []importer{
+	{"TAU profile directory", tau.Detect, tau.Open},
+}
