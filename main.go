@@ -6,6 +6,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"fyne.io/fyne/v2/app"
@@ -16,7 +17,11 @@ import (
 )
 
 func main() {
-	args := os.Args[1:]
+	args, err := cli.TakeMemoryFlag(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cubeview:", err)
+		os.Exit(2)
+	}
 	if len(args) > 0 && cli.IsCommand(args[0]) {
 		os.Exit(cli.Main(args, cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 	}
