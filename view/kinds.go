@@ -27,9 +27,9 @@ type rowKind interface {
 	presence(v *View, i int) model.Mask
 	// callPath names the row as a call-pane selection ("-" elsewhere).
 	callPath(v *View, i int) string
-	// locations returns the per-location values of metric selection ms
-	// over what the row stands for as the call-pane selection.
-	locations(v *View, i int, ms model.MetricSel) ([]float64, error)
+	// cnodes returns the call paths the row stands for as the call-pane
+	// selection (every call path for rows of other panes).
+	cnodes(v *View, i int) []int
 	// metricOf returns the metric whose unit and type the row's values
 	// have, or -1.
 	metricOf(v *View, i int) int
@@ -49,9 +49,7 @@ type rowDefaults struct{}
 
 func (rowDefaults) callPath(*View, int) string { return "-" }
 
-func (rowDefaults) locations(v *View, _ int, ms model.MetricSel) ([]float64, error) {
-	return v.exp.LocationValues(ms, model.AllCnodes)
-}
+func (rowDefaults) cnodes(v *View, _ int) []int { return v.exp.CnodeOrder() }
 
 func (rowDefaults) metricOf(v *View, _ int) int {
 	if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
@@ -224,8 +222,9 @@ func (cnodeRow) ownRoot(v *View, i int) float64     { return at(v.callIncl, v.cn
 func (cnodeRow) presence(v *View, i int) model.Mask { return v.exp.Cnodes[i].Present }
 func (cnodeRow) callPath(v *View, i int) string     { return v.exp.CallPath(i) }
 
-func (cnodeRow) locations(v *View, i int, ms model.MetricSel) ([]float64, error) {
-	return v.exp.LocationValues(ms, model.CnodeSel{Cnode: i, Inclusive: !v.expandedBranch(CallPane, Node{CnodeNode, i})})
+// cnodes: a collapsed call path with its subtree, an expanded one alone.
+func (cnodeRow) cnodes(v *View, i int) []int {
+	return v.exp.CnodeSubtree(model.CnodeSel{Cnode: i, Inclusive: !v.expandedBranch(CallPane, Node{CnodeNode, i})})
 }
 
 func (k cnodeRow) explain(v *View, i int, head string) []string {
@@ -269,9 +268,7 @@ func (regionRow) presence(v *View, i int) model.Mask {
 
 func (regionRow) callPath(v *View, i int) string { return "region " + v.exp.Regions[i].Name }
 
-func (regionRow) locations(v *View, i int, ms model.MetricSel) ([]float64, error) {
-	return v.exp.LocationValuesOver(ms, v.regionSelection(Node{RegionNode, i}))
-}
+func (regionRow) cnodes(v *View, i int) []int { return v.regionSelection(Node{RegionNode, i}) }
 
 func (k regionRow) explain(v *View, i int, head string) []string {
 	return k.explainCall(v, k.callPath(v, i), head)
@@ -302,8 +299,8 @@ func (subroutinesRow) callPath(v *View, i int) string {
 	return "subroutines of " + v.exp.Regions[i].Name
 }
 
-func (subroutinesRow) locations(v *View, i int, ms model.MetricSel) ([]float64, error) {
-	return v.exp.LocationValuesOver(ms, v.regionSelection(Node{SubroutinesNode, i}))
+func (subroutinesRow) cnodes(v *View, i int) []int {
+	return v.regionSelection(Node{SubroutinesNode, i})
 }
 
 func (k subroutinesRow) explain(v *View, i int, head string) []string {
