@@ -55,7 +55,8 @@ type Window struct {
 	reported map[string]bool
 	ready    []func()
 
-	source *sourcePanel // nil until the source panel is first shown
+	source         *sourcePanel // nil until the source panel is first shown
+	analysisPanels              // perfdiff result list, statistics
 }
 
 func (a *App) newWindow() *Window {
