@@ -30,8 +30,7 @@ type perfDiffForm struct {
 	docs    []*Document
 	labels  []string
 	a, b    *widget.Select
-	metric  *widget.Select
-	metrics []string // uniq names, in the order of metric's options
+	metric  *metricChoice
 	delta   *widget.Entry
 	kind    *widget.RadioGroup
 	content fyne.CanvasObject
@@ -42,7 +41,7 @@ func (w *Window) newPerfDiffForm() *perfDiffForm {
 	f.labels = docLabels(f.docs)
 	f.a = widget.NewSelect(f.labels, func(string) { f.updateMetrics() })
 	f.b = widget.NewSelect(f.labels, func(string) { f.updateMetrics() })
-	f.metric = widget.NewSelect(nil, nil)
+	f.metric = newMetricChoice()
 	f.delta = widget.NewEntry()
 	f.delta.SetText("1")
 	f.kind = widget.NewRadioGroup([]string{deltaAbsolute, deltaRelative}, nil)
@@ -58,7 +57,7 @@ func (w *Window) newPerfDiffForm() *perfDiffForm {
 	}
 	f.updateMetrics()
 	if n := w.view.Selected(view.MetricPane); n.Kind == view.MetricNode {
-		f.SetMetric(w.view.Experiment().Metrics[n.Index].UniqName)
+		f.metric.Set(w.view.Experiment().Metrics[n.Index].UniqName)
 	}
 	note := widget.NewLabel("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
 		"whose values differ by at least δ is refined one step in the call tree and in the system tree.\n" +
@@ -68,7 +67,7 @@ func (w *Window) newPerfDiffForm() *perfDiffForm {
 	f.content = container.NewVBox(widget.NewForm(
 		widget.NewFormItem("Experiment A", f.a),
 		widget.NewFormItem("Experiment B", f.b),
-		widget.NewFormItem("Metric", f.metric),
+		widget.NewFormItem("Metric", f.metric.sel),
 		widget.NewFormItem("δ", f.delta),
 		widget.NewFormItem("", f.kind)), note)
 	return f
@@ -83,64 +82,11 @@ func (f *perfDiffForm) doc(label string) *Document {
 	return nil
 }
 
-// updateMetrics offers the metrics with values of A and then those only
-// B has, keeping the chosen one when it is still there.
+// updateMetrics offers the metrics of A and B.
 func (f *perfDiffForm) updateMetrics() {
-	if f.metric == nil {
-		return
+	if f.metric != nil {
+		f.metric.Offer(f.doc(f.a.Selected), f.doc(f.b.Selected))
 	}
-	was := f.Metric()
-	f.metrics = nil
-	var options []string
-	seen := map[string]bool{}
-	for _, d := range []*Document{f.doc(f.a.Selected), f.doc(f.b.Selected)} {
-		if d == nil {
-			continue
-		}
-		e := d.Exp
-		for _, m := range e.MetricOrder() {
-			met := &e.Metrics[m]
-			if seen[met.UniqName] || met.Unavailable != "" || met.Hidden() {
-				continue
-			}
-			seen[met.UniqName] = true
-			f.metrics = append(f.metrics, met.UniqName)
-			options = append(options, metricLabel(met))
-		}
-	}
-	f.metric.Options = options
-	f.metric.ClearSelected()
-	if !f.SetMetric(was) && len(options) > 0 {
-		f.metric.SetSelectedIndex(0)
-	}
-	f.metric.Refresh()
-}
-
-func metricLabel(m *model.Metric) string {
-	if m.DispName != "" && m.DispName != m.UniqName {
-		return m.DispName + " (" + m.UniqName + ")"
-	}
-	return m.UniqName
-}
-
-// Metric returns the uniq name of the chosen metric, "" when none.
-func (f *perfDiffForm) Metric() string {
-	i := f.metric.SelectedIndex()
-	if i < 0 || i >= len(f.metrics) {
-		return ""
-	}
-	return f.metrics[i]
-}
-
-// SetMetric chooses the metric uniq; false when it is not offered.
-func (f *perfDiffForm) SetMetric(uniq string) bool {
-	for i, m := range f.metrics {
-		if m == uniq {
-			f.metric.SetSelectedIndex(i)
-			return true
-		}
-	}
-	return false
 }
 
 // perfDiffRequest is what the form describes.
@@ -155,7 +101,7 @@ func (f *perfDiffForm) Request() (perfDiffRequest, error) {
 	if r.A == nil || r.B == nil {
 		return r, errors.New("choose experiments A and B")
 	}
-	r.opt.Metric = f.Metric()
+	r.opt.Metric = f.metric.Metric()
 	if r.opt.Metric == "" {
 		return r, errors.New("choose a metric")
 	}
@@ -291,7 +237,7 @@ func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
 	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
 	w.perfDiff = p
-	w.SetPanel(p.box)
+	w.showAnalysisPanel(p.box)
 }
 
 func (p *perfDiffPanel) cell(id widget.TableCellID) string {

@@ -29,8 +29,8 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	if f.a.Selected != "before.cubex" || f.b.Selected != "after.cubex" {
 		t.Fatalf("preselected %q and %q", f.a.Selected, f.b.Selected)
 	}
-	if !f.SetMetric("mpi_barrier_wait") {
-		t.Fatalf("metric mpi_barrier_wait not offered: %v", f.metrics)
+	if !f.metric.Set("mpi_barrier_wait") {
+		t.Fatalf("metric mpi_barrier_wait not offered: %v", f.metric.uniq)
 	}
 	f.delta.SetText("1")
 	n := len(a.Windows())
@@ -101,7 +101,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	f2 := aw.newPerfDiffForm()
 	f2.a.SetSelected("before.cubex")
 	f2.b.SetSelected("after.cubex")
-	f2.SetMetric("time")
+	f2.metric.Set("time")
 	f2.kind.SetSelected(deltaRelative)
 	f2.delta.SetText("5")
 	if err := f2.Submit(); err != nil {

@@ -608,7 +608,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	}
 	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
 		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
-		fyne.NewMenuItemSeparator(), w.sourceMenuItem())
+		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem())
 
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keys and mouse", w.keysHelp),
