@@ -156,7 +156,9 @@ func allZero(xs []float64) bool {
 	return true
 }
 
-func formatX(x float64) string { return numfmt.Format{Notation: numfmt.Significant, Digits: 6}.Format(x, x == math.Trunc(x)) }
+func formatX(x float64) string {
+	return numfmt.Format{Notation: numfmt.Significant, Digits: 6}.Format(x, x == math.Trunc(x))
+}
 
 // formatRatio shows a speedup or efficiency with three significant
 // digits, "–" where it is undefined.
