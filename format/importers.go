@@ -1,6 +1,8 @@
 package format
 
 import (
+	"cubeview/format/gprof"
+	"cubeview/format/mpip"
 	"cubeview/format/tau"
 	"cubeview/model"
 )
@@ -21,4 +23,6 @@ type importer struct {
 // importer package adds one line here.
 var importers = []importer{
 	{"TAU profile directory", tau.Detect, tau.Open},
+	{"GNU gprof report", gprof.Detect, gprof.Open},
+	{"mpiP report", mpip.Detect, mpip.Open},
 }

@@ -336,24 +336,28 @@ func (v *View) Missing() []BlockRef {
 	seen := map[BlockRef]bool{}
 	rows := v.selectionNeedsRows()
 	add := func(x *model.Experiment, m int) {
-		r := BlockRef{Exp: x, Metric: m}
-		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) || x.Summarized(m) {
-			return
+		for _, m := range storedOperands(x, m) {
+			r := BlockRef{Exp: x, Metric: m}
+			if seen[r] || x.Loaded(m) || x.Summarized(m) {
+				continue
+			}
+			seen[r] = true
+			out = append(out, r)
 		}
-		seen[r] = true
-		out = append(out, r)
 	}
 	addRows := func(x *model.Experiment, m int) {
 		if !rows {
 			add(x, m)
 			return
 		}
-		r := BlockRef{Exp: x, Metric: m, Rows: true}
-		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) {
-			return
+		for _, m := range storedOperands(x, m) {
+			r := BlockRef{Exp: x, Metric: m, Rows: true}
+			if seen[r] || x.Loaded(m) {
+				continue
+			}
+			seen[r] = true
+			out = append(out, r)
 		}
-		seen[r] = true
-		out = append(out, r)
 	}
 	ext := v.usesExternal()
 	for _, m := range v.visibleMetrics() {
@@ -371,6 +375,29 @@ func (v *View) Missing() []BlockRef {
 		}
 		if ext {
 			add(v.external, v.external.MetricByName(v.exp.Metrics[ms.Metric].UniqName))
+		}
+	}
+	return out
+}
+
+// Prefetch returns the selected metric's data (with its child metrics when
+// it is expanded) whose rows are not in memory yet: a window reads them in
+// the background once values are shown, so that a later call selection
+// needs no reading (a metric above the memory budget gets a block that
+// reads its rows on demand, which costs nothing ahead).
+func (v *View) Prefetch() []BlockRef {
+	ms, ok := v.metricSel()
+	if !ok {
+		return nil
+	}
+	ms2 := []int{ms.Metric}
+	if !ms.Inclusive {
+		ms2 = append(ms2, v.exp.Metrics[ms.Metric].Children...)
+	}
+	var out []BlockRef
+	for _, m := range ms2 {
+		if v.exp.Metrics[m].Unavailable == "" && !v.exp.Loaded(m) {
+			out = append(out, BlockRef{Exp: v.exp, Metric: m, Rows: true})
 		}
 	}
 	return out
@@ -396,8 +423,10 @@ func (v *View) selectionNeedsRows() bool {
 func (v *View) MissingUnder(m int) []BlockRef {
 	var out []BlockRef
 	for _, i := range model.DepthFirst([]int{m}, func(i int) []int { return v.exp.Metrics[i].Children }) {
-		if v.exp.Metrics[i].Unavailable == "" && !v.exp.Loaded(i) && !v.exp.Summarized(i) {
-			out = append(out, BlockRef{Exp: v.exp, Metric: i})
+		for _, s := range storedOperands(v.exp, i) {
+			if !v.exp.Loaded(s) && !v.exp.Summarized(s) {
+				out = append(out, BlockRef{Exp: v.exp, Metric: s})
+			}
 		}
 	}
 	return out
@@ -504,16 +533,24 @@ func (v *View) computeCall(ms model.MetricSel, ok bool) {
 	if !ok || v.exp.Metrics[ms.Metric].Unavailable != "" {
 		return
 	}
-	excl, err := v.exp.CnodeValues(ms)
+	// The after-aggregation queries answer for stored and derived metrics.
+	excl, err := v.exp.CallTreeValues(ms, false)
+	var incl, regExcl, regIncl []float64
+	total := math.NaN()
+	if err == nil {
+		incl, err = v.exp.CallTreeValues(ms, true)
+	}
+	if err == nil {
+		regExcl, regIncl, err = v.exp.RegionValues(ms)
+	}
+	if err == nil {
+		total, err = v.exp.MetricTotal(ms)
+	}
 	if err != nil {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
-	agg := v.exp.Metrics[ms.Metric].Aggregation
-	v.callExcl = excl
-	v.callIncl = v.exp.CallInclusive(excl, agg)
-	v.regExcl, v.regIncl = v.exp.FlatProfile(excl, agg)
-	v.callTotal = model.ForestTotal(excl, agg)
+	v.callExcl, v.callIncl, v.regExcl, v.regIncl, v.callTotal = excl, incl, regExcl, regIncl, total
 }
 
 func (v *View) computeSystem(ms model.MetricSel, ok bool) {
@@ -521,23 +558,13 @@ func (v *View) computeSystem(ms model.MetricSel, ok bool) {
 	if !ok || v.callExcl == nil {
 		return
 	}
-	cs := v.panes[CallPane].selected
-	var loc []float64
-	var err error
-	switch cs.Kind {
-	case CnodeNode:
-		loc, err = v.exp.LocationValues(ms, model.CnodeSel{Cnode: cs.Index, Inclusive: !v.expandedBranch(CallPane, cs)})
-	case RegionNode, SubroutinesNode:
-		loc, err = v.exp.LocationValuesOver(ms, v.regionSelection(cs))
-	default:
-		loc, err = v.exp.LocationValues(ms, model.AllCnodes)
-	}
+	sys, err := v.exp.SystemTreeValues(ms, v.callCnodes(v.panes[CallPane].selected))
 	if err != nil {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
-	v.locVals = loc
-	v.sysVals = v.exp.SystemValues(loc, v.exp.Metrics[ms.Metric].Aggregation)
+	v.sysVals = sys
+	v.locVals = v.exp.LocationsOf(sys)
 }
 
 // regionSelection returns the call paths a flat-profile row stands for:
@@ -717,29 +744,12 @@ func (v *View) ScaleRange(d Dim, n Node) colormap.Range {
 	if v.panes[d].mode != Absolute {
 		return colormap.Range{Max: 100}
 	}
-	if d == MetricPane {
-		if n.Kind == MetricNode {
-			return colormap.Range{Max: v.metricRootMax[v.metricRoot[n.Index]]}
-		}
-		return colormap.Range{}
-	}
-	return colormap.Range{Max: v.scaleMax[d]}
+	return colormap.Range{Max: kindOf(n).scaleMax(v, d, n.Index)}
 }
 
 // unitMetric returns the metric whose unit and type the values of pane d
 // (row n) have, or -1.
-func (v *View) unitMetric(d Dim, n Node) int {
-	if d == MetricPane {
-		if n.Kind == MetricNode {
-			return n.Index
-		}
-		return -1
-	}
-	if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
-		return s.Index
-	}
-	return -1
-}
+func (v *View) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(v, n.Index) }
 
 // Text returns the formatted value of n in pane d.
 func (v *View) Text(d Dim, n Node) string {
@@ -865,7 +875,7 @@ func (v *View) Row(d Dim, n Node) Row {
 	c := v.Appearance(val, v.integer(d, n), v.ScaleRange(d, n), false)
 	r := Row{
 		Node:    n,
-		Label:   v.Label(n),
+		Label:   v.Label(n) + v.thresholdSuffix(d, n),
 		Text:    c.Text,
 		Value:   val,
 		Color:   c.Color,
@@ -1089,27 +1099,9 @@ func (v *View) Explain(d Dim) string {
 	if !n.Valid() {
 		return "Nothing selected in the " + strings.ToLower(d.String())
 	}
-	e := v.exp
-	state := func(d Dim, n Node) string {
-		if v.expandedBranch(d, n) {
-			if d == SystemPane {
-				return "expanded: no value of its own"
-			}
-			return "exclusive"
-		}
-		if v.IsBranch(d, n) {
-			return "inclusive"
-		}
-		return "leaf"
-	}
-	var parts []string
-	ms := v.panes[MetricPane].selected
 	unit := ""
-	if ms.Kind == MetricNode {
-		unit = e.Metrics[ms.Index].Unit
-		if d == MetricPane {
-			unit = e.Metrics[n.Index].Unit
-		}
+	if m := v.unitMetric(d, n); m >= 0 {
+		unit = v.exp.Metrics[m].Unit
 	}
 	val := v.Text(d, n)
 	if v.panes[d].mode == Absolute {
@@ -1117,29 +1109,27 @@ func (v *View) Explain(d Dim) string {
 	} else {
 		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.format.Format(v.absolute(d, n), false) + " " + unit + ")"
 	}
-	switch d {
-	case MetricPane:
-		parts = append(parts, fmt.Sprintf("Metric %s (%s): %s, over all call paths and locations", v.Label(n), state(d, n), val))
-	case CallPane:
-		what := "call path " + v.callPath(n)
-		parts = append(parts, fmt.Sprintf("%s (%s): %s", what, state(d, n), val))
-		if ms.Kind == MetricNode {
-			parts = append(parts, fmt.Sprintf("metric %s (%s)", v.Label(ms), state(MetricPane, ms)))
-		}
-		parts = append(parts, "all locations")
-	case SystemPane:
-		parts = append(parts, fmt.Sprintf("%s (%s): %s", v.Label(n), state(d, n), val))
-		if ms.Kind == MetricNode {
-			parts = append(parts, fmt.Sprintf("metric %s (%s)", v.Label(ms), state(MetricPane, ms)))
-		}
-		if cs := v.panes[CallPane].selected; cs.Valid() {
-			parts = append(parts, fmt.Sprintf("call path %s (%s)", v.callPath(cs), state(CallPane, cs)))
-		}
-	}
+	parts := kindOf(n).explain(v, n.Index, "("+v.state(d, n)+"): "+val)
 	if t := v.Tooltip(n); t != "" {
 		parts = append(parts, t)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// state says which of its values row n of pane d shows.
+func (v *View) state(d Dim, n Node) string {
+	if v.expandedBranch(d, n) {
+		return kindOf(n).expandedState()
+	}
+	if v.IsBranch(d, n) {
+		return "inclusive"
+	}
+	return "leaf"
+}
+
+// metricState names the selected metric and its state.
+func (v *View) metricState(ms Node) string {
+	return fmt.Sprintf("metric %s (%s)", v.Label(ms), v.state(MetricPane, ms))
 }
 
 func (v *View) callPath(n Node) string { return kindOf(n).callPath(v, n.Index) }
