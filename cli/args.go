@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,8 +84,12 @@ func metricIndex(e *model.Experiment, path, uniq string) (int, error) {
 }
 
 // formatValue renders a value for people: integers of integer metrics
-// without decimals, everything else with 12 significant digits.
+// without decimals, everything else with 12 significant digits; NaN and
+// infinities, which files may hold, as NaN, +Inf and -Inf.
 func formatValue(m *model.Metric, v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return formatExact(v)
+	}
 	return numfmt.Precise().Format(v, m.IsInteger())
 }
 
