@@ -1,6 +1,7 @@
 package format
 
 import (
+	"cubeview/format/gprof"
 	"cubeview/format/tau"
 	"cubeview/model"
 )
@@ -21,4 +22,5 @@ type importer struct {
 // importer package adds one line here.
 var importers = []importer{
 	{"TAU profile directory", tau.Detect, tau.Open},
+	{"GNU gprof report", gprof.Detect, gprof.Open},
 }
