@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"cubeview/internal/printable"
+	safetext "cubeview/internal/printable"
 )
 
 // Env is what a subcommand sees of the process.
@@ -156,7 +156,7 @@ func tidyMessage(cmd, msg string) string {
 func printableLines(msg string) string {
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		lines[i] = printable.String(l)
+		lines[i] = safetext.String(l)
 	}
 	return strings.Join(lines, "\n")
 }
