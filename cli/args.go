@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"cubeview/internal/atomicfile"
 	"cubeview/internal/flagargs"
 	"cubeview/model"
-	"cubeview/numfmt"
 )
 
 // newFlagSet returns a flag set that reports errors through the returned
@@ -82,16 +80,3 @@ func metricIndex(e *model.Experiment, path, uniq string) (int, error) {
 	}
 	return -1, fmt.Errorf("%s has no metric %q (it has: %s)", path, uniq, strings.Join(names, ", "))
 }
-
-// formatValue renders a value for people: integers of integer metrics
-// without decimals, everything else with 12 significant digits; NaN and
-// infinities, which files may hold, as NaN, +Inf and -Inf.
-func formatValue(m *model.Metric, v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return formatExact(v)
-	}
-	return numfmt.Precise().Format(v, m.IsInteger())
-}
-
-// formatExact renders a value so that it reads back as the same float64.
-func formatExact(v float64) string { return numfmt.RoundTrip().Format(v, false) }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"cubeview/format/gprof"
+	"cubeview/format/mpip"
 	"cubeview/format/tau"
 	"cubeview/model"
 )
@@ -23,4 +24,5 @@ type importer struct {
 var importers = []importer{
 	{"TAU profile directory", tau.Detect, tau.Open},
 	{"GNU gprof report", gprof.Detect, gprof.Open},
+	{"mpiP report", mpip.Detect, mpip.Open},
 }
