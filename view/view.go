@@ -380,6 +380,29 @@ func (v *View) Missing() []BlockRef {
 	return out
 }
 
+// Prefetch returns the selected metric's data (with its child metrics when
+// it is expanded) whose rows are not in memory yet: a window reads them in
+// the background once values are shown, so that a later call selection
+// needs no reading (a metric above the memory budget gets a block that
+// reads its rows on demand, which costs nothing ahead).
+func (v *View) Prefetch() []BlockRef {
+	ms, ok := v.metricSel()
+	if !ok {
+		return nil
+	}
+	ms2 := []int{ms.Metric}
+	if !ms.Inclusive {
+		ms2 = append(ms2, v.exp.Metrics[ms.Metric].Children...)
+	}
+	var out []BlockRef
+	for _, m := range ms2 {
+		if v.exp.Metrics[m].Unavailable == "" && !v.exp.Loaded(m) {
+			out = append(out, BlockRef{Exp: v.exp, Metric: m, Rows: true})
+		}
+	}
+	return out
+}
+
 // selectionNeedsRows reports whether the system pane's values for the
 // current call selection need the selected metric's rows: every selection
 // but the whole call forest (or a collapsed single root) does.
