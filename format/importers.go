@@ -1,6 +1,9 @@
 package format
 
-import "cubeview/model"
+import (
+	"cubeview/format/pprof"
+	"cubeview/model"
+)
 
 // An importer reads one foreign profile format (DESIGN §7) into an
 // ordinary experiment.
@@ -16,4 +19,7 @@ type importer struct {
 
 // importers are tried in order on whatever is not a CUBE file. Each
 // importer package adds one line here.
-var importers = []importer{}
+var importers = []importer{
+	// pprof's protobuf is recognised by a weaker test than the others: last.
+	{"pprof profile", func(_ string, dir bool, head []byte) bool { return !dir && pprof.Detect(head) }, pprof.Open},
+}
