@@ -147,6 +147,7 @@ func newParser(name string) *parser {
 		hasLine: true,
 	}
 	ps.p.longNames = map[string]string{}
+	ps.curFile = ps.str(nil) // the file of functions before any fl= line
 	return ps
 }
 

@@ -20,9 +20,9 @@ import (
 	"cubeview/model"
 )
 
-// MaxDecompressed bounds the size of a gzip-compressed profile once
+// maxDecompressed bounds the size of a gzip-compressed profile once
 // decompressed; a larger one is refused rather than exhausting memory.
-const MaxDecompressed = 1 << 30
+var maxDecompressed int64 = 1 << 30
 
 // Open reads the profile in the file at path.
 func Open(path string) (*model.Experiment, error) {
@@ -50,7 +50,7 @@ func Read(r io.Reader, name string) (*model.Experiment, error) {
 }
 
 // readAll reads the profile's bytes, decompressing gzip data within
-// MaxDecompressed bytes.
+// maxDecompressed bytes.
 func readAll(r io.Reader, name string) ([]byte, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, _ := br.Peek(2)
@@ -59,12 +59,12 @@ func readAll(r io.Reader, name string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
 		}
-		data, err := io.ReadAll(io.LimitReader(zr, MaxDecompressed+1))
+		data, err := io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad gzip data after %d decompressed bytes: %w", name, len(data), err)
 		}
-		if len(data) > MaxDecompressed {
-			return nil, fmt.Errorf("%s: gzip data decompress to more than %d bytes; refusing a profile this large", name, MaxDecompressed)
+		if int64(len(data)) > maxDecompressed {
+			return nil, fmt.Errorf("%s: gzip data decompress to more than %d bytes; refusing a profile this large", name, maxDecompressed)
 		}
 		return data, nil
 	}
@@ -87,11 +87,15 @@ func parse(data []byte) (p *profile.Profile, format string, err error) {
 	if len(data) == 0 {
 		return nil, "", errors.New("empty profile")
 	}
-	if p, err = profile.ParseUncompressed(data); err == nil {
+	p, err = profile.ParseUncompressed(data)
+	if err == nil {
 		if err = p.CheckValid(); err != nil {
 			return nil, "", fmt.Errorf("malformed profile: %w", err)
 		}
 		return p, "pprof (protobuf)", nil
+	}
+	if protoProfile(data[:min(len(data), 1024)]) {
+		return nil, "", fmt.Errorf("malformed protobuf profile: %w", err)
 	}
 	p, err = profile.ParseData(data)
 	if err != nil {
@@ -280,6 +284,8 @@ type frame struct {
 // "pprof -top".
 type callTree struct {
 	b        *build.Builder
+	stacks   map[string]int    // whole stack (location ids) → leaf cnode
+	key      []byte            // scratch for stack keys
 	memo     map[[3]uint64]int // (parent cnode+1, caller's line, location id) → cnode
 	frames   map[uint64][]frame
 	conflict map[int]bool // cnodes reached from several call sites
@@ -334,8 +340,24 @@ func (t *callTree) locationFrames(l *profile.Location) []frame {
 }
 
 // leaf returns the cnode of sample s's innermost frame, creating the call
-// path on the way.
+// path on the way. Samples with the same stack are common, so whole
+// stacks are remembered.
 func (t *callTree) leaf(s *profile.Sample) int {
+	key := t.key[:0]
+	for _, l := range s.Location {
+		key = binary.LittleEndian.AppendUint64(key, l.ID)
+	}
+	t.key = key
+	if c, ok := t.stacks[string(key)]; ok {
+		return c
+	}
+	c := t.walk(s)
+	t.stacks[string(key)] = c
+	return c
+}
+
+// walk builds the call path of sample s.
+func (t *callTree) walk(s *profile.Sample) int {
 	if len(s.Location) == 0 {
 		if t.empty < 0 {
 			r, _ := t.b.Region("<no stack>", "")
@@ -428,7 +450,7 @@ func convert(p *profile.Profile, format string) (*model.Experiment, error) {
 	cols := system(b, p)
 	nl := len(b.E.Locations)
 	vals := build.NewValues(len(p.SampleType), nl)
-	t := &callTree{b: b, memo: map[[3]uint64]int{}, frames: map[uint64][]frame{}, conflict: map[int]bool{}, empty: -1}
+	t := &callTree{b: b, stacks: map[string]int{}, memo: map[[3]uint64]int{}, frames: map[uint64][]frame{}, conflict: map[int]bool{}, empty: -1}
 	for i, s := range p.Sample {
 		if len(s.Value) != len(p.SampleType) {
 			return nil, fmt.Errorf("sample %d has %d values for %d sample types", i, len(s.Value), len(p.SampleType))
