@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"cubeview/internal/testkit"
 	"fmt"
 	"image"
 	"image/png"
@@ -99,10 +100,7 @@ func realWindowSetup(t *testing.T) (data, dir, bin, display string) {
 	if testing.Short() {
 		t.Skip("builds the binary and starts an X server")
 	}
-	data = filepath.Join("..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("real test data not available (%s): %v", data, err)
-	}
+	data = testkit.DataDir(t)
 	xvfb, err := exec.LookPath("Xvfb")
 	if err != nil {
 		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")

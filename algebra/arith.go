@@ -10,30 +10,6 @@ import (
 	"cubeview/model"
 )
 
-// Op is an arithmetic operator over integrated operands.
-type Op uint8
-
-const (
-	// OpDiff subtracts the second operand from the first.
-	OpDiff Op = iota
-	// OpMerge takes each metric's values from the first operand that has
-	// the metric.
-	OpMerge
-	// OpMean divides the sum of the operands by their number.
-	OpMean
-)
-
-// String returns the operator's name in expressions: diff, merge or mean.
-func (op Op) String() string {
-	switch op {
-	case OpMerge:
-		return "merge"
-	case OpMean:
-		return "mean"
-	}
-	return "diff"
-}
-
 // Arithmetic computes op on the integrated operands and returns the result:
 // a new experiment with the metadata of ig.Result and all data in memory.
 // A value missing in an operand counts as 0.
@@ -61,7 +37,7 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		}
 	case OpMerge, OpMean:
 	default:
-		return nil, fmt.Errorf("unknown operator %d", op)
+		return nil, fmt.Errorf("%s is not an arithmetic operator", op)
 	}
 	prov, err := ig.provenance(op.String(), nil)
 	if err != nil {
@@ -121,12 +97,12 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 // hasData reports whether an algebra result stores values for m: derived
 // metrics and metrics without values keep only their definition.
 func hasData(m *model.Metric) bool {
-	return m.Unavailable == "" && !strings.Contains(strings.ToUpper(m.Type), "DERIVED")
+	return m.Unavailable == "" && !m.Type.IsDerived()
 }
 
 // signedType returns the signed counterpart of an unsigned CUBE data type.
-func signedType(t string) string {
-	switch strings.ToUpper(strings.TrimSpace(t)) {
+func signedType(t model.DataType) model.DataType {
+	switch strings.ToUpper(strings.TrimSpace(string(t))) {
 	case "UINT8":
 		return "INT8"
 	case "UINT16":
@@ -239,7 +215,7 @@ func (ig *Integration) allocRows(srcs []source) *model.Block {
 	var rows []int
 	for rc := range res.Cnodes {
 		for _, s := range srcs {
-			if oc := s.rows[rc]; oc >= 0 && s.block.Row(oc) != nil {
+			if oc := s.rows[rc]; oc >= 0 && s.block.HasRow(oc) {
 				rows = append(rows, rc)
 				break
 			}
@@ -361,7 +337,7 @@ func (ig *Integration) first(m int) (*model.Block, error) {
 		parallelRows(out.NumCnodes(), func(lo, hi int) {
 			for rc := lo; rc < hi; rc++ {
 				oc := s.rows[rc]
-				if oc < 0 || s.block.Row(oc) == nil {
+				if oc < 0 || !s.block.HasRow(oc) {
 					continue
 				}
 				row, dst := s.block.Row(oc), out.Row(rc)

@@ -24,10 +24,10 @@ import (
 // A word is a run of characters other than white space, parentheses,
 // commas, equals signs and double quotes, so most paths need no quoting; a
 // string is double-quoted with Go escapes. A word followed by "(" is an
-// operator. diff takes two operands, merge and mean at least one, cut one
-// operand and at least one reroot or prune argument.
+// operator. Operators gives each operator's number of operands; cut also
+// needs at least one reroot or prune argument.
 type Expr struct {
-	Op     string // diff, merge, mean or cut; empty for a file
+	Op     Op     // NoOp for a file
 	File   string // the file of an operand
 	Args   []*Expr
 	Reroot []string // cut only
@@ -37,7 +37,7 @@ type Expr struct {
 
 // String renders x in the syntax Parse reads.
 func (x *Expr) String() string {
-	if x.Op == "" {
+	if x.Op == NoOp {
 		return quoteFileName(x.File)
 	}
 	parts := make([]string, 0, len(x.Args)+len(x.Reroot)+len(x.Prune))
@@ -50,7 +50,7 @@ func (x *Expr) String() string {
 	for _, n := range x.Prune {
 		parts = append(parts, "prune="+strconv.Quote(n))
 	}
-	return x.Op + "(" + strings.Join(parts, ", ") + ")"
+	return x.Op.String() + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // SyntaxError reports a malformed expression and where it went wrong.
@@ -182,8 +182,6 @@ func Parse(text string) (*Expr, error) {
 	return x, nil
 }
 
-var operators = map[string]bool{"diff": true, "merge": true, "mean": true, "cut": true}
-
 func (p *parser) expr() *Expr {
 	t := p.tok
 	switch {
@@ -191,13 +189,14 @@ func (p *parser) expr() *Expr {
 		p.next()
 		return &Expr{File: t.text, Pos: t.pos}
 	case t.kind == tokWord && p.peekPunct("("):
-		if !operators[t.text] {
-			p.fail(t.pos, "unknown operator %q (want diff, merge, mean or cut)", t.text)
+		o, ok := OperatorByName(t.text)
+		if !ok {
+			p.fail(t.pos, "unknown operator %q (want %s)", t.text, strings.Join(OperatorNames(), ", "))
 			return nil
 		}
 		p.next() // the word
 		p.next() // "("
-		x := &Expr{Op: t.text, Pos: t.pos}
+		x := &Expr{Op: o.Op, Pos: t.pos}
 		for {
 			p.arg(x)
 			if p.err != nil {
@@ -227,7 +226,7 @@ func (p *parser) expr() *Expr {
 func (p *parser) arg(x *Expr) {
 	t := p.tok
 	if t.kind == tokWord && p.peekPunct("=") {
-		if x.Op != "cut" || (t.text != "reroot" && t.text != "prune") {
+		if x.Op != OpCut || (t.text != "reroot" && t.text != "prune") {
 			p.fail(t.pos, "unknown argument %q of %s", t.text, x.Op)
 			return
 		}
@@ -252,23 +251,56 @@ func (p *parser) arg(x *Expr) {
 }
 
 func (p *parser) checkArity(x *Expr) {
-	n := len(x.Args)
-	switch x.Op {
-	case "diff":
-		if n != 2 {
-			p.fail(x.Pos, "diff takes 2 operands, got %d", n)
-		}
-	case "merge", "mean":
-		if n < 1 {
-			p.fail(x.Pos, "%s takes at least 1 operand", x.Op)
-		}
-	case "cut":
-		if n != 1 {
-			p.fail(x.Pos, "cut takes 1 operand, got %d", n)
-		} else if len(x.Reroot)+len(x.Prune) == 0 {
-			p.fail(x.Pos, "cut needs at least one reroot=NAME or prune=NAME")
+	if err := x.Check(); err != nil {
+		p.fail(x.Pos, "%s", err.Error())
+	}
+}
+
+// Check reports an operator applied to too few or too many operands, or a
+// cut without region; it does not look into the operands.
+func (x *Expr) Check() error {
+	if x.Op == NoOp {
+		return nil
+	}
+	o, ok := x.Op.Info()
+	if !ok {
+		return fmt.Errorf("unknown operator %s", x.Op)
+	}
+	if err := o.CheckOperands(len(x.Args)); err != nil {
+		return err
+	}
+	if x.Op == OpCut && len(x.Reroot)+len(x.Prune) == 0 {
+		return fmt.Errorf("cut needs at least one reroot=NAME or prune=NAME")
+	}
+	return nil
+}
+
+// Has reports whether op is applied anywhere in x.
+func (x *Expr) Has(op Op) bool {
+	if x == nil {
+		return false
+	}
+	if x.Op == op {
+		return true
+	}
+	for _, a := range x.Args {
+		if a.Has(op) {
+			return true
 		}
 	}
+	return false
+}
+
+// Files returns the file operands of x, left to right.
+func (x *Expr) Files() []string {
+	if x.Op == NoOp {
+		return []string{x.File}
+	}
+	var out []string
+	for _, a := range x.Args {
+		out = append(out, a.Files()...)
+	}
+	return out
 }
 
 // Opener reads the experiment in a file.
@@ -281,7 +313,7 @@ func Eval(x *Expr, open Opener, opt Options) (*model.Experiment, error) {
 }
 
 func eval(x *Expr, open Opener, opt Options, files map[string]*model.Experiment) (*model.Experiment, error) {
-	if x.Op == "" {
+	if x.Op == NoOp {
 		if e, ok := files[x.File]; ok {
 			return e, nil
 		}
@@ -292,6 +324,9 @@ func eval(x *Expr, open Opener, opt Options, files map[string]*model.Experiment)
 		files[x.File] = e
 		return e, nil
 	}
+	if err := x.Check(); err != nil {
+		return nil, err
+	}
 	args := make([]*model.Experiment, len(x.Args))
 	for i, a := range x.Args {
 		e, err := eval(a, open, opt, files)
@@ -301,20 +336,14 @@ func eval(x *Expr, open Opener, opt Options, files map[string]*model.Experiment)
 		args[i] = e
 	}
 	switch x.Op {
-	case "diff":
-		if len(args) != 2 {
-			return nil, fmt.Errorf("diff takes 2 operands, got %d", len(args))
-		}
+	case OpDiff:
 		return Diff(args[0], args[1], opt)
-	case "merge":
+	case OpMerge:
 		return Merge(opt, args...)
-	case "mean":
+	case OpMean:
 		return Mean(opt, args...)
-	case "cut":
-		if len(args) != 1 {
-			return nil, fmt.Errorf("cut takes 1 operand, got %d", len(args))
-		}
+	case OpCut:
 		return Cut(args[0], CutOptions{Reroot: x.Reroot, Prune: x.Prune})
 	}
-	return nil, fmt.Errorf("unknown operator %q", x.Op)
+	return nil, fmt.Errorf("unknown operator %s", x.Op)
 }

@@ -20,7 +20,7 @@ func TestParse(t *testing.T) {
 		{`mean("my run.cubex", "odd,name(1).cubex")`, `mean("my run.cubex", "odd,name(1).cubex")`},
 		{"diff", "diff"}, // a file named diff
 		{`cut(a.cubex, reroot=main, prune="MPI_Send", prune=x)`, `cut(a.cubex, reroot="main", prune="MPI_Send", prune="x")`},
-		{"mean(a)", "mean(a)"},
+		{"mean(a, b)", "mean(a, b)"},
 		{"diff(a,b)\n", "diff(a, b)"},
 	}
 	for _, tc := range tests {
@@ -48,15 +48,17 @@ func TestParseErrors(t *testing.T) {
 		{"", 1, "want a file or an operator, found the end"},
 		{"diff(a.cubex b.cubex)", 14, `want "," or ")" in the arguments of diff, found "b.cubex"`},
 		{"diff(a.cubex, b.cubex", 22, "found the end of the expression"},
-		{"diff(a.cubex)", 1, "diff takes 2 operands, got 1"},
-		{"mean(a, diff(b, c, d))", 9, "diff takes 2 operands, got 3"},
+		{"diff(a.cubex)", 1, "diff takes two operands, got 1"},
+		{"mean(a)", 1, "mean takes at least two operands, got 1"},
+		{"merge(a)", 1, "merge takes at least two operands, got 1"},
+		{"mean(a, diff(b, c, d))", 9, "diff takes two operands, got 3"},
 		{"sum(a, b)", 1, `unknown operator "sum"`},
 		{"mean(a, b))", 11, `unexpected ")" after the expression`},
 		{"mean(, a)", 6, `want a file or an operator, found ","`},
 		{`mean("a.cubex, b)`, 6, "string is not closed"},
 		{"diff(a, reroot=x)", 9, `unknown argument "reroot" of diff`},
 		{"cut(a)", 1, "cut needs at least one reroot=NAME or prune=NAME"},
-		{"cut(a, b, prune=x)", 1, "cut takes 1 operand, got 2"},
+		{"cut(a, b, prune=x)", 1, "cut takes one operand, got 2"},
 		{"cut(a, prune=)", 14, "want a region name after prune="},
 		{"mean()", 6, "want a file or an operator"},
 		{"mean(ä, b c)", 11, `found "c"`}, // columns count characters
@@ -174,4 +176,34 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %s, which re-parses to %v, %v", s, x, y, err)
 		}
 	})
+}
+
+func TestParseOptionsRoundTrip(t *testing.T) {
+	for _, o := range []Options{{}, {System: SystemCopy}, {System: SystemCollapse, StrictLines: true}} {
+		got, err := ParseOptions(o.String())
+		if err != nil || got != o {
+			t.Errorf("ParseOptions(%q) = %+v, %v; want %+v", o.String(), got, err, o)
+		}
+	}
+	for _, bad := range []string{"system=sideways", "strict-lines=maybe", "colour=red"} {
+		if _, err := ParseOptions(bad); err == nil {
+			t.Errorf("ParseOptions(%q) accepted", bad)
+		}
+	}
+}
+
+func TestOperatorTable(t *testing.T) {
+	for _, o := range Operators {
+		back, ok := OperatorByName(o.Name)
+		if !ok || back.Op != o.Op || o.Op.String() != o.Name || o.Op.Title() != o.Title {
+			t.Errorf("operator %+v does not round-trip (%+v, %v)", o, back, ok)
+		}
+		if o.CheckOperands(o.MinOperands) != nil || o.CheckOperands(o.MaxOperands) != nil ||
+			o.CheckOperands(o.MinOperands-1) == nil || o.CheckOperands(o.MaxOperands+1) == nil {
+			t.Errorf("%s: arity %d..%d not enforced", o.Name, o.MinOperands, o.MaxOperands)
+		}
+	}
+	if _, ok := NoOp.Info(); ok || NoOp.String() != "" {
+		t.Error("NoOp is in the table")
+	}
 }

@@ -106,7 +106,7 @@ func testDiffHandMade(t *testing.T, a, b *model.Experiment) {
 	})
 	compareValues(t, "diff(a,b)", flatten(t, d), want, 0)
 
-	types := map[string]string{"time": "DOUBLE", "mpi": "DOUBLE", "visits": "INT64", "minT": "MINDOUBLE", "bytes": "INT64"}
+	types := map[string]model.DataType{"time": "DOUBLE", "mpi": "DOUBLE", "visits": "INT64", "minT": "MINDOUBLE", "bytes": "INT64"}
 	for _, m := range d.Metrics {
 		if m.DataType != types[m.UniqName] {
 			t.Errorf("metric %s: data type %s, want %s", m.UniqName, m.DataType, types[m.UniqName])
@@ -151,7 +151,7 @@ func testMeanHandMade(t *testing.T, a, b *model.Experiment) {
 	})
 	compareValues(t, "mean(a,b)", flatten(t, m), want, 0)
 	for _, mt := range m.Metrics {
-		want := "DOUBLE"
+		want := model.Double
 		if mt.UniqName == "minT" {
 			want = "MINDOUBLE"
 		}

@@ -36,7 +36,7 @@ func build(t testing.TB, s spec) *model.Experiment {
 	e := &model.Experiment{Source: s.source, Format: "hand-made"}
 	for i, m := range s.metrics {
 		f := strings.Fields(m)
-		mt := model.Metric{ID: i, UniqName: f[0], DispName: strings.ToUpper(f[0]), Unit: f[1], DataType: f[2], Type: "EXCLUSIVE", Parent: -1}
+		mt := model.Metric{ID: i, UniqName: f[0], DispName: strings.ToUpper(f[0]), Unit: f[1], DataType: model.DataType(f[2]), Type: "EXCLUSIVE", Parent: -1}
 		if len(f) > 3 {
 			mt.Parent = e.MetricByName(f[3])
 			if mt.Parent < 0 {

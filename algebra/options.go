@@ -1,6 +1,10 @@
 package algebra
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // SystemMode chooses how the machine/node hierarchy of a result is built.
 type SystemMode uint8
@@ -40,4 +44,34 @@ type Options struct {
 // String renders the options as recorded in a result's attributes.
 func (o Options) String() string {
 	return fmt.Sprintf("system=%s;strict-lines=%t", o.System, o.StrictLines)
+}
+
+// ParseOptions reads Options.String.
+func ParseOptions(s string) (Options, error) {
+	var o Options
+	for _, field := range strings.Split(s, ";") {
+		k, v, _ := strings.Cut(field, "=")
+		switch k {
+		case "system":
+			switch v {
+			case "auto":
+				o.System = SystemAuto
+			case "copy":
+				o.System = SystemCopy
+			case "collapse":
+				o.System = SystemCollapse
+			default:
+				return Options{}, fmt.Errorf("options %q: unknown system mode %q", s, v)
+			}
+		case "strict-lines":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return Options{}, fmt.Errorf("options %q: bad strict-lines %q", s, v)
+			}
+			o.StrictLines = b
+		default:
+			return Options{}, fmt.Errorf("options %q: unknown field %q", s, k)
+		}
+	}
+	return o, nil
 }

@@ -82,10 +82,15 @@ func parseOperand(s string) (Operand, error) {
 // Provenance says how a derived experiment was made.
 type Provenance struct {
 	Expression string // e.g. "diff(a.cubex, b.cubex)"
-	Options    string // Options.String of the operation
-	System     string // SystemOutcome.String, empty for operators that keep the system tree
-	Operands   []Operand
-	nested     []model.Attr // operand records of derived operands
+	// Expr is Expression parsed by ReadProvenance; nil when it does not
+	// parse (a file written by another program).
+	Expr    *Expr
+	Options string // Options.String of the operation
+	// Opts is Options parsed by ReadProvenance (the zero Options when absent).
+	Opts     Options
+	System   string // SystemOutcome.String, empty for operators that keep the system tree
+	Operands []Operand
+	nested   []model.Attr // operand records of derived operands
 }
 
 func (p Provenance) attrs() []model.Attr {
@@ -103,13 +108,22 @@ func (p Provenance) attrs() []model.Attr {
 }
 
 // ReadProvenance decodes the provenance attributes of a derived
-// experiment; ok is false when e carries none.
+// experiment, parsing its expression and options; ok is false when e
+// carries none.
 func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 	p.Expression, ok = e.Attr(AttrExpression)
 	if !ok {
 		return Provenance{}, false, nil
 	}
+	if x, perr := Parse(p.Expression); perr == nil {
+		p.Expr = x
+	}
 	p.Options, _ = e.Attr(AttrOptions)
+	if p.Options != "" {
+		if p.Opts, err = ParseOptions(p.Options); err != nil {
+			return p, true, err
+		}
+	}
 	p.System, _ = e.Attr(AttrSystem)
 	for i := 0; ; i++ {
 		v, found := e.Attr(AttrOperand + strconv.Itoa(i))

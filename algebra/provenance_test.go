@@ -51,10 +51,12 @@ func TestProvenanceOfFiles(t *testing.T) {
 	if p.Expression != want[AttrExpression] || p.Options != want[AttrOptions] || p.System != want[AttrSystem] {
 		t.Errorf("provenance %+v", p)
 	}
-	// The expression parses back to the two files.
-	x, err := Parse(p.Expression)
-	if err != nil || x.Args[0].File != pa || x.Args[1].File != pb {
-		t.Errorf("expression %s parses to %v, %v", p.Expression, x, err)
+	// The expression and options come parsed.
+	if x := p.Expr; x == nil || x.Op != OpDiff || len(x.Args) != 2 || x.Args[0].File != pa || x.Args[1].File != pb || !x.Has(OpDiff) || x.Has(OpMean) {
+		t.Errorf("expression %s parsed as %v", p.Expression, p.Expr)
+	}
+	if p.Opts != (Options{StrictLines: true}) {
+		t.Errorf("options %q parsed as %+v", p.Options, p.Opts)
 	}
 	// An experiment read from a derived file has the file as its source:
 	// its own operands move below its operand key.

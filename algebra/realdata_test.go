@@ -1,30 +1,19 @@
 package algebra
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"cubeview/format"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
-// sharedData returns ../shared/data relative to the repository root, or
-// skips the test when it is absent.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real test data not found at %s (it is not part of the repository): %v", dir, err)
-	}
-	return dir
-}
-
 func openReal(t *testing.T, rel string) *model.Experiment {
 	t.Helper()
-	e, err := format.Open(filepath.Join(sharedData(t), rel))
+	e, err := format.Open(filepath.Join(testkit.DataDir(t), rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +42,7 @@ func roundTrip(t *testing.T, e *model.Experiment) {
 			t.Fatalf("re-read %s: %v", ext, err)
 		}
 		if got := dump(t, r); got != want {
-			t.Errorf("%s round trip of %s changed the experiment:\n%s", ext, e.Source, firstDiff(want, got))
+			t.Errorf("%s round trip of %s changed the experiment:\n%s", ext, e.Source, testkit.Diff(want, got))
 		}
 		d, err := Diff(r, e, Options{})
 		if err != nil {
@@ -63,24 +52,6 @@ func roundTrip(t *testing.T, e *model.Experiment) {
 			t.Errorf("%s: re-read result differs from the result at %d values", ext, len(f))
 		}
 	}
-}
-
-// firstDiff shows the first differing line of two dumps.
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return "line " + strconv.Itoa(i+1) + ":\n  want " + x + "\n  got  " + y
-		}
-	}
-	return "(no difference)"
 }
 
 func TestRealProperties(t *testing.T) {

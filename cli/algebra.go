@@ -35,7 +35,7 @@ func init() {
 Writes the difference A − B of two experiments. Unsigned integer metrics
 become signed; min/max metrics are subtracted element by element and marked
 approximate.` + systemFlagsUsage,
-		Run: func(env Env, args []string) error { return runOperator(env, "diff", 2, 2, args) },
+		Run: func(env Env, args []string) error { return runOperator(env, algebra.OpDiff, args) },
 	})
 	register(&Command{
 		Name:    "merge",
@@ -45,7 +45,7 @@ approximate.` + systemFlagsUsage,
 Writes the union of the experiments: each metric takes its values from the
 first operand that has the metric, so runs that measured different metrics
 (hardware counters, say) combine into one experiment.` + systemFlagsUsage,
-		Run: func(env Env, args []string) error { return runOperator(env, "merge", 2, algebra.MaxOperands, args) },
+		Run: func(env Env, args []string) error { return runOperator(env, algebra.OpMerge, args) },
 	})
 	register(&Command{
 		Name:    "mean",
@@ -54,7 +54,7 @@ first operand that has the metric, so runs that measured different metrics
 
 Writes the mean (A + B + …) / n of the experiments; a value present in only
 some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlagsUsage,
-		Run: func(env Env, args []string) error { return runOperator(env, "mean", 2, algebra.MaxOperands, args) },
+		Run: func(env Env, args []string) error { return runOperator(env, algebra.OpMean, args) },
 	})
 	register(&Command{
 		Name:    "cut",
@@ -115,8 +115,10 @@ func needOutput(out string) error {
 	return nil
 }
 
-func runOperator(env Env, op string, minOps, maxOps int, args []string) error {
-	fs := newFlagSet(op)
+func runOperator(env Env, op algebra.Op, args []string) error {
+	o, _ := op.Info()
+	minOps, maxOps := o.MinOperands, o.MaxOperands
+	fs := newFlagSet(o.Name)
 	out, options := algebraFlags(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
@@ -164,7 +166,7 @@ func runCut(env Env, args []string) error {
 	if err := needOutput(*out); err != nil {
 		return err
 	}
-	x := &algebra.Expr{Op: "cut", Args: []*algebra.Expr{{File: files[0]}}, Reroot: reroot, Prune: prune}
+	x := &algebra.Expr{Op: algebra.OpCut, Args: []*algebra.Expr{{File: files[0]}}, Reroot: reroot, Prune: prune}
 	return evalAndWrite(env, x, algebra.Options{}, *out)
 }
 
@@ -189,7 +191,7 @@ func runCalc(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if x.Op == "" {
+	if x.Op == algebra.NoOp {
 		return fmt.Errorf("expression %q is a file, not an operation", pos[0])
 	}
 	return evalAndWrite(env, x, opt, *out)
@@ -202,10 +204,7 @@ func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string) err
 		return err
 	}
 	if err := format.Write(out, res); err != nil {
-		if !strings.Contains(err.Error(), out) {
-			return fmt.Errorf("%s: %w", out, err)
-		}
-		return err
+		return err // a *format.Error naming the file
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s: %s\n", out, res.Source)
 	if sys, ok := res.Attr(algebra.AttrSystem); ok {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/internal/testkit"
 )
 
 func TestAlgebraHelp(t *testing.T) {
@@ -186,7 +187,7 @@ func readDump(t *testing.T, args ...string) (metrics []string, rows map[string]m
 // the file it came from (both files and the result number cnodes and
 // threads alike).
 func TestMergeHWCounters(t *testing.T) {
-	dir := filepath.Join(sharedData(t), "cube4", "hw_counter")
+	dir := filepath.Join(testkit.DataDir(t), "cube4", "hw_counter")
 	l2, l3 := filepath.Join(dir, "L2_DCM_negative.cubex"), filepath.Join(dir, "L3_DCA_negative.cubex")
 	out := filepath.Join(t.TempDir(), "merged.cubex")
 	if status, _, stderr := run("merge", l2, l3, "-o", out); status != 0 {
@@ -232,7 +233,7 @@ func TestMergeHWCounters(t *testing.T) {
 // by default the 64-process run's machine and nodes are kept, with
 // --collapse-system one virtual machine and node.
 func TestDiffLulesh(t *testing.T) {
-	dir := filepath.Join(sharedData(t), "cube4", "lulesh")
+	dir := filepath.Join(testkit.DataDir(t), "cube4", "lulesh")
 	a, b := filepath.Join(dir, "lulesh.p27.size25.r1.cubex"), filepath.Join(dir, "lulesh.p64.size25.r1.cubex")
 	for _, tc := range []struct {
 		flags []string

@@ -5,12 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // newFlagSet returns a flag set that reports errors through the returned
@@ -57,17 +56,9 @@ func (s *stringList) Set(v string) error {
 	return nil
 }
 
-// openExperiment reads the experiment at path; the error names the file.
-func openExperiment(path string) (*model.Experiment, error) {
-	e, err := format.Open(path)
-	if err != nil {
-		if !strings.Contains(err.Error(), path) {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return nil, err
-	}
-	return e, nil
-}
+// openExperiment reads the experiment at path; the error (a
+// *format.Error) names the file.
+func openExperiment(path string) (*model.Experiment, error) { return format.Open(path) }
 
 // metricIndex returns the index of the metric with the given uniq_name,
 // or an error naming the file and listing the metrics it has.
@@ -85,23 +76,8 @@ func metricIndex(e *model.Experiment, path, uniq string) (int, error) {
 // formatValue renders a value for people: integers of integer metrics
 // without decimals, everything else with 12 significant digits.
 func formatValue(m *model.Metric, v float64) string {
-	if v == 0 {
-		return "0" // also for −0
-	}
-	if m.IsInteger() && v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 12, 64)
+	return numfmt.Precise().Format(v, m.IsInteger())
 }
 
-// formatExact renders a value so that it reads back as the same float64:
-// integral values in plain digits, others in the shortest exact form.
-func formatExact(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
+// formatExact renders a value so that it reads back as the same float64.
+func formatExact(v float64) string { return numfmt.RoundTrip().Format(v, false) }

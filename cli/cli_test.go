@@ -17,17 +17,6 @@ func run(args ...string) (status int, stdout, stderr string) {
 	return status, out.String(), errOut.String()
 }
 
-// sharedData returns ../shared/data relative to the repository root, or
-// skips the test when it is absent.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real test data not found at %s (it is not part of the repository): %v", dir, err)
-	}
-	return dir
-}
-
 func TestHelpListsCommands(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
 		status, out, _ := run(args...)

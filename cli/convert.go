@@ -46,13 +46,7 @@ func runConvert(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := format.Write(out, e); err != nil {
-		if !strings.Contains(err.Error(), out) {
-			return fmt.Errorf("%s: %w", out, err)
-		}
-		return err
-	}
-	return nil
+	return format.Write(out, e) // a *format.Error naming the file
 }
 
 func hasOutputExtension(path string) bool {

@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"cubeview/internal/testkit"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,7 +11,7 @@ import (
 // TestConvertRoundTrip converts shared files to every output format and
 // requires the dumps of the copies to equal the original's, value for value.
 func TestConvertRoundTrip(t *testing.T) {
-	data := sharedData(t)
+	data := testkit.DataDir(t)
 	files := []string{
 		filepath.Join(data, "cube4", "call_tree_test", "call_tree_test.cubex"),
 		filepath.Join(data, "cube4", "time.p4.n2000.x1.r0", "profile.cubex"),
@@ -40,22 +40,11 @@ func TestConvertRoundTrip(t *testing.T) {
 					continue
 				}
 				if got != w {
-					t.Errorf("dump %s of %s differs from the original %s:\n%s", mode, out, in, firstDiff(got, w))
+					t.Errorf("dump %s of %s differs from the original %s:\n%s", mode, out, in, testkit.Diff(w, got))
 				}
 			}
 		}
 	}
-}
-
-// firstDiff describes the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) && i < len(w); i++ {
-		if g[i] != w[i] {
-			return "line " + strconv.Itoa(i+1) + ":\n got " + g[i] + "\nwant " + w[i]
-		}
-	}
-	return "lengths differ: " + strconv.Itoa(len(g)) + " lines, want " + strconv.Itoa(len(w))
 }
 
 func TestConvertSameFile(t *testing.T) {

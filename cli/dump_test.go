@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -77,7 +78,7 @@ func closeEnough(got, want, rel, colMax float64) bool {
 }
 
 func TestDumpMatchesReference(t *testing.T) {
-	data := sharedData(t)
+	data := testkit.DataDir(t)
 	for _, dir := range []string{"call_tree_test", "time.p4.n2000.x1.r0"} {
 		matches, _ := filepath.Glob(filepath.Join(data, "cube4", dir, "*.cubex"))
 		if len(matches) != 1 {

@@ -89,6 +89,10 @@ func writeInfo(w io.Writer, e *model.Experiment) error {
 		p("Topologies: %d (%s)\n", len(e.Topologies), strings.Join(names, ", "))
 	}
 
+	for _, w := range e.Warnings {
+		p("Warning:    %s\n", oneLine(w))
+	}
+
 	p("\nMetric tree (display name [unique name] unit, data type, aggregation: total):\n")
 	var firstErr error
 	depth := make([]int, len(e.Metrics))
@@ -98,7 +102,7 @@ func writeInfo(w io.Writer, e *model.Experiment) error {
 			depth[mi] = depth[m.Parent] + 1
 		}
 		p("%s%s [%s] %s, %s, %s", strings.Repeat("  ", depth[mi]+1),
-			orNone(m.DispName), m.UniqName, orNone(m.Unit), orNone(m.DataType), m.Aggregation)
+			orNone(m.DispName), m.UniqName, orNone(m.Unit), orNone(string(m.DataType)), m.Aggregation)
 		for _, mark := range metricMarks(m) {
 			p(", %s", mark)
 		}
@@ -143,8 +147,8 @@ func metricMarks(m *model.Metric) []string {
 	if strings.EqualFold(m.VizType, "GHOST") {
 		marks = append(marks, "hidden (GHOST)")
 	}
-	if t := strings.ToUpper(m.Type); strings.Contains(t, "DERIVED") {
-		marks = append(marks, "derived ("+m.Type+")")
+	if m.Type.IsDerived() {
+		marks = append(marks, "derived ("+string(m.Type)+")")
 	}
 	if m.Approximate {
 		marks = append(marks, "approximate")

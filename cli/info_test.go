@@ -75,7 +75,7 @@ func TestInfoSynthetic(t *testing.T) {
 		if prefix := strings.Repeat("  ", depth) + met.DispName + " "; !strings.HasPrefix(line, prefix) {
 			t.Errorf("line %q does not start with %q", line, prefix)
 		}
-		for _, part := range []string{met.Unit, met.DataType, met.Aggregation.String()} {
+		for _, part := range []string{met.Unit, string(met.DataType), met.Aggregation.String()} {
 			if !strings.Contains(line, part) {
 				t.Errorf("line %q lacks %q", line, part)
 			}
@@ -131,7 +131,7 @@ func TestInfoGolden(t *testing.T) {
 	_, fileRest, _ := strings.Cut(out, "\n")
 	_, memRest, _ := strings.Cut(mem.String(), "\n")
 	if fileRest != memRest {
-		t.Errorf("info of the written file differs from the experiment written:\n%s", firstDiff(fileRest, memRest))
+		t.Errorf("info of the written file differs from the experiment written:\n%s", testkit.Diff(memRest, fileRest))
 	}
 
 	golden := filepath.Join("testdata", "info.golden")
@@ -174,7 +174,7 @@ func experimentFiles(t *testing.T, dir string) []string {
 var countLine = regexp.MustCompile(`(?m)^Metrics: +(\d+) .*\n^Regions: +(\d+)\n^Cnodes: +(\d+) .*\n^Processes: +(\d+)\n^Locations: +(\d+) `)
 
 func TestInfoSharedFiles(t *testing.T) {
-	data := sharedData(t)
+	data := testkit.DataDir(t)
 	for _, file := range experimentFiles(t, data) {
 		name, _ := filepath.Rel(data, file)
 		t.Run(name, func(t *testing.T) {
@@ -273,7 +273,7 @@ func anchorMetrics(t *testing.T, path string) map[string]string {
 // TestInfoUnsupportedTypes checks that metrics whose data type is not a
 // single number are reported by name and type, with the reason.
 func TestInfoUnsupportedTypes(t *testing.T) {
-	file := filepath.Join(sharedData(t), "cube4", "quirks", "cube-values_example.cubex")
+	file := filepath.Join(testkit.DataDir(t), "cube4", "quirks", "cube-values_example.cubex")
 	metrics := anchorMetrics(t, file)
 	status, out, errOut := run("info", file)
 	if status != 0 {
@@ -300,5 +300,27 @@ func TestInfoUnsupportedTypes(t *testing.T) {
 	}
 	if unsupported < 6 {
 		t.Errorf("anchor.xml lists only %d metrics of unsupported types; expected COMPLEX, RATE, NDOUBLES, HISTOGRAM, SCALE_FUNC, TAU_ATOMIC", unsupported)
+	}
+}
+
+// TestInfoPrintsWarnings checks that info shows what a reader tolerated:
+// CubeLib's file with surplus rows in its .data members.
+func TestInfoPrintsWarnings(t *testing.T) {
+	file := testkit.Data(t, "cube4", "quirks", "cubelib-surplus-data-row.cubex")
+	status, out, errOut := run("info", file)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, member := range []string{"0.data", "1.data", "2.data"} {
+		want := "Warning:    metric "
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, want) && strings.Contains(line, member+" holds") && strings.Contains(line, "surplus is ignored") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no warning line for %s:\n%s", member, out)
+		}
 	}
 }

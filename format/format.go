@@ -23,8 +23,16 @@ const maxGzipTar = 4 << 30
 // Open reads the experiment in the file at path, recognising its format by
 // content (CUBE 2/3 XML, possibly gzip-compressed, or CUBE 4 .cubex). Metric
 // data of .cubex files are loaded lazily on first use. The experiment is
-// validated; errors name the file and the problem.
+// validated. An error is an *Error naming the file and the problem.
 func Open(path string) (*model.Experiment, error) {
+	e, err := open(path)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	return e, nil
+}
+
+func open(path string) (*model.Experiment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, err)
@@ -229,8 +237,12 @@ func fileError(path string, err error) error {
 // CUBE 4, ".cube" for CUBE 3 XML, ".cube.gz" for compressed CUBE 3 XML.
 // The file is written under a temporary name in the same directory and
 // renamed when complete, so a failed write leaves no partial file and
-// writing over the file e was read from is safe.
+// writing over the file e was read from is safe. An error is an *Error.
 func Write(path string, e *model.Experiment) error {
+	return pathError(path, write(path, e))
+}
+
+func write(path string, e *model.Experiment) error {
 	lower := strings.ToLower(path)
 	var write func(io.Writer) error
 	switch {
@@ -281,4 +293,35 @@ func Write(path string, e *model.Experiment) error {
 		return fileError(path, err)
 	}
 	return nil
+}
+
+// Error is the error of Open and Write: what went wrong with the file at
+// Path. Its message names the file once.
+type Error struct {
+	Path string
+	Err  error
+	// named is set when Err's message already names Path, as the messages
+	// of this package's readers and writers do.
+	named bool
+}
+
+func (e *Error) Error() string {
+	if e.named {
+		return e.Err.Error()
+	}
+	return e.Path + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// pathError wraps err, if any, into an *Error for path.
+func pathError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *Error
+	if errors.As(err, &fe) && fe.Path == path {
+		return err
+	}
+	return &Error{Path: path, Err: err, named: strings.Contains(err.Error(), path)}
 }

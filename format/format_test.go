@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -20,10 +22,7 @@ import (
 // skipping the test when it is absent.
 func sharedFiles(t *testing.T) []string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real CUBE data not available (%s): %v", dir, err)
-	}
+	dir := testkit.DataDir(t)
 	var files []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".cubex") || strings.HasSuffix(path, ".cube") || strings.HasSuffix(path, ".cube.gz")) {
@@ -96,7 +95,7 @@ func TestOpenUnsupportedDataTypes(t *testing.T) {
 	var unavailable, available int
 	for m := range e.Metrics {
 		met := &e.Metrics[m]
-		if scalar[met.DataType] {
+		if scalar[string(met.DataType)] {
 			available++
 			if met.Unavailable != "" {
 				t.Errorf("metric %q (%s) unavailable: %s", met.UniqName, met.DataType, met.Unavailable)
@@ -104,7 +103,7 @@ func TestOpenUnsupportedDataTypes(t *testing.T) {
 			continue
 		}
 		unavailable++
-		if met.Unavailable == "" || !strings.Contains(met.Unavailable, met.DataType) {
+		if met.Unavailable == "" || !strings.Contains(met.Unavailable, string(met.DataType)) {
 			t.Errorf("metric %q of type %s: Unavailable = %q, want a reason naming the type", met.UniqName, met.DataType, met.Unavailable)
 		}
 		b, err := e.Block(m)
@@ -145,7 +144,7 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatalf("reopen %s: %v", ext, err)
 				}
 				if got := dump(t, back); got != want {
-					t.Errorf("%s round trip changes the dump:\n%s", ext, firstDiff(want, got))
+					t.Errorf("%s round trip changes the dump:\n%s", ext, testkit.Diff(want, got))
 				}
 			}
 		})
@@ -171,20 +170,10 @@ func TestRoundTripSynthetic(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := dump(t, back); got != want {
-				t.Errorf("%s: %s round trip changes the dump:\n%s", name, ext, firstDiff(want, got))
+				t.Errorf("%s: %s round trip changes the dump:\n%s", name, ext, testkit.Diff(want, got))
 			}
 		}
 	}
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range min(len(w), len(g)) {
-		if w[i] != g[i] {
-			return "want " + w[i] + "\ngot  " + g[i]
-		}
-	}
-	return "different number of lines"
 }
 
 // syntheticCubex returns the members of a small .cubex written by Write.
@@ -305,5 +294,41 @@ func TestWriteErrors(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("failed write left %d files behind", len(entries))
+	}
+}
+
+// TestErrorCarriesPath checks that Open and Write fail with an *Error
+// whose Path is the file and whose message names it exactly once.
+func TestErrorCarriesPath(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.cubex")
+	garbage := filepath.Join(dir, "garbage.cube")
+	if err := os.WriteFile(garbage, []byte("<cube version=\"3.0\"><broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(filepath.Join("..", "assets", "before.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		err  error
+	}{
+		{missing, func() error { _, err := Open(missing); return err }()},
+		{garbage, func() error { _, err := Open(garbage); return err }()},
+		{filepath.Join(dir, "x.txt"), Write(filepath.Join(dir, "x.txt"), e)},
+		{filepath.Join(dir, "no", "such", "dir.cubex"), Write(filepath.Join(dir, "no", "such", "dir.cubex"), e)},
+	} {
+		var fe *Error
+		if !errors.As(tc.err, &fe) {
+			t.Errorf("%s: error %v (%T) is not a *format.Error", tc.path, tc.err, tc.err)
+			continue
+		}
+		if fe.Path != tc.path {
+			t.Errorf("error path %q, want %q", fe.Path, tc.path)
+		}
+		if n := strings.Count(tc.err.Error(), tc.path); n != 1 {
+			t.Errorf("%q names the file %d times, want once", tc.err, n)
+		}
 	}
 }

@@ -29,15 +29,79 @@ func (a Aggregation) String() string {
 	return "sum"
 }
 
-// AggregationOf returns the aggregation implied by a CUBE data type name.
-func AggregationOf(dataType string) Aggregation {
-	switch strings.ToUpper(strings.TrimSpace(dataType)) {
+// DataType is a CUBE data type name as read from a file (DOUBLE, UINT64,
+// MINDOUBLE, …); names are compared without regard to case and spacing.
+type DataType string
+
+// Data types that importers and the algebra set; files may name others.
+const (
+	Double    DataType = "DOUBLE"
+	Float     DataType = "FLOAT"
+	MinDouble DataType = "MINDOUBLE"
+	MaxDouble DataType = "MAXDOUBLE"
+	Integer   DataType = "INTEGER"
+	Int64     DataType = "INT64"
+	Uint64    DataType = "UINT64"
+)
+
+// canonical returns t in upper case with single spaces.
+func (t DataType) canonical() string {
+	return strings.ToUpper(strings.Join(strings.Fields(string(t)), " "))
+}
+
+// Is reports whether t names the same data type as u.
+func (t DataType) Is(u DataType) bool { return t.canonical() == u.canonical() }
+
+// IsInteger reports whether values of type t are integral.
+func (t DataType) IsInteger() bool {
+	switch t.canonical() {
+	case "INTEGER", "SIGNED INTEGER", "INT64", "UNSIGNED INTEGER", "UINT64",
+		"INT", "SIGNED INT", "INT32", "UNSIGNED INT", "UINT32",
+		"SHORT INT", "SIGNED SHORT INT", "INT16", "UNSIGNED SHORT INT", "UINT16",
+		"INT8", "UINT8", "CHAR":
+		return true
+	}
+	return false
+}
+
+// Aggregation returns the aggregation implied by t: Min for MINDOUBLE, Max
+// for MAXDOUBLE, else Sum.
+func (t DataType) Aggregation() Aggregation {
+	switch t.canonical() {
 	case "MINDOUBLE":
 		return Min
 	case "MAXDOUBLE":
 		return Max
 	}
 	return Sum
+}
+
+// AggregationOf returns the aggregation implied by a CUBE data type name.
+func AggregationOf(dataType DataType) Aggregation { return dataType.Aggregation() }
+
+// MetricType is the CUBE 4 metric type as read (EXCLUSIVE, INCLUSIVE,
+// POSTDERIVED, …).
+type MetricType string
+
+// Metric types of CUBE 4.
+const (
+	Exclusive           MetricType = "EXCLUSIVE"
+	Inclusive           MetricType = "INCLUSIVE"
+	Simple              MetricType = "SIMPLE"
+	PostDerived         MetricType = "POSTDERIVED"
+	Derived             MetricType = "DERIVED"
+	PrederivedExclusive MetricType = "PREDERIVED_EXCLUSIVE"
+	PrederivedInclusive MetricType = "PREDERIVED_INCLUSIVE"
+)
+
+// IsDerived reports whether t is a derived metric type, whose values are
+// computed from an expression instead of stored.
+func (t MetricType) IsDerived() bool {
+	switch MetricType(strings.ToUpper(strings.TrimSpace(string(t)))) {
+	case PostDerived, Derived, PrederivedExclusive, PrederivedInclusive:
+		return true
+	}
+	return false
 }
 
 // Combine aggregates two values with a.
@@ -75,15 +139,15 @@ type Metric struct {
 	ID       int    // identifier in the file (unique among metrics)
 	UniqName string // identity used to match metrics across experiments
 	DispName string
-	DataType string // CUBE data type name as read, e.g. DOUBLE, UINT64, MINDOUBLE
-	Unit     string // sec, occ, bytes, …
+	DataType DataType // as read, e.g. DOUBLE, UINT64, MINDOUBLE
+	Unit     string   // sec, occ, bytes, …
 	Descr    string
 	URL      string
 	Val      string // CUBE "val" element; VOID hides the metric
 	// Type is the CUBE 4 metric type as read (EXCLUSIVE, INCLUSIVE,
 	// POSTDERIVED, …); it records how the file stored values and is used
 	// when writing, the stored block is always canonical.
-	Type string
+	Type MetricType
 	// Expression, InitExpression and AggrExpressions keep CubePL
 	// definitions of derived metrics so that writing preserves them.
 	Expression      string
@@ -108,16 +172,7 @@ type Metric struct {
 func (m *Metric) Hidden() bool { return strings.EqualFold(m.Val, "VOID") }
 
 // IsInteger reports whether the metric holds integral values.
-func (m *Metric) IsInteger() bool {
-	switch strings.ToUpper(m.DataType) {
-	case "INTEGER", "SIGNED INTEGER", "INT64", "UNSIGNED INTEGER", "UINT64",
-		"INT", "SIGNED INT", "INT32", "UNSIGNED INT", "UINT32",
-		"SHORT INT", "SIGNED SHORT INT", "INT16", "UNSIGNED SHORT INT", "UINT16",
-		"INT8", "UINT8", "CHAR":
-		return true
-	}
-	return false
-}
+func (m *Metric) IsInteger() bool { return m.DataType.IsInteger() }
 
 // Region is a code region: a function, loop or user-defined region.
 type Region struct {
@@ -213,9 +268,22 @@ type CartCoord struct {
 	Coord []int
 }
 
-// Loader reads the data block of one metric on first use.
+// Loader reads the data block of one metric on first use. A loader may
+// return an on-demand block (NewSourceBlock) for a metric larger than
+// MemoryBudget.
 type Loader interface {
 	LoadBlock(metric int) (*Block, error)
+}
+
+// RowStreamer is implemented by loaders that can pass a metric's rows
+// (canonical values: exclusive along the call tree) once, in any order,
+// without building its block. The experiment uses it for per-cnode and
+// per-location aggregates, so that a call tree's values need one pass
+// over the file and no memory for the block.
+type RowStreamer interface {
+	// StreamRows calls fn with every stored row of metric once; row is
+	// only valid during the call.
+	StreamRows(metric int, fn func(c int, row []float64) error) error
 }
 
 // Experiment is a CUBE experiment: metadata and a lazily loaded severity
@@ -242,6 +310,9 @@ type Experiment struct {
 	// CallGraph, when not nil, holds the caller → callee arcs of a tool
 	// that records a call graph instead of call paths.
 	CallGraph *CallGraph
+	// Warnings lists what a reader tolerated in the input without
+	// changing any value (e.g. surplus data it ignored), one sentence each.
+	Warnings []string
 
 	loader Loader
 	blocks []blockSlot
@@ -254,6 +325,7 @@ type blockSlot struct {
 	block  *Block
 	err    error
 	sums   []float64 // per-cnode aggregate over all locations, computed on demand
+	locs   []float64 // per-location aggregate over all cnodes, computed with sums
 }
 
 // SetLoader installs the lazy loader of metric data. It must be called
@@ -266,7 +338,7 @@ func (e *Experiment) SetBlock(m int, b *Block) {
 	e.initSlots()
 	s := &e.blocks[m]
 	s.mu.Lock()
-	s.block, s.err, s.loaded, s.sums = b, nil, true, nil
+	s.block, s.err, s.loaded, s.sums, s.locs = b, nil, true, nil, nil
 	s.mu.Unlock()
 }
 

@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // MetricSel selects one metric as the metric pane does: a collapsed node
 // (Inclusive) stands for the metric with all its descendants, an expanded
@@ -50,41 +54,124 @@ func (e *Experiment) subtracted(m int) []int {
 // cnodeSums returns, per cnode, metric m's stored values aggregated over
 // all locations. The result is cached and must not be modified.
 func (e *Experiment) cnodeSums(m int) ([]float64, error) {
-	b, err := e.Block(m)
-	if err != nil {
-		return nil, err
+	sums, _, err := e.aggregates(m)
+	return sums, err
+}
+
+// aggregates returns metric m's stored values aggregated per cnode over
+// all locations and per location over all cnodes, both computed in one
+// pass over the rows and cached (they must not be modified). When the
+// block is not loaded and the loader can stream rows, the pass reads the
+// file without building the block.
+func (e *Experiment) aggregates(m int) (sums, locs []float64, err error) {
+	if m < 0 || m >= len(e.Metrics) {
+		return nil, nil, fmt.Errorf("metric index %d out of range", m)
 	}
+	e.initSlots()
 	s := &e.blocks[m]
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.sums != nil {
-		return s.sums, nil
+		sums, locs = s.sums, s.locs
+		s.mu.Unlock()
+		return sums, locs, nil
 	}
-	agg := e.Metrics[m].Aggregation
-	sums := make([]float64, b.NumCnodes())
-	for c := range sums {
-		r := b.Row(c)
-		if r == nil {
-			if agg != Sum && b.NumLocations() == 0 {
-				sums[c] = agg.Identity()
-			}
+	loaded := s.loaded
+	s.mu.Unlock()
+	nc, nl := len(e.Cnodes), len(e.Locations)
+	acc := newAggregator(e.Metrics[m].Aggregation, nc, nl)
+	st, canStream := e.loader.(RowStreamer)
+	switch {
+	case !loaded && canStream && e.Metrics[m].Unavailable == "":
+		err = st.StreamRows(m, acc.add)
+	default:
+		var b *Block
+		if b, err = e.Block(m); err == nil {
+			err = b.Scan(acc.add)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	sums, locs = acc.finish()
+	s.mu.Lock()
+	if s.sums == nil {
+		s.sums, s.locs = sums, locs
+	}
+	sums, locs = s.sums, s.locs
+	s.mu.Unlock()
+	return sums, locs, nil
+}
+
+// aggregator collects per-cnode and per-location aggregates of one
+// metric's stored rows.
+type aggregator struct {
+	agg    Aggregation
+	sums   []float64
+	locs   []float64
+	stored []bool
+}
+
+func newAggregator(agg Aggregation, nc, nl int) *aggregator {
+	a := &aggregator{agg: agg, sums: make([]float64, nc), locs: make([]float64, nl)}
+	if agg != Sum {
+		a.stored = make([]bool, nc)
+		for l := range a.locs {
+			a.locs[l] = agg.Identity()
+		}
+	}
+	return a
+}
+
+func (a *aggregator) add(c int, r []float64) error {
+	if c < 0 || c >= len(a.sums) || len(r) != len(a.locs) {
+		return fmt.Errorf("row of cnode %d with %d values does not fit %d cnodes × %d locations", c, len(r), len(a.sums), len(a.locs))
+	}
+	locs := a.locs[:len(r)]
+	if a.agg == Sum {
+		acc := 0.0
+		for l, v := range r {
+			acc += v
+			locs[l] += v
+		}
+		a.sums[c] = acc
+		return nil
+	}
+	acc := a.agg.Identity()
+	for l, v := range r {
+		acc = a.agg.Combine(acc, v)
+		locs[l] = a.agg.Combine(locs[l], v)
+	}
+	a.sums[c] = acc
+	a.stored[c] = true
+	return nil
+}
+
+// finish applies the rules for absent (all-zero) rows of min and max
+// metrics: they count as zeros.
+func (a *aggregator) finish() (sums, locs []float64) {
+	if a.agg == Sum {
+		return a.sums, a.locs
+	}
+	absent := false
+	for c, ok := range a.stored {
+		if ok {
 			continue
 		}
-		acc := agg.Identity()
-		switch agg {
-		case Sum:
-			for _, v := range r {
-				acc += v
-			}
-		default:
-			for _, v := range r {
-				acc = agg.Combine(acc, v)
-			}
+		absent = true
+		if len(a.locs) == 0 {
+			a.sums[c] = a.agg.Identity()
 		}
-		sums[c] = acc
 	}
-	s.sums = sums
-	return sums, nil
+	for l, v := range a.locs {
+		if absent {
+			v = a.agg.Combine(v, 0)
+		}
+		if math.IsInf(v, 0) {
+			v = 0
+		}
+		a.locs[l] = v
+	}
+	return a.sums, a.locs
 }
 
 // CnodeValues returns, for every cnode, its exclusive (own) value of the
@@ -165,6 +252,14 @@ func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error
 }
 
 func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
+	if len(cnodes) == len(e.Cnodes) && len(cnodes) > 0 {
+		// Every cnode (each listed once): the cached per-location totals.
+		_, locs, err := e.aggregates(m)
+		if err != nil {
+			return nil, err
+		}
+		return slices.Clone(locs), nil
+	}
 	b, err := e.Block(m)
 	if err != nil {
 		return nil, err
@@ -176,9 +271,16 @@ func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
 			out[l] = agg.Identity()
 		}
 	}
+	var buf []float64
+	if b.OnDemand() {
+		buf = make([]float64, b.NumLocations())
+	}
 	for _, c := range cnodes {
-		r := b.Row(c)
-		if r == nil {
+		r, ok, err := b.ReadRow(c, buf)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			if agg != Sum {
 				for l := range out {
 					out[l] = agg.Combine(out[l], 0)

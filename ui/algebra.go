@@ -1,48 +1,20 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"cubeview/algebra"
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/view"
 )
-
-// Operation is an algebra operation on open experiments.
-type Operation uint8
-
-const (
-	// OpDifference subtracts the second operand from the first.
-	OpDifference Operation = iota
-	// OpMerge takes each metric from the first operand that has it.
-	OpMerge
-	// OpMean averages two or more operands.
-	OpMean
-	// OpCut reroots or prunes the call tree of one operand.
-	OpCut
-)
-
-// String returns the operation's name as the menu shows it.
-func (op Operation) String() string {
-	switch op {
-	case OpMerge:
-		return "Merge"
-	case OpMean:
-		return "Mean"
-	case OpCut:
-		return "Cut"
-	}
-	return "Difference"
-}
 
 // Request is one algebra operation: the operator, its operands among the
 // open experiments (in order) and its options.
 type Request struct {
-	Op       Operation
+	Op       algebra.Op
 	Operands []*Document
 	Options  algebra.Options    // integration options of Difference, Merge, Mean
 	Cut      algebra.CutOptions // regions of Cut
@@ -51,57 +23,26 @@ type Request struct {
 // Check reports a request that cannot run: wrong number of operands, a
 // closed operand, a cut without region.
 func (r Request) Check() error {
-	n := len(r.Operands)
-	switch r.Op {
-	case OpDifference:
-		if n != 2 {
-			return fmt.Errorf("difference needs a minuend and a subtrahend, got %d operands", n)
-		}
-	case OpMerge, OpMean:
-		if n < 2 {
-			return fmt.Errorf("%s needs at least two operands, got %d", lower(r.Op), n)
-		}
-		if n > algebra.MaxOperands {
-			return fmt.Errorf("%s takes at most %d operands, got %d", lower(r.Op), algebra.MaxOperands, n)
-		}
-	case OpCut:
-		if n != 1 {
-			return fmt.Errorf("cut needs one operand, got %d", n)
-		}
-		if len(r.Cut.Reroot)+len(r.Cut.Prune) == 0 {
-			return errors.New("cut needs a region to reroot or prune")
-		}
-	default:
-		return fmt.Errorf("unknown operation %d", r.Op)
+	x := r.expr()
+	if err := x.Check(); err != nil {
+		return err
 	}
 	for i, d := range r.Operands {
 		if d == nil || d.Exp == nil {
-			return fmt.Errorf("%s: operand %d is not an open experiment", lower(r.Op), i+1)
+			return fmt.Errorf("%s: operand %d is not an open experiment", r.Op, i+1)
 		}
 	}
 	return nil
 }
 
-func lower(op Operation) string {
-	switch op {
-	case OpMerge:
-		return "merge"
-	case OpMean:
-		return "mean"
-	case OpCut:
-		return "cut"
-	}
-	return "difference"
-}
-
 // expr returns the request as an expression whose file operands are the
 // operand indices ("0", "1", …).
 func (r Request) expr() *algebra.Expr {
-	x := &algebra.Expr{Op: map[Operation]string{OpDifference: "diff", OpMerge: "merge", OpMean: "mean", OpCut: "cut"}[r.Op]}
+	x := &algebra.Expr{Op: r.Op}
 	for i := range r.Operands {
 		x.Args = append(x.Args, &algebra.Expr{File: strconv.Itoa(i)})
 	}
-	if r.Op == OpCut {
+	if r.Op == algebra.OpCut {
 		x.Reroot, x.Prune = r.Cut.Reroot, r.Cut.Prune
 	}
 	return x
@@ -117,7 +58,7 @@ func (r Request) OperandNames() []string {
 			paths = append(paths, d.Path)
 		}
 	}
-	short := shortNames(paths)
+	short := view.ShortNames(paths)
 	names := make([]string, len(r.Operands))
 	for i, d := range r.Operands {
 		switch {
@@ -136,7 +77,7 @@ func (r Request) OperandNames() []string {
 // or "mean(run1, run2, run3)".
 func (r Request) Name() string {
 	names := r.OperandNames()
-	return displayExpr(r.expr(), func(f string) string {
+	return view.DisplayExpr(r.expr(), func(f string) string {
 		i, _ := strconv.Atoi(f)
 		return names[i]
 	})
@@ -153,11 +94,11 @@ func (r Request) Evaluate() (*model.Experiment, error) {
 		exps[i] = d.Exp
 	}
 	switch r.Op {
-	case OpDifference:
+	case algebra.OpDiff:
 		return algebra.Diff(exps[0], exps[1], r.Options)
-	case OpMerge:
+	case algebra.OpMerge:
 		return algebra.Merge(r.Options, exps...)
-	case OpMean:
+	case algebra.OpMean:
 		return algebra.Mean(r.Options, exps...)
 	}
 	return algebra.Cut(exps[0], r.Cut)
@@ -174,7 +115,7 @@ func (a *App) Compute(r Request, from *Window) {
 	}
 	name := r.Name()
 	operands := r.OperandNames()
-	if r.Op == OpCut {
+	if r.Op == algebra.OpCut {
 		operands = nil // one operand: every node is in it
 	}
 	from.startBusy("Computing " + name + " …")
@@ -207,7 +148,7 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 		target.win.Show()
 	}
 	x, err := algebra.Parse(text)
-	if err == nil && x.Op == "" {
+	if err == nil && x.Op == algebra.NoOp {
 		err = fmt.Errorf("expression %q is a file, not an operation", text)
 	}
 	if err != nil {
@@ -244,7 +185,7 @@ func describeDerived(doc *Document) {
 	if !ok {
 		return
 	}
-	name, operands, parsed := nameOfExpression(p.Expression)
+	name, operands, parsed := view.NameOfExpression(p.Expr)
 	if !parsed {
 		name = p.Expression
 		operands = nil
@@ -252,7 +193,7 @@ func describeDerived(doc *Document) {
 		for _, o := range p.Operands {
 			paths = append(paths, o.Path)
 		}
-		short := shortNames(paths)
+		short := view.ShortNames(paths)
 		for _, o := range p.Operands {
 			if o.Path != "" {
 				operands = append(operands, short[o.Path])
@@ -270,22 +211,8 @@ func describeDerived(doc *Document) {
 // isDifference reports whether doc's values may be negative: its
 // expression has a difference.
 func isDifference(doc *Document) bool {
-	text := doc.Exp.Source
-	if p, ok, _ := algebra.ReadProvenance(doc.Exp); ok {
-		text = p.Expression
-	}
-	x, err := algebra.Parse(text)
-	if err != nil {
-		return strings.Contains(doc.Expression, " − ")
-	}
-	var has func(x *algebra.Expr) bool
-	has = func(x *algebra.Expr) bool {
-		if x.Op == "diff" {
-			return true
-		}
-		return slices.ContainsFunc(x.Args, has)
-	}
-	return x.Op != "" && has(x)
+	p, ok, _ := algebra.ReadProvenance(doc.Exp)
+	return ok && p.Expr.Has(algebra.OpDiff)
 }
 
 // showDerived prepares the view of a derived experiment: operand markers

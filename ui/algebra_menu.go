@@ -12,14 +12,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/algebra"
+	"cubeview/view"
 )
 
 // algebraMenu returns the Algebra menu: difference, merge and mean of open
 // experiments, and cuts of this window's call tree.
 func (w *Window) algebraMenu() *fyne.Menu {
-	diff := fyne.NewMenuItem("Difference…", func() { w.showOperationDialog(OpDifference) })
-	merge := fyne.NewMenuItem("Merge…", func() { w.showOperationDialog(OpMerge) })
-	mean := fyne.NewMenuItem("Mean…", func() { w.showOperationDialog(OpMean) })
+	item := func(op algebra.Op) *fyne.MenuItem {
+		return fyne.NewMenuItem(op.Title()+"…", func() { w.showOperationDialog(op) })
+	}
+	diff, merge, mean := item(algebra.OpDiff), item(algebra.OpMerge), item(algebra.OpMean)
 	reroot := fyne.NewMenuItem("Reroot here", func() { w.reportCut(false) })
 	prune := fyne.NewMenuItem("Prune here", func() { w.reportCut(true) })
 	cut := fyne.NewMenuItem("Cut at selected call path", nil)
@@ -60,7 +62,7 @@ var systemChoices = []string{"automatic", "copy", "collapse"}
 // tests set the widgets and call Submit the same way.
 type operationForm struct {
 	w      *Window
-	op     Operation
+	op     algebra.Op
 	docs   []*Document
 	labels []string
 
@@ -74,7 +76,7 @@ type operationForm struct {
 
 // newOperationForm builds the form of op over the open experiments, with
 // this window's experiment preselected as the first operand.
-func (w *Window) newOperationForm(op Operation) *operationForm {
+func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f := &operationForm{w: w, op: op, docs: w.app.Documents()}
 	f.labels = docLabels(f.docs)
 	f.system = widget.NewRadioGroup(systemChoices, func(string) {})
@@ -88,7 +90,7 @@ func (w *Window) newOperationForm(op Operation) *operationForm {
 	var pick fyne.CanvasObject
 	var note string
 	switch op {
-	case OpDifference:
+	case algebra.OpDiff:
 		f.minuend = widget.NewSelect(f.labels, func(string) { f.update() })
 		f.subtrahend = widget.NewSelect(f.labels, func(string) { f.update() })
 		if i := f.index(w.doc); i >= 0 {
@@ -104,7 +106,7 @@ func (w *Window) newOperationForm(op Operation) *operationForm {
 	default:
 		f.operands = newOperandList(f.docs, f.labels, w.doc, f.update)
 		pick = f.operands.content()
-		if op == OpMerge {
+		if op == algebra.OpMerge {
 			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
 		} else {
 			note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
@@ -166,7 +168,7 @@ func (f *operationForm) Options() algebra.Options {
 // Request returns the operation the form describes, or why it cannot run.
 func (f *operationForm) Request() (Request, error) {
 	r := Request{Op: f.op, Options: f.Options()}
-	if f.op == OpDifference {
+	if f.op == algebra.OpDiff {
 		a, b := f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)
 		if a == nil || b == nil {
 			return r, errors.New("choose a minuend and a subtrahend")
@@ -201,12 +203,12 @@ func (f *operationForm) update() {
 	f.preview.SetText("Result: " + r.Name())
 }
 
-func (w *Window) showOperationDialog(op Operation) {
+func (w *Window) showOperationDialog(op algebra.Op) {
 	if w.doc == nil {
 		return
 	}
 	f := w.newOperationForm(op)
-	d := dialog.NewCustomConfirm(op.String(), "Compute", "Cancel", f.content, func(ok bool) {
+	d := dialog.NewCustomConfirm(op.Title(), "Compute", "Cancel", f.content, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -360,12 +362,12 @@ func (w *Window) CutSelected(prune bool) error {
 		return errors.New("no experiment in this window")
 	}
 	e := w.view.Experiment()
-	n := w.view.Selected(CallPane)
+	n := w.view.Selected(view.CallPane)
 	var region string
 	switch n.Kind {
-	case CnodeNode:
+	case view.CnodeNode:
 		region = e.Regions[e.Cnodes[n.Index].Region].Name
-	case RegionNode:
+	case view.RegionNode:
 		region = e.Regions[n.Index].Name
 	default:
 		return errors.New("cut: select a call path (or a region of the flat profile) first")
@@ -373,7 +375,7 @@ func (w *Window) CutSelected(prune bool) error {
 	if strings.TrimSpace(region) == "" {
 		return errors.New("cut: the selected call path's region has no name to cut at")
 	}
-	r := Request{Op: OpCut, Operands: []*Document{w.doc}}
+	r := Request{Op: algebra.OpCut, Operands: []*Document{w.doc}}
 	if prune {
 		r.Cut.Prune = []string{region}
 	} else {
@@ -384,8 +386,8 @@ func (w *Window) CutSelected(prune bool) error {
 }
 
 // cutItems returns the cut entries of a call-pane row's context menu.
-func (w *Window) cutItems(d Dim, n Node) []*fyne.MenuItem {
-	if d != CallPane || (n.Kind != CnodeNode && n.Kind != RegionNode) {
+func (w *Window) cutItems(d view.Dim, n view.Node) []*fyne.MenuItem {
+	if d != view.CallPane || (n.Kind != view.CnodeNode && n.Kind != view.RegionNode) {
 		return nil
 	}
 	return []*fyne.MenuItem{

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cubeview/view"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -44,7 +45,7 @@ func (w *Window) referenceName() string {
 			return d.Name
 		}
 	}
-	return shortName(x.Source) + " (window closed)"
+	return view.ShortName(x.Source) + " (window closed)"
 }
 
 // referenceItem returns View › Choose external reference….
@@ -84,8 +85,8 @@ func (w *Window) newReferenceForm() *referenceForm {
 	}
 	f.show = widget.NewCheck("Show the call tree in External percent", nil)
 	uses := false
-	for d := MetricPane; d <= SystemPane; d++ {
-		uses = uses || w.view.Mode(d) == ExternalPercent
+	for d := view.MetricPane; d <= view.SystemPane; d++ {
+		uses = uses || w.view.Mode(d) == view.ExternalPercent
 	}
 	f.show.SetChecked(!uses)
 	text := widget.NewLabel("External percent shows each value in percent of the same metric's total in the reference experiment — " +
@@ -108,7 +109,7 @@ func (f *referenceForm) Apply() {
 	}
 	f.w.setExternal(ref)
 	if ref != nil && f.show.Checked {
-		f.w.SetMode(CallPane, ExternalPercent)
+		f.w.SetMode(view.CallPane, view.ExternalPercent)
 	}
 }
 

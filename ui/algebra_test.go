@@ -19,6 +19,7 @@ import (
 	"cubeview/colormap"
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // openPair writes the bundled pair into a temporary folder and opens
@@ -82,17 +83,17 @@ func menuItem(w *Window, menu, label string) *fyne.MenuItem {
 }
 
 // revealMetric reveals and selects the metric with unique name uniq.
-func revealMetric(t *testing.T, w *Window, uniq string) Node {
+func revealMetric(t *testing.T, w *Window, uniq string) view.Node {
 	t.Helper()
 	m := w.Document().Exp.MetricByName(uniq)
 	if m < 0 {
 		t.Fatalf("%s has no metric %q", w.Document().Name, uniq)
 	}
-	n := Node{MetricNode, m}
-	for _, anc := range w.view.Ancestors(MetricPane, n) {
-		w.Pane(MetricPane).OpenBranch(anc.ID())
+	n := view.Node{Kind: view.MetricNode, Index: m}
+	for _, anc := range w.view.Ancestors(view.MetricPane, n) {
+		w.Pane(view.MetricPane).OpenBranch(anc.ID())
 	}
-	selectRow(w, MetricPane, n)
+	selectRow(w, view.MetricPane, n)
 	return n
 }
 
@@ -151,7 +152,7 @@ func TestAlgebraMenuInEveryWindow(t *testing.T) {
 func TestDifferenceFromMenu(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	f := bw.newOperationForm(OpDifference)
+	f := bw.newOperationForm(algebra.OpDiff)
 	if f.minuend.Selected != "before.cubex" || f.subtrahend.Selected != "after.cubex" {
 		t.Fatalf("preselected %q − %q, want before.cubex − after.cubex", f.minuend.Selected, f.subtrahend.Selected)
 	}
@@ -177,12 +178,12 @@ func TestDifferenceFromMenu(t *testing.T) {
 	if len(got.Cnodes) != len(want.Cnodes) {
 		t.Fatalf("%d call paths, algebra.Diff has %d", len(got.Cnodes), len(want.Cnodes))
 	}
-	expandAll(w, CallPane)
+	expandAll(w, view.CallPane)
 	for _, uniq := range []string{"time", "mpi_barrier_wait", "mpi_latesender", "visits", "execution"} {
 		n := revealMetric(t, w, uniq)
-		incl := !w.view.expandedBranch(MetricPane, n)
+		incl := !(w.view.Expanded(view.MetricPane, n) && w.view.IsBranch(view.MetricPane, n))
 		exp := cnodeValues(t, want, uniq, incl)
-		rows := shownRows(w.Pane(CallPane))
+		rows := shownRows(w.Pane(view.CallPane))
 		if len(rows) != len(got.Cnodes) {
 			t.Fatalf("%s: %d call rows drawn, want all %d", uniq, len(rows), len(got.Cnodes))
 		}
@@ -213,7 +214,7 @@ func TestDifferenceFromMenu(t *testing.T) {
 		relief colormap.Relief
 	}{{"mpi_barrier_wait", colormap.Raised}, {"mpi_latesender", colormap.Sunken}} {
 		n := revealMetric(t, w, tt.uniq)
-		r := shownRows(w.Pane(MetricPane))[n]
+		r := shownRows(w.Pane(view.MetricPane))[n]
 		m := be.MetricByName(tt.uniq)
 		tb, _ := be.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
 		ta, _ := ae.MetricTotal(model.MetricSel{Metric: ae.MetricByName(tt.uniq), Inclusive: true})
@@ -224,13 +225,13 @@ func TestDifferenceFromMenu(t *testing.T) {
 			t.Errorf("%s: value %v has the wrong sign", tt.uniq, r.Value)
 		}
 		// The call path carrying it has the same sign.
-		extreme := Node{}
-		for node, cr := range shownRows(w.Pane(CallPane)) {
-			if !extreme.Valid() || math.Abs(cr.Value) > math.Abs(shownRows(w.Pane(CallPane))[extreme].Value) {
+		extreme := view.Node{}
+		for node, cr := range shownRows(w.Pane(view.CallPane)) {
+			if !extreme.Valid() || math.Abs(cr.Value) > math.Abs(shownRows(w.Pane(view.CallPane))[extreme].Value) {
 				extreme = node
 			}
 		}
-		if cr := shownRows(w.Pane(CallPane))[extreme]; cr.Relief != tt.relief {
+		if cr := shownRows(w.Pane(view.CallPane))[extreme]; cr.Relief != tt.relief {
 			t.Errorf("%s: largest call row %s is %v, want %v", tt.uniq, got.CallPath(extreme.Index), cr.Relief, tt.relief)
 		}
 	}
@@ -243,7 +244,7 @@ func TestMergeShowsUnionOfMetrics(t *testing.T) {
 	a := newTestApp(t)
 	l2 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L2_DCM_negative.cubex"))
 	l3 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L3_DCA_negative.cubex"))
-	f := l2.newOperationForm(OpMerge)
+	f := l2.newOperationForm(algebra.OpMerge)
 	if got := f.operands.Selected(); len(got) != 2 || got[0] != l2.Document() || got[1] != l3.Document() {
 		t.Fatalf("preselected operands %v", got)
 	}
@@ -260,11 +261,11 @@ func TestMergeShowsUnionOfMetrics(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range w.view.Roots(MetricPane) {
-		w.expandSubtree(MetricPane, r, true)
+	for _, r := range w.view.Roots(view.MetricPane) {
+		w.expandSubtree(view.MetricPane, r, true)
 	}
-	shown := map[string]Row{}
-	for n, r := range shownRows(w.Pane(MetricPane)) {
+	shown := map[string]view.Row{}
+	for n, r := range shownRows(w.Pane(view.MetricPane)) {
 		shown[got.Metrics[n.Index].UniqName] = r
 	}
 	if len(shown) != len(union) {
@@ -325,7 +326,7 @@ func TestMeanOfThreeRuns(t *testing.T) {
 	for _, x := range []string{"10", "25", "50", "2000"} {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
-	f := ws[0].newOperationForm(OpMean)
+	f := ws[0].newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(ws[0].Document(), ws[1].Document(), ws[2].Document())
 	w := submit(t, a, f)
 	if got := w.win.Title(); got != "cubeview — mean(mm.x10y1z1.r1, mm.x25y1z1.r1, mm.x50y1z1.r1)" {
@@ -335,16 +336,16 @@ func TestMeanOfThreeRuns(t *testing.T) {
 		t.Error("a mean has no negative values; diverging colours should stay off")
 	}
 	got := w.Document().Exp
-	expandAll(w, CallPane)
+	expandAll(w, view.CallPane)
 	checked := 0
 	for _, m := range got.Metrics {
 		if m.Hidden() || m.Unavailable != "" || m.Aggregation != model.Sum {
 			continue
 		}
 		n := revealMetric(t, w, m.UniqName)
-		incl := !w.view.expandedBranch(MetricPane, n)
+		incl := !(w.view.Expanded(view.MetricPane, n) && w.view.IsBranch(view.MetricPane, n))
 		shown := make([]float64, len(got.Cnodes))
-		rows := shownRows(w.Pane(CallPane))
+		rows := shownRows(w.Pane(view.CallPane))
 		if len(rows) != len(got.Cnodes) {
 			t.Fatalf("%d call rows drawn, want %d", len(rows), len(got.Cnodes))
 		}
@@ -384,8 +385,8 @@ func cutAndDiff(t *testing.T, a *App) (before, cut, diff *Window) {
 	if c < 0 {
 		t.Fatal("example has no exchange_halo call path")
 	}
-	before.Pane(CallPane).Reveal(Node{CnodeNode, c})
-	if s := before.view.Selected(CallPane); s != (Node{CnodeNode, c}) {
+	before.Pane(view.CallPane).Reveal(view.Node{Kind: view.CnodeNode, Index: c})
+	if s := before.view.Selected(view.CallPane); s != (view.Node{Kind: view.CnodeNode, Index: c}) {
 		t.Fatalf("selected %v", s)
 	}
 	if err := before.CutSelected(true); err != nil {
@@ -395,7 +396,7 @@ func cutAndDiff(t *testing.T, a *App) (before, cut, diff *Window) {
 	if got := cut.Document().Name; got != "cut(before, prune exchange_halo)" {
 		t.Errorf("cut window named %q", got)
 	}
-	f := before.newOperationForm(OpDifference)
+	f := before.newOperationForm(algebra.OpDiff)
 	f.minuend.SetSelected("before.cubex")
 	f.subtrahend.SetSelected(cut.Document().Name)
 	diff = submit(t, a, f)
@@ -422,9 +423,9 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 	if len(pruned) != 4 {
 		t.Fatalf("example: %d call paths at or below exchange_halo, want 4", len(pruned))
 	}
-	expandAll(w, CallPane)
+	expandAll(w, view.CallPane)
 	marked := 0
-	for n, r := range shownRows(w.Pane(CallPane)) {
+	for n, r := range shownRows(w.Pane(view.CallPane)) {
 		p := got.CallPath(n.Index)
 		want := ""
 		if pruned[p] {
@@ -442,9 +443,9 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 		t.Errorf("%d marked call rows, want %d", marked, len(pruned))
 	}
 	// The hover line shows the same text.
-	for n := range shownRows(w.Pane(CallPane)) {
+	for n := range shownRows(w.Pane(view.CallPane)) {
 		if pruned[got.CallPath(n.Index)] {
-			w.Pane(CallPane).OnHover(n, true)
+			w.Pane(view.CallPane).OnHover(n, true)
 			if !strings.Contains(w.hint.Text, "missing in cut(") {
 				t.Errorf("hover text %q", w.hint.Text)
 			}
@@ -456,14 +457,14 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 	time := cnodeValues(t, be, "time", true)
 	halo := be.CallInclusive(time, model.Sum)[be.CnodeByPath("main/solver_iterate/exchange_halo")]
 	revealMetric(t, w, "time")
-	caller := Node{CnodeNode, got.CnodeByPath("main/solver_iterate")}
-	if r := shownRows(w.Pane(CallPane))[caller]; !near(r.Value, -halo) || r.Marker != "" || halo <= 0 {
+	caller := view.Node{Kind: view.CnodeNode, Index: got.CnodeByPath("main/solver_iterate")}
+	if r := shownRows(w.Pane(view.CallPane))[caller]; !near(r.Value, -halo) || r.Marker != "" || halo <= 0 {
 		t.Errorf("solver_iterate: %v %q, want %v unmarked", r.Value, r.Marker, -halo)
 	}
 	// Flat profile: the regions only the pruned paths call.
 	w.SetFlat(true)
-	for n, r := range shownRows(w.Pane(CallPane)) {
-		if n.Kind != RegionNode {
+	for n, r := range shownRows(w.Pane(view.CallPane)) {
+		if n.Kind != view.RegionNode {
 			continue
 		}
 		name := got.Regions[n.Index].Name
@@ -486,11 +487,11 @@ func TestMarkersOnLocations(t *testing.T) {
 	a := newTestApp(t)
 	p64 := openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p64.size25.r1.cubex"))
 	openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p27.size25.r1.cubex"))
-	w := submit(t, a, p64.newOperationForm(OpDifference))
-	expandAll(w, SystemPane)
+	w := submit(t, a, p64.newOperationForm(algebra.OpDiff))
+	expandAll(w, view.SystemPane)
 	e := w.Document().Exp
 	groups := 0
-	for n, r := range shownRows(w.Pane(SystemPane)) {
+	for n, r := range shownRows(w.Pane(view.SystemPane)) {
 		s := e.System[n.Index]
 		if s.Kind != model.Group {
 			continue
@@ -514,9 +515,9 @@ func TestMarkersOnLocations(t *testing.T) {
 func TestExternalPercentOfOperand(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	w := submit(t, a, bw.newOperationForm(OpDifference))
+	w := submit(t, a, bw.newOperationForm(algebra.OpDiff))
 	revealMetric(t, w, "mpi_barrier_wait")
-	expandAll(w, CallPane)
+	expandAll(w, view.CallPane)
 	check := func(ref *model.Experiment) {
 		t.Helper()
 		m := ref.MetricByName("mpi_barrier_wait")
@@ -525,7 +526,7 @@ func TestExternalPercentOfOperand(t *testing.T) {
 			t.Fatalf("reference total %v, %v", total, err)
 		}
 		excl := cnodeValues(t, w.Document().Exp, "mpi_barrier_wait", true)
-		rows := shownRows(w.Pane(CallPane))
+		rows := shownRows(w.Pane(view.CallPane))
 		nonzero := 0
 		for n, r := range rows {
 			want := 100 * excl[n.Index] / total
@@ -540,12 +541,12 @@ func TestExternalPercentOfOperand(t *testing.T) {
 			t.Error("no call row has a value")
 		}
 	}
-	w.SetMode(CallPane, ExternalPercent)
+	w.SetMode(view.CallPane, view.ExternalPercent)
 	if w.view.External() != bw.Document().Exp {
 		t.Fatal("the default reference of before − after is not before")
 	}
-	if !strings.Contains(w.infos[CallPane].Text, "reference before.cubex") {
-		t.Errorf("pane info %q does not name the reference", w.infos[CallPane].Text)
+	if !strings.Contains(w.infos[view.CallPane].Text, "reference before.cubex") {
+		t.Errorf("pane info %q does not name the reference", w.infos[view.CallPane].Text)
 	}
 	check(bw.Document().Exp)
 
@@ -566,8 +567,8 @@ func TestExternalPercentOfOperand(t *testing.T) {
 	aw.win.Close()
 	w.refresh()
 	check(aw.Document().Exp)
-	if !strings.Contains(w.infos[CallPane].Text, "after (window closed)") {
-		t.Errorf("pane info %q", w.infos[CallPane].Text)
+	if !strings.Contains(w.infos[view.CallPane].Text, "after (window closed)") {
+		t.Errorf("pane info %q", w.infos[view.CallPane].Text)
 	}
 }
 
@@ -580,17 +581,17 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := submit(t, a, bw.newOperationForm(OpDifference))
+	w := submit(t, a, bw.newOperationForm(algebra.OpDiff))
 	bw.win.Close()
 	aw.win.Close()
 	if docs := a.Documents(); len(docs) != 1 || docs[0] != w.Document() {
 		t.Fatalf("open experiments after closing the operands: %v", docs)
 	}
-	expandAll(w, CallPane)
+	expandAll(w, view.CallPane)
 	for _, uniq := range []string{"mpi_barrier_wait", "mpi_latesender", "time"} {
 		n := revealMetric(t, w, uniq)
-		exp := cnodeValues(t, want, uniq, !w.view.expandedBranch(MetricPane, n))
-		for node, r := range shownRows(w.Pane(CallPane)) {
+		exp := cnodeValues(t, want, uniq, !(w.view.Expanded(view.MetricPane, n) && w.view.IsBranch(view.MetricPane, n)))
+		for node, r := range shownRows(w.Pane(view.CallPane)) {
 			if !near(r.Value, exp[node.Index]) {
 				t.Errorf("%s at %s: %v after closing the operands, want %v", uniq, want.CallPath(node.Index), r.Value, exp[node.Index])
 			}
@@ -600,7 +601,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 		t.Errorf("properties lost the operands:\n%s", p)
 	}
 	// The result is an operand again: (before − after) − (before − after) = 0.
-	f := w.newOperationForm(OpDifference)
+	f := w.newOperationForm(algebra.OpDiff)
 	if f.minuend.Selected != "before − after" || f.subtrahend.Selected != "before − after" {
 		t.Fatalf("operands %q, %q", f.minuend.Selected, f.subtrahend.Selected)
 	}
@@ -609,8 +610,8 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 		t.Errorf("name %q", got)
 	}
 	revealMetric(t, z, "time")
-	expandAll(z, CallPane)
-	for n, r := range shownRows(z.Pane(CallPane)) {
+	expandAll(z, view.CallPane)
+	for n, r := range shownRows(z.Pane(view.CallPane)) {
 		if r.Value != 0 {
 			t.Errorf("%s: %v, want 0", z.Document().Exp.CallPath(n.Index), r.Value)
 		}
@@ -649,9 +650,9 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 		t.Error("a reopened difference should use diverging colours")
 	}
 	markers := func(w *Window) map[string]string {
-		expandAll(w, CallPane)
+		expandAll(w, view.CallPane)
 		out := map[string]string{}
-		for n, row := range shownRows(w.Pane(CallPane)) {
+		for n, row := range shownRows(w.Pane(view.CallPane)) {
 			out[w.Document().Exp.CallPath(n.Index)] = row.Marker
 		}
 		return out
@@ -720,13 +721,13 @@ func TestCompositeEqualsCalc(t *testing.T) {
 		files = append(files, p)
 		ws = append(ws, openWindow(t, a, p))
 	}
-	f := ws[0].newOperationForm(OpMean)
+	f := ws[0].newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(ws[0].Document(), ws[1].Document())
 	m1 := submit(t, a, f)
-	f = ws[2].newOperationForm(OpMean)
+	f = ws[2].newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(ws[2].Document(), ws[3].Document())
 	m2 := submit(t, a, f)
-	d := m1.newOperationForm(OpDifference)
+	d := m1.newOperationForm(algebra.OpDiff)
 	d.subtrahend.SetSelected(m2.Document().Name)
 	w := submit(t, a, d)
 	if got := w.Document().Name; got != "mean(mm.x10y1z1.r1, mm.x25y1z1.r1) − mean(mm.x50y1z1.r1, mm.x2000y1z1.r1)" {
@@ -782,7 +783,7 @@ func TestCutErrors(t *testing.T) {
 		t.Errorf("pruning the root: error %v, %d windows (want %d)", got, len(a.Windows()), n)
 	}
 	bw.SetFlat(true)
-	bw.view.Select(CallPane, Node{SubroutinesNode, 0})
+	bw.view.Select(view.CallPane, view.Node{Kind: view.SubroutinesNode, Index: 0})
 	if err := bw.CutSelected(false); err == nil {
 		t.Error("cut at a Subroutines row should fail")
 	}
@@ -792,7 +793,7 @@ func TestCutErrors(t *testing.T) {
 func TestOperationFormChecks(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	f := bw.newOperationForm(OpMean)
+	f := bw.newOperationForm(algebra.OpMean)
 	f.operands.CheckOnly(aw.Document())
 	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "at least two") {
 		t.Errorf("mean of one: %v", err)
@@ -801,7 +802,7 @@ func TestOperationFormChecks(t *testing.T) {
 		t.Errorf("preview %q", f.preview.Text)
 	}
 	// Order in the merge list follows the arrows.
-	m := bw.newOperationForm(OpMerge)
+	m := bw.newOperationForm(algebra.OpMerge)
 	m.operands.Move(0, 1)
 	if got := m.operands.Selected(); len(got) != 2 || got[0] != aw.Document() {
 		t.Errorf("after moving before down: %v", got)
@@ -868,12 +869,17 @@ func TestDisplayNames(t *testing.T) {
 		{"merge(diff(a.cubex, b.cubex), c.cubex)", "merge(a − b, c)", []string{"a − b", "c"}},
 	}
 	for _, tt := range tests {
-		name, ops, ok := nameOfExpression(tt.expr)
+		x, err := algebra.Parse(tt.expr)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.expr, err)
+			continue
+		}
+		name, ops, ok := view.NameOfExpression(x)
 		if !ok || name != tt.name || !slices.Equal(ops, tt.operands) {
-			t.Errorf("nameOfExpression(%q) = %q, %q, %v; want %q, %q", tt.expr, name, ops, ok, tt.name, tt.operands)
+			t.Errorf("NameOfExpression(%q) = %q, %q, %v; want %q, %q", tt.expr, name, ops, ok, tt.name, tt.operands)
 		}
 	}
-	if _, _, ok := nameOfExpression("diff(a"); ok {
+	if _, _, ok := view.NameOfExpression(nil); ok {
 		t.Error("a broken expression parsed")
 	}
 }
@@ -886,10 +892,10 @@ func TestMarkerText(t *testing.T) {
 	e.Cnodes[4].Present = 1 // bar under main: only in run1
 	e.Cnodes[3].Present = 6 // bar under foo: in run2, run3
 	e.System[5].Present = 3
-	v := NewView(e)
+	v := view.NewView(e)
 	v.SetOperandNames([]string{"run1", "run2", "run3"})
 	for _, tt := range []struct {
-		n    Node
+		n    view.Node
 		want string
 	}{
 		{cBar, "only in run1"},

@@ -4,11 +4,10 @@
 // path and a status line that explains the selected value. It receives its
 // fyne.App from the main package.
 //
-// The package separates state from widgets. View holds everything a window
-// shows without any widget: selections, expanded nodes, value modes and
-// display options, and the values of the three panes computed with the
-// model's queries. A selection change recomputes only what it affects, and
-// values are formatted only for the rows a widget draws. TreePane is the
+// The package only draws and routes events: the view package's View holds
+// everything a window shows without any widget (selections, expanded nodes,
+// value modes, the values of the three panes, their text, colour and
+// relief), and the widgets ask it what to draw. TreePane is the
 // single tree widget used for all three panes; each row is a colour square
 // whose relief shows the sign of the value, the value and the label.
 // Window puts the panes, menus, legend and status line together; App keeps

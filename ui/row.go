@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
+	"cubeview/view"
 )
 
 // Colours of the relief edges and of find marks.
@@ -119,11 +120,11 @@ func (r *swatchRenderer) Destroy() {}
 // tooltips).
 type rowView struct {
 	widget.BaseWidget
-	row     Row
+	row     view.Row
 	hovered bool
-	onHover func(n Node, in bool)
-	onMenu  func(n Node, at fyne.Position)
-	onTap   func(n Node)
+	onHover func(n view.Node, in bool)
+	onMenu  func(n view.Node, at fyne.Position)
+	onTap   func(n view.Node)
 
 	bg     *canvas.Rectangle
 	sw     *swatch
@@ -148,7 +149,7 @@ func newRowView() *rowView {
 }
 
 // set shows row data.
-func (r *rowView) set(row Row) {
+func (r *rowView) set(row view.Row) {
 	r.row = row
 	r.sw.set(row.Color, row.Relief)
 	r.value.Text = row.Text
@@ -162,11 +163,11 @@ func (r *rowView) set(row Row) {
 
 func (r *rowView) background() color.Color {
 	switch r.row.Find {
-	case FoundCurrent:
+	case view.FoundCurrent:
 		return findCurColor
-	case Found:
+	case view.Found:
 		return findColor
-	case FoundBelow:
+	case view.FoundBelow:
 		return findBelowColor
 	}
 	if r.hovered {
@@ -255,7 +256,7 @@ func (rr *rowRenderer) Refresh() {
 	r := rr.r
 	fg := theme.Color(theme.ColorNameForeground)
 	r.value.Color, r.label.Color = fg, fg
-	if r.row.Find != NotFound {
+	if r.row.Find != view.NotFound {
 		// Find marks are light; keep the text dark on them in any theme.
 		r.value.Color, r.label.Color = color.Black, color.Black
 	}

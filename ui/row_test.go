@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cubeview/view"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -42,7 +43,7 @@ func rowViews(p *TreePane) []*rowView {
 func TestClickingARowSelectsIt(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
-	for _, d := range []Dim{MetricPane, CallPane, SystemPane} {
+	for _, d := range []view.Dim{view.MetricPane, view.CallPane, view.SystemPane} {
 		expandAll(w, d)
 		w.Pane(d).Sync()
 		rows := rowViews(w.Pane(d))

@@ -22,6 +22,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 // Source panel tuning.
@@ -127,7 +128,7 @@ func (l *sourceList) Resize(s fyne.Size) {
 // shows the lines around the target first.
 type sourcePanel struct {
 	w     *Window
-	view  *View // the view followed; another one means a new experiment
+	view  *view.View // the view followed; another one means a new experiment
 	shown bool
 
 	content    fyne.CanvasObject
@@ -198,12 +199,12 @@ func (w *Window) revealCnode(c int) {
 	if w.view == nil || c < 0 || c >= len(w.view.Experiment().Cnodes) {
 		return
 	}
-	n := Node{CnodeNode, c}
+	n := view.Node{Kind: view.CnodeNode, Index: c}
 	if w.view.Flat() {
-		n = Node{RegionNode, w.view.Experiment().Cnodes[c].Region}
+		n = view.Node{Kind: view.RegionNode, Index: w.view.Experiment().Cnodes[c].Region}
 	}
-	w.active = CallPane
-	w.panes[CallPane].Reveal(n)
+	w.active = view.CallPane
+	w.panes[view.CallPane].Reveal(n)
 }
 
 // whenSourceIdle runs f once the source panel has no background work,
@@ -311,16 +312,16 @@ func (p *sourcePanel) stop() {
 // targetOf returns what the call pane's selection asks to show: for a call
 // path or flat-profile region, the region's definition when its file and
 // lines are recorded, else the call site, else the region's file.
-func targetOf(v *View) sourceTarget {
+func targetOf(v *view.View) sourceTarget {
 	e := v.Experiment()
-	n := v.Selected(CallPane)
+	n := v.Selected(view.CallPane)
 	var region, cnode int
 	switch n.Kind {
-	case CnodeNode:
+	case view.CnodeNode:
 		cnode, region = n.Index, e.Cnodes[n.Index].Region
-	case RegionNode, SubroutinesNode:
+	case view.RegionNode, view.SubroutinesNode:
 		region, cnode = n.Index, -1
-		if cs := v.regionCnodes[n.Index]; len(cs) > 0 {
+		if cs := v.RegionCallPaths(n.Index); len(cs) > 0 {
 			cnode = cs[0]
 		}
 	default:
@@ -557,17 +558,6 @@ func (p *sourcePanel) gutterWidth() float32 {
 	return focusBar + gutterGap + p.numberWidth + gutterGap + swatchSize + gutterGap + p.valueWidth + 2*gutterGap
 }
 
-// annotationValue returns the value the panel shows for n, a call path or
-// a region: its inclusive value of the selected metric in the call pane's
-// value mode.
-func annotationValue(v *View, n Node) float64 {
-	x := v.Inclusive(CallPane, n)
-	if mode := v.Mode(CallPane); mode != Absolute {
-		return v.percent(x, v.reference(CallPane, n, mode))
-	}
-	return x
-}
-
 // annotate computes the annotations of the file shown for the current
 // metric selection and value mode.
 func (p *sourcePanel) annotate() {
@@ -579,24 +569,19 @@ func (p *sourcePanel) annotate() {
 	e := v.Experiment()
 	vals := sourceview.Values{Cnodes: make([]float64, len(e.Cnodes)), Regions: make([]float64, len(e.Regions))}
 	for c := range vals.Cnodes {
-		vals.Cnodes[c] = v.Inclusive(CallPane, Node{CnodeNode, c})
+		vals.Cnodes[c] = v.Inclusive(view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
 	}
 	for r := range vals.Regions {
-		vals.Regions[r] = v.Inclusive(CallPane, Node{RegionNode, r})
+		vals.Regions[r] = v.Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
 	}
 	raw := sourceview.Annotations(e, p.target.file, vals)
 	p.annots = make(map[int][]sourceNote, len(raw))
-	nodeOf := func(a sourceview.Annotation) Node {
+	nodeOf := func(a sourceview.Annotation) view.Node {
 		if a.Kind == sourceview.RegionBegin {
-			return Node{RegionNode, a.Index}
+			return view.Node{Kind: view.RegionNode, Index: a.Index}
 		}
-		return Node{CnodeNode, a.Index}
+		return view.Node{Kind: view.CnodeNode, Index: a.Index}
 	}
-	rng := v.ScaleRange(CallPane, v.Selected(CallPane))
-	// The call pane's automatic range covers the values it shows; larger
-	// ones here (a region's inclusive value above an expanded call path)
-	// take the end colour, so that equal values look alike in both.
-	clamp := v.UserRange(CallPane) == nil
 	for line, as := range raw {
 		if line > len(p.file.lines) {
 			p.dropped += len(as)
@@ -604,45 +589,27 @@ func (p *sourcePanel) annotate() {
 		}
 		notes := make([]sourceNote, len(as))
 		for i, a := range as {
-			a.Value = annotationValue(v, nodeOf(a))
+			a.Value = v.CallValue(nodeOf(a))
 			notes[i] = sourceNote{Annotation: a}
 		}
 		p.annots[line] = notes
 	}
-	f := v.NumberFormat()
-	zero := f.ZeroThreshold()
-	scale := v.Scale()
-	integer := false
-	m := v.Selected(MetricPane)
-	if m.Kind == MetricNode && v.Mode(CallPane) == Absolute {
-		integer = e.Metrics[m.Index].IsInteger()
-	}
+	m := v.Selected(view.MetricPane)
 	p.valueWidth = 0
 	style := fyne.TextStyle{Monospace: true}
 	for _, notes := range p.annots {
 		for i := range notes {
 			n := &notes[i]
-			n.text = f.Format(n.Value, integer)
-			x := n.Value
-			if clamp && math.Abs(x) > rng.Max {
-				x = math.Copysign(rng.Max, x)
-			}
-			n.color = scale.Color(x, rng)
-			n.relief = colormap.ReliefOf(n.Value, zero)
-			if math.Abs(n.Value) < zero {
-				n.color = colormap.White
-			}
+			c := v.CallCell(n.Value)
+			n.text, n.color, n.relief = c.Text, c.Color, c.Relief
 			if i == 0 {
 				p.valueWidth = max(p.valueWidth, fyne.MeasureText(n.text, p.textSize(), style).Width)
 			}
 		}
 	}
-	if m.Kind == MetricNode {
-		mode := v.Mode(CallPane)
-		unit := e.Metrics[m.Index].Unit
-		if mode != Absolute {
-			unit = "%"
-		}
+	if m.Kind == view.MetricNode {
+		mode := v.Mode(view.CallPane)
+		unit := v.Unit(view.CallPane, v.Selected(view.CallPane))
 		p.valuesInfo = fmt.Sprintf("%s, inclusive, %s", v.Label(m), strings.ToLower(mode.String()))
 		if unit != "" {
 			p.valuesInfo += " (" + unit + ")"

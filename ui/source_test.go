@@ -16,6 +16,7 @@ import (
 	"cubeview/colormap"
 	"cubeview/model"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 // srcExample writes the bundled example into a temporary directory and
@@ -40,15 +41,15 @@ func srcPickMetric(t *testing.T, w *Window, uniq string) {
 	if m < 0 {
 		t.Fatalf("no metric %q", uniq)
 	}
-	n := Node{MetricNode, m}
-	for _, a := range w.view.Ancestors(MetricPane, n) {
-		w.Pane(MetricPane).OpenBranch(a.ID())
+	n := view.Node{Kind: view.MetricNode, Index: m}
+	for _, a := range w.view.Ancestors(view.MetricPane, n) {
+		w.Pane(view.MetricPane).OpenBranch(a.ID())
 	}
-	selectRow(w, MetricPane, n)
-	if w.view.Selected(MetricPane) != n {
+	selectRow(w, view.MetricPane, n)
+	if w.view.Selected(view.MetricPane) != n {
 		t.Fatalf("metric %q not selected", uniq)
 	}
-	w.Pane(MetricPane).CloseBranch(n.ID())
+	w.Pane(view.MetricPane).CloseBranch(n.ID())
 }
 
 // srcPickCallPath selects a call path (region names joined by "/") in the
@@ -59,8 +60,8 @@ func srcPickCallPath(t *testing.T, w *Window, path string) int {
 	if c < 0 {
 		t.Fatalf("no call path %q", path)
 	}
-	w.Pane(CallPane).Reveal(Node{CnodeNode, c})
-	if w.view.Selected(CallPane) != (Node{CnodeNode, c}) {
+	w.Pane(view.CallPane).Reveal(view.Node{Kind: view.CnodeNode, Index: c})
+	if w.view.Selected(view.CallPane) != (view.Node{Kind: view.CnodeNode, Index: c}) {
 		t.Fatalf("call path %q not selected", path)
 	}
 	return c
@@ -292,14 +293,14 @@ func TestSourceMetricChange(t *testing.T) {
 	if mainTime <= 0 {
 		t.Fatal("main's region is not annotated with a positive time")
 	}
-	w.SetMode(CallPane, OwnRootPercent)
+	w.SetMode(view.CallPane, view.OwnRootPercent)
 	srcCheckAnnotations(t, p, want, func(a sourceview.Annotation) float64 { return 100 * a.Value / mainTime })
 	if got := srcDrawnRows(p)[88].value.Text; got != w.view.NumberFormat().Format(100*want[88][0].Value/mainTime, false) {
 		t.Errorf("line 88 shows %q in percent mode", got)
 	}
 
 	// Integer metrics print as integers.
-	w.SetMode(CallPane, Absolute)
+	w.SetMode(view.CallPane, view.Absolute)
 	srcPickMetric(t, w, "visits")
 	visits := srcModelAnnotations(t, e, solver, "visits")
 	srcCheckAnnotations(t, p, visits, nil)
@@ -683,9 +684,9 @@ func TestSourceFlatProfile(t *testing.T) {
 			ySolve = i
 		}
 	}
-	for _, n := range []Node{{RegionNode, ySolve}, {SubroutinesNode, ySolve}} {
-		w.Pane(CallPane).Reveal(n)
-		if w.view.Selected(CallPane) != n {
+	for _, n := range []view.Node{{Kind: view.RegionNode, Index: ySolve}, {Kind: view.SubroutinesNode, Index: ySolve}} {
+		w.Pane(view.CallPane).Reveal(n)
+		if w.view.Selected(view.CallPane) != n {
 			t.Fatalf("%v not selected", n)
 		}
 		if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.path != want {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cubeview/view"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
@@ -11,41 +13,41 @@ import (
 // the node; the window recomputes and refreshes the panes.
 type TreePane struct {
 	widget.Tree
-	dim  Dim
-	view *View
+	dim  view.Dim
+	view *view.View
 	kids map[string][]string // children ids, cached until Reload
 
 	// OnSelect is called when the user selects a node.
-	OnSelect func(n Node)
+	OnSelect func(n view.Node)
 	// OnExpand is called when the user expands or collapses a node.
-	OnExpand func(n Node, open bool)
+	OnExpand func(n view.Node, open bool)
 	// OnHover is called when the pointer enters (in) or leaves a row.
-	OnHover func(n Node, in bool)
+	OnHover func(n view.Node, in bool)
 	// OnMenu is called for a secondary tap on a row.
-	OnMenu func(n Node, at fyne.Position)
+	OnMenu func(n view.Node, at fyne.Position)
 
 	quiet bool // set while the pane follows the View, to mute callbacks
 }
 
 // NewTreePane returns an empty pane for dimension d; SetView fills it.
-func NewTreePane(d Dim) *TreePane {
+func NewTreePane(d view.Dim) *TreePane {
 	p := &TreePane{dim: d, kids: map[string][]string{}}
 	p.ChildUIDs = p.childIDs
 	p.IsBranch = func(id string) bool {
 		if p.view == nil {
 			return id == ""
 		}
-		n := ParseNode(id)
+		n := view.ParseNode(id)
 		return !n.Valid() || p.view.IsBranch(p.dim, n)
 	}
 	p.CreateNode = func(bool) fyne.CanvasObject {
 		r := newRowView()
-		r.onHover = func(n Node, in bool) {
+		r.onHover = func(n view.Node, in bool) {
 			if p.OnHover != nil {
 				p.OnHover(n, in)
 			}
 		}
-		r.onMenu = func(n Node, at fyne.Position) {
+		r.onMenu = func(n view.Node, at fyne.Position) {
 			if p.OnMenu != nil {
 				p.OnMenu(n, at)
 			}
@@ -57,11 +59,11 @@ func NewTreePane(d Dim) *TreePane {
 		if p.view == nil {
 			return
 		}
-		o.(*rowView).set(p.view.Row(p.dim, ParseNode(id)))
+		o.(*rowView).set(p.view.Row(p.dim, view.ParseNode(id)))
 	}
 	p.OnSelected = func(id string) {
 		if !p.quiet && p.OnSelect != nil {
-			p.OnSelect(ParseNode(id))
+			p.OnSelect(view.ParseNode(id))
 		}
 	}
 	p.OnBranchOpened = func(id string) { p.expanded(id, true) }
@@ -73,7 +75,7 @@ func NewTreePane(d Dim) *TreePane {
 
 // tapped selects a clicked row and gives the pane the keyboard focus, as a
 // click on a plain tree row does.
-func (p *TreePane) tapped(n Node) {
+func (p *TreePane) tapped(n view.Node) {
 	p.Select(n.ID())
 	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
 		c.Focus(p)
@@ -82,12 +84,12 @@ func (p *TreePane) tapped(n Node) {
 
 func (p *TreePane) expanded(id string, open bool) {
 	if !p.quiet && p.OnExpand != nil {
-		p.OnExpand(ParseNode(id), open)
+		p.OnExpand(view.ParseNode(id), open)
 	}
 }
 
 // Dim returns the pane's dimension.
-func (p *TreePane) Dim() Dim { return p.dim }
+func (p *TreePane) Dim() view.Dim { return p.dim }
 
 func (p *TreePane) childIDs(id string) []string {
 	if p.view == nil {
@@ -96,7 +98,7 @@ func (p *TreePane) childIDs(id string) []string {
 	if c, ok := p.kids[id]; ok {
 		return c
 	}
-	ns := p.view.Children(p.dim, ParseNode(id))
+	ns := p.view.Children(p.dim, view.ParseNode(id))
 	ids := make([]string, len(ns))
 	for i, n := range ns {
 		ids[i] = n.ID()
@@ -106,7 +108,7 @@ func (p *TreePane) childIDs(id string) []string {
 }
 
 // SetView shows v, with its expanded nodes open and its selection selected.
-func (p *TreePane) SetView(v *View) {
+func (p *TreePane) SetView(v *view.View) {
 	p.view = v
 	p.quiet = true
 	defer func() { p.quiet = false }()
@@ -129,7 +131,7 @@ func (p *TreePane) Sync() {
 	var walk func(id string)
 	walk = func(id string) {
 		for _, c := range p.childIDs(id) {
-			n := ParseNode(c)
+			n := view.ParseNode(c)
 			if p.view.Expanded(p.dim, n) {
 				if !p.IsBranchOpen(c) {
 					p.OpenBranch(c)
@@ -155,7 +157,7 @@ func (p *TreePane) Reload() {
 }
 
 // Reveal opens the ancestors of n and selects it, scrolling it into view.
-func (p *TreePane) Reveal(n Node) {
+func (p *TreePane) Reveal(n view.Node) {
 	if p.view == nil || !n.Valid() {
 		return
 	}
@@ -169,12 +171,12 @@ func (p *TreePane) Reveal(n Node) {
 }
 
 // VisibleRows returns the rows currently shown (open branches followed), in order.
-func (p *TreePane) VisibleRows() []Node {
-	var out []Node
+func (p *TreePane) VisibleRows() []view.Node {
+	var out []view.Node
 	var walk func(id string)
 	walk = func(id string) {
 		for _, c := range p.childIDs(id) {
-			out = append(out, ParseNode(c))
+			out = append(out, view.ParseNode(c))
 			if p.IsBranchOpen(c) {
 				walk(c)
 			}
@@ -243,7 +245,7 @@ func (p *TreePane) TypedRune(r rune) {
 	}
 }
 
-func (p *TreePane) expandSelected(cur Node, descend bool) {
+func (p *TreePane) expandSelected(cur view.Node, descend bool) {
 	if !cur.Valid() || !p.view.IsBranch(p.dim, cur) {
 		return
 	}
@@ -258,7 +260,7 @@ func (p *TreePane) expandSelected(cur Node, descend bool) {
 	}
 }
 
-func (p *TreePane) collapseSelected(cur Node, ascend bool) {
+func (p *TreePane) collapseSelected(cur view.Node, ascend bool) {
 	if !cur.Valid() {
 		return
 	}

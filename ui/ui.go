@@ -15,6 +15,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/assets"
+	"cubeview/view"
 )
 
 // Options are the GUI command-line arguments.
@@ -249,35 +250,35 @@ func (w *Window) apply(o Options) error {
 		if m < 0 {
 			return fmt.Errorf("--select-metric: no metric %q in %s", o.SelectMetric, w.doc.Name)
 		}
-		n := Node{MetricNode, m}
-		for _, a := range v.Ancestors(MetricPane, n) {
-			v.SetExpanded(MetricPane, a, true)
+		n := view.Node{Kind: view.MetricNode, Index: m}
+		for _, a := range v.Ancestors(view.MetricPane, n) {
+			v.SetExpanded(view.MetricPane, a, true)
 		}
-		v.Select(MetricPane, n)
-		w.panes[MetricPane].Sync()
+		v.Select(view.MetricPane, n)
+		w.panes[view.MetricPane].Sync()
 	}
 	if o.SelectCnode != "" {
 		c := e.CnodeByPath(o.SelectCnode)
 		if c < 0 {
 			return fmt.Errorf("--select-cnode: no call path %q in %s", o.SelectCnode, w.doc.Name)
 		}
-		n := Node{CnodeNode, c}
+		n := view.Node{Kind: view.CnodeNode, Index: c}
 		if o.Flat {
-			n = Node{RegionNode, e.Cnodes[c].Region}
+			n = view.Node{Kind: view.RegionNode, Index: e.Cnodes[c].Region}
 		}
-		for _, a := range v.Ancestors(CallPane, n) {
-			v.SetExpanded(CallPane, a, true)
+		for _, a := range v.Ancestors(view.CallPane, n) {
+			v.SetExpanded(view.CallPane, a, true)
 		}
-		v.Select(CallPane, n)
-		w.active = CallPane
-		w.panes[CallPane].Sync()
+		v.Select(view.CallPane, n)
+		w.active = view.CallPane
+		w.panes[view.CallPane].Sync()
 	}
 	if o.Hottest {
-		w.ExpandHottest(CallPane)
+		w.ExpandHottest(view.CallPane)
 	}
 	if o.ExpandSystem {
-		for _, r := range v.Roots(SystemPane) {
-			w.expandSubtree(SystemPane, r, true)
+		for _, r := range v.Roots(view.SystemPane) {
+			w.expandSubtree(view.SystemPane, r, true)
 		}
 	}
 	if o.Source {

@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"cubeview/colormap"
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // Window is one experiment's window: three tree panes with value-mode
@@ -27,7 +27,7 @@ type Window struct {
 	app  *App
 	win  fyne.Window
 	doc  *Document
-	view *View
+	view *view.View
 
 	panes     [3]*TreePane
 	titles    [3]*widget.Label
@@ -49,7 +49,7 @@ type Window struct {
 	findEntry *widget.Entry
 	findInfo  *widget.Label
 
-	active   Dim // the pane the user worked in last
+	active   view.Dim // the pane the user worked in last
 	busy     int
 	loading  bool
 	reported map[string]bool
@@ -59,7 +59,7 @@ type Window struct {
 }
 
 func (a *App) newWindow() *Window {
-	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: CallPane}
+	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: view.CallPane}
 	a.windows = append(a.windows, w)
 	w.build()
 	w.win.SetOnClosed(func() { a.removeWindow(w) })
@@ -83,16 +83,16 @@ func (w *Window) Fyne() fyne.Window { return w.win }
 func (w *Window) Document() *Document { return w.doc }
 
 // View returns the view state, or nil while no experiment is shown.
-func (w *Window) View() *View { return w.view }
+func (w *Window) View() *view.View { return w.view }
 
 // Pane returns the tree pane of dimension d.
-func (w *Window) Pane(d Dim) *TreePane { return w.panes[d] }
+func (w *Window) Pane(d view.Dim) *TreePane { return w.panes[d] }
 
 // Status returns the status line text.
 func (w *Window) Status() string { return w.status.Text }
 
 func (w *Window) build() {
-	for d := MetricPane; d <= SystemPane; d++ {
+	for d := view.MetricPane; d <= view.SystemPane; d++ {
 		w.panes[d] = w.newPane(d)
 		w.titles[d] = widget.NewLabelWithStyle(d.String(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		w.infos[d] = widget.NewLabel("")
@@ -128,16 +128,16 @@ func (w *Window) build() {
 		w.findEntry)
 	w.findBar.Hide()
 
-	paneBox := func(d Dim) fyne.CanvasObject {
+	paneBox := func(d view.Dim) fyne.CanvasObject {
 		head := []fyne.CanvasObject{w.titles[d], w.modes[d]}
-		if d == CallPane {
+		if d == view.CallPane {
 			head = append(head, w.flatCheck)
 		}
 		return container.NewBorder(container.NewHBox(head...), w.infos[d], nil, nil, w.panes[d])
 	}
-	right := container.NewHSplit(paneBox(CallPane), paneBox(SystemPane))
+	right := container.NewHSplit(paneBox(view.CallPane), paneBox(view.SystemPane))
 	right.SetOffset(0.55)
-	split := container.NewHSplit(paneBox(MetricPane), right)
+	split := container.NewHSplit(paneBox(view.MetricPane), right)
 	split.SetOffset(0.28)
 	w.panes3 = split
 	w.panesArea = container.NewStack(split)
@@ -152,9 +152,9 @@ func (w *Window) build() {
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
-func (w *Window) newPane(d Dim) *TreePane {
+func (w *Window) newPane(d view.Dim) *TreePane {
 	p := NewTreePane(d)
-	p.OnSelect = func(n Node) {
+	p.OnSelect = func(n view.Node) {
 		if w.view == nil {
 			return
 		}
@@ -162,31 +162,31 @@ func (w *Window) newPane(d Dim) *TreePane {
 		w.view.Select(d, n)
 		w.refresh()
 	}
-	p.OnExpand = func(n Node, open bool) {
+	p.OnExpand = func(n view.Node, open bool) {
 		if w.view == nil {
 			return
 		}
 		w.view.SetExpanded(d, n, open)
 		w.refresh()
 	}
-	p.OnHover = func(n Node, in bool) {
+	p.OnHover = func(n view.Node, in bool) {
 		if w.view == nil || !in {
 			w.hint.SetText("")
 			return
 		}
 		w.hint.SetText(w.view.Tooltip(n))
 	}
-	p.OnMenu = func(n Node, at fyne.Position) { w.contextMenu(d, n, at) }
+	p.OnMenu = func(n view.Node, at fyne.Position) { w.contextMenu(d, n, at) }
 	return p
 }
 
-func (w *Window) newModeSelect(d Dim) *widget.Select {
+func (w *Window) newModeSelect(d view.Dim) *widget.Select {
 	var names []string
-	for _, m := range Modes(d) {
+	for _, m := range view.Modes(d) {
 		names = append(names, m.String())
 	}
 	s := widget.NewSelect(names, func(name string) {
-		for _, m := range Modes(d) {
+		for _, m := range view.Modes(d) {
 			if m.String() == name {
 				w.SetMode(d, m)
 			}
@@ -198,13 +198,13 @@ func (w *Window) newModeSelect(d Dim) *widget.Select {
 
 // SetMode sets pane d's value mode. External percent without a reference
 // picks one (see defaultReference).
-func (w *Window) SetMode(d Dim, m Mode) {
+func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	if w.view == nil || w.view.Mode(d) == m {
 		return
 	}
 	w.active = d
 	w.view.SetMode(d, m)
-	if m == ExternalPercent && w.view.External() == nil {
+	if m == view.ExternalPercent && w.view.External() == nil {
 		if ref := w.defaultReference(); ref != nil {
 			w.view.SetExternal(ref.Exp)
 			w.hint.SetText("External percent of " + ref.Name + " (View › Choose external reference… changes it).")
@@ -221,13 +221,13 @@ func (w *Window) SetMode(d Dim, m Mode) {
 
 func (w *Window) setDocument(doc *Document) {
 	w.doc = doc
-	w.view = NewView(doc.Exp)
+	w.view = view.NewView(doc.Exp)
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(windowTitle(doc))
 	for d, p := range w.panes {
 		p.SetView(w.view)
-		w.modes[d].SetSelected(w.view.Mode(Dim(d)).String())
+		w.modes[d].SetSelected(w.view.Mode(view.Dim(d)).String())
 	}
 	w.message.Hide()
 	w.body.Objects[0].Show()
@@ -263,14 +263,14 @@ func (w *Window) refresh() {
 		w.showError(err)
 	}
 	for _, p := range w.panes {
-		if w.view.Order() == ByValue {
+		if w.view.Order() == view.ByValue {
 			p.Reload()
 		} else {
 			p.Refresh()
 		}
 	}
-	w.titles[CallPane].SetText(map[bool]string{false: "Call tree", true: "Flat profile"}[w.view.Flat()])
-	for d := MetricPane; d <= SystemPane; d++ {
+	w.titles[view.CallPane].SetText(map[bool]string{false: "Call tree", true: "Flat profile"}[w.view.Flat()])
+	for d := view.MetricPane; d <= view.SystemPane; d++ {
 		w.infos[d].SetText(w.info(d))
 	}
 	w.legend.setScale(w.view.Scale())
@@ -286,7 +286,7 @@ func (w *Window) refresh() {
 }
 
 // load reads metric data in the background, showing progress, then calls then.
-func (w *Window) load(refs []BlockRef, then func()) {
+func (w *Window) load(refs []view.BlockRef, then func()) {
 	w.loading = true
 	w.startBusy(fmt.Sprintf("Loading %d metric(s) …", len(refs)))
 	w.app.async(func() {
@@ -321,26 +321,10 @@ func (w *Window) SetPanel(obj fyne.CanvasObject) {
 // whenReady runs f once the window shows complete values.
 func (w *Window) whenReady(f func()) { w.ready = append(w.ready, f) }
 
-func (w *Window) info(d Dim) string {
+func (w *Window) info(d view.Dim) string {
 	v := w.view
-	n := v.Selected(d)
-	if !n.Valid() {
-		return ""
-	}
-	r := v.ScaleRange(d, n)
-	f := v.NumberFormat()
-	unit := "%"
-	if v.Mode(d) == Absolute {
-		unit = ""
-		if m := v.unitMetric(d, n); m >= 0 {
-			unit = v.exp.Metrics[m].Unit
-		}
-	}
-	s := fmt.Sprintf("scale %s – %s %s · selected %s", f.Format(r.Min, false), f.Format(r.Max, false), unit, v.Text(d, n))
-	if val := v.Value(d, n); !math.IsNaN(val) && r.Max > r.Min {
-		s += fmt.Sprintf(" (%.0f %% of scale)", 100*(math.Abs(val)-r.Min)/(r.Max-r.Min))
-	}
-	if v.Mode(d) == ExternalPercent {
+	s := v.ScaleInfo(d)
+	if s != "" && v.Mode(d) == view.ExternalPercent {
 		s += " · reference " + w.referenceName()
 	}
 	return s
@@ -388,13 +372,13 @@ func (w *Window) SetFlat(on bool) {
 	w.view.SetFlat(on)
 	w.view.ClearFind()
 	w.flatCheck.SetChecked(on)
-	w.panes[CallPane].SetView(w.view)
+	w.panes[view.CallPane].SetView(w.view)
 	w.rebuildMenu()
 	w.refresh()
 }
 
 // SetOrder sets the sort order of all panes.
-func (w *Window) SetOrder(o SortOrder) {
+func (w *Window) SetOrder(o view.SortOrder) {
 	if w.view == nil {
 		return
 	}
@@ -420,7 +404,7 @@ func (w *Window) SetDecimals(n int) {
 
 // ExpandHottest expands, from the selected node of pane d, the path of
 // largest inclusive values down to a leaf and selects the leaf.
-func (w *Window) ExpandHottest(d Dim) {
+func (w *Window) ExpandHottest(d view.Dim) {
 	v := w.view
 	if v == nil || w.loading {
 		return
@@ -431,7 +415,7 @@ func (w *Window) ExpandHottest(d Dim) {
 	}
 	// The path follows current values: load what they need first.
 	need := v.Missing()
-	if n.Kind == MetricNode {
+	if n.Kind == view.MetricNode {
 		need = append(need, v.MissingUnder(n.Index)...)
 	}
 	if len(need) > 0 {
@@ -506,7 +490,7 @@ func (w *Window) FindNext(delta int) {
 	w.refresh()
 }
 
-func (w *Window) contextMenu(d Dim, n Node, at fyne.Position) {
+func (w *Window) contextMenu(d view.Dim, n view.Node, at fyne.Position) {
 	if w.view == nil {
 		return
 	}
@@ -529,11 +513,11 @@ func (w *Window) contextMenu(d Dim, n Node, at fyne.Position) {
 // maxExpand bounds "Expand subtree" so that a huge tree cannot stall the window.
 const maxExpand = 5000
 
-func (w *Window) expandSubtree(d Dim, n Node, open bool) {
+func (w *Window) expandSubtree(d view.Dim, n view.Node, open bool) {
 	v := w.view
 	k := 0
-	var walk func(n Node)
-	walk = func(n Node) {
+	var walk func(n view.Node)
+	walk = func(n view.Node) {
 		if k >= maxExpand || !v.IsBranch(d, n) {
 			return
 		}
@@ -574,7 +558,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
 	flat.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: fyne.KeyModifierShortcutDefault}
 	sortItem := fyne.NewMenuItem("Sort", nil)
-	for _, o := range []SortOrder{FileOrder, ByValue, ByName} {
+	for _, o := range []view.SortOrder{view.FileOrder, view.ByValue, view.ByName} {
 		it := fyne.NewMenuItem(o.String(), func() { w.SetOrder(o) })
 		it.Checked = v != nil && v.Order() == o
 		sortItem.ChildMenu = appendItem(sortItem.ChildMenu, it)
@@ -621,7 +605,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		flat.Checked = v.Flat()
 		diverging.Checked = v.Scale().Diverging
 	}
-	view := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
+	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
 		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
 		fyne.NewMenuItemSeparator(), w.sourceMenuItem())
 
@@ -632,7 +616,7 @@ func (w *Window) menu() *fyne.MainMenu {
 				"cubeview browses CUBE performance experiments: metric, call and system trees\n"+
 					"with colour-ranked severities, and the CUBE algebra (difference, merge, mean).", w.win)
 		}))
-	menus := []*fyne.Menu{file, view, w.algebraMenu()}
+	menus := []*fyne.Menu{file, viewMenu, w.algebraMenu()}
 	if a.Menus != nil {
 		menus = append(menus, a.Menus(w)...)
 	}

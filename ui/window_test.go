@@ -13,19 +13,15 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/numfmt"
+	"cubeview/view"
 )
-
-// dataDir is the shared folder of real CUBE files, beside the repository.
-var dataDir = filepath.Join("..", "..", "shared", "data")
 
 func dataFile(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join(dataDir, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real test data not available (%s): %v", p, err)
-	}
-	return p
+	return testkit.Data(t, rel)
 }
 
 // newTestApp returns an App on Fyne's headless test driver that runs
@@ -52,8 +48,8 @@ func openWindow(t *testing.T, a *App, path string) *Window {
 }
 
 // shownRows returns the rows the pane's widgets currently display.
-func shownRows(p *TreePane) map[Node]Row {
-	out := map[Node]Row{}
+func shownRows(p *TreePane) map[view.Node]view.Row {
+	out := map[view.Node]view.Row{}
 	for _, r := range rowViews(p) {
 		if r.row.Node.Valid() {
 			out[r.row.Node] = r.row
@@ -62,13 +58,13 @@ func shownRows(p *TreePane) map[Node]Row {
 	return out
 }
 
-func expandAll(w *Window, d Dim) {
+func expandAll(w *Window, d view.Dim) {
 	for _, r := range w.view.Roots(d) {
 		w.expandSubtree(d, r, true)
 	}
 }
 
-func selectRow(w *Window, d Dim, n Node) {
+func selectRow(w *Window, d view.Dim, n view.Node) {
 	w.Pane(d).Select(n.ID())
 }
 
@@ -81,17 +77,17 @@ func TestCallRowsShowModelValues(t *testing.T) {
 			a := newTestApp(t)
 			w := openWindow(t, a, dataFile(t, file))
 			e := w.Document().Exp
-			expandAll(w, CallPane)
+			expandAll(w, view.CallPane)
 			// Collapse one inner node again, so both states are on screen.
-			var inner Node
-			for _, n := range w.Pane(CallPane).VisibleRows() {
-				if p := w.view.Parent(CallPane, n); p.Valid() && w.view.IsBranch(CallPane, n) {
+			var inner view.Node
+			for _, n := range w.Pane(view.CallPane).VisibleRows() {
+				if p := w.view.Parent(view.CallPane, n); p.Valid() && w.view.IsBranch(view.CallPane, n) {
 					inner = n
 					break
 				}
 			}
 			if inner.Valid() {
-				w.Pane(CallPane).CloseBranch(inner.ID())
+				w.Pane(view.CallPane).CloseBranch(inner.ID())
 			}
 			checked := 0
 			for _, m := range e.MetricOrder() {
@@ -99,26 +95,26 @@ func TestCallRowsShowModelValues(t *testing.T) {
 					continue
 				}
 				checked++
-				for _, a := range w.view.Ancestors(MetricPane, Node{MetricNode, m}) {
-					w.Pane(MetricPane).OpenBranch(a.ID())
+				for _, a := range w.view.Ancestors(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) {
+					w.Pane(view.MetricPane).OpenBranch(a.ID())
 				}
-				selectRow(w, MetricPane, Node{MetricNode, m})
-				ms := model.MetricSel{Metric: m, Inclusive: !w.view.expandedBranch(MetricPane, Node{MetricNode, m})}
+				selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
+				ms := model.MetricSel{Metric: m, Inclusive: !(w.view.Expanded(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) && w.view.IsBranch(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}))}
 				excl, err := e.CnodeValues(ms)
 				if err != nil {
 					t.Fatal(err)
 				}
 				incl := e.CallInclusive(excl, e.Metrics[m].Aggregation)
-				rows := shownRows(w.Pane(CallPane))
-				if len(rows) != len(w.Pane(CallPane).VisibleRows()) {
-					t.Fatalf("%d rows drawn, %d visible", len(rows), len(w.Pane(CallPane).VisibleRows()))
+				rows := shownRows(w.Pane(view.CallPane))
+				if len(rows) != len(w.Pane(view.CallPane).VisibleRows()) {
+					t.Fatalf("%d rows drawn, %d visible", len(rows), len(w.Pane(view.CallPane).VisibleRows()))
 				}
 				for n, r := range rows {
 					want := incl[n.Index]
-					if w.Pane(CallPane).IsBranchOpen(n.ID()) {
+					if w.Pane(view.CallPane).IsBranchOpen(n.ID()) {
 						want = excl[n.Index]
 					}
-					text := DefaultNumberFormat().Format(want, e.Metrics[m].IsInteger())
+					text := numfmt.Cube().Format(want, e.Metrics[m].IsInteger())
 					if r.Value != want || r.Text != text {
 						t.Errorf("metric %s, call path %s: row shows %v %q, model %v %q",
 							e.Metrics[m].UniqName, e.CallPath(n.Index), r.Value, r.Text, want, text)
@@ -139,22 +135,22 @@ func TestExpandSwitchesToExclusive(t *testing.T) {
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	e := w.Document().Exp
 	m := e.MetricByName("time")
-	selectRow(w, MetricPane, Node{MetricNode, m})
-	root := Node{CnodeNode, e.CnodeRoots[0]}
+	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
+	root := view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]}
 	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
 	incl := e.CallInclusive(excl, model.Sum)
-	if got := shownRows(w.Pane(CallPane))[root]; got.Value != incl[root.Index] {
+	if got := shownRows(w.Pane(view.CallPane))[root]; got.Value != incl[root.Index] {
 		t.Fatalf("collapsed root shows %v, want inclusive %v", got.Value, incl[root.Index])
 	}
-	w.Pane(CallPane).OpenBranch(root.ID())
-	if got := shownRows(w.Pane(CallPane))[root]; got.Value != excl[root.Index] {
+	w.Pane(view.CallPane).OpenBranch(root.ID())
+	if got := shownRows(w.Pane(view.CallPane))[root]; got.Value != excl[root.Index] {
 		t.Errorf("expanded root shows %v, want exclusive %v", got.Value, excl[root.Index])
 	}
 	if excl[root.Index] == incl[root.Index] {
 		t.Errorf("test needs a root whose exclusive and inclusive values differ")
 	}
-	w.Pane(CallPane).CloseBranch(root.ID())
-	if got := shownRows(w.Pane(CallPane))[root]; got.Value != incl[root.Index] {
+	w.Pane(view.CallPane).CloseBranch(root.ID())
+	if got := shownRows(w.Pane(view.CallPane))[root]; got.Value != incl[root.Index] {
 		t.Errorf("collapsed again root shows %v, want inclusive %v", got.Value, incl[root.Index])
 	}
 }
@@ -165,34 +161,34 @@ func TestSystemFollowsSelections(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube3/ctest-pomp.cube"))
 	e := w.Document().Exp
-	expandAll(w, SystemPane)
-	expandAll(w, CallPane)
+	expandAll(w, view.SystemPane)
+	expandAll(w, view.CallPane)
 	cnodes := e.CnodeOrder()
 	for _, uniq := range []string{"0Time", "2MPI", "1Execution"} {
 		m := e.MetricByName(uniq)
 		if m < 0 {
 			t.Fatalf("no metric %s", uniq)
 		}
-		for _, a := range w.view.Ancestors(MetricPane, Node{MetricNode, m}) {
-			w.Pane(MetricPane).OpenBranch(a.ID())
+		for _, a := range w.view.Ancestors(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) {
+			w.Pane(view.MetricPane).OpenBranch(a.ID())
 		}
-		selectRow(w, MetricPane, Node{MetricNode, m})
+		selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 		for _, c := range []int{cnodes[0], cnodes[len(cnodes)/2], cnodes[len(cnodes)-1]} {
-			selectRow(w, CallPane, Node{CnodeNode, c})
-			ms := model.MetricSel{Metric: m, Inclusive: !w.view.expandedBranch(MetricPane, Node{MetricNode, m})}
-			cs := model.CnodeSel{Cnode: c, Inclusive: !w.Pane(CallPane).IsBranchOpen(Node{CnodeNode, c}.ID()) || len(e.Cnodes[c].Children) == 0}
+			selectRow(w, view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
+			ms := model.MetricSel{Metric: m, Inclusive: !(w.view.Expanded(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) && w.view.IsBranch(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}))}
+			cs := model.CnodeSel{Cnode: c, Inclusive: !w.Pane(view.CallPane).IsBranchOpen(view.Node{Kind: view.CnodeNode, Index: c}.ID()) || len(e.Cnodes[c].Children) == 0}
 			loc, err := e.LocationValues(ms, cs)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sys := e.SystemValues(loc, e.Metrics[m].Aggregation)
-			rows := shownRows(w.Pane(SystemPane))
+			rows := shownRows(w.Pane(view.SystemPane))
 			if len(rows) != len(e.System) {
 				t.Fatalf("%d system rows drawn, want all %d", len(rows), len(e.System))
 			}
 			for n, r := range rows {
 				want := sys[n.Index]
-				if w.view.IsBranch(SystemPane, n) {
+				if w.view.IsBranch(view.SystemPane, n) {
 					want = math.NaN() // expanded non-leaf: no value of its own
 				}
 				if !near(r.Value, want) {
@@ -209,8 +205,8 @@ func TestReliefShowsSign(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&Document{Exp: handDiff(), Name: "diff"})
 	w.win.Resize(fyne.NewSize(1200, 800))
-	w.Pane(CallPane).OpenBranch(cMain.ID())
-	rows := shownRows(w.Pane(CallPane))
+	w.Pane(view.CallPane).OpenBranch(cMain.ID())
+	rows := shownRows(w.Pane(view.CallPane))
 	if r := rows[cBar]; r.Value != -4 || r.Relief != colormap.Sunken {
 		t.Errorf("bar: %v %v, want −4 sunken", r.Value, r.Relief)
 	}
@@ -219,11 +215,11 @@ func TestReliefShowsSign(t *testing.T) {
 	}
 	// Render one row of each sign and look at the square's edges.
 	for _, tc := range []struct {
-		row               Row
+		row               view.Row
 		top, bottom, body color.NRGBA
 	}{
-		{w.view.Row(CallPane, cBar), reliefDark, reliefLight, w.view.Row(CallPane, cBar).Color},
-		{w.view.Row(CallPane, cFoo), reliefLight, reliefDark, w.view.Row(CallPane, cFoo).Color},
+		{w.view.Row(view.CallPane, cBar), reliefDark, reliefLight, w.view.Row(view.CallPane, cBar).Color},
+		{w.view.Row(view.CallPane, cFoo), reliefLight, reliefDark, w.view.Row(view.CallPane, cFoo).Color},
 	} {
 		rv := newRowView()
 		rv.set(tc.row)
@@ -255,8 +251,8 @@ func TestValueModes(t *testing.T) {
 	ref := openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x10y1z1.r1.cubex"))
 	e, x := w.Document().Exp, ref.Document().Exp
 	m := e.MetricByName("time")
-	selectRow(w, MetricPane, Node{MetricNode, m})
-	expandAll(w, CallPane)
+	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
+	expandAll(w, view.CallPane)
 	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
 	incl := e.CallInclusive(excl, model.Sum)
 	total := model.ForestTotal(excl, model.Sum)
@@ -265,8 +261,8 @@ func TestValueModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	value := func(n Node) float64 {
-		if w.Pane(CallPane).IsBranchOpen(n.ID()) {
+	value := func(n view.Node) float64 {
+		if w.Pane(view.CallPane).IsBranchOpen(n.ID()) {
 			return excl[n.Index]
 		}
 		return incl[n.Index]
@@ -278,24 +274,24 @@ func TestValueModes(t *testing.T) {
 		return c
 	}
 	tests := []struct {
-		mode Mode
-		want func(n Node) float64
+		mode view.Mode
+		want func(n view.Node) float64
 	}{
-		{Absolute, value},
-		{OwnRootPercent, func(n Node) float64 { return 100 * value(n) / incl[rootOf(n.Index)] }},
-		{MetricRootPercent, func(n Node) float64 { return 100 * value(n) / total }},
-		{MetricSelectionPercent, func(n Node) float64 { return 100 * value(n) / total }},
-		{ExternalPercent, func(n Node) float64 { return 100 * value(n) / xtotal }},
+		{view.Absolute, value},
+		{view.OwnRootPercent, func(n view.Node) float64 { return 100 * value(n) / incl[rootOf(n.Index)] }},
+		{view.MetricRootPercent, func(n view.Node) float64 { return 100 * value(n) / total }},
+		{view.MetricSelectionPercent, func(n view.Node) float64 { return 100 * value(n) / total }},
+		{view.ExternalPercent, func(n view.Node) float64 { return 100 * value(n) / xtotal }},
 	}
 	for _, tt := range tests {
-		w.modes[CallPane].SetSelected(tt.mode.String())
-		if w.view.Mode(CallPane) != tt.mode {
+		w.modes[view.CallPane].SetSelected(tt.mode.String())
+		if w.view.Mode(view.CallPane) != tt.mode {
 			t.Fatalf("selector did not switch to %v", tt.mode)
 		}
-		if tt.mode == ExternalPercent && w.view.External() != x {
+		if tt.mode == view.ExternalPercent && w.view.External() != x {
 			t.Fatalf("external reference is not the other open experiment")
 		}
-		for n, r := range shownRows(w.Pane(CallPane)) {
+		for n, r := range shownRows(w.Pane(view.CallPane)) {
 			want := tt.want(n)
 			if math.Abs(value(n)) < 1e-7 {
 				want = 0
@@ -303,16 +299,16 @@ func TestValueModes(t *testing.T) {
 			if !near(r.Value, want) {
 				t.Errorf("%v: %s shows %v, want %v", tt.mode, e.CallPath(n.Index), r.Value, want)
 			}
-			if tt.mode != Absolute && r.Text != DefaultNumberFormat().Format(want, false) {
+			if tt.mode != view.Absolute && r.Text != numfmt.Cube().Format(want, false) {
 				t.Errorf("%v: %s text %q", tt.mode, e.CallPath(n.Index), r.Text)
 			}
 		}
 	}
 	// The system pane offers call selection percent.
-	w.modes[SystemPane].SetSelected(CallSelectionPercent.String())
-	root := Node{SystemNode, e.SystemRoots[0]}
-	sel := w.view.Selected(CallPane)
-	if got, want := shownRows(w.Pane(SystemPane))[root].Value, 100.0; sel == (Node{CnodeNode, e.CnodeRoots[0]}) && !near(got, want) {
+	w.modes[view.SystemPane].SetSelected(view.CallSelectionPercent.String())
+	root := view.Node{Kind: view.SystemNode, Index: e.SystemRoots[0]}
+	sel := w.view.Selected(view.CallPane)
+	if got, want := shownRows(w.Pane(view.SystemPane))[root].Value, 100.0; sel == (view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]}) && !near(got, want) {
 		t.Errorf("system root in call selection percent = %v, want %v", got, want)
 	}
 	if !strings.Contains(w.Status(), "%") {
@@ -334,22 +330,22 @@ func TestFlatProfileRows(t *testing.T) {
 	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
 	rex, rin := e.FlatProfile(excl, model.Sum)
 	// Expand every other region.
-	for i, n := range w.view.Roots(CallPane) {
-		if i%2 == 0 && w.view.IsBranch(CallPane, n) {
-			w.Pane(CallPane).OpenBranch(n.ID())
+	for i, n := range w.view.Roots(view.CallPane) {
+		if i%2 == 0 && w.view.IsBranch(view.CallPane, n) {
+			w.Pane(view.CallPane).OpenBranch(n.ID())
 		}
 	}
-	rows := shownRows(w.Pane(CallPane))
+	rows := shownRows(w.Pane(view.CallPane))
 	subs := 0
 	for n, r := range rows {
 		var want float64
 		switch n.Kind {
-		case RegionNode:
+		case view.RegionNode:
 			want = rin[n.Index]
-			if w.Pane(CallPane).IsBranchOpen(n.ID()) {
+			if w.Pane(view.CallPane).IsBranchOpen(n.ID()) {
 				want = rex[n.Index]
 			}
-		case SubroutinesNode:
+		case view.SubroutinesNode:
 			want = rin[n.Index] - rex[n.Index]
 			subs++
 		default:
@@ -363,7 +359,7 @@ func TestFlatProfileRows(t *testing.T) {
 		t.Error("no Subroutines row shown")
 	}
 	w.flatCheck.SetChecked(false)
-	if _, ok := shownRows(w.Pane(CallPane))[Node{CnodeNode, e.CnodeRoots[0]}]; !ok {
+	if _, ok := shownRows(w.Pane(view.CallPane))[view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]}]; !ok {
 		t.Error("call tree not back after leaving the flat profile")
 	}
 }
@@ -389,13 +385,13 @@ func TestHottestPathMenu(t *testing.T) {
 		c = best
 		want = append(want, c)
 	}
-	selectRow(w, CallPane, Node{CnodeNode, want[0]})
-	w.ExpandHottest(CallPane)
-	if got := w.view.Selected(CallPane); got != (Node{CnodeNode, want[len(want)-1]}) {
+	selectRow(w, view.CallPane, view.Node{Kind: view.CnodeNode, Index: want[0]})
+	w.ExpandHottest(view.CallPane)
+	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[len(want)-1]}) {
 		t.Errorf("selected %s, want %s", e.CallPath(got.Index), e.CallPath(want[len(want)-1]))
 	}
 	for _, c := range want[:len(want)-1] {
-		if !w.Pane(CallPane).IsBranchOpen(Node{CnodeNode, c}.ID()) {
+		if !w.Pane(view.CallPane).IsBranchOpen(view.Node{Kind: view.CnodeNode, Index: c}.ID()) {
 			t.Errorf("%s not expanded", e.CallPath(c))
 		}
 	}
@@ -419,23 +415,23 @@ func TestFindBar(t *testing.T) {
 	if len(want) < 2 {
 		t.Fatalf("need two MPI call paths, have %d", len(want))
 	}
-	selectRow(w, CallPane, Node{CnodeNode, e.CnodeRoots[0]})
+	selectRow(w, view.CallPane, view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]})
 	w.ShowFind()
 	test.Type(w.findEntry, "MPI_")
-	if got := w.view.Selected(CallPane); got != (Node{CnodeNode, want[0]}) {
+	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[0]}) {
 		t.Fatalf("first match selected %v, want %s", got, e.CallPath(want[0]))
 	}
-	rows := shownRows(w.Pane(CallPane))
-	if rows[Node{CnodeNode, want[0]}].Find != FoundCurrent {
+	rows := shownRows(w.Pane(view.CallPane))
+	if rows[view.Node{Kind: view.CnodeNode, Index: want[0]}].Find != view.FoundCurrent {
 		t.Errorf("current match not marked")
 	}
 	w.FindNext(1)
-	if got := w.view.Selected(CallPane); got != (Node{CnodeNode, want[1]}) {
+	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[1]}) {
 		t.Errorf("next match %v, want %s", got, e.CallPath(want[1]))
 	}
 	marked := 0
-	for n, r := range shownRows(w.Pane(CallPane)) {
-		if r.Find == Found || r.Find == FoundCurrent {
+	for n, r := range shownRows(w.Pane(view.CallPane)) {
+		if r.Find == view.Found || r.Find == view.FoundCurrent {
 			marked++
 			if !strings.Contains(strings.ToLower(w.view.Label(n)), "mpi_") {
 				t.Errorf("%s marked but does not match", w.view.Label(n))
@@ -446,15 +442,15 @@ func TestFindBar(t *testing.T) {
 		t.Errorf("%d rows marked", marked)
 	}
 	w.FindNext(-1)
-	if got := w.view.Selected(CallPane); got != (Node{CnodeNode, want[0]}) {
+	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[0]}) {
 		t.Errorf("previous match %v, want %s", got, e.CallPath(want[0]))
 	}
 	if !strings.Contains(w.findInfo.Text, "of") {
 		t.Errorf("find info %q", w.findInfo.Text)
 	}
 	w.CloseFind()
-	for _, r := range shownRows(w.Pane(CallPane)) {
-		if r.Find != NotFound {
+	for _, r := range shownRows(w.Pane(view.CallPane)) {
+		if r.Find != view.NotFound {
 			t.Fatalf("marks left after closing the find bar")
 		}
 	}
@@ -465,22 +461,22 @@ func TestFindBar(t *testing.T) {
 func TestKeyboard(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&Document{Exp: handMade(), Name: "hand"})
-	p := w.Pane(CallPane)
+	p := w.Pane(view.CallPane)
 	key := func(k fyne.KeyName) { p.TypedKey(&fyne.KeyEvent{Name: k}) }
 	key(fyne.KeyRight)
-	if !p.IsBranchOpen(cMain.ID()) || w.view.Value(CallPane, cMain) != 6 {
+	if !p.IsBranchOpen(cMain.ID()) || w.view.Value(view.CallPane, cMain) != 6 {
 		t.Fatalf("Right did not expand main to its exclusive value")
 	}
 	key(fyne.KeyDown)
-	if w.view.Selected(CallPane) != cFoo {
-		t.Errorf("Down selected %v, want foo", w.view.Selected(CallPane))
+	if w.view.Selected(view.CallPane) != cFoo {
+		t.Errorf("Down selected %v, want foo", w.view.Selected(view.CallPane))
 	}
-	if w.view.Value(SystemPane, sRank0) != 10 {
+	if w.view.Value(view.SystemPane, sRank0) != 10 {
 		t.Errorf("system pane does not follow the keyboard selection")
 	}
 	key(fyne.KeyEnd)
-	if w.view.Selected(CallPane) != cBar {
-		t.Errorf("End selected %v, want bar", w.view.Selected(CallPane))
+	if w.view.Selected(view.CallPane) != cBar {
+		t.Errorf("End selected %v, want bar", w.view.Selected(view.CallPane))
 	}
 	key(fyne.KeyHome)
 	key(fyne.KeyLeft)
@@ -497,13 +493,13 @@ func TestKeyboard(t *testing.T) {
 func TestStatusExplainsSelection(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&Document{Exp: handMade(), Name: "hand"})
-	selectRow(w, CallPane, cFoo)
+	selectRow(w, view.CallPane, cFoo)
 	for _, s := range []string{"main/foo", "inclusive", "13.00 sec", "Time"} {
 		if !strings.Contains(w.Status(), s) {
 			t.Errorf("status %q lacks %q", w.Status(), s)
 		}
 	}
-	selectRow(w, SystemPane, sRank0)
+	selectRow(w, view.SystemPane, sRank0)
 	if !strings.Contains(w.Status(), "rank 0") {
 		t.Errorf("status %q lacks the location", w.Status())
 	}
@@ -611,7 +607,7 @@ func TestWindowFormatsOnlyVisibleRows(t *testing.T) {
 	w := a.Show(&Document{Exp: e, Name: "synthetic"})
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.SetFlat(true)
-	rows := len(w.Pane(CallPane).VisibleRows())
+	rows := len(w.Pane(view.CallPane).VisibleRows())
 	if rows < 1000 {
 		t.Fatalf("only %d rows; the test needs many", rows)
 	}
@@ -642,12 +638,12 @@ func TestBundledExampleOpens(t *testing.T) {
 	if m < 0 {
 		t.Fatal("example has no Wait at Barrier metric")
 	}
-	for _, anc := range w.view.Ancestors(MetricPane, Node{MetricNode, m}) {
-		w.Pane(MetricPane).OpenBranch(anc.ID())
+	for _, anc := range w.view.Ancestors(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) {
+		w.Pane(view.MetricPane).OpenBranch(anc.ID())
 	}
-	selectRow(w, MetricPane, Node{MetricNode, m})
+	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 	want, _ := w.Document().Exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
-	if got := shownRows(w.Pane(MetricPane))[Node{MetricNode, m}].Value; got != want || want <= 0 {
+	if got := shownRows(w.Pane(view.MetricPane))[view.Node{Kind: view.MetricNode, Index: m}].Value; got != want || want <= 0 {
 		t.Errorf("Wait at Barrier shows %v, want %v > 0", got, want)
 	}
 }
@@ -656,7 +652,7 @@ func TestBundledExampleOpens(t *testing.T) {
 func TestDivergingMenu(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&Document{Exp: handDiff(), Name: "diff"})
-	w.Pane(CallPane).OpenBranch(cMain.ID())
+	w.Pane(view.CallPane).OpenBranch(cMain.ID())
 	var toggle *fyne.MenuItem
 	for _, m := range w.menu().Items {
 		for _, it := range m.Items {
@@ -669,7 +665,7 @@ func TestDivergingMenu(t *testing.T) {
 		t.Fatal("no Diverging colours menu item")
 	}
 	toggle.Action()
-	r := shownRows(w.Pane(CallPane))[cBar]
+	r := shownRows(w.Pane(view.CallPane))[cBar]
 	if r.Color.B != 255 || r.Color.R == 255 {
 		t.Errorf("negative value in diverging colours = %v, want a blue shade", r.Color)
 	}

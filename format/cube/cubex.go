@@ -130,8 +130,12 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 			rows = nc
 		}
 		md := &metricData{index: index, data: data, layout: dataLayout{kind: kind, order: order, rows: rows, columns: nl}}
-		if err := checkDataMember(a.r, data, md.layout); err != nil {
+		surplus, err := checkDataMember(a.r, data, md.layout)
+		if err != nil {
 			return fmt.Errorf("%s: metric %q: %s.data: %w", a.name, met.UniqName, id, err)
+		}
+		if surplus > 0 {
+			e.Warnings = append(e.Warnings, fmt.Sprintf("metric %q: %s", met.UniqName, surplusWarning(id+".data", surplus, md.layout)))
 		}
 		ld.metrics[m] = md
 		ld.pending++
@@ -246,7 +250,7 @@ func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, er
 	if x.rows(len(e.Cnodes)) != md.layout.rows {
 		return nil, fmt.Errorf("%s.index changed while open", id)
 	}
-	inclusive := strings.EqualFold(strings.TrimSpace(met.Type), "INCLUSIVE")
+	inclusive := strings.EqualFold(strings.TrimSpace(string(met.Type)), string(model.Inclusive))
 	deep, wide := ld.enumerations()
 	enum := deep
 	if inclusive {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -165,8 +166,8 @@ func benchmarkFile(b *testing.B, path, metric string) {
 func BenchmarkCubexProcess(b *testing.B) {
 	cfg := synth.Config{Cnodes: 10000, Locations: 1024, Threads: 8, Nodes: 16, Metrics: 4, Seed: 4}
 	dir := fixtureDir(b)
-	for _, typ := range []string{"EXCLUSIVE", "INCLUSIVE"} {
-		b.Run(typ, func(b *testing.B) {
+	for _, typ := range []model.MetricType{"EXCLUSIVE", "INCLUSIVE"} {
+		b.Run(string(typ), func(b *testing.B) {
 			var path string
 			if typ == "INCLUSIVE" {
 				path = writeFixture(b, dir, "process-inclusive.cubex", cfg, true, "time")
@@ -196,7 +197,7 @@ func BenchmarkCubexProcess(b *testing.B) {
 }
 
 func BenchmarkCubexRealFiles(b *testing.B) {
-	dir := sharedData(b, "cube4")
+	dir := testkit.Data(b, "cube4")
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.cubex"))
 	for _, path := range files {
 		st, err := os.Stat(path)

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -146,7 +146,7 @@ func TestCubexDataRoundTrip(t *testing.T) {
 				return
 			}
 			if got != want {
-				t.Errorf("dump differs after round trip\n%s", firstDiff(want, got))
+				t.Errorf("dump differs after round trip\n%s", testkit.Diff(want, got))
 			}
 		})
 	}
@@ -178,16 +178,6 @@ func compareBlocks(t *testing.T, a, b *model.Experiment, tol float64) {
 	}
 }
 
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range min(len(w), len(g)) {
-		if w[i] != g[i] {
-			return "line " + strconv.Itoa(i+1) + ":\nwant " + w[i] + "\ngot  " + g[i]
-		}
-	}
-	return "lengths differ: want " + strconv.Itoa(len(w)) + " lines, got " + strconv.Itoa(len(g))
-}
-
 func TestWriteStoresInclusiveWhenOwnValuesDoNotFit(t *testing.T) {
 	// UINT8 own values −7, 3, 5 (cnode 0 and its children): the parent's
 	// own value does not fit, its inclusive value 1 does.
@@ -209,7 +199,7 @@ func TestWriteStoresInclusiveWhenOwnValuesDoNotFit(t *testing.T) {
 		t.Errorf("metric written as %q, want INCLUSIVE", back.Metrics[0].Type)
 	}
 	if got, want := dumpString(t, back), dumpString(t, e); got != want {
-		t.Errorf("round trip differs:\n%s", firstDiff(want, got))
+		t.Errorf("round trip differs:\n%s", testkit.Diff(want, got))
 	}
 
 	// A value that fits neither way is an error.
@@ -255,7 +245,7 @@ func TestCube3DocumentInsideCubex(t *testing.T) {
 		t.Errorf("Format = %q", back.Format)
 	}
 	if got, want := dumpString(t, back), dumpString(t, e); got != want {
-		t.Errorf("dump differs:\n%s", firstDiff(want, got))
+		t.Errorf("dump differs:\n%s", testkit.Diff(want, got))
 	}
 }
 
@@ -300,6 +290,6 @@ func TestConcurrentLoads(t *testing.T) {
 		t.Errorf("%d descriptors open after loading every metric, want %d: the file stays open", after, before)
 	}
 	if got, want := dumpString(t, back), dumpString(t, e); got != want {
-		t.Errorf("dump differs:\n%s", firstDiff(want, got))
+		t.Errorf("dump differs:\n%s", testkit.Diff(want, got))
 	}
 }

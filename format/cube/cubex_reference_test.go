@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -75,7 +76,7 @@ func closeEnough(got, want float64) bool {
 }
 
 func TestReferenceValues(t *testing.T) {
-	dir := sharedData(t, "cube4")
+	dir := testkit.Data(t, "cube4")
 	cases := []struct{ file, dir string }{
 		{"call_tree_test.cubex", "call_tree_test"},
 		{"profile.cubex", "time.p4.n2000.x1.r0"},
@@ -154,7 +155,7 @@ func TestReferenceValues(t *testing.T) {
 func TestWrappedUint64Counters(t *testing.T) {
 	// PAPI_L2_DCM is an INCLUSIVE UINT64 metric whose data hold words
 	// 0xFFFFFFFFFFFFFFFF: counter readings that went backwards by one.
-	path := filepath.Join(sharedData(t, "cube4", "hw_counter"), "L2_DCM_negative.cubex")
+	path := filepath.Join(testkit.Data(t, "cube4", "hw_counter"), "L2_DCM_negative.cubex")
 	e, err := OpenCubex(path)
 	if err != nil {
 		t.Fatal(err)

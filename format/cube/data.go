@@ -3,6 +3,7 @@ package cube
 import (
 	"bufio"
 	"compress/zlib"
+	"cubeview/model"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -58,8 +59,8 @@ func (k elemKind) size() int { return elemSizes[k] }
 // CubeLib instead maps the very largest of them to 0 and the others to
 // huge positive numbers. The writer encodes negative UINT64 values the
 // same way, so reading and writing agree.
-func scalarTypeOf(dtype string) (elemKind, bool) {
-	switch strings.ToUpper(strings.Join(strings.Fields(dtype), " ")) {
+func scalarTypeOf(dtype model.DataType) (elemKind, bool) {
+	switch strings.ToUpper(strings.Join(strings.Fields(string(dtype)), " ")) {
 	case "DOUBLE", "FLOAT", "MINDOUBLE", "MAXDOUBLE":
 		return elemFloat64, true
 	case "INTEGER", "SIGNED INTEGER", "INT64":
@@ -158,23 +159,43 @@ func (e *nonFiniteError) Error() string {
 }
 
 // checkDataMember verifies, without reading the values, that a .data
-// member's size fits the layout: exactly the rows × columns values for
-// CUBEX.DATA, a complete sub-index for ZCUBEX.DATA.
-func checkDataMember(r io.ReaderAt, m tarMember, d dataLayout) error {
+// member's size fits the layout: at least the rows × columns values for
+// CUBEX.DATA, a complete sub-index for ZCUBEX.DATA. It returns the number
+// of bytes after the indexed rows of a CUBEX.DATA member: CubeLib writes
+// such surplus rows in some files and reads only the rows the index
+// names, and so do we.
+func checkDataMember(r io.ReaderAt, m tarMember, d dataLayout) (surplus int64, err error) {
 	marker, err := readDataMarker(r, m)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if marker == dataMarker {
 		want := int64(len(dataMarker)) + int64(d.rows)*d.rowBytes()
-		if m.size != want {
-			return fmt.Errorf("index/data size mismatch: %d rows × %d values of %d bytes need %d bytes of data, the member has %d",
+		if m.size < want {
+			return 0, fmt.Errorf("index/data size mismatch: %d rows × %d values of %d bytes need %d bytes of data, the member has only %d",
 				d.rows, d.columns, d.kind.size(), want, m.size)
 		}
-		return nil
+		return m.size - want, nil
 	}
 	_, err = readSubIndex(r, m, d)
-	return err
+	return 0, err
+}
+
+// surplusWarning describes the bytes after the indexed rows of a .data
+// member.
+func surplusWarning(member string, surplus int64, d dataLayout) string {
+	what := fmt.Sprintf("%d bytes", surplus)
+	if rb := d.rowBytes(); rb > 0 && surplus%rb == 0 {
+		what = fmt.Sprintf("%d rows (%d bytes)", surplus/rb, surplus)
+		if surplus == rb {
+			what = fmt.Sprintf("1 row (%d bytes)", surplus)
+		}
+	}
+	rows := fmt.Sprintf("%d rows", d.rows)
+	if d.rows == 1 {
+		rows = "1 row"
+	}
+	return fmt.Sprintf("%s holds %s more than the %s its index names; the surplus is ignored, as CubeLib does", member, what, rows)
 }
 
 func readDataMarker(r io.ReaderAt, m tarMember) (string, error) {
@@ -269,7 +290,7 @@ func readData(r io.ReaderAt, m tarMember, d dataLayout, dst [][]float64, cols []
 		rd.scratch = make([]float64, d.columns)
 	}
 	if marker == dataMarker {
-		if err := checkDataMember(r, m, d); err != nil {
+		if _, err := checkDataMember(r, m, d); err != nil {
 			return err
 		}
 		buf := make([]byte, min(decodeChunk, max(d.rowBytes(), 1)*int64(d.rows)))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -23,7 +24,7 @@ func TestDecodeValuesEveryType(t *testing.T) {
 		return b
 	}
 	tests := []struct {
-		dtype string
+		dtype model.DataType
 		order byteOrder
 		raw   []byte
 		want  []float64
@@ -63,7 +64,7 @@ func TestDecodeValuesEveryType(t *testing.T) {
 			}
 		}
 	}
-	for _, dtype := range []string{"COMPLEX", "RATE", "NDOUBLES(10)", "HISTOGRAM(5)", "SCALE_FUNC", "TAU_ATOMIC", ""} {
+	for _, dtype := range []model.DataType{"COMPLEX", "RATE", "NDOUBLES(10)", "HISTOGRAM(5)", "SCALE_FUNC", "TAU_ATOMIC", ""} {
 		if _, ok := scalarTypeOf(dtype); ok {
 			t.Errorf("%q taken for a single number", dtype)
 		}
@@ -127,7 +128,7 @@ func TestParseIndex(t *testing.T) {
 }
 
 // smallExperiment is a one-metric experiment: cnodes 0 → {1 → {3}, 2}, two locations.
-func smallExperiment(dtype, typ string) *model.Experiment {
+func smallExperiment(dtype model.DataType, typ model.MetricType) *model.Experiment {
 	e := &model.Experiment{
 		Metrics: []model.Metric{{ID: 0, UniqName: "m", DataType: dtype, Type: typ, Parent: -1, Aggregation: model.AggregationOf(dtype)}},
 		Regions: []model.Region{{ID: 0, Name: "r"}},
@@ -291,7 +292,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestWriteRefusesValuesOutsideType(t *testing.T) {
 	tests := []struct {
-		dtype string
+		dtype model.DataType
 		value float64
 		ok    bool
 	}{
@@ -335,7 +336,7 @@ func TestNegativeUint64RoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := dumpString(t, meta), dumpString(t, e); got != want {
-		t.Errorf("round trip differs:\n%s", firstDiff(want, got))
+		t.Errorf("round trip differs:\n%s", testkit.Diff(want, got))
 	}
 }
 

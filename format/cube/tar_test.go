@@ -3,6 +3,7 @@ package cube
 import (
 	"archive/tar"
 	"bytes"
+	"cubeview/internal/testkit"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,17 +11,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// sharedData returns the path of the shared real-data folder, skipping
-// the test when it is absent.
-func sharedData(t testing.TB, elem ...string) string {
-	t.Helper()
-	dir := filepath.Join(append([]string{"..", "..", "..", "shared", "data"}, elem...)...)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real CUBE data not available (%s): %v", dir, err)
-	}
-	return dir
-}
 
 type tarFile struct {
 	name string
@@ -173,7 +163,7 @@ func TestReadTarIndexBadChecksum(t *testing.T) {
 }
 
 func TestReadTarIndexRealChecksumBug(t *testing.T) {
-	path := filepath.Join(sharedData(t, "cube4", "quirks"), "cube4.8_with_checksum_bug.cubex")
+	path := filepath.Join(testkit.Data(t, "cube4", "quirks"), "cube4.8_with_checksum_bug.cubex")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 )
 
 // BenchmarkReadXML measures decodeXML on real and generated CUBE 3 files.
@@ -42,7 +43,7 @@ func BenchmarkReadXML(b *testing.B) {
 
 func xmlSharedBytes(name string) func(b *testing.B) []byte {
 	return func(b *testing.B) []byte {
-		data, err := os.ReadFile(filepath.Join(xmlDataDir(b, "cube3"), name))
+		data, err := os.ReadFile(filepath.Join(testkit.Data(b, "cube3"), name))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -178,9 +178,9 @@ func metricUnavailable(m *model.Metric, voidAncestor bool) string {
 	switch {
 	case voidAncestor || m.Hidden():
 		return voidUnavail
-	case isDerivedType(m.Type):
+	case m.Type.IsDerived():
 		return derivedUnavail
-	case strings.TrimSpace(m.DataType) != "":
+	case strings.TrimSpace(string(m.DataType)) != "":
 		if _, ok := scalarTypeOf(m.DataType); !ok {
 			return fmt.Sprintf(dataTypeUnavailFn, m.DataType)
 		}
@@ -188,23 +188,15 @@ func metricUnavailable(m *model.Metric, voidAncestor bool) string {
 	return ""
 }
 
-func isDerivedType(t string) bool {
-	switch t {
-	case "POSTDERIVED", "DERIVED", "PREDERIVED_EXCLUSIVE", "PREDERIVED_INCLUSIVE":
-		return true
-	}
-	return false
-}
-
 // metricType normalises the CUBE 4 type attribute; CubeLib reads an
 // absent or unknown type as EXCLUSIVE.
-func metricType(t string) string {
-	t = strings.ToUpper(strings.TrimSpace(t))
-	switch t {
-	case "EXCLUSIVE", "INCLUSIVE", "SIMPLE", "POSTDERIVED", "DERIVED", "PREDERIVED_EXCLUSIVE", "PREDERIVED_INCLUSIVE":
-		return t
+func metricType(t string) model.MetricType {
+	mt := model.MetricType(strings.ToUpper(strings.TrimSpace(t)))
+	switch mt {
+	case model.Exclusive, model.Inclusive, model.Simple, model.PostDerived, model.Derived, model.PrederivedExclusive, model.PrederivedInclusive:
+		return mt
 	}
-	return "EXCLUSIVE"
+	return model.Exclusive
 }
 
 func (b *builder) metric(el *etree.Element, parent int) error {
@@ -237,7 +229,7 @@ func (b *builder) metric(el *etree.Element, parent int) error {
 		case "name":
 			name = textOf(ch)
 		case "dtype":
-			m.DataType, hasDtype = textOf(ch), true
+			m.DataType, hasDtype = model.DataType(textOf(ch)), true
 		case "uom":
 			m.Unit = textOf(ch)
 		case "val":

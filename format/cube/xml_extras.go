@@ -18,16 +18,16 @@ import (
 // location); ID is the entity's id as written in the same file.
 
 type metricExtra struct {
-	Type        string       `json:"type,omitempty"`
-	VizType     string       `json:"viztype,omitempty"`
-	Expr        string       `json:"expr,omitempty"`
-	Init        string       `json:"init,omitempty"`
-	Aggr        []model.Attr `json:"aggr,omitempty"`
-	Attrs       []model.Attr `json:"attrs,omitempty"`
-	Present     model.Mask   `json:"present,omitempty"`
-	Approximate bool         `json:"approximate,omitempty"`
-	Unavailable *string      `json:"unavailable,omitempty"`
-	Aggregation string       `json:"aggregation,omitempty"`
+	Type        model.MetricType `json:"type,omitempty"`
+	VizType     string           `json:"viztype,omitempty"`
+	Expr        string           `json:"expr,omitempty"`
+	Init        string           `json:"init,omitempty"`
+	Aggr        []model.Attr     `json:"aggr,omitempty"`
+	Attrs       []model.Attr     `json:"attrs,omitempty"`
+	Present     model.Mask       `json:"present,omitempty"`
+	Approximate bool             `json:"approximate,omitempty"`
+	Unavailable *string          `json:"unavailable,omitempty"`
+	Aggregation string           `json:"aggregation,omitempty"`
 }
 
 type regionExtra struct {

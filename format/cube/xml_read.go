@@ -66,7 +66,7 @@ func readXMLDoc(r io.Reader) (*xmlDoc, error) {
 		src = zr
 	}
 	p := &xmlParser{}
-	p.dec = xml.NewDecoder(&bareAttrQuoter{r: src})
+	p.dec = xml.NewDecoder(&bareAttrQuoter{r: &bareAmpEscaper{r: src}})
 	p.dec.Strict = true
 	p.dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
 	return p.parse()

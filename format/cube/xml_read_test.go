@@ -12,19 +12,9 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
-
-// xmlDataDir returns ../shared/data/elem… seen from the repository root,
-// skipping the test when the shared data are absent.
-func xmlDataDir(t testing.TB, elem ...string) string {
-	t.Helper()
-	dir := filepath.Join(append([]string{"..", "..", "..", "shared", "data"}, elem...)...)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared CUBE test data not available at %s: %v", dir, err)
-	}
-	return dir
-}
 
 func xmlDecodeFile(t testing.TB, path string) (*xmlDoc, []byte) {
 	t.Helper()
@@ -59,7 +49,7 @@ func xmlCountKinds(e *model.Experiment) (trees, groups, leaves int) {
 // TestReadXMLSharedCube3 reads every CUBE 3 file of the shared data and
 // checks the counts the data README states, recounted from the raw text.
 func TestReadXMLSharedCube3(t *testing.T) {
-	dir := xmlDataDir(t, "cube3")
+	dir := testkit.Data(t, "cube3")
 	files, err := filepath.Glob(filepath.Join(dir, "*.cube"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no .cube files in %s", dir)
@@ -127,7 +117,7 @@ func xmlMetricSum(t testing.TB, e *model.Experiment, m int) (sum float64, nonzer
 }
 
 func TestReadXMLCubewValues(t *testing.T) {
-	doc, _ := xmlDecodeFile(t, filepath.Join(xmlDataDir(t, "cube3"), "cubew-test3.cube"))
+	doc, _ := xmlDecodeFile(t, filepath.Join(testkit.Data(t, "cube3"), "cubew-test3.cube"))
 	e := doc.Exp
 	// The CubeW test writer stores metric id + cnode id + thread id as the
 	// value of every tuple (checked over all 768,000 values of the file
@@ -167,7 +157,7 @@ func TestReadXMLCubewValues(t *testing.T) {
 }
 
 func TestReadXMLExample3Values(t *testing.T) {
-	doc, _ := xmlDecodeFile(t, filepath.Join(xmlDataDir(t, "cube3"), "example3.cube"))
+	doc, _ := xmlDecodeFile(t, filepath.Join(testkit.Data(t, "cube3"), "example3.cube"))
 	e := doc.Exp
 	// Sums and non-zero counts per metric id, computed from the raw file
 	// with a separate regular-expression script.
@@ -193,7 +183,7 @@ func TestReadXMLExample3Values(t *testing.T) {
 }
 
 func TestReadXMLCtestPomp(t *testing.T) {
-	doc, raw := xmlDecodeFile(t, filepath.Join(xmlDataDir(t, "cube3"), "ctest-pomp.cube"))
+	doc, raw := xmlDecodeFile(t, filepath.Join(testkit.Data(t, "cube3"), "ctest-pomp.cube"))
 	e := doc.Exp
 	for i := range e.System {
 		if n := &e.System[i]; n.Kind == model.Group && len(n.Children) != 4 {
@@ -242,7 +232,7 @@ func TestReadXMLCtestPomp(t *testing.T) {
 // (inclusive along the metric tree): a sum metric's value is at least the
 // sum of its children's, for every cnode and thread.
 func TestReadXMLMetricInclusive(t *testing.T) {
-	doc, _ := xmlDecodeFile(t, filepath.Join(xmlDataDir(t, "cube3"), "ctest-pomp.cube"))
+	doc, _ := xmlDecodeFile(t, filepath.Join(testkit.Data(t, "cube3"), "ctest-pomp.cube"))
 	e := doc.Exp
 	checks, violations := 0, 0
 	for m := range e.Metrics {
@@ -277,7 +267,7 @@ func TestReadXMLMetricInclusive(t *testing.T) {
 
 // TestReadXMLAnchors reads anchor.xml of every .cubex in the shared data.
 func TestReadXMLAnchors(t *testing.T) {
-	dir := xmlDataDir(t, "cube4")
+	dir := testkit.Data(t, "cube4")
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".cubex") {
@@ -327,7 +317,7 @@ func TestReadXMLAnchors(t *testing.T) {
 			count := func(s string) int { return bytes.Count(plain, []byte(s)) }
 			_, groups, leaves := xmlCountKinds(e)
 			if len(e.Metrics) != count("<metric ") || len(e.Cnodes) != count("<cnode ") ||
-				groups != count("<locationgroup ") || leaves != count("<location ") {
+				groups != count("<locationgroup ")+count("<process ") || leaves != count("<location ")+count("<thread ") {
 				t.Errorf("counts %d metrics, %d cnodes, %d groups, %d locations differ from the file's elements",
 					len(e.Metrics), len(e.Cnodes), groups, leaves)
 			}
@@ -356,7 +346,7 @@ func TestReadXMLAnchors(t *testing.T) {
 // TestReadXMLValueTypes checks the metrics of CubeLib's data-type example:
 // every type that is not a single number is marked unavailable by name.
 func TestReadXMLValueTypes(t *testing.T) {
-	anchor := xmlAnchorOf(t, filepath.Join(xmlDataDir(t, "cube4", "quirks"), "cube-values_example.cubex"))
+	anchor := xmlAnchorOf(t, filepath.Join(testkit.Data(t, "cube4", "quirks"), "cube-values_example.cubex"))
 	doc, err := decodeXML(bytes.NewReader(anchor), "cube-values_example.cubex:anchor.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -433,7 +423,7 @@ func TestReadXMLCube2(t *testing.T) {
 		if m.Parent >= 0 {
 			parent = e.Metrics[m.Parent].UniqName
 		}
-		if m.UniqName != w.uniq || m.DispName != w.disp || m.DataType != w.dtype || parent != w.parent || (m.Unavailable != "") != w.unavailable {
+		if m.UniqName != w.uniq || m.DispName != w.disp || string(m.DataType) != w.dtype || parent != w.parent || (m.Unavailable != "") != w.unavailable {
 			t.Errorf("metric %d: %q %q %q parent %q unavailable %q; want %+v", i, m.UniqName, m.DispName, m.DataType, parent, m.Unavailable, w)
 		}
 	}

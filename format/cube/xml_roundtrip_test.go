@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cubeview/internal/synth"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -111,7 +112,7 @@ func xmlFirstDiff(want, got string) string {
 }
 
 func TestXMLRoundTripSharedCube3(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(xmlDataDir(t, "cube3"), "*.cube"))
+	files, _ := filepath.Glob(filepath.Join(testkit.Data(t, "cube3"), "*.cube"))
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			doc, _ := xmlDecodeFile(t, f)
@@ -121,7 +122,7 @@ func TestXMLRoundTripSharedCube3(t *testing.T) {
 }
 
 func TestXMLRoundTripSharedAnchors(t *testing.T) {
-	dir := xmlDataDir(t, "cube4")
+	dir := testkit.Data(t, "cube4")
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".cubex") && filepath.Base(p) != "cube4.8_with_checksum_bug.cubex" {

@@ -235,7 +235,7 @@ func (x *xmlWriter) extras() []model.Attr {
 				xm.Type = m.Type
 			}
 			xm.VizType, xm.Expr, xm.Init, xm.Aggr, xm.Attrs = m.VizType, m.Expression, m.InitExpression, m.AggrExpressions, m.Attrs
-			written.Type = metricType(xm.Type)
+			written.Type = metricType(string(xm.Type))
 		}
 		xm.Present, xm.Approximate = m.Present, m.Approximate
 		if m.Unavailable != metricUnavailable(&written, x.voidAncestor(i)) {
@@ -303,11 +303,11 @@ func (x *xmlWriter) voidAncestor(m int) bool {
 
 // anchorMetricType is the type written into an anchor: the .cubex writer
 // stores canonical (call-tree exclusive) values for every metric with data.
-func anchorMetricType(t string) string {
-	if isDerivedType(t) {
+func anchorMetricType(t model.MetricType) model.MetricType {
+	if t.IsDerived() {
 		return t
 	}
-	return "EXCLUSIVE"
+	return model.Exclusive
 }
 
 func (x *xmlWriter) metric(i, depth int) {
@@ -318,7 +318,7 @@ func (x *xmlWriter) metric(i, depth int) {
 	x.s("\"")
 	var ownAttrs, cubeplAttrs []model.Attr
 	if x.anchor {
-		x.strAttr("type", anchorMetricType(m.Type))
+		x.strAttr("type", string(anchorMetricType(m.Type)))
 		if m.VizType != "" {
 			x.strAttr("viztype", m.VizType)
 		}
@@ -338,7 +338,7 @@ func (x *xmlWriter) metric(i, depth int) {
 	x.s(">\n")
 	x.elem(depth+1, "disp_name", m.DispName)
 	x.elem(depth+1, "uniq_name", m.UniqName)
-	x.elem(depth+1, "dtype", m.DataType)
+	x.elem(depth+1, "dtype", string(m.DataType))
 	x.elem(depth+1, "uom", m.Unit)
 	if m.Val != "" {
 		x.elem(depth+1, "val", m.Val)

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"path/filepath"
@@ -15,8 +15,8 @@ import (
 // experimentExtensions are stripped from file names, longest first.
 var experimentExtensions = []string{".cube.gz", ".cubex", ".cube", ".gz"}
 
-// shortName returns the base name of path without its experiment extension.
-func shortName(path string) string {
+// ShortName returns the base name of path without its experiment extension.
+func ShortName(path string) string {
 	base := filepath.Base(path)
 	lower := strings.ToLower(base)
 	for _, ext := range experimentExtensions {
@@ -27,10 +27,10 @@ func shortName(path string) string {
 	return base
 }
 
-// shortNames names each distinct path by its short name, adding parent
+// ShortNames names each distinct path by its short name, adding parent
 // folders where two paths would otherwise get the same name
 // (r1/mm and r2/mm).
-func shortNames(paths []string) map[string]string {
+func ShortNames(paths []string) map[string]string {
 	names := map[string]string{}
 	var distinct []string
 	for _, p := range paths {
@@ -41,7 +41,7 @@ func shortNames(paths []string) map[string]string {
 	}
 	nameAt := func(p string, depth int) string {
 		parts := strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
-		parts[len(parts)-1] = shortName(p)
+		parts[len(parts)-1] = ShortName(p)
 		if depth > len(parts) {
 			depth = len(parts)
 		}
@@ -76,22 +76,20 @@ func shortNames(paths []string) map[string]string {
 	return names
 }
 
-// displayExpr renders x for people; name gives the text of a file operand.
-func displayExpr(x *algebra.Expr, name func(file string) string) string {
+// DisplayExpr renders x for people; name gives the text of a file operand.
+func DisplayExpr(x *algebra.Expr, name func(file string) string) string {
 	arg := func(a *algebra.Expr, inDiff bool) string {
-		s := displayExpr(a, name)
-		if inDiff && (a.Op == "diff" || a.Op == "" && topLevelMinus(s)) {
+		s := DisplayExpr(a, name)
+		if inDiff && (a.Op == algebra.OpDiff || a.Op == algebra.NoOp && topLevelMinus(s)) {
 			return "(" + s + ")"
 		}
 		return s
 	}
-	switch x.Op {
-	case "":
+	if x.Op == algebra.NoOp {
 		return name(x.File)
-	case "diff":
-		if len(x.Args) == 2 {
-			return arg(x.Args[0], true) + " − " + arg(x.Args[1], true)
-		}
+	}
+	if o, _ := x.Op.Info(); o.Symbol != "" && len(x.Args) == 2 {
+		return arg(x.Args[0], true) + " " + o.Symbol + " " + arg(x.Args[1], true)
 	}
 	parts := make([]string, 0, len(x.Args)+len(x.Reroot)+len(x.Prune))
 	for _, a := range x.Args {
@@ -103,7 +101,7 @@ func displayExpr(x *algebra.Expr, name func(file string) string) string {
 	for _, p := range x.Prune {
 		parts = append(parts, "prune "+p)
 	}
-	return x.Op + "(" + strings.Join(parts, ", ") + ")"
+	return x.Op.String() + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // topLevelMinus reports whether s is a difference outside any parentheses.
@@ -124,33 +122,21 @@ func topLevelMinus(s string) bool {
 	return false
 }
 
-// exprFiles returns the file operands of x, left to right.
-func exprFiles(x *algebra.Expr) []string {
-	if x.Op == "" {
-		return []string{x.File}
-	}
-	var out []string
-	for _, a := range x.Args {
-		out = append(out, exprFiles(a)...)
-	}
-	return out
-}
-
-// nameOfExpression renders an algebra expression as recorded in a derived
-// experiment (files by path) for people, and names its direct operands
-// the same way. ok is false when the text does not parse.
-func nameOfExpression(text string) (name string, operands []string, ok bool) {
-	x, err := algebra.Parse(text)
-	if err != nil {
+// NameOfExpression renders a parsed algebra expression as recorded in a
+// derived experiment (files by path) for people, and names its direct
+// operands the same way. ok is false for nil (an expression that did not
+// parse).
+func NameOfExpression(x *algebra.Expr) (name string, operands []string, ok bool) {
+	if x == nil {
 		return "", nil, false
 	}
-	short := shortNames(exprFiles(x))
+	short := ShortNames(x.Files())
 	file := func(f string) string { return short[f] }
-	if x.Op == "" {
+	if x.Op == algebra.NoOp {
 		return file(x.File), nil, true
 	}
 	for _, a := range x.Args {
-		operands = append(operands, displayExpr(a, file))
+		operands = append(operands, DisplayExpr(a, file))
 	}
-	return displayExpr(x, file), operands, true
+	return DisplayExpr(x, file), operands, true
 }

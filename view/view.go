@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // View is the state of one window without any widgets: selections,
@@ -24,7 +25,7 @@ type View struct {
 
 	flat   bool
 	order  SortOrder
-	format NumberFormat
+	format numfmt.Format
 	scale  colormap.Scale
 	panes  [3]paneState
 	// treeSel and flatSel remember the call-pane selection of the view
@@ -92,7 +93,7 @@ type systemKey struct {
 // NewView returns the view of e with the first root metric, the first
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
-	v := &View{exp: e, format: DefaultNumberFormat(), scale: colormap.Default()}
+	v := &View{exp: e, format: numfmt.Cube(), scale: colormap.Default()}
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
 	}
@@ -217,10 +218,10 @@ func (v *View) Order() SortOrder { return v.order }
 func (v *View) SetOrder(o SortOrder) { v.order = o }
 
 // NumberFormat returns the number format.
-func (v *View) NumberFormat() NumberFormat { return v.format }
+func (v *View) NumberFormat() numfmt.Format { return v.format }
 
 // SetNumberFormat sets the number format.
-func (v *View) SetNumberFormat(f NumberFormat) { v.format = f }
+func (v *View) SetNumberFormat(f numfmt.Format) { v.format = f }
 
 // Scale returns the colour scale.
 func (v *View) Scale() colormap.Scale { return v.scale }
@@ -756,12 +757,46 @@ func (v *View) unitMetric(d Dim, n Node) int {
 // Text returns the formatted value of n in pane d.
 func (v *View) Text(d Dim, n Node) string {
 	v.formatted++
-	integer := false
-	if m := v.unitMetric(d, n); m >= 0 && v.panes[d].mode == Absolute {
-		integer = v.exp.Metrics[m].IsInteger()
-	}
-	return v.format.Format(v.Value(d, n), integer)
+	return v.format.Format(v.Value(d, n), v.integer(d, n))
 }
+
+// ScaleInfo describes pane d's colour scale and where its selection lies
+// on it, for the line below the pane.
+func (v *View) ScaleInfo(d Dim) string {
+	n := v.panes[d].selected
+	if !n.Valid() {
+		return ""
+	}
+	r := v.ScaleRange(d, n)
+	s := fmt.Sprintf("scale %s – %s %s · selected %s", v.format.Format(r.Min, false), v.format.Format(r.Max, false), v.Unit(d, n), v.Text(d, n))
+	if val := v.Value(d, n); !math.IsNaN(val) && r.Max > r.Min {
+		s += fmt.Sprintf(" (%.0f %% of scale)", 100*(math.Abs(val)-r.Min)/(r.Max-r.Min))
+	}
+	return s
+}
+
+// CallValue returns what the source panel shows for a call path or
+// region n: its inclusive value of the selected metric in the call pane's
+// value mode, whatever n's state in the pane.
+func (v *View) CallValue(n Node) float64 {
+	x := v.Inclusive(CallPane, n)
+	if mode := v.panes[CallPane].mode; mode != Absolute {
+		return v.percent(x, v.reference(CallPane, n, mode))
+	}
+	return x
+}
+
+// CallCell returns how a CallValue looks: in the call pane's colour range,
+// larger magnitudes (a region's inclusive value above an expanded call
+// path) taking the end colour unless the user set the range, so that equal
+// values look alike in the pane and beside the source.
+func (v *View) CallCell(x float64) Cell {
+	sel := v.panes[CallPane].selected
+	return v.Appearance(x, v.integer(CallPane, sel), v.ScaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
+}
+
+// RegionCallPaths returns the call paths of region r, in call-tree order.
+func (v *View) RegionCallPaths(r int) []int { return v.regionCnodes[r] }
 
 // Formatted returns how many values were formatted since the last Update.
 func (v *View) Formatted() int { return v.formatted }
@@ -793,21 +828,63 @@ const (
 	FoundCurrent
 )
 
+// Cell is how one value looks: its text, colour and relief.
+type Cell struct {
+	Text   string
+	Color  color.NRGBA
+	Relief colormap.Relief
+}
+
+// Appearance returns how value x (NaN: undefined) looks in the current
+// number format and colour scale with colour range rng: values that print
+// as zero are white and flat. With clamp, magnitudes beyond rng.Max take
+// the end colour instead of the out-of-range one.
+func (v *View) Appearance(x float64, integer bool, rng colormap.Range, clamp bool) Cell {
+	c := Cell{Text: v.format.Format(x, integer), Relief: colormap.ReliefOf(x, v.format.ZeroThreshold())}
+	switch {
+	case v.format.IsZero(x):
+		c.Color = colormap.White
+	case clamp && math.Abs(x) > rng.Max:
+		c.Color = v.scale.Color(math.Copysign(rng.Max, x), rng)
+	default:
+		c.Color = v.scale.Color(x, rng)
+	}
+	return c
+}
+
+// integer reports whether pane d shows values of an integer metric as they
+// are (absolute mode), printed without decimals.
+func (v *View) integer(d Dim, n Node) bool {
+	m := v.unitMetric(d, n)
+	return m >= 0 && v.panes[d].mode == Absolute && v.exp.Metrics[m].IsInteger()
+}
+
+// Unit returns the unit of the values pane d shows for n: the metric's
+// unit in absolute mode, "%" in the others.
+func (v *View) Unit(d Dim, n Node) string {
+	if v.panes[d].mode != Absolute {
+		return "%"
+	}
+	if m := v.unitMetric(d, n); m >= 0 {
+		return v.exp.Metrics[m].Unit
+	}
+	return ""
+}
+
 // Row returns the display data of n in pane d.
 func (v *View) Row(d Dim, n Node) Row {
 	val := v.Value(d, n)
+	v.formatted++
+	c := v.Appearance(val, v.integer(d, n), v.ScaleRange(d, n), false)
 	r := Row{
 		Node:    n,
 		Label:   v.Label(n),
-		Text:    v.Text(d, n),
+		Text:    c.Text,
 		Value:   val,
-		Color:   v.scale.Color(val, v.ScaleRange(d, n)),
-		Relief:  colormap.ReliefOf(val, v.format.ZeroThreshold()),
+		Color:   c.Color,
+		Relief:  c.Relief,
 		Tooltip: v.Tooltip(n),
 		Marker:  v.Marker(n),
-	}
-	if math.Abs(val) < v.format.ZeroThreshold() {
-		r.Color = colormap.White
 	}
 	if v.findActive && v.findDim == d {
 		switch {

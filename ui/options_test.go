@@ -1,49 +1,8 @@
 package ui
 
 import (
-	"math"
 	"testing"
 )
-
-func TestNumberFormat(t *testing.T) {
-	f := DefaultNumberFormat()
-	tests := []struct {
-		v       float64
-		integer bool
-		want    string
-	}{
-		{0, false, "0.00"},
-		{1.234, false, "1.23"},
-		{1.235e-8, false, "0.00"},
-		{-1e-9, false, "0.00"},
-		{math.Copysign(0, -1), false, "0.00"},
-		{-2.5, false, "-2.50"},
-		{9999.994, false, "9999.99"},
-		{12345.678, false, "1.23e4"},
-		{-12345.678, false, "-1.23e4"},
-		{99999.9, false, "1.00e5"},
-		{3.52e10, true, "3.52e10"},
-		{2576, true, "2576"},
-		{-0.4, true, "0"},
-		{16, true, "16"},
-		{math.NaN(), false, "-"},
-		{math.NaN(), true, "-"},
-		{math.Inf(1), false, "inf"},
-	}
-	for _, tt := range tests {
-		if got := f.Format(tt.v, tt.integer); got != tt.want {
-			t.Errorf("Format(%v, %v) = %q, want %q", tt.v, tt.integer, got, tt.want)
-		}
-	}
-	f.Decimals = 0
-	if got := f.Format(2.6, false); got != "3" {
-		t.Errorf("0 decimals: %q", got)
-	}
-	f.Decimals, f.SciFrom = 3, 2
-	if got := f.Format(123.4567, false); got != "1.235e2" {
-		t.Errorf("scientific from 1e2 with 3 decimals: %q", got)
-	}
-}
 
 func TestParseArgs(t *testing.T) {
 	tests := []struct {

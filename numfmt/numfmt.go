@@ -1,0 +1,223 @@
+package numfmt
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Notation selects how a Format writes a finite value.
+type Notation uint8
+
+const (
+	// Fixed writes Decimals digits after the point, and scientific
+	// notation with a short exponent (1.23e4) for magnitudes ≥ 10^SciFrom;
+	// the CUBE browser's default.
+	Fixed Notation = iota
+	// Significant writes Digits significant digits (as %g), without
+	// trailing zeros.
+	Significant
+	// Exact writes the shortest text that reads back as the same float64;
+	// integral values in plain digits.
+	Exact
+	// Engineering writes a mantissa between 1 and 999 with Decimals digits
+	// after the point and an exponent that is a multiple of 3 (30.81e3);
+	// magnitudes below 10^SciFrom are written as Fixed.
+	Engineering
+)
+
+// String returns the notation's name as offered to users.
+func (n Notation) String() string {
+	switch n {
+	case Significant:
+		return "significant digits"
+	case Exact:
+		return "exact"
+	case Engineering:
+		return "engineering"
+	}
+	return "fixed"
+}
+
+// Format says how values are printed. The zero Format prints fixed
+// notation with no decimals, never scientific, never rounding to zero.
+type Format struct {
+	Notation Notation
+	// Decimals is the number of digits after the point (Fixed, Engineering).
+	Decimals int
+	// Digits is the number of significant digits (Significant); ≤ 0 means 6.
+	Digits int
+	// SciFrom: magnitudes ≥ 10^SciFrom print in scientific (Fixed) or
+	// engineering notation (Engineering); ≤ 0 means never.
+	SciFrom int
+	// ZeroBelow: magnitudes < 10^−ZeroBelow print, and count, as zero;
+	// ≤ 0 means never.
+	ZeroBelow int
+	// Thousands groups the digits before the point in threes with commas
+	// (30,807.79) wherever a number is not in scientific form.
+	Thousands bool
+}
+
+// Cube returns the CUBE browser's format: 2 decimals, scientific from 1e4,
+// zero below 1e-7.
+func Cube() Format { return Format{Notation: Fixed, Decimals: 2, SciFrom: 4, ZeroBelow: 7} }
+
+// Precise returns 12 significant digits: what the command line prints for
+// people.
+func Precise() Format { return Format{Notation: Significant, Digits: 12} }
+
+// RoundTrip returns the exact form: the text reads back as the same float64.
+func RoundTrip() Format { return Format{Notation: Exact} }
+
+// ZeroThreshold returns the magnitude below which a value counts as zero
+// (0 when no value does).
+func (f Format) ZeroThreshold() float64 {
+	if f.ZeroBelow <= 0 {
+		return 0
+	}
+	return math.Pow(10, -float64(f.ZeroBelow))
+}
+
+// IsZero reports whether v prints, and counts, as zero.
+func (f Format) IsZero(v float64) bool { return v == 0 || math.Abs(v) < f.ZeroThreshold() }
+
+// Format prints v. NaN (undefined) prints as "-", infinities as "inf" and
+// "-inf", except in Exact notation, which writes NaN, +Inf and -Inf so that
+// they read back. Values of integer metrics (integer true) print without decimals
+// wherever they are integral after rounding, except in scientific form.
+func (f Format) Format(v float64, integer bool) string {
+	if f.Notation == Exact && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		return strconv.FormatFloat(v, 'g', -1, 64) // NaN, +Inf, -Inf read back
+	}
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	if f.IsZero(v) {
+		v = 0 // also turns −0 into 0
+	}
+	switch f.Notation {
+	case Significant:
+		return f.significant(v, integer)
+	case Exact:
+		return f.exact(v)
+	case Engineering:
+		if f.sci(v) {
+			return engineering(v, max(f.Decimals, 0))
+		}
+	default:
+		if f.sci(v) {
+			return scientific(v, max(f.Decimals, 0))
+		}
+	}
+	if integer {
+		r := math.Round(v)
+		if r == 0 {
+			r = 0 // no "-0"
+		}
+		return f.group(strconv.FormatFloat(r, 'f', 0, 64))
+	}
+	return f.group(strconv.FormatFloat(v, 'f', max(f.Decimals, 0), 64))
+}
+
+func (f Format) sci(v float64) bool {
+	return f.SciFrom > 0 && math.Abs(v) >= math.Pow(10, float64(f.SciFrom))
+}
+
+func (f Format) significant(v float64, integer bool) string {
+	if v == 0 {
+		return "0"
+	}
+	if integer && v == math.Trunc(v) && math.Abs(v) < 1e21 {
+		return f.group(strconv.FormatFloat(v, 'f', 0, 64))
+	}
+	d := f.Digits
+	if d <= 0 {
+		d = 6
+	}
+	s := strconv.FormatFloat(v, 'g', d, 64)
+	if strings.ContainsAny(s, "e") {
+		return s
+	}
+	return f.group(s)
+}
+
+func (f Format) exact(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+		return f.group(strconv.FormatFloat(v, 'f', 0, 64))
+	}
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if strings.ContainsAny(s, "e") {
+		return s
+	}
+	return f.group(s)
+}
+
+// scientific writes v with dec decimals and a short exponent: 1.23e4.
+func scientific(v float64, dec int) string {
+	s := strconv.FormatFloat(v, 'e', dec, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	n, err := strconv.Atoi(exp)
+	if err != nil {
+		return s
+	}
+	return mant + "e" + strconv.Itoa(n)
+}
+
+// engineering writes v as a mantissa in [1, 1000) with dec decimals and an
+// exponent that is a multiple of 3: 30.81e3.
+func engineering(v float64, dec int) string {
+	if v == 0 {
+		return strconv.FormatFloat(0, 'f', dec, 64)
+	}
+	exp := int(math.Floor(math.Log10(math.Abs(v))))
+	exp -= ((exp % 3) + 3) % 3
+	mant := v / math.Pow(10, float64(exp))
+	s := strconv.FormatFloat(mant, 'f', dec, 64)
+	// Rounding may carry the mantissa to 1000: move to the next exponent.
+	if m, err := strconv.ParseFloat(s, 64); err == nil && math.Abs(m) >= 1000 {
+		exp += 3
+		s = strconv.FormatFloat(mant/1000, 'f', dec, 64)
+	}
+	return s + "e" + strconv.Itoa(exp)
+}
+
+// group inserts thousands separators into the integer part of a plain
+// decimal number when f.Thousands is set.
+func (f Format) group(s string) string {
+	if !f.Thousands {
+		return s
+	}
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	if len(intPart) <= 3 {
+		return sign + s
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	lead := len(intPart) % 3
+	if lead > 0 {
+		b.WriteString(intPart[:lead])
+	}
+	for i := lead; i < len(intPart); i += 3 {
+		if b.Len() > len(sign) {
+			b.WriteByte(',')
+		}
+		b.WriteString(intPart[i : i+3])
+	}
+	if hasFrac {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}

@@ -1,0 +1,173 @@
+package numfmt
+
+import (
+	"math"
+	"strconv"
+	"testing"
+)
+
+func TestCube(t *testing.T) {
+	f := Cube()
+	tests := []struct {
+		v       float64
+		integer bool
+		want    string
+	}{
+		{0, false, "0.00"},
+		{1.234, false, "1.23"},
+		{1.235e-8, false, "0.00"},
+		{-1e-9, false, "0.00"},
+		{math.Copysign(0, -1), false, "0.00"},
+		{-2.5, false, "-2.50"},
+		{9999.994, false, "9999.99"},
+		{12345.678, false, "1.23e4"},
+		{-12345.678, false, "-1.23e4"},
+		{99999.9, false, "1.00e5"},
+		{3.52e10, true, "3.52e10"},
+		{2576, true, "2576"},
+		{-0.4, true, "0"},
+		{16, true, "16"},
+		{math.NaN(), false, "-"},
+		{math.NaN(), true, "-"},
+		{math.Inf(1), false, "inf"},
+		{math.Inf(-1), false, "-inf"},
+	}
+	for _, tt := range tests {
+		if got := f.Format(tt.v, tt.integer); got != tt.want {
+			t.Errorf("Format(%v, %v) = %q, want %q", tt.v, tt.integer, got, tt.want)
+		}
+	}
+	f.Decimals = 0
+	if got := f.Format(2.6, false); got != "3" {
+		t.Errorf("0 decimals: %q", got)
+	}
+	f.Decimals, f.SciFrom = 3, 2
+	if got := f.Format(123.4567, false); got != "1.235e2" {
+		t.Errorf("scientific from 1e2 with 3 decimals: %q", got)
+	}
+}
+
+func TestExact(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"},
+		{math.Copysign(0, -1), "0"},
+		{72, "72"},
+		{-3, "-3"},
+		{12800000, "12800000"},
+		{18446744073709549568, "18446744073709549568"},
+		{0.5, "0.5"},
+		{3.5713e-05, "3.5713e-05"},
+		{74.0505352523, "74.0505352523"},
+		{1e300, "1e+300"},
+		{math.NaN(), "NaN"},
+		{math.Inf(-1), "-Inf"},
+	}
+	for _, tt := range tests {
+		if got := RoundTrip().Format(tt.v, false); got != tt.want {
+			t.Errorf("RoundTrip().Format(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestExactReadsBack checks the promise of Exact on awkward values.
+func TestExactReadsBack(t *testing.T) {
+	for _, v := range []float64{0.1 + 0.2, math.Pi * 1e-300, math.MaxFloat64, -math.SmallestNonzeroFloat64, 1e21, 123456789.125, 2.5e-7} {
+		s := RoundTrip().Format(v, false)
+		back, err := strconv.ParseFloat(s, 64)
+		if err != nil || back != v {
+			t.Errorf("Format(%v) = %q reads back as %v, %v", v, s, back, err)
+		}
+	}
+}
+
+func TestSignificant(t *testing.T) {
+	tests := []struct {
+		f       Format
+		v       float64
+		integer bool
+		want    string
+	}{
+		{Precise(), 0, false, "0"},
+		{Precise(), 74.0505352523, false, "74.0505352523"},
+		{Precise(), 1.0 / 3, false, "0.333333333333"},
+		{Precise(), 22600, true, "22600"},
+		{Precise(), 22600.5, true, "22600.5"},
+		{Precise(), 3.52e10, false, "35200000000"},
+		{Precise(), 1e300, false, "1e+300"},
+		{Format{Notation: Significant, Digits: 4}, 30807.79, false, "3.081e+04"},
+		{Format{Notation: Significant, Digits: 4}, 250.4137, false, "250.4"},
+		{Format{Notation: Significant, Digits: 4}, 0.000123456, false, "0.0001235"},
+		{Format{Notation: Significant, Digits: 4}, 1440, true, "1440"},
+		{Format{Notation: Significant, Digits: 4, Thousands: true}, 1234567, true, "1,234,567"},
+		{Format{Notation: Significant}, 1.23456789, false, "1.23457"},
+	}
+	for _, tt := range tests {
+		if got := tt.f.Format(tt.v, tt.integer); got != tt.want {
+			t.Errorf("%+v.Format(%v, %v) = %q, want %q", tt.f, tt.v, tt.integer, got, tt.want)
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	f := Format{Decimals: 2, Thousands: true}
+	tests := []struct {
+		v       float64
+		integer bool
+		want    string
+	}{
+		{30807.79, false, "30,807.79"},
+		{-30807.79, false, "-30,807.79"},
+		{999.5, false, "999.50"},
+		{1000, false, "1,000.00"},
+		{1234567.891, false, "1,234,567.89"},
+		{22600, true, "22,600"},
+		{-1234567, true, "-1,234,567"},
+		{12, true, "12"},
+	}
+	for _, tt := range tests {
+		if got := f.Format(tt.v, tt.integer); got != tt.want {
+			t.Errorf("Format(%v, %v) = %q, want %q", tt.v, tt.integer, got, tt.want)
+		}
+	}
+	f.SciFrom = 9
+	if got := f.Format(3.52e10, true); got != "3.52e10" {
+		t.Errorf("scientific numbers are not grouped: %q", got)
+	}
+}
+
+func TestEngineering(t *testing.T) {
+	f := Format{Notation: Engineering, Decimals: 2, SciFrom: 4}
+	tests := []struct {
+		v       float64
+		integer bool
+		want    string
+	}{
+		{30807.79, false, "30.81e3"},
+		{-30807.79, false, "-30.81e3"},
+		{3.52e10, true, "35.20e9"},
+		{999999, false, "1.00e6"}, // rounding carries into the next exponent
+		{123456, false, "123.46e3"},
+		{9999.5, false, "9999.50"},
+		{1440, true, "1440"},
+	}
+	for _, tt := range tests {
+		if got := f.Format(tt.v, tt.integer); got != tt.want {
+			t.Errorf("Format(%v, %v) = %q, want %q", tt.v, tt.integer, got, tt.want)
+		}
+	}
+}
+
+func TestZeroThreshold(t *testing.T) {
+	if z := Cube().ZeroThreshold(); math.Abs(z-1e-7) > 1e-20 {
+		t.Errorf("Cube zero threshold %v", z)
+	}
+	if z := RoundTrip().ZeroThreshold(); z != 0 {
+		t.Errorf("RoundTrip rounds %v to zero", z)
+	}
+	if !Cube().IsZero(-5e-8) || Cube().IsZero(2e-7) || RoundTrip().IsZero(1e-300) {
+		t.Error("IsZero disagrees with ZeroThreshold")
+	}
+}
