@@ -84,7 +84,7 @@ func convert(p *profile) *model.Experiment {
 		if l := p.longNames[ev]; l != "" {
 			disp = l
 		}
-		b.Metric(ev, disp, "occ", "UINT64", "callgrind event "+ev)
+		b.Metric(ev, disp, "occ", model.Uint64, "callgrind event "+ev)
 	}
 	// Inherited events are linear combinations of recorded ones.
 	type derived struct {
@@ -97,7 +97,7 @@ func convert(p *profile) *model.Experiment {
 			continue
 		}
 		factors := make([]float64, nev)
-		dtype, ok := "UINT64", true
+		dtype, ok := model.Uint64, true
 		for _, t := range d.terms {
 			e := indexOf(p.events, t.event)
 			if e < 0 {
@@ -106,7 +106,7 @@ func convert(p *profile) *model.Experiment {
 			}
 			factors[e] += t.factor
 			if t.factor != float64(int64(t.factor)) || t.factor < 0 {
-				dtype = "DOUBLE"
+				dtype = model.Double
 			}
 		}
 		if !ok {
@@ -119,7 +119,7 @@ func convert(p *profile) *model.Experiment {
 		m := b.Metric(d.name, disp, "occ", dtype, "callgrind inherited event "+d.name)
 		inh = append(inh, derived{m, factors})
 	}
-	visits := b.Metric("visits", "Visits", "occ", "UINT64", "calls of the function, from the calls= lines")
+	visits := b.Metric("visits", "Visits", "occ", model.Uint64, "calls of the function, from the calls= lines")
 	nm := len(b.E.Metrics)
 
 	// values of all metrics from per-event values

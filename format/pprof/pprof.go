@@ -118,28 +118,28 @@ func legacyKind(data []byte) string {
 
 // units maps a sample unit to the experiment's unit, data type and the
 // factor applied to values.
-func units(unit string) (cubeUnit, dataType string, factor float64) {
+func units(unit string) (cubeUnit string, dataType model.DataType, factor float64) {
 	switch strings.ToLower(unit) {
 	case "nanoseconds", "nanosecond", "ns":
-		return "sec", "DOUBLE", 1e-9
+		return "sec", model.Double, 1e-9
 	case "microseconds", "microsecond", "us":
-		return "sec", "DOUBLE", 1e-6
+		return "sec", model.Double, 1e-6
 	case "milliseconds", "millisecond", "ms":
-		return "sec", "DOUBLE", 1e-3
+		return "sec", model.Double, 1e-3
 	case "seconds", "second", "s":
-		return "sec", "DOUBLE", 1
+		return "sec", model.Double, 1
 	case "bytes", "byte", "b":
-		return "bytes", "INT64", 1
+		return "bytes", model.Int64, 1
 	case "kilobytes", "kb":
-		return "bytes", "INT64", 1 << 10
+		return "bytes", model.Int64, 1 << 10
 	case "megabytes", "mb":
-		return "bytes", "INT64", 1 << 20
+		return "bytes", model.Int64, 1 << 20
 	case "gigabytes", "gb":
-		return "bytes", "INT64", 1 << 30
+		return "bytes", model.Int64, 1 << 30
 	case "count", "", "samples", "objects", "events":
-		return "occ", "INT64", 1
+		return "occ", model.Int64, 1
 	}
-	return unit, "DOUBLE", 1
+	return unit, model.Double, 1
 }
 
 // threadLabels are the sample labels, string or numeric, that name the

@@ -39,10 +39,10 @@ func (b *Builder) Attr(key, value string) {
 
 // Metric appends a root metric and returns its index. The aggregation
 // follows the data type.
-func (b *Builder) Metric(uniq, disp, unit, dataType, descr string) int {
+func (b *Builder) Metric(uniq, disp, unit string, dataType model.DataType, descr string) int {
 	m := model.Metric{
 		ID: len(b.E.Metrics), UniqName: uniq, DispName: disp, Unit: unit,
-		DataType: dataType, Descr: descr, Type: "EXCLUSIVE", Parent: -1,
+		DataType: dataType, Descr: descr, Type: model.Exclusive, Parent: -1,
 		Aggregation: model.AggregationOf(dataType),
 	}
 	b.E.Metrics = append(b.E.Metrics, m)
