@@ -2,6 +2,7 @@ package format
 
 import (
 	"cubeview/format/callgrind"
+	"cubeview/format/hpctoolkit"
 	"cubeview/format/pprof"
 	"cubeview/model"
 )
@@ -21,6 +22,7 @@ type importer struct {
 // importers are tried in order on whatever is not a CUBE file. Each
 // importer package adds one line here.
 var importers = []importer{
+	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},
 	// pprof's protobuf is recognised by a weaker test than the others: last.
 	{"pprof profile", func(_ string, dir bool, head []byte) bool { return !dir && pprof.Detect(head) }, pprof.Open},
