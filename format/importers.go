@@ -1,6 +1,7 @@
 package format
 
 import (
+	"cubeview/format/caliper"
 	"cubeview/format/callgrind"
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/pprof"
@@ -23,6 +24,7 @@ type importer struct {
 // importer package adds one line here.
 var importers = []importer{
 	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
+	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},
 	// pprof's protobuf is recognised by a weaker test than the others: last.
 	{"pprof profile", func(_ string, dir bool, head []byte) bool { return !dir && pprof.Detect(head) }, pprof.Open},

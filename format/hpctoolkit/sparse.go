@@ -122,6 +122,11 @@ func readBlob(path, format, footer string) (*blob, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newBlob(path, data, format, footer)
+}
+
+// newBlob checks the header and footer of a *.db file's data.
+func newBlob(path string, data []byte, format, footer string) (*blob, error) {
 	b := &blob{path: path, data: data}
 	if len(data) < 16+8 || string(data[:10]) != "HPCTOOLKIT" {
 		return nil, fmt.Errorf("%s: not an HPCToolkit database file (wrong magic)", path)
@@ -181,6 +186,11 @@ func readMeta(path string) (*metaDB, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseMeta(b)
+}
+
+// parseMeta reads the sections of meta.db that the experiment needs.
+func parseMeta(b *blob) (*metaDB, error) {
 	m := &metaDB{}
 	_, general := b.section(0)
 	m.title, m.description = b.str(b.u64(general)), b.str(b.u64(general+8))
@@ -372,6 +382,11 @@ func readProfiles(path string) ([]sparseProfile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseProfiles(b)
+}
+
+// parseProfiles reads every profile of profile.db.
+func parseProfiles(b *blob) ([]sparseProfile, error) {
 	_, infos := b.section(0)
 	pProfiles, nProfiles, szProfile := b.u64(infos), uint64(b.u32(infos+8)), uint64(b.u8(infos+0x0c))
 	if !b.count(pProfiles, nProfiles, max(szProfile, 1), "profiles") {

@@ -236,19 +236,19 @@ const metricDBTag = "HPCPROF-metricdb__"
 // readMetricDB reads one metric-db file: numNodes rows of numMetrics
 // big-endian doubles after a 32-byte header.
 func readMetricDB(path string, wantMetrics, maxID int) (rows []float64, nodes int, err error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
+	return parseMetricDB(path, data, wantMetrics, maxID)
+}
+
+// parseMetricDB reads the data of a metric-db file.
+func parseMetricDB(path string, data []byte, wantMetrics, maxID int) (rows []float64, nodes int, err error) {
+	if len(data) < 32 {
+		return nil, 0, fmt.Errorf("%s: truncated header (%d bytes)", path, len(data))
 	}
-	var hdr [32]byte
-	if _, err := io.ReadFull(f, hdr[:]); err != nil {
-		return nil, 0, fmt.Errorf("%s: truncated header (%d bytes): %w", path, st.Size(), err)
-	}
+	hdr := data[:32]
 	if string(hdr[:len(metricDBTag)]) != metricDBTag {
 		return nil, 0, fmt.Errorf("%s: not a metric-db file (wrong magic %q)", path, hdr[:len(metricDBTag)])
 	}
@@ -267,13 +267,10 @@ func readMetricDB(path string, wantMetrics, maxID int) (rows []float64, nodes in
 		return nil, 0, fmt.Errorf("%s: %d nodes, but experiment.xml has node id %d", path, numNodes, maxID)
 	}
 	size := int64(numNodes) * int64(numMetrics) * 8
-	if 32+size > st.Size() {
-		return nil, 0, fmt.Errorf("%s: truncated: %d nodes × %d metrics need %d bytes of data, the file has %d", path, numNodes, numMetrics, size, st.Size()-32)
+	if 32+size > int64(len(data)) {
+		return nil, 0, fmt.Errorf("%s: truncated: %d nodes × %d metrics need %d bytes of data, the file has %d", path, numNodes, numMetrics, size, len(data)-32)
 	}
-	raw := make([]byte, size)
-	if _, err := io.ReadFull(bufio.NewReaderSize(f, 1<<16), raw); err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
-	}
+	raw := data[32:]
 	rows = make([]float64, numNodes*numMetrics)
 	for i := range rows {
 		v := math.Float64frombits(binary.BigEndian.Uint64(raw[8*i:]))
@@ -297,27 +294,8 @@ func openXML(dir string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := build.New("HPCToolkit database (experiment.xml)")
-	b.Attr("Creator", "HPCToolkit")
-	b.Attr("HPCToolkit title", db.title)
-
 	files, _ := filepath.Glob(filepath.Join(dir, "*.metric-db"))
 	sort.Strings(files)
-	metrics := db.dbMetrics
-	if len(files) == 0 || len(metrics) == 0 {
-		// summary only: the values in experiment.xml, one location
-		metrics, files = db.sumMetric, nil
-	}
-	pairs, err := pairMetrics(metrics)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", xmlPath, err)
-	}
-	for _, p := range pairs {
-		b.Metric(p.uniq, p.uniq, p.unit, model.Double, p.descr)
-	}
-
-	tree := buildXMLTree(b, db)
-
 	var profiles []profileFile
 	for _, path := range files {
 		m := metricDBName.FindStringSubmatch(filepath.Base(path))
@@ -331,6 +309,35 @@ func openXML(dir string) (*model.Experiment, error) {
 		}
 		profiles = append(profiles, profileFile{path: path, rank: rank, thread: thread, host: m[3]})
 	}
+	e, err := xmlExperiment(db, profiles, func(p profileFile) ([]float64, error) {
+		rows, _, err := readMetricDB(p.path, db.numDB, db.maxID)
+		return rows, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", xmlPath, err)
+	}
+	return e, nil
+}
+
+// xmlExperiment builds the experiment from experiment.xml and the
+// metric-db files, read by rows.
+func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) ([]float64, error)) (*model.Experiment, error) {
+	b := build.New("HPCToolkit database (experiment.xml)")
+	b.Attr("Creator", "HPCToolkit")
+	b.Attr("HPCToolkit title", db.title)
+	metrics := db.dbMetrics
+	if len(profiles) == 0 || len(metrics) == 0 {
+		// summary only: the values in experiment.xml, one location
+		metrics, profiles = db.sumMetric, nil
+	}
+	pairs, err := pairMetrics(metrics)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		b.Metric(p.uniq, p.uniq, p.unit, model.Double, p.descr)
+	}
+	tree := buildXMLTree(b, db)
 	var cols []int
 	if profiles == nil {
 		loc := b.SingleThread("machine", "node", "summary of all threads")
@@ -347,8 +354,7 @@ func openXML(dir string) (*model.Experiment, error) {
 		var rows []float64
 		ncol := 0
 		if profiles != nil {
-			rows, _, err = readMetricDB(profiles[pi].path, db.numDB, db.maxID)
-			if err != nil {
+			if rows, err = rowsOf(profiles[pi]); err != nil {
 				return nil, err
 			}
 			ncol = db.numDB
