@@ -109,7 +109,7 @@ func TestBadSparseDatabase(t *testing.T) {
 		{"values out of range", "profile.db", func(b []byte) []byte {
 			p := binary.LittleEndian.Uint64(b[0x18:])
 			pi := binary.LittleEndian.Uint64(b[p:]) + 48 // the second profile
-			binary.LittleEndian.PutUint64(b[pi:], 3)  // claims 3 values only
+			binary.LittleEndian.PutUint64(b[pi:], 3)     // claims 3 values only
 			return b
 		}, "out of range"},
 	}
