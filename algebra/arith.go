@@ -27,7 +27,8 @@ import (
 // mean of the aggregates. Derived metrics (and others without values) keep
 // their definitions and get no data. Every stored metric is canonical
 // EXCLUSIVE data. Metrics are computed one at a time; each operand block
-// is read once.
+// is read once. Operands' call graphs (model.CallGraph) are combined as
+// described at Integration.callGraph.
 func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	n := len(ig.Operands)
 	switch op {
@@ -88,6 +89,9 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		}
 		res.SetBlock(m, b)
 	}
+	if res.CallGraph, err = ig.callGraph(op); err != nil {
+		return nil, err
+	}
 	if err := res.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: result is invalid: %w", prov.Expression, err)
 	}
@@ -130,10 +134,14 @@ func (ig *Integration) newResult(prov Provenance) *model.Experiment {
 	for m := range metrics {
 		metrics[m].Attrs = slices.Clone(metrics[m].Attrs)
 	}
+	attrs := prov.attrs()
+	if forestMax(ig.Operands) {
+		attrs = append(attrs, model.Attr{Key: model.CallTreeAggrKey, Value: "MAX"})
+	}
 	return &model.Experiment{
 		Source:      prov.Expression,
 		Format:      "derived",
-		Attrs:       prov.attrs(),
+		Attrs:       attrs,
 		Mirrors:     sk.Mirrors,
 		Metrics:     metrics,
 		MetricRoots: sk.MetricRoots,
@@ -145,6 +153,17 @@ func (ig *Integration) newResult(prov Provenance) *model.Experiment {
 		Locations:   sk.Locations,
 		Topologies:  sk.Topologies,
 	}
+}
+
+// forestMax reports whether every operand declares CUBE_CT_AGGR MAX: their
+// roots overlap, and so do the result's. A mix keeps the default, SUM.
+func forestMax(operands []*model.Experiment) bool {
+	for _, e := range operands {
+		if !e.ForestMax() {
+			return false
+		}
+	}
+	return len(operands) > 0
 }
 
 // source is one operand's contribution to a result metric.

@@ -31,7 +31,9 @@ type CutOptions struct {
 // since there is no parent to take its values. Metrics and the system tree
 // are unchanged; only regions that remain referenced are kept. For min and
 // max metrics a pruned node's values are combined into the parent's by min
-// or max, which keeps every aggregate exact.
+// or max, which keeps every aggregate exact. A call graph (model.CallGraph)
+// is dropped: the tool's inclusive values and arcs describe the whole
+// program, not the part that is kept.
 func Cut(e *model.Experiment, opt CutOptions) (*model.Experiment, error) {
 	if e == nil {
 		return nil, errors.New("cut: no operand")

@@ -26,7 +26,9 @@ then location id, one column per metric, in the layout of "cube_dump -s csv2":
   --metric UNIQ  print this metric (repeatable); default: every metric that
                  has values, in metric-tree order
 
-Values are metric-inclusive (a metric includes its child metrics). Integral
+Values are metric-inclusive (a metric includes its child metrics). A derived
+metric's value at each point is its formula applied to its operands' values
+there. Integral
 values print without decimals, others in the shortest form that reads back
 as the same number.`,
 		Run: runDump,
@@ -86,12 +88,9 @@ func runDump(env Env, args []string) error {
 func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) error {
 	blocks := make([]*model.Block, len(sel))
 	for i, m := range sel {
-		b, err := e.Block(m)
+		b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
 		if err != nil {
 			return fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err)
-		}
-		if inclusive {
-			b = callInclusiveBlock(e, b, e.Metrics[m].Aggregation)
 		}
 		blocks[i] = b
 	}
@@ -130,40 +129,4 @@ func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) erro
 		}
 	}
 	return bw.Flush()
-}
-
-// callInclusiveBlock returns a block whose row c aggregates b's rows over
-// c's whole subtree, per location. An absent row counts as zero, also for
-// min/max metrics, as in the original CUBE tools; a subtree without any
-// row stays absent.
-func callInclusiveBlock(e *model.Experiment, b *model.Block, agg model.Aggregation) *model.Block {
-	out := model.NewBlock(b.NumCnodes(), b.NumLocations())
-	order := e.CnodeOrder()
-	for i := len(order) - 1; i >= 0; i-- {
-		c := order[i]
-		var row []float64
-		if own := b.Row(c); own != nil {
-			row = append([]float64(nil), own...)
-		}
-		for _, ch := range e.Cnodes[c].Children {
-			sub := out.Row(ch)
-			if sub == nil && row == nil {
-				continue
-			}
-			if row == nil {
-				row = make([]float64, b.NumLocations()) // own values: all zero
-			}
-			if sub == nil {
-				for l, v := range row {
-					row[l] = agg.Combine(v, 0)
-				}
-				continue
-			}
-			for l, v := range sub {
-				row[l] = agg.Combine(row[l], v)
-			}
-		}
-		out.SetRow(c, row)
-	}
-	return out
 }

@@ -17,7 +17,9 @@ func init() {
 
 Prints the call tree as indented text, each call path with the metric's
 value aggregated over all locations (the metric with its child metrics).
-Only that metric's data are read.
+Only that metric's data are read. A derived metric's value at each call path
+is its formula applied to its operands' values there; a metric with
+thresholds shows the name of each value's range after the call path.
 
   --metric UNIQ   the metric (default: the first metric that has values)
   --excl          each call path's own value instead of its inclusive value
@@ -74,14 +76,17 @@ func runTree(env Env, args []string) error {
 // exclusive values, down to maxDepth (negative: everything).
 func writeTree(w io.Writer, e *model.Experiment, m int, inclusive bool, maxDepth int) error {
 	met := &e.Metrics[m]
-	vals, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	vals, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
 	if err != nil {
 		return fmt.Errorf("metric %q: %w", met.UniqName, err)
 	}
 	kind := "exclusive"
 	if inclusive {
-		vals = e.CallInclusive(vals, met.Aggregation)
 		kind = "inclusive"
+	}
+	thresholds, err := met.Thresholds()
+	if err != nil {
+		return err
 	}
 
 	type line struct {
@@ -108,8 +113,12 @@ func writeTree(w io.Writer, e *model.Experiment, m int, inclusive bool, maxDepth
 	}
 
 	bw := bufio.NewWriterSize(w, 64<<10)
+	how := met.Aggregation.String()
+	if met.IsDerived() {
+		how = met.Formula.String() + " of the operands' aggregates"
+	}
 	fmt.Fprintf(bw, "%s [%s] %s, call-tree %s, %s over %d location%s\n",
-		orNone(met.DispName), met.UniqName, orNone(met.Unit), kind, met.Aggregation, e.NumLocations(), plural(e.NumLocations()))
+		orNone(met.DispName), met.UniqName, orNone(met.Unit), kind, how, e.NumLocations(), plural(e.NumLocations()))
 	pad := strings.Repeat(" ", width)
 	var indent []byte
 	for _, l := range lines {
@@ -121,6 +130,9 @@ func writeTree(w io.Writer, e *model.Experiment, m int, inclusive bool, maxDepth
 		bw.WriteString("  ")
 		bw.Write(indent[:2*l.depth])
 		bw.WriteString(e.CnodeRegion(l.c).Name)
+		if thresholds != nil {
+			bw.WriteString(" [" + thresholds.Label(vals[l.c]) + "]")
+		}
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()

@@ -12,8 +12,21 @@
 // through a Loader, so opening a large experiment reads no metric data
 // until somebody looks at it.
 //
+// A derived metric (Metric.Formula, CUBE 4 POSTDERIVED) stores nothing: its
+// value at any node of any pane is its formula applied to its operands'
+// values aggregated at that node, so a ratio is a ratio of sums.
+// CallTreeValues, RegionValues, SystemTreeValues, PointValues and
+// MetricTotal answer for stored and derived metrics alike;
+// WithDerived adds one to an experiment, sharing the stored data.
+//
 // An Experiment is immutable once built: readers and algebra operators
 // construct a new one, call Validate, and hand it out. The query methods
-// (MetricTotal, CnodeValues, LocationValues, FlatProfile, …) answer what a
-// display needs without any user-interface types.
+// (MetricTotal, CnodeValues, LocationValues, FlatOf, …) answer what a
+// display needs without any user-interface types, for every aggregation
+// kind (sum, min, max). Values over the whole call forest honour the
+// experiment's CUBE_CT_AGGR attribute (ForestValue, ForestSystemValues):
+// with MAX, written by tau2cube, whose roots overlap, the forest is worth
+// its largest root. A flat profile gives each region its whole, own and
+// callees ("Subroutines") values, each aggregated with the metric's kind,
+// and RegionCnodes the call paths behind each, for the system values.
 package model

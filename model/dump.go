@@ -9,9 +9,10 @@ import (
 )
 
 // Dump writes a deterministic, complete text rendering of the experiment —
-// metadata and every non-zero value in canonical storage — for golden
-// tests and round-trip comparisons. It omits Source, Format and the CUBE 4
-// storage Type, which describe the file rather than the experiment.
+// metadata (the call graph included) and every non-zero value in canonical
+// storage — for golden tests and round-trip comparisons. It omits Source,
+// Format and the CUBE 4 storage Type, which describe the file rather than
+// the experiment.
 func (e *Experiment) Dump(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
@@ -101,7 +102,33 @@ func (e *Experiment) Dump(w io.Writer) error {
 			p("  coord %s:%d %v\n", n.Kind, n.ID, c.Coord)
 		}
 	}
+	if g := e.CallGraph; g != nil {
+		p("callgraph arcs=%d inclusive=%d\n", len(g.Arcs), len(g.Inclusive))
+		for _, a := range g.Arcs {
+			caller := "-"
+			if a.Caller >= 0 {
+				caller = strconv.Itoa(e.Regions[a.Caller].ID)
+			}
+			p("  arc caller=%s callee=%d calls=%d values=%s\n", caller, e.Regions[a.Callee].ID, a.Calls, e.arcValuesString(a.Values))
+		}
+		for _, mi := range e.MetricOrder() {
+			vals, ok := g.Inclusive[mi]
+			if !ok {
+				continue
+			}
+			p("  inclusive %q\n", e.Metrics[mi].UniqName)
+			for r, v := range vals {
+				if v != 0 {
+					p("    %d %s\n", e.Regions[r].ID, formatDumpFloat(v))
+				}
+			}
+		}
+	}
 	for _, mi := range e.MetricOrder() {
+		if e.Metrics[mi].IsDerived() {
+			p("data %q derived\n", e.Metrics[mi].UniqName)
+			continue
+		}
 		b, err := e.Block(mi)
 		if err != nil {
 			bw.Flush()
@@ -111,13 +138,15 @@ func (e *Experiment) Dump(w io.Writer) error {
 		for _, c := range e.CnodeOrder() {
 			for l, v := range b.Row(c) {
 				if v != 0 {
-					p("  %d %d %s\n", e.Cnodes[c].ID, e.Location(l).ID, strconv.FormatFloat(v, 'g', -1, 64))
+					p("  %d %d %s\n", e.Cnodes[c].ID, e.Location(l).ID, formatDumpFloat(v))
 				}
 			}
 		}
 	}
 	return bw.Flush()
 }
+
+func formatDumpFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func metricID(e *Experiment, m int) string {
 	if m < 0 {

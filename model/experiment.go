@@ -154,7 +154,13 @@ type Metric struct {
 	InitExpression  string
 	AggrExpressions []Attr // key = cubeplaggrtype ("plus", "minus", "aggr")
 	VizType         string
-	Aggregation     Aggregation
+	// Formula, when not nil, makes the metric derived: it stores no
+	// values, and every query evaluates the formula on the aggregated
+	// values of the metrics it names at the node asked for (a ratio of
+	// sums, never a sum of ratios). Such a metric has Type POSTDERIVED
+	// and Expression = Formula.CubePL().
+	Formula     *Formula
+	Aggregation Aggregation
 	// Unavailable, when not empty, says why this metric has no values
 	// (a derived metric, a data type that is not a single number, VOID).
 	Unavailable string
@@ -347,10 +353,14 @@ func (e *Experiment) initSlots() {
 }
 
 // Block returns the data of metric m, loading it on first use. A metric
-// without data (Unavailable, or nothing stored) yields an all-zero block.
+// without data (Unavailable, or nothing stored) yields an all-zero block;
+// a derived metric (IsDerived) an error wrapping ErrDerived.
 func (e *Experiment) Block(m int) (*Block, error) {
 	if m < 0 || m >= len(e.Metrics) {
 		return nil, fmt.Errorf("metric index %d out of range", m)
+	}
+	if e.Metrics[m].IsDerived() {
+		return nil, fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, ErrDerived)
 	}
 	e.initSlots()
 	s := &e.blocks[m]

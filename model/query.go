@@ -39,12 +39,12 @@ func (a Aggregation) Identity() float64 {
 // its exclusive value: only sum metrics under a sum metric, since a min or
 // max value is not a part of its parent.
 func (e *Experiment) subtracted(m int) []int {
-	if e.Metrics[m].Aggregation != Sum {
+	if e.Metrics[m].Aggregation != Sum || e.Metrics[m].Formula != nil {
 		return nil
 	}
 	var out []int
 	for _, ch := range e.Metrics[m].Children {
-		if e.Metrics[ch].Aggregation == Sum {
+		if e.Metrics[ch].Aggregation == Sum && e.Metrics[ch].Formula == nil {
 			out = append(out, ch)
 		}
 	}
@@ -175,8 +175,13 @@ func (a *aggregator) finish() (sums, locs []float64) {
 }
 
 // CnodeValues returns, for every cnode, its exclusive (own) value of the
-// selected metric aggregated over all locations.
+// selected metric aggregated over all locations. A derived metric's values
+// do not add up along the call tree, so for it CnodeValues returns an
+// error wrapping ErrDerived: CallTreeValues answers for every metric.
 func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
+	if err := e.notDerived(ms.Metric, "CallTreeValues"); err != nil {
+		return nil, err
+	}
 	sums, err := e.cnodeSums(ms.Metric)
 	if err != nil {
 		return nil, err
@@ -198,7 +203,8 @@ func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
 }
 
 // CallInclusive turns per-cnode exclusive values into inclusive ones: each
-// cnode's value aggregated with its whole subtree.
+// cnode's value aggregated with its whole subtree. It does not apply to
+// derived metrics, whose values do not add up: see CallTreeValues.
 func (e *Experiment) CallInclusive(excl []float64, agg Aggregation) []float64 {
 	incl := make([]float64, len(excl))
 	copy(incl, excl)
@@ -212,7 +218,9 @@ func (e *Experiment) CallInclusive(excl []float64, agg Aggregation) []float64 {
 	return incl
 }
 
-// ForestTotal aggregates per-cnode exclusive values over the whole call forest.
+// ForestTotal aggregates per-cnode exclusive values over all call paths,
+// whatever the experiment declares; Experiment.ForestValue honours
+// CUBE_CT_AGGR MAX and is what displays of the whole forest use.
 func ForestTotal(excl []float64, agg Aggregation) float64 {
 	acc := agg.Identity()
 	for _, v := range excl {
@@ -225,13 +233,22 @@ func ForestTotal(excl []float64, agg Aggregation) float64 {
 }
 
 // MetricTotal returns the value the metric pane shows for a selection: the
-// metric over the whole call forest and all locations.
+// metric over the whole call forest (see ForestValue) and all locations.
 func (e *Experiment) MetricTotal(ms MetricSel) (float64, error) {
+	if e.Metrics[ms.Metric].IsDerived() {
+		return e.Metrics[ms.Metric].Formula.EvalScalar(func(name string) (float64, error) {
+			op, err := e.operandIndex(ms.Metric, name)
+			if err != nil {
+				return 0, err
+			}
+			return e.MetricTotal(MetricSel{Metric: op, Inclusive: true})
+		})
+	}
 	v, err := e.CnodeValues(ms)
 	if err != nil {
 		return 0, err
 	}
-	return ForestTotal(v, e.Metrics[ms.Metric].Aggregation), nil
+	return e.ForestValue(v, e.Metrics[ms.Metric].Aggregation), nil
 }
 
 // CnodeSubtree returns the cnodes a CnodeSel covers, in depth-first order.
@@ -246,8 +263,27 @@ func (e *Experiment) CnodeSubtree(cs CnodeSel) []int {
 }
 
 // LocationValues returns, per location, the selected metric aggregated over
-// the selected call paths.
+// the selected call paths. For the whole call forest of an experiment
+// whose roots overlap (ForestMax) a location's value is the largest of
+// the roots' inclusive values there.
 func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error) {
+	if cs.Cnode < 0 && e.forestMax(ms.Metric) {
+		var out []float64
+		for _, r := range e.CnodeRoots {
+			v, err := e.LocationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
+			if err != nil {
+				return nil, err
+			}
+			if out == nil {
+				out = v
+				continue
+			}
+			for l, x := range v {
+				out[l] = max(out[l], x)
+			}
+		}
+		return out, nil
+	}
 	return e.LocationValuesOver(ms, e.CnodeSubtree(cs))
 }
 
@@ -328,7 +364,8 @@ func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) fl
 	return acc
 }
 
-// SystemValues aggregates per-location values for every system node at once.
+// SystemValues aggregates per-location values for every system node at
+// once. It does not apply to derived metrics: see SystemTreeValues.
 func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float64 {
 	out := make([]float64, len(e.System))
 	if agg != Sum {
@@ -356,57 +393,9 @@ func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float6
 }
 
 // FlatProfile returns per-region exclusive and inclusive values from
-// per-cnode exclusive values. A region's exclusive value aggregates its
-// cnodes' own values; its inclusive value aggregates the union of their
-// subtrees, each cnode counted once, so recursion is not double counted.
+// per-cnode exclusive values: the RegionOwn and RegionWhole parts of
+// FlatParts.
 func (e *Experiment) FlatProfile(excl []float64, agg Aggregation) (regExcl, regIncl []float64) {
-	incl := e.CallInclusive(excl, agg)
-	regExcl = make([]float64, len(e.Regions))
-	regIncl = make([]float64, len(e.Regions))
-	seen := make([]bool, len(e.Regions))
-	if agg != Sum {
-		for r := range regExcl {
-			regExcl[r], regIncl[r] = agg.Identity(), agg.Identity()
-		}
-	}
-	// Walk depth-first keeping, per region, how many ancestors on the
-	// current path call it; only outermost instances add to the inclusive value.
-	onPath := make([]int, len(e.Regions))
-	type frame struct {
-		c    int
-		exit bool
-	}
-	stack := make([]frame, 0, 64)
-	for i := len(e.CnodeRoots) - 1; i >= 0; i-- {
-		stack = append(stack, frame{c: e.CnodeRoots[i]})
-	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		r := e.Cnodes[f.c].Region
-		if f.exit {
-			onPath[r]--
-			continue
-		}
-		seen[r] = true
-		regExcl[r] = agg.Combine(regExcl[r], excl[f.c])
-		if onPath[r] == 0 {
-			regIncl[r] = agg.Combine(regIncl[r], incl[f.c])
-		}
-		onPath[r]++
-		stack = append(stack, frame{c: f.c, exit: true})
-		ch := e.Cnodes[f.c].Children
-		for i := len(ch) - 1; i >= 0; i-- {
-			stack = append(stack, frame{c: ch[i]})
-		}
-	}
-	for r := range regExcl {
-		if !seen[r] || math.IsInf(regExcl[r], 0) {
-			regExcl[r] = 0
-		}
-		if !seen[r] || math.IsInf(regIncl[r], 0) {
-			regIncl[r] = 0
-		}
-	}
-	return regExcl, regIncl
+	f := e.FlatParts(excl, agg)
+	return f.Own, f.Whole
 }

@@ -85,6 +85,13 @@ func (e *Experiment) Validate() error {
 		}
 		uniq[m.UniqName] = true
 	}
+	for i := range e.Metrics {
+		if e.Metrics[i].IsDerived() {
+			if err := e.formulaProblem(i); err != nil {
+				bad("derived metric %q: %v", e.Metrics[i].UniqName, err)
+			}
+		}
+	}
 	checkForest(len(e.Metrics), e.MetricRoots,
 		func(i int) int { return e.Metrics[i].Parent },
 		func(i int) []int { return e.Metrics[i].Children },
@@ -159,6 +166,8 @@ func (e *Experiment) Validate() error {
 			}
 		}
 	}
+
+	e.validateCallGraph(bad)
 
 	if e.blocks != nil {
 		for m := range e.blocks {

@@ -95,7 +95,7 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 	nc, nl := len(e.Cnodes), len(e.Locations)
 	for m := range e.Metrics {
 		met := &e.Metrics[m]
-		if met.Unavailable != "" {
+		if !met.HasStoredValues() {
 			continue
 		}
 		kind, ok := scalarTypeOf(met.DataType)
@@ -302,6 +302,11 @@ func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, er
 			for _, ch := range e.Cnodes[c].Children {
 				for l, v := range b.Row(ch) {
 					own[l] -= v
+				}
+			}
+			if unsignedKind(md.layout.kind) {
+				for l, v := range own {
+					own[l] = max(v, 0)
 				}
 			}
 		}

@@ -88,5 +88,6 @@ func (a *cubexArchive) read() (*model.Experiment, error) {
 	if err := a.attachData(doc.Exp, doc.LocationColumn); err != nil {
 		return nil, err
 	}
+	doc.Exp.BindFormulas() // data types may have made operands unavailable
 	return doc.Exp, nil
 }

@@ -22,12 +22,10 @@ func WriteXML(w io.Writer, e *model.Experiment) error {
 //
 // Values that the data type cannot hold (a fraction or an out-of-range
 // number in an integer metric, NaN, infinities) are an error naming
-// metric, cnode and location. A negative UINT64 value is stored in two's
-// complement, which reading turns back into the negative number. One
-// exception keeps such files writable: an integer metric whose own values
-// do not fit its type but whose call-tree inclusive values do (a file can
-// store an unsigned metric INCLUSIVE with children larger than their
-// parent) is written INCLUSIVE, rows in the wide cnode enumeration.
+// metric, cnode and location; a negative value never fits an unsigned
+// type. One exception keeps such files writable: an integer metric whose
+// own values do not fit its type but whose call-tree inclusive values do
+// is written INCLUSIVE, rows in the wide cnode enumeration.
 func WriteCubex(w io.Writer, e *model.Experiment) error {
 	return writeCubex(w, e, cubexWriteOptions{})
 }

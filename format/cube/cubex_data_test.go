@@ -179,13 +179,13 @@ func compareBlocks(t *testing.T, a, b *model.Experiment, tol float64) {
 }
 
 func TestWriteStoresInclusiveWhenOwnValuesDoNotFit(t *testing.T) {
-	// UINT8 own values −7, 3, 5 (cnode 0 and its children): the parent's
-	// own value does not fit, its inclusive value 1 does.
-	e := smallExperiment("UINT8", "INCLUSIVE")
+	// INT8 own values 130, −5, −3 (cnode 0 and its children): the parent's
+	// own value does not fit, its inclusive value 122 does.
+	e := smallExperiment("INT8", "INCLUSIVE")
 	b := model.NewBlock(4, 2)
-	copy(b.MutableRow(0), []float64{-7, 0})
-	copy(b.MutableRow(1), []float64{3, 1})
-	copy(b.MutableRow(2), []float64{5, 2})
+	copy(b.MutableRow(0), []float64{130, 0})
+	copy(b.MutableRow(1), []float64{-5, 1})
+	copy(b.MutableRow(2), []float64{-3, 2})
 	e.SetBlock(0, b)
 	var buf bytes.Buffer
 	if err := WriteCubex(&buf, e); err != nil {
@@ -203,9 +203,10 @@ func TestWriteStoresInclusiveWhenOwnValuesDoNotFit(t *testing.T) {
 	}
 
 	// A value that fits neither way is an error.
-	b.MutableRow(3)[0] = -1
-	if err := WriteCubex(&buf, e); err == nil || !strings.Contains(err.Error(), "cnode id 13") {
-		t.Errorf("error %v, want one naming cnode id 13", err)
+	b.MutableRow(3)[0] = 200
+	if err := WriteCubex(&buf, e); err == nil || !strings.Contains(err.Error(), "nor do the call-tree inclusive values fit") ||
+		!strings.Contains(err.Error(), "value 322 at cnode id 10, location id 0") {
+		t.Errorf("error %v, want one naming the inclusive value 322 at cnode id 10", err)
 	}
 }
 

@@ -152,55 +152,99 @@ func TestReferenceValues(t *testing.T) {
 	}
 }
 
+// TestWrappedUint64Counters reads the Kripke files whose INCLUSIVE UINT64
+// PAPI counters hold words 0xFFFFFFFFFFFFFFFF as CubeLib and pycubexr do:
+// every exclusive and inclusive value per call path (summed over the
+// locations) is ≥ 0 and below 2^64 − 1 (pycubexr's test_hw_counter), and
+// every such word reads as 0.
 func TestWrappedUint64Counters(t *testing.T) {
-	// PAPI_L2_DCM is an INCLUSIVE UINT64 metric whose data hold words
-	// 0xFFFFFFFFFFFFFFFF: counter readings that went backwards by one.
-	path := filepath.Join(testkit.Data(t, "cube4", "hw_counter"), "L2_DCM_negative.cubex")
-	e, err := OpenCubex(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := e.MetricByName("PAPI_L2_DCM")
-	if m < 0 || e.Metrics[m].DataType != "UINT64" || e.Metrics[m].Type != "INCLUSIVE" {
-		t.Fatalf("PAPI_L2_DCM missing or not an INCLUSIVE UINT64 metric")
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	members, err := readTarIndex(bytes.NewReader(raw), int64(len(raw)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := members[strconv.Itoa(e.Metrics[m].ID)+".data"]
-	words := raw[md.offset+int64(len(dataMarker)) : md.offset+md.size]
-	wrapped := 0
-	for i := 0; i+8 <= len(words); i += 8 {
-		if binary.LittleEndian.Uint64(words[i:]) == math.MaxUint64 {
-			wrapped++
-		}
-	}
-	if wrapped == 0 {
-		t.Fatal("no 0xFFFFFFFFFFFFFFFF word in the data; the file is not what the test expects")
-	}
-	// The stored values are call-tree inclusive, so the inclusive values
-	// computed from the canonical storage must show each such word as −1.
-	minusOne := 0
-	for c := range e.Cnodes {
-		incl, err := e.LocationValues(model.MetricSel{Metric: m, Inclusive: true}, model.CnodeSel{Cnode: c, Inclusive: true})
+	for _, tt := range []struct{ file, metric string }{
+		{"L2_DCM_negative.cubex", "PAPI_L2_DCM"},
+		{"L3_DCA_negative.cubex", "PAPI_L3_DCA"},
+	} {
+		path := testkit.Data(t, "cube4", "hw_counter", tt.file)
+		e, err := OpenCubex(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range incl {
-			if v == -1 {
-				minusOne++
-			}
-			if math.Abs(v) >= 1<<62 {
-				t.Fatalf("cnode id %d: inclusive value %v looks like a misread wrapped counter", e.Cnodes[c].ID, v)
+		m := e.MetricByName(tt.metric)
+		if m < 0 || e.Metrics[m].DataType != "UINT64" || e.Metrics[m].Type != "INCLUSIVE" {
+			t.Fatalf("%s: %s missing or not an INCLUSIVE UINT64 metric", tt.file, tt.metric)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members, err := readTarIndex(bytes.NewReader(raw), int64(len(raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := strconv.Itoa(e.Metrics[m].ID)
+		md, ix := members[id+".data"], members[id+".index"]
+		x, err := parseIndex(raw[ix.offset:ix.offset+ix.size], len(e.Cnodes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Positions in the wide enumeration (INCLUSIVE metric) → cnodes.
+		ld := &cubexLoader{e: e}
+		_, wide := ld.enumerations()
+		words := raw[md.offset+int64(len(dataMarker)) : md.offset+md.size]
+		nl := e.NumLocations()
+		b, err := e.Block(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrapped := 0
+		for k, pos := range x.positions {
+			c := wide[pos]
+			for col := 0; col < nl; col++ {
+				if binary.LittleEndian.Uint64(words[8*(k*nl+col):]) != math.MaxUint64 {
+					continue
+				}
+				wrapped++
+				// The stored inclusive value is 0, so the own value is 0 too.
+				if v := b.Value(c, col); v != 0 {
+					t.Errorf("%s: cnode id %d, location %d holds 0xFF…FF but has own value %v", tt.file, e.Cnodes[c].ID, col, v)
+				}
 			}
 		}
-	}
-	if minusOne != wrapped {
-		t.Errorf("%d inclusive values are −1, the data hold %d words 0xFF…FF", minusOne, wrapped)
+		if wrapped == 0 {
+			t.Fatalf("%s: no 0xFFFFFFFFFFFFFFFF word in the data; the file is not what the test expects", tt.file)
+		}
+		for _, incl := range []bool{false, true} {
+			for c := range e.Cnodes {
+				vals, err := e.LocationValues(model.MetricSel{Metric: m, Inclusive: true}, model.CnodeSel{Cnode: c, Inclusive: incl})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := 0.0
+				for _, v := range vals {
+					sum += v
+				}
+				if sum < 0 || sum >= math.MaxUint64 {
+					t.Errorf("%s: cnode id %d: %s value %v outside [0, 2^64−1)", tt.file, e.Cnodes[c].ID, map[bool]string{false: "exclusive", true: "inclusive"}[incl], sum)
+				}
+			}
+		}
+		// Written back and read again, the values are the same.
+		var buf bytes.Buffer
+		if err := WriteCubex(&buf, e); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadCubex(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "back.cubex")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bb, err := back.Block(back.MetricByName(tt.metric))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range e.Cnodes {
+			for l := 0; l < nl; l++ {
+				if b.Value(c, l) != bb.Value(c, l) {
+					t.Fatalf("%s: round trip changes cnode id %d, location %d: %v → %v", tt.file, e.Cnodes[c].ID, l, b.Value(c, l), bb.Value(c, l))
+				}
+			}
+		}
 	}
 }

@@ -49,7 +49,7 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 	now := time.Now().Truncate(time.Second)
 	for _, m := range e.MetricOrder() {
 		met := &e.Metrics[m]
-		if met.Unavailable != "" {
+		if !met.HasStoredValues() {
 			continue
 		}
 		kind, ok := scalarTypeOf(met.DataType)
@@ -236,11 +236,11 @@ func compressRows(enc *rowEncoder, b *model.Block, enum, rows []int) ([]byte, er
 	return append(out, blocks.Bytes()...), nil
 }
 
-// Ranges of the integer data types; UINT64 admits negative values, stored
-// in two's complement (see scalarTypeOf), and therefore stops below 2^63.
+// Ranges of the integer data types. The largest double below 2^64 is
+// below maxUint64Double, so every UINT64 value written reads back as is.
 var intRanges = map[elemKind][2]float64{
 	elemInt64:  {math.MinInt64, 1 << 63},
-	elemUint64: {math.MinInt64, 1 << 63},
+	elemUint64: {0, 1 << 64},
 	elemInt32:  {math.MinInt32, 1 << 31},
 	elemUint32: {0, 1 << 32},
 	elemInt16:  {math.MinInt16, 1 << 15},
@@ -262,8 +262,10 @@ func appendValue(buf []byte, v float64, k elemKind, order byteOrder) ([]byte, er
 		return nil, fmt.Errorf("not an integer in [%v, %v)", r[0], r[1])
 	}
 	switch k {
-	case elemInt64, elemUint64:
+	case elemInt64:
 		return order.AppendUint64(buf, uint64(int64(v))), nil
+	case elemUint64:
+		return order.AppendUint64(buf, uint64(v)), nil
 	case elemInt32, elemUint32:
 		return order.AppendUint32(buf, uint32(int64(v))), nil
 	case elemInt16, elemUint16:

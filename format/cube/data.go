@@ -30,8 +30,7 @@ type elemKind uint8
 const (
 	elemFloat64 elemKind = iota
 	elemInt64
-	// elemUint64 values are unsigned on disk but read as two's-complement
-	// signed numbers, see scalarTypeOf.
+	// elemUint64 values above maxUint64Double read as 0, see scalarTypeOf.
 	elemUint64
 	elemInt32
 	elemUint32
@@ -52,13 +51,11 @@ func (k elemKind) size() int { return elemSizes[k] }
 // reporting false for types that are not a single number (COMPLEX, RATE,
 // NDOUBLES(n), HISTOGRAM(n), SCALE_FUNC, TAU_ATOMIC, …) and unknown ones.
 //
-// UINT64 (also spelled UNSIGNED INTEGER) values of 2^63 and above are read
-// as the two's-complement signed value, e.g. 0xFFFFFFFFFFFFFFFF as −1.
-// Such values come from hardware counters whose producer subtracted
-// readings with modular arithmetic, so the signed value is what was meant;
-// CubeLib instead maps the very largest of them to 0 and the others to
-// huge positive numbers. The writer encodes negative UINT64 values the
-// same way, so reading and writing agree.
+// UINT64 (also spelled UNSIGNED INTEGER) values are read as CubeLib reads
+// them: unsigned, except that the words above maxUint64Double (which
+// CubeLib's round trip through a double turns into 0), among them the
+// "all ones" 0xFFFFFFFFFFFFFFFF that hardware counters leave when a
+// reading went backwards, are read as 0. See also unsignedKind.
 func scalarTypeOf(dtype model.DataType) (elemKind, bool) {
 	switch strings.ToUpper(strings.Join(strings.Fields(string(dtype)), " ")) {
 	case "DOUBLE", "FLOAT", "MINDOUBLE", "MAXDOUBLE":
@@ -83,6 +80,30 @@ func scalarTypeOf(dtype model.DataType) (elemKind, bool) {
 	return 0, false
 }
 
+// maxUint64Double is the largest UINT64 word that survives CubeLib's
+// conversion to a double and back; larger ones come out as 0 there.
+const maxUint64Double = 0xFFFF_FFFF_FFFF_FBFF
+
+// uint64Value is the value of a stored UINT64 word, see scalarTypeOf.
+func uint64Value(w uint64) float64 {
+	if w > maxUint64Double {
+		return 0
+	}
+	return float64(w)
+}
+
+// unsignedKind reports whether k holds unsigned integers. Their own
+// values, computed from call-tree inclusive ones, are never negative: a
+// child that holds more than its parent (a counter that wrapped or was
+// read out of order) leaves the parent's own value 0, as in CubeLib.
+func unsignedKind(k elemKind) bool {
+	switch k {
+	case elemUint64, elemUint32, elemUint16, elemUint8:
+		return true
+	}
+	return false
+}
+
 // decodeValues converts len(dst) values of kind k from src (which holds
 // exactly that many) and reports whether all of them are finite.
 func decodeValues(dst []float64, src []byte, k elemKind, order byteOrder) bool {
@@ -105,10 +126,15 @@ func decodeValues(dst []float64, src []byte, k elemKind, order byteOrder) bool {
 			}
 		}
 		return !nonFinite
-	case elemInt64, elemUint64: // both two's complement, see scalarTypeOf
+	case elemInt64:
 		src = src[:8*len(dst)]
 		for i := range dst {
 			dst[i] = float64(int64(order.Uint64(src[8*i:])))
+		}
+	case elemUint64:
+		src = src[:8*len(dst)]
+		for i := range dst {
+			dst[i] = uint64Value(order.Uint64(src[8*i:]))
 		}
 	case elemInt32:
 		for i := range dst {

@@ -16,6 +16,19 @@
 // NDOUBLES(n), HISTOGRAM(n), SCALE_FUNC, TAU_ATOMIC, …) and metrics marked
 // VOID, whose values are ignored as the CUBE tools do.
 //
+// Unsigned counters are read as CubeLib reads them, which pycubexr
+// reproduces. A UINT64 word above 0xFFFFFFFFFFFFFBFF — in practice the
+// "all ones" 0xFFFFFFFFFFFFFFFF a PAPI counter leaves when a reading went
+// backwards — does not survive CubeLib's conversion to a double and reads
+// as 0. A metric stored call-tree INCLUSIVE in an unsigned type gets own
+// values = stored value − the children's stored values, and where the
+// children hold more than the parent that own value is 0, not negative.
+// So every exclusive and inclusive value of such a metric is ≥ 0 and
+// below 2^64 − 1; the inclusive value of a call path is rebuilt from own
+// values, so where a child exceeded its parent it is the sum of its parts
+// rather than the smaller stored number. Written back, these values fit
+// their type unchanged, and a write → read round trip is stable.
+//
 // Writing produces CUBE 3.0 XML, which both CUBE 3 and CubeLib 4 read, or
 // a CUBE 4 .cubex archive. Whatever the target format cannot express
 // natively — CUBE 4 metric types and CubePL definitions, region and call

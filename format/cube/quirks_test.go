@@ -7,11 +7,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"cubeview/internal/testkit"
+	"cubeview/model"
 )
 
 // ampDoc is a CUBE 3 document whose texts carry ampersands the way CubeLib
@@ -261,5 +263,128 @@ func TestCubeLibSurplusDataRowFile(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestUnsignedInclusiveNeverNegative stores an INCLUSIVE UINT64 metric
+// whose children exceed their parent and whose data hold all-ones words:
+// the own values are never negative (CubeLib, pycubexr), and a write →
+// read round trip keeps them.
+func TestUnsignedInclusiveNeverNegative(t *testing.T) {
+	le := binary.LittleEndian
+	// Cnodes 10 → {11 → {13}, 12}; the wide order is 10, 11, 12, 13.
+	idx := le.AppendUint32(append([]byte(indexMarker), 1, 0, 0, 0, 0, 0, 1), 4)
+	for _, p := range []uint32{0, 1, 2, 3} {
+		idx = le.AppendUint32(idx, p)
+	}
+	data := []byte(dataMarker)
+	for _, w := range []uint64{5, math.MaxUint64, 7, 2, 1, 1, 3, math.MaxUint64} {
+		data = le.AppendUint64(data, w)
+	}
+	e := smallExperiment("UINT64", "INCLUSIVE")
+	if err := attachArchive(t, handArchive(t, tarFile{"0.index", string(idx)}, tarFile{"0.data", string(data)}), e); err != nil {
+		t.Fatal(err)
+	}
+	// Own values by hand: 13 = [3, 0]; 11 = [7−3, 2−0]; 12 = [1, 1];
+	// 10 = [max(0, 5−7−1), max(0, 0−2−1)] = [0, 0].
+	want := map[int][]float64{10: {0, 0}, 11: {4, 2}, 12: {1, 1}, 13: {3, 0}}
+	check := func(what string, e *model.Experiment) {
+		t.Helper()
+		b, err := e.Block(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range e.Cnodes {
+			for l, v := range want[e.Cnodes[c].ID] {
+				if got := b.Value(c, l); got != v {
+					t.Errorf("%s: cnode id %d location %d = %v, want %v", what, e.Cnodes[c].ID, l, got, v)
+				}
+			}
+		}
+		incl, err := e.LocationValues(model.MetricSel{Metric: 0, Inclusive: true}, model.CnodeSel{Cnode: 0, Inclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if incl[0] != 8 || incl[1] != 3 {
+			t.Errorf("%s: root inclusive %v, want [8 3]", what, incl)
+		}
+	}
+	check("read", e)
+	var buf bytes.Buffer
+	if err := WriteCubex(&buf, e); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadCubex(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "back.cubex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("written and read again", back)
+}
+
+// TestTau2cubeMaxAggregation reads CubeLib's tau2cube output, which
+// declares CUBE_CT_AGGR MAX over 195 overlapping roots: the metric's total
+// is its largest root, the TAU event with the largest inclusive value in
+// the TAU profile it was made from (tau2cube stores it truncated to an
+// integer), not the sum of all roots.
+func TestTau2cubeMaxAggregation(t *testing.T) {
+	cubePath := testkit.Data(t, "tau", "tau2cube-profile1.template.cube")
+	profile, err := os.ReadFile(testkit.Data(t, "tau", "tau2cube-profile1", "profile.0.0.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Event lines: "NAME" calls subrs excl incl profilecalls GROUP="…".
+	largest, events := 0.0, 0
+	// The header says how many events follow ("195 templated_functions…");
+	// user events come later, after an "aggregates" line.
+	lines := strings.Split(string(profile), "\n")
+	nevents, err := strconv.Atoi(strings.Fields(lines[0])[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range lines {
+		if events == nevents {
+			break
+		}
+		if !strings.HasPrefix(line, `"`) {
+			continue
+		}
+		end := strings.Index(line[1:], `"`)
+		fields := strings.Fields(line[end+2:])
+		if len(fields) < 4 {
+			t.Fatalf("unexpected TAU line %q", line)
+		}
+		incl, err := strconv.ParseFloat(fields[3], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events++
+		largest = max(largest, incl)
+	}
+	f, err := os.Open(cubePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	e, err := ReadXML(f, cubePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.ForestMax() || len(e.CnodeRoots) != events {
+		t.Fatalf("ForestMax %v, %d roots for %d TAU events", e.ForestMax(), len(e.CnodeRoots), events)
+	}
+	m := e.MetricByName("BGP")
+	total, err := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Trunc(largest); total != want {
+		t.Errorf("BGP total %v, want the largest TAU inclusive value %v", total, want)
+	}
+	sys, err := e.ForestSystemValues(model.MetricSel{Metric: m, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys[e.SystemRoots[0]] != total {
+		t.Errorf("system root %v, want the total %v", sys[e.SystemRoots[0]], total)
 	}
 }

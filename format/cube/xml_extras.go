@@ -15,7 +15,8 @@ import (
 // plain attributes, and the reader decodes and removes them again, so a
 // write → read round trip is lossless. KIND is metric, region, cnode, or
 // the CUBE 4 element name of a system node (systemtreenode, locationgroup,
-// location); ID is the entity's id as written in the same file.
+// location); ID is the entity's id as written in the same file. The
+// experiment's call graph travels in one attribute cubeview::callgraph.
 
 type metricExtra struct {
 	Type        model.MetricType `json:"type,omitempty"`
@@ -75,6 +76,12 @@ func (b *builder) applyExtras() error {
 	var sysIndex map[string]int
 	kept := e.Attrs[:0]
 	for _, a := range e.Attrs {
+		if a.Key == callGraphKey {
+			if err := b.applyCallGraph(a.Value); err != nil {
+				return fmt.Errorf("attr %q: %w", a.Key, err)
+			}
+			continue
+		}
 		kind, id, ok := parseExtraKey(a.Key)
 		if !ok {
 			kept = append(kept, a)
@@ -213,4 +220,132 @@ func parseExtraKey(key string) (kind string, id int, ok bool) {
 		return "", 0, false
 	}
 	return kind, id, true
+}
+
+// callGraphKey is the top-level attribute that carries an experiment's
+// call graph (model.CallGraph), which no CUBE format holds natively.
+const callGraphKey = extrasPrefix + "callgraph"
+
+// callGraphExtra is the JSON form of a call graph: regions and metrics
+// are named by their ids in the same file.
+type callGraphExtra struct {
+	Arcs []arcExtra `json:"arcs,omitempty"`
+	// Inclusive maps a metric id to region id → value (non-zero values).
+	Inclusive map[string]map[string]float64 `json:"inclusive,omitempty"`
+}
+
+type arcExtra struct {
+	Caller *int               `json:"caller,omitempty"` // absent: unknown caller
+	Callee int                `json:"callee"`
+	Calls  int64              `json:"calls"`
+	Values map[string]float64 `json:"values,omitempty"` // metric id → value
+}
+
+// callGraphAttr encodes e's call graph, or reports false when it has none.
+func callGraphAttr(e *model.Experiment) (model.Attr, bool) {
+	g := e.CallGraph
+	if g == nil {
+		return model.Attr{}, false
+	}
+	x := callGraphExtra{Arcs: make([]arcExtra, len(g.Arcs))}
+	metricKey := func(m int) string { return strconv.Itoa(e.Metrics[m].ID) }
+	for i, a := range g.Arcs {
+		xa := arcExtra{Callee: e.Regions[a.Callee].ID, Calls: a.Calls}
+		if a.Caller >= 0 {
+			id := e.Regions[a.Caller].ID
+			xa.Caller = &id
+		}
+		if len(a.Values) > 0 {
+			xa.Values = make(map[string]float64, len(a.Values))
+			for m, v := range a.Values {
+				xa.Values[metricKey(m)] = v
+			}
+		}
+		x.Arcs[i] = xa
+	}
+	if len(g.Inclusive) > 0 {
+		x.Inclusive = make(map[string]map[string]float64, len(g.Inclusive))
+		for m, vals := range g.Inclusive {
+			row := map[string]float64{}
+			for r, v := range vals {
+				if v != 0 {
+					row[strconv.Itoa(e.Regions[r].ID)] = v
+				}
+			}
+			x.Inclusive[metricKey(m)] = row
+		}
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return model.Attr{}, false
+	}
+	return model.Attr{Key: callGraphKey, Value: string(b)}, true
+}
+
+// applyCallGraph decodes the call-graph attribute into b.e.CallGraph.
+// Arcs and values that name regions or metrics the file does not have
+// (a file edited by another tool) are dropped.
+func (b *builder) applyCallGraph(value string) error {
+	var x callGraphExtra
+	if err := json.Unmarshal([]byte(value), &x); err != nil {
+		return err
+	}
+	e := b.e
+	metricOf := func(key string) (int, bool) {
+		id, err := strconv.Atoi(key)
+		if err != nil {
+			return 0, false
+		}
+		m, ok := b.metricByID[id]
+		return m, ok
+	}
+	g := &model.CallGraph{}
+	for _, xa := range x.Arcs {
+		callee, ok := b.regionByID[xa.Callee]
+		if !ok {
+			continue
+		}
+		caller := -1
+		if xa.Caller != nil {
+			if caller, ok = b.regionByID[*xa.Caller]; !ok {
+				continue
+			}
+		}
+		calls := xa.Calls
+		if calls < -1 {
+			return fmt.Errorf("arc to region id %d has %d calls", xa.Callee, calls)
+		}
+		a := model.CallArc{Caller: caller, Callee: callee, Calls: calls}
+		for key, v := range xa.Values {
+			if m, ok := metricOf(key); ok {
+				if a.Values == nil {
+					a.Values = map[int]float64{}
+				}
+				a.Values[m] = v
+			}
+		}
+		g.Arcs = append(g.Arcs, a)
+	}
+	for key, row := range x.Inclusive {
+		m, ok := metricOf(key)
+		if !ok {
+			continue
+		}
+		vals := make([]float64, len(e.Regions))
+		for rk, v := range row {
+			id, err := strconv.Atoi(rk)
+			if err != nil {
+				continue
+			}
+			if r, ok := b.regionByID[id]; ok {
+				vals[r] = v
+			}
+		}
+		if g.Inclusive == nil {
+			g.Inclusive = map[int][]float64{}
+		}
+		g.Inclusive[m] = vals
+	}
+	e.CallGraph = g
+	return nil
 }

@@ -2,15 +2,11 @@ package cube
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/beevik/etree"
 
 	"cubeview/model"
 )
@@ -28,16 +24,24 @@ type xmlDoc struct {
 	// installed in Exp with SetBlock (canonical storage; metrics without
 	// values get an all-zero block).
 	HasSeverity bool
+	// Trailing is true when non-blank bytes follow the root element
+	// (within what was read ahead; they are ignored).
+	Trailing bool
 }
 
 // maxXMLDepth bounds element nesting; real call trees stay far below it,
 // and it keeps hostile input from exhausting memory through recursion.
 const maxXMLDepth = 100000
 
+// maxFieldText bounds the text of one element read into a string (a name,
+// a description, a CubePL expression).
+const maxFieldText = 64 << 20
+
 // decodeXML parses a CUBE XML document: CUBE 2.0, CUBE 3.0 (a whole .cube
 // file, with severity) or a CUBE 4 anchor.xml (versions 4.x, or 3.0 inside
 // a .cubex). The input may be gzip-compressed. name is the file (or
-// "file.cubex:anchor.xml") for error messages.
+// "file.cubex:anchor.xml") for error messages. Reading stops at the end of
+// the root element; whatever follows it is ignored.
 func decodeXML(r io.Reader, name string) (*xmlDoc, error) {
 	doc, err := readXMLDoc(r)
 	if err != nil {
@@ -48,7 +52,8 @@ func decodeXML(r io.Reader, name string) (*xmlDoc, error) {
 }
 
 func readXMLDoc(r io.Reader) (*xmlDoc, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 64<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
 		if err == nil || err == io.EOF {
@@ -63,143 +68,332 @@ func readXMLDoc(r io.Reader) (*xmlDoc, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		defer zr.Close()
-		src = zr
+		src = &inflateGuard{r: zr, in: cr}
 	}
-	p := &xmlParser{}
-	p.dec = xml.NewDecoder(&bareAttrQuoter{r: &bareAmpEscaper{r: src}})
-	p.dec.Strict = true
-	p.dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
+	p := &xmlParser{s: newXMLScanner(src)}
 	return p.parse()
 }
 
-// xmlParser turns the token stream into an etree for the metadata and
-// streams the severity section straight into data blocks.
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Compressed CUBE XML inflates 5 to 50-fold; gzip cannot exceed about
+// 1,030-fold. Input that inflates beyond maxInflateRatio once it has
+// passed bombCheckBytes is rejected, so that a small file cannot keep the
+// reader busy with gigabytes of nothing.
+const (
+	maxInflateRatio = 500
+	bombCheckBytes  = 256 << 20
+)
+
+// inflateGuard passes decompressed data on and stops a decompression bomb.
+type inflateGuard struct {
+	r   io.Reader
+	in  *countingReader // the compressed input
+	out int64
+}
+
+func (g *inflateGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	g.out += int64(n)
+	if g.out > bombCheckBytes && g.out > maxInflateRatio*g.in.n {
+		return n, fmt.Errorf("gzip: %d MB inflated from %d KB of compressed data (more than %d-fold): not CUBE data, or a decompression bomb",
+			g.out>>20, g.in.n>>10, maxInflateRatio)
+	}
+	return n, err
+}
+
+// xmlParser reads a CUBE document from the scanner: metadata straight into
+// the builder's experiment, the severity section into data blocks.
 type xmlParser struct {
-	dec   *xml.Decoder
-	stack []string // names of the open elements
-	b     *builder
+	s    *xmlScanner
+	b    *builder
+	tbuf []byte // text being collected
+
+	// seen records which of metrics, program and system were read.
+	seen   [3]bool
+	titles [3]*string
+	// refs holds per cnode the region (calleeId) or, in CUBE 2, the call
+	// site (csiteId) it names; they are resolved at the end of <program>,
+	// which may declare regions after the cnodes.
+	refs  []int
+	carts []rawCart
+	strs  map[string]string // interned strings
 }
 
-func (p *xmlParser) token() (xml.Token, error) {
-	t, err := p.dec.RawToken()
-	if err == io.EOF {
-		if len(p.stack) > 0 {
-			return nil, fmt.Errorf("unexpected end of file inside <%s> (truncated XML?)", p.stack[len(p.stack)-1])
-		}
-		return nil, io.EOF
-	}
-	if err != nil {
-		var se *xml.SyntaxError
-		if errors.As(err, &se) {
-			if strings.Contains(se.Msg, "unexpected EOF") {
-				return nil, fmt.Errorf("unexpected end of file on line %d (truncated XML?)", se.Line)
-			}
-			return nil, fmt.Errorf("malformed XML: %w", err)
-		}
-		return nil, fmt.Errorf("reading: %w", err)
-	}
-	switch t := t.(type) {
-	case xml.StartElement:
-		if len(p.stack) >= maxXMLDepth {
-			return nil, fmt.Errorf("line %d: elements nested deeper than %d", p.line(), maxXMLDepth)
-		}
-		p.stack = append(p.stack, t.Name.Local)
-	case xml.EndElement:
-		if len(p.stack) == 0 || p.stack[len(p.stack)-1] != t.Name.Local {
-			if len(p.stack) == 0 {
-				return nil, fmt.Errorf("malformed XML: line %d: unexpected </%s>", p.line(), t.Name.Local)
-			}
-			return nil, fmt.Errorf("malformed XML: line %d: </%s> closes <%s>", p.line(), t.Name.Local, p.stack[len(p.stack)-1])
-		}
-		p.stack = p.stack[:len(p.stack)-1]
-	}
-	return t, nil
-}
-
-func (p *xmlParser) line() int {
-	l, _ := p.dec.InputPos()
-	return l
-}
+func (p *xmlParser) line() int { return p.s.line() }
 
 func (p *xmlParser) parse() (*xmlDoc, error) {
+	s := p.s
 	// Prolog: everything up to the root element.
-	var root xml.StartElement
 	for {
-		t, err := p.token()
-		if err == io.EOF {
-			return nil, errors.New("not a CUBE document: no root element")
-		}
+		k, err := s.next()
 		if err != nil {
 			return nil, fmt.Errorf("not a CUBE XML document: %w", err)
 		}
-		if se, ok := t.(xml.StartElement); ok {
-			root = se
+		if k == tokEOF {
+			return nil, errors.New("not a CUBE document: no root element")
+		}
+		if k == tokStart {
 			break
 		}
-		if cd, ok := t.(xml.CharData); ok && len(strings.TrimSpace(string(cd))) > 0 {
-			return nil, errors.New("not a CUBE XML document: text before the root element")
+		if k == tokEnd {
+			return nil, errors.New("not a CUBE XML document: end tag before the root element")
 		}
 	}
-	if root.Name.Local != "cube" {
-		return nil, fmt.Errorf("not a CUBE document: root element is <%s>, want <cube>", root.Name.Local)
+	if string(s.name) != "cube" {
+		return nil, fmt.Errorf("not a CUBE document: root element is <%s>, want <cube>", s.name)
 	}
-	version := strings.TrimSpace(attrOf(root, "version"))
+	v, _ := s.attr("version")
+	version := strings.TrimSpace(string(v))
 	if !supportedVersion(version) {
 		return nil, fmt.Errorf("unsupported CUBE version %q (want 2.0, 3.0 or 4.x)", version)
 	}
 	p.b = newBuilder(version)
-	rootEl := etree.NewElement("cube")
-	cur := rootEl
 	built := false
 	for {
-		t, err := p.token()
-		if err == io.EOF {
-			break
-		}
+		k, err := s.next()
 		if err != nil {
 			return nil, err
 		}
-		switch t := t.(type) {
-		case xml.StartElement:
-			if cur == nil { // after the severity section: only check well-formedness
+		switch k {
+		case tokEnd: // </cube>: stop, whatever follows
+			if !built {
+				if err := p.complete(); err != nil {
+					return nil, err
+				}
+			}
+			doc, err := p.b.finish()
+			if err != nil {
+				return nil, err
+			}
+			doc.Trailing = !isBlank(s.buf[s.pos:s.end])
+			return doc, nil
+		case tokText:
+			if !s.blank() {
+				t, err := s.textBytes()
+				if err != nil {
+					return nil, err
+				}
+				if len(strings.TrimSpace(string(t))) > 0 {
+					return nil, fmt.Errorf("line %d: unexpected text %q", p.line(), clip(string(t)))
+				}
+			}
+		case tokStart:
+			if built { // after the severity section: only well-formedness
+				if err := s.skip(); err != nil {
+					return nil, err
+				}
 				continue
 			}
-			if cur == rootEl && t.Name.Local == "severity" {
-				if err := p.b.build(rootEl); err != nil {
+			if string(s.name) == "severity" {
+				if err := p.complete(); err != nil {
 					return nil, err
 				}
 				built = true
 				if err := p.severity(); err != nil {
 					return nil, err
 				}
-				cur = nil
 				continue
 			}
-			el := cur.CreateElement(t.Name.Local)
-			for _, a := range t.Attr {
-				if a.Name.Space == "" {
-					el.CreateAttr(a.Name.Local, a.Value)
+			if err := p.rootChild(); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// rootChild reads one child element of <cube> whose start tag was just read.
+func (p *xmlParser) rootChild() error {
+	s, b := p.s, p.b
+	switch string(s.name) {
+	case "attr":
+		key, ok := s.attr("key")
+		if !ok {
+			return errors.New("<attr> without key")
+		}
+		value, _ := s.attr("value")
+		b.e.Attrs = append(b.e.Attrs, model.Attr{Key: string(key), Value: string(value)})
+	case "doc":
+		return p.children(func() error {
+			if string(s.name) != "mirrors" {
+				return nil
+			}
+			return p.children(func() error {
+				if string(s.name) != "murl" {
+					return nil
+				}
+				u, err := p.text()
+				b.e.Mirrors = append(b.e.Mirrors, u)
+				return err
+			})
+		})
+	case "metrics", "behavior":
+		p.section(0)
+		return p.children(func() error {
+			if string(s.name) == "metric" {
+				return p.metric(-1)
+			}
+			return nil
+		})
+	case "program":
+		p.section(1)
+		if err := p.children(p.programChild); err != nil {
+			return err
+		}
+		return p.resolveCnodes()
+	case "system", "locations":
+		p.section(2)
+		if err := p.children(p.systemChild); err != nil {
+			return err
+		}
+		b.renumberTreeNodes()
+		for i := range p.carts {
+			if err := b.cart(&p.carts[i]); err != nil {
+				return err
+			}
+		}
+		p.carts = nil
+		return nil
+	}
+	return s.skip()
+}
+
+// section starts reading metadata section i (metrics, program, system):
+// a repeated section replaces the earlier one, as the last one wins.
+func (p *xmlParser) section(i int) {
+	b := p.b
+	if t, ok := p.s.attr("title"); ok {
+		title := string(t)
+		p.titles[i] = &title
+	} else {
+		p.titles[i] = nil
+	}
+	if !p.seen[i] {
+		p.seen[i] = true
+		return
+	}
+	switch i {
+	case 0:
+		b.e.Metrics, b.metricByID = nil, map[int]int{}
+	case 1:
+		b.e.Regions, b.e.Cnodes, p.refs = nil, nil, nil
+		b.regionByID, b.cnodeByID, b.modules, b.csites = map[int]int{}, map[int]int{}, map[int]string{}, map[int]csite{}
+	case 2:
+		b.e.System, b.fileID, b.leaves, p.carts = nil, nil, nil, nil
+		b.locids = map[int]int{}
+		for sp := range b.sysByID {
+			b.sysByID[sp] = map[int]int{}
+		}
+	}
+}
+
+// complete checks that the metadata sections were read and completes the
+// experiment's structure.
+func (p *xmlParser) complete() error {
+	b := p.b
+	want := [3]string{"metrics", "program", "system"}
+	if b.v2 {
+		want = [3]string{"behavior", "program", "locations"}
+	}
+	for i := range want {
+		if !p.seen[i] {
+			return fmt.Errorf("missing <%s> section", want[i])
+		}
+	}
+	for i, t := range p.titles {
+		if t != nil {
+			b.e.Attrs = append(b.e.Attrs, model.Attr{Key: titleKeyPrefix + want[i] + " title", Value: *t})
+		}
+	}
+	return b.complete()
+}
+
+// children calls fn for every child element of the element whose start
+// tag was just read, with the child's start tag current; whatever fn
+// leaves of the child is skipped. Text between children is ignored.
+func (p *xmlParser) children(fn func() error) error {
+	s := p.s
+	depth := s.depth()
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		switch k {
+		case tokStart:
+			d := s.depth()
+			if err := fn(); err != nil {
+				return err
+			}
+			for s.depth() >= d {
+				if _, err := s.next(); err != nil {
+					return err
 				}
 			}
-			cur = el
-		case xml.EndElement:
-			if cur != nil {
-				cur = cur.Parent()
+		case tokText:
+			if err := s.checkText(); err != nil {
+				return err
 			}
-		case xml.CharData:
-			if cur != nil && cur != rootEl {
-				cur.CreateText(string(t))
-			} else if len(strings.TrimSpace(string(t))) > 0 {
-				return nil, fmt.Errorf("line %d: unexpected text %q", p.line(), clip(string(t)))
+		case tokEnd:
+			if s.depth() < depth {
+				return nil
 			}
 		}
 	}
-	if !built {
-		if err := p.b.build(rootEl); err != nil {
-			return nil, err
+}
+
+// text reads the character data directly inside the element whose start
+// tag was just read, up to its end; text of nested elements is skipped.
+func (p *xmlParser) text() (string, error) {
+	if err := p.readText(); err != nil {
+		return "", err
+	}
+	return string(p.tbuf), nil
+}
+
+// readText reads what text returns into p.tbuf.
+func (p *xmlParser) readText() error {
+	s := p.s
+	depth := s.depth()
+	p.tbuf = p.tbuf[:0]
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		switch k {
+		case tokText:
+			if s.depth() != depth {
+				continue
+			}
+			t, err := s.textBytes()
+			if err != nil {
+				return err
+			}
+			p.tbuf = append(p.tbuf, t...)
+			if len(p.tbuf) > maxFieldText {
+				return fmt.Errorf("line %d: <%s> holds more than %d MB of text", p.line(), s.openName(depth-1), maxFieldText>>20)
+			}
+		case tokStart:
+			if err := s.skip(); err != nil {
+				return err
+			}
+		case tokEnd:
+			if s.depth() < depth {
+				return nil
+			}
 		}
 	}
-	return p.b.finish()
 }
 
 func supportedVersion(v string) bool {
@@ -219,15 +413,6 @@ func supportedVersion(v string) bool {
 	return true
 }
 
-func attrOf(se xml.StartElement, key string) string {
-	for _, a := range se.Attr {
-		if a.Name.Local == key {
-			return a.Value
-		}
-	}
-	return ""
-}
-
 // clip shortens s for an error message.
 func clip(s string) string {
 	s = strings.TrimSpace(s)
@@ -236,102 +421,3 @@ func clip(s string) string {
 	}
 	return s
 }
-
-// bareAttrQuoter quotes the bare attribute values CubeLib writes in
-// <cubepl rowwise=false> and <cubeplaggr cubeplaggrtype=plus> (CubeLib's
-// own scanner accepts nothing else), which are not well-formed XML.
-type bareAttrQuoter struct {
-	r       io.Reader
-	buf     []byte // input not yet passed on
-	pending []byte // output not yet returned
-	out     []byte
-	err     error
-}
-
-var bareAttrKeys = [][]byte{[]byte("rowwise="), []byte("cubeplaggrtype="), []byte("locationwise=")}
-
-const (
-	bareValueMax = 16 // longest bare value quoted
-	bareHold     = 64 // input held back so a key and its value are seen whole
-)
-
-func (q *bareAttrQuoter) Read(p []byte) (int, error) {
-	for len(q.pending) == 0 {
-		if q.err != nil && len(q.buf) == 0 {
-			return 0, q.err
-		}
-		if q.err == nil {
-			if cap(q.buf)-len(q.buf) < 32<<10 {
-				nb := make([]byte, len(q.buf), len(q.buf)+64<<10)
-				copy(nb, q.buf)
-				q.buf = nb
-			}
-			n, err := q.r.Read(q.buf[len(q.buf):cap(q.buf)])
-			q.buf = q.buf[:len(q.buf)+n]
-			q.err = err
-		}
-		safe := len(q.buf)
-		if q.err == nil {
-			safe -= bareHold
-		}
-		if safe <= 0 {
-			continue
-		}
-		used := q.quote(safe)
-		q.pending = q.out
-		q.buf = q.buf[:copy(q.buf, q.buf[used:])]
-	}
-	n := copy(p, q.pending)
-	q.pending = q.pending[n:]
-	return n, nil
-}
-
-// quote copies buf up to at least safe into out, quoting bare values of
-// keys that start before safe, and returns how much of buf it consumed.
-func (q *bareAttrQuoter) quote(safe int) int {
-	q.out = q.out[:0]
-	i := 0
-	for {
-		at, key := -1, 0
-		for _, k := range bareAttrKeys {
-			if j := indexBefore(q.buf[i:], k, safe-i); j >= 0 && (at < 0 || j < at) {
-				at, key = j, len(k)
-			}
-		}
-		if at < 0 {
-			q.out = append(q.out, q.buf[i:safe]...)
-			return safe
-		}
-		v := i + at + key // start of the value
-		e := v
-		for e < len(q.buf) && e-v <= bareValueMax && isLetter(q.buf[e]) {
-			e++
-		}
-		if e > v && e-v <= bareValueMax && (e < len(q.buf) || q.err != nil) {
-			q.out = append(q.out, q.buf[i:v]...)
-			q.out = append(q.out, '"')
-			q.out = append(q.out, q.buf[v:e]...)
-			q.out = append(q.out, '"')
-		} else {
-			q.out = append(q.out, q.buf[i:e]...)
-		}
-		i = e
-		if i >= safe {
-			return i
-		}
-	}
-}
-
-// indexBefore returns the index of k in b if it starts before limit, else -1.
-func indexBefore(b, k []byte, limit int) int {
-	if limit <= 0 {
-		return -1
-	}
-	j := bytes.Index(b, k)
-	if j >= limit {
-		return -1
-	}
-	return j
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -685,31 +686,62 @@ func TestReadXMLGzip(t *testing.T) {
 	}
 }
 
-// TestBareAttrQuoter feeds CubeLib's bare attribute values through the
-// quoting reader at every alignment against its internal buffer.
-func TestBareAttrQuoter(t *testing.T) {
+// TestScannerBareAttributes reads CubeLib's bare attribute values at every
+// alignment against the scanner's buffer and through readers that return
+// one byte or half of what is asked at a time.
+func TestScannerBareAttributes(t *testing.T) {
 	in := `<cubepl rowwise=false>a</cubepl><cubeplaggr cubeplaggrtype=plus>b</cubeplaggr>` +
-		`<cubepl rowwise="true">c</cubepl><x rowwise=>d</x><cubepl locationwise=FALSE>e</cubepl>`
-	want := `<cubepl rowwise="false">a</cubepl><cubeplaggr cubeplaggrtype="plus">b</cubeplaggr>` +
-		`<cubepl rowwise="true">c</cubepl><x rowwise=>d</x><cubepl locationwise="FALSE">e</cubepl>`
+		`<cubepl rowwise="true">c</cubepl><cubepl locationwise=FALSE/><x a='1' b="&amp;&lt;&#65;&#x42; & &foo;"/>`
+	want := `cubepl[rowwise=false]"a" cubeplaggr[cubeplaggrtype=plus]"b" cubepl[rowwise=true]"c" cubepl[locationwise=FALSE]"" x[a=1 b=&<AB & &foo;]"" `
 	for _, pad := range []int{0, 1, 63, 64, 65, 65536 - 70, 65536 - 64, 65536 - 8, 65536, 100000} {
-		prefix := strings.Repeat(" ", pad)
+		doc := "<r>" + strings.Repeat(" ", pad) + in + "</r>"
 		for name, r := range map[string]io.Reader{
-			"whole":    strings.NewReader(prefix + in + in),
-			"one byte": iotest.OneByteReader(strings.NewReader(prefix + in + in)),
-			"halves":   iotest.HalfReader(strings.NewReader(prefix + in + in)),
+			"whole":    strings.NewReader(doc),
+			"one byte": iotest.OneByteReader(strings.NewReader(doc)),
+			"halves":   iotest.HalfReader(strings.NewReader(doc)),
 		} {
-			got, err := io.ReadAll(&bareAttrQuoter{r: r})
-			if err != nil {
-				t.Fatal(err)
+			s := newXMLScanner(r)
+			if k, err := s.next(); k != tokStart || err != nil {
+				t.Fatalf("pad %d, %s: first token %v, %v", pad, name, k, err)
 			}
-			if string(got) != prefix+want+want {
-				t.Errorf("pad %d, %s: got %q", pad, name, strings.TrimLeft(string(got), " "))
+			var got strings.Builder
+			var text string
+			for {
+				k, err := s.next()
+				if err != nil {
+					t.Fatalf("pad %d, %s: %v", pad, name, err)
+				}
+				if k == tokEnd && s.depth() == 0 {
+					break
+				}
+				switch k {
+				case tokStart:
+					got.WriteString(string(s.name) + "[")
+					for i, a := range s.attrs {
+						if i > 0 {
+							got.WriteByte(' ')
+						}
+						got.WriteString(string(a.key) + "=" + string(a.val))
+					}
+					got.WriteString("]")
+					text = ""
+				case tokText:
+					tb, err := s.textBytes()
+					if err != nil {
+						t.Fatal(err)
+					}
+					text += string(tb)
+				case tokEnd:
+					fmt.Fprintf(&got, "%q ", text)
+				}
+			}
+			if got.String() != want {
+				t.Errorf("pad %d, %s:\n got %s\nwant %s", pad, name, got.String(), want)
 			}
 		}
 	}
-	r := &bareAttrQuoter{r: iotest.ErrReader(errors.New("boom"))}
-	if _, err := io.ReadAll(r); err == nil || err.Error() != "boom" {
+	s := newXMLScanner(iotest.ErrReader(errors.New("boom")))
+	if _, err := s.next(); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("error %v, want boom", err)
 	}
 }

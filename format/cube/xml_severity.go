@@ -1,31 +1,25 @@
 package cube
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"cubeview/model"
 )
 
 // severity streams the <severity> section, whose start tag was just read,
 // into one data block per metric. Rows are parsed in place from the
-// decoder's character data; nothing of the section is kept as XML.
+// scanner's text; nothing of the section is kept as XML.
 func (p *xmlParser) severity() error {
 	b := p.b
 	e := b.e
-	depth := len(p.stack) // the <severity> element is open at this depth
+	sc := p.s
+	depth := sc.depth() // the <severity> element is open at this depth
 	if !b.hasSeverity() {
 		// A CUBE 4 anchor keeps its data in the archive members.
-		for len(p.stack) >= depth {
-			if _, err := p.token(); err != nil {
-				return err
-			}
-		}
-		return nil
+		return sc.skip()
 	}
 	nl := len(e.Locations)
 	// colOf[i] is the data column of the i-th value of a row: the thread
@@ -45,28 +39,33 @@ func (p *xmlParser) severity() error {
 			}
 		}
 	}
+	// A row's text: values of at most a few dozen characters each.
+	maxRowText := 64*nl + 1<<20
 	b.blocks = make([]*model.Block, len(e.Metrics))
 	acc := matrixAcc{nl: nl, rowAt: make([]int32, len(e.Cnodes))}
 	metric, metricID := -1, 0 // current matrix; -1 outside or when skipped
 	inMatrix, inRow := false, false
 	cnode, cnodeID := -1, 0
 	var text []byte
+	sc.rawText = true
+	defer func() { sc.rawText = false }()
 	for {
-		t, err := p.token()
+		k, err := sc.next()
 		if err != nil {
 			return err
 		}
-		switch t := t.(type) {
-		case xml.StartElement:
+		switch k {
+		case tokStart:
+			name := string(sc.name)
 			switch {
-			case t.Name.Local == "matrix" && !inMatrix && len(p.stack) == depth+1:
+			case name == "matrix" && !inMatrix && sc.depth() == depth+1:
 				inMatrix = true
 				metric = -1
-				s := attrOf(t, "metricId")
-				if s == "" {
+				v, _ := sc.attr("metricId")
+				if len(v) == 0 {
 					return fmt.Errorf("line %d: <matrix> without metricId", p.line())
 				}
-				if metricID, err = parseInt(s, "<matrix> metricId"); err != nil {
+				if metricID, err = intBytes(v, "<matrix> metricId"); err != nil {
 					return fmt.Errorf("line %d: %w", p.line(), err)
 				}
 				if b.v2 && metricID < 0 {
@@ -79,17 +78,17 @@ func (p *xmlParser) severity() error {
 				if !b.skip[m] { // VOID and other metrics without values: rows ignored
 					metric = m
 				}
-			case t.Name.Local == "row" && inMatrix && !inRow && len(p.stack) == depth+2:
+			case name == "row" && inMatrix && !inRow && sc.depth() == depth+2:
 				inRow = true
 				text = text[:0]
 				if metric < 0 {
 					continue
 				}
-				s := attrOf(t, "cnodeId")
-				if s == "" {
+				v, _ := sc.attr("cnodeId")
+				if len(v) == 0 {
 					return fmt.Errorf("line %d: <row> without cnodeId", p.line())
 				}
-				if cnodeID, err = parseInt(s, "<row> cnodeId"); err != nil {
+				if cnodeID, err = intBytes(v, "<row> cnodeId"); err != nil {
 					return fmt.Errorf("line %d: %w", p.line(), err)
 				}
 				c, ok := b.cnodeByID[cnodeID]
@@ -98,17 +97,32 @@ func (p *xmlParser) severity() error {
 				}
 				cnode = c
 			default:
-				return fmt.Errorf("line %d: unexpected <%s> in the severity section", p.line(), t.Name.Local)
+				return fmt.Errorf("line %d: unexpected <%s> in the severity section", p.line(), name)
 			}
-		case xml.CharData:
+		case tokText:
 			if inRow {
 				if metric >= 0 {
+					t, err := sc.textBytes()
+					if err != nil {
+						return err
+					}
+					if len(text)+len(t) > maxRowText {
+						return fmt.Errorf("line %d: metric id %d, cnode id %d: the row holds more than %d bytes of text for %d threads",
+							p.line(), metricID, cnodeID, maxRowText, nl)
+					}
 					text = append(text, t...)
+				} else if err := sc.checkText(); err != nil {
+					// Rows of metrics without values are checked like any text.
+					return err
 				}
-			} else if len(strings.TrimSpace(string(t))) > 0 {
+			} else if !sc.blank() {
+				t, err := sc.textBytes()
+				if err != nil {
+					return err
+				}
 				return fmt.Errorf("line %d: unexpected text %q in the severity section", p.line(), clip(string(t)))
 			}
-		case xml.EndElement:
+		case tokEnd:
 			switch {
 			case inRow:
 				inRow = false
@@ -128,6 +142,15 @@ func (p *xmlParser) severity() error {
 			}
 		}
 	}
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // matrixAcc collects the rows of one matrix in a reused arena before they
@@ -225,20 +248,24 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(text) && !isSpace(text[j]) {
-			j++
-		}
 		if n >= len(colOf) {
 			return false, fmt.Errorf("%w: the row has more than %d values", errTooManyValues, len(colOf))
 		}
-		// string(text[i:j]) does not allocate: ParseFloat keeps no reference.
-		v, err := strconv.ParseFloat(string(text[i:j]), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return false, fmt.Errorf("value %d: %q is not a number", n, clip(string(text[i:j])))
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false, fmt.Errorf("value %d is %q (NaN or Inf is not allowed)", n, clip(string(text[i:j])))
+		v, j, ok := scanNumber(text, i)
+		if !ok {
+			j = i + 1
+			for j < len(text) && !isSpace(text[j]) {
+				j++
+			}
+			// string(text[i:j]) does not allocate: ParseFloat keeps no reference.
+			var err error
+			v, err = strconv.ParseFloat(string(text[i:j]), 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return false, fmt.Errorf("value %d: %q is not a number", n, clip(string(text[i:j])))
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false, fmt.Errorf("value %d is %q (NaN or Inf is not allowed)", n, clip(string(text[i:j])))
+			}
 		}
 		if v != 0 {
 			col := colOf[n]
@@ -252,6 +279,115 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 		i = j
 	}
 	return nonzero, nil
+}
+
+// exactPow10 are the powers of ten that float64 holds exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// scanNumber parses the decimal number at text[i:] as CUBE writers print
+// them ("12", "0.000181790997885", "-1.5e-07") when the result is exact:
+// a mantissa of at most 53 bits times or divided by an exactly
+// representable power of ten is one correctly rounded operation, the same
+// value ParseFloat returns. It returns the value and the end of the
+// number, which must be followed by a space or the end of text; it
+// reports false for everything else, which ParseFloat reads.
+func scanNumber(text []byte, i int) (float64, int, bool) {
+	neg := false
+	if i < len(text) && (text[i] == '-' || text[i] == '+') {
+		neg = text[i] == '-'
+		i++
+	}
+	var mant uint64
+	digits, exp := 0, 0
+	first := i
+	for ; i < len(text); i++ {
+		c := text[i] - '0'
+		if c > 9 {
+			break
+		}
+		if mant == 0 && c == 0 {
+			continue
+		}
+		if digits == 19 {
+			return 0, i, false
+		}
+		mant, digits = mant*10+uint64(c), digits+1
+	}
+	sawDigit := i > first
+	if i < len(text) && text[i] == '.' {
+		i++
+		frac := i
+		for ; i < len(text); i++ {
+			c := text[i] - '0'
+			if c > 9 {
+				break
+			}
+			if mant == 0 && c == 0 {
+				continue
+			}
+			if digits == 19 {
+				return 0, i, false
+			}
+			mant, digits = mant*10+uint64(c), digits+1
+		}
+		exp -= i - frac
+		sawDigit = sawDigit || i > frac
+	}
+	if !sawDigit {
+		return 0, i, false
+	}
+	if i < len(text) && text[i]|0x20 == 'e' {
+		i++
+		eneg := false
+		if i < len(text) && (text[i] == '-' || text[i] == '+') {
+			eneg = text[i] == '-'
+			i++
+		}
+		e, start := 0, i
+		for ; i < len(text); i++ {
+			c := text[i] - '0'
+			if c > 9 {
+				break
+			}
+			if e > 1000 {
+				return 0, i, false
+			}
+			e = e*10 + int(c)
+		}
+		if i == start {
+			return 0, i, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i < len(text) && !isSpace(text[i]) {
+		return 0, i, false
+	}
+	if mant == 0 {
+		if neg {
+			return math.Copysign(0, -1), i, true
+		}
+		return 0, i, true
+	}
+	if mant > 1<<53 {
+		return 0, i, false
+	}
+	f := float64(mant)
+	switch {
+	case exp > 0 && exp < len(exactPow10):
+		f *= exactPow10[exp]
+	case exp < 0 && -exp < len(exactPow10):
+		f /= exactPow10[-exp]
+	case exp != 0:
+		return 0, i, false
+	}
+	if neg {
+		f = -f
+	}
+	return f, i, true
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

@@ -64,11 +64,14 @@ func (x *xmlWriter) document() error {
 		attrs = splitTitles(e.Attrs, titles)
 	}
 	for _, a := range attrs {
-		if _, _, ok := parseExtraKey(a.Key); !ok { // stale ones are regenerated
+		if _, _, ok := parseExtraKey(a.Key); !ok && a.Key != callGraphKey { // stale ones are regenerated
 			x.attr(1, a)
 		}
 	}
 	for _, a := range x.extras() {
+		x.attr(1, a)
+	}
+	if a, ok := callGraphAttr(e); ok {
 		x.attr(1, a)
 	}
 	x.s("  <doc>\n    <mirrors>\n")
@@ -574,7 +577,7 @@ func (x *xmlWriter) severity() error {
 	}
 	for _, m := range e.MetricOrder() {
 		met := &e.Metrics[m]
-		if met.Unavailable != "" {
+		if !met.HasStoredValues() {
 			continue
 		}
 		b, err := e.Block(m)

@@ -1,0 +1,58 @@
+package analysis
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-12*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []float64
+		want Summary
+	}{
+		{"empty", nil, Summary{ArgMin: -1, ArgMax: -1}},
+		{"one", []float64{4}, Summary{Count: 1, Sum: 4, Min: 4, Max: 4, Mean: 4, Q1: 4, Median: 4, Q3: 4, LowWhisker: 4, HighWhisker: 4}},
+		// sorted 1 2 3 4: h(¼) = 0.75 → 1.75, h(½) = 1.5 → 2.5, h(¾) = 2.25 → 3.25;
+		// variance ((1.5²+0.5²)·2)/4 = 1.25
+		{"four", []float64{3, 1, 4, 2}, Summary{Count: 4, Sum: 10, Min: 1, Max: 4, Mean: 2.5, Q1: 1.75, Median: 2.5, Q3: 3.25,
+			StdDev: math.Sqrt(1.25), ArgMin: 1, ArgMax: 2, LowWhisker: 1, HighWhisker: 4}},
+		// sorted 0 0 1 5 100: quartiles at h = 1, 2, 3 exactly; 100 is beyond
+		// Q3 + 1.5·IQR = 12.5, so the high whisker ends at 5.
+		{"outlier", []float64{5, 0, 100, 1, 0}, Summary{Count: 5, Sum: 106, Min: 0, Max: 100, Mean: 21.2, Q1: 0, Median: 1, Q3: 5,
+			StdDev: math.Sqrt((16.2*16.2 + 21.2*21.2*2 + 20.2*20.2 + 78.8*78.8) / 5), ArgMin: 1, ArgMax: 2, LowWhisker: 0, HighWhisker: 5}},
+		{"ties keep the first", []float64{2, 7, 2, 7}, Summary{Count: 4, Sum: 18, Min: 2, Max: 7, Mean: 4.5, Q1: 2, Median: 4.5, Q3: 7,
+			StdDev: 2.5, ArgMin: 0, ArgMax: 1, LowWhisker: 2, HighWhisker: 7}},
+	}
+	for _, tt := range tests {
+		in := append([]float64(nil), tt.in...)
+		got := Summarize(in)
+		g, w := got, tt.want
+		same := g.Count == w.Count && g.ArgMin == w.ArgMin && g.ArgMax == w.ArgMax
+		for _, p := range [][2]float64{{g.Sum, w.Sum}, {g.Min, w.Min}, {g.Max, w.Max}, {g.Mean, w.Mean}, {g.Q1, w.Q1},
+			{g.Median, w.Median}, {g.Q3, w.Q3}, {g.StdDev, w.StdDev}, {g.LowWhisker, w.LowWhisker}, {g.HighWhisker, w.HighWhisker}} {
+			same = same && near(p[0], p[1])
+		}
+		if !same {
+			t.Errorf("%s: Summarize(%v) =\n %+v, want\n %+v", tt.name, tt.in, got, tt.want)
+		}
+		for i := range in {
+			if in[i] != tt.in[i] {
+				t.Errorf("%s: Summarize changed its input", tt.name)
+			}
+		}
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	sorted := []float64{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}
+	for p, want := range map[float64]float64{0: 10, 1: 100, 0.5: 55, 0.25: 32.5, 0.75: 77.5, 0.1: 19} {
+		if got := Quantile(sorted, p); !near(got, want) {
+			t.Errorf("Quantile(%v) = %v, want %v", p, got, want)
+		}
+	}
+}
