@@ -490,8 +490,6 @@ func sparseExperiment(meta *metaDB, profiles []sparseProfile) (*model.Experiment
 		}
 		cnode[i] = sparseCnode(b, meta, i, cnode)
 	}
-	var global = -1 // cnode for values of the implicit global context itself
-
 	var cols []int
 	var threads []sparseProfile
 	for _, p := range profiles {
@@ -500,61 +498,82 @@ func sparseExperiment(meta *metaDB, profiles []sparseProfile) (*model.Experiment
 		}
 	}
 	cols = sparseSystem(b, meta, threads)
+	// Each plan reads one propagated metric: the inclusive ("execution")
+	// values where there are any, since profile.db also holds values of
+	// contexts that meta.db leaves out of the tree (call instructions below
+	// a line), which only the inclusive values of their ancestors account
+	// for; else the exclusive ("function") values; else the raw ones.
+	const (
+		fromExecution = iota
+		fromFunction
+		fromPoint
+	)
+	kind := make([]int, len(plans))
+	reads := map[uint16]int{} // propagated metric id → plan
+	for m, plan := range plans {
+		switch mm := plan.mm; {
+		case mm.execution >= 0:
+			kind[m], reads[uint16(mm.execution)] = fromExecution, m
+		case mm.function >= 0:
+			kind[m], reads[uint16(mm.function)] = fromFunction, m
+		default:
+			kind[m], reads[uint16(mm.point)] = fromPoint, m
+		}
+	}
+	nctx := len(meta.contexts)
 	vals := build.NewValues(len(plans), len(b.E.Locations))
+	read := make([]float64, len(plans)*nctx) // per plan and context
+	global := make([]float64, len(plans))    // the implicit global context
+	globalCnode := -1
 	for t, p := range threads {
-		for m, plan := range plans {
-			get := func(id uint32, metric int) float64 {
-				for _, v := range p.values[id] {
-					if int(v.metric) == metric {
-						return v.value
-					}
+		clear(read)
+		clear(global)
+		for id, vs := range p.values {
+			i, inTree := idx[id]
+			for _, v := range vs {
+				m, ok := reads[v.metric]
+				switch {
+				case !ok:
+				case id == 0:
+					global[m] = v.value
+				case inTree:
+					read[m*nctx+i] = v.value
 				}
-				return 0
 			}
-			// Own values come from the inclusive ("execution") values where
-			// there are any: profile.db also holds values of contexts that
-			// meta.db leaves out of the tree (call instructions below a
-			// line), which only the inclusive values of their ancestors
-			// account for.
-			own := func(i int) float64 {
-				c := &meta.contexts[i]
-				switch mm := plan.mm; {
-				case mm.execution >= 0:
-					v := get(c.id, mm.execution)
+		}
+		for m, plan := range plans {
+			r := read[m*nctx : (m+1)*nctx]
+			for i := range meta.contexts {
+				v := r[i]
+				switch kind[m] {
+				case fromExecution:
 					for _, ch := range children[i] {
-						v -= get(meta.contexts[ch].id, mm.execution)
+						v -= r[ch]
 					}
-					return v
-				case mm.function >= 0:
-					v := get(c.id, mm.function)
+				case fromFunction:
 					for _, ch := range children[i] {
-						if meta.contexts[ch].propagation&(1<<mm.funcBit) != 0 {
-							v -= get(meta.contexts[ch].id, mm.function)
+						if meta.contexts[ch].propagation&(1<<plan.mm.funcBit) != 0 {
+							v -= r[ch]
 						}
 					}
-					return v
-				default:
-					return get(c.id, mm.point)
 				}
-			}
-			for i := range meta.contexts {
-				if v := own(i); v != 0 {
+				if v != 0 {
 					vals.Add(cnode[i], m, cols[t], v*plan.factor)
 				}
 			}
 			// the global context holds what its entry points propagate;
 			// anything beyond that is cost of its own
-			if ex := plan.mm.execution; ex >= 0 {
-				g := get(0, ex)
-				for _, r := range roots {
-					g -= get(meta.contexts[r].id, ex)
+			if kind[m] == fromExecution {
+				g := global[m]
+				for _, root := range roots {
+					g -= r[root]
 				}
-				if math.Abs(g) > 1e-9*math.Abs(get(0, ex)) {
-					if global < 0 {
-						r, _ := b.Region("<global context>", "")
-						global = b.NewCnode(-1, r)
+				if math.Abs(g) > 1e-9*math.Abs(global[m]) {
+					if globalCnode < 0 {
+						reg, _ := b.Region("<global context>", "")
+						globalCnode = b.NewCnode(-1, reg)
 					}
-					vals.Add(global, m, cols[t], g*plan.factor)
+					vals.Add(globalCnode, m, cols[t], g*plan.factor)
 				}
 			}
 		}
