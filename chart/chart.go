@@ -6,12 +6,10 @@
 package chart
 
 import (
-	"bufio"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,6 +22,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"cubeview/internal/atomicfile"
 )
 
 // DPI is the resolution at which pixel sizes are turned into lengths: at
@@ -69,30 +69,8 @@ func (c *Chart) Save(path string, width, height int) error {
 	if err != nil {
 		return err
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	err = atomicfile.Write(path, func(w io.Writer) error { return c.Write(w, format, width, height) })
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	bw := bufio.NewWriter(tmp)
-	err = c.Write(bw, format, width, height)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

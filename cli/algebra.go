@@ -21,7 +21,8 @@ collapsed to one machine and one node.
 
 Options:
   -o OUT              output file; the format follows the extension
-                      (.cubex, .cube, .cube.gz)
+                      (.cubex, .cube, .cube.gz); never one of the inputs
+  --force             replace OUT even when it is one of the inputs
   --copy-system       always copy an operand's machine/node hierarchy
   --collapse-system   always collapse it to one machine and one node
   --strict-lines      also match region lines and call-site lines`
@@ -30,7 +31,7 @@ func init() {
 	register(&Command{
 		Name:    "diff",
 		Summary: "difference of two experiments (A − B)",
-		Usage: `usage: cubeview diff A B -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview diff A B -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
 
 Writes the difference A − B of two experiments. Unsigned integer metrics
 become signed; min/max metrics are subtracted element by element and marked
@@ -40,7 +41,7 @@ approximate.` + systemFlagsUsage,
 	register(&Command{
 		Name:    "merge",
 		Summary: "merge experiments (each metric from the first operand that has it)",
-		Usage: `usage: cubeview merge A B [C…] -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview merge A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
 
 Writes the union of the experiments: each metric takes its values from the
 first operand that has the metric, so runs that measured different metrics
@@ -50,7 +51,7 @@ first operand that has the metric, so runs that measured different metrics
 	register(&Command{
 		Name:    "mean",
 		Summary: "mean of experiments ((A + B + …) / n)",
-		Usage: `usage: cubeview mean A B [C…] -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview mean A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
 
 Writes the mean (A + B + …) / n of the experiments; a value present in only
 some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlagsUsage,
@@ -59,7 +60,7 @@ some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlag
 	register(&Command{
 		Name:    "cut",
 		Summary: "reroot and prune the call tree of an experiment",
-		Usage: `usage: cubeview cut [--reroot NAME]… [--prune NAME]… IN -o OUT
+		Usage: `usage: cubeview cut [--reroot NAME]… [--prune NAME]… IN -o OUT [--force]
 
 Writes IN with its call tree cut. Repeat a flag for several regions; at
 least one is needed.
@@ -67,13 +68,14 @@ least one is needed.
                   NAME; they become the roots
   --prune NAME    remove the subtrees of call paths ending in region NAME,
                   adding their inclusive values to the parent's own values
-  -o OUT          output file; the format follows the extension`,
+  -o OUT          output file; the format follows the extension; never IN
+  --force         replace OUT even when it is IN`,
 		Run: runCut,
 	})
 	register(&Command{
 		Name:    "calc",
 		Summary: "evaluate an algebra expression over files",
-		Usage: `usage: cubeview calc EXPR -o OUT [--copy-system|--collapse-system] [--strict-lines]
+		Usage: `usage: cubeview calc EXPR -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
 
 Evaluates EXPR and writes the result, e.g.
   cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o d.cubex
@@ -86,12 +88,13 @@ expressions. Each file is read once.` + systemFlagsUsage,
 }
 
 // algebraFlags registers the options shared by the operators.
-func algebraFlags(fs *flag.FlagSet) (out *string, opts func() (algebra.Options, error)) {
+func algebraFlags(fs *flag.FlagSet) (out *string, force *bool, opts func() (algebra.Options, error)) {
 	out = fs.String("o", "", "output file")
+	force = fs.Bool("force", false, "replace the output even when it is an input")
 	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
 	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
 	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")
-	return out, func() (algebra.Options, error) {
+	return out, force, func() (algebra.Options, error) {
 		opt := algebra.Options{StrictLines: *strict}
 		switch {
 		case *cp && *col:
@@ -119,7 +122,7 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	o, _ := op.Info()
 	minOps, maxOps := o.MinOperands, o.MaxOperands
 	fs := newFlagSet(o.Name)
-	out, options := algebraFlags(fs)
+	out, force, options := algebraFlags(fs)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -144,12 +147,13 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	for _, f := range files {
 		x.Args = append(x.Args, &algebra.Expr{File: f})
 	}
-	return evalAndWrite(env, x, opt, *out)
+	return evalAndWrite(env, x, opt, *out, *force)
 }
 
 func runCut(env Env, args []string) error {
 	fs := newFlagSet("cut")
 	out := fs.String("o", "", "output file")
+	force := fs.Bool("force", false, "replace the output even when it is the input")
 	var reroot, prune stringList
 	fs.Var(&reroot, "reroot", "region whose call paths become the roots")
 	fs.Var(&prune, "prune", "region whose call paths are pruned into their parents")
@@ -167,12 +171,12 @@ func runCut(env Env, args []string) error {
 		return err
 	}
 	x := &algebra.Expr{Op: algebra.OpCut, Args: []*algebra.Expr{{File: files[0]}}, Reroot: reroot, Prune: prune}
-	return evalAndWrite(env, x, algebra.Options{}, *out)
+	return evalAndWrite(env, x, algebra.Options{}, *out, *force)
 }
 
 func runCalc(env Env, args []string) error {
 	fs := newFlagSet("calc")
-	out, options := algebraFlags(fs)
+	out, force, options := algebraFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -194,11 +198,15 @@ func runCalc(env Env, args []string) error {
 	if x.Op == algebra.NoOp {
 		return fmt.Errorf("expression %q is a file, not an operation", pos[0])
 	}
-	return evalAndWrite(env, x, opt, *out)
+	return evalAndWrite(env, x, opt, *out, *force)
 }
 
-// evalAndWrite evaluates x, writes the result to out and reports it.
-func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string) error {
+// evalAndWrite evaluates x, writes the result to out and reports it. Out
+// must not be one of x's files unless force is set.
+func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string, force bool) error {
+	if err := checkOutput(out, x.Files(), force); err != nil {
+		return err
+	}
 	res, err := algebra.Eval(x, openExperiment, opt)
 	if err != nil {
 		return err

@@ -5,9 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"cubeview/format"
+	"cubeview/internal/atomicfile"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
@@ -53,6 +57,29 @@ func (s *stringList) String() string { return strings.Join(*s, ",") }
 
 func (s *stringList) Set(v string) error {
 	*s = append(*s, v)
+	return nil
+}
+
+// checkOutput refuses an output path that cannot or must not be written
+// before any work is done: a folder that does not exist, or one of the
+// inputs (the same file, also through another path or a link) unless
+// force is set.
+func checkOutput(out string, inputs []string, force bool) error {
+	dir := filepath.Dir(out)
+	if fi, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: the folder %s does not exist", out, dir)
+		}
+		return fmt.Errorf("%s: %w", out, err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s: %s is not a folder", out, dir)
+	}
+	if force {
+		return nil
+	}
+	if in, ok := atomicfile.SameFile(out, inputs); ok {
+		return fmt.Errorf("%s: the output is the same file as the input %s, which would be overwritten (give --force to replace it anyway)", out, in)
+	}
 	return nil
 }
 

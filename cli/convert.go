@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"os"
 	"strings"
 
 	"cubeview/format"
@@ -12,11 +10,12 @@ func init() {
 	register(&Command{
 		Name:    "convert",
 		Summary: "convert an experiment to another file format",
-		Usage: `usage: cubeview convert IN OUT
+		Usage: `usage: cubeview convert IN OUT [--force]
 
 Reads IN in any supported format and writes it to OUT in the format named by
 OUT's extension: .cubex (CUBE 4), .cube (CUBE 3 XML) or .cube.gz (CUBE 3 XML,
-gzip-compressed). OUT is replaced if it exists; it must not be IN.`,
+gzip-compressed). OUT is replaced if it exists; it must not be IN (the
+same file, also through another path or a link) unless --force is given.`,
 		Run: runConvert,
 	})
 }
@@ -25,7 +24,9 @@ gzip-compressed). OUT is replaced if it exists; it must not be IN.`,
 var outputExtensions = []string{".cubex", ".cube", ".cube.gz"}
 
 func runConvert(env Env, args []string) error {
-	pos, err := parseArgs(newFlagSet("convert"), args)
+	fs := newFlagSet("convert")
+	force := fs.Bool("force", false, "replace OUT even when it is IN")
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -36,11 +37,8 @@ func runConvert(env Env, args []string) error {
 	if !hasOutputExtension(out) {
 		return usagef("%s: unknown output format; the name must end in %s", out, strings.Join(outputExtensions, ", "))
 	}
-	// Metric data may be read lazily from IN while OUT is written.
-	if si, err := os.Stat(in); err == nil {
-		if so, err := os.Stat(out); err == nil && os.SameFile(si, so) {
-			return fmt.Errorf("%s: input and output are the same file", out)
-		}
+	if err := checkOutput(out, []string{in}, *force); err != nil {
+		return err
 	}
 	e, err := openExperiment(in)
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"cubeview/format"
@@ -37,7 +36,8 @@ reads it back from there. A later expression may use an earlier one.
                       'poor < 0.5 < average < 1 < good' (values below 0.5
                       are poor, from 0.5 below 1 average, the rest good);
                       "cubeview tree" shows the name after each call path
-  -o OUT              the file to write (required; not FILE itself)`,
+  -o OUT              the file to write (required; not FILE itself)
+  --force             replace OUT even when it is FILE`,
 		Run: runDerive,
 	})
 }
@@ -47,6 +47,7 @@ func runDerive(env Env, args []string) error {
 	unit := fs.String("unit", "", "")
 	thresholds := fs.String("thresholds", "", "")
 	out := fs.String("o", "", "")
+	force := fs.Bool("force", false, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -61,10 +62,8 @@ func runDerive(env Env, args []string) error {
 		return usagef("%s: unknown output format; the name must end in %s", *out, strings.Join(outputExtensions, ", "))
 	}
 	path := pos[0]
-	if si, err := os.Stat(path); err == nil {
-		if so, err := os.Stat(*out); err == nil && os.SameFile(si, so) {
-			return fmt.Errorf("%s: input and output are the same file", *out)
-		}
+	if err := checkOutput(*out, []string{path}, *force); err != nil {
+		return err
 	}
 	e, err := openExperiment(path)
 	if err != nil {

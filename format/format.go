@@ -9,10 +9,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"cubeview/format/cube"
+	"cubeview/internal/atomicfile"
 	"cubeview/model"
 )
 
@@ -236,8 +236,9 @@ func fileError(path string, err error) error {
 // Write writes e to path; the extension chooses the format: ".cubex" for
 // CUBE 4, ".cube" for CUBE 3 XML, ".cube.gz" for compressed CUBE 3 XML.
 // The file is written under a temporary name in the same directory and
-// renamed when complete, so a failed write leaves no partial file and
-// writing over the file e was read from is safe. An error is an *Error.
+// renamed when complete (package atomicfile), so a failed or interrupted
+// write leaves no partial file and writing over the file e was read from
+// is safe. An error is an *Error.
 func Write(path string, e *model.Experiment) error {
 	return pathError(path, write(path, e))
 }
@@ -261,35 +262,7 @@ func write(path string, e *model.Experiment) error {
 	default:
 		return fmt.Errorf("%s: unknown output format; the name must end in .cubex, .cube or .cube.gz", path)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return fileError(path, err)
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := write(bw); err != nil {
-		return fail(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, write); err != nil {
 		return fileError(path, err)
 	}
 	return nil

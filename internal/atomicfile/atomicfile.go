@@ -1,0 +1,231 @@
+// Package atomicfile writes files so that nothing is ever half written or
+// left behind: the content goes to a temporary file in the target's
+// folder, which is renamed over the target when complete.
+//
+// Temporary files are named ".NAME.cubeview-HOST-PID-RANDOM.tmp". While
+// one exists, SIGINT and SIGTERM remove it before the process ends the
+// way the signal would have ended it. A process killed outright (kill -9,
+// a crash, a power cut) cannot do that; the next Write into the same
+// folder removes such stale files: those of this host whose process no
+// longer runs, and those of the older naming ".NAME.DIGITS.tmp" next to a
+// file this program writes, once they are an hour old.
+package atomicfile
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Write creates or replaces the file at path with what write produces,
+// through a temporary file in the same folder that is renamed when
+// complete; on any error the temporary file is removed and the target is
+// unchanged. Errors are not wrapped with the path; callers name the file.
+func Write(path string, write func(w io.Writer) error) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	RemoveStale(dir)
+	tmp, err := create(dir, base)
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer untrack(name)
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := write(bw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// tag is this process's part of its temporary file names.
+var tag = func() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return "cubeview-" + sanitize(host) + "-" + strconv.Itoa(os.Getpid()) + "-"
+}()
+
+// sanitize keeps a host name usable inside a file name and unambiguous
+// inside ours (no '-' separators, no path characters).
+func sanitize(host string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_':
+			return r
+		}
+		return '_'
+	}, host)
+}
+
+func create(dir, base string) (*os.File, error) {
+	var rnd [6]byte
+	for range 10 {
+		if _, err := rand.Read(rnd[:]); err != nil {
+			return nil, err
+		}
+		name := filepath.Join(dir, "."+base+"."+tag+hex.EncodeToString(rnd[:])+".tmp")
+		track(name)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			return f, nil
+		}
+		untrack(name)
+		if !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
+}
+
+var (
+	mu      sync.Mutex
+	pending = map[string]bool{} // temporary files that exist now
+	sigs    chan os.Signal
+)
+
+// track records a temporary file before it is created, so that a signal
+// arriving at any time after finds it, and listens for signals while
+// there is one.
+func track(name string) {
+	mu.Lock()
+	defer mu.Unlock()
+	pending[name] = true
+	if sigs == nil {
+		sigs = make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		go onSignal(sigs)
+	}
+}
+
+func untrack(name string) {
+	mu.Lock()
+	defer mu.Unlock()
+	delete(pending, name)
+	if len(pending) == 0 && sigs != nil {
+		signal.Stop(sigs)
+		close(sigs)
+		sigs = nil
+	}
+}
+
+// onSignal removes the pending temporary files and ends the process as
+// the signal would have without a handler.
+func onSignal(c chan os.Signal) {
+	sig, ok := <-c
+	if !ok {
+		return
+	}
+	mu.Lock()
+	for name := range pending {
+		os.Remove(name)
+	}
+	signal.Reset(sig)
+	reraise(sig)
+	// Reached only if the signal did not end the process.
+	os.Exit(1)
+}
+
+var (
+	ours   = regexp.MustCompile(`^\..+\.cubeview-([^-]+)-([0-9]+)-[0-9a-f]+\.tmp$`)
+	legacy = regexp.MustCompile(`^\.(.+)\.[0-9]+\.tmp$`)
+	// legacyTargets are the endings of files earlier versions wrote
+	// through ".NAME.DIGITS.tmp".
+	legacyTargets = []string{".cubex", ".cube", ".cube.gz", ".png", ".svg"}
+)
+
+// legacyAge is how old a temporary file of the older naming must be
+// before it counts as left behind: a writer still running would have
+// finished or touched it since.
+const legacyAge = time.Hour
+
+// RemoveStale removes the temporary files in dir that a killed writer
+// left behind (see the package comment) and returns how many it removed.
+// Files it cannot judge are left alone.
+func RemoveStale(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	host := tag[len("cubeview-"):]
+	host = host[:strings.IndexByte(host, '-')]
+	removed := 0
+	for _, ent := range entries {
+		name := ent.Name()
+		if !ent.Type().IsRegular() || !strings.HasSuffix(name, ".tmp") || name[0] != '.' {
+			continue
+		}
+		stale := false
+		if m := ours.FindStringSubmatch(name); m != nil {
+			pid, err := strconv.Atoi(m[2])
+			stale = err == nil && m[1] == host && pid != os.Getpid() && !running(pid)
+		} else if m := legacy.FindStringSubmatch(name); m != nil && hasLegacyTarget(m[1]) {
+			info, err := ent.Info()
+			stale = err == nil && time.Since(info.ModTime()) > legacyAge
+		}
+		if stale && os.Remove(filepath.Join(dir, name)) == nil {
+			removed++
+		}
+	}
+	return removed
+}
+
+func hasLegacyTarget(name string) bool {
+	lower := strings.ToLower(name)
+	for _, ext := range legacyTargets {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// SameFile returns the first of inputs that names the same file as out
+// (also through another path, a symbolic or a hard link) and whether
+// there is one. A path that does not exist is nobody's input.
+func SameFile(out string, inputs []string) (string, bool) {
+	so, err := os.Stat(out)
+	if err != nil {
+		return "", false
+	}
+	for _, in := range inputs {
+		if si, err := os.Stat(in); err == nil && os.SameFile(si, so) {
+			return in, true
+		}
+	}
+	return "", false
+}
