@@ -216,9 +216,7 @@ func flattenLines(t testing.TB, e *model.Experiment, lines bool) map[string]floa
 	return out
 }
 
-// structure lists metrics, call paths and locations by their keys.
-func structure(e *model.Experiment) []string { return structureLines(e, false) }
-
+// structureLines lists metrics, call paths and locations by their keys.
 func structureLines(e *model.Experiment, lines bool) []string {
 	var out []string
 	for _, m := range e.MetricOrder() {

@@ -153,7 +153,7 @@ func (bp *barPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		c.FillPolygon(seriesColor(0), c.ClipPolygonXY(rect))
 		txt := label
 		txt.XAlign = draw.XLeft
-		at := x1 + vg.Points(4)
+		at := x1 + vg.Points(6)
 		if b.Value < 0 {
 			txt.XAlign = draw.XRight
 			at = x1 - vg.Points(4)

@@ -410,6 +410,9 @@ func TestPlotsRender(t *testing.T) {
 	if err != nil || !bytes.Contains(data, []byte("<svg")) || !bytes.Contains(data, []byte("MPI_Init")) {
 		t.Errorf("SVG box plot: %v, %d bytes", err, len(data))
 	}
+	bars := filepath.Join(dir, "top.png")
+	mustRun(t, "flat", p64, "--metric", "time", "--top", "8", "-o", bars)
+	checkImage(t, bars)
 	if status, _, _ := run("stat", p27, "--metric", "time", "-o", filepath.Join(dir, "x.gif")); status != 2 {
 		t.Errorf("-o x.gif: status %d, want 2", status)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,42 +11,25 @@ import (
 
 	"cubeview/format"
 	"cubeview/internal/atomicfile"
+	"cubeview/internal/flagargs"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
 
 // newFlagSet returns a flag set that reports errors through the returned
 // error only, so that Main decides what reaches the user.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
+func newFlagSet(name string) *flag.FlagSet { return flagargs.New(name) }
 
 // parseArgs parses args with fs, allowing flags before, between and after
 // the positional arguments, which it returns in order. Everything after a
 // "--" argument is positional. A flag error is a usage error; -h and
 // -help yield flag.ErrHelp.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usagef("%v", err)
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := flagargs.Parse(fs, args)
+	if err != nil && !flagargs.IsHelp(err) {
+		return nil, usagef("%v", err)
 	}
-	return pos, nil
+	return pos, err
 }
 
 // stringList is a flag that may be repeated, collecting every value.

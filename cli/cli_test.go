@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,7 +145,7 @@ func TestFormatExact(t *testing.T) {
 		want string
 	}{
 		{0, "0"},
-		{-0.0, "0"},
+		{math.Copysign(0, -1), "0"},
 		{72, "72"},
 		{-3, "-3"},
 		{12800000, "12800000"},

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"cubeview/chart"
 	"cubeview/model"
 )
 
@@ -16,7 +17,7 @@ func init() {
 	register(&Command{
 		Name:    "flat",
 		Summary: "print the flat profile: one row per region, sorted by exclusive value",
-		Usage: `usage: cubeview flat FILE-OR-DIR [--metric UNIQ] [--csv]
+		Usage: `usage: cubeview flat FILE-OR-DIR [--metric UNIQ] [--csv] [-o top.png|top.svg [--top N]]
 
 Prints the flat profile of one metric: one row per region (its name as the
 tool wrote it) with its exclusive value (its call paths' own values), its
@@ -29,7 +30,10 @@ value, largest first. Works for every format cubeview reads.
   --metric UNIQ   the metric (default: the first time metric, unit sec,
                   else the first metric that has values)
   --csv           comma-separated values with the header
-                  region,exclusive,inclusive,visits and exact numbers`,
+                  region,exclusive,inclusive,visits and exact numbers
+  -o FILE         also draw a bar chart of the top regions by exclusive
+                  value (.png or .svg, 1200 × 800 pixels)
+  --top N         the number of bars (default 15)`,
 		Run: runFlat,
 	})
 }
@@ -38,12 +42,22 @@ func runFlat(env Env, args []string) error {
 	fs := newFlagSet("flat")
 	metric := fs.String("metric", "", "")
 	asCSV := fs.Bool("csv", false, "")
+	out := fs.String("o", "", "")
+	top := fs.Int("top", 15, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want exactly one FILE-OR-DIR, got %d arguments", len(pos))
+	}
+	if *out != "" {
+		if _, err := chart.FormatOf(*out); err != nil {
+			return usagef("-o %v", err)
+		}
+	}
+	if *top < 1 {
+		return usagef("--top %d: want N ≥ 1", *top)
 	}
 	path := pos[0]
 	e, err := openExperiment(path)
@@ -64,6 +78,11 @@ func runFlat(env Env, args []string) error {
 	rows, err := flatRows(e, m)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if *out != "" {
+		if err := saveFlatBars(*out, e, m, rows, *top); err != nil {
+			return err
+		}
 	}
 	if *asCSV {
 		err = writeFlatCSV(env.Stdout, e, rows)
@@ -203,4 +222,20 @@ func writeFlatText(w io.Writer, e *model.Experiment, m int, rows []flatRow) erro
 		line(cells[i], e.Regions[r.Region].Name)
 	}
 	return bw.Flush()
+}
+
+// saveFlatBars draws the top regions of the flat profile by exclusive value.
+func saveFlatBars(path string, e *model.Experiment, m int, rows []flatRow, top int) error {
+	rows = rows[:min(top, len(rows))]
+	bars := make([]chart.Bar, len(rows))
+	for i, r := range rows {
+		bars[i] = chart.Bar{Label: e.Regions[r.Region].Name, Value: r.Exclusive}
+	}
+	met := &e.Metrics[m]
+	title := fmt.Sprintf("%s: top %d regions by exclusive value, over %d location%s", metricTitle(met), len(bars), e.NumLocations(), plural(e.NumLocations()))
+	c, err := chart.BarChart(title, valueAxisLabel(met)+", exclusive", bars)
+	if err != nil {
+		return err
+	}
+	return c.Save(path, chart.DefaultWidth, chart.DefaultHeight)
 }

@@ -5,6 +5,7 @@ import (
 	"cubeview/format/callgrind"
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/pprof"
+	"cubeview/format/tau"
 	"cubeview/model"
 )
 
@@ -23,6 +24,7 @@ type importer struct {
 // importers are tried in order on whatever is not a CUBE file. Each
 // importer package adds one line here.
 var importers = []importer{
+	{"TAU profile directory", tau.Detect, tau.Open},
 	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
 	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},

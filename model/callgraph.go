@@ -83,6 +83,9 @@ func (g *CallGraph) Callees(r int) []CallArc {
 // adds the callees) rather than FlatProfile so that every inclusive value
 // shown equals the tool's.
 func (e *Experiment) FlatProfileOf(ms MetricSel) (regExcl, regIncl []float64, err error) {
+	if e.Metrics[ms.Metric].IsDerived() {
+		return e.RegionValues(ms) // the formula over the operands' profiles
+	}
 	f, err := e.FlatOf(ms)
 	if err != nil {
 		return nil, nil, err

@@ -79,7 +79,7 @@ func (e *Experiment) CallTreeValues(ms MetricSel, inclusive bool) ([]float64, er
 }
 
 // RegionValues returns the flat profile of the selected metric: per
-// region its exclusive and inclusive value (see FlatProfile), for stored
+// region its exclusive and inclusive value (see FlatProfileOf), for stored
 // and derived metrics alike.
 func (e *Experiment) RegionValues(ms MetricSel) (excl, incl []float64, err error) {
 	if e.Metrics[ms.Metric].IsDerived() {
@@ -96,12 +96,7 @@ func (e *Experiment) RegionValues(ms MetricSel) (excl, incl []float64, err error
 		})
 		return excl, incl, err
 	}
-	v, err := e.CnodeValues(ms)
-	if err != nil {
-		return nil, nil, err
-	}
-	excl, incl = e.FlatProfile(v, e.Metrics[ms.Metric].Aggregation)
-	return excl, incl, nil
+	return e.FlatProfileOf(ms)
 }
 
 // SystemTreeValues returns, for every system node, the selected metric

@@ -157,9 +157,6 @@ func TestLocationAndSystemValues(t *testing.T) {
 	loc, _ := e.LocationValues(MetricSel{0, true}, CnodeSel{1, true})
 	// machine, node, rank 0, t0, t1, rank 1, t0
 	equal(t, "system", e.SystemValues(loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
-	if got := e.SystemValue(loc, 2, Sum); got != 10 {
-		t.Errorf("SystemValue(rank 0) = %v, want 10", got)
-	}
 	minLoc, _ := e.LocationValues(MetricSel{3, true}, CnodeSel{0, false})
 	equal(t, "system min", e.SystemValues(minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
 }

@@ -33,19 +33,11 @@ type Document struct {
 
 // App is the application: the open experiments and their windows. Every
 // window offers the other open experiments as references (external
-// percent) and, through Menus, as operands.
+// percent) and as operands.
 type App struct {
 	fy      fyne.App
 	docs    []*Document
 	windows []*Window
-
-	// Menus, if set, returns extra menus for a window, placed before Help
-	// (for example the algebra menu).
-	Menus func(w *Window) []*fyne.Menu
-	// Attach, if set, is called when a window receives its experiment, so
-	// that features such as a source panel can join it (see Window.SetPanel
-	// and Window.OnRefresh).
-	Attach func(w *Window)
 
 	// async runs work off the UI goroutine and then done on it; tests
 	// replace it with a synchronous runner.

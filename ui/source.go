@@ -534,15 +534,6 @@ func (p *sourcePanel) applyScroll() {
 	p.list.ScrollToOffset(float32(row) * step)
 }
 
-// visibleLines returns the first and last lines in view.
-func (p *sourcePanel) visibleLines() (first, last int) {
-	step := p.rowHeight() + compactTheme{}.Size(theme.SizeNamePadding)
-	off := p.list.GetScrollOffset()
-	first = int(off/step) + 1
-	last = int((off+p.list.Size().Height)/step) + 1
-	return first, min(last, len(p.lines()))
-}
-
 func (p *sourcePanel) textSize() float32 { return theme.Size(theme.SizeNameText) }
 
 func (p *sourcePanel) lineHeight() float32 {

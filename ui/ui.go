@@ -15,6 +15,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/assets"
+	"cubeview/internal/flagargs"
 	"cubeview/view"
 )
 
@@ -53,56 +54,27 @@ result or of the example's "before" is rendered at the given size (default
 // "--" ends the flags.
 func ParseArgs(args []string) (Options, error) {
 	o := Options{Width: 1280, Height: 800}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.Files = append(o.Files, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			o.Files = append(o.Files, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		value := func() (string, error) {
-			if hasVal {
-				return val, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("flag --%s needs a value", name)
-			}
-			i++
-			return args[i], nil
-		}
-		var err error
-		switch name {
-		case "snapshot":
-			o.Snapshot, err = value()
-		case "size":
-			var s string
-			if s, err = value(); err == nil {
-				o.Width, o.Height, err = parseSize(s)
-			}
-		case "select-metric":
-			o.SelectMetric, err = value()
-		case "select-cnode":
-			o.SelectCnode, err = value()
-		case "expand-system":
-			o.ExpandSystem = true
-		case "flat":
-			o.Flat = true
-		case "hottest":
-			o.Hottest = true
-		case "source":
-			o.Source = true
-		case "calc":
-			o.Calc, err = value()
-		case "h", "help":
-			o.Help = true
-		default:
-			err = fmt.Errorf("unknown flag %s", a)
-		}
-		if err != nil {
+	fs := flagargs.New("cubeview")
+	fs.StringVar(&o.Snapshot, "snapshot", "", "render into a PNG file and exit")
+	size := fs.String("size", "", "snapshot size WIDTHxHEIGHT")
+	fs.StringVar(&o.SelectMetric, "select-metric", "", "metric to select in the snapshot")
+	fs.StringVar(&o.SelectCnode, "select-cnode", "", "call path to select in the snapshot")
+	fs.BoolVar(&o.ExpandSystem, "expand-system", false, "expand the system tree in the snapshot")
+	fs.BoolVar(&o.Flat, "flat", false, "show the flat profile in the snapshot")
+	fs.BoolVar(&o.Hottest, "hottest", false, "expand the hottest path in the snapshot")
+	fs.BoolVar(&o.Source, "source", false, "show the source panel in the snapshot")
+	fs.StringVar(&o.Calc, "calc", "", "open the result of an algebra expression")
+	files, err := flagargs.Parse(fs, args)
+	if flagargs.IsHelp(err) {
+		o.Help = true
+		return o, nil
+	}
+	if err != nil {
+		return o, err
+	}
+	o.Files = files
+	if *size != "" {
+		if o.Width, o.Height, err = parseSize(*size); err != nil {
 			return o, err
 		}
 	}

@@ -232,9 +232,6 @@ func (w *Window) setDocument(doc *Document) {
 	w.message.Hide()
 	w.body.Objects[0].Show()
 	w.rebuildMenu()
-	if f := w.app.Attach; f != nil {
-		f(w)
-	}
 	w.refresh()
 	if f := w.app.onDocument; f != nil {
 		f(w)
@@ -616,12 +613,7 @@ func (w *Window) menu() *fyne.MainMenu {
 				"cubeview browses CUBE performance experiments: metric, call and system trees\n"+
 					"with colour-ranked severities, and the CUBE algebra (difference, merge, mean).", w.win)
 		}))
-	menus := []*fyne.Menu{file, viewMenu, w.algebraMenu()}
-	if a.Menus != nil {
-		menus = append(menus, a.Menus(w)...)
-	}
-	menus = append(menus, help)
-	return fyne.NewMainMenu(menus...)
+	return fyne.NewMainMenu(file, viewMenu, w.algebraMenu(), help)
 }
 
 func appendItem(m *fyne.Menu, it *fyne.MenuItem) *fyne.Menu {

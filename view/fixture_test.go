@@ -24,9 +24,7 @@ var (
 	sRoot   = Node{SystemNode, 0}
 	sNode0  = Node{SystemNode, 1}
 	sRank0  = Node{SystemNode, 2}
-	sT00    = Node{SystemNode, 3}
 	sT01    = Node{SystemNode, 4}
-	sRank1  = Node{SystemNode, 5}
 	rMain   = Node{RegionNode, 0}
 	rFoo    = Node{RegionNode, 1}
 	rBar    = Node{RegionNode, 2}

@@ -25,18 +25,7 @@ func (v *View) presence(n Node) (m model.Mask, ok bool) {
 	if !v.markerOperandsKnown {
 		return 0, false
 	}
-	switch n.Kind {
-	case MetricNode:
-		m = v.exp.Metrics[n.Index].Present
-	case CnodeNode:
-		m = v.exp.Cnodes[n.Index].Present
-	case RegionNode:
-		for _, c := range v.regionCnodes[n.Index] {
-			m |= v.exp.Cnodes[c].Present
-		}
-	case SystemNode:
-		m = v.exp.System[n.Index].Present
-	}
+	m = kindOf(n).presence(v, n.Index)
 	m &= v.markerAll
 	if m == 0 || m == v.markerAll {
 		return 0, false

@@ -594,21 +594,7 @@ func maxAbs(m, x float64) float64 {
 
 // Inclusive returns the collapsed (inclusive) absolute value of n in pane
 // d, whatever its state; NaN when undefined.
-func (v *View) Inclusive(d Dim, n Node) float64 {
-	switch n.Kind {
-	case MetricNode:
-		return v.metricIncl[n.Index]
-	case CnodeNode:
-		return at(v.callIncl, n.Index)
-	case RegionNode:
-		return at(v.regIncl, n.Index)
-	case SubroutinesNode:
-		return at(v.regIncl, n.Index) - at(v.regExcl, n.Index)
-	case SystemNode:
-		return at(v.sysVals, n.Index)
-	}
-	return math.NaN()
-}
+func (v *View) Inclusive(d Dim, n Node) float64 { return kindOf(n).inclusive(v, n.Index) }
 
 // Absolute returns the absolute value n shows in its current state:
 // inclusive when collapsed, exclusive when expanded, undefined (NaN) for
@@ -616,32 +602,10 @@ func (v *View) Inclusive(d Dim, n Node) float64 {
 func (v *View) Absolute(d Dim, n Node) float64 { return v.absolute(d, n) }
 
 func (v *View) absolute(d Dim, n Node) float64 {
-	open := v.expandedBranch(d, n)
-	switch n.Kind {
-	case MetricNode:
-		if open {
-			return v.metricExcl[n.Index]
-		}
-		return v.metricIncl[n.Index]
-	case CnodeNode:
-		if open {
-			return at(v.callExcl, n.Index)
-		}
-		return at(v.callIncl, n.Index)
-	case RegionNode:
-		if open {
-			return at(v.regExcl, n.Index)
-		}
-		return at(v.regIncl, n.Index)
-	case SubroutinesNode:
-		return at(v.regIncl, n.Index) - at(v.regExcl, n.Index)
-	case SystemNode:
-		if open {
-			return math.NaN()
-		}
-		return at(v.sysVals, n.Index)
+	if v.expandedBranch(d, n) {
+		return kindOf(n).exclusive(v, n.Index)
 	}
-	return math.NaN()
+	return kindOf(n).inclusive(v, n.Index)
 }
 
 func at(s []float64, i int) float64 {
@@ -684,18 +648,7 @@ func (v *View) percent(x, ref float64) float64 {
 func (v *View) reference(d Dim, n Node, mode Mode) float64 {
 	switch mode {
 	case OwnRootPercent:
-		switch n.Kind {
-		case MetricNode:
-			return v.metricIncl[v.metricRoot[n.Index]]
-		case CnodeNode:
-			return at(v.callIncl, v.cnodeRoot[n.Index])
-		case RegionNode, SubroutinesNode:
-			// Every region is a root of the flat profile; the whole
-			// call forest is the more useful 100 %.
-			return v.callTotal
-		case SystemNode:
-			return at(v.sysVals, v.systemRoot[n.Index])
-		}
+		return kindOf(n).ownRoot(v, n.Index)
 	case MetricRootPercent:
 		if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
 			return v.metricIncl[v.metricRoot[s.Index]]
@@ -900,93 +853,12 @@ func (v *View) Row(d Dim, n Node) Row {
 }
 
 // Label returns the name shown for n.
-func (v *View) Label(n Node) string {
-	e := v.exp
-	switch n.Kind {
-	case MetricNode:
-		m := &e.Metrics[n.Index]
-		if m.DispName != "" {
-			return m.DispName
-		}
-		return m.UniqName
-	case CnodeNode:
-		c := &e.Cnodes[n.Index]
-		name := e.Regions[c.Region].Name
-		if len(c.Params) > 0 {
-			var ps []string
-			for _, p := range c.Params {
-				ps = append(ps, p.Key+"="+p.Value)
-			}
-			name += " (" + strings.Join(ps, ", ") + ")"
-		}
-		return name
-	case RegionNode:
-		return e.Regions[n.Index].Name
-	case SubroutinesNode:
-		return "Subroutines"
-	case SystemNode:
-		s := &e.System[n.Index]
-		if s.Name != "" {
-			return s.Name
-		}
-		return fmt.Sprintf("%s %d", s.Class, s.Rank)
-	}
-	return ""
-}
+func (v *View) Label(n Node) string { return kindOf(n).label(v, n.Index) }
 
 // description returns what a tooltip would say of n: a metric's unit and
 // description, a region's file and lines, a location's rank. Tooltip adds
 // the operands of a derived experiment.
-func (v *View) description(n Node) string {
-	e := v.exp
-	switch n.Kind {
-	case MetricNode:
-		m := &e.Metrics[n.Index]
-		s := fmt.Sprintf("%s [%s] (%s, %s", v.Label(n), m.Unit, m.UniqName, m.DataType)
-		if m.Aggregation != model.Sum {
-			s += ", aggregated by " + m.Aggregation.String()
-		}
-		s += ")"
-		if m.Approximate {
-			s += "; aggregated values are approximate"
-		}
-		if m.Unavailable != "" {
-			s += "; no values: " + m.Unavailable
-		}
-		if m.Descr != "" {
-			s += ": " + m.Descr
-		}
-		return s
-	case CnodeNode:
-		c := &e.Cnodes[n.Index]
-		s := regionText(&e.Regions[c.Region])
-		if c.CallFile != "" && c.CallLine > 0 {
-			s += fmt.Sprintf("; called from %s:%d", c.CallFile, c.CallLine)
-		} else if c.CallLine > 0 {
-			s += fmt.Sprintf("; called from line %d", c.CallLine)
-		}
-		return s
-	case RegionNode:
-		return fmt.Sprintf("%s; %d call paths", regionText(&e.Regions[n.Index]), len(v.regionCnodes[n.Index]))
-	case SubroutinesNode:
-		return "everything called from " + e.Regions[n.Index].Name + ", without its own recursive calls"
-	case SystemNode:
-		s := &e.System[n.Index]
-		class := s.Class
-		if class == "" {
-			class = s.Kind.String()
-		}
-		t := fmt.Sprintf("%s %q", class, s.Name)
-		if s.Kind != model.TreeNode {
-			t += fmt.Sprintf(", rank %d", s.Rank)
-		}
-		if s.Descr != "" {
-			t += ": " + s.Descr
-		}
-		return t
-	}
-	return ""
-}
+func (v *View) description(n Node) string { return kindOf(n).description(v, n.Index) }
 
 func regionText(r *model.Region) string {
 	s := r.Name
@@ -1029,72 +901,16 @@ func (v *View) Children(d Dim, n Node) []Node {
 	if !n.Valid() {
 		return v.Roots(d)
 	}
-	var out []Node
-	switch n.Kind {
-	case MetricNode:
-		for _, ch := range v.exp.Metrics[n.Index].Children {
-			if !v.exp.Metrics[ch].Hidden() {
-				out = append(out, Node{MetricNode, ch})
-			}
-		}
-	case CnodeNode:
-		out = nodes(CnodeNode, v.exp.Cnodes[n.Index].Children)
-	case RegionNode:
-		if v.regionCalls[n.Index] {
-			out = []Node{{SubroutinesNode, n.Index}}
-		}
-	case SystemNode:
-		s := &v.exp.System[n.Index]
-		if v.threadsHidden && s.Kind == model.Group {
-			return nil
-		}
-		out = nodes(SystemNode, s.Children)
-	}
+	out := kindOf(n).children(v, n.Index)
 	v.sort(d, out)
 	return out
 }
 
 // IsBranch reports whether n has rows below it in pane d.
-func (v *View) IsBranch(d Dim, n Node) bool {
-	switch n.Kind {
-	case MetricNode:
-		for _, ch := range v.exp.Metrics[n.Index].Children {
-			if !v.exp.Metrics[ch].Hidden() {
-				return true
-			}
-		}
-		return false
-	case CnodeNode:
-		return len(v.exp.Cnodes[n.Index].Children) > 0
-	case RegionNode:
-		return v.regionCalls[n.Index]
-	case SystemNode:
-		s := &v.exp.System[n.Index]
-		return len(s.Children) > 0 && !(v.threadsHidden && s.Kind == model.Group)
-	}
-	return false
-}
+func (v *View) IsBranch(d Dim, n Node) bool { return kindOf(n).isBranch(v, n.Index) }
 
 // Parent returns the row above n in pane d, or the zero Node for a root.
-func (v *View) Parent(d Dim, n Node) Node {
-	switch n.Kind {
-	case MetricNode:
-		if p := v.exp.Metrics[n.Index].Parent; p >= 0 {
-			return Node{MetricNode, p}
-		}
-	case CnodeNode:
-		if p := v.exp.Cnodes[n.Index].Parent; p >= 0 {
-			return Node{CnodeNode, p}
-		}
-	case SubroutinesNode:
-		return Node{RegionNode, n.Index}
-	case SystemNode:
-		if p := v.exp.System[n.Index].Parent; p >= 0 {
-			return Node{SystemNode, p}
-		}
-	}
-	return Node{}
-}
+func (v *View) Parent(d Dim, n Node) Node { return kindOf(n).parent(v, n.Index) }
 
 // Ancestors returns the rows above n, the root first.
 func (v *View) Ancestors(d Dim, n Node) []Node {
@@ -1220,12 +1036,6 @@ func (v *View) FindStep(delta int) (n Node, pos, total int, ok bool) {
 	return v.findCurrent, v.findIndex + 1, k, true
 }
 
-// FindCurrent returns the current match, its position (1-based) and the
-// number of matches.
-func (v *View) FindCurrent() (n Node, pos, total int, ok bool) {
-	return v.FindStep(0)
-}
-
 // FindState returns the pane and pattern of the current search.
 func (v *View) FindState() (d Dim, pattern string, active bool) {
 	return v.findDim, v.findPattern, v.findActive
@@ -1298,14 +1108,4 @@ func (v *View) Explain(d Dim) string {
 	return strings.Join(parts, " · ")
 }
 
-func (v *View) callPath(n Node) string {
-	switch n.Kind {
-	case CnodeNode:
-		return v.exp.CallPath(n.Index)
-	case RegionNode:
-		return "region " + v.exp.Regions[n.Index].Name
-	case SubroutinesNode:
-		return "subroutines of " + v.exp.Regions[n.Index].Name
-	}
-	return "-"
-}
+func (v *View) callPath(n Node) string { return kindOf(n).callPath(v, n.Index) }

@@ -1,0 +1,454 @@
+package tau
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cubeview/model"
+)
+
+// event is one interval event line of a profile file. Name and group
+// point into the file's bytes.
+type event struct {
+	name  []byte // trimmed of surrounding blanks
+	group []byte // the GROUP="…" value, empty when absent
+	// calls, excl, incl are the columns Calls, Excl and Incl; Subrs, the
+	// calls an event makes, is what its call paths' children hold.
+	calls, excl, incl float64
+	line              int32
+}
+
+// userEvent is one atomic (user-defined) event line.
+type userEvent struct {
+	name                          []byte
+	count, max, min, mean, sumsqr float64
+	line                          int
+}
+
+// profile is what one profile.N.C.T file holds.
+type profile struct {
+	// metric names the metric from the header (templated_functions_MULTI_X)
+	// or the metadata's "Metric Name"; empty when neither says.
+	metric     string
+	hwCounters bool // templated_functions_hw_counters: counter values
+	meta       []rawAttr
+	events     []event
+	user       []userEvent
+}
+
+// rawAttr is a metadata attribute as the file writes it, XML-escaped.
+type rawAttr struct{ key, value []byte }
+
+// text returns the unescaped text of raw metadata (checked when parsed).
+func text(b []byte) string {
+	s, _ := unescapeXML(b)
+	return s
+}
+
+// attrs returns the metadata as attributes.
+func attrs(raw []rawAttr) []model.Attr {
+	out := make([]model.Attr, len(raw))
+	for i, a := range raw {
+		out[i] = model.Attr{Key: text(a.key), Value: text(a.value)}
+	}
+	return out
+}
+
+// maxDeclared bounds a declared number of lines before reading them, so a
+// corrupt count cannot make the parser allocate without limit.
+func maxDeclared(data []byte) int { return bytes.Count(data, []byte{'\n'}) + 1 }
+
+// lineReader splits data into lines and counts them.
+type lineReader struct {
+	data []byte
+	pos  int
+	line int
+}
+
+func (r *lineReader) next() ([]byte, bool) {
+	if r.pos >= len(r.data) {
+		return nil, false
+	}
+	r.line++
+	rest := r.data[r.pos:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		r.pos = len(r.data)
+		return bytes.TrimSuffix(rest, []byte{'\r'}), true
+	}
+	r.pos += i + 1
+	return bytes.TrimSuffix(rest[:i], []byte{'\r'}), true
+}
+
+// parseProfile reads one profile file into p, reusing p's slices; name is
+// the file's path for error messages ("name:line: problem").
+func parseProfile(data []byte, name string, p *profile) error {
+	*p = profile{events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
+	r := &lineReader{data: data}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, r.line, fmt.Sprintf(format, args...))
+	}
+
+	// Line 1: "N templated_functions[_MULTI_metric|_hw_counters]".
+	head, ok := r.next()
+	if !ok {
+		return fmt.Errorf("%s: empty file", name)
+	}
+	countText, kind, _ := bytes.Cut(bytes.TrimSpace(head), []byte{' '})
+	n, err := strconv.Atoi(string(countText))
+	if err != nil || n < 0 {
+		return fail("not a TAU profile: the first line must be \"<number of events> templated_functions…\", found %q", clip(head))
+	}
+	switch {
+	case bytes.HasPrefix(kind, []byte("templated_functions_MULTI_")):
+		p.metric = strings.TrimSpace(string(kind[len("templated_functions_MULTI_"):]))
+	case bytes.Equal(kind, []byte("templated_functions_hw_counters")):
+		p.hwCounters = true
+	case bytes.Equal(kind, []byte("templated_functions")):
+	default:
+		return fail("not a TAU profile: unknown profile kind %q (want templated_functions…)", clip(kind))
+	}
+	if n > maxDeclared(data) {
+		return fail("declares %d events but the file has only %d lines (truncated?)", n, maxDeclared(data))
+	}
+
+	// Line 2: "# Name Calls Subrs Excl Incl [SumExclSqr] ProfileCalls" and
+	// the metadata; absent in the oldest format, where events start here.
+	columns := 5
+	format, ok := r.next()
+	if !ok {
+		return fail("file ends after the first line (truncated?)")
+	}
+	pending := false
+	if bytes.HasPrefix(format, []byte("#")) {
+		text, meta, _ := bytes.Cut(format, []byte("<metadata>"))
+		fields := strings.Fields(strings.TrimSuffix(strings.TrimSpace(string(text)), "#"))
+		if len(fields) < 6 || fields[1] != "Name" || fields[2] != "Calls" || fields[3] != "Subrs" || fields[4] != "Excl" || fields[5] != "Incl" {
+			return fail("unknown column header %q (want \"# Name Calls Subrs Excl Incl …\")", clip(text))
+		}
+		switch strings.Join(fields[6:], " ") {
+		case "ProfileCalls":
+		case "SumExclSqr ProfileCalls":
+			columns = 6
+		default:
+			return fail("unknown column header %q (want … Incl [SumExclSqr] ProfileCalls)", clip(text))
+		}
+		if len(meta) > 0 || bytes.Contains(format, []byte("<metadata")) {
+			if err := parseMetadata(meta, &p.meta); err != nil {
+				return fail("metadata: %v", err)
+			}
+		}
+	} else {
+		pending = true
+	}
+	for _, a := range p.meta {
+		if string(a.key) == "Metric Name" && p.metric == "" {
+			p.metric = text(a.value)
+		}
+	}
+
+	if cap(p.events) < n {
+		p.events = make([]event, 0, n)
+	}
+	var vals [6]float64
+	for i := 0; i < n; i++ {
+		var line []byte
+		if pending {
+			line, pending = format, false
+		} else if line, ok = r.next(); !ok {
+			return fail("file ends after %d of %d events (truncated?)", i, n)
+		}
+		ev, profileCalls, err := parseEvent(line, columns, vals[:])
+		if err != nil {
+			return fail("event %d of %d: %v", i+1, n, err)
+		}
+		ev.line = int32(min(r.line, 1<<31-1))
+		p.events = append(p.events, ev)
+		for k := 0; k < profileCalls; k++ { // per-invocation lines, not kept
+			if _, ok := r.next(); !ok {
+				return fail("file ends in the %d profiled calls of event %q (truncated?)", profileCalls, clip(ev.name))
+			}
+		}
+	}
+
+	// "M aggregates" must follow; "K userevents" may.
+	line, ok := nextNonBlank(r)
+	if !ok {
+		return fail("file ends after the events: the \"aggregates\" line is missing (truncated?)")
+	}
+	m, word, err := countLine(line)
+	if err != nil || word != "aggregates" {
+		return fail("want \"<number> aggregates\" after the %d events, found %q", n, clip(line))
+	}
+	if m != 0 {
+		return fail("%d aggregates: aggregate profiles are not supported", m)
+	}
+	line, ok = nextNonBlank(r)
+	if !ok {
+		return nil
+	}
+	k, word, err := countLine(line)
+	if err != nil || word != "userevents" {
+		return fail("want \"<number> userevents\" after the aggregates, found %q", clip(line))
+	}
+	if k > maxDeclared(data) {
+		return fail("declares %d user events but the file has only %d lines (truncated?)", k, maxDeclared(data))
+	}
+	// The header "# eventname numevents max min mean sumsqr" follows,
+	// also when there are no user events.
+	if line, ok = r.next(); ok && !bytes.HasPrefix(line, []byte("#")) {
+		if k > 0 || len(bytes.TrimSpace(line)) > 0 {
+			return fail("want the user-event header \"# eventname numevents max min mean sumsqr\", found %q", clip(line))
+		}
+	} else if !ok && k > 0 {
+		return fail("file ends before the %d user events (truncated?)", k)
+	}
+	for i := 0; i < k; i++ {
+		if line, ok = r.next(); !ok {
+			return fail("file ends after %d of %d user events (truncated?)", i, k)
+		}
+		name, rest, err := quotedName(line)
+		if err != nil {
+			return fail("user event %d of %d: %v", i+1, k, err)
+		}
+		if err := parseNumbers(rest, vals[:5], userColumns[:]); err != nil {
+			return fail("user event %q: %v", clip(name), err)
+		}
+		p.user = append(p.user, userEvent{name: name, count: vals[0], max: vals[1], min: vals[2], mean: vals[3], sumsqr: vals[4], line: r.line})
+	}
+	if line, ok = nextNonBlank(r); ok {
+		return fail("unexpected text after the user events: %q", clip(line))
+	}
+	return nil
+}
+
+var (
+	eventColumns     = [...]string{"Calls", "Subrs", "Excl", "Incl", "ProfileCalls"}
+	eventColumnsStat = [...]string{"Calls", "Subrs", "Excl", "Incl", "SumExclSqr", "ProfileCalls"}
+	userColumns      = [...]string{"numevents", "max", "min", "mean", "sumsqr"}
+)
+
+// parseEvent reads `"name" calls subrs excl incl [sumexclsqr] profilecalls
+// GROUP="g"`; vals is scratch space of at least 6 values.
+func parseEvent(line []byte, columns int, vals []float64) (event, int, error) {
+	name, rest, err := quotedName(line)
+	if err != nil {
+		return event{}, 0, err
+	}
+	names := eventColumns[:]
+	if columns == 6 {
+		names = eventColumnsStat[:]
+	}
+	rest, err = parseNumbersPrefix(rest, vals[:columns], names)
+	if err != nil {
+		return event{}, 0, fmt.Errorf("event %q: %w", clip(name), err)
+	}
+	ev := event{name: name, calls: vals[0], excl: vals[2], incl: vals[3]}
+	pc := vals[columns-1]
+	if pc < 0 || pc != float64(int(pc)) || pc > 1<<30 {
+		return event{}, 0, fmt.Errorf("event %q: ProfileCalls %v is not a count", clip(name), pc)
+	}
+	rest = bytes.TrimSpace(rest)
+	if g, ok := bytes.CutPrefix(rest, []byte(`GROUP="`)); ok {
+		end := bytes.LastIndexByte(g, '"')
+		if end < 0 {
+			return event{}, 0, fmt.Errorf("event %q: GROUP value without closing quote", clip(name))
+		}
+		ev.group = g[:end]
+	} else if len(rest) > 0 {
+		return event{}, 0, fmt.Errorf("event %q: unexpected %q after the numbers", clip(name), clip(rest))
+	}
+	return ev, int(pc), nil
+}
+
+// quotedName splits `"name" rest`: the name runs to the first quote that
+// is followed by a blank or the end of the line.
+func quotedName(line []byte) (name, rest []byte, err error) {
+	if len(line) == 0 || line[0] != '"' {
+		return nil, nil, fmt.Errorf("want a quoted name, found %q", clip(line))
+	}
+	for i := 1; i < len(line); i++ {
+		if line[i] == '"' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
+			return bytes.TrimSpace(line[1:i]), line[i+1:], nil
+		}
+	}
+	return nil, nil, fmt.Errorf("name without closing quote: %q", clip(line))
+}
+
+// parseNumbers reads exactly len(vals) blank-separated numbers from b.
+func parseNumbers(b []byte, vals []float64, names []string) error {
+	rest, err := parseNumbersPrefix(b, vals, names)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return fmt.Errorf("unexpected %q after the numbers", clip(rest))
+	}
+	return nil
+}
+
+// parseNumbersPrefix reads len(vals) blank-separated numbers from the
+// start of b and returns what follows them.
+func parseNumbersPrefix(b []byte, vals []float64, names []string) ([]byte, error) {
+	for k := range vals {
+		for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+			b = b[1:]
+		}
+		end := 0
+		for end < len(b) && b[end] != ' ' && b[end] != '\t' {
+			end++
+		}
+		if end == 0 {
+			return nil, fmt.Errorf("column %s is missing", names[k])
+		}
+		v, ok := parseFloat(b[:end]) // NaN and ±Inf are not values either
+		if !ok {
+			return nil, fmt.Errorf("column %s: %q is not a number", names[k], clip(b[:end]))
+		}
+		vals[k] = v
+		b = b[end:]
+	}
+	return b, nil
+}
+
+// countLine parses "<n> word".
+func countLine(line []byte) (int, string, error) {
+	f := strings.Fields(string(line))
+	if len(f) != 2 {
+		return 0, "", fmt.Errorf("want two fields")
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil || n < 0 {
+		return 0, "", fmt.Errorf("bad count %q", f[0])
+	}
+	return n, f[1], nil
+}
+
+func nextNonBlank(r *lineReader) ([]byte, bool) {
+	for {
+		line, ok := r.next()
+		if !ok {
+			return nil, false
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, true
+		}
+	}
+}
+
+// parseMetadata reads the <attribute><name>N</name><value>V</value>
+// </attribute> elements of a metadata block (text after "<metadata>").
+func parseMetadata(b []byte, out *[]rawAttr) error {
+	for {
+		i := bytes.Index(b, []byte("<attribute>"))
+		if i < 0 {
+			break
+		}
+		b = b[i+len("<attribute>"):]
+		end := bytes.Index(b, []byte("</attribute>"))
+		if end < 0 {
+			return fmt.Errorf("<attribute> without </attribute>")
+		}
+		attr := b[:end]
+		b = b[end+len("</attribute>"):]
+		key, err := element(attr, "name")
+		if err != nil {
+			return err
+		}
+		val, err := element(attr, "value")
+		if err != nil {
+			return fmt.Errorf("attribute %q: %w", text(key), err)
+		}
+		*out = append(*out, rawAttr{key, val})
+	}
+	return nil
+}
+
+// element returns the text of <tag>…</tag> in b, after checking that its
+// entities can be resolved.
+func element(b []byte, tag string) ([]byte, error) {
+	open, closing := "<"+tag+">", "</"+tag+">"
+	i := bytes.Index(b, []byte(open))
+	if i < 0 {
+		if bytes.Contains(b, []byte("<"+tag+"/>")) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("no <%s>", tag)
+	}
+	rest := b[i+len(open):]
+	j := bytes.Index(rest, []byte(closing))
+	if j < 0 {
+		return nil, fmt.Errorf("<%s> without %s", tag, closing)
+	}
+	if bytes.IndexByte(rest[:j], '&') >= 0 {
+		if _, err := unescapeXML(rest[:j]); err != nil {
+			return nil, err
+		}
+	}
+	return rest[:j], nil
+}
+
+// unescapeXML resolves the five predefined entities and character
+// references.
+func unescapeXML(b []byte) (string, error) {
+	if bytes.IndexByte(b, '&') < 0 {
+		return string(b), nil
+	}
+	var sb strings.Builder
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '&')
+		if i < 0 {
+			sb.Write(b)
+			break
+		}
+		sb.Write(b[:i])
+		b = b[i:]
+		semi := bytes.IndexByte(b, ';')
+		if semi < 0 || semi > 12 {
+			sb.WriteByte('&') // a bare ampersand, as some writers leave it
+			b = b[1:]
+			continue
+		}
+		ent := string(b[1:semi])
+		switch ent {
+		case "lt":
+			sb.WriteByte('<')
+		case "gt":
+			sb.WriteByte('>')
+		case "amp":
+			sb.WriteByte('&')
+		case "quot":
+			sb.WriteByte('"')
+		case "apos":
+			sb.WriteByte('\'')
+		default:
+			var r int64
+			var err error
+			switch {
+			case strings.HasPrefix(ent, "#x"):
+				r, err = strconv.ParseInt(ent[2:], 16, 32)
+			case strings.HasPrefix(ent, "#"):
+				r, err = strconv.ParseInt(ent[1:], 10, 32)
+			default:
+				err = fmt.Errorf("unknown")
+			}
+			if err != nil || r < 0 || r > 0x10FFFF {
+				return "", fmt.Errorf("unknown entity &%s;", ent)
+			}
+			sb.WriteRune(rune(r))
+		}
+		b = b[semi+1:]
+	}
+	return sb.String(), nil
+}
+
+// clip shortens text quoted in error messages.
+func clip(b []byte) string {
+	const max = 80
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,294 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"cubeview/model"
+)
+
+// rowKind is what one sort of row knows: where it hangs in its pane, what
+// it is called and which values it shows. Each NodeKind has one; the View
+// asks it instead of switching over kinds.
+type rowKind interface {
+	children(v *View, i int) []Node
+	parent(v *View, i int) Node
+	isBranch(v *View, i int) bool
+	label(v *View, i int) string
+	description(v *View, i int) string
+	// inclusive is the collapsed value; exclusive the value of an
+	// expanded row (NaN: none of its own).
+	inclusive(v *View, i int) float64
+	exclusive(v *View, i int) float64
+	// ownRoot is the 100 % of OwnRootPercent.
+	ownRoot(v *View, i int) float64
+	// presence is the operands of a derived experiment that had the row.
+	presence(v *View, i int) model.Mask
+	// callPath names the row as a call-pane selection ("-" elsewhere).
+	callPath(v *View, i int) string
+}
+
+var rowKinds = [...]rowKind{
+	noKind:          noRow{},
+	MetricNode:      metricRow{},
+	CnodeNode:       cnodeRow{},
+	RegionNode:      regionRow{},
+	SubroutinesNode: subroutinesRow{},
+	SystemNode:      systemRow{},
+}
+
+func kindOf(n Node) rowKind {
+	if int(n.Kind) < len(rowKinds) {
+		return rowKinds[n.Kind]
+	}
+	return noRow{}
+}
+
+// noRow is the zero Node: no row.
+type noRow struct{}
+
+func (noRow) children(*View, int) []Node     { return nil }
+func (noRow) parent(*View, int) Node         { return Node{} }
+func (noRow) isBranch(*View, int) bool       { return false }
+func (noRow) label(*View, int) string        { return "" }
+func (noRow) description(*View, int) string  { return "" }
+func (noRow) inclusive(*View, int) float64   { return math.NaN() }
+func (noRow) exclusive(*View, int) float64   { return math.NaN() }
+func (noRow) ownRoot(*View, int) float64     { return math.NaN() }
+func (noRow) presence(*View, int) model.Mask { return 0 }
+func (noRow) callPath(*View, int) string     { return "-" }
+
+// metricRow is a metric; VOID metrics are hidden.
+type metricRow struct{}
+
+func (metricRow) children(v *View, i int) []Node {
+	var out []Node
+	for _, ch := range v.exp.Metrics[i].Children {
+		if !v.exp.Metrics[ch].Hidden() {
+			out = append(out, Node{MetricNode, ch})
+		}
+	}
+	return out
+}
+
+func (metricRow) parent(v *View, i int) Node {
+	if p := v.exp.Metrics[i].Parent; p >= 0 {
+		return Node{MetricNode, p}
+	}
+	return Node{}
+}
+
+func (k metricRow) isBranch(v *View, i int) bool {
+	for _, ch := range v.exp.Metrics[i].Children {
+		if !v.exp.Metrics[ch].Hidden() {
+			return true
+		}
+	}
+	return false
+}
+
+func (metricRow) label(v *View, i int) string {
+	m := &v.exp.Metrics[i]
+	if m.DispName != "" {
+		return m.DispName
+	}
+	return m.UniqName
+}
+
+func (k metricRow) description(v *View, i int) string {
+	m := &v.exp.Metrics[i]
+	s := fmt.Sprintf("%s [%s] (%s, %s", k.label(v, i), m.Unit, m.UniqName, m.DataType)
+	if m.Aggregation != model.Sum {
+		s += ", aggregated by " + m.Aggregation.String()
+	}
+	s += ")"
+	if m.Approximate {
+		s += "; aggregated values are approximate"
+	}
+	if m.Unavailable != "" {
+		s += "; no values: " + m.Unavailable
+	}
+	if m.Descr != "" {
+		s += ": " + m.Descr
+	}
+	return s
+}
+
+func (metricRow) inclusive(v *View, i int) float64 { return v.metricIncl[i] }
+func (metricRow) exclusive(v *View, i int) float64 { return v.metricExcl[i] }
+func (metricRow) ownRoot(v *View, i int) float64   { return v.metricIncl[v.metricRoot[i]] }
+func (metricRow) presence(v *View, i int) model.Mask {
+	return v.exp.Metrics[i].Present
+}
+func (metricRow) callPath(*View, int) string { return "-" }
+
+// cnodeRow is a call path of the call tree.
+type cnodeRow struct{}
+
+func (cnodeRow) children(v *View, i int) []Node { return nodes(CnodeNode, v.exp.Cnodes[i].Children) }
+
+func (cnodeRow) parent(v *View, i int) Node {
+	if p := v.exp.Cnodes[i].Parent; p >= 0 {
+		return Node{CnodeNode, p}
+	}
+	return Node{}
+}
+
+func (cnodeRow) isBranch(v *View, i int) bool { return len(v.exp.Cnodes[i].Children) > 0 }
+
+func (cnodeRow) label(v *View, i int) string {
+	c := &v.exp.Cnodes[i]
+	name := v.exp.Regions[c.Region].Name
+	if len(c.Params) > 0 {
+		var ps []string
+		for _, p := range c.Params {
+			ps = append(ps, p.Key+"="+p.Value)
+		}
+		name += " (" + strings.Join(ps, ", ") + ")"
+	}
+	return name
+}
+
+func (cnodeRow) description(v *View, i int) string {
+	c := &v.exp.Cnodes[i]
+	s := regionText(&v.exp.Regions[c.Region])
+	if c.CallFile != "" && c.CallLine > 0 {
+		s += fmt.Sprintf("; called from %s:%d", c.CallFile, c.CallLine)
+	} else if c.CallLine > 0 {
+		s += fmt.Sprintf("; called from line %d", c.CallLine)
+	}
+	return s
+}
+
+func (cnodeRow) inclusive(v *View, i int) float64   { return at(v.callIncl, i) }
+func (cnodeRow) exclusive(v *View, i int) float64   { return at(v.callExcl, i) }
+func (cnodeRow) ownRoot(v *View, i int) float64     { return at(v.callIncl, v.cnodeRoot[i]) }
+func (cnodeRow) presence(v *View, i int) model.Mask { return v.exp.Cnodes[i].Present }
+func (cnodeRow) callPath(v *View, i int) string     { return v.exp.CallPath(i) }
+
+// regionRow is a region of the flat profile; its only child is
+// "Subroutines" when it calls anything.
+type regionRow struct{}
+
+func (regionRow) children(v *View, i int) []Node {
+	if v.regionCalls[i] {
+		return []Node{{SubroutinesNode, i}}
+	}
+	return nil
+}
+
+func (regionRow) parent(*View, int) Node           { return Node{} }
+func (regionRow) isBranch(v *View, i int) bool     { return v.regionCalls[i] }
+func (regionRow) label(v *View, i int) string      { return v.exp.Regions[i].Name }
+func (regionRow) inclusive(v *View, i int) float64 { return at(v.regIncl, i) }
+func (regionRow) exclusive(v *View, i int) float64 { return at(v.regExcl, i) }
+
+func (regionRow) description(v *View, i int) string {
+	n := len(v.regionCnodes[i])
+	return fmt.Sprintf("%s; %d %s", regionText(&v.exp.Regions[i]), n, plural(n, "call path"))
+}
+
+// ownRoot: every region is a root of the flat profile; the whole call
+// forest is the more useful 100 %.
+func (regionRow) ownRoot(v *View, _ int) float64 { return v.callTotal }
+
+// presence: a region was in every operand that had one of its call paths.
+func (regionRow) presence(v *View, i int) model.Mask {
+	var m model.Mask
+	for _, c := range v.regionCnodes[i] {
+		m |= v.exp.Cnodes[c].Present
+	}
+	return m
+}
+
+func (regionRow) callPath(v *View, i int) string { return "region " + v.exp.Regions[i].Name }
+
+// subroutinesRow is the "Subroutines" child of flat-profile region i:
+// everything the region calls.
+type subroutinesRow struct{}
+
+func (subroutinesRow) children(*View, int) []Node     { return nil }
+func (subroutinesRow) parent(_ *View, i int) Node     { return Node{RegionNode, i} }
+func (subroutinesRow) isBranch(*View, int) bool       { return false }
+func (subroutinesRow) label(*View, int) string        { return "Subroutines" }
+func (subroutinesRow) presence(*View, int) model.Mask { return 0 }
+func (subroutinesRow) ownRoot(v *View, _ int) float64 { return v.callTotal }
+
+func (subroutinesRow) description(v *View, i int) string {
+	return "everything called from " + v.exp.Regions[i].Name + ", without its own recursive calls"
+}
+
+func (subroutinesRow) inclusive(v *View, i int) float64 {
+	return at(v.regIncl, i) - at(v.regExcl, i)
+}
+
+func (k subroutinesRow) exclusive(v *View, i int) float64 { return k.inclusive(v, i) }
+
+func (subroutinesRow) callPath(v *View, i int) string {
+	return "subroutines of " + v.exp.Regions[i].Name
+}
+
+// systemRow is a node of the system tree; threads are hidden below
+// processes when the experiment has one thread per process.
+type systemRow struct{}
+
+func (systemRow) children(v *View, i int) []Node {
+	s := &v.exp.System[i]
+	if v.threadsHidden && s.Kind == model.Group {
+		return nil
+	}
+	return nodes(SystemNode, s.Children)
+}
+
+func (systemRow) parent(v *View, i int) Node {
+	if p := v.exp.System[i].Parent; p >= 0 {
+		return Node{SystemNode, p}
+	}
+	return Node{}
+}
+
+func (systemRow) isBranch(v *View, i int) bool {
+	s := &v.exp.System[i]
+	return len(s.Children) > 0 && !(v.threadsHidden && s.Kind == model.Group)
+}
+
+func (systemRow) label(v *View, i int) string {
+	s := &v.exp.System[i]
+	if s.Name != "" {
+		return s.Name
+	}
+	return fmt.Sprintf("%s %d", s.Class, s.Rank)
+}
+
+func (systemRow) description(v *View, i int) string {
+	s := &v.exp.System[i]
+	class := s.Class
+	if class == "" {
+		class = s.Kind.String()
+	}
+	t := fmt.Sprintf("%s %q", class, s.Name)
+	if s.Kind != model.TreeNode {
+		t += fmt.Sprintf(", rank %d", s.Rank)
+	}
+	if s.Descr != "" {
+		t += ": " + s.Descr
+	}
+	return t
+}
+
+func (systemRow) inclusive(v *View, i int) float64 { return at(v.sysVals, i) }
+
+// exclusive: an expanded system node has no value of its own.
+func (systemRow) exclusive(*View, int) float64       { return math.NaN() }
+func (systemRow) ownRoot(v *View, i int) float64     { return at(v.sysVals, v.systemRoot[i]) }
+func (systemRow) presence(v *View, i int) model.Mask { return v.exp.System[i].Present }
+func (systemRow) callPath(*View, int) string         { return "-" }
+
+// plural returns "1 call path" style words: word, or word+"s" unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
