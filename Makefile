@@ -47,9 +47,10 @@ layering:
 	@bad=$$($(GO) list -deps $(PURE) 2>/dev/null | grep '^fyne\.io/' | head -5); \
 	if [ -n "$$bad" ]; then echo "UI dependency in a pure package: $$bad"; exit 1; fi
 
+# The repository tests run on SQLite and on a throw-away PostgreSQL server.
 unit:
 	@echo "== go test"
-	$(GO) test -count=1 -timeout 30m ./...
+	scripts/with-postgres.sh $(GO) test -count=1 -timeout 30m ./...
 
 # Minimisation is bounded by a count: by default every new interesting input
 # is minimised for up to a minute, which would leave no time to fuzz.

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"fyne.io/fyne/v2/app"
@@ -16,9 +17,21 @@ import (
 )
 
 func main() {
-	args := os.Args[1:]
+	args, err := cli.TakeMemoryFlag(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cubeview:", err)
+		os.Exit(2)
+	}
 	if len(args) > 0 && cli.IsCommand(args[0]) {
-		os.Exit(cli.Main(args, cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+		env := cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+		refs, status, windows := cli.WindowRequest(args, env) // repo open TRIAL…
+		if !windows {
+			os.Exit(cli.Main(args, env))
+		}
+		if status != 0 {
+			os.Exit(status)
+		}
+		args = append([]string{"--"}, refs...)
 	}
 	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), args))
 }

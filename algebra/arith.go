@@ -272,6 +272,9 @@ func (ig *Integration) linear(m int, weights []float64, div float64) (*model.Blo
 	if err != nil {
 		return nil, err
 	}
+	if ig.onDemand(srcs) {
+		return ig.lazyBlock(&lazyRows{srcs: srcs, weights: weights, div: div}), nil
+	}
 	out := ig.allocRows(srcs)
 	parallelRows(out.NumCnodes(), func(lo, hi int) {
 		for rc := lo; rc < hi; rc++ {
@@ -351,6 +354,9 @@ func (ig *Integration) first(m int) (*model.Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ig.onDemand(srcs) {
+		return ig.lazyBlock(&lazyRows{srcs: srcs, first: true}), nil
+	}
 	out := ig.allocRows(srcs)
 	for _, s := range srcs {
 		parallelRows(out.NumCnodes(), func(lo, hi int) {
@@ -373,4 +379,115 @@ func (ig *Integration) first(m int) (*model.Block, error) {
 		})
 	}
 	return out, nil
+}
+
+// onDemand reports whether a result metric is computed row by row when
+// read instead of in memory: when an operand's block is read on demand
+// (it exceeds the memory budget) or the result would exceed the budget.
+func (ig *Integration) onDemand(srcs []source) bool {
+	rows := int64(0)
+	for _, s := range srcs {
+		if s.block.OnDemand() {
+			return true
+		}
+		rows += int64(s.block.StoredRows())
+	}
+	return rows*int64(len(ig.Result.Locations))*8 > model.MemoryBudget()
+}
+
+func (ig *Integration) lazyBlock(z *lazyRows) *model.Block {
+	z.nl = len(ig.Result.Locations)
+	return model.NewSourceBlock(len(ig.Result.Cnodes), z.nl, z)
+}
+
+// lazyRows computes a result metric's rows from the operands' rows when
+// they are read (model.RowSource), with the arithmetic of linear and
+// first, so that operands larger than memory combine with bounded memory
+// and a result can be written row by row.
+type lazyRows struct {
+	srcs    []source
+	weights []float64 // linear: Σ weights[op]·x / div
+	div     float64
+	first   bool // merge: the first source's values
+	nl      int
+	bufs    sync.Pool
+}
+
+// HasRow implements model.RowSource.
+func (z *lazyRows) HasRow(rc int) bool {
+	for _, s := range z.srcs {
+		if oc := s.rows[rc]; oc >= 0 && s.block.HasRow(oc) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadRow implements model.RowSource.
+func (z *lazyRows) ReadRow(rc int, dst []float64) error {
+	clear(dst)
+	for _, s := range z.srcs {
+		oc := s.rows[rc]
+		if oc < 0 || !s.block.HasRow(oc) {
+			continue
+		}
+		buf, _ := z.bufs.Get().(*[]float64)
+		if buf == nil || len(*buf) < s.block.NumLocations() {
+			b := make([]float64, s.block.NumLocations())
+			buf = &b
+		}
+		row, ok, err := s.block.ReadRow(oc, *buf)
+		if err != nil {
+			return err
+		}
+		if ok {
+			z.combine(s, row, dst)
+		}
+		z.bufs.Put(buf)
+	}
+	if !z.first && z.div != 1 {
+		for l := range dst {
+			dst[l] /= z.div
+		}
+	}
+	return nil
+}
+
+func (z *lazyRows) combine(s source, row, dst []float64) {
+	if z.first {
+		if s.ident {
+			copy(dst, row[:len(dst)])
+			return
+		}
+		for l, v := range row {
+			if r := s.locs[l]; r >= 0 {
+				dst[r] = v
+			}
+		}
+		return
+	}
+	w := z.weights[s.op]
+	if !s.ident {
+		for l, v := range row {
+			if r := s.locs[l]; r >= 0 {
+				dst[r] += w * v
+			}
+		}
+		return
+	}
+	row = row[:len(dst)]
+	switch w {
+	case 1:
+		for l, v := range row {
+			dst[l] += v
+		}
+	case -1:
+		for l, v := range row {
+			dst[l] -= v
+		}
+	default:
+		for l, v := range row {
+			dst[l] += w * v
+		}
+	}
 }

@@ -179,15 +179,68 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestParseOptionsRoundTrip(t *testing.T) {
-	for _, o := range []Options{{}, {System: SystemCopy}, {System: SystemCollapse, StrictLines: true}} {
+	rename := func(s string) Rename {
+		r, err := ParseRename(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, o := range []Options{
+		{}, {System: SystemCopy}, {System: SystemCollapse, StrictLines: true}, {StrictRoots: true},
+		{Renames: []Rename{rename("tea_leaf_.*=tea_leaf"), rename(`(.*)_v2=${1}`), rename(`operator\=;"x"=op;"y"`)}},
+	} {
 		got, err := ParseOptions(o.String())
-		if err != nil || got != o {
+		if err != nil || got.String() != o.String() || len(got.Renames) != len(o.Renames) {
 			t.Errorf("ParseOptions(%q) = %+v, %v; want %+v", o.String(), got, err, o)
 		}
+		for i, r := range o.Renames {
+			if got.Renames[i].From != r.From || got.Renames[i].To != r.To {
+				t.Errorf("rename %d: %+v, want %+v", i, got.Renames[i], r)
+			}
+		}
 	}
-	for _, bad := range []string{"system=sideways", "strict-lines=maybe", "colour=red"} {
+	// Written before rename rules existed.
+	if o, err := ParseOptions("system=auto;strict-lines=false"); err != nil || o.String() != (Options{}).String() {
+		t.Errorf("old options: %+v, %v", o, err)
+	}
+	for _, bad := range []string{"system=sideways", "strict-lines=maybe", "colour=red", "strict-roots=x",
+		`rename="a(=b"`, `rename="nothing"`, `rename="a=b`, `rename="a=b"x`, "system"} {
 		if _, err := ParseOptions(bad); err == nil {
 			t.Errorf("ParseOptions(%q) accepted", bad)
+		}
+	}
+}
+
+func TestRename(t *testing.T) {
+	tests := []struct {
+		rule, name, want string
+		ok               bool
+	}{
+		{"tea_leaf_baseline=tea_leaf_optimized", "tea_leaf_baseline", "tea_leaf_optimized", true},
+		{"foo=bar", "foobar", "foobar", false}, // whole names only
+		{"solve_v[0-9]+=solve", "solve_v12", "solve", true},
+		{`(\w+)_old=${1}`, "compute_old", "compute", true},
+		{`operator\==assign`, "operator=", "assign", true},
+		{"a|b=c", "b", "c", true},
+	}
+	for _, tt := range tests {
+		r, err := ParseRename(tt.rule)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.rule, err)
+		}
+		got, ok := r.Apply(tt.name)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%s on %q = %q, %v; want %q, %v", tt.rule, tt.name, got, ok, tt.want, tt.ok)
+		}
+		back, err := ParseRename(r.String())
+		if err != nil || back.From != r.From || back.To != r.To {
+			t.Errorf("%s: String %q reads back as %+v, %v", tt.rule, r.String(), back, err)
+		}
+	}
+	for _, bad := range []string{"", "=x", "noequals", "a(=b"} {
+		if _, err := ParseRename(bad); err == nil {
+			t.Errorf("ParseRename(%q) accepted", bad)
 		}
 	}
 }

@@ -37,6 +37,9 @@ type Integration struct {
 
 	// SystemOutcome tells how the result's system tree was built.
 	SystemOutcome SystemOutcome
+	// RootsMatched, when not empty, says in a sentence which call-tree
+	// roots of different regions were matched (see Options.StrictRoots).
+	RootsMatched string
 
 	invOnce sync.Once
 	inverse [][]int // per operand: result cnode → operand cnode
@@ -90,11 +93,15 @@ func operandName(ops []*model.Experiment, i int) string {
 //     a different unit or a different aggregation (sum, min, max) is an
 //     error naming the metric.
 //   - region: the same name and module; with Options.StrictLines also the
-//     same begin and end lines. Operands recorded by different tools (their
-//     formats name different tools, e.g. a .cubex and an HPCToolkit
-//     database) match regions by name alone, since every tool records a
-//     region's file differently; among same-named regions one with the same
-//     module is preferred.
+//     same begin and end lines. Names are compared after Options.Renames;
+//     a result region has the renamed name. When every operand has a
+//     single call-tree root, the root regions count as equal whatever
+//     their names and modules (the first operand's definition is kept,
+//     and RootsMatched says so), unless Options.StrictRoots is set.
+//     Operands recorded by different tools (their formats name different
+//     tools, e.g. a .cubex and an HPCToolkit database) match regions by
+//     name alone, since every tool records a region's file differently;
+//     among same-named regions one with the same module is preferred.
 //   - call-tree node: the same callee region and parameters under a matched
 //     parent; with Options.StrictLines also the same call-site file and
 //     line. Siblings that are equal under this relation are matched in
@@ -276,18 +283,65 @@ func mixedTools(ops []*model.Experiment) bool {
 	return false
 }
 
+// rootRegions returns, when the operands' call-tree roots are matched
+// whatever their regions (see Options.StrictRoots), each operand's root
+// region; nil otherwise.
+func (ig *Integration) rootRegions() []int {
+	if ig.Options.StrictRoots || len(ig.Operands) < 2 {
+		return nil
+	}
+	roots := make([]int, len(ig.Operands))
+	for i, e := range ig.Operands {
+		if len(e.CnodeRoots) != 1 {
+			return nil
+		}
+		roots[i] = e.Cnodes[e.CnodeRoots[0]].Region
+		if roots[i] < 0 || roots[i] >= len(e.Regions) {
+			return nil
+		}
+	}
+	return roots
+}
+
 func (ig *Integration) integrateRegions() error {
 	res := ig.Result
 	byKey := map[regionKey][]int{}
 	var claimed []int // operand index + 1 that last claimed each result region
 	byName := mixedTools(ig.Operands)
 	ig.Regions = make([][]int, len(ig.Operands))
+	// Region names and modules after the rename rules; the root region of
+	// every operand takes the first operand's when the roots are matched.
+	names := make([][]string, len(ig.Operands))
+	modules := make([][]string, len(ig.Operands))
+	for i, e := range ig.Operands {
+		names[i] = make([]string, len(e.Regions))
+		modules[i] = make([]string, len(e.Regions))
+		for r := range e.Regions {
+			names[i][r] = ig.Options.renameRegion(e.Regions[r].Name)
+			modules[i][r] = e.Regions[r].Module
+		}
+	}
+	if roots := ig.rootRegions(); roots != nil {
+		var differ []string
+		first := roots[0]
+		for i := range ig.Operands {
+			r := roots[i]
+			if names[i][r] != names[0][first] || modules[i][r] != modules[0][first] {
+				names[i][r], modules[i][r] = names[0][first], modules[0][first]
+				differ = append(differ, fmt.Sprintf("%q in %s", ig.Operands[i].Regions[r].Name, operandName(ig.Operands, i)))
+			}
+		}
+		if len(differ) > 0 {
+			ig.RootsMatched = fmt.Sprintf("the single call-tree roots are matched whatever their names: %q in %s with %s",
+				ig.Operands[0].Regions[first].Name, operandName(ig.Operands, 0), strings.Join(differ, ", "))
+		}
+	}
 	for i, e := range ig.Operands {
 		rmap := newMap(len(e.Regions))
 		ig.Regions[i] = rmap
 		for r := range e.Regions {
 			or := &e.Regions[r]
-			key := regionKey{name: or.Name, module: or.Module}
+			key := regionKey{name: names[i][r], module: modules[i][r]}
 			if byName {
 				key.module = ""
 			}
@@ -302,7 +356,7 @@ func (ig *Integration) integrateRegions() error {
 					continue
 				}
 				score := 0
-				if res.Regions[c].Module == or.Module {
+				if res.Regions[c].Module == modules[i][r] {
 					score += 2
 				}
 				if res.Regions[c].Begin == or.Begin && res.Regions[c].End == or.End {
@@ -314,6 +368,7 @@ func (ig *Integration) integrateRegions() error {
 			}
 			if pick < 0 {
 				nr := *or
+				nr.Name, nr.Module = names[i][r], modules[i][r]
 				nr.ID = len(res.Regions)
 				nr.Attrs = slices.Clone(or.Attrs)
 				pick = len(res.Regions)

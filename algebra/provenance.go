@@ -22,6 +22,7 @@ const (
 	AttrExpression = "cubeview::expression"
 	AttrOptions    = "cubeview::options"
 	AttrSystem     = "cubeview::system"
+	AttrRoots      = "cubeview::roots"
 	AttrOperand    = "cubeview::operand::" // followed by the operand index
 )
 
@@ -89,6 +90,7 @@ type Provenance struct {
 	// Opts is Options parsed by ReadProvenance (the zero Options when absent).
 	Opts     Options
 	System   string // SystemOutcome.String, empty for operators that keep the system tree
+	Roots    string // Integration.RootsMatched, empty when no roots of different regions were matched
 	Operands []Operand
 	nested   []model.Attr // operand records of derived operands
 }
@@ -100,6 +102,9 @@ func (p Provenance) attrs() []model.Attr {
 	}
 	if p.System != "" {
 		as = append(as, model.Attr{Key: AttrSystem, Value: p.System})
+	}
+	if p.Roots != "" {
+		as = append(as, model.Attr{Key: AttrRoots, Value: p.Roots})
 	}
 	for i, o := range p.Operands {
 		as = append(as, model.Attr{Key: AttrOperand + strconv.Itoa(i), Value: o.String()})
@@ -125,6 +130,7 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 		}
 	}
 	p.System, _ = e.Attr(AttrSystem)
+	p.Roots, _ = e.Attr(AttrRoots)
 	for i := 0; ; i++ {
 		v, found := e.Attr(AttrOperand + strconv.Itoa(i))
 		if !found {
@@ -213,6 +219,7 @@ func (ig *Integration) provenance(op string, args []string) (Provenance, error) 
 	}
 	p.Options = ig.Options.String()
 	p.System = ig.SystemOutcome.String()
+	p.Roots = ig.RootsMatched
 	return p, nil
 }
 

@@ -55,7 +55,7 @@ func TestProvenanceOfFiles(t *testing.T) {
 	if x := p.Expr; x == nil || x.Op != OpDiff || len(x.Args) != 2 || x.Args[0].File != pa || x.Args[1].File != pb || !x.Has(OpDiff) || x.Has(OpMean) {
 		t.Errorf("expression %s parsed as %v", p.Expression, p.Expr)
 	}
-	if p.Opts != (Options{StrictLines: true}) {
+	if p.Opts.String() != (Options{StrictLines: true}).String() {
 		t.Errorf("options %q parsed as %+v", p.Options, p.Opts)
 	}
 	// An experiment read from a derived file has the file as its source:

@@ -66,7 +66,10 @@ func TestRealProperties(t *testing.T) {
 	for _, p := range pairs {
 		t.Run(filepath.Base(p[0])+"+"+filepath.Base(p[1]), func(t *testing.T) {
 			a, b := openReal(t, p[0]), openReal(t, p[1])
-			propertyCheckKeys(t, a, b, Options{}, true, false)
+			// Call paths are compared by name, so roots of different
+			// programs stay apart here; TestMatchSingleRoots covers
+			// matching them.
+			propertyCheckKeys(t, a, b, Options{StrictRoots: true}, true, false)
 		})
 	}
 }
@@ -293,7 +296,7 @@ func rankRanges(e *model.Experiment) string {
 func TestRealOnlyInOne(t *testing.T) {
 	a := openReal(t, "cube4/cpi/profile.cubex")
 	b := openReal(t, "cube4/time.p4.n2000.x1.r0/profile.cubex")
-	d, err := Diff(a, b, Options{})
+	d, err := Diff(a, b, Options{StrictRoots: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,13 +25,23 @@ Options:
   --force             replace OUT even when it is one of the inputs
   --copy-system       always copy an operand's machine/node hierarchy
   --collapse-system   always collapse it to one machine and one node
-  --strict-lines      also match region lines and call-site lines`
+  --strict-lines      also match region lines and call-site lines
+  --strict-roots      keep call-tree roots of different regions apart; by
+                      default, when every operand has a single root, the
+                      roots match whatever their names (Score-P names the
+                      root after the executable)
+  --rename 'OLD=NEW'  rename regions before matching, for functions renamed
+                      between versions: OLD is a regular expression that
+                      must match the whole name, NEW may use $1…; repeat
+                      for several rules, applied in order (\= for a '='
+                      in OLD); recorded in the result`
 
 func init() {
 	register(&Command{
 		Name:    "diff",
 		Summary: "difference of two experiments (A − B)",
 		Usage: `usage: cubeview diff A B -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Writes the difference A − B of two experiments. Unsigned integer metrics
 become signed; min/max metrics are subtracted element by element and marked
@@ -42,6 +52,7 @@ approximate.` + systemFlagsUsage,
 		Name:    "merge",
 		Summary: "merge experiments (each metric from the first operand that has it)",
 		Usage: `usage: cubeview merge A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Writes the union of the experiments: each metric takes its values from the
 first operand that has the metric, so runs that measured different metrics
@@ -52,6 +63,7 @@ first operand that has the metric, so runs that measured different metrics
 		Name:    "mean",
 		Summary: "mean of experiments ((A + B + …) / n)",
 		Usage: `usage: cubeview mean A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Writes the mean (A + B + …) / n of the experiments; a value present in only
 some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlagsUsage,
@@ -76,6 +88,7 @@ least one is needed.
 		Name:    "calc",
 		Summary: "evaluate an algebra expression over files",
 		Usage: `usage: cubeview calc EXPR -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+       [--strict-roots] [--rename OLD=NEW]…
 
 Evaluates EXPR and writes the result, e.g.
   cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o d.cubex
@@ -94,8 +107,18 @@ func algebraFlags(fs *flag.FlagSet) (out *string, force *bool, opts func() (alge
 	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
 	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
 	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")
+	strictRoots := fs.Bool("strict-roots", false, "keep roots of different regions apart")
+	var renames stringList
+	fs.Var(&renames, "rename", "region renaming rule OLD=NEW")
 	return out, force, func() (algebra.Options, error) {
-		opt := algebra.Options{StrictLines: *strict}
+		opt := algebra.Options{StrictLines: *strict, StrictRoots: *strictRoots}
+		for _, r := range renames {
+			rule, err := algebra.ParseRename(r)
+			if err != nil {
+				return opt, usagef("--rename: %v", err)
+			}
+			opt.Renames = append(opt.Renames, rule)
+		}
 		switch {
 		case *cp && *col:
 			return opt, usagef("--copy-system and --collapse-system exclude each other")
@@ -217,6 +240,9 @@ func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string, for
 	fmt.Fprintf(env.Stdout, "wrote %s: %s\n", out, res.Source)
 	if sys, ok := res.Attr(algebra.AttrSystem); ok {
 		fmt.Fprintf(env.Stdout, "system tree %s\n", sys)
+	}
+	if roots, ok := res.Attr(algebra.AttrRoots); ok {
+		fmt.Fprintf(env.Stdout, "%s (--strict-roots keeps them apart)\n", roots)
 	}
 	printOnlyIn(env, res)
 	return nil

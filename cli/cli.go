@@ -90,6 +90,11 @@ Usage:
                               render a window to a PNG file and exit
   cubeview COMMAND [ARGS…]    run a command-line tool
 
+Every form takes --mem SIZE (or $CUBEVIEW_MEM), e.g. --mem 512M: the memory one
+metric's data may take; a larger metric of a .cubex file is read row by row
+from the file (default: a quarter of the physical memory or of the limit set
+for the process, such as GOMEMLIMIT or ulimit -v).
+
 Commands:`)
 	names := make([]string, 0, len(commands))
 	for n := range commands {

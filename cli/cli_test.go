@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"cubeview/model"
 )
 
 // run calls Main with args and returns the exit status and both outputs.
@@ -159,5 +161,42 @@ func TestFormatExact(t *testing.T) {
 		if got := formatExact(tt.v); got != tt.want {
 			t.Errorf("formatExact(%v) = %q, want %q", tt.v, got, tt.want)
 		}
+	}
+}
+
+func TestTakeMemoryFlag(t *testing.T) {
+	defer model.SetMemoryBudget(0)
+	t.Setenv(MemoryEnv, "")
+	for _, tt := range []struct {
+		args []string
+		rest string
+		want int64
+	}{
+		{[]string{"tree", "--mem", "512M", "f.cubex"}, "tree f.cubex", 512 << 20},
+		{[]string{"--mem=2G", "f.cubex"}, "f.cubex", 2 << 30},
+		{[]string{"diff", "a", "--", "--mem", "1G"}, "diff a -- --mem 1G", 0},
+	} {
+		model.SetMemoryBudget(0)
+		def := model.MemoryBudget()
+		rest, err := TakeMemoryFlag(tt.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tt.want
+		if want == 0 {
+			want = def
+		}
+		if strings.Join(rest, " ") != tt.rest || model.MemoryBudget() != want {
+			t.Errorf("%v: rest %q, budget %d; want %q, %d", tt.args, rest, model.MemoryBudget(), tt.rest, want)
+		}
+	}
+	for _, bad := range [][]string{{"--mem"}, {"--mem", "lots"}, {"--mem=0"}} {
+		if _, err := TakeMemoryFlag(bad); err == nil || !strings.Contains(err.Error(), "mem") {
+			t.Errorf("%v: error %v", bad, err)
+		}
+	}
+	t.Setenv(MemoryEnv, "64M")
+	if _, err := TakeMemoryFlag([]string{"info", "f"}); err != nil || model.MemoryBudget() != 64<<20 {
+		t.Errorf("$%s: budget %d, %v", MemoryEnv, model.MemoryBudget(), err)
 	}
 }

@@ -254,3 +254,27 @@ func TestFlatErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestImportedFormatsOpen: every TAU and gprof sample opens in info and
+// flat, and info reports an imported call graph.
+func TestImportedFormatsOpen(t *testing.T) {
+	for _, dir := range []string{"tau", "gprof"} {
+		entries, err := os.ReadDir(testkit.Data(t, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, en := range entries {
+			path := filepath.Join(testkit.Data(t, dir), en.Name())
+			for _, cmd := range []string{"info", "flat"} {
+				status, out, errOut := run(cmd, path)
+				if status != 0 || out == "" {
+					t.Errorf("%s %s: status %d: %s", cmd, path, status, errOut)
+				}
+			}
+		}
+	}
+	status, out, _ := run("info", graphFlat(t))
+	if status != 0 || !strings.Contains(out, "Call graph: 1 caller → callee arcs; the tool's inclusive values of time\n") {
+		t.Errorf("info of a call-graph experiment: status %d\n%s", status, out)
+	}
+}

@@ -18,7 +18,8 @@ func init() {
 		Usage: `usage: cubeview info FILE
 
 Prints the file format and version, the creator, the number of metrics,
-regions, call-tree nodes, processes and locations, then the metric tree:
+regions, call-tree nodes, processes and locations (and, for profiles of
+tools that record a call graph, its arcs), then the metric tree:
 each metric with display name, [unique name], unit, data type, aggregation
 and its total over the whole call tree and all locations (the metric with
 its child metrics). Metrics without values say why ("not available: …");
@@ -87,6 +88,15 @@ func writeInfo(w io.Writer, e *model.Experiment) error {
 			names[i] = strconv.Quote(t.Name)
 		}
 		p("Topologies: %d (%s)\n", len(e.Topologies), strings.Join(names, ", "))
+	}
+	if g := e.CallGraph; g != nil {
+		var incl []string
+		for _, m := range e.MetricOrder() {
+			if _, ok := g.Inclusive[m]; ok {
+				incl = append(incl, e.Metrics[m].UniqName)
+			}
+		}
+		p("Call graph: %d caller → callee arcs; the tool's inclusive values of %s\n", len(g.Arcs), orNone(strings.Join(incl, ", ")))
 	}
 
 	for _, w := range e.Warnings {

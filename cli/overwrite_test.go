@@ -97,3 +97,62 @@ func TestOutputIntoMissingFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffMatchesRootsAndRenames: two builds whose roots (and a function)
+// have different names; the summary says what was matched.
+func TestDiffMatchesRootsAndRenames(t *testing.T) {
+	dir := t.TempDir()
+	a := writeXML(t, dir, "a.cube", "sec", "n0", "n1", [4]float64{1, 2, 10, 20})
+	b := writeXML(t, dir, "b.cube", "sec", "n0", "n1", [4]float64{0.5, 1, 4, 8})
+	data, _ := os.ReadFile(b)
+	renamed := strings.Replace(strings.Replace(string(data), "<name>main</name>", "<name>app_optimized</name>", 1), "<name>foo</name>", "<name>foo_v2</name>", 1)
+	if err := os.WriteFile(b, []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "d.cube")
+	tests := []struct {
+		args    []string
+		summary []string
+		rows    string // excl dump rows that are not zero
+	}{
+		{nil, []string{`roots are matched whatever their names: "main"`, `"app_optimized"`, "--strict-roots", "not in every operand: 0 of 1 metrics, 2 of 3 call paths"},
+			"0,0,0.5\n0,1,1\n1,0,10\n1,1,20\n2,0,-4\n2,1,-8"},
+		{[]string{"--rename", "foo_v[0-9]=foo"}, []string{"roots are matched"},
+			"0,0,0.5\n0,1,1\n1,0,6\n1,1,12"},
+		{[]string{"--strict-roots"}, []string{"not in every operand: 0 of 1 metrics, 4 of 4 call paths"},
+			"0,0,1\n0,1,2\n1,0,10\n1,1,20\n2,0,-0.5\n2,1,-1\n3,0,-4\n3,1,-8"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"diff", a, b, "-o", out, "--force"}, tt.args...)
+		status, stdout, stderr := run(args...)
+		if status != 0 {
+			t.Fatalf("%v: status %d: %s", tt.args, status, stderr)
+		}
+		for _, w := range tt.summary {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%v: summary %q lacks %q", tt.args, stdout, w)
+			}
+		}
+		if len(tt.args) > 0 && tt.args[0] == "--strict-roots" && strings.Contains(stdout, "roots are matched") {
+			t.Errorf("--strict-roots: summary %q says roots were matched", stdout)
+		}
+		_, dump, _ := run("dump", "--excl", out)
+		var rows []string
+		for _, l := range strings.Split(strings.TrimSpace(dump), "\n")[1:] {
+			if !strings.HasSuffix(l, ",0") {
+				rows = append(rows, l)
+			}
+		}
+		if got := strings.Join(rows, "\n"); got != tt.rows {
+			t.Errorf("%v: rows\n%s\nwant\n%s", tt.args, got, tt.rows)
+		}
+		if len(tt.args) > 0 && tt.args[0] == "--rename" {
+			if _, info, _ := run("info", out); !strings.Contains(info, `rename=\"foo_v[0-9]=foo\"`) && !strings.Contains(info, `rename="foo_v[0-9]=foo"`) {
+				t.Errorf("the rename rule is not recorded:\n%s", info)
+			}
+		}
+	}
+	if status, _, stderr := run("diff", a, b, "-o", out, "--force", "--rename", "foo("); status != 2 || !strings.Contains(stderr, "--rename") {
+		t.Errorf("bad rule: status %d, stderr %q; want a usage error", status, stderr)
+	}
+}

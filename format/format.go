@@ -23,7 +23,9 @@ const maxGzipTar = 4 << 30
 // Open reads the experiment in the file at path, recognising its format by
 // content (CUBE 2/3 XML, possibly gzip-compressed, or CUBE 4 .cubex). Metric
 // data of .cubex files are loaded lazily on first use. The experiment is
-// validated. An error is an *Error naming the file and the problem.
+// validated. An error is an *Error naming the file and the problem. A
+// name with a registered reference prefix (see RegisterReference) is read
+// through its opener.
 func Open(path string) (*model.Experiment, error) {
 	e, err := open(path)
 	if err != nil {
@@ -33,6 +35,13 @@ func Open(path string) (*model.Experiment, error) {
 }
 
 func open(path string) (*model.Experiment, error) {
+	if open, ok := referenceOpener(path); ok {
+		e, err := open(path)
+		if err != nil {
+			return nil, err
+		}
+		return finish(path, e)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, err)

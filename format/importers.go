@@ -3,6 +3,7 @@ package format
 import (
 	"cubeview/format/caliper"
 	"cubeview/format/callgrind"
+	"cubeview/format/gprof"
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
@@ -25,6 +26,7 @@ type importer struct {
 // importer package adds one line here.
 var importers = []importer{
 	{"TAU profile directory", tau.Detect, tau.Open},
+	{"GNU gprof report", gprof.Detect, gprof.Open},
 	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
 	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},

@@ -391,6 +391,18 @@ func (e *Experiment) load(m int) (*Block, error) {
 	return NewBlock(nc, nl), nil
 }
 
+// Summarized reports whether metric m's aggregates (per call path over
+// all locations, per location over all call paths) are computed, so that
+// call-tree values, metric totals and whole-forest location values need
+// no reading.
+func (e *Experiment) Summarized(m int) bool {
+	e.initSlots()
+	s := &e.blocks[m]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sums != nil
+}
+
 // Loaded reports whether metric m's data are already in memory.
 func (e *Experiment) Loaded(m int) bool {
 	e.initSlots()

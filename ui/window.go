@@ -289,6 +289,9 @@ func (w *Window) load(refs []view.BlockRef, then func()) {
 	w.app.async(func() {
 		for _, r := range refs {
 			// Errors surface when the view uses the data.
+			if r.Rows {
+				_, _ = r.Exp.Block(r.Metric)
+			}
 			_, _ = r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true})
 		}
 	}, func() {

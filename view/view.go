@@ -321,15 +321,34 @@ func (v *View) expandedBranch(d Dim, n Node) bool {
 type BlockRef struct {
 	Exp    *model.Experiment
 	Metric int
+	// Rows: the rows themselves are needed (per-location values of a
+	// selection that is not the whole call forest), not only the
+	// metric's aggregates.
+	Rows bool
 }
 
-// Missing returns the metric data the next Update needs that are not in
-// memory yet, so that a window can load them in the background first.
+// Missing returns the metric data the next Update needs that are not
+// ready yet, so that a window can load them in the background first:
+// for most metrics only their aggregates (one pass over the file), for
+// the selected one its rows when the call selection needs them.
 func (v *View) Missing() []BlockRef {
 	var out []BlockRef
 	seen := map[BlockRef]bool{}
+	rows := v.selectionNeedsRows()
 	add := func(x *model.Experiment, m int) {
-		r := BlockRef{x, m}
+		r := BlockRef{Exp: x, Metric: m}
+		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) || x.Summarized(m) {
+			return
+		}
+		seen[r] = true
+		out = append(out, r)
+	}
+	addRows := func(x *model.Experiment, m int) {
+		if !rows {
+			add(x, m)
+			return
+		}
+		r := BlockRef{Exp: x, Metric: m, Rows: true}
 		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) {
 			return
 		}
@@ -344,10 +363,10 @@ func (v *View) Missing() []BlockRef {
 		}
 	}
 	if ms, ok := v.metricSel(); ok {
-		add(v.exp, ms.Metric)
+		addRows(v.exp, ms.Metric)
 		if !ms.Inclusive {
 			for _, ch := range v.exp.Metrics[ms.Metric].Children {
-				add(v.exp, ch)
+				addRows(v.exp, ch)
 			}
 		}
 		if ext {
@@ -357,13 +376,28 @@ func (v *View) Missing() []BlockRef {
 	return out
 }
 
+// selectionNeedsRows reports whether the system pane's values for the
+// current call selection need the selected metric's rows: every selection
+// but the whole call forest (or a collapsed single root) does.
+func (v *View) selectionNeedsRows() bool {
+	cs := v.panes[CallPane].selected
+	switch cs.Kind {
+	case CnodeNode:
+		whole := len(v.exp.CnodeRoots) == 1 && v.exp.Cnodes[cs.Index].Parent < 0 && !v.expandedBranch(CallPane, cs)
+		return !whole
+	case RegionNode, SubroutinesNode:
+		return true
+	}
+	return false
+}
+
 // MissingUnder returns the metric data below metric m (inclusive) not yet
 // in memory; expanding the hottest path of the metric pane needs them.
 func (v *View) MissingUnder(m int) []BlockRef {
 	var out []BlockRef
 	for _, i := range model.DepthFirst([]int{m}, func(i int) []int { return v.exp.Metrics[i].Children }) {
-		if v.exp.Metrics[i].Unavailable == "" && !v.exp.Loaded(i) {
-			out = append(out, BlockRef{v.exp, i})
+		if v.exp.Metrics[i].Unavailable == "" && !v.exp.Loaded(i) && !v.exp.Summarized(i) {
+			out = append(out, BlockRef{Exp: v.exp, Metric: i})
 		}
 	}
 	return out

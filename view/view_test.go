@@ -371,3 +371,57 @@ func TestMissing(t *testing.T) {
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+// streamLoader serves another experiment's blocks and streams their rows,
+// as the .cubex reader does.
+type streamLoader struct{ src *model.Experiment }
+
+func (l streamLoader) LoadBlock(m int) (*model.Block, error) { return l.src.Block(m) }
+
+func (l streamLoader) StreamRows(m int, fn func(c int, row []float64) error) error {
+	b, err := l.src.Block(m)
+	if err != nil {
+		return err
+	}
+	return b.Scan(fn)
+}
+
+// TestMissingAggregatesFirst: a window waits only for the aggregates of
+// the metrics it shows (one pass over the file) while the whole call
+// forest is selected, and for the selected metric's rows once a call path
+// is selected.
+func TestMissingAggregatesFirst(t *testing.T) {
+	src := handMade()
+	e := &model.Experiment{Metrics: src.Metrics, MetricRoots: src.MetricRoots, Regions: src.Regions, Cnodes: src.Cnodes,
+		CnodeRoots: src.CnodeRoots, System: src.System, SystemRoots: src.SystemRoots, Locations: src.Locations}
+	e.SetLoader(streamLoader{src})
+	v := NewView(e)
+	miss := v.Missing()
+	if len(miss) == 0 {
+		t.Fatal("nothing missing before any data is read")
+	}
+	for _, r := range miss {
+		if r.Rows {
+			t.Errorf("metric %d: rows asked for with the whole call forest selected", r.Metric)
+		}
+		if _, err := r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if miss := v.Missing(); len(miss) != 0 {
+		t.Errorf("still missing after the aggregates: %v", miss)
+	}
+	for m := range e.Metrics {
+		if e.Loaded(m) {
+			t.Errorf("metric %d loaded for its aggregates", m)
+		}
+	}
+	v.Select(CallPane, cFoo)
+	miss = v.Missing()
+	if len(miss) == 0 || !miss[0].Rows {
+		t.Fatalf("selecting a call path: missing %v, want the selected metric's rows", miss)
+	}
+	if err := v.Update(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -22,6 +22,7 @@ type cubexArchive struct {
 	name    string // file name for messages
 	r       io.ReaderAt
 	closer  io.Closer // closed once every metric's data are loaded; may be nil
+	closed  bool      // closer was closed
 	members map[string]tarMember
 }
 
@@ -75,8 +76,9 @@ type cubexLoader struct {
 	enumOnce   sync.Once
 	deep, wide []int
 
-	mu      sync.Mutex
-	pending int // metrics whose data are not loaded yet
+	mu       sync.Mutex
+	pending  int  // metrics whose data are not loaded yet
+	keepOpen bool // an on-demand block reads from the file
 }
 
 // attachData checks the data members of every metric of e against the
@@ -151,6 +153,7 @@ func (a *cubexArchive) close() {
 	if a.closer != nil {
 		a.closer.Close()
 		a.closer = nil
+		a.closed = true
 	}
 }
 
@@ -212,7 +215,9 @@ func (ld *cubexLoader) enumerations() (deep, wide []int) {
 
 // LoadBlock reads metric m's values and converts them to canonical
 // storage (exclusive along the call tree). It returns nil for a metric
-// with nothing stored.
+// with nothing stored. A metric whose block would exceed
+// model.MemoryBudget stays in the file: the block returned reads its rows
+// on demand, and the file stays open.
 func (ld *cubexLoader) LoadBlock(m int) (*model.Block, error) {
 	md := ld.metrics[m]
 	if md == nil {
@@ -220,6 +225,18 @@ func (ld *cubexLoader) LoadBlock(m int) (*model.Block, error) {
 	}
 	defer ld.done()
 	met := &ld.e.Metrics[m]
+	if int64(md.layout.rows)*int64(md.layout.columns)*8 > model.MemoryBudget() {
+		r, err := ld.rows(m)
+		if err != nil {
+			return nil, err
+		}
+		if r.bytes() > model.MemoryBudget() {
+			ld.mu.Lock()
+			ld.keepOpen = true
+			ld.mu.Unlock()
+			return model.NewSourceBlock(len(ld.e.Cnodes), len(ld.e.Locations), r), nil
+		}
+	}
 	b, err := ld.load(met, md)
 	if err != nil {
 		return nil, fmt.Errorf("%s: metric %q: %w", ld.arch.name, met.UniqName, err)
@@ -227,13 +244,37 @@ func (ld *cubexLoader) LoadBlock(m int) (*model.Block, error) {
 	return b, nil
 }
 
-// done counts a finished load and closes the file after the last one.
+// done counts a finished load and closes the file after the last one,
+// unless an on-demand block still reads from it.
 func (ld *cubexLoader) done() {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	if ld.pending--; ld.pending == 0 {
+	if ld.pending--; ld.pending == 0 && !ld.keepOpen {
 		ld.arch.close()
 	}
+}
+
+// StreamRows implements model.RowStreamer: metric m's rows in canonical
+// meaning, read from the file in one pass without building the block.
+func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) error {
+	ld.mu.Lock()
+	if ld.arch.closed {
+		// Every block was loaded and the file closed: scan the block.
+		ld.mu.Unlock()
+		b, err := ld.e.Block(m)
+		if err != nil {
+			return err
+		}
+		return b.Scan(fn)
+	}
+	ld.pending++ // keeps the file open while streaming
+	ld.mu.Unlock()
+	defer ld.done()
+	r, err := ld.rows(m)
+	if err != nil || r == nil {
+		return err
+	}
+	return r.ScanRows(fn)
 }
 
 func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, error) {

@@ -30,6 +30,23 @@ func WriteCubex(w io.Writer, e *model.Experiment) error {
 	return writeCubex(w, e, cubexWriteOptions{})
 }
 
+// CubexOptions adjusts WriteCubexWith.
+type CubexOptions struct {
+	// Inclusive stores every metric with values call-tree inclusive (type
+	// INCLUSIVE, rows in the wide cnode enumeration), the way Score-P
+	// stores time.
+	Inclusive bool
+}
+
+// WriteCubexWith writes e as WriteCubex does, adjusted by o.
+func WriteCubexWith(w io.Writer, e *model.Experiment, o CubexOptions) error {
+	opt := cubexWriteOptions{}
+	if o.Inclusive {
+		opt.inclusive = func(int) bool { return true }
+	}
+	return writeCubex(w, e, opt)
+}
+
 func writeCubex(w io.Writer, e *model.Experiment, opt cubexWriteOptions) error {
 	tw := tar.NewWriter(w)
 	inclusive, err := writeCubexData(tw, e, opt)

@@ -251,9 +251,9 @@ func (s *xmlScanner) scanMarkup() (tokKind, error) {
 			return 0, err
 		}
 		pi := s.buf[s.start+2 : s.pos-2]
-		t := bytes.IndexAny(pi, " \t\r\n")
-		if t < 0 {
-			t = len(pi)
+		t := 0 // the target is the name at the start, as encoding/xml reads it
+		for t < len(pi) && isNameByte(pi[t]) {
+			t++
 		}
 		if target := pi[:t]; len(target) == 0 || !isNameStart(target[0]) || !asciiName(target) && !unicodeName(target) {
 			return 0, s.errorf("invalid processing instruction target %q", target)

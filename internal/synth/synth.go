@@ -19,6 +19,14 @@ type Config struct {
 	Seed      uint64
 	// MinMax adds a MINDOUBLE and a MAXDOUBLE metric (counted in Metrics).
 	MinMax bool
+	// Flat makes every metric a DOUBLE root named m0, m1, … (the layout
+	// of the big-file benchmarks) instead of the default metric tree.
+	Flat bool
+	// OnDemand leaves the data out of memory: each row is generated
+	// when it is read (model.NewSourceBlock), from a generator seeded by
+	// metric and cnode, so experiments larger than memory can be made
+	// and written. Values differ from those generated in memory.
+	OnDemand bool
 }
 
 // Generate builds the experiment described by cfg with all data in memory.
@@ -69,6 +77,9 @@ func Generate(cfg Config) *model.Experiment {
 		if cfg.MinMax && i >= 3 && i == cfg.Metrics-1 {
 			m.UniqName, m.DispName, m.DataType, m.Unit = "max_time", "Maximum time", "MAXDOUBLE", "sec"
 		}
+		if cfg.Flat {
+			m.UniqName, m.DispName, m.DataType, m.Unit, m.Parent = fmt.Sprintf("m%d", i), fmt.Sprintf("Metric %d", i), "DOUBLE", "sec", -1
+		}
 		m.Aggregation = model.AggregationOf(m.DataType)
 		e.Metrics = append(e.Metrics, m)
 	}
@@ -117,6 +128,12 @@ func Generate(cfg Config) *model.Experiment {
 	e.NumberLocations()
 
 	nl := len(e.Locations)
+	if cfg.OnDemand {
+		for m := range e.Metrics {
+			e.SetBlock(m, model.NewSourceBlock(cfg.Cnodes, nl, &rowGen{e: e, cfg: cfg, m: m}))
+		}
+		return e
+	}
 	for m := range e.Metrics {
 		b := model.NewBlock(cfg.Cnodes, nl)
 		var rows []int
@@ -166,6 +183,61 @@ func addChildren(e *model.Experiment, m int) {
 			for l, v := range src {
 				dst[l] += v
 			}
+		}
+	}
+}
+
+// rowGen generates the rows of one metric on demand: a row's presence and
+// values depend only on the seed, the metric and the cnode.
+type rowGen struct {
+	e   *model.Experiment
+	cfg Config
+	m   int
+}
+
+func (g *rowGen) rng(m, c int) *rand.Rand {
+	return rand.New(rand.NewPCG(g.cfg.Seed^uint64(m+1)*0x9e3779b97f4a7c15, uint64(c)))
+}
+
+// HasRow implements model.RowSource; a parent metric has a row where any
+// of its children has one.
+func (g *rowGen) HasRow(c int) bool { return g.has(g.m, c) }
+
+func (g *rowGen) has(m, c int) bool {
+	if c == 0 || g.rng(m, c).Float64() < g.cfg.Density {
+		return true
+	}
+	for _, ch := range g.e.Metrics[m].Children {
+		if g.has(ch, c) && g.e.Metrics[ch].Aggregation == model.Sum && g.e.Metrics[m].Aggregation == model.Sum {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadRow implements model.RowSource: the metric's own values plus those
+// of its child metrics, as CUBE stores them.
+func (g *rowGen) ReadRow(c int, dst []float64) error {
+	clear(dst)
+	g.add(g.m, c, dst)
+	return nil
+}
+
+func (g *rowGen) add(m, c int, dst []float64) {
+	met := &g.e.Metrics[m]
+	rng := g.rng(m, c)
+	if c == 0 || rng.Float64() < g.cfg.Density {
+		for l := range dst {
+			if met.DataType == "UINT64" {
+				dst[l] += float64(rng.IntN(1000))
+			} else {
+				dst[l] += rng.Float64() * 10
+			}
+		}
+	}
+	for _, ch := range met.Children {
+		if g.e.Metrics[ch].Aggregation == model.Sum && met.Aggregation == model.Sum {
+			g.add(ch, c, dst)
 		}
 	}
 }

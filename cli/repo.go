@@ -1,0 +1,615 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"unicode"
+
+	"cubeview/format"
+	"cubeview/model"
+	"cubeview/repo"
+)
+
+const repoUsage = `usage: cubeview repo [--repo LOC] VERB …
+
+The experiment repository stores runs organised as application →
+experiment → trial, with typed attributes, and finds them again. LOC is an
+SQLite file or a postgres://user@host/db URL; without --repo, $CUBEVIEW_REPO
+or $XDG_DATA_HOME/cubeview/repository.db (~/.local/share/… when unset).
+
+Verbs:
+  import [--app A] [--experiment E] [--name N] [--attr k=v]… [--force] PATH…
+        store each file (any format cubeview reads) as a new trial and print
+        its id; the same content twice is refused unless --force
+  ls [--where FILTER] [--csv] [--all]
+        list trials: id, app, experiment, name, attributes (--all: also
+        the files' own attributes); --csv: a header line, id first
+  show TRIAL          every field of a trial, one "field: value" line each
+  set TRIAL k=v… [--unset k]…
+        set or remove attributes; app=, experiment= and name= move or
+        rename the trial
+  rm TRIAL…           remove trials
+  find --metric UNIQ [--excl|--incl] (--share FRACTION | --min VALUE)
+       [--kind mpi|omp|user|…] [--ranks A-B] [--threads A-B] [--flat]
+       [--where FILTER] [--derive 'NAME = EXPR']… [--limit N] [--csv]
+        call paths (--flat: regions) whose metric value is at least VALUE or
+        FRACTION of the run's total, best first, with trial, value, share
+        of the run and call path; --excl (default) takes a call path's own
+        value, --incl its value with its callees; --ranks and --threads
+        restrict the values to those processes and threads (and the total
+        to the same locations); --derive defines a metric from others as
+        "cubeview derive" does (ipc = PAPI_TOT_INS / PAPI_TOT_CYC), evaluated
+        after aggregation in every trial that has its operands, and
+        --metric may name it; derived metrics stored in trials are found
+        like any other
+  export TRIAL OUT    write a trial as .cubex, .cube or .cube.gz
+  open TRIAL…         open trials in windows
+
+TRIAL is an id (17, repo:17) or key=value conditions that exactly one
+trial meets (repo:app=lulesh,procs=64). Anywhere a command or calc takes a
+file, repo:ID and repo:key=value,… name a trial of $CUBEVIEW_REPO (quote
+the second form in calc: diff("repo:app=lulesh,procs=64", repo:12)).
+
+FILTER selects trials: comparisons name = value with = != < <= > >= and ~
+(a pattern with * and ?, !~ its negation), joined by and, or, not and
+parentheses; "has key" tests for an attribute. The names id, app,
+experiment, name, source, filesize, sha256, format, imported are the trial's
+fields, any other name an attribute (@name forces the attribute). An
+unquoted number compares numerically; quote text with "…" or '…'.
+  cubeview repo ls --where 'app = lulesh and procs >= 64 and compiler ~ "gcc*"'
+
+Attributes procs (processes), threads (most threads of a process) and
+locations are filled in at import; the file's own attributes are kept
+too. A user's attribute hides an automatic one, which hides the file's.`
+
+func init() {
+	register(&Command{
+		Name:    "repo",
+		Summary: "experiment repository: import, ls, show, set, rm, find, export, open",
+		Usage:   repoUsage,
+		Run:     runRepo,
+	})
+	format.RegisterReference(repo.RefPrefix, openReference)
+}
+
+// refLocation is the repository that trial references read; set by
+// "repo --repo LOC open" before the windows open.
+var refLocation string
+
+var sharedRepos struct {
+	sync.Mutex
+	byLocation map[string]*repo.Repo
+}
+
+// sharedRepo returns an open repository that stays open for the life of
+// the process: experiments read from it load their data lazily.
+func sharedRepo(loc string) (*repo.Repo, error) {
+	if loc == "" {
+		var err error
+		if loc, err = repo.DefaultLocation(); err != nil {
+			return nil, err
+		}
+	}
+	sharedRepos.Lock()
+	defer sharedRepos.Unlock()
+	if r, ok := sharedRepos.byLocation[loc]; ok {
+		return r, nil
+	}
+	r, err := repo.Open(context.Background(), loc)
+	if err != nil {
+		return nil, err
+	}
+	if sharedRepos.byLocation == nil {
+		sharedRepos.byLocation = map[string]*repo.Repo{}
+	}
+	sharedRepos.byLocation[loc] = r
+	return r, nil
+}
+
+// openReference reads the trial a reference such as repo:17 names.
+func openReference(ref string) (*model.Experiment, error) {
+	r, err := sharedRepo(refLocation)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ref, err)
+	}
+	ctx := context.Background()
+	id, err := r.Resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return r.Open(ctx, id)
+}
+
+// WindowRequest recognises "repo [--repo LOC] open TRIAL…", which the
+// command line cannot serve: it returns the trial references to open in
+// windows (ok true), or, when they do not resolve, the exit status after
+// printing why. For any other arguments ok is false.
+func WindowRequest(args []string, env Env) (refs []string, status int, ok bool) {
+	if len(args) < 2 || args[0] != "repo" {
+		return nil, 0, false
+	}
+	loc, rest, err := repoLocation(args[1:])
+	if err != nil || len(rest) == 0 || rest[0] != "open" {
+		return nil, 0, false
+	}
+	trials := rest[1:]
+	if len(trials) == 0 {
+		fmt.Fprintf(env.Stderr, "cubeview repo open: no trial given\n%s\n", repoUsage)
+		return nil, 2, true
+	}
+	refLocation = loc
+	r, err := sharedRepo(loc)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "cubeview repo open: %v\n", err)
+		return nil, 1, true
+	}
+	for _, t := range trials {
+		id, err := r.Resolve(context.Background(), t)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "cubeview repo open: %v\n", err)
+			return nil, 1, true
+		}
+		refs = append(refs, repo.RefPrefix+strconv.FormatInt(id, 10))
+	}
+	return refs, 0, true
+}
+
+// repoLocation takes a leading --repo LOC (or --repo=LOC) off args.
+func repoLocation(args []string) (loc string, rest []string, err error) {
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--repo" || a == "-repo":
+			if len(args) < 2 {
+				return "", nil, usagef("--repo needs a location")
+			}
+			loc, args = args[1], args[2:]
+		case strings.HasPrefix(a, "--repo=") || strings.HasPrefix(a, "-repo="):
+			loc, args = a[strings.Index(a, "=")+1:], args[1:]
+		default:
+			return loc, args, nil
+		}
+	}
+	return loc, args, nil
+}
+
+func runRepo(env Env, args []string) error {
+	loc, rest, err := repoLocation(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef("no verb: give import, ls, show, set, rm, find, export or open")
+	}
+	verb, vargs := rest[0], rest[1:]
+	if verb == "-h" || verb == "--help" || verb == "help" {
+		return flag.ErrHelp
+	}
+	run, ok := map[string]func(context.Context, Env, func() (*repo.Repo, error), []string) error{
+		"import": repoImport, "ls": repoList, "show": repoShow, "set": repoSet, "rm": repoRemove,
+		"find": repoFind, "export": repoExport, "open": repoOpen,
+	}[verb]
+	if !ok {
+		return usagef("unknown verb %q: give import, ls, show, set, rm, find, export or open", verb)
+	}
+	var r *repo.Repo
+	open := func() (*repo.Repo, error) {
+		if r == nil {
+			var err error
+			if r, err = repo.Open(context.Background(), loc); err != nil {
+				return nil, err
+			}
+		}
+		return r, nil
+	}
+	defer func() {
+		if r != nil {
+			r.Close()
+		}
+	}()
+	return run(context.Background(), env, open, vargs)
+}
+
+// repoFlags returns the flag set of a verb.
+func repoFlags(verb string) *flag.FlagSet {
+	return newFlagSet("repo " + verb)
+}
+
+func repoImport(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	fs := repoFlags("import")
+	var opt repo.ImportOptions
+	fs.StringVar(&opt.App, "app", "", "application")
+	fs.StringVar(&opt.Experiment, "experiment", "", "experiment")
+	fs.StringVar(&opt.Name, "name", "", "trial name")
+	fs.BoolVar(&opt.Force, "force", false, "store content that is already stored")
+	var attrs stringList
+	fs.Var(&attrs, "attr", "attribute key=value")
+	paths, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usagef("no PATH to import")
+	}
+	for _, kv := range attrs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("--attr %q: want key=value", kv)
+		}
+		opt.Attrs = append(opt.Attrs, model.Attr{Key: k, Value: v})
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, p := range paths {
+		id, err := r.Import(ctx, p, opt)
+		if err != nil {
+			if len(paths) > 1 {
+				fmt.Fprintf(env.Stderr, "cubeview repo import: %v\n", err)
+			}
+			errs = append(errs, err)
+			continue
+		}
+		fmt.Fprintln(env.Stdout, id)
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return fmt.Errorf("%d of %d imports failed", len(errs), len(paths))
+}
+
+func repoList(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	fs := repoFlags("ls")
+	where := fs.String("where", "", "filter")
+	asCSV := fs.Bool("csv", false, "CSV output")
+	all := fs.Bool("all", false, "include the files' own attributes")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("ls takes no arguments (filter with --where)")
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	trials, err := r.Trials(ctx, *where, repo.ListOptions{FileAttrs: *all})
+	if err != nil {
+		return err
+	}
+	if *asCSV {
+		return writeTrialsCSV(env.Stdout, trials)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "id\tapp\texperiment\tname\tattributes")
+	for _, t := range trials {
+		parts := make([]string, len(t.Attrs))
+		for i, a := range t.Attrs {
+			parts[i] = printable(a.Key) + "=" + printable(a.Value)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, printable(t.App), printable(t.Experiment), printable(t.Name), strings.Join(parts, " "))
+	}
+	return tw.Flush()
+}
+
+// writeTrialsCSV writes id, app, experiment, name and one column per
+// attribute key; values are written literally.
+func writeTrialsCSV(w io.Writer, trials []repo.Trial) error {
+	keySet := map[string]bool{}
+	for _, t := range trials {
+		for _, a := range t.Attrs {
+			keySet[a.Key] = true
+		}
+	}
+	keys := make([]string, 0, len(keySet))
+	for k := range keySet {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"id", "app", "experiment", "name"}, keys...))
+	for _, t := range trials {
+		rec := []string{strconv.FormatInt(t.ID, 10), t.App, t.Experiment, t.Name}
+		for _, k := range keys {
+			a, _ := t.Attr(k)
+			rec = append(rec, a.Value)
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// printable shows text as it is unless it holds control characters (a
+// newline, a NUL), which are shown Go-quoted so one line stays one line.
+func printable(s string) string {
+	for _, r := range s {
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+func oneTrial(ctx context.Context, r *repo.Repo, args []string, verb string) (int64, []string, error) {
+	if len(args) == 0 {
+		return 0, nil, usagef("%s: no TRIAL given", verb)
+	}
+	id, err := r.Resolve(ctx, args[0])
+	return id, args[1:], err
+}
+
+func repoShow(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	pos, err := parseArgs(repoFlags("show"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("show takes one TRIAL, got %d", len(pos))
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	id, _, err := oneTrial(ctx, r, pos, "show")
+	if err != nil {
+		return err
+	}
+	t, err := r.Trial(ctx, id)
+	if err != nil {
+		return err
+	}
+	c, err := r.Counts(ctx, id)
+	if err != nil {
+		return err
+	}
+	p := func(k string, v any) { fmt.Fprintf(env.Stdout, "%s: %v\n", k, v) }
+	p("id", t.ID)
+	p("app", printable(t.App))
+	p("experiment", printable(t.Experiment))
+	p("name", printable(t.Name))
+	p("source", printable(t.Source))
+	p("file size", t.Size)
+	p("sha256", t.SHA256)
+	p("format", printable(t.Format))
+	p("imported", t.Imported.Local().Format("2006-01-02 15:04:05 MST"))
+	p("metrics", c.Metrics)
+	p("regions", c.Regions)
+	p("call paths", c.Cnodes)
+	p("locations", c.Locations)
+	p("stored data", fmt.Sprintf("%d bytes", c.DataBytes))
+	for _, a := range t.Attrs {
+		kind := "text"
+		if a.IsNumber {
+			kind = "number"
+		}
+		p("attr "+printable(a.Key), fmt.Sprintf("%s (%s, %s)", printable(a.Value), kind, a.Origin))
+	}
+	return nil
+}
+
+func repoSet(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	fs := repoFlags("set")
+	var unset stringList
+	fs.Var(&unset, "unset", "attribute to remove")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("set: no TRIAL given")
+	}
+	var set []model.Attr
+	for _, kv := range pos[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("set: %q is not key=value", kv)
+		}
+		set = append(set, model.Attr{Key: k, Value: v})
+	}
+	if len(set)+len(unset) == 0 {
+		return usagef("set: give key=value or --unset key")
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	id, err := r.Resolve(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	return r.SetAttrs(ctx, id, set, unset)
+}
+
+func repoRemove(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	pos, err := parseArgs(repoFlags("rm"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("rm: no TRIAL given")
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for _, p := range pos {
+		id, err := r.Resolve(ctx, p)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	if err := r.Remove(ctx, ids...); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "removed %d trial(s)\n", len(ids))
+	return nil
+}
+
+func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	fs := repoFlags("find")
+	var q repo.Query
+	fs.StringVar(&q.Metric, "metric", "", "metric uniq_name")
+	excl := fs.Bool("excl", false, "call paths' own values (default)")
+	incl := fs.Bool("incl", false, "values with callees")
+	share := fs.String("share", "", "least share of the run's total")
+	minV := fs.String("min", "", "least value")
+	fs.StringVar(&q.Kind, "kind", "", "region kind")
+	ranks := fs.String("ranks", "", "process ranks A-B")
+	threads := fs.String("threads", "", "thread ranks A-B")
+	fs.BoolVar(&q.Flat, "flat", false, "regions instead of call paths")
+	fs.StringVar(&q.Where, "where", "", "trial filter")
+	fs.IntVar(&q.Limit, "limit", 0, "most hits shown")
+	asCSV := fs.Bool("csv", false, "CSV output")
+	var derive stringList
+	fs.Var(&derive, "derive", "derived metric NAME = EXPR")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	for _, def := range derive {
+		name, f, err := model.ParseDefinition(def)
+		if err != nil {
+			return usagef("find: --derive: %v", err)
+		}
+		q.Derived = append(q.Derived, model.DerivedMetric{UniqName: name, Formula: f})
+	}
+	switch {
+	case len(pos) > 0:
+		return usagef("find takes no arguments, got %q", pos[0])
+	case q.Metric == "":
+		return usagef("find: give --metric UNIQ")
+	case *excl && *incl:
+		return usagef("find: --excl and --incl exclude each other")
+	case (*share == "") == (*minV == ""):
+		return usagef("find: give exactly one of --share FRACTION and --min VALUE")
+	}
+	q.Inclusive = *incl
+	if *share != "" {
+		q.Share = true
+		if q.MinShare, err = parseFraction(*share); err != nil {
+			return usagef("find: --share %v", err)
+		}
+	} else if q.MinValue, err = strconv.ParseFloat(*minV, 64); err != nil {
+		return usagef("find: --min %q is not a number", *minV)
+	}
+	if *ranks != "" {
+		if q.Ranks, err = repo.ParseRanges(*ranks); err != nil {
+			return usagef("find: --ranks: %v", err)
+		}
+	}
+	if *threads != "" {
+		if q.Threads, err = repo.ParseRanges(*threads); err != nil {
+			return usagef("find: --threads: %v", err)
+		}
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	hits, err := r.Find(ctx, q)
+	if err != nil {
+		return err
+	}
+	what := "call path"
+	if q.Flat {
+		what = "region"
+	}
+	if *asCSV {
+		cw := csv.NewWriter(env.Stdout)
+		cw.Write([]string{"trial", "app", "experiment", "name", "cnode_id", what, "value", "total", "share"})
+		for _, h := range hits {
+			cw.Write([]string{strconv.FormatInt(h.Trial, 10), h.App, h.Experiment, h.Name, strconv.Itoa(h.CnodeID), h.Path,
+				formatExact(h.Value), formatExact(h.Total), formatExact(h.Share)})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(env.Stderr, "no "+what+" meets the constraint")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "trial\tvalue\tshare\t %s\n", what)
+	for _, h := range hits {
+		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, printable(h.Path))
+	}
+	return tw.Flush()
+}
+
+// parseFraction reads 0.25 or 25%.
+func parseFraction(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a fraction (0.25) or a percentage (25%%)", s)
+	}
+	if pct {
+		f /= 100
+	}
+	return f, nil
+}
+
+func repoExport(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	pos, err := parseArgs(repoFlags("export"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("export takes TRIAL and OUT, got %d arguments", len(pos))
+	}
+	if !hasOutputExtension(pos[1]) {
+		return usagef("%s: unknown output format; the name must end in %s", pos[1], strings.Join(outputExtensions, ", "))
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	id, err := r.Resolve(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if err := r.Export(ctx, id, pos[1]); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s: trial %d\n", pos[1], id)
+	return nil
+}
+
+// errNeedsWindows is returned when "repo open" reaches the command line,
+// which has no windows (the program's main function serves it).
+var errNeedsWindows = errors.New("open shows trials in windows: run it as cubeview repo open TRIAL… from the graphical program")
+
+func repoOpen(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	if len(args) == 0 {
+		return usagef("open: no TRIAL given")
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	for _, a := range args {
+		if _, err := r.Resolve(ctx, a); err != nil {
+			return err
+		}
+	}
+	return errNeedsWindows
+}

@@ -1,0 +1,205 @@
+package repo
+
+import (
+	"bytes"
+	"compress/flate"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"cubeview/model"
+)
+
+// codecShuffleFlate is the only block codec so far: the rows that hold a
+// non-zero bit pattern, their values split into eight byte planes (all
+// lowest bytes, then all second bytes, …), each plane stored as it is, as
+// one repeated byte, or deflated, whichever is smallest. Splitting the
+// planes puts the slowly varying sign and exponent bytes together, which
+// compress well even when the low mantissa bytes are noise.
+const codecShuffleFlate = 1
+
+const (
+	planeRaw   = 0
+	planeConst = 1
+	planeFlate = 2
+)
+
+// encodeBlock returns the stored form of b; the eight planes are
+// compressed concurrently.
+func encodeBlock(b *model.Block) []byte {
+	nc, nl := b.NumCnodes(), b.NumLocations()
+	var rows []int
+	for c := 0; c < nc; c++ {
+		if r := b.Row(c); r != nil && !zeroBits(r) {
+			rows = append(rows, c)
+		}
+	}
+	var en encoder
+	en.uint(uint64(nc))
+	en.uint(uint64(nl))
+	en.uint(uint64(len(rows)))
+	prev := -1
+	for _, c := range rows {
+		en.uint(uint64(c - prev - 1))
+		prev = c
+	}
+	n := len(rows) * nl
+	planes := make([][]byte, 8)
+	for p := range planes {
+		planes[p] = make([]byte, n)
+	}
+	i := 0
+	for _, c := range rows {
+		for _, v := range b.Row(c) {
+			u := math.Float64bits(v)
+			planes[0][i] = byte(u)
+			planes[1][i] = byte(u >> 8)
+			planes[2][i] = byte(u >> 16)
+			planes[3][i] = byte(u >> 24)
+			planes[4][i] = byte(u >> 32)
+			planes[5][i] = byte(u >> 40)
+			planes[6][i] = byte(u >> 48)
+			planes[7][i] = byte(u >> 56)
+			i++
+		}
+	}
+	out := make([][]byte, 8)
+	var wg sync.WaitGroup
+	for p := range planes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[p] = encodePlane(planes[p])
+		}()
+	}
+	wg.Wait()
+	for _, o := range out {
+		en.b = append(en.b, o...)
+	}
+	return en.b
+}
+
+func zeroBits(r []float64) bool {
+	for _, v := range r {
+		if math.Float64bits(v) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// encodePlane returns method, length and data of one byte plane.
+func encodePlane(p []byte) []byte {
+	var en encoder
+	if len(p) > 0 && bytes.Count(p, p[:1]) == len(p) {
+		en.uint(planeConst)
+		en.uint(1)
+		return append(en.b, p[0])
+	}
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	w.Write(p)
+	w.Close()
+	if buf.Len() < len(p)-len(p)/50 {
+		en.uint(planeFlate)
+		en.uint(uint64(buf.Len()))
+		return append(en.b, buf.Bytes()...)
+	}
+	en.uint(planeRaw)
+	en.uint(uint64(len(p)))
+	return append(en.b, p...)
+}
+
+var errBadBlock = errors.New("corrupt stored metric data")
+
+// decodeBlock reads what encodeBlock wrote, checking it against the
+// expected dimensions.
+func decodeBlock(data []byte, ncnodes, nlocations int) (*model.Block, error) {
+	d := &decoder{b: data}
+	nc, nl := int(d.uint()), int(d.uint())
+	if d.err != nil || nc != ncnodes || nl != nlocations {
+		return nil, fmt.Errorf("%w: block is %d×%d, want %d×%d", errBadBlock, nc, nl, ncnodes, nlocations)
+	}
+	nr := d.count(1)
+	if d.err != nil || nr > nc {
+		return nil, errBadBlock
+	}
+	rows := make([]int, nr)
+	prev := -1
+	for i := range rows {
+		c := prev + 1 + int(d.uint())
+		if d.err != nil || c >= nc || c < 0 {
+			return nil, errBadBlock
+		}
+		rows[i], prev = c, c
+	}
+	n := nr * nl
+	if nl > 0 && n/nl != nr {
+		return nil, errBadBlock
+	}
+	planes := make([][]byte, 8)
+	errs := make([]error, 8)
+	var wg sync.WaitGroup
+	for p := range planes {
+		method, size := d.uint(), d.uint()
+		if d.err != nil || size > uint64(len(d.b)) {
+			return nil, errBadBlock
+		}
+		src := d.b[:size]
+		d.b = d.b[size:]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			planes[p], errs[p] = decodePlane(method, src, n)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	b := model.NewBlock(nc, nl)
+	b.AllocRows(rows)
+	i := 0
+	for _, c := range rows {
+		r := b.MutableRow(c)
+		for l := range r {
+			r[l] = math.Float64frombits(uint64(planes[0][i]) | uint64(planes[1][i])<<8 |
+				uint64(planes[2][i])<<16 | uint64(planes[3][i])<<24 | uint64(planes[4][i])<<32 |
+				uint64(planes[5][i])<<40 | uint64(planes[6][i])<<48 | uint64(planes[7][i])<<56)
+			i++
+		}
+	}
+	return b, nil
+}
+
+func decodePlane(method uint64, src []byte, n int) ([]byte, error) {
+	switch method {
+	case planeConst:
+		if len(src) != 1 && n > 0 {
+			return nil, errBadBlock
+		}
+		if n == 0 {
+			return nil, nil
+		}
+		return bytes.Repeat(src, n), nil
+	case planeRaw:
+		if len(src) != n {
+			return nil, errBadBlock
+		}
+		return src, nil
+	case planeFlate:
+		out := make([]byte, n)
+		r := flate.NewReader(bytes.NewReader(src))
+		if _, err := io.ReadFull(r, out); err != nil {
+			return nil, fmt.Errorf("%w: %v", errBadBlock, err)
+		}
+		var one [1]byte
+		if k, _ := r.Read(one[:]); k != 0 {
+			return nil, errBadBlock
+		}
+		return out, nil
+	}
+	return nil, errBadBlock
+}

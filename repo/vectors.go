@@ -1,0 +1,110 @@
+package repo
+
+import (
+	"fmt"
+
+	"cubeview/model"
+)
+
+// vectors are a metric's values as searches and summaries use them: per
+// cnode (own and with callees), per region (flat profile) and the run's
+// total, each aggregated over a set of locations.
+type vectors struct {
+	excl, incl       []float64
+	regExcl, regIncl []float64
+	total            float64
+}
+
+// maxDerivedDepth bounds chains of derived metrics (and catches cycles).
+const maxDerivedDepth = 32
+
+// evalFormula evaluates a derived metric after aggregation: each vector is
+// the formula applied to its operands' vectors of the same kind, as the
+// model evaluates derived metrics at every node shown.
+func evalFormula(f *model.Formula, nc, nr int, operand func(name string) (vectors, error)) (vectors, error) {
+	ops := map[string]vectors{}
+	for _, name := range f.Metrics() {
+		v, err := operand(name)
+		if err != nil {
+			return vectors{}, err
+		}
+		ops[name] = v
+	}
+	pick := func(sel func(vectors) []float64) func(string) ([]float64, error) {
+		return func(name string) ([]float64, error) { return sel(ops[name]), nil }
+	}
+	var v vectors
+	var err error
+	if v.excl, err = f.Eval(nc, pick(func(x vectors) []float64 { return x.excl })); err != nil {
+		return v, err
+	}
+	if v.incl, err = f.Eval(nc, pick(func(x vectors) []float64 { return x.incl })); err != nil {
+		return v, err
+	}
+	if v.regExcl, err = f.Eval(nr, pick(func(x vectors) []float64 { return x.regExcl })); err != nil {
+		return v, err
+	}
+	if v.regIncl, err = f.Eval(nr, pick(func(x vectors) []float64 { return x.regIncl })); err != nil {
+		return v, err
+	}
+	v.total, err = f.EvalScalar(func(name string) (float64, error) { return ops[name].total, nil })
+	return v, err
+}
+
+// experimentVectors returns the vectors of e's metric m over the data
+// columns cols (nil: all locations), for stored and derived metrics.
+func experimentVectors(e *model.Experiment, m int, cols []int, depth int) (vectors, error) {
+	met := &e.Metrics[m]
+	if met.IsDerived() {
+		if depth > maxDerivedDepth {
+			return vectors{}, fmt.Errorf("derived metric %q: definitions nest too deep or form a cycle", met.UniqName)
+		}
+		return evalFormula(met.Formula, len(e.Cnodes), len(e.Regions), func(name string) (vectors, error) {
+			op := e.MetricByName(name)
+			if op < 0 {
+				return vectors{}, fmt.Errorf("derived metric %q refers to %q, which the experiment does not have", met.UniqName, name)
+			}
+			return experimentVectors(e, op, cols, depth+1)
+		})
+	}
+	agg := met.Aggregation
+	var excl []float64
+	if cols == nil {
+		var err error
+		if excl, err = e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
+			return vectors{}, err
+		}
+	} else {
+		b, err := e.Block(m)
+		if err != nil {
+			return vectors{}, err
+		}
+		excl = make([]float64, len(e.Cnodes))
+		for c := range excl {
+			row := b.Row(c)
+			acc := agg.Identity()
+			for _, l := range cols {
+				v := 0.0
+				if row != nil {
+					v = row[l]
+				}
+				acc = agg.Combine(acc, v)
+			}
+			excl[c] = acc
+		}
+	}
+	// The run's total is what the metric pane shows (CUBE_CT_AGGR MAX
+	// forests take their largest root); over all locations the flat
+	// profile keeps the tool's own inclusive values where a call graph
+	// records them.
+	v := vectors{excl: excl, incl: e.CallInclusive(excl, agg), total: e.ForestValue(excl, agg)}
+	if cols == nil {
+		var err error
+		if v.regExcl, v.regIncl, err = e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
+			return vectors{}, err
+		}
+	} else {
+		v.regExcl, v.regIncl = e.FlatProfile(excl, agg)
+	}
+	return v, nil
+}
