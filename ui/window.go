@@ -616,7 +616,7 @@ func (w *Window) menu() *fyne.MainMenu {
 				"cubeview browses CUBE performance experiments: metric, call and system trees\n"+
 					"with colour-ranked severities, and the CUBE algebra (difference, merge, mean).", w.win)
 		}))
-	return fyne.NewMainMenu(file, viewMenu, w.algebraMenu(), help)
+	return fyne.NewMainMenu(file, viewMenu, w.metricMenu(), w.algebraMenu(), help)
 }
 
 func appendItem(m *fyne.Menu, it *fyne.MenuItem) *fyne.Menu {

@@ -336,24 +336,28 @@ func (v *View) Missing() []BlockRef {
 	seen := map[BlockRef]bool{}
 	rows := v.selectionNeedsRows()
 	add := func(x *model.Experiment, m int) {
-		r := BlockRef{Exp: x, Metric: m}
-		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) || x.Summarized(m) {
-			return
+		for _, m := range storedOperands(x, m) {
+			r := BlockRef{Exp: x, Metric: m}
+			if seen[r] || x.Loaded(m) || x.Summarized(m) {
+				continue
+			}
+			seen[r] = true
+			out = append(out, r)
 		}
-		seen[r] = true
-		out = append(out, r)
 	}
 	addRows := func(x *model.Experiment, m int) {
 		if !rows {
 			add(x, m)
 			return
 		}
-		r := BlockRef{Exp: x, Metric: m, Rows: true}
-		if m < 0 || seen[r] || x.Metrics[m].Unavailable != "" || x.Loaded(m) {
-			return
+		for _, m := range storedOperands(x, m) {
+			r := BlockRef{Exp: x, Metric: m, Rows: true}
+			if seen[r] || x.Loaded(m) {
+				continue
+			}
+			seen[r] = true
+			out = append(out, r)
 		}
-		seen[r] = true
-		out = append(out, r)
 	}
 	ext := v.usesExternal()
 	for _, m := range v.visibleMetrics() {
@@ -396,8 +400,10 @@ func (v *View) selectionNeedsRows() bool {
 func (v *View) MissingUnder(m int) []BlockRef {
 	var out []BlockRef
 	for _, i := range model.DepthFirst([]int{m}, func(i int) []int { return v.exp.Metrics[i].Children }) {
-		if v.exp.Metrics[i].Unavailable == "" && !v.exp.Loaded(i) && !v.exp.Summarized(i) {
-			out = append(out, BlockRef{Exp: v.exp, Metric: i})
+		for _, s := range storedOperands(v.exp, i) {
+			if !v.exp.Loaded(s) && !v.exp.Summarized(s) {
+				out = append(out, BlockRef{Exp: v.exp, Metric: s})
+			}
 		}
 	}
 	return out
@@ -504,16 +510,24 @@ func (v *View) computeCall(ms model.MetricSel, ok bool) {
 	if !ok || v.exp.Metrics[ms.Metric].Unavailable != "" {
 		return
 	}
-	excl, err := v.exp.CnodeValues(ms)
+	// The after-aggregation queries answer for stored and derived metrics.
+	excl, err := v.exp.CallTreeValues(ms, false)
+	var incl, regExcl, regIncl []float64
+	total := math.NaN()
+	if err == nil {
+		incl, err = v.exp.CallTreeValues(ms, true)
+	}
+	if err == nil {
+		regExcl, regIncl, err = v.exp.RegionValues(ms)
+	}
+	if err == nil {
+		total, err = v.exp.MetricTotal(ms)
+	}
 	if err != nil {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
-	agg := v.exp.Metrics[ms.Metric].Aggregation
-	v.callExcl = excl
-	v.callIncl = v.exp.CallInclusive(excl, agg)
-	v.regExcl, v.regIncl = v.exp.FlatProfile(excl, agg)
-	v.callTotal = model.ForestTotal(excl, agg)
+	v.callExcl, v.callIncl, v.regExcl, v.regIncl, v.callTotal = excl, incl, regExcl, regIncl, total
 }
 
 func (v *View) computeSystem(ms model.MetricSel, ok bool) {
@@ -521,23 +535,13 @@ func (v *View) computeSystem(ms model.MetricSel, ok bool) {
 	if !ok || v.callExcl == nil {
 		return
 	}
-	cs := v.panes[CallPane].selected
-	var loc []float64
-	var err error
-	switch cs.Kind {
-	case CnodeNode:
-		loc, err = v.exp.LocationValues(ms, model.CnodeSel{Cnode: cs.Index, Inclusive: !v.expandedBranch(CallPane, cs)})
-	case RegionNode, SubroutinesNode:
-		loc, err = v.exp.LocationValuesOver(ms, v.regionSelection(cs))
-	default:
-		loc, err = v.exp.LocationValues(ms, model.AllCnodes)
-	}
+	sys, err := v.exp.SystemTreeValues(ms, v.callCnodes(v.panes[CallPane].selected))
 	if err != nil {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
-	v.locVals = loc
-	v.sysVals = v.exp.SystemValues(loc, v.exp.Metrics[ms.Metric].Aggregation)
+	v.sysVals = sys
+	v.locVals = v.exp.LocationsOf(sys)
 }
 
 // regionSelection returns the call paths a flat-profile row stands for:
@@ -865,7 +869,7 @@ func (v *View) Row(d Dim, n Node) Row {
 	c := v.Appearance(val, v.integer(d, n), v.ScaleRange(d, n), false)
 	r := Row{
 		Node:    n,
-		Label:   v.Label(n),
+		Label:   v.Label(n) + v.thresholdSuffix(d, n),
 		Text:    c.Text,
 		Value:   val,
 		Color:   c.Color,
