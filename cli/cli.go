@@ -105,5 +105,9 @@ Commands:`)
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
 	}
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
+A FILE is a CUBE file (.cubex, .cube, .cube.gz) or another tool's profile,
+read as an ordinary experiment: a TAU profile directory or a profile.N.C.T
+file in it, a GNU gprof report, an mpiP report.
+
 Run "cubeview help COMMAND" for a command's options.`))
 }

@@ -5,6 +5,7 @@ import (
 	"cubeview/format/callgrind"
 	"cubeview/format/gprof"
 	"cubeview/format/hpctoolkit"
+	"cubeview/format/mpip"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
 	"cubeview/model"
@@ -27,6 +28,7 @@ type importer struct {
 var importers = []importer{
 	{"TAU profile directory", tau.Detect, tau.Open},
 	{"GNU gprof report", gprof.Detect, gprof.Open},
+	{"mpiP report", mpip.Detect, mpip.Open},
 	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
 	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},

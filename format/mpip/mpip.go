@@ -1,0 +1,53 @@
+package mpip
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"cubeview/model"
+)
+
+// maxSize bounds the report size read into memory.
+const maxSize = 1 << 30
+
+// Detect reports whether head, the first bytes of a file, begin an mpiP
+// report ("@ mpiP").
+func Detect(path string, dir bool, head []byte) bool {
+	if dir {
+		return false
+	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	return string(bytes.TrimSpace(line)) == "@ mpiP"
+}
+
+// Open reads the mpiP report in the file at path.
+func Open(path string) (*model.Experiment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read reads an mpiP report; name names it in error messages.
+func Read(r io.Reader, name string) (*model.Experiment, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxSize)
+	}
+	rep, err := parse(string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), name)
+	if err != nil {
+		return nil, err
+	}
+	if err := rep.check(name); err != nil {
+		return nil, err
+	}
+	return rep.experiment(name)
+}
