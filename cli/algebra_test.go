@@ -9,6 +9,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/internal/testkit"
+	"cubeview/numfmt"
 )
 
 func TestAlgebraHelp(t *testing.T) {
@@ -94,7 +95,7 @@ func writeXML(t *testing.T, dir, name, unit string, node0, node1 string, vals [4
 	return p
 }
 
-func ftoa(v float64) string { return strings.TrimSpace(formatExact(v)) }
+func ftoa(v float64) string { return strings.TrimSpace(numfmt.RoundTrip().Format(v, false)) }
 
 // TestAlgebraCommands runs every operator on small CUBE 3 files with
 // different node names and checks the written results with dump.

@@ -13,7 +13,6 @@ import (
 	"cubeview/internal/atomicfile"
 	"cubeview/internal/flagargs"
 	"cubeview/model"
-	"cubeview/numfmt"
 )
 
 // newFlagSet returns a flag set that reports errors through the returned
@@ -81,12 +80,3 @@ func metricIndex(e *model.Experiment, path, uniq string) (int, error) {
 	}
 	return -1, fmt.Errorf("%s has no metric %q (it has: %s)", path, uniq, strings.Join(names, ", "))
 }
-
-// formatValue renders a value for people: integers of integer metrics
-// without decimals, everything else with 12 significant digits.
-func formatValue(m *model.Metric, v float64) string {
-	return numfmt.Precise().Format(v, m.IsInteger())
-}
-
-// formatExact renders a value so that it reads back as the same float64.
-func formatExact(v float64) string { return numfmt.RoundTrip().Format(v, false) }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"flag"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -138,29 +137,6 @@ func TestParseArgs(t *testing.T) {
 	fs := newFlagSet("test")
 	if _, err := parseArgs(fs, []string{"-h"}); err != flag.ErrHelp {
 		t.Errorf("parseArgs(-h) error = %v, want flag.ErrHelp", err)
-	}
-}
-
-func TestFormatExact(t *testing.T) {
-	tests := []struct {
-		v    float64
-		want string
-	}{
-		{0, "0"},
-		{math.Copysign(0, -1), "0"},
-		{72, "72"},
-		{-3, "-3"},
-		{12800000, "12800000"},
-		{18446744073709549568, "18446744073709549568"},
-		{0.5, "0.5"},
-		{3.5713e-05, "3.5713e-05"},
-		{74.0505352523, "74.0505352523"},
-		{1e300, "1e+300"},
-	}
-	for _, tt := range tests {
-		if got := formatExact(tt.v); got != tt.want {
-			t.Errorf("formatExact(%v) = %q, want %q", tt.v, got, tt.want)
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -86,7 +87,7 @@ func runDerive(env Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		fmt.Fprintf(env.Stdout, "%s = %s [%s]: whole program %s\n", name, f, orNone(e.Metrics[m].Unit), formatValue(&e.Metrics[m], total))
+		fmt.Fprintf(env.Stdout, "%s = %s [%s]: whole program %s\n", name, f, orNone(e.Metrics[m].Unit), numfmt.Precise().Format(total, e.Metrics[m].IsInteger()))
 	}
 	if err := format.Write(*out, e); err != nil {
 		if !strings.Contains(err.Error(), *out) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -120,7 +121,7 @@ func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) erro
 			buf = fmt.Appendf(buf[:0], "%d,%d", cid, e.Location(l).ID)
 			for _, b := range blocks {
 				buf = append(buf, ',')
-				buf = append(buf, formatExact(b.Value(c, l))...)
+				buf = append(buf, numfmt.RoundTrip().Format(b.Value(c, l), false)...)
 			}
 			buf = append(buf, '\n')
 			if _, err := bw.Write(buf); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"cubeview/chart"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -178,9 +179,9 @@ func writeFlatCSV(w io.Writer, e *model.Experiment, rows []flatRow) error {
 	for _, r := range rows {
 		visits := ""
 		if r.HasVisits {
-			visits = formatExact(r.Visits)
+			visits = numfmt.RoundTrip().Format(r.Visits, false)
 		}
-		cw.Write([]string{e.Regions[r.Region].Name, formatExact(r.Exclusive), formatExact(r.Inclusive), visits})
+		cw.Write([]string{e.Regions[r.Region].Name, numfmt.RoundTrip().Format(r.Exclusive, false), numfmt.RoundTrip().Format(r.Inclusive, false), visits})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -195,11 +196,11 @@ func writeFlatText(w io.Writer, e *model.Experiment, m int, rows []flatRow) erro
 	cells := make([][3]string, len(rows))
 	width := [3]int{len("exclusive"), len("inclusive"), len("visits")}
 	for i, r := range rows {
-		cells[i][0] = formatValue(met, r.Exclusive)
-		cells[i][1] = formatValue(met, r.Inclusive)
+		cells[i][0] = numfmt.Precise().Format(r.Exclusive, met.IsInteger())
+		cells[i][1] = numfmt.Precise().Format(r.Inclusive, met.IsInteger())
 		cells[i][2] = "-"
 		if r.HasVisits {
-			cells[i][2] = formatValue(visitsMetric, r.Visits)
+			cells[i][2] = numfmt.Precise().Format(r.Visits, visitsMetric.IsInteger())
 		}
 		for k := range width {
 			width[k] = max(width[k], len(cells[i][k]))

@@ -278,3 +278,50 @@ func TestImportedFormatsOpen(t *testing.T) {
 		t.Errorf("info of a call-graph experiment: status %d\n%s", status, out)
 	}
 }
+
+// TestFlatTau2CubeProfile1 is the issue's acceptance check through the
+// command: the flat profile of CubeLib's TAU sample equals the file's own
+// Excl, Incl (microseconds → seconds) and Calls for all 195 events.
+func TestFlatTau2CubeProfile1(t *testing.T) {
+	dir := testkit.Data(t, "tau", "tau2cube-profile1")
+	data, err := os.ReadFile(filepath.Join(dir, "profile.0.0.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	n, _ := strconv.Atoi(strings.Fields(lines[0])[0])
+	want := map[string][3]float64{}
+	for _, l := range lines[2 : 2+n] {
+		end := strings.Index(l, `" `)
+		f := strings.Fields(l[end+2:])
+		var v [3]float64
+		for i, col := range []int{2, 3, 0} { // Excl, Incl, Calls
+			v[i], _ = strconv.ParseFloat(f[col], 64)
+		}
+		v[0], v[1] = v[0]/1e6, v[1]/1e6
+		want[l[1:end]] = v
+	}
+	status, out, errOut := run("flat", "--csv", dir)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs)-1 != 195 || len(want) != 195 {
+		t.Fatalf("%d rows, %d events; want 195", len(recs)-1, len(want))
+	}
+	for _, r := range recs[1:] {
+		w, ok := want[r[0]]
+		if !ok {
+			t.Errorf("row %q is not an event of the file", r[0])
+			continue
+		}
+		for i := range w {
+			if got, _ := strconv.ParseFloat(r[i+1], 64); got != w[i] {
+				t.Errorf("%s column %d: %v, the file says %v", r[0], i+1, got, w[i])
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cubeview/analysis"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -83,7 +84,7 @@ func writePerfDiffCSV(w io.Writer, res *analysis.PerfDiffResult) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"call_path", "system", "a", "b", "difference", "significant"})
 	for _, f := range res.Foci {
-		cw.Write([]string{res.CallPath(f.Focus), res.SystemPath(f.Focus), formatExact(f.A), formatExact(f.B), formatExact(f.Diff), strconv.FormatBool(f.Significant)})
+		cw.Write([]string{res.CallPath(f.Focus), res.SystemPath(f.Focus), numfmt.RoundTrip().Format(f.A, false), numfmt.RoundTrip().Format(f.B, false), numfmt.RoundTrip().Format(f.Diff, false), strconv.FormatBool(f.Significant)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -16,6 +16,7 @@ import (
 
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/numfmt"
 	"cubeview/repo"
 )
 
@@ -537,7 +538,7 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		cw.Write([]string{"trial", "app", "experiment", "name", "cnode_id", what, "value", "total", "share"})
 		for _, h := range hits {
 			cw.Write([]string{strconv.FormatInt(h.Trial, 10), h.App, h.Experiment, h.Name, strconv.Itoa(h.CnodeID), h.Path,
-				formatExact(h.Value), formatExact(h.Total), formatExact(h.Share)})
+				numfmt.RoundTrip().Format(h.Value, false), numfmt.RoundTrip().Format(h.Total, false), numfmt.RoundTrip().Format(h.Share, false)})
 		}
 		cw.Flush()
 		return cw.Error()

@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/chart"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -146,11 +147,11 @@ func writeSeriesCSV(w io.Writer, res *analysis.SeriesResult, rows []analysis.Ser
 		if v != v { // NaN: not defined
 			return ""
 		}
-		return formatExact(v)
+		return numfmt.RoundTrip().Format(v, false)
 	}
 	for _, r := range rows {
 		for t, tr := range res.Trials {
-			cw.Write([]string{r.CallPath, tr.Name, formatExact(tr.X), num(r.Value[t]), num(r.Min[t]), num(r.Mean[t]), num(r.Max[t]), num(r.Ratio[t]), num(r.Efficiency[t])})
+			cw.Write([]string{r.CallPath, tr.Name, numfmt.RoundTrip().Format(tr.X, false), num(r.Value[t]), num(r.Min[t]), num(r.Mean[t]), num(r.Max[t]), num(r.Ratio[t]), num(r.Efficiency[t])})
 		}
 	}
 	cw.Flush()
@@ -169,13 +170,13 @@ func writeSeriesText(w io.Writer, res *analysis.SeriesResult, rows []analysis.Se
 	}
 	fmt.Fprintf(bw, "metric %s, %s; %s and efficiency compare the %s\n", res.Metric, kind, ratioName(res), basis)
 	for i, t := range res.Trials {
-		fmt.Fprintf(bw, "run %d: x = %s  %s\n", i+1, formatExact(t.X), t.Name)
+		fmt.Fprintf(bw, "run %d: x = %s  %s\n", i+1, numfmt.RoundTrip().Format(t.X, false), t.Name)
 	}
 	for _, r := range rows {
 		fmt.Fprintf(bw, "\n%s\n", r.CallPath)
 		table := [][]string{{"run", "x", "value", "min", "mean", "max", ratioName(res), "efficiency"}}
 		for t, tr := range res.Trials {
-			table = append(table, []string{strconv.Itoa(t + 1), formatExact(tr.X), fmtG(r.Value[t]), fmtG(r.Min[t]), fmtG(r.Mean[t]), fmtG(r.Max[t]), fmtG(r.Ratio[t]), fmtG(r.Efficiency[t])})
+			table = append(table, []string{strconv.Itoa(t + 1), numfmt.RoundTrip().Format(tr.X, false), fmtG(r.Value[t]), fmtG(r.Min[t]), fmtG(r.Mean[t]), fmtG(r.Max[t]), fmtG(r.Ratio[t]), fmtG(r.Efficiency[t])})
 		}
 		writeTable(bw, table, 8)
 	}

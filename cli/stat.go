@@ -12,6 +12,7 @@ import (
 	"cubeview/analysis"
 	"cubeview/chart"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -124,7 +125,7 @@ func writeStatCSV(w io.Writer, e *model.Experiment, stats []analysis.CallPathSta
 	cw := csv.NewWriter(w)
 	cw.Write(statColumns)
 	for _, s := range stats {
-		cw.Write(statFields(e, s, formatExact))
+		cw.Write(statFields(e, s, func(x float64) string { return numfmt.RoundTrip().Format(x, false) }))
 	}
 	cw.Flush()
 	return cw.Error()

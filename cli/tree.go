@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 func init() {
@@ -101,7 +102,7 @@ func writeTree(w io.Writer, e *model.Experiment, m int, inclusive bool, maxDepth
 		if maxDepth >= 0 && depth > maxDepth {
 			return
 		}
-		s := formatValue(met, vals[c])
+		s := numfmt.Precise().Format(vals[c], met.IsInteger())
 		width = max(width, len(s))
 		lines = append(lines, line{s, depth, c})
 		for _, ch := range e.Cnodes[c].Children {

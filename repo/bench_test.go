@@ -113,10 +113,10 @@ func BenchmarkFind100Trials(b *testing.B) {
 	defer r.Close()
 	ctx := context.Background()
 	for _, q := range []Query{
-		{Metric: "time", Share: true, MinShare: 0.001},
+		{Metric: "time", Share: true, MinShare: 0.00015},
 		{Metric: "time", Inclusive: true, Share: true, MinShare: 0.05},
 		{Metric: "metric3", MinValue: 7000, Where: "app = app1 or size > 90"},
-		{Metric: "time", Flat: true, Share: true, MinShare: 0.01},
+		{Metric: "time", Flat: true, Share: true, MinShare: 0.001},
 	} {
 		b.Run(fmt.Sprintf("%s-incl=%v-flat=%v", q.Metric, q.Inclusive, q.Flat), func(b *testing.B) {
 			b.ReportAllocs()

@@ -46,9 +46,10 @@ func encodeBlock(b *model.Block) []byte {
 		prev = c
 	}
 	n := len(rows) * nl
+	backing := make([]byte, 8*n)
 	planes := make([][]byte, 8)
 	for p := range planes {
-		planes[p] = make([]byte, n)
+		planes[p] = backing[p*n : (p+1)*n : (p+1)*n]
 	}
 	i := 0
 	for _, c := range rows {
@@ -75,10 +76,16 @@ func encodeBlock(b *model.Block) []byte {
 		}()
 	}
 	wg.Wait()
+	size := len(en.b)
 	for _, o := range out {
-		en.b = append(en.b, o...)
+		size += len(o)
 	}
-	return en.b
+	data := make([]byte, 0, size)
+	data = append(data, en.b...)
+	for _, o := range out {
+		data = append(data, o...)
+	}
+	return data
 }
 
 func zeroBits(r []float64) bool {
@@ -90,6 +97,11 @@ func zeroBits(r []float64) bool {
 	return true
 }
 
+// sampleSize is how much of a plane is compressed first to recognise
+// noise (the low mantissa bytes of measured times), which is stored as it
+// is instead of spending the time to deflate it for nothing.
+const sampleSize = 256 << 10
+
 // encodePlane returns method, length and data of one byte plane.
 func encodePlane(p []byte) []byte {
 	var en encoder
@@ -98,18 +110,42 @@ func encodePlane(p []byte) []byte {
 		en.uint(1)
 		return append(en.b, p[0])
 	}
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	raw := func() []byte {
+		en.uint(planeRaw)
+		en.uint(uint64(len(p)))
+		return append(append(make([]byte, 0, len(en.b)+len(p)), en.b...), p...)
+	}
+	if len(p) > 4*sampleSize {
+		if n := deflatedSize(p[:sampleSize]); n > sampleSize-sampleSize/32 {
+			return raw()
+		}
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, len(p)+len(p)/64+1024))
+	w, _ := flate.NewWriter(buf, flate.BestSpeed)
 	w.Write(p)
 	w.Close()
-	if buf.Len() < len(p)-len(p)/50 {
-		en.uint(planeFlate)
-		en.uint(uint64(buf.Len()))
-		return append(en.b, buf.Bytes()...)
+	if buf.Len() >= len(p)-len(p)/50 {
+		return raw()
 	}
-	en.uint(planeRaw)
-	en.uint(uint64(len(p)))
-	return append(en.b, p...)
+	en.uint(planeFlate)
+	en.uint(uint64(buf.Len()))
+	return append(append(make([]byte, 0, len(en.b)+buf.Len()), en.b...), buf.Bytes()...)
+}
+
+// deflatedSize returns the deflated size of p.
+func deflatedSize(p []byte) int {
+	var cw countWriter
+	w, _ := flate.NewWriter(&cw, flate.BestSpeed)
+	w.Write(p)
+	w.Close()
+	return int(cw)
+}
+
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
 
 var errBadBlock = errors.New("corrupt stored metric data")

@@ -84,7 +84,8 @@ type ftok struct {
 }
 
 // condition is a compiled filter: SQL over the aliases t, x and a, with
-// its arguments.
+// its arguments. Attribute tests are uncorrelated "t.id IN (…)" subqueries,
+// which both engines evaluate once per filter rather than once per trial.
 type condition struct {
 	sql  string
 	args []any
@@ -249,7 +250,7 @@ func (p *filterParser) unary() condition {
 		if !isAttr {
 			return condition{sql: "1=1"} // every trial has its fields
 		}
-		return condition{sql: "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ?)",
+		return condition{sql: "t.id IN (SELECT v.trial FROM trial_attr v WHERE v.key_hash = ? AND v.key = ?)",
 			args: []any{textHash(name), p.d.text(name)}}
 	}
 	return p.comparison()
@@ -350,7 +351,7 @@ func (p *filterParser) comparison() condition {
 	if !isAttr {
 		return condition{sql: cmp, args: []any{arg}}
 	}
-	return condition{sql: "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ? AND " + cmp + ")",
+	return condition{sql: "t.id IN (SELECT v.trial FROM trial_attr v WHERE v.key_hash = ? AND v.key = ? AND " + cmp + ")",
 		args: []any{textHash(name), p.d.text(name), arg}}
 }
 

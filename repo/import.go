@@ -290,8 +290,12 @@ func rowStats(r []float64, n int) stats {
 	st := stats{min: r[0], max: r[0]}
 	sum := 0.0
 	for _, v := range r {
-		st.min = math.Min(st.min, v)
-		st.max = math.Max(st.max, v)
+		if v < st.min {
+			st.min = v
+		}
+		if v > st.max {
+			st.max = v
+		}
 		sum += v
 	}
 	st.mean = sum / float64(n)

@@ -106,7 +106,7 @@ func sqliteDSN(path string) (string, error) {
 	// write lock at the start of a transaction so that concurrent importers
 	// queue (up to the busy timeout) instead of failing on lock upgrade.
 	return "file:" + path + "?_pragma=busy_timeout(600000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate", nil
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-65536)&_txlock=immediate", nil
 }
 
 // Name returns the repository location for messages, without a password.

@@ -297,10 +297,10 @@ func (r *Repo) Resolve(ctx context.Context, ref string) (int64, error) {
 			continue
 		}
 		if n, isNum := parseNumber(v); isNum {
-			parts = append(parts, "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ? AND v.num = ?)")
+			parts = append(parts, "t.id IN (SELECT v.trial FROM trial_attr v WHERE v.key_hash = ? AND v.key = ? AND v.num = ?)")
 			args = append(args, textHash(k), r.d.text(k), n)
 		} else {
-			parts = append(parts, "EXISTS (SELECT 1 FROM trial_attr v WHERE v.trial = t.id AND v.key_hash = ? AND v.key = ? AND v.value = ?)")
+			parts = append(parts, "t.id IN (SELECT v.trial FROM trial_attr v WHERE v.key_hash = ? AND v.key = ? AND v.value = ?)")
 			args = append(args, textHash(k), r.d.text(k), r.d.text(v))
 		}
 	}

@@ -20,7 +20,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/colormap"
 	"cubeview/sourceview"
 	"cubeview/view"
 )
@@ -61,15 +60,6 @@ type sourceFile struct {
 	exact bool // Highlight's result for the whole file
 	size  int64
 	mod   time.Time
-}
-
-// sourceNote is an annotation as the panel shows it: its value in the
-// call pane's value mode, formatted and coloured as the trees do.
-type sourceNote struct {
-	sourceview.Annotation
-	text   string
-	color  color.NRGBA
-	relief colormap.Relief
 }
 
 // sourceCache keeps the last files highlighted completely; background
@@ -145,7 +135,7 @@ type sourcePanel struct {
 	file          *sourceFile // nil while no file is shown
 	err           error       // why target.file is not shown
 	stale         bool        // look for the file again
-	annots        map[int][]sourceNote
+	annots        map[int][]view.SourceNote
 	dropped       int
 	valuesInfo    string
 	numberWidth   float32
@@ -557,67 +547,26 @@ func (p *sourcePanel) annotate() {
 	if v == nil || p.file == nil {
 		return
 	}
-	e := v.Experiment()
-	vals := sourceview.Values{Cnodes: make([]float64, len(e.Cnodes)), Regions: make([]float64, len(e.Regions))}
-	for c := range vals.Cnodes {
-		vals.Cnodes[c] = v.Inclusive(view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
-	}
-	for r := range vals.Regions {
-		vals.Regions[r] = v.Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
-	}
-	raw := sourceview.Annotations(e, p.target.file, vals)
-	p.annots = make(map[int][]sourceNote, len(raw))
-	nodeOf := func(a sourceview.Annotation) view.Node {
-		if a.Kind == sourceview.RegionBegin {
-			return view.Node{Kind: view.RegionNode, Index: a.Index}
-		}
-		return view.Node{Kind: view.CnodeNode, Index: a.Index}
-	}
-	for line, as := range raw {
-		if line > len(p.file.lines) {
-			p.dropped += len(as)
-			continue
-		}
-		notes := make([]sourceNote, len(as))
-		for i, a := range as {
-			a.Value = v.CallValue(nodeOf(a))
-			notes[i] = sourceNote{Annotation: a}
-		}
-		p.annots[line] = notes
-	}
-	m := v.Selected(view.MetricPane)
+	p.annots, p.dropped, p.valuesInfo = v.SourceNotes(p.target.file, len(p.file.lines))
 	p.valueWidth = 0
 	style := fyne.TextStyle{Monospace: true}
 	for _, notes := range p.annots {
-		for i := range notes {
-			n := &notes[i]
-			c := v.CallCell(n.Value)
-			n.text, n.color, n.relief = c.Text, c.Color, c.Relief
-			if i == 0 {
-				p.valueWidth = max(p.valueWidth, fyne.MeasureText(n.text, p.textSize(), style).Width)
-			}
-		}
-	}
-	if m.Kind == view.MetricNode {
-		mode := v.Mode(view.CallPane)
-		unit := v.Unit(view.CallPane, v.Selected(view.CallPane))
-		p.valuesInfo = fmt.Sprintf("%s, inclusive, %s", v.Label(m), strings.ToLower(mode.String()))
-		if unit != "" {
-			p.valuesInfo += " (" + unit + ")"
+		if len(notes) > 0 {
+			p.valueWidth = max(p.valueWidth, fyne.MeasureText(notes[0].Text, p.textSize(), style).Width)
 		}
 	}
 }
 
 // describe explains a line's annotations for the hint line.
-func (p *sourcePanel) describe(notes []sourceNote) string {
+func (p *sourcePanel) describe(notes []view.SourceNote) string {
 	var parts []string
 	e := p.w.view.Experiment()
 	for _, n := range notes {
 		switch n.Kind {
 		case sourceview.CallSite:
-			parts = append(parts, fmt.Sprintf("call of %s (%s): %s", n.Name, e.CallPath(n.Index), n.text))
+			parts = append(parts, fmt.Sprintf("call of %s (%s): %s", n.Name, e.CallPath(n.Index), n.Text))
 		default:
-			parts = append(parts, fmt.Sprintf("region %s: %s", n.Name, n.text))
+			parts = append(parts, fmt.Sprintf("region %s: %s", n.Name, n.Text))
 		}
 	}
 	return strings.Join(parts, " · ") + " — " + p.valuesInfo + "; double-click selects the call"

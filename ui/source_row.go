@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 const (
@@ -125,7 +126,7 @@ func (r *sourceRow) setLine(n int) {
 }
 
 // notes returns the annotations of the row's line.
-func (r *sourceRow) notes() []sourceNote {
+func (r *sourceRow) notes() []view.SourceNote {
 	return r.p.annots[r.line]
 }
 
@@ -227,9 +228,9 @@ func (rr *sourceRowRenderer) Refresh() {
 
 	notes := r.notes()
 	if len(notes) > 0 {
-		r.sw.set(notes[0].color, notes[0].relief)
+		r.sw.set(notes[0].Color, notes[0].Relief)
 		r.sw.Show()
-		r.value.Text = notes[0].text
+		r.value.Text = notes[0].Text
 	} else {
 		r.sw.Hide()
 		r.value.Text = ""
@@ -290,7 +291,7 @@ func (rr *sourceRowRenderer) Destroy() {}
 
 // noteText names the annotations of a line after its code: the first
 // one's value is in the gutter, the others' follow their names.
-func noteText(notes []sourceNote) string {
+func noteText(notes []view.SourceNote) string {
 	if len(notes) == 0 {
 		return ""
 	}
@@ -305,7 +306,7 @@ func noteText(notes []sourceNote) string {
 		sb.WriteString(n.Name)
 		if i > 0 {
 			sb.WriteByte(' ')
-			sb.WriteString(n.text)
+			sb.WriteString(n.Text)
 		}
 	}
 	return sb.String()

@@ -271,12 +271,12 @@ func TestSourceMetricChange(t *testing.T) {
 	// 257.42 s, red. main's inclusive 268.54 s exceeds that automatic range
 	// and takes the end colour too, not the gray of a user range's outliers.
 	for _, line := range []int{86, 111} {
-		if n := p.annots[line][0]; n.color != colormap.Red {
-			t.Errorf("line %d (%v): colour %v, want red", line, n.Annotation, n.color)
+		if n := p.annots[line][0]; n.Color != colormap.Red {
+			t.Errorf("line %d (%v): colour %v, want red", line, n.Annotation, n.Color)
 		}
 	}
-	if n := p.annots[88][0]; n.color == colormap.Red || n.color == colormap.Gray {
-		t.Errorf("line 88 (%v): colour %v, want a colour of the spectrum below red", n.Annotation, n.color)
+	if n := p.annots[88][0]; n.Color == colormap.Red || n.Color == colormap.Gray {
+		t.Errorf("line 88 (%v): colour %v, want a colour of the spectrum below red", n.Annotation, n.Color)
 	}
 
 	// Percent of the call-tree root: main's inclusive time is 100 %.

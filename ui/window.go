@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -56,6 +59,10 @@ type Window struct {
 	ready    []func()
 
 	source *sourcePanel // nil until the source panel is first shown
+
+	prefetching bool      // the selected metric's rows are being read ahead
+	firstPaint  bool      // values were shown (timing log)
+	selectAt    time.Time // start of the selection change being timed
 }
 
 func (a *App) newWindow() *Window {
@@ -159,6 +166,7 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 			return
 		}
 		w.active = d
+		w.selectStarted()
 		w.view.Select(d, n)
 		w.refresh()
 	}
@@ -280,6 +288,26 @@ func (w *Window) refresh() {
 	for _, f := range ready {
 		f()
 	}
+	w.painted()
+	w.prefetch()
+}
+
+// prefetch reads the selected metric's rows in the background once its
+// values are shown, so that selecting a call path later needs no reading.
+func (w *Window) prefetch() {
+	if w.prefetching || w.view == nil {
+		return
+	}
+	refs := w.view.Prefetch()
+	if len(refs) == 0 {
+		return
+	}
+	w.prefetching = true
+	w.app.async(func() {
+		for _, r := range refs {
+			_, _ = r.Exp.Block(r.Metric) // errors surface when the view uses the data
+		}
+	}, func() { w.prefetching = false })
 }
 
 // load reads metric data in the background, showing progress, then calls then.
@@ -287,13 +315,22 @@ func (w *Window) load(refs []view.BlockRef, then func()) {
 	w.loading = true
 	w.startBusy(fmt.Sprintf("Loading %d metric(s) …", len(refs)))
 	w.app.async(func() {
+		// One pass over the file per metric, as many at once as there
+		// are processors. Errors surface when the view uses the data.
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for _, r := range refs {
-			// Errors surface when the view uses the data.
-			if r.Rows {
-				_, _ = r.Exp.Block(r.Metric)
-			}
-			_, _ = r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true})
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				if r.Rows {
+					_, _ = r.Exp.Block(r.Metric)
+				}
+				_, _ = r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true})
+			}()
 		}
+		wg.Wait()
 	}, func() {
 		w.loading = false
 		w.stopBusy()

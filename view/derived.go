@@ -41,15 +41,7 @@ func storedOperands(x *model.Experiment, m int) []int {
 // collapsed call path with its subtree, an expanded one alone, a region
 // of the flat profile as regionSelection says, and every call path when
 // nothing is selected.
-func (v *View) callCnodes(n Node) []int {
-	switch n.Kind {
-	case CnodeNode:
-		return v.exp.CnodeSubtree(model.CnodeSel{Cnode: n.Index, Inclusive: !v.expandedBranch(CallPane, n)})
-	case RegionNode, SubroutinesNode:
-		return v.regionSelection(n)
-	}
-	return v.exp.CnodeOrder()
-}
+func (v *View) callCnodes(n Node) []int { return kindOf(n).cnodes(v, n.Index) }
 
 // ThresholdLabel returns the name of the range row n's absolute value
 // falls in, whatever the value mode, when the metric of the row's values

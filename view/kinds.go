@@ -27,7 +27,39 @@ type rowKind interface {
 	presence(v *View, i int) model.Mask
 	// callPath names the row as a call-pane selection ("-" elsewhere).
 	callPath(v *View, i int) string
+	// cnodes returns the call paths the row stands for as the call-pane
+	// selection (every call path for rows of other panes).
+	cnodes(v *View, i int) []int
+	// metricOf returns the metric whose unit and type the row's values
+	// have, or -1.
+	metricOf(v *View, i int) int
+	// scaleMax returns the largest magnitude of the row's colour scale in
+	// absolute mode.
+	scaleMax(v *View, d Dim, i int) float64
+	// explain describes the selected row for the status line; head is
+	// its state and value, "(inclusive): 12.3 sec".
+	explain(v *View, i int, head string) []string
+	// expandedState says what an expanded row shows.
+	expandedState() string
 }
+
+// rowDefaults is what most kinds share: values of the selected metric over
+// every call path, scaled to the pane's largest magnitude.
+type rowDefaults struct{}
+
+func (rowDefaults) callPath(*View, int) string { return "-" }
+
+func (rowDefaults) cnodes(v *View, _ int) []int { return v.exp.CnodeOrder() }
+
+func (rowDefaults) metricOf(v *View, _ int) int {
+	if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
+		return s.Index
+	}
+	return -1
+}
+
+func (rowDefaults) scaleMax(v *View, d Dim, _ int) float64 { return v.scaleMax[d] }
+func (rowDefaults) expandedState() string                  { return "exclusive" }
 
 var rowKinds = [...]rowKind{
 	noKind:          noRow{},
@@ -46,7 +78,7 @@ func kindOf(n Node) rowKind {
 }
 
 // noRow is the zero Node: no row.
-type noRow struct{}
+type noRow struct{ rowDefaults }
 
 func (noRow) children(*View, int) []Node     { return nil }
 func (noRow) parent(*View, int) Node         { return Node{} }
@@ -57,10 +89,14 @@ func (noRow) inclusive(*View, int) float64   { return math.NaN() }
 func (noRow) exclusive(*View, int) float64   { return math.NaN() }
 func (noRow) ownRoot(*View, int) float64     { return math.NaN() }
 func (noRow) presence(*View, int) model.Mask { return 0 }
-func (noRow) callPath(*View, int) string     { return "-" }
+func (noRow) metricOf(*View, int) int        { return -1 }
+func (noRow) scaleMax(*View, Dim, int) float64 {
+	return 0
+}
+func (noRow) explain(*View, int, string) []string { return nil }
 
 // metricRow is a metric; VOID metrics are hidden.
-type metricRow struct{}
+type metricRow struct{ rowDefaults }
 
 func (metricRow) children(v *View, i int) []Node {
 	var out []Node
@@ -121,10 +157,29 @@ func (metricRow) ownRoot(v *View, i int) float64   { return v.metricIncl[v.metri
 func (metricRow) presence(v *View, i int) model.Mask {
 	return v.exp.Metrics[i].Present
 }
-func (metricRow) callPath(*View, int) string { return "-" }
+func (metricRow) metricOf(_ *View, i int) int { return i }
+
+// scaleMax: each root metric has its own scale (their units differ).
+func (metricRow) scaleMax(v *View, _ Dim, i int) float64 { return v.metricRootMax[v.metricRoot[i]] }
+
+func (k metricRow) explain(v *View, i int, head string) []string {
+	return []string{fmt.Sprintf("Metric %s %s, over all call paths and locations", k.label(v, i), head)}
+}
+
+// callRow is what the rows of the call pane share: they are described
+// with the metric selection, over all locations.
+type callRow struct{ rowDefaults }
+
+func (callRow) explainCall(v *View, what, head string) []string {
+	parts := []string{what + " " + head}
+	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
+		parts = append(parts, v.metricState(ms))
+	}
+	return append(parts, "all locations")
+}
 
 // cnodeRow is a call path of the call tree.
-type cnodeRow struct{}
+type cnodeRow struct{ callRow }
 
 func (cnodeRow) children(v *View, i int) []Node { return nodes(CnodeNode, v.exp.Cnodes[i].Children) }
 
@@ -167,9 +222,18 @@ func (cnodeRow) ownRoot(v *View, i int) float64     { return at(v.callIncl, v.cn
 func (cnodeRow) presence(v *View, i int) model.Mask { return v.exp.Cnodes[i].Present }
 func (cnodeRow) callPath(v *View, i int) string     { return v.exp.CallPath(i) }
 
+// cnodes: a collapsed call path with its subtree, an expanded one alone.
+func (cnodeRow) cnodes(v *View, i int) []int {
+	return v.exp.CnodeSubtree(model.CnodeSel{Cnode: i, Inclusive: !v.expandedBranch(CallPane, Node{CnodeNode, i})})
+}
+
+func (k cnodeRow) explain(v *View, i int, head string) []string {
+	return k.explainCall(v, "call path "+k.callPath(v, i), head)
+}
+
 // regionRow is a region of the flat profile; its only child is
 // "Subroutines" when it calls anything.
-type regionRow struct{}
+type regionRow struct{ callRow }
 
 func (regionRow) children(v *View, i int) []Node {
 	if v.regionCalls[i] {
@@ -204,9 +268,15 @@ func (regionRow) presence(v *View, i int) model.Mask {
 
 func (regionRow) callPath(v *View, i int) string { return "region " + v.exp.Regions[i].Name }
 
+func (regionRow) cnodes(v *View, i int) []int { return v.regionSelection(Node{RegionNode, i}) }
+
+func (k regionRow) explain(v *View, i int, head string) []string {
+	return k.explainCall(v, k.callPath(v, i), head)
+}
+
 // subroutinesRow is the "Subroutines" child of flat-profile region i:
 // everything the region calls.
-type subroutinesRow struct{}
+type subroutinesRow struct{ callRow }
 
 func (subroutinesRow) children(*View, int) []Node     { return nil }
 func (subroutinesRow) parent(_ *View, i int) Node     { return Node{RegionNode, i} }
@@ -229,9 +299,17 @@ func (subroutinesRow) callPath(v *View, i int) string {
 	return "subroutines of " + v.exp.Regions[i].Name
 }
 
+func (subroutinesRow) cnodes(v *View, i int) []int {
+	return v.regionSelection(Node{SubroutinesNode, i})
+}
+
+func (k subroutinesRow) explain(v *View, i int, head string) []string {
+	return k.explainCall(v, k.callPath(v, i), head)
+}
+
 // systemRow is a node of the system tree; threads are hidden below
 // processes when the experiment has one thread per process.
-type systemRow struct{}
+type systemRow struct{ rowDefaults }
 
 func (systemRow) children(v *View, i int) []Node {
 	s := &v.exp.System[i]
@@ -283,7 +361,18 @@ func (systemRow) inclusive(v *View, i int) float64 { return at(v.sysVals, i) }
 func (systemRow) exclusive(*View, int) float64       { return math.NaN() }
 func (systemRow) ownRoot(v *View, i int) float64     { return at(v.sysVals, v.systemRoot[i]) }
 func (systemRow) presence(v *View, i int) model.Mask { return v.exp.System[i].Present }
-func (systemRow) callPath(*View, int) string         { return "-" }
+func (systemRow) expandedState() string              { return "expanded: no value of its own" }
+
+func (k systemRow) explain(v *View, i int, head string) []string {
+	parts := []string{k.label(v, i) + " " + head}
+	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
+		parts = append(parts, v.metricState(ms))
+	}
+	if cs := v.panes[CallPane].selected; cs.Valid() {
+		parts = append(parts, fmt.Sprintf("call path %s (%s)", v.callPath(cs), v.state(CallPane, cs)))
+	}
+	return parts
+}
 
 // plural returns "1 call path" style words: word, or word+"s" unless n is 1.
 func plural(n int, word string) string {

@@ -380,6 +380,29 @@ func (v *View) Missing() []BlockRef {
 	return out
 }
 
+// Prefetch returns the selected metric's data (with its child metrics when
+// it is expanded) whose rows are not in memory yet: a window reads them in
+// the background once values are shown, so that a later call selection
+// needs no reading (a metric above the memory budget gets a block that
+// reads its rows on demand, which costs nothing ahead).
+func (v *View) Prefetch() []BlockRef {
+	ms, ok := v.metricSel()
+	if !ok {
+		return nil
+	}
+	ms2 := []int{ms.Metric}
+	if !ms.Inclusive {
+		ms2 = append(ms2, v.exp.Metrics[ms.Metric].Children...)
+	}
+	var out []BlockRef
+	for _, m := range ms2 {
+		if v.exp.Metrics[m].Unavailable == "" && !v.exp.Loaded(m) {
+			out = append(out, BlockRef{Exp: v.exp, Metric: m, Rows: true})
+		}
+	}
+	return out
+}
+
 // selectionNeedsRows reports whether the system pane's values for the
 // current call selection need the selected metric's rows: every selection
 // but the whole call forest (or a collapsed single root) does.
@@ -721,29 +744,12 @@ func (v *View) ScaleRange(d Dim, n Node) colormap.Range {
 	if v.panes[d].mode != Absolute {
 		return colormap.Range{Max: 100}
 	}
-	if d == MetricPane {
-		if n.Kind == MetricNode {
-			return colormap.Range{Max: v.metricRootMax[v.metricRoot[n.Index]]}
-		}
-		return colormap.Range{}
-	}
-	return colormap.Range{Max: v.scaleMax[d]}
+	return colormap.Range{Max: kindOf(n).scaleMax(v, d, n.Index)}
 }
 
 // unitMetric returns the metric whose unit and type the values of pane d
 // (row n) have, or -1.
-func (v *View) unitMetric(d Dim, n Node) int {
-	if d == MetricPane {
-		if n.Kind == MetricNode {
-			return n.Index
-		}
-		return -1
-	}
-	if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
-		return s.Index
-	}
-	return -1
-}
+func (v *View) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(v, n.Index) }
 
 // Text returns the formatted value of n in pane d.
 func (v *View) Text(d Dim, n Node) string {
@@ -1093,27 +1099,9 @@ func (v *View) Explain(d Dim) string {
 	if !n.Valid() {
 		return "Nothing selected in the " + strings.ToLower(d.String())
 	}
-	e := v.exp
-	state := func(d Dim, n Node) string {
-		if v.expandedBranch(d, n) {
-			if d == SystemPane {
-				return "expanded: no value of its own"
-			}
-			return "exclusive"
-		}
-		if v.IsBranch(d, n) {
-			return "inclusive"
-		}
-		return "leaf"
-	}
-	var parts []string
-	ms := v.panes[MetricPane].selected
 	unit := ""
-	if ms.Kind == MetricNode {
-		unit = e.Metrics[ms.Index].Unit
-		if d == MetricPane {
-			unit = e.Metrics[n.Index].Unit
-		}
+	if m := v.unitMetric(d, n); m >= 0 {
+		unit = v.exp.Metrics[m].Unit
 	}
 	val := v.Text(d, n)
 	if v.panes[d].mode == Absolute {
@@ -1121,29 +1109,27 @@ func (v *View) Explain(d Dim) string {
 	} else {
 		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.format.Format(v.absolute(d, n), false) + " " + unit + ")"
 	}
-	switch d {
-	case MetricPane:
-		parts = append(parts, fmt.Sprintf("Metric %s (%s): %s, over all call paths and locations", v.Label(n), state(d, n), val))
-	case CallPane:
-		what := "call path " + v.callPath(n)
-		parts = append(parts, fmt.Sprintf("%s (%s): %s", what, state(d, n), val))
-		if ms.Kind == MetricNode {
-			parts = append(parts, fmt.Sprintf("metric %s (%s)", v.Label(ms), state(MetricPane, ms)))
-		}
-		parts = append(parts, "all locations")
-	case SystemPane:
-		parts = append(parts, fmt.Sprintf("%s (%s): %s", v.Label(n), state(d, n), val))
-		if ms.Kind == MetricNode {
-			parts = append(parts, fmt.Sprintf("metric %s (%s)", v.Label(ms), state(MetricPane, ms)))
-		}
-		if cs := v.panes[CallPane].selected; cs.Valid() {
-			parts = append(parts, fmt.Sprintf("call path %s (%s)", v.callPath(cs), state(CallPane, cs)))
-		}
-	}
+	parts := kindOf(n).explain(v, n.Index, "("+v.state(d, n)+"): "+val)
 	if t := v.Tooltip(n); t != "" {
 		parts = append(parts, t)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// state says which of its values row n of pane d shows.
+func (v *View) state(d Dim, n Node) string {
+	if v.expandedBranch(d, n) {
+		return kindOf(n).expandedState()
+	}
+	if v.IsBranch(d, n) {
+		return "inclusive"
+	}
+	return "leaf"
+}
+
+// metricState names the selected metric and its state.
+func (v *View) metricState(ms Node) string {
+	return fmt.Sprintf("metric %s (%s)", v.Label(ms), v.state(MetricPane, ms))
 }
 
 func (v *View) callPath(n Node) string { return kindOf(n).callPath(v, n.Index) }

@@ -20,6 +20,15 @@ func BenchmarkReadXML(b *testing.B) {
 	}{
 		{"cubew-test3", xmlSharedBytes("cubew-test3.cube")},
 		{"example3", xmlSharedBytes("example3.cube")},
+		{"synth-100MB", func(b *testing.B) []byte {
+			// 2,000 cnodes × 512 threads × 5 metrics of 17-digit values.
+			e := synth.Generate(synth.Config{Cnodes: 2000, Locations: 512, Threads: 4, Nodes: 8, Metrics: 5, Seed: 5})
+			var buf bytes.Buffer
+			if err := encodeXML(&buf, e, false); err != nil {
+				b.Fatal(err)
+			}
+			return buf.Bytes()
+		}},
 		{"synth-1kx64x10", func(b *testing.B) []byte {
 			e := synth.Generate(synth.Config{Cnodes: 1000, Locations: 64, Threads: 4, Nodes: 4, Metrics: 10, Seed: 1})
 			var buf bytes.Buffer

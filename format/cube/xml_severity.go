@@ -251,7 +251,23 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 		if n >= len(colOf) {
 			return false, fmt.Errorf("%w: the row has more than %d values", errTooManyValues, len(colOf))
 		}
-		v, j, ok := scanNumber(text, i)
+		// Plain integers (most values of counting metrics) first.
+		j, u := i, uint64(0)
+		for j < len(text) && j-i < 16 {
+			d := text[j] - '0'
+			if d > 9 {
+				break
+			}
+			u = u*10 + uint64(d)
+			j++
+		}
+		var v float64
+		var ok bool
+		if j > i && j-i < 16 && (j == len(text) || isSpace(text[j])) {
+			v, ok = float64(u), true
+		} else {
+			v, j, ok = scanNumber(text, i)
+		}
 		if !ok {
 			j = i + 1
 			for j < len(text) && !isSpace(text[j]) {

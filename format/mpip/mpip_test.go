@@ -320,3 +320,19 @@ func FuzzMpiP(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReadUserGuide reads the real sample report.
+func BenchmarkReadUserGuide(b *testing.B) {
+	file := filepath.Join("testdata", "userguide-2.4-9-test-mpip-time.mpiP")
+	st, err := os.Stat(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Open(file); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
