@@ -3,6 +3,7 @@ package cube
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -138,4 +139,29 @@ func FuzzScanNumber(f *testing.F) {
 			t.Fatalf("scanNumber(%q) = %v (%#x), ParseFloat: %v (%#x), %v", s, v, math.Float64bits(v), want, math.Float64bits(want), err)
 		}
 	})
+}
+
+// BenchmarkReadXMLReference compares the scanner with the element-tree
+// reader it replaced, on the same inputs in one run.
+func BenchmarkReadXMLReference(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "cube3", "cubew-test3.cube"))
+	if err != nil {
+		b.Skipf("shared data: %v", err)
+	}
+	for _, r := range []struct {
+		name string
+		read func(io.Reader, string) (*xmlDoc, error)
+	}{{"scanner", decodeXML}, {"element-tree", domDecodeXML}} {
+		b.Run(r.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			cpu := startCPU()
+			for b.Loop() {
+				if _, err := r.read(bytes.NewReader(data), "cubew-test3.cube"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.report(b, int64(len(data)))
+		})
+	}
 }

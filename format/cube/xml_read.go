@@ -176,7 +176,7 @@ func (p *xmlParser) parse() (*xmlDoc, error) {
 			if err != nil {
 				return nil, err
 			}
-			doc.Trailing = !isBlank(s.buf[s.pos:s.end])
+			doc.Trailing = s.trailing()
 			return doc, nil
 		case tokText:
 			if !s.blank() {

@@ -888,6 +888,16 @@ func normalizeNewlines(dst, raw []byte) []byte {
 	}
 }
 
+// trailing reports whether anything but white space follows the root
+// element, looking at one more chunk of input at most.
+func (s *xmlScanner) trailing() bool {
+	if !isBlank(s.buf[s.pos:s.end]) {
+		return true
+	}
+	s.start, s.pos = s.end, s.end
+	return s.fill() && !isBlank(s.buf[s.pos:s.end])
+}
+
 // skip consumes the rest of the element whose start tag was just read,
 // checking that it is well-formed.
 func (s *xmlScanner) skip() error {
