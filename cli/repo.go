@@ -505,7 +505,7 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	q.Inclusive = *incl
 	if *share != "" {
 		q.Share = true
-		if q.MinShare, err = parseFraction(*share); err != nil {
+		if q.MinShare, err = repo.ParseShare(*share); err != nil {
 			return usagef("find: --share %v", err)
 		}
 	} else if q.MinValue, err = strconv.ParseFloat(*minV, 64); err != nil {
@@ -553,20 +553,6 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, printable(h.Path))
 	}
 	return tw.Flush()
-}
-
-// parseFraction reads 0.25 or 25%.
-func parseFraction(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	pct := strings.HasSuffix(t, "%")
-	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a fraction (0.25) or a percentage (25%%)", s)
-	}
-	if pct {
-		f /= 100
-	}
-	return f, nil
 }
 
 func repoExport(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {

@@ -57,7 +57,7 @@ func open(path string) (*model.Experiment, error) {
 	}
 	if st.Size() == 0 {
 		f.Close()
-		return nil, fmt.Errorf("%s: empty file", path)
+		return nil, unknownFormat(path + ": empty file")
 	}
 	head := make([]byte, 1024)
 	n, err := f.ReadAt(head, 0)
@@ -109,10 +109,22 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 		}
 	}
 	if dir {
-		return nil, fmt.Errorf("%s: is a directory, not a profile this program reads", path)
+		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
 	}
-	return nil, fmt.Errorf("%s: not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads", path)
+	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
 }
+
+// ErrUnknownFormat is wrapped by the error of Open for a file or folder
+// that no reader recognises (as opposed to one a reader recognised but
+// found broken), so that a caller going through a folder can pass over
+// files that are not experiments.
+var ErrUnknownFormat = errors.New("not a format this program reads")
+
+// unknownFormat is an error that is ErrUnknownFormat, with its own message.
+type unknownFormat string
+
+func (e unknownFormat) Error() string        { return string(e) }
+func (e unknownFormat) Is(target error) bool { return target == ErrUnknownFormat }
 
 // openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a
 // compressed .cubex archive, which is then decompressed into memory.
@@ -149,7 +161,7 @@ func openGzip(f *os.File, path string) (*model.Experiment, error) {
 		e.Format += " (gzip)"
 		return e, nil
 	}
-	return nil, fmt.Errorf("%s: gzip-compressed, but the content is not a CUBE file", path)
+	return nil, unknownFormat(path + ": gzip-compressed, but the content is not a CUBE file")
 }
 
 type fileKind int
