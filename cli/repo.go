@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
-	"unicode"
 
 	"cubeview/format"
 	"cubeview/model"
@@ -85,6 +84,11 @@ func init() {
 // refLocation is the repository that trial references read; set by
 // "repo --repo LOC open" before the windows open.
 var refLocation string
+
+// ReferenceLocation returns the repository location "repo --repo LOC open"
+// named, "" when it named none (references then read $CUBEVIEW_REPO or
+// the default); the windows' repository browser opens the same one.
+func ReferenceLocation() string { return refLocation }
 
 var sharedRepos struct {
 	sync.Mutex
@@ -301,9 +305,9 @@ func repoList(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	for _, t := range trials {
 		parts := make([]string, len(t.Attrs))
 		for i, a := range t.Attrs {
-			parts[i] = printable(a.Key) + "=" + printable(a.Value)
+			parts[i] = repo.Printable(a.Key) + "=" + repo.Printable(a.Value)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, printable(t.App), printable(t.Experiment), printable(t.Name), strings.Join(parts, " "))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, repo.Printable(t.App), repo.Printable(t.Experiment), repo.Printable(t.Name), strings.Join(parts, " "))
 	}
 	return tw.Flush()
 }
@@ -334,17 +338,6 @@ func writeTrialsCSV(w io.Writer, trials []repo.Trial) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// printable shows text as it is unless it holds control characters (a
-// newline, a NUL), which are shown Go-quoted so one line stays one line.
-func printable(s string) string {
-	for _, r := range s {
-		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 func oneTrial(ctx context.Context, r *repo.Repo, args []string, verb string) (int64, []string, error) {
@@ -381,13 +374,13 @@ func repoShow(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	}
 	p := func(k string, v any) { fmt.Fprintf(env.Stdout, "%s: %v\n", k, v) }
 	p("id", t.ID)
-	p("app", printable(t.App))
-	p("experiment", printable(t.Experiment))
-	p("name", printable(t.Name))
-	p("source", printable(t.Source))
+	p("app", repo.Printable(t.App))
+	p("experiment", repo.Printable(t.Experiment))
+	p("name", repo.Printable(t.Name))
+	p("source", repo.Printable(t.Source))
 	p("file size", t.Size)
 	p("sha256", t.SHA256)
-	p("format", printable(t.Format))
+	p("format", repo.Printable(t.Format))
 	p("imported", t.Imported.Local().Format("2006-01-02 15:04:05 MST"))
 	p("metrics", c.Metrics)
 	p("regions", c.Regions)
@@ -399,7 +392,7 @@ func repoShow(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		if a.IsNumber {
 			kind = "number"
 		}
-		p("attr "+printable(a.Key), fmt.Sprintf("%s (%s, %s)", printable(a.Value), kind, a.Origin))
+		p("attr "+repo.Printable(a.Key), fmt.Sprintf("%s (%s, %s)", repo.Printable(a.Value), kind, a.Origin))
 	}
 	return nil
 }
@@ -550,7 +543,7 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "trial\tvalue\tshare\t %s\n", what)
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, printable(h.Path))
+		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, repo.Printable(h.Path))
 	}
 	return tw.Flush()
 }

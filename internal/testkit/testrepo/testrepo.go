@@ -1,0 +1,60 @@
+// Package testrepo fills temporary experiment repositories with real
+// experiments from ../shared/data for tests of the programs that browse
+// them.
+package testrepo
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"cubeview/internal/testkit"
+	"cubeview/model"
+	"cubeview/repo"
+)
+
+// Trial is one real experiment to import: its file under the data
+// folder, where it goes and its user attributes.
+type Trial struct {
+	File            string // relative to the data folder
+	App, Experiment string
+	Attrs           []model.Attr
+}
+
+// Standard is the set Filled imports: the matrix-multiply sweep (size)
+// and LULESH runs (procs, size).
+var Standard = []Trial{
+	{"cube4/mm_sweep/mm.x10y1z1.r1.cubex", "mm", "sweep", []model.Attr{{Key: "size", Value: "10"}}},
+	{"cube4/mm_sweep/mm.x25y1z1.r1.cubex", "mm", "sweep", []model.Attr{{Key: "size", Value: "25"}}},
+	{"cube4/mm_sweep/mm.x50y1z1.r1.cubex", "mm", "sweep", []model.Attr{{Key: "size", Value: "50"}}},
+	{"cube4/lulesh/lulesh.p27.size25.r1.cubex", "lulesh", "scaling", []model.Attr{{Key: "size", Value: "25"}, {Key: "compiler", Value: "gcc-13"}}},
+	{"cube4/lulesh/lulesh.p64.size25.r1.cubex", "lulesh", "scaling", []model.Attr{{Key: "size", Value: "25"}, {Key: "compiler", Value: "gcc-13"}}},
+	{"cube4/lulesh/lulesh.p27.size30.r1.cubex", "lulesh", "sizes", []model.Attr{{Key: "size", Value: "30"}, {Key: "compiler", Value: "gcc-14"}}},
+}
+
+// Location returns a new SQLite repository location in a temporary folder.
+func Location(t testing.TB) string {
+	return filepath.Join(t.TempDir(), "repository.db")
+}
+
+// Filled returns an open SQLite repository in a temporary folder holding
+// trials, and the path of each trial's file by trial id. It skips the
+// test when the data folder is absent.
+func Filled(t testing.TB, trials []Trial) (*repo.Repo, map[int64]string) {
+	t.Helper()
+	r, err := repo.Open(context.Background(), Location(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	files := map[int64]string{}
+	for _, tr := range trials {
+		path := testkit.Data(t, filepath.FromSlash(tr.File))
+		id, err := r.Import(context.Background(), path, repo.ImportOptions{App: tr.App, Experiment: tr.Experiment, Attrs: tr.Attrs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[id] = path
+	}
+	return r, files
+}
