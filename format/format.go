@@ -13,12 +13,9 @@ import (
 
 	"cubeview/format/cube"
 	"cubeview/internal/atomicfile"
+	"cubeview/internal/printable"
 	"cubeview/model"
 )
-
-// maxGzipTar bounds the decompressed size of a gzip-compressed .cubex,
-// which has to be held in memory.
-const maxGzipTar = 4 << 30
 
 // Open reads the experiment in the file at path, recognising its format by
 // content (CUBE 2/3 XML, possibly gzip-compressed, or CUBE 4 .cubex). Metric
@@ -68,7 +65,16 @@ func open(path string) (*model.Experiment, error) {
 	head = head[:n]
 
 	var e *model.Experiment
-	switch kind := sniff(head); kind {
+	kind := sniff(head)
+	if kind == kindXML && !bytes.Contains(head, []byte("<cube")) {
+		// An XML file that is not CUBE may be another tool's (HPCToolkit's
+		// experiment.xml); CUBE's reader explains the failure otherwise.
+		if im := detectForeign(path, false, head); im != nil {
+			f.Close()
+			return openWith(im, path)
+		}
+	}
+	switch kind {
 	case kindTar:
 		e, err = cube.OpenCubex(path) // keeps its own handle for lazy loading
 		f.Close()
@@ -78,6 +84,9 @@ func open(path string) (*model.Experiment, error) {
 	case kindGzip:
 		e, err = openGzip(f, path)
 		f.Close()
+		if errors.Is(err, errNotCube) {
+			return openForeign(path, false, head)
+		}
 	default:
 		f.Close()
 		return openForeign(path, false, head)
@@ -97,19 +106,35 @@ func finish(path string, e *model.Experiment) (*model.Experiment, error) {
 	return e, nil
 }
 
+// detectForeign returns the first importer that recognises path, or nil.
+func detectForeign(path string, dir bool, head []byte) *importer {
+	for i := range importers {
+		if importers[i].detect(path, dir, head) {
+			return &importers[i]
+		}
+	}
+	return nil
+}
+
+// openWith reads path with importer im.
+func openWith(im *importer, path string) (*model.Experiment, error) {
+	e, err := im.open(path)
+	if err != nil {
+		return nil, err
+	}
+	return finish(path, e)
+}
+
 // openForeign reads path with the first importer that recognises it.
 func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) {
-	for _, im := range importers {
-		if im.detect(path, dir, head) {
-			e, err := im.open(path)
-			if err != nil {
-				return nil, err
-			}
-			return finish(path, e)
-		}
+	if im := detectForeign(path, dir, head); im != nil {
+		return openWith(im, path)
 	}
 	if dir {
 		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
+	}
+	if sniff(head) == kindGzip {
+		return nil, unknownFormat(path + ": gzip-compressed, but not a CUBE file nor a profile of another tool this program reads")
 	}
 	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
 }
@@ -127,42 +152,103 @@ func (e unknownFormat) Error() string        { return string(e) }
 func (e unknownFormat) Is(target error) bool { return target == ErrUnknownFormat }
 
 // openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a
-// compressed .cubex archive, which is then decompressed into memory.
+// compressed .cubex archive, streamed (cube.ReadCubexStream). Either is
+// read within the decompression budget.
 func openGzip(f *os.File, path string) (*model.Experiment, error) {
 	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
 	}
-	br := bufio.NewReaderSize(zr, 1<<16)
+	var compressed int64
+	if st, err := f.Stat(); err == nil {
+		compressed = st.Size()
+	}
+	br := bufio.NewReaderSize(&budgetReader{r: zr, left: DecompressBudget(compressed)}, 1<<16)
 	head, err := br.Peek(1024)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
 	}
+	var e *model.Experiment
 	switch sniff(head) {
 	case kindXML:
-		e, err := cube.ReadXML(br, path)
-		if err != nil {
-			return nil, err
-		}
-		e.Format += " (gzip)"
-		return e, nil
+		e, err = cube.ReadXML(br, path)
 	case kindTar:
-		data, err := io.ReadAll(io.LimitReader(br, maxGzipTar+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
-		}
-		if len(data) > maxGzipTar {
-			return nil, fmt.Errorf("%s: compressed .cubex is larger than %d bytes when decompressed", path, int64(maxGzipTar))
-		}
-		e, err := cube.ReadCubex(bytes.NewReader(data), int64(len(data)), path)
-		if err != nil {
-			return nil, err
-		}
-		e.Format += " (gzip)"
-		return e, nil
+		e, err = cube.ReadCubexStream(br, path)
+	default:
+		return nil, errNotCube
 	}
-	return nil, unknownFormat(path + ": gzip-compressed, but the content is not a CUBE file")
+	if err != nil {
+		var be *BudgetError
+		if errors.As(err, &be) {
+			return nil, fmt.Errorf("%s: %w", path, be)
+		}
+		return nil, err
+	}
+	e.Format += " (gzip)"
+	return e, nil
 }
+
+// DecompressBudget returns how many bytes a compressed file of the given
+// size may inflate to: 1 GiB plus 100 times its size. Real CUBE files
+// compress 5 to 50 times; a file that inflates further is a decompression
+// bomb, and reading it would only cost time.
+var DecompressBudget = func(compressed int64) int64 { return 1<<30 + 100*compressed }
+
+// BudgetError reports a compressed file that inflates beyond its budget.
+type BudgetError struct {
+	Budget int64
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("decompresses to more than %s, the budget for its size; not a plausible CUBE file", byteSize(e.Budget))
+}
+
+// budgetReader passes on at most left bytes of r, then fails with a
+// *BudgetError if r holds more.
+type budgetReader struct {
+	r     io.Reader
+	left  int64
+	limit int64
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.limit == 0 {
+		b.limit = b.left
+	}
+	if b.left <= 0 {
+		// One byte more tells a stream that ends exactly here.
+		var one [1]byte
+		if n, _ := b.r.Read(one[:]); n > 0 {
+			return 0, &BudgetError{Budget: b.limit}
+		}
+		return b.r.Read(p)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// byteSize renders a size in the largest binary unit that keeps it ≥ 1.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// errNotCube says that a gzip-compressed file holds something other than
+// CUBE, for the importers of other formats to try.
+var errNotCube = errors.New("gzip-compressed, but the content is not a CUBE file")
 
 type fileKind int
 
@@ -267,11 +353,13 @@ type Error struct {
 	named bool
 }
 
+// Error names the file and the problem; bytes of the file that are not
+// printable text are escaped (package printable).
 func (e *Error) Error() string {
 	if e.named {
-		return e.Err.Error()
+		return printable.String(e.Err.Error())
 	}
-	return e.Path + ": " + e.Err.Error()
+	return printable.String(e.Path + ": " + e.Err.Error())
 }
 
 func (e *Error) Unwrap() error { return e.Err }
