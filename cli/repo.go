@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"unicode"
 
 	"cubeview/format"
 	"cubeview/model"
@@ -53,6 +54,11 @@ Verbs:
         like any other
   export TRIAL OUT    write a trial as .cubex, .cube or .cube.gz
   open TRIAL…         open trials in windows
+
+In the windows, File › Repository… (or "cubeview --repository [--repo LOC]")
+browses the same repository: the trial tree with attribute columns, the
+filter, Import…, attribute editing, Search… and marked trials as operands
+of Difference, Merge and Mean.
 
 TRIAL is an id (17, repo:17) or key=value conditions that exactly one
 trial meets (repo:app=lulesh,procs=64). Anywhere a command or calc takes a
@@ -305,9 +311,9 @@ func repoList(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	for _, t := range trials {
 		parts := make([]string, len(t.Attrs))
 		for i, a := range t.Attrs {
-			parts[i] = repo.Printable(a.Key) + "=" + repo.Printable(a.Value)
+			parts[i] = printable(a.Key) + "=" + printable(a.Value)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, repo.Printable(t.App), repo.Printable(t.Experiment), repo.Printable(t.Name), strings.Join(parts, " "))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, printable(t.App), printable(t.Experiment), printable(t.Name), strings.Join(parts, " "))
 	}
 	return tw.Flush()
 }
@@ -338,6 +344,17 @@ func writeTrialsCSV(w io.Writer, trials []repo.Trial) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// printable shows text as it is unless it holds control characters (a
+// newline, a NUL), which are shown Go-quoted so one line stays one line.
+func printable(s string) string {
+	for _, r := range s {
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func oneTrial(ctx context.Context, r *repo.Repo, args []string, verb string) (int64, []string, error) {
@@ -374,13 +391,13 @@ func repoShow(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	}
 	p := func(k string, v any) { fmt.Fprintf(env.Stdout, "%s: %v\n", k, v) }
 	p("id", t.ID)
-	p("app", repo.Printable(t.App))
-	p("experiment", repo.Printable(t.Experiment))
-	p("name", repo.Printable(t.Name))
-	p("source", repo.Printable(t.Source))
+	p("app", printable(t.App))
+	p("experiment", printable(t.Experiment))
+	p("name", printable(t.Name))
+	p("source", printable(t.Source))
 	p("file size", t.Size)
 	p("sha256", t.SHA256)
-	p("format", repo.Printable(t.Format))
+	p("format", printable(t.Format))
 	p("imported", t.Imported.Local().Format("2006-01-02 15:04:05 MST"))
 	p("metrics", c.Metrics)
 	p("regions", c.Regions)
@@ -392,7 +409,7 @@ func repoShow(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		if a.IsNumber {
 			kind = "number"
 		}
-		p("attr "+repo.Printable(a.Key), fmt.Sprintf("%s (%s, %s)", repo.Printable(a.Value), kind, a.Origin))
+		p("attr "+printable(a.Key), fmt.Sprintf("%s (%s, %s)", printable(a.Value), kind, a.Origin))
 	}
 	return nil
 }
@@ -543,7 +560,7 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "trial\tvalue\tshare\t %s\n", what)
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, repo.Printable(h.Path))
+		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, printable(h.Path))
 	}
 	return tw.Flush()
 }

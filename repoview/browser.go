@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cubeview/algebra"
+	"cubeview/internal/printable"
 	"cubeview/repo"
 )
 
@@ -189,7 +190,7 @@ func columnsOf(trials []repo.Trial) []Column {
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		cols = append(cols, Column{Title: repo.Printable(k), Attr: k})
+		cols = append(cols, Column{Title: printable.String(k), Attr: k})
 	}
 	return append(cols, Column{Title: "format"}, Column{Title: "imported"})
 }
@@ -219,7 +220,7 @@ func (b *Browser) build() {
 			j++
 		}
 		ak := appKey(app)
-		b.rows = append(b.rows, Row{Kind: AppRow, Key: ak, Label: repo.Printable(app), Trials: j - i, Expanded: !b.closed[ak]})
+		b.rows = append(b.rows, Row{Kind: AppRow, Key: ak, Label: printable.String(app), Trials: j - i, Expanded: !b.closed[ak]})
 		if !b.closed[ak] {
 			for k := i; k < j; {
 				exp := trials[k].Experiment
@@ -228,10 +229,10 @@ func (b *Browser) build() {
 					l++
 				}
 				ek := expKey(app, exp)
-				b.rows = append(b.rows, Row{Kind: ExperimentRow, Depth: 1, Key: ek, Label: repo.Printable(exp), Trials: l - k, Expanded: !b.closed[ek]})
+				b.rows = append(b.rows, Row{Kind: ExperimentRow, Depth: 1, Key: ek, Label: printable.String(exp), Trials: l - k, Expanded: !b.closed[ek]})
 				if !b.closed[ek] {
 					for _, t := range trials[k:l] {
-						b.rows = append(b.rows, Row{Kind: TrialRow, Depth: 2, Trial: t.ID, Label: repo.Printable(t.Name), Trials: 1, Cells: b.cells(&t)})
+						b.rows = append(b.rows, Row{Kind: TrialRow, Depth: 2, Trial: t.ID, Label: printable.String(t.Name), Trials: 1, Cells: b.cells(&t)})
 					}
 				}
 				k = l
@@ -247,12 +248,12 @@ func (b *Browser) cells(t *repo.Trial) []string {
 		switch {
 		case c.Attr != "":
 			if a, ok := t.Attr(c.Attr); ok {
-				out[i] = repo.Printable(a.Value)
+				out[i] = printable.String(a.Value)
 			}
 		case c.Title == "id":
 			out[i] = strconv.FormatInt(t.ID, 10)
 		case c.Title == "format":
-			out[i] = repo.Printable(t.Format)
+			out[i] = printable.String(t.Format)
 		case c.Title == "imported":
 			out[i] = t.Imported.Local().Format("2006-01-02 15:04")
 		}
@@ -260,19 +261,17 @@ func (b *Browser) cells(t *repo.Trial) []string {
 	return out
 }
 
-// TreeText is the tree column's text of row: indented by depth, with ▸
-// or ▾ before a group, which also shows its number of trials.
+// TreeText is the tree column's text of row (indented by Depth): ▸ or ▾
+// before a group, which also shows its number of trials.
 func (r Row) TreeText() string {
-	indent := strings.Repeat("    ", r.Depth)
-	switch r.Kind {
-	case TrialRow:
-		return indent + r.Label
+	if r.Kind == TrialRow {
+		return r.Label
 	}
 	arrow := "▸ "
 	if r.Expanded {
 		arrow = "▾ "
 	}
-	return indent + arrow + r.Label + " (" + count(r.Trials, "trial") + ")"
+	return arrow + r.Label + " (" + count(r.Trials, "trial") + ")"
 }
 
 // Toggle opens or closes row i when it is a group and reports whether it was.
@@ -487,7 +486,7 @@ func (b *Browser) MarkedText() string {
 	parts := make([]string, len(b.marked))
 	for i, id := range b.marked {
 		t, _ := b.Trial(id)
-		parts[i] = "#" + strconv.FormatInt(id, 10) + " " + repo.Printable(t.Name)
+		parts[i] = "#" + strconv.FormatInt(id, 10) + " " + printable.String(t.Name)
 	}
 	return "Marked, in order: " + strings.Join(parts, ", ")
 }

@@ -30,7 +30,7 @@ func TestTree(t *testing.T) {
 	b := load(t, r, "")
 	var got []string
 	for _, row := range b.Rows() {
-		got = append(got, row.TreeText())
+		got = append(got, strings.Repeat("    ", row.Depth)+row.TreeText())
 	}
 	want := []string{
 		"▾ lulesh (3 trials)",

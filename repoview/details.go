@@ -1,12 +1,15 @@
 package repoview
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/repo"
 )
@@ -40,7 +43,7 @@ func LoadDetails(ctx context.Context, r *repo.Repo, id int64) (Details, error) {
 		return Details{}, err
 	}
 	d := Details{Trial: t}
-	p := repo.Printable
+	p := printable.String
 	d.Fields = []Field{
 		{"trial", strconv.FormatInt(t.ID, 10)},
 		{"app", p(t.App)},
@@ -55,7 +58,10 @@ func LoadDetails(ctx context.Context, r *repo.Repo, id int64) (Details, error) {
 		{"stored data", byteSize(c.DataBytes)},
 		{"reference", repo.RefPrefix + strconv.FormatInt(t.ID, 10)},
 	}
-	for _, a := range t.Attrs {
+	// The user's attributes first, then the automatic ones, then the file's.
+	attrs := slices.Clone(t.Attrs)
+	slices.SortStableFunc(attrs, func(x, y repo.Attribute) int { return cmp.Compare(y.Origin, x.Origin) })
+	for _, a := range attrs {
 		d.Attrs = append(d.Attrs, AttrRow{Key: a.Key, Value: a.Value, Text: p(a.Key) + " = " + p(a.Value), Origin: a.Origin.String()})
 	}
 	return d, nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/repo"
@@ -97,10 +98,10 @@ func NewHitTable(q repo.Query, hits []repo.Hit, f numfmt.Format) *HitTable {
 	for _, h := range hits {
 		t.Rows = append(t.Rows, []string{
 			strconv.FormatInt(h.Trial, 10),
-			repo.Printable(h.App) + " / " + repo.Printable(h.Experiment) + " / " + repo.Printable(h.Name),
+			printable.String(h.App) + " / " + printable.String(h.Experiment) + " / " + printable.String(h.Name),
 			f.Format(h.Value, false),
 			strconv.FormatFloat(100*h.Share, 'f', 2, 64) + " %",
-			repo.Printable(h.Path),
+			printable.String(h.Path),
 		})
 	}
 	t.Title = fmt.Sprintf("%s: %s", Describe(q), count(len(hits), what))
@@ -114,7 +115,7 @@ func NewHitTable(q repo.Query, hits []repo.Hit, f numfmt.Format) *HitTable {
 // kind mpi · ranks 0-3 · trials where procs >= 64".
 func Describe(q repo.Query) string {
 	var sb strings.Builder
-	sb.WriteString(repo.Printable(q.Metric))
+	sb.WriteString(printable.String(q.Metric))
 	if q.Inclusive {
 		sb.WriteString(" (inclusive)")
 	} else {
@@ -129,7 +130,7 @@ func Describe(q repo.Query) string {
 		sb.WriteString(" · flat profile")
 	}
 	if q.Kind != "" {
-		sb.WriteString(" · kind " + repo.Printable(q.Kind))
+		sb.WriteString(" · kind " + printable.String(q.Kind))
 	}
 	if q.Ranks != nil {
 		sb.WriteString(" · ranks " + ranges(q.Ranks))
@@ -138,7 +139,7 @@ func Describe(q repo.Query) string {
 		sb.WriteString(" · threads " + ranges(q.Threads))
 	}
 	if q.Where != "" {
-		sb.WriteString(" · trials where " + repo.Printable(q.Where))
+		sb.WriteString(" · trials where " + printable.String(q.Where))
 	}
 	return sb.String()
 }

@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"strconv"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/repo"
@@ -217,7 +220,10 @@ func (rw *repoWindow) build() {
 	})
 	attrHead := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Attributes", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), rw.attrRm)
 	attrEdit := container.NewBorder(nil, nil, nil, rw.attrSet, rw.attrEntry)
-	detailsBox := container.NewBorder(container.NewVBox(rw.title, rw.fields, attrHead), attrEdit, nil, nil, rw.attrList)
+	detailsSplit := container.NewVSplit(container.NewVScroll(container.NewVBox(rw.title, rw.fields)),
+		container.NewBorder(attrHead, attrEdit, nil, nil, rw.attrList))
+	detailsSplit.SetOffset(0.55)
+	detailsBox := detailsSplit
 
 	main := container.NewHSplit(rw.table, detailsBox)
 	main.SetOffset(0.66)
@@ -349,16 +355,22 @@ func (rw *repoWindow) layoutColumns() {
 	}
 }
 
-// newCell is a table cell: a check box (tree column only) and a label.
+// newCell is a table cell: a check box and an indent (tree column only)
+// and a label.
 func (rw *repoWindow) newCell() fyne.CanvasObject {
 	l := widget.NewLabel("")
 	l.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
+	indent := canvas.NewRectangle(color.Transparent)
+	return container.NewBorder(nil, nil, container.NewHBox(widget.NewCheck("", nil), indent), nil, l)
 }
+
+// treeIndent is the indent of one tree level.
+const treeIndent = 22
 
 func (rw *repoWindow) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	c := o.(*fyne.Container)
-	label, check := c.Objects[0].(*widget.Label), c.Objects[1].(*widget.Check)
+	left := c.Objects[1].(*fyne.Container)
+	label, check, indent := c.Objects[0].(*widget.Label), left.Objects[0].(*widget.Check), left.Objects[1].(*canvas.Rectangle)
 	rows := rw.b.Rows()
 	if id.Row < 0 || id.Row >= len(rows) {
 		return
@@ -366,7 +378,7 @@ func (rw *repoWindow) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	row := rows[id.Row]
 	label.TextStyle.Bold = row.Kind != repoview.TrialRow
 	if id.Col > 0 {
-		check.Hide()
+		left.Hide()
 		text := ""
 		if id.Col-1 < len(row.Cells) {
 			text = row.Cells[id.Col-1]
@@ -374,7 +386,8 @@ func (rw *repoWindow) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		label.SetText(text)
 		return
 	}
-	check.Show()
+	left.Show()
+	indent.SetMinSize(fyne.NewSize(float32(row.Depth*treeIndent), 1))
 	check.OnChanged = nil
 	mark := rw.b.RowMark(id.Row)
 	check.SetChecked(mark == repoview.Marked)
@@ -449,7 +462,7 @@ func (rw *repoWindow) setDetails(d repoview.Details) {
 	if d.Trial.ID == 0 {
 		rw.title.SetText("No trial selected")
 	} else {
-		rw.title.SetText(repo.Printable(d.Trial.Name))
+		rw.title.SetText(printable.String(d.Trial.Name))
 	}
 	for _, f := range d.Fields {
 		v := widget.NewLabel(f.Value)
@@ -509,7 +522,7 @@ func (rw *repoWindow) SetAttr(id int64, a model.Attr) {
 
 // RemoveAttr removes attribute key of trial id in the background.
 func (rw *repoWindow) RemoveAttr(id int64, key string) {
-	rw.change(fmt.Sprintf("Removed %s of trial %d.", repo.Printable(key), id), id, func(ctx context.Context) error {
+	rw.change(fmt.Sprintf("Removed %s of trial %d.", printable.String(key), id), id, func(ctx context.Context) error {
 		return rw.r.SetAttrs(ctx, id, nil, []string{key})
 	}, nil)
 }
@@ -543,7 +556,7 @@ func (rw *repoWindow) confirmRemove() {
 	var names []string
 	for _, id := range ids {
 		t, _ := rw.b.Trial(id)
-		names = append(names, fmt.Sprintf("#%d %s", id, repo.Printable(t.Name)))
+		names = append(names, fmt.Sprintf("#%d %s", id, printable.String(t.Name)))
 	}
 	msg := fmt.Sprintf("Remove %d trial(s) from the repository?\n%s\nThis cannot be undone.", len(ids), joinLines(names, 10))
 	dialog.ShowConfirm("Remove trials", msg, func(ok bool) {
@@ -609,7 +622,7 @@ func (rw *repoWindow) readTrial(id int64) (*Document, error) {
 		return nil, err
 	}
 	primeFirstMetric(e)
-	return &Document{Exp: e, Name: repo.Printable(t.Name) + " (" + trialRef(id) + ")", Path: trialRef(id)}, nil
+	return &Document{Exp: e, Name: printable.String(t.Name) + " (" + trialRef(id) + ")", Path: trialRef(id)}, nil
 }
 
 // Open opens each target trial in its own window (raising windows that

@@ -50,12 +50,16 @@ func openRepository(t *testing.T) (*App, *repoWindow, *repo.Repo, map[int64]stri
 	return a, rw, r, files
 }
 
-// cellText returns what the table shows in a cell.
+// cellText returns what the table shows in a cell: the text and the
+// check box, nil when there is none.
 func cellText(rw *repoWindow, row, col int) (text string, check *widget.Check) {
 	c := rw.newCell()
 	rw.updateCell(widget.TableCellID{Row: row, Col: col}, c)
 	objs := c.(*fyne.Container).Objects
-	return objs[0].(*widget.Label).Text, objs[1].(*widget.Check)
+	if left := objs[1].(*fyne.Container); left.Visible() {
+		check = left.Objects[0].(*widget.Check)
+	}
+	return objs[0].(*widget.Label).Text, check
 }
 
 // shownTrials returns the trial ids of the tree's rows, read from the
@@ -98,8 +102,8 @@ func TestRepositoryTreeAndFilter(t *testing.T) {
 	if got, want := shownTrials(t, rw), trialIDs(t, r, ""); len(want) != 6 || !slices.Equal(got, want) {
 		t.Fatalf("tree shows trials %v, repository has %v", got, want)
 	}
-	if text, check := cellText(rw, 0, 0); text != "▾ lulesh (3 trials)" || check.Hidden {
-		t.Errorf("first row %q (check hidden %v)", text, check.Hidden)
+	if text, check := cellText(rw, 0, 0); text != "▾ lulesh (3 trials)" || check == nil {
+		t.Errorf("first row %q (check %v)", text, check)
 	}
 	if _, cols := rw.tableSize(); rw.columnTitle(0) == "" || cols != 9 {
 		t.Errorf("%d columns", cols)
@@ -107,7 +111,7 @@ func TestRepositoryTreeAndFilter(t *testing.T) {
 	// The p64 run's row: procs 64 and the user's attributes.
 	row := rw.b.RowOf(5)
 	for col, want := range map[int]string{1: "5", 2: "64", 5: "gcc-13", 6: "25"} {
-		if got, check := cellText(rw, row, col); got != want || !check.Hidden {
+		if got, check := cellText(rw, row, col); got != want || check != nil {
 			t.Errorf("p64 row, column %s: %q, want %q", rw.columnTitle(col), got, want)
 		}
 	}
@@ -432,4 +436,56 @@ func TestRepositoryAlgebra(t *testing.T) {
 func hasAttr(t repo.Trial, key string) bool {
 	_, ok := t.Attr(key)
 	return ok
+}
+
+// TestRepositoryReadOnly opens a PostgreSQL repository as a role that may
+// only read: the window says so and disables Import, Remove and attribute
+// editing; browsing, searching and opening work.
+func TestRepositoryReadOnly(t *testing.T) {
+	loc := testrepo.ReadOnlyPostgres(t, testrepo.Standard[3:5])
+	a := newTestApp(t)
+	a.repoLocation = loc
+	a.ShowRepository()
+	rw := a.repository
+	if rw == nil || rw.r == nil {
+		t.Fatal("no repository window")
+	}
+	if ids := shownTrials(t, rw); len(ids) != 2 {
+		t.Fatalf("read-only role sees trials %v", ids)
+	}
+	if !rw.readOnly.Visible() || !strings.Contains(rw.readOnly.Text, "read-only") || !strings.Contains(rw.readOnly.Text, "Import, Remove and attribute editing are disabled") {
+		t.Errorf("read-only message %q (shown %v)", rw.readOnly.Text, rw.readOnly.Visible())
+	}
+	rw.SelectTrial(1)
+	rw.Mark(rw.b.RowOf(1), true)
+	rw.Mark(rw.b.RowOf(2), true)
+	for _, act := range []repoview.Action{repoview.Import, repoview.Remove} {
+		if !rw.buttons[act].Disabled() {
+			t.Errorf("%s enabled on a read-only repository", act)
+		}
+	}
+	if !rw.attrSet.Disabled() || !rw.attrEntry.Disabled() {
+		t.Error("attribute editing enabled on a read-only repository")
+	}
+	for _, act := range []repoview.Action{repoview.Open, repoview.Search, repoview.Difference, repoview.Mean} {
+		if rw.buttons[act].Disabled() {
+			t.Errorf("%s disabled on a read-only repository", act)
+		}
+	}
+	f := rw.newSearchForm()
+	if err := f.Submit(); err != nil || rw.hits == nil || len(rw.hits.Hits) == 0 {
+		t.Fatalf("search as the read-only role: %v", err)
+	}
+	rw.OpenHit(0)
+	if _, w := rw.openDocument(rw.hits.Hits[0].Trial); w == nil || w.view.Selected(view.CallPane).Index != rw.hits.Hits[0].Cnode {
+		t.Error("a hit did not open with its call path selected")
+	}
+	// A change that slips through is refused by the database, with the reason.
+	var shown error
+	a.fatal = func(err error) { shown = err }
+	rw.b.SetReadOnly("")
+	rw.Remove(1)
+	if shown == nil || !strings.Contains(shown.Error(), "read-only") {
+		t.Errorf("remove as the read-only role: %v", shown)
+	}
 }

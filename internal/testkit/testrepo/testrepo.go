@@ -5,6 +5,11 @@ package testrepo
 
 import (
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -57,4 +62,63 @@ func Filled(t testing.TB, trials []Trial) (*repo.Repo, map[int64]string) {
 		files[id] = path
 	}
 	return r, files
+}
+
+// envPostgres names a PostgreSQL server tests may create databases on (a
+// superuser URL); scripts/with-postgres.sh starts one for `make test`.
+const envPostgres = "CUBEVIEW_TEST_POSTGRES"
+
+// ReadOnlyPostgres creates a PostgreSQL repository holding trials on the
+// server $CUBEVIEW_TEST_POSTGRES names and returns its location for a
+// role that may only read it; the database and the role are dropped
+// after the test. Without the server the test is skipped (failed when
+// $CUBEVIEW_REQUIRE_POSTGRES is set), as are the repository's own tests.
+func ReadOnlyPostgres(t testing.TB, trials []Trial) string {
+	t.Helper()
+	admin := os.Getenv(envPostgres)
+	if admin == "" {
+		if os.Getenv("CUBEVIEW_REQUIRE_POSTGRES") != "" {
+			t.Fatalf("%s is not set but CUBEVIEW_REQUIRE_POSTGRES is: run the tests through scripts/with-postgres.sh", envPostgres)
+		}
+		t.Skipf("no PostgreSQL server: set %s (make test starts one with scripts/with-postgres.sh)", envPostgres)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "cvui_" + hex.EncodeToString(b[:])
+	exec := func(loc string, stmts ...string) {
+		t.Helper()
+		db, err := sql.Open("pgx", loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+	exec(admin, "CREATE DATABASE "+name)
+	t.Cleanup(func() { exec(admin, "DROP DATABASE "+name+" WITH (FORCE)", "DROP ROLE IF EXISTS "+name) })
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	owner := u.String()
+	r, err := repo.Open(context.Background(), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, tr := range trials {
+		if _, err := r.Import(context.Background(), testkit.Data(t, filepath.FromSlash(tr.File)),
+			repo.ImportOptions{App: tr.App, Experiment: tr.Experiment, Attrs: tr.Attrs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(owner, "CREATE ROLE "+name+" LOGIN", "GRANT USAGE ON SCHEMA public TO "+name,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA public TO "+name)
+	u.User = url.User(name)
+	return u.String()
 }
