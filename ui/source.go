@@ -2,15 +2,8 @@ package ui
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,78 +16,6 @@ import (
 	"cubeview/sourceview"
 	"cubeview/view"
 )
-
-// Source panel tuning.
-const (
-	// smallSource is the number of lines up to which a file is highlighted
-	// completely before it is shown (a few tenths of a second at most).
-	smallSource = 4000
-	// previewAfter and previewBefore are the lines highlighted at once
-	// after and before the line the lexer starts at in a larger file; the
-	// whole file follows in the background.
-	previewAfter  = 300
-	previewBefore = 60
-	// contextAbove is the number of lines shown above the focus line.
-	contextAbove = 3
-	// cachedSources is the number of highlighted files a panel keeps.
-	cachedSources = 6
-)
-
-// sourceTarget is what the call pane's selection asks the source panel to
-// show.
-type sourceTarget struct {
-	file       string // the source path as recorded; "" when none is
-	focus      int    // the line to scroll to; 0: the top
-	begin, end int    // the shaded lines; 0: none
-	lexFrom    int    // a line where the lexer likely starts afresh (a definition)
-	what       string // e.g. "region solver_iterate, lines 86–98"
-	none       string // why nothing is shown when file is ""
-}
-
-// sourceFile is a file read and highlighted, completely (exact) or around
-// the target only.
-type sourceFile struct {
-	path  string // the file read
-	lexer string
-	lines []sourceview.Line
-	exact bool // Highlight's result for the whole file
-	size  int64
-	mod   time.Time
-}
-
-// sourceCache keeps the last files highlighted completely; background
-// loads use it too.
-type sourceCache struct {
-	mu    sync.Mutex
-	files []*sourceFile // most recent last
-}
-
-func (c *sourceCache) get(path string, st os.FileInfo) *sourceFile {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, f := range c.files {
-		if f.path == path && f.size == st.Size() && f.mod.Equal(st.ModTime()) {
-			c.files = append(append(c.files[:i:i], c.files[i+1:]...), f)
-			return f
-		}
-	}
-	return nil
-}
-
-func (c *sourceCache) put(f *sourceFile) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, old := range c.files {
-		if old.path == f.path {
-			c.files = append(c.files[:i:i], c.files[i+1:]...)
-			break
-		}
-	}
-	c.files = append(c.files, f)
-	if len(c.files) > cachedSources {
-		c.files = c.files[len(c.files)-cachedSources:]
-	}
-}
 
 // sourceList is the virtualised list of lines; it scrolls to the focus
 // line once it has a size.
@@ -131,10 +52,10 @@ type sourcePanel struct {
 	addDir     *widget.Button
 	messageBox *fyne.Container
 
-	target        sourceTarget
-	file          *sourceFile // nil while no file is shown
-	err           error       // why target.file is not shown
-	stale         bool        // look for the file again
+	target        view.SourceTarget
+	file          *view.SourceFile // nil while no file is shown
+	err           error            // why target.file is not shown
+	stale         bool             // look for the file again
 	annots        map[int][]view.SourceNote
 	dropped       int
 	valuesInfo    string
@@ -146,7 +67,7 @@ type sourcePanel struct {
 	cancel context.CancelFunc
 	jobs   int
 	idle   []func()
-	cache  sourceCache
+	cache  view.SourceCache
 }
 
 // SourceShown reports whether the source panel is shown.
@@ -247,7 +168,7 @@ func (p *sourcePanel) lines() []sourceview.Line {
 	if p.file == nil {
 		return nil
 	}
-	return p.file.lines
+	return p.file.Lines
 }
 
 // showsTarget reports whether the file shown is the target's.
@@ -267,9 +188,9 @@ func (p *sourcePanel) follow() {
 	if v != p.view {
 		p.view, p.stale = v, true
 	}
-	t := targetOf(v)
+	t := v.SourceTarget()
 	switch {
-	case p.stale || t.file != p.target.file || t.file == "" && t != p.target:
+	case p.stale || t.File != p.target.File || t.File == "" && t != p.target:
 		p.stale = false
 		p.target = t
 		p.open()
@@ -299,147 +220,36 @@ func (p *sourcePanel) stop() {
 	}
 }
 
-// targetOf returns what the call pane's selection asks to show: for a call
-// path or flat-profile region, the region's definition when its file and
-// lines are recorded, else the call site, else the region's file.
-func targetOf(v *view.View) sourceTarget {
-	e := v.Experiment()
-	n := v.Selected(view.CallPane)
-	var region, cnode int
-	switch n.Kind {
-	case view.CnodeNode:
-		cnode, region = n.Index, e.Cnodes[n.Index].Region
-	case view.RegionNode, view.SubroutinesNode:
-		region, cnode = n.Index, -1
-		if cs := v.RegionCallPaths(n.Index); len(cs) > 0 {
-			cnode = cs[0]
-		}
-	default:
-		return sourceTarget{none: "Select a call path or a region to see its source."}
-	}
-	r := &e.Regions[region]
-	if r.Module != "" && r.Begin > 0 {
-		end := max(r.End, r.Begin)
-		what := fmt.Sprintf("region %s, lines %d–%d", r.Name, r.Begin, end)
-		if end == r.Begin {
-			what = fmt.Sprintf("region %s, line %d", r.Name, r.Begin)
-		}
-		return sourceTarget{file: r.Module, focus: r.Begin, begin: r.Begin, end: end, lexFrom: r.Begin, what: what}
-	}
-	if cnode >= 0 {
-		if c := &e.Cnodes[cnode]; c.CallFile != "" && c.CallLine > 0 {
-			t := sourceTarget{file: c.CallFile, focus: c.CallLine, begin: c.CallLine, end: c.CallLine, lexFrom: c.CallLine,
-				what: fmt.Sprintf("call of %s, line %d", r.Name, c.CallLine)}
-			if c.Parent >= 0 {
-				// Lexing from the caller's definition gets its colours right.
-				if caller := e.CnodeRegion(c.Parent); caller.Module == c.CallFile && caller.Begin > 0 && caller.Begin <= c.CallLine {
-					t.lexFrom = caller.Begin
-				}
-			}
-			return t
-		}
-	}
-	if looksLikeFile(r.Module) {
-		return sourceTarget{file: r.Module, what: "region " + r.Name}
-	}
-	return sourceTarget{none: fmt.Sprintf("No source location is recorded for %s.", r.Name)}
-}
-
-// looksLikeFile tells a file path from module names such as "MPI".
-func looksLikeFile(module string) bool {
-	return module != "" && (filepath.Ext(module) != "" || strings.ContainsAny(module, `/\`))
-}
-
-// sourceLoad is the result of reading a file in the background.
-type sourceLoad struct {
-	file *sourceFile
-	text string // the text to highlight completely when file is not exact
-	err  error
-}
-
-// loadSource finds, reads and highlights the file of t: completely when it
-// is small, else the lines around t (exact from t.lexFrom in most
-// languages) with the rest as plain text.
-func loadSource(ctx context.Context, r *sourceview.Resolver, t sourceTarget, cache *sourceCache) sourceLoad {
-	path, err := r.Resolve(t.file)
-	if err != nil {
-		return sourceLoad{err: err}
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return sourceLoad{err: err}
-	}
-	if f := cache.get(path, st); f != nil {
-		return sourceLoad{file: f}
-	}
-	text, err := sourceview.Read(path, 0)
-	if err != nil {
-		return sourceLoad{err: err}
-	}
-	f := &sourceFile{path: path, size: st.Size(), mod: st.ModTime()}
-	if strings.Count(text, "\n") < smallSource {
-		f.lines, f.lexer, err = sourceview.Highlight(ctx, path, text)
-		if err != nil {
-			return sourceLoad{err: err}
-		}
-		f.exact = true
-		cache.put(f)
-		return sourceLoad{file: f}
-	}
-	f.lines = sourceview.SplitLines(text)
-	from := max(t.lexFrom, 1)
-	last := max(from, t.focus, t.end) + previewAfter
-	last = min(last, from+10*previewAfter) // a huge region: its start is what shows
-	for _, r := range [][2]int{{from - previewBefore, from - 1}, {from, last}} {
-		part, lexer, err := sourceview.HighlightPart(ctx, path, text, r[0], r[1])
-		if err != nil {
-			return sourceLoad{err: err}
-		}
-		if len(part) > 0 {
-			copy(f.lines[part[0].Number-1:], part)
-		}
-		f.lexer = lexer
-	}
-	return sourceLoad{file: f, text: text}
-}
-
 // open loads the target's file in the background and shows it.
 func (p *sourcePanel) open() {
 	p.stop()
 	t := p.target
 	p.file, p.err, p.annots = nil, nil, nil
 	p.updateHead()
-	if t.file == "" {
-		p.showMessage(t.none, false)
+	if t.File == "" {
+		p.showMessage(t.None, false)
 		return
 	}
-	p.showMessage("Reading "+t.file+" …", false)
+	p.showMessage("Reading "+t.File+" …", false)
 	gen := p.gen
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
 	r := p.w.app.sourceResolver(p.w.doc)
-	var res sourceLoad
+	var res view.SourceLoad
 	p.startJob()
-	p.w.app.async(func() { res = loadSource(ctx, r, t, &p.cache) }, func() {
+	p.w.app.async(func() { res = view.LoadSource(ctx, r, t, &p.cache) }, func() {
 		defer p.endJob()
 		if gen != p.gen {
 			return
 		}
 		p.show(res)
-		if res.err != nil || res.file.exact {
+		if res.Err != nil || res.File.Exact {
 			return
 		}
 		// The whole file, exactly, in the background.
-		part := res.file
-		var full *sourceFile
+		var full *view.SourceFile
 		p.startJob()
-		p.w.app.async(func() {
-			lines, lexer, err := sourceview.Highlight(ctx, part.path, res.text)
-			if err == nil {
-				full = &sourceFile{path: part.path, lexer: lexer, lines: lines, exact: true, size: part.size, mod: part.mod}
-				p.cache.put(full)
-			}
-		}, func() {
+		p.w.app.async(func() { full = view.HighlightAll(ctx, res, &p.cache) }, func() {
 			defer p.endJob()
 			if gen != p.gen || full == nil {
 				return
@@ -452,22 +262,17 @@ func (p *sourcePanel) open() {
 }
 
 // show puts a loaded file (or the reason it is not shown) on screen.
-func (p *sourcePanel) show(res sourceLoad) {
-	if res.err != nil {
-		p.err = res.err
+func (p *sourcePanel) show(res view.SourceLoad) {
+	if res.Err != nil {
+		p.err = res.Err
 		p.updateHead()
-		if errors.Is(res.err, sourceview.ErrNotFound) {
-			p.showMessage(fmt.Sprintf("The source file %s was not found on this machine.\n"+
-				"Locate it, or add a folder to search; the path mapping is remembered.", p.target.file), true)
-		} else {
-			p.showMessage(fmt.Sprintf("The source file cannot be shown: %v", res.err), true)
-		}
+		p.showMessage(view.SourceProblem(p.target.File, res.Err), true)
 		return
 	}
-	p.file = res.file
+	p.file = res.File
 	p.messageBox.Hide()
 	p.list.Show()
-	p.numberWidth = fyne.MeasureText(strings.Repeat("0", len(fmt.Sprint(len(p.file.lines)))), p.textSize(), fyne.TextStyle{Monospace: true}).Width
+	p.numberWidth = fyne.MeasureText(view.LineNumberSample(len(p.file.Lines)), p.textSize(), fyne.TextStyle{Monospace: true}).Width
 	p.annotate()
 	p.updateHead()
 	p.list.Refresh()
@@ -519,9 +324,8 @@ func (p *sourcePanel) applyScroll() {
 		return
 	}
 	p.scrollPending = false
-	row := max(p.target.focus-1-contextAbove, 0)
 	step := p.rowHeight() + compactTheme{}.Size(theme.SizeNamePadding)
-	p.list.ScrollToOffset(float32(row) * step)
+	p.list.ScrollToOffset(float32(p.target.TopRow()) * step)
 }
 
 func (p *sourcePanel) textSize() float32 { return theme.Size(theme.SizeNameText) }
@@ -547,7 +351,7 @@ func (p *sourcePanel) annotate() {
 	if v == nil || p.file == nil {
 		return
 	}
-	p.annots, p.dropped, p.valuesInfo = v.SourceNotes(p.target.file, len(p.file.lines))
+	p.annots, p.dropped, p.valuesInfo = v.SourceNotes(p.target.File, len(p.file.Lines))
 	p.valueWidth = 0
 	style := fyne.TextStyle{Monospace: true}
 	for _, notes := range p.annots {
@@ -557,49 +361,10 @@ func (p *sourcePanel) annotate() {
 	}
 }
 
-// describe explains a line's annotations for the hint line.
-func (p *sourcePanel) describe(notes []view.SourceNote) string {
-	var parts []string
-	e := p.w.view.Experiment()
-	for _, n := range notes {
-		switch n.Kind {
-		case sourceview.CallSite:
-			parts = append(parts, fmt.Sprintf("call of %s (%s): %s", n.Name, e.CallPath(n.Index), n.Text))
-		default:
-			parts = append(parts, fmt.Sprintf("region %s: %s", n.Name, n.Text))
-		}
-	}
-	return strings.Join(parts, " · ") + " — " + p.valuesInfo + "; double-click selects the call"
-}
-
 // updateHead writes the title and the information line.
 func (p *sourcePanel) updateHead() {
-	t := p.target
-	if t.file == "" {
-		p.title.SetText("Source")
-		p.info.SetText("")
-		return
-	}
-	p.title.SetText(filepath.Base(t.file) + " — " + t.what)
-	var info []string
-	if p.file != nil {
-		if p.dropped > 0 {
-			info = append(info, view.Count(p.dropped, "annotation")+" beyond the last line: the file differs from the measured one")
-		}
-		if p.valuesInfo != "" {
-			info = append(info, "values: "+p.valuesInfo)
-		}
-		info = append(info, p.file.lexer)
-		if !p.file.exact {
-			info = append(info, "highlighting …")
-		}
-		info = append(info, p.file.path)
-	} else if p.err == nil {
-		info = append(info, "reading …")
-	} else {
-		info = append(info, p.err.Error())
-	}
-	p.info.SetText(strings.Join(info, " · "))
+	p.title.SetText(p.target.Title())
+	p.info.SetText(view.SourceInfo(p.target, p.file, p.err, p.dropped, p.valuesInfo))
 }
 
 // locateDialog asks for the missing file and learns where it is.
@@ -623,7 +388,7 @@ func (p *sourcePanel) locateDialog() {
 // Locate tells the panel that its missing file is at path: the lesson is
 // remembered as a path mapping and the panels look again.
 func (p *sourcePanel) Locate(path string) {
-	if err := p.w.app.LearnSourcePath(p.w.doc, p.target.file, path); err != nil {
+	if err := p.w.app.LearnSourcePath(p.w.doc, p.target.File, path); err != nil {
 		p.w.showError(err)
 	}
 }

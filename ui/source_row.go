@@ -3,8 +3,6 @@ package ui
 import (
 	"image/color"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -17,69 +15,13 @@ import (
 )
 
 const (
-	tabWidth     = 8 // columns per tab stop
-	gutterGap    = 6 // between the gutter's parts and before the code
-	focusBar     = 3 // width of the bar marking the focus line
-	maxLineRunes = 2000
+	gutterGap = 6 // between the gutter's parts and before the code
+	focusBar  = 3 // width of the bar marking the focus line
 )
-
-// syntaxColor returns the colour of a span category, fitting a light or a
-// dark theme; plain text, operators and punctuation take fg.
-func syntaxColor(c sourceview.Category, dark bool, fg color.Color) color.Color {
-	type pair struct{ light, dark color.NRGBA }
-	var p pair
-	switch c {
-	case sourceview.Keyword:
-		p = pair{color.NRGBA{0, 51, 179, 255}, color.NRGBA{86, 156, 214, 255}}
-	case sourceview.Type:
-		p = pair{color.NRGBA{11, 122, 117, 255}, color.NRGBA{78, 201, 176, 255}}
-	case sourceview.Builtin:
-		p = pair{color.NRGBA{111, 66, 193, 255}, color.NRGBA{197, 134, 192, 255}}
-	case sourceview.Function:
-		p = pair{color.NRGBA{121, 94, 38, 255}, color.NRGBA{220, 220, 170, 255}}
-	case sourceview.String:
-		p = pair{color.NRGBA{163, 21, 21, 255}, color.NRGBA{206, 145, 120, 255}}
-	case sourceview.Number:
-		p = pair{color.NRGBA{9, 134, 88, 255}, color.NRGBA{181, 206, 168, 255}}
-	case sourceview.Comment:
-		p = pair{color.NRGBA{106, 115, 125, 255}, color.NRGBA{106, 153, 85, 255}}
-	case sourceview.Preprocessor:
-		p = pair{color.NRGBA{175, 0, 219, 255}, color.NRGBA{197, 134, 192, 255}}
-	default:
-		return fg
-	}
-	if dark {
-		return p.dark
-	}
-	return p.light
-}
 
 // darkTheme reports whether the current theme draws light text on a dark
 // background.
-func darkTheme() bool {
-	r, g, b, _ := theme.Color(theme.ColorNameBackground).RGBA()
-	return 299*r+587*g+114*b < 500*0xffff
-}
-
-// expandTabs replaces tabs in s by spaces up to the next tab stop, given
-// that s starts at column col; it returns the text and the column after it.
-func expandTabs(s string, col int) (string, int) {
-	if !strings.Contains(s, "\t") {
-		return s, col + utf8.RuneCountInString(s)
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		if r == '\t' {
-			n := tabWidth - col%tabWidth
-			sb.WriteString(strings.Repeat(" ", n))
-			col += n
-			continue
-		}
-		sb.WriteRune(r)
-		col++
-	}
-	return sb.String(), col
-}
+func darkTheme() bool { return view.IsDark(theme.Color(theme.ColorNameBackground)) }
 
 // sourceRow draws one line of the source panel: the gutter with the line
 // number and the colour square and value of the line's first annotation,
@@ -134,7 +76,7 @@ func (r *sourceRow) notes() []view.SourceNote {
 // line, as the tree rows do with their descriptions.
 func (r *sourceRow) MouseIn(*desktop.MouseEvent) {
 	if notes := r.notes(); len(notes) > 0 {
-		r.p.w.hint.SetText(r.p.describe(notes))
+		r.p.w.hint.SetText(view.DescribeNotes(r.p.w.view.Experiment(), notes, r.p.valuesInfo))
 	}
 }
 
@@ -151,11 +93,8 @@ func (r *sourceRow) MouseOut() {
 // DoubleTapped selects the call path of the line's first call site in
 // the call pane.
 func (r *sourceRow) DoubleTapped(*fyne.PointEvent) {
-	for _, n := range r.notes() {
-		if n.Kind == sourceview.CallSite {
-			r.p.w.revealCnode(n.Index)
-			return
-		}
+	if c, ok := view.FirstCallSite(r.notes()); ok {
+		r.p.w.revealCnode(c)
 	}
 }
 
@@ -212,10 +151,10 @@ func (rr *sourceRowRenderer) Refresh() {
 	r.bg.FillColor = color.Transparent
 	r.bar.FillColor = color.Transparent
 	if t := p.target; line != nil && p.showsTarget() {
-		if t.begin > 0 && r.line >= t.begin && r.line <= t.end {
+		if t.Shaded(r.line) {
 			r.bg.FillColor = theme.Color(theme.ColorNameSelection)
 		}
-		if r.line == t.focus {
+		if r.line == t.Focus {
 			r.bar.FillColor = theme.Color(theme.ColorNamePrimary)
 		}
 	}
@@ -240,22 +179,15 @@ func (rr *sourceRowRenderer) Refresh() {
 	r.nCode = 0
 	if line != nil {
 		dark := darkTheme()
-		col, runes := 0, 0
-		for _, s := range line.Spans {
-			if runes >= maxLineRunes {
-				break // a very long line is cut; nobody reads that far right
-			}
-			text, next := expandTabs(s.Text, col)
-			runes += next - col
-			col = next
+		for _, s := range view.DrawnSpans(line) {
 			t := rr.codeText(r.nCode)
-			t.Text, t.Color, t.TextSize = text, syntaxColor(s.Category, dark, fg), size
+			t.Text, t.Color, t.TextSize = s.Text, view.SyntaxColor(s.Category, dark, fg), size
 			t.TextStyle = fyne.TextStyle{Monospace: true}
 			r.nCode++
 		}
 	}
 
-	r.note.Text = noteText(notes)
+	r.note.Text = view.NoteText(notes)
 	r.note.Color, r.note.TextSize = dim, size
 
 	rr.objects = append(rr.objects[:0], r.bg, r.bar, r.number, r.sw, r.value)
@@ -288,26 +220,3 @@ func (rr *sourceRowRenderer) Objects() []fyne.CanvasObject {
 }
 
 func (rr *sourceRowRenderer) Destroy() {}
-
-// noteText names the annotations of a line after its code: the first
-// one's value is in the gutter, the others' follow their names.
-func noteText(notes []view.SourceNote) string {
-	if len(notes) == 0 {
-		return ""
-	}
-	var sb strings.Builder
-	sb.WriteString("◂ ")
-	for i, n := range notes {
-		if i > 0 {
-			sb.WriteString(" · ")
-		}
-		sb.WriteString(n.Kind.String())
-		sb.WriteByte(' ')
-		sb.WriteString(n.Name)
-		if i > 0 {
-			sb.WriteByte(' ')
-			sb.WriteString(n.Text)
-		}
-	}
-	return sb.String()
-}

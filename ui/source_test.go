@@ -14,6 +14,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/assets"
 	"cubeview/colormap"
+	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
 	"cubeview/sourceview"
 	"cubeview/view"
@@ -177,17 +178,17 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 			srcPickCallPath(t, w, tt.path)
 			c := e.CnodeByPath(tt.path)
 			file := e.CnodeRegion(c).Module
-			if !looksLikeFile(file) {
+			if !view.LooksLikeFile(file) {
 				file = e.Cnodes[c].CallFile
 			}
 			if p.file == nil {
 				t.Fatalf("no file shown; message %q", p.message.Text)
 			}
-			if want := filepath.Join(files.Dir, filepath.FromSlash(file)); p.file.path != want {
-				t.Errorf("shows %s, want %s", p.file.path, want)
+			if want := filepath.Join(files.Dir, filepath.FromSlash(file)); p.file.Path != want {
+				t.Errorf("shows %s, want %s", p.file.Path, want)
 			}
-			if got := p.target; got.focus != tt.focus || got.begin != tt.begin || got.end != tt.end {
-				t.Errorf("focus %d, shaded %d–%d; want %d, %d–%d", got.focus, got.begin, got.end, tt.focus, tt.begin, tt.end)
+			if got := p.target; got.Focus != tt.focus || got.Begin != tt.begin || got.End != tt.end {
+				t.Errorf("focus %d, shaded %d–%d; want %d, %d–%d", got.Focus, got.Begin, got.End, tt.focus, tt.begin, tt.end)
 			}
 			rows := srcDrawnRows(p)
 			focus := rows[tt.focus]
@@ -346,7 +347,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 
 	located := filepath.Join(local, "src", "kernel.c")
 	p.Locate(located) // what the Locate… button's file dialog calls
-	if p.file == nil || p.file.path != located {
+	if p.file == nil || p.file.Path != located {
 		t.Fatalf("after Locate the panel shows %v, want %s (message %q)", p.file, located, p.message.Text)
 	}
 	if p.messageBox.Visible() {
@@ -367,7 +368,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	w2.win.Resize(fyne.NewSize(1400, 900))
 	w2.ShowSource(true)
 	srcPickCallPath(t, w2, "main/bar")
-	if want := filepath.Join(local, "src", "util", "io.c"); w2.source.file == nil || w2.source.file.path != want {
+	if want := filepath.Join(local, "src", "util", "io.c"); w2.source.file == nil || w2.source.file.Path != want {
 		t.Errorf("second window shows %v, want %s (message %q)", w2.source.file, want, w2.source.message.Text)
 	}
 }
@@ -400,7 +401,7 @@ func TestSourceLocateRenamed(t *testing.T) {
 	w.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	w.source.Locate(located)
-	if w.source.file == nil || w.source.file.path != located {
+	if w.source.file == nil || w.source.file.Path != located {
 		t.Fatalf("after Locate the panel shows %v, want %s", w.source.file, located)
 	}
 	if mappings, _ := a.SourcePaths(); !slices.Contains(mappings, sourceview.Mapping{From: "/build/kernel.c", To: located}) {
@@ -438,7 +439,7 @@ func TestSourceDerived(t *testing.T) {
 	w.ShowSource(true)
 	p := w.source
 	srcPickCallPath(t, w, "main/solver_iterate")
-	if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.path != want {
+	if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.Path != want {
 		t.Fatalf("shows %v, want %s (message %q)", p.file, want, p.message.Text)
 	}
 	want := srcModelAnnotations(t, diff, "example-src/solver.c", "mpi_barrier_wait")
@@ -475,44 +476,9 @@ func TestSourceNoLocation(t *testing.T) {
 	}
 }
 
-// srcBigFile writes a C file of n functions of 10 lines each, function f
-// (kernel_f) at lines 10f+2 to 10f+9, and returns an experiment whose
-// call path main/kernel_f calls it from main at line 10f+7 of the file.
-func srcBigFile(t testing.TB, n int) (string, *model.Experiment) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "kernels.c")
-	var sb strings.Builder
-	for f := 0; f < n; f++ {
-		fmt.Fprintf(&sb, "/* kernel %d: scaled update */\n", f)
-		fmt.Fprintf(&sb, "static double kernel_%d(double *a, const double *b, int n)\n", f)
-		sb.WriteString("{\n    double s = 0.0;\n    for (int i = 0; i < n; i++)\n")
-		fmt.Fprintf(&sb, "        s += a[i] * b[i] * %d.5e-3;\n", f)
-		fmt.Fprintf(&sb, "    s += helper(a, b, n / 2);\n#ifdef DEBUG\n    printf(\"%%g\\n\", s); }\n#endif\n")
-	}
-	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := &model.Experiment{Source: "big"}
-	e.Metrics = []model.Metric{{ID: 0, UniqName: "time", DispName: "Time", Parent: -1, DataType: "DOUBLE", Unit: "sec"}}
-	e.Regions = []model.Region{{ID: 0, Name: "main", Module: "MPI", Begin: -1, End: -1}}
-	e.Cnodes = []model.Cnode{{ID: 0, Region: 0, Parent: -1, CallLine: -1}}
-	for f := 0; f < n; f++ {
-		e.Regions = append(e.Regions, model.Region{ID: f + 1, Name: fmt.Sprintf("kernel_%d", f), Module: path, Begin: 10*f + 2, End: 10*f + 9})
-		e.Cnodes = append(e.Cnodes, model.Cnode{ID: f + 1, Region: f + 1, Parent: 0, CallFile: path, CallLine: 10*f + 7})
-	}
-	e.System = []model.SystemNode{
-		{ID: 0, Kind: model.Group, Class: "process", Name: "rank 0", Parent: -1},
-		{ID: 0, Kind: model.Leaf, Class: "thread", Name: "t0", Parent: 0},
-	}
-	e.Link()
-	e.NumberLocations()
-	b := model.NewBlock(len(e.Cnodes), 1)
-	for c := range e.Cnodes {
-		b.SetRow(c, []float64{float64(c%7) + 0.5})
-	}
-	e.SetBlock(0, b)
-	return path, e
-}
+// srcBigFile writes a C file of n functions of 10 lines each; see
+// handmade.BigSource.
+func srcBigFile(t testing.TB, n int) (string, *model.Experiment) { return handmade.BigSource(t, n) }
 
 // TestSourceLargeFile opens a file too large to highlight before showing
 // it: the lines around the region come highlighted at once, the rest as
@@ -541,7 +507,7 @@ func TestSourceLargeFile(t *testing.T) {
 	queue = queue[1:]
 
 	begin := 10*f + 2
-	if p.file == nil || len(p.file.lines) != 10*functions || p.file.exact {
+	if p.file == nil || len(p.file.Lines) != 10*functions || p.file.Exact {
 		t.Fatalf("first view: %+v, want %d lines, not yet highlighted completely", p.file, 10*functions)
 	}
 	category := func(line int, text string) sourceview.Category {
@@ -569,7 +535,7 @@ func TestSourceLargeFile(t *testing.T) {
 		t.Fatalf("%d background jobs queued, want the complete highlighting", len(queue))
 	}
 	queue[0]()
-	if !p.file.exact || category(5, "for") != sourceview.Keyword {
+	if !p.file.Exact || category(5, "for") != sourceview.Keyword {
 		t.Error("after the complete highlighting, line 5 is still plain")
 	}
 	if strings.Contains(p.info.Text, "highlighting") {
@@ -641,34 +607,6 @@ func srcMenuItem(w *Window, menu, label string) *fyne.MenuItem {
 	return nil
 }
 
-func TestParseSourcePaths(t *testing.T) {
-	ms, dirs, err := parseSourcePaths("/build => /home/me\n\n C:\\src => /mnt/src \n", "/a\n\n/b\n/a\n")
-	want := []sourceview.Mapping{{From: "/build", To: "/home/me"}, {From: `C:\src`, To: "/mnt/src"}}
-	if err != nil || !slices.Equal(ms, want) || !slices.Equal(dirs, []string{"/a", "/b"}) {
-		t.Errorf("parseSourcePaths = %v, %v, %v; want %v, [/a /b], nil", ms, dirs, err, want)
-	}
-	if _, _, err := parseSourcePaths("/only/one\n", ""); err == nil {
-		t.Error("a mapping without \"=>\" parsed")
-	}
-}
-
-// BenchmarkSourceFirstView50k measures how long a 50k-line file takes
-// until the panel can show the selected region (reading, plain lines,
-// highlighting around the region); the complete highlighting follows.
-func BenchmarkSourceFirstView50k(b *testing.B) {
-	path, _ := srcBigFile(b, 5000)
-	t := sourceTarget{file: path, focus: 40002, begin: 40002, end: 40009, lexFrom: 40002}
-	r := &sourceview.Resolver{}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		var cache sourceCache
-		res := loadSource(b.Context(), r, t, &cache)
-		if res.err != nil || res.file.exact || len(res.file.lines) != 50000 {
-			b.Fatalf("loadSource: %v", res.err)
-		}
-	}
-}
-
 // TestSourceFlatProfile follows the selection in the flat profile: a
 // region shows its definition, its "Subroutines" row too.
 func TestSourceFlatProfile(t *testing.T) {
@@ -689,11 +627,11 @@ func TestSourceFlatProfile(t *testing.T) {
 		if w.view.Selected(view.CallPane) != n {
 			t.Fatalf("%v not selected", n)
 		}
-		if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.path != want {
+		if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.Path != want {
 			t.Fatalf("%v: shows %v, want %s", n, p.file, want)
 		}
-		if p.target.begin != 68 || p.target.end != 76 {
-			t.Errorf("%v: shaded %d–%d, want y_solve's 68–76", n, p.target.begin, p.target.end)
+		if p.target.Begin != 68 || p.target.End != 76 {
+			t.Errorf("%v: shaded %d–%d, want y_solve's 68–76", n, p.target.Begin, p.target.End)
 		}
 		if r := srcDrawnRows(p)[68]; r == nil || !srcInView(p, r) {
 			t.Errorf("%v: line 68 not in view", n)
@@ -721,26 +659,5 @@ func TestSourceDroppedAnnotations(t *testing.T) {
 	srcCheckAnnotatedLines(t, p, 2, 3)
 	if p.dropped != 1 || !strings.Contains(p.info.Text, "1 annotation beyond the last line") {
 		t.Errorf("dropped %d, info %q; want 1 reported", p.dropped, p.info.Text)
-	}
-}
-
-func TestExpandTabs(t *testing.T) {
-	tests := []struct {
-		in      string
-		col     int
-		want    string
-		wantCol int
-	}{
-		{"abc", 0, "abc", 3},
-		{"\tx", 0, "        x", 9},
-		{"\tx", 3, "     x", 9},
-		{"ab\tc", 6, "ab        c", 17},
-		{"é\t", 0, "é       ", 8}, // columns count runes, not bytes
-	}
-	for _, tt := range tests {
-		got, col := expandTabs(tt.in, tt.col)
-		if got != tt.want || col != tt.wantCol {
-			t.Errorf("expandTabs(%q, %d) = %q, %d; want %q, %d", tt.in, tt.col, got, col, tt.want, tt.wantCol)
-		}
 	}
 }

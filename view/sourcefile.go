@@ -1,0 +1,139 @@
+package view
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"cubeview/sourceview"
+)
+
+// Source loading tuning.
+const (
+	// smallSource is the number of lines up to which a file is highlighted
+	// completely before it is shown (a few tenths of a second at most).
+	smallSource = 4000
+	// previewAfter and previewBefore are the lines highlighted at once
+	// after and before the line the lexer starts at in a larger file; the
+	// whole file follows in the background.
+	previewAfter  = 300
+	previewBefore = 60
+	// cachedSources is the number of highlighted files a cache keeps.
+	cachedSources = 6
+)
+
+// SourceFile is a file read and highlighted, completely (Exact) or around
+// a target only.
+type SourceFile struct {
+	Path  string // the file read
+	Lexer string
+	Lines []sourceview.Line
+	Exact bool // Highlight's result for the whole file
+	size  int64
+	mod   time.Time
+}
+
+// SourceCache keeps the last files highlighted completely; it is safe for
+// concurrent use.
+type SourceCache struct {
+	mu    sync.Mutex
+	files []*SourceFile // most recent last
+}
+
+// get returns the cached file path when it is unchanged since it was read.
+func (c *SourceCache) get(path string, st os.FileInfo) *SourceFile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, f := range c.files {
+		if f.Path == path && f.size == st.Size() && f.mod.Equal(st.ModTime()) {
+			c.files = append(append(c.files[:i:i], c.files[i+1:]...), f)
+			return f
+		}
+	}
+	return nil
+}
+
+func (c *SourceCache) put(f *SourceFile) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, old := range c.files {
+		if old.Path == f.Path {
+			c.files = append(c.files[:i:i], c.files[i+1:]...)
+			break
+		}
+	}
+	c.files = append(c.files, f)
+	if len(c.files) > cachedSources {
+		c.files = c.files[len(c.files)-cachedSources:]
+	}
+}
+
+// SourceLoad is the result of LoadSource.
+type SourceLoad struct {
+	File *SourceFile
+	Text string // the text to highlight completely (HighlightAll) when File is not exact
+	Err  error
+}
+
+// LoadSource finds, reads and highlights the file of t: completely when
+// it is small, else the lines around t (exact from t.LexFrom in most
+// languages) with the rest as plain text. It may take long: call it off
+// the UI goroutine.
+func LoadSource(ctx context.Context, r *sourceview.Resolver, t SourceTarget, cache *SourceCache) SourceLoad {
+	path, err := r.Resolve(t.File)
+	if err != nil {
+		return SourceLoad{Err: err}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return SourceLoad{Err: err}
+	}
+	if f := cache.get(path, st); f != nil {
+		return SourceLoad{File: f}
+	}
+	text, err := sourceview.Read(path, 0)
+	if err != nil {
+		return SourceLoad{Err: err}
+	}
+	f := &SourceFile{Path: path, size: st.Size(), mod: st.ModTime()}
+	if strings.Count(text, "\n") < smallSource {
+		f.Lines, f.Lexer, err = sourceview.Highlight(ctx, path, text)
+		if err != nil {
+			return SourceLoad{Err: err}
+		}
+		f.Exact = true
+		cache.put(f)
+		return SourceLoad{File: f}
+	}
+	f.Lines = sourceview.SplitLines(text)
+	from := max(t.LexFrom, 1)
+	last := max(from, t.Focus, t.End) + previewAfter
+	last = min(last, from+10*previewAfter) // a huge region: its start is what shows
+	for _, r := range [][2]int{{from - previewBefore, from - 1}, {from, last}} {
+		part, lexer, err := sourceview.HighlightPart(ctx, path, text, r[0], r[1])
+		if err != nil {
+			return SourceLoad{Err: err}
+		}
+		if len(part) > 0 {
+			copy(f.Lines[part[0].Number-1:], part)
+		}
+		f.Lexer = lexer
+	}
+	return SourceLoad{File: f, Text: text}
+}
+
+// HighlightAll highlights the whole file of l, a load that is not exact,
+// and caches the result; nil when that fails or ctx is cancelled. It may
+// take long: call it off the UI goroutine.
+func HighlightAll(ctx context.Context, l SourceLoad, cache *SourceCache) *SourceFile {
+	part := l.File
+	lines, lexer, err := sourceview.Highlight(ctx, part.Path, l.Text)
+	if err != nil {
+		return nil
+	}
+	full := &SourceFile{Path: part.Path, Lexer: lexer, Lines: lines, Exact: true, size: part.size, mod: part.mod}
+	cache.put(full)
+	return full
+}
