@@ -3,13 +3,29 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"cubeview/algebra"
 	"cubeview/format"
 	"cubeview/model"
 	"cubeview/view"
 )
+
+// info returns what the presentation layer needs of d.
+func (d *Document) info() view.Doc {
+	return view.Doc{Exp: d.Exp, Name: d.Name, Path: d.Path, Expression: d.Expression, Operands: d.Operands}
+}
+
+// docInfos returns the infos of docs.
+func docInfos(docs []*Document) []view.Doc {
+	out := make([]view.Doc, len(docs))
+	for i, d := range docs {
+		out[i] = d.info()
+	}
+	return out
+}
+
+// docLabels returns a distinct label per document (view.DocLabels).
+func docLabels(docs []*Document) []string { return view.DocLabels(docInfos(docs)) }
 
 // Request is one algebra operation: the operator, its operands among the
 // open experiments (in order) and its options.
@@ -20,88 +36,37 @@ type Request struct {
 	Cut      algebra.CutOptions // regions of Cut
 }
 
+func (r Request) operation() view.Operation {
+	return view.Operation{Op: r.Op, Options: r.Options, Cut: r.Cut}
+}
+
+// experiments returns the operands' experiments, nil for a closed one.
+func (r Request) experiments() []*model.Experiment {
+	exps := make([]*model.Experiment, len(r.Operands))
+	for i, d := range r.Operands {
+		if d != nil {
+			exps[i] = d.Exp
+		}
+	}
+	return exps
+}
+
 // Check reports a request that cannot run: wrong number of operands, a
 // closed operand, a cut without region.
-func (r Request) Check() error {
-	x := r.expr()
-	if err := x.Check(); err != nil {
-		return err
-	}
-	for i, d := range r.Operands {
-		if d == nil || d.Exp == nil {
-			return fmt.Errorf("%s: operand %d is not an open experiment", r.Op, i+1)
-		}
-	}
-	return nil
-}
-
-// expr returns the request as an expression whose file operands are the
-// operand indices ("0", "1", …).
-func (r Request) expr() *algebra.Expr {
-	x := &algebra.Expr{Op: r.Op}
-	for i := range r.Operands {
-		x.Args = append(x.Args, &algebra.Expr{File: strconv.Itoa(i)})
-	}
-	if r.Op == algebra.OpCut {
-		x.Reroot, x.Prune = r.Cut.Reroot, r.Cut.Prune
-	}
-	return x
-}
+func (r Request) Check() error { return r.operation().Check(r.experiments()) }
 
 // OperandNames returns the names of the operands as the result's window
-// and markers show them: short file names of originals (with parent
-// folders where two would be equal), expressions of derived experiments.
-func (r Request) OperandNames() []string {
-	var paths []string
-	for _, d := range r.Operands {
-		if d.Path != "" {
-			paths = append(paths, d.Path)
-		}
-	}
-	short := view.ShortNames(paths)
-	names := make([]string, len(r.Operands))
-	for i, d := range r.Operands {
-		switch {
-		case d.Path != "":
-			names[i] = short[d.Path]
-		case d.Expression != "":
-			names[i] = d.Expression
-		default:
-			names[i] = d.Name
-		}
-	}
-	return names
-}
+// and markers show them (view.OperandNames).
+func (r Request) OperandNames() []string { return view.OperandNames(docInfos(r.Operands)) }
 
 // Name returns the result's expression for people, e.g. "before − after"
 // or "mean(run1, run2, run3)".
-func (r Request) Name() string {
-	names := r.OperandNames()
-	return view.DisplayExpr(r.expr(), func(f string) string {
-		i, _ := strconv.Atoi(f)
-		return names[i]
-	})
-}
+func (r Request) Name() string { return r.operation().Name(docInfos(r.Operands)) }
 
 // Evaluate runs the operation. It may take long: call it off the UI
 // goroutine.
 func (r Request) Evaluate() (*model.Experiment, error) {
-	if err := r.Check(); err != nil {
-		return nil, err
-	}
-	exps := make([]*model.Experiment, len(r.Operands))
-	for i, d := range r.Operands {
-		exps[i] = d.Exp
-	}
-	switch r.Op {
-	case algebra.OpDiff:
-		return algebra.Diff(exps[0], exps[1], r.Options)
-	case algebra.OpMerge:
-		return algebra.Merge(r.Options, exps...)
-	case algebra.OpMean:
-		return algebra.Mean(r.Options, exps...)
-	}
-	return algebra.Cut(exps[0], r.Cut)
+	return r.operation().Evaluate(r.experiments())
 }
 
 // Compute runs r in the background, showing progress in from, and opens
@@ -130,15 +95,11 @@ func (a *App) Compute(r Request, from *Window) {
 // resultDocument returns the document of res, the result of r.
 func (r Request) resultDocument(res *model.Experiment) *Document {
 	name := r.Name()
-	operands := r.OperandNames()
-	if r.Op == algebra.OpCut {
-		operands = nil // one operand: every node is in it
-	}
 	return &Document{
 		Exp:        res,
 		Name:       name,
 		Expression: name,
-		Operands:   operands,
+		Operands:   r.operation().MarkerNames(docInfos(r.Operands)),
 		sources:    slices.Clone(r.Operands),
 	}
 }
@@ -187,38 +148,9 @@ func describeDerived(doc *Document) {
 	if doc.Expression != "" || len(doc.Operands) > 0 {
 		return
 	}
-	p, ok, err := algebra.ReadProvenance(doc.Exp)
-	if !ok {
-		return
+	if name, operands, derived := view.DerivedNames(doc.Exp); derived {
+		doc.Expression, doc.Operands = name, operands
 	}
-	name, operands, parsed := view.NameOfExpression(p.Expr)
-	if !parsed {
-		name = p.Expression
-		operands = nil
-		var paths []string
-		for _, o := range p.Operands {
-			paths = append(paths, o.Path)
-		}
-		short := view.ShortNames(paths)
-		for _, o := range p.Operands {
-			if o.Path != "" {
-				operands = append(operands, short[o.Path])
-			} else {
-				operands = append(operands, o.Expression)
-			}
-		}
-	}
-	if err != nil || len(operands) < 2 {
-		operands = nil // markers need every operand; one operand has all nodes
-	}
-	doc.Expression, doc.Operands = name, operands
-}
-
-// isDifference reports whether doc's values may be negative: its
-// expression has a difference.
-func isDifference(doc *Document) bool {
-	p, ok, _ := algebra.ReadProvenance(doc.Exp)
-	return ok && p.Expr.Has(algebra.OpDiff)
 }
 
 // showDerived prepares the view of a derived experiment: operand markers
@@ -228,19 +160,12 @@ func (w *Window) showDerived(doc *Document) {
 	if len(doc.Operands) > 0 {
 		w.view.SetOperandNames(doc.Operands)
 	}
-	if doc.Expression != "" && isDifference(doc) {
+	if doc.Expression != "" && view.IsDifference(doc.Exp) {
 		s := w.view.Scale()
 		s.Diverging = true
 		w.view.SetScale(s)
 	}
 }
 
-// windowTitle names a window by its experiment: the file name, the
-// expression of a derived experiment, or both for a saved result.
-func windowTitle(doc *Document) string {
-	switch {
-	case doc.Expression == "" || doc.Expression == doc.Name:
-		return "cubeview — " + doc.Name
-	}
-	return "cubeview — " + doc.Name + " (" + doc.Expression + ")"
-}
+// windowTitle names a window by its experiment (view.WindowTitle).
+func windowTitle(doc *Document) string { return view.WindowTitle(doc.info()) }

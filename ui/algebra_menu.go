@@ -2,8 +2,6 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -36,40 +34,6 @@ func (w *Window) algebraMenu() *fyne.Menu {
 		fyne.NewMenuItemSeparator(), where, scaling)
 }
 
-// docLabels returns a distinct label per document: a file by as much of
-// its path as tells it from the other files (view.DistinctPaths), a
-// derived experiment by its name; numbered when still the same.
-func docLabels(docs []*Document) []string {
-	var paths []string
-	for _, d := range docs {
-		if d.Path != "" {
-			paths = append(paths, d.Path)
-		}
-	}
-	tails := view.DistinctPaths(paths)
-	out := make([]string, len(docs))
-	count := map[string]int{}
-	for i, d := range docs {
-		out[i] = d.Name
-		if d.Path != "" {
-			out[i] = tails[d.Path]
-		}
-		count[out[i]]++
-	}
-	seen := map[string]int{}
-	for i, l := range out {
-		if count[l] > 1 {
-			seen[l]++
-			out[i] = fmt.Sprintf("%s (%d)", l, seen[l])
-		}
-	}
-	return out
-}
-
-// System-tree choices of the algebra dialogs, in the order of
-// algebra.SystemMode.
-var systemChoices = []string{"automatic", "copy", "collapse"}
-
 // operationForm is the content of an algebra dialog: the operand pickers
 // and the integration options. The dialog's Compute button calls Submit;
 // tests set the widgets and call Submit the same way.
@@ -92,10 +56,10 @@ type operationForm struct {
 func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f := &operationForm{w: w, op: op, docs: w.app.Documents()}
 	f.labels = docLabels(f.docs)
-	f.system = widget.NewRadioGroup(systemChoices, func(string) {})
+	f.system = widget.NewRadioGroup(view.SystemModeNames, func(string) {})
 	f.system.Horizontal = true
 	f.system.Required = true
-	f.system.SetSelected(systemChoices[algebra.SystemAuto])
+	f.system.SetSelected(view.SystemModeNames[algebra.SystemAuto])
 	f.strict = widget.NewCheck("Strict line matching (regions and call sites must have the same lines)", nil)
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
@@ -212,13 +176,7 @@ func (f *operationForm) byLabel(label string) *Document {
 
 // Options returns the chosen integration options.
 func (f *operationForm) Options() algebra.Options {
-	opt := algebra.Options{StrictLines: f.strict.Checked}
-	for i, c := range systemChoices {
-		if f.system.Selected == c {
-			opt.System = algebra.SystemMode(i)
-		}
-	}
-	return opt
+	return algebra.Options{StrictLines: f.strict.Checked, System: view.SystemModeNamed(f.system.Selected)}
 }
 
 // Request returns the operation the form describes, or why it cannot run.
@@ -427,19 +385,9 @@ func (w *Window) CutSelected(prune bool) error {
 	if w.view == nil {
 		return errors.New("no experiment in this window")
 	}
-	e := w.view.Experiment()
-	n := w.view.Selected(view.CallPane)
-	var region string
-	switch n.Kind {
-	case view.CnodeNode:
-		region = e.Regions[e.Cnodes[n.Index].Region].Name
-	case view.RegionNode:
-		region = e.Regions[n.Index].Name
-	default:
-		return errors.New("cut: select a call path (or a region of the flat profile) first")
-	}
-	if strings.TrimSpace(region) == "" {
-		return errors.New("cut: the selected call path's region has no name to cut at")
+	region, err := w.view.CutRegion()
+	if err != nil {
+		return err
 	}
 	r := Request{Op: algebra.OpCut, Operands: []*Document{w.doc}}
 	if prune {

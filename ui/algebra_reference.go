@@ -84,11 +84,7 @@ func (w *Window) newReferenceForm() *referenceForm {
 		}
 	}
 	f.show = widget.NewCheck("Show the call tree in External percent", nil)
-	uses := false
-	for d := view.MetricPane; d <= view.SystemPane; d++ {
-		uses = uses || w.view.Mode(d) == view.ExternalPercent
-	}
-	f.show.SetChecked(!uses)
+	f.show.SetChecked(!w.view.UsesMode(view.ExternalPercent))
 	text := widget.NewLabel("External percent shows each value in percent of the same metric's total in the reference experiment — " +
 		"for a difference, the old run's total shows the effect of a change relative to where it started.")
 	text.Wrapping = fyne.TextWrapWord

@@ -673,7 +673,7 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 		"Recorded as:  diff(" + before.Document().Path,
 		"Saved as:     " + out,
 		before.Document().Path,
-		"size " + groupDigits(size) + " bytes\n     SHA-256 " + sum,
+		"size " + view.GroupDigits(size) + " bytes\n     SHA-256 " + sum,
 		"derived, not saved: cut(" + before.Document().Path,
 		"system tree automatic, lines ignored when matching",
 		"Not in every operand: 0 of 14 metrics, 4 of 16 call paths, 0 of 16 locations",
@@ -915,24 +915,5 @@ func TestMarkerText(t *testing.T) {
 	e.Cnodes[3].Present = 2
 	if got := v.Marker(rBar); got != "A,B" {
 		t.Errorf("flat region bar marker %q, want A,B", got)
-	}
-}
-
-func TestWrapText(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string
-	}{
-		{"ab cd", "ab cd"},
-		{"aaa bbb ccc ddd", "aaa bbb\n  ccc ddd"},
-		{"averyveryverylongword x", "averyveryverylongword\n  x"},
-	}
-	for _, tt := range tests {
-		if got := wrapText(tt.in, 8, "  "); got != tt.want {
-			t.Errorf("wrapText(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	if got := groupDigits(-1234567); got != "-1,234,567" {
-		t.Errorf("groupDigits = %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // analysisPanels are the panels of the multi-experiment analyses a window
@@ -61,37 +62,20 @@ func newMetricChoice() *metricChoice {
 // else choosing the first.
 func (c *metricChoice) Offer(docs ...*Document) {
 	was := c.Metric()
-	c.uniq = nil
-	var options []string
-	seen := map[string]bool{}
-	for _, d := range docs {
-		if d == nil {
-			continue
-		}
-		e := d.Exp
-		for _, m := range e.MetricOrder() {
-			met := &e.Metrics[m]
-			if seen[met.UniqName] || met.Unavailable != "" || met.Hidden() {
-				continue
-			}
-			seen[met.UniqName] = true
-			c.uniq = append(c.uniq, met.UniqName)
-			options = append(options, metricLabel(met))
+	exps := make([]*model.Experiment, len(docs))
+	for i, d := range docs {
+		if d != nil {
+			exps[i] = d.Exp
 		}
 	}
+	var options []string
+	c.uniq, options = view.MetricChoices(exps...)
 	c.sel.Options = options
 	c.sel.ClearSelected()
 	if !c.Set(was) && len(options) > 0 {
 		c.sel.SetSelectedIndex(0)
 	}
 	c.sel.Refresh()
-}
-
-func metricLabel(m *model.Metric) string {
-	if m.DispName != "" && m.DispName != m.UniqName {
-		return m.DispName + " (" + m.UniqName + ")"
-	}
-	return m.UniqName
 }
 
 // Metric returns the unique name of the chosen metric, "" when none.

@@ -37,15 +37,7 @@ func (w *Window) newDerivedForm() *derivedForm {
 	f := &derivedForm{w: w}
 	f.name = widget.NewEntry()
 	f.name.SetPlaceHolder("ipc")
-	f.name.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return errors.New("give the metric a name")
-		}
-		if f.exp().MetricByName(strings.TrimSpace(s)) >= 0 {
-			return errors.New("a metric of that name exists")
-		}
-		return nil
-	}
+	f.name.Validator = func(s string) error { return view.CheckMetricName(f.exp(), s) }
 	f.expr = widget.NewEntry()
 	f.expr.SetPlaceHolder("PAPI_TOT_INS / PAPI_TOT_CYC")
 	f.expr.TextStyle.Monospace = true
@@ -61,13 +53,7 @@ func (w *Window) newDerivedForm() *derivedForm {
 	f.unit.SetPlaceHolder("from the operands")
 	f.thresholds = widget.NewEntry()
 	f.thresholds.SetPlaceHolder("optional, e.g. poor < 0.5 < average < 1 < good")
-	f.thresholds.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		_, err := model.ParseThresholds(s)
-		return err
-	}
+	f.thresholds.Validator = view.CheckThresholds
 	f.problem = widget.NewLabel("")
 	f.problem.TextStyle.Monospace = true
 	help := widget.NewLabel("+ − × ÷ (or + - * /), numbers, metric unique names and parentheses; evaluated after\n" +
@@ -147,13 +133,7 @@ func (w *Window) showThresholdsDialog() {
 	if t, err := m.Thresholds(); err == nil && t != nil {
 		entry.SetText(t.String())
 	}
-	entry.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		_, err := model.ParseThresholds(s)
-		return err
-	}
+	entry.Validator = view.CheckThresholds
 	items := []*widget.FormItem{widget.NewFormItem("Thresholds", entry)}
 	d := dialog.NewForm("Thresholds of "+w.view.Label(n), "Apply", "Cancel", items, func(ok bool) {
 		if ok {

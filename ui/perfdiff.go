@@ -169,12 +169,8 @@ func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 		if err != nil {
 			return
 		}
-		m := r.A.Exp.MetricByName(r.opt.Metric)
-		e := r.A.Exp
-		if m < 0 {
-			m, e = r.B.Exp.MetricByName(r.opt.Metric), r.B.Exp
-		}
-		rep = view.NewPerfDiffReport(pd, &e.Metrics[m], names[0], names[1], format)
+		m := view.PerfDiffMetric(r.A.Exp, r.B.Exp, r.opt.Metric)
+		rep = view.NewPerfDiffReport(pd, m, names[0], names[1], format)
 		if target == nil {
 			res, err = diff.Evaluate()
 		}
@@ -201,33 +197,31 @@ type perfDiffPanel struct {
 	box   fyne.CanvasObject
 }
 
-var perfDiffColumns = []struct {
-	title string
-	width float32
-}{{"", 28}, {"A", 110}, {"B", 110}, {"A − B", 140}, {"Call path", 420}, {"System", 430}}
+// perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.
+var perfDiffWidths = [view.PerfDiffColumns]float32{28, 110, 110, 140, 420, 430}
 
 // ShowPerfDiff shows rep below the panes; clicking a row selects its focus.
 func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	p := &perfDiffPanel{w: w, rep: rep}
 	p.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(rep.Rows), len(perfDiffColumns) },
+		func() (int, int) { return len(rep.Rows), view.PerfDiffColumns },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(p.cell(id)) })
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rep.Cell(id.Row, id.Col)) })
 	p.table.ShowHeaderColumn = false
 	p.table.CreateHeader = func() fyne.CanvasObject {
 		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Col >= 0 {
-			o.(*widget.Label).SetText(p.header(id.Col))
+			o.(*widget.Label).SetText(rep.Header(id.Col))
 		}
 	}
-	for i, c := range perfDiffColumns {
-		p.table.SetColumnWidth(i, c.width)
+	for i, width := range perfDiffWidths {
+		p.table.SetColumnWidth(i, width)
 	}
 	p.table.OnSelected = func(id widget.TableCellID) { p.Select(id.Row) }
 	head := widget.NewLabel(rep.Headline)
@@ -238,39 +232,6 @@ func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
 	w.perfDiff = p
 	w.showAnalysisPanel(p.box, 0.5)
-}
-
-// header names column c; the value columns by the experiments' names.
-func (p *perfDiffPanel) header(c int) string {
-	switch c {
-	case 1:
-		return p.rep.NameA
-	case 2:
-		return p.rep.NameB
-	case 3:
-		return p.rep.NameA + " − " + p.rep.NameB
-	}
-	return perfDiffColumns[c].title
-}
-
-func (p *perfDiffPanel) cell(id widget.TableCellID) string {
-	r := &p.rep.Rows[id.Row]
-	switch id.Col {
-	case 0:
-		if r.Significant {
-			return "★"
-		}
-		return ""
-	case 1:
-		return r.TextA
-	case 2:
-		return r.TextB
-	case 3:
-		return r.TextDiff
-	case 4:
-		return r.CallPath
-	}
-	return r.System
 }
 
 // Select selects row i's focus in the window: its metric, call path and

@@ -62,7 +62,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if r.FocusDiff != x || r.CallPath != want.CallPath(x.Focus) || r.System != want.SystemPath(x.Focus) {
 			t.Errorf("row %d: %+v, analysis has %+v at %s @ %s", i, r, x, want.CallPath(x.Focus), want.SystemPath(x.Focus))
 		}
-		if got := p.cell(widget.TableCellID{Row: i, Col: 3}); got != bw.view.NumberFormat().Format(x.Diff, false) {
+		if got := p.rep.Cell(i, 3); got != bw.view.NumberFormat().Format(x.Diff, false) {
 			t.Errorf("row %d shows A − B %q for %v", i, got, x.Diff)
 		}
 		if r.Significant && r.CallPath == "main/solver_iterate/MPI_Barrier" {

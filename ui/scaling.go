@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,14 +12,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/model"
 	"cubeview/view"
 )
-
-// Choices of x in the Scaling dialog, in the order of view.XSource.
-var xChoices = []string{"process count", "attribute", "values"}
-
-// Choices of the basis, in the order of analysis.Basis.
-var basisChoices = []string{"mean across locations", "maximum across locations", "sum over locations"}
 
 // scalingForm is the content of Algebra › Scaling…: the experiments of
 // the study, the metric, where x comes from and how to compare. The
@@ -45,14 +39,14 @@ func (w *Window) newScalingForm() *scalingForm {
 	f.metric = newMetricChoice()
 	f.xText = widget.NewEntry()
 	f.xText.SetPlaceHolder("attribute name, or one value per experiment: 16, 32, 64")
-	f.x = widget.NewRadioGroup(xChoices, func(string) { f.update() })
+	f.x = widget.NewRadioGroup(view.XSourceNames, func(string) { f.update() })
 	f.x.Horizontal = true
 	f.x.Required = true
-	f.x.SetSelected(xChoices[view.XProcesses])
+	f.x.SetSelected(view.XSourceNames[view.XProcesses])
 	f.xText.OnChanged = func(string) { f.update() }
 	f.weak = widget.NewCheck("Weak scaling (the work grows with x): ratio to the first run, ideal 1", nil)
 	f.exclusive = widget.NewCheck("Own values of each call path (exclusive) instead of inclusive ones", nil)
-	f.basis = widget.NewSelect(basisChoices, nil)
+	f.basis = widget.NewSelect(view.BasisNames, nil)
 	f.basis.SetSelectedIndex(int(analysis.BasisMean))
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
@@ -85,28 +79,14 @@ func (f *scalingForm) update() {
 	}
 	docs := f.operands.Selected()
 	f.metric.Offer(docs...)
-	switch f.xSource() {
-	case view.XProcesses:
-		var parts []string
-		for _, d := range docs {
-			parts = append(parts, fmt.Sprintf("%s: %d", d.Name, analysis.ProcessCount(d.Exp)))
-		}
-		f.preview.SetText("x = processes — " + strings.Join(parts, ", "))
-	case view.XAttribute:
-		f.preview.SetText("x = the attribute " + strings.TrimSpace(f.xText.Text) + " of each experiment")
-	default:
-		f.preview.SetText(fmt.Sprintf("x = the values given, one for each of the %d checked experiments in list order", len(docs)))
+	trials := make([]view.ScalingTrial, len(docs))
+	for i, d := range docs {
+		trials[i] = view.ScalingTrial{Name: d.Name, Exp: d.Exp}
 	}
+	f.preview.SetText(view.ScalingXPreview(f.xSource(), f.xText.Text, trials))
 }
 
-func (f *scalingForm) xSource() view.XSource {
-	for i, c := range xChoices {
-		if f.x.Selected == c {
-			return view.XSource(i)
-		}
-	}
-	return view.XProcesses
-}
+func (f *scalingForm) xSource() view.XSource { return view.XSourceNamed(f.x.Selected) }
 
 // Spec returns the study the form describes and its experiments.
 func (f *scalingForm) Spec() ([]*Document, view.ScalingSpec, error) {
@@ -196,12 +176,13 @@ type scalingWindow struct {
 func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Document) *scalingWindow {
 	s := &scalingWindow{app: a, rep: rep, win: a.fy.NewWindow("cubeview — scaling: " + rep.Result.Metric)}
 	// The result orders trials by x; keep the documents in that order.
-	for _, t := range rep.Result.Trials {
-		for _, d := range docs {
-			if d.Exp == t.Exp {
-				s.docs = append(s.docs, d)
-				break
-			}
+	exps := make([]*model.Experiment, len(docs))
+	for i, d := range docs {
+		exps[i] = d.Exp
+	}
+	for _, i := range rep.TrialOrder(exps) {
+		if i >= 0 {
+			s.docs = append(s.docs, docs[i])
 		}
 	}
 	s.table = widget.NewTableWithHeaders(
@@ -211,7 +192,7 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.cell(id)) })
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rep.Cell(id.Row, id.Col)) })
 	s.table.ShowHeaderColumn = false
 	s.table.CreateHeader = func() fyne.CanvasObject {
 		l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -242,13 +223,6 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 	s.win.Resize(fyne.NewSize(1200, 800))
 	s.win.Show()
 	return s
-}
-
-func (s *scalingWindow) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(s.rep.Rows) || id.Col < 0 || id.Col >= len(s.rep.Columns) {
-		return ""
-	}
-	return s.rep.Rows[id.Row][id.Col]
 }
 
 // Select selects row i's call path in the window of every experiment of

@@ -72,7 +72,7 @@ func TestScalingFromMenu(t *testing.T) {
 			t.Fatalf("row %d: call path %s not in analysis.Series", i, path)
 		}
 		for c, cell := range cells {
-			if got := s.cell(widget.TableCellID{Row: i, Col: c}); got != cell {
+			if got := s.rep.Cell(i, c); got != cell {
 				t.Fatalf("cell %d,%d shows %q, report %q", i, c, got, cell)
 			}
 		}
@@ -126,7 +126,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	}
 	f.operands.CheckOnly(docs...)
 	f.metric.Set("time")
-	f.x.SetSelected(xChoices[view.XValues])
+	f.x.SetSelected(view.XSourceNames[view.XValues])
 	f.xText.SetText("10, 25, 50, 2000")
 	f.weak.SetChecked(true)
 	if err := f.Submit(); err != nil {
@@ -160,7 +160,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	if err := f.Submit(); err != nil || ws[0].scaling != before {
 		t.Errorf("two x values for four experiments: %v, result %v", err, ws[0].scaling != before)
 	}
-	f.x.SetSelected(xChoices[view.XAttribute])
+	f.x.SetSelected(view.XSourceNames[view.XAttribute])
 	f.xText.SetText("no_such_attribute")
 	if err := f.Submit(); err != nil || ws[0].scaling != before {
 		t.Errorf("missing attribute: %v", err)

@@ -36,15 +36,15 @@ func (a *App) SetSourcePaths(mappings []sourceview.Mapping, dirs []string) {
 }
 
 // sourceOrigins returns where doc and the open experiments come from.
-func (a *App) sourceOrigins(doc *Document) (view.SourceOrigin, []view.SourceOrigin) {
-	open := make([]view.SourceOrigin, len(a.docs))
+func (a *App) sourceOrigins(doc *Document) (view.Doc, []view.Doc) {
+	open := make([]view.Doc, len(a.docs))
 	for i, d := range a.docs {
-		open[i] = view.SourceOrigin{Path: d.Path, Exp: d.Exp}
+		open[i] = view.Doc{Path: d.Path, Exp: d.Exp}
 	}
 	if doc == nil {
-		return view.SourceOrigin{}, open
+		return view.Doc{}, open
 	}
-	return view.SourceOrigin{Path: doc.Path, Exp: doc.Exp}, open
+	return view.Doc{Path: doc.Path, Exp: doc.Exp}, open
 }
 
 // sourceResolver returns the resolver for the source files of doc
