@@ -138,12 +138,12 @@ func (r StatsRequest) Compute() (*StatsReport, error) {
 		{"Standard deviation", num(s.StdDev, false)},
 	}
 	if s.Count > 0 {
-		rep.Box = boxOf(r.Call, s)
+		rep.Box = boxOf(lastPart(r.Call), s) // the title names the whole path
 	}
 	if r.Top <= 0 {
 		return rep, nil
 	}
-	stats, err := analysis.Statistics(e, m.UniqName, nil, false)
+	stats, err := analysis.Statistics(e, m.UniqName, topCandidates(e, r.Metric, r.Top), false)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +158,48 @@ func (r StatsRequest) Compute() (*StatsReport, error) {
 	}
 	rep.TopTitle = fmt.Sprintf("%s: top %d call paths by own value across %d locations", metricName(m), n, e.NumLocations())
 	return rep, nil
+}
+
+// topCandidates returns the call paths among which the top n by own sum
+// across locations are: for a stored summed metric the call-tree
+// exclusive values are those sums, so twice n of the largest (and some
+// more, for sums that differ in the last bits) suffice; otherwise all
+// (nil), each summarized.
+func topCandidates(e *model.Experiment, m, n int) []int {
+	met := &e.Metrics[m]
+	if !met.HasStoredValues() || met.Aggregation != model.Sum {
+		return nil
+	}
+	sums, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
+	if err != nil {
+		return nil // Statistics reports it
+	}
+	order := e.CnodeOrder()
+	if k := 2*n + 10; k < len(order) {
+		order = slices.Clone(order)
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(math.Abs(sums[b]), math.Abs(sums[a])) })
+		order = order[:k]
+	}
+	return order
+}
+
+// lastPart returns the last region of a call path "a/b/c" (the text after
+// the last "/" outside parentheses, which may hold C++ signatures).
+func lastPart(path string) string {
+	depth := 0
+	for i := len(path) - 1; i >= 0; i-- {
+		switch path[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+		case '/':
+			if depth == 0 {
+				return path[i+1:]
+			}
+		}
+	}
+	return path
 }
 
 func boxOf(label string, s analysis.Summary) chart.Box {
@@ -181,7 +223,7 @@ func valueLabel(m *model.Metric) string {
 // call paths (nil when there are none).
 func (rep *StatsReport) Charts() (selected, top *chart.Chart, err error) {
 	if rep.Summary.Count > 0 {
-		if selected, err = chart.BoxChart(rep.Title, rep.ValueLabel, []chart.Box{rep.Box}); err != nil {
+		if selected, err = chart.BoxChart(rep.Box.Label, rep.ValueLabel, []chart.Box{rep.Box}); err != nil {
 			return nil, nil, err
 		}
 	}
