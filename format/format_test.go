@@ -247,14 +247,15 @@ func TestOpenBadInput(t *testing.T) {
 		name    string
 		content []byte // nil: the file does not exist
 		want    string
+		unknown bool // no reader recognises it: ErrUnknownFormat
 	}{
-		{"missing.cubex", nil, "no such file"},
-		{"empty.cubex", []byte{}, "empty file"},
-		{"truncated.cubex", good[:len(good)/2], "truncated"},
-		{"noanchor.cubex", packTar(t, noAnchor, order), "no anchor.xml"},
-		{"mismatch.cubex", packTar(t, mismatch, order), "index/data size mismatch"},
-		{"text.cube", []byte("hello, world\n"), "not a CUBE file"},
-		{"text.cube.gz", gz.Bytes(), "not a CUBE file"},
+		{"missing.cubex", nil, "no such file", false},
+		{"empty.cubex", []byte{}, "empty file", true},
+		{"truncated.cubex", good[:len(good)/2], "truncated", false},
+		{"noanchor.cubex", packTar(t, noAnchor, order), "no anchor.xml", false},
+		{"mismatch.cubex", packTar(t, mismatch, order), "index/data size mismatch", false},
+		{"text.cube", []byte("hello, world\n"), "not a CUBE file", true},
+		{"text.cube.gz", gz.Bytes(), "not a CUBE file", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,7 +272,13 @@ func TestOpenBadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %q, want one naming %s and containing %q", err, path, tt.want)
 			}
+			if errors.Is(err, ErrUnknownFormat) != tt.unknown {
+				t.Errorf("errors.Is(%q, ErrUnknownFormat) = %v, want %v", err, !tt.unknown, tt.unknown)
+			}
 		})
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a folder of no profile: %v, want ErrUnknownFormat", err)
 	}
 }
 

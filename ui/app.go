@@ -14,6 +14,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/prefs"
 	"cubeview/model"
+	"cubeview/repo"
 )
 
 // Document is an open experiment, original or derived, with the name its
@@ -52,6 +53,12 @@ type App struct {
 	onDocument func(w *Window)
 	// forget keeps opened files out of the recent list (snapshot mode).
 	forget bool
+
+	// The repository window (File › Repository…), the repository it shows
+	// (open for the program's life once used) and its --repo location.
+	repository   *repoWindow
+	repo         *repo.Repo
+	repoLocation string
 }
 
 // Preference keys and bounds.
@@ -161,13 +168,7 @@ func (a *App) OpenFile(path string, from *Window) {
 	a.async(func() {
 		exp, err = format.Open(path)
 		if err == nil {
-			// Sum up the first metric now, off the UI goroutine.
-			for _, m := range exp.MetricRoots {
-				if exp.Metrics[m].Unavailable == "" {
-					_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
-					break
-				}
-			}
+			primeFirstMetric(exp)
 		}
 	}, func() {
 		shown.stopBusy()
@@ -186,6 +187,17 @@ func (a *App) OpenFile(path string, from *Window) {
 			a.Show(doc)
 		}
 	})
+}
+
+// primeFirstMetric sums up the first available metric, which a new window
+// shows first; call it off the UI goroutine.
+func primeFirstMetric(exp *model.Experiment) {
+	for _, m := range exp.MetricRoots {
+		if exp.Metrics[m].Unavailable == "" {
+			_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+			return
+		}
+	}
 }
 
 // OpenExample writes the bundled example (before and after) to the user's
