@@ -13,7 +13,7 @@ PURE     ?= $(shell $(GO) list ./... 2>/dev/null | grep -v -x -e cubeview -e cub
 
 export CGO_ENABLED = 1
 
-.PHONY: all deps deps-test build run test fmt-check vet unit fuzz layering bench clean
+.PHONY: all deps deps-test build run test fmt-check vet staticcheck unit fuzz layering bench clean
 
 all: build
 
@@ -30,7 +30,7 @@ build: deps
 run: build
 	./$(BIN) $(ARGS)
 
-test: deps-test fmt-check vet layering unit fuzz
+test: deps-test fmt-check vet staticcheck layering unit fuzz
 	@echo "make test: all checks passed"
 
 fmt-check:
@@ -41,6 +41,13 @@ fmt-check:
 vet:
 	@echo "== go vet"
 	$(GO) vet ./...
+
+# A pinned version, so a new release's checks do not fail an old tree.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+staticcheck:
+	@echo "== staticcheck"
+	$(GO) run $(STATICCHECK) ./...
 
 layering:
 	@echo "== layering: $(PURE) must not depend on fyne.io"
