@@ -233,3 +233,21 @@ func (v *View) CutRegion() (string, error) {
 	}
 	return region, nil
 }
+
+// ParseRenames reads the region renaming rules of the algebra dialogs,
+// OLD=NEW one a line (algebra.ParseRename), blank lines ignored; the error
+// names the first rule that cannot be read.
+func ParseRenames(text string) ([]algebra.Rename, error) {
+	var rules []algebra.Rename
+	for _, line := range strings.Split(text, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		rule, err := algebra.ParseRename(line)
+		if err != nil {
+			return rules, err
+		}
+		rules = append(rules, rule)
+	}
+	return rules, nil
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/algebra"
 	"cubeview/model"
 )
 
@@ -72,5 +73,23 @@ func TestWrapText(t *testing.T) {
 	}
 	if got := GroupDigits(-1234567); got != "-1,234,567" {
 		t.Errorf("GroupDigits = %q", got)
+	}
+}
+
+func TestDescribeOptions(t *testing.T) {
+	renames, err := ParseRenames("\n main_(.*)=main \n\n")
+	if err != nil || len(renames) != 1 || renames[0].From != "main_(.*)" || renames[0].To != "main" {
+		t.Fatalf("ParseRenames = %v, %v", renames, err)
+	}
+	if _, err := ParseRenames("a=b\nno rule"); err == nil {
+		t.Error("a line without '=' parsed as a rule")
+	}
+	opt := algebra.Options{System: algebra.SystemCollapse, StrictLines: true, StrictRoots: true, Renames: renames}
+	want := `system tree collapse, strict line matching, roots of different names kept apart, regions "main_(.*)" renamed to "main"`
+	if got := describeOptions(opt.String()); got != want {
+		t.Errorf("describeOptions = %q, want %q", got, want)
+	}
+	if got := describeOptions("bogus"); got != "bogus" {
+		t.Errorf("unreadable options shown as %q, want as recorded", got)
 	}
 }
