@@ -26,8 +26,9 @@ const (
 	Engineering
 	// Rounded writes at least Digits significant digits (≤ 0 means 4),
 	// and every digit before the point, so that no value hides behind an
-	// exponent (30,807.79 → 30808, 5.05564 → 5.056); only magnitudes
-	// below 10^−4 or from 10^15 on are written in scientific notation.
+	// exponent (30,807.79 → 30808, 5.05564 → 5.056, 8.7 → 8.700); only
+	// magnitudes below 10^−4 or from 10^15 on are written in scientific
+	// notation.
 	Rounded
 )
 
@@ -193,11 +194,10 @@ func (f Format) rounded(v float64, integer bool) string {
 	// Decimals that make d significant digits; none for |v| ≥ 10^(d−1).
 	dec := max(d-1-int(math.Floor(math.Log10(a))), 0)
 	s := strconv.FormatFloat(v, 'f', dec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
+	// Rounding may carry into a new digit (9.9996 → 10.000): one decimal
+	// fewer keeps d digits.
+	if dec > 0 && len(strings.TrimLeft(strings.Replace(s, ".", "", 1), "-0")) > d {
+		s = strconv.FormatFloat(v, 'f', dec-1, 64)
 	}
 	return f.group(s)
 }
