@@ -84,14 +84,18 @@ type Browser struct {
 	columns   []Column
 	rows      []Row
 	closed    map[string]bool
+	sorted    []repo.Trial       // the listing in tree order
+	groups    map[string][]int64 // the trials of each application and experiment, in tree order
+	index     map[int64]int      // listing position by trial id
 	current   int64
-	marked    []int64
+	marked    []int64        // in marking order
+	isMarked  map[int64]bool // the same trials, for lookups
 	filterErr *repo.FilterError
 	readOnly  string // why the repository cannot be changed; "" when it can
 }
 
 // NewBrowser returns an empty browser.
-func NewBrowser() *Browser { return &Browser{closed: map[string]bool{}} }
+func NewBrowser() *Browser { return &Browser{closed: map[string]bool{}, isMarked: map[int64]bool{}} }
 
 // SetReadOnly records that the repository cannot be changed and why
 // ("" when it can).
@@ -110,11 +114,18 @@ func (b *Browser) SetListing(l Listing) {
 	for _, t := range l.Trials {
 		listed[t.ID] = true
 	}
-	b.marked = slices.DeleteFunc(b.marked, func(id int64) bool { return !listed[id] })
+	b.marked = slices.DeleteFunc(b.marked, func(id int64) bool {
+		if !listed[id] {
+			delete(b.isMarked, id)
+			return true
+		}
+		return false
+	})
 	if !listed[b.current] {
 		b.current = 0
 	}
 	b.columns = columnsOf(l.Trials)
+	b.sortTrials()
 	b.build()
 }
 
@@ -198,20 +209,48 @@ func columnsOf(trials []repo.Trial) []Column {
 func appKey(app string) string      { return "a" + strconv.Itoa(len(app)) + ":" + app }
 func expKey(app, exp string) string { return "e" + strconv.Itoa(len(app)) + ":" + app + exp }
 
-// sorted returns the listed trials in tree order: by application, then
-// experiment, byte by byte, then import order.
-func (b *Browser) sorted() []repo.Trial {
-	trials := slices.Clone(b.listing.Trials)
-	slices.SortStableFunc(trials, func(x, y repo.Trial) int {
+// sortTrials orders the listed trials as the tree shows them (by
+// application, then experiment, byte by byte, then import order) and
+// records each group's trials.
+func (b *Browser) sortTrials() {
+	b.sorted = slices.Clone(b.listing.Trials)
+	slices.SortStableFunc(b.sorted, func(x, y repo.Trial) int {
 		return cmp.Or(strings.Compare(x.App, y.App), strings.Compare(x.Experiment, y.Experiment), cmp.Compare(x.ID, y.ID))
 	})
-	return trials
+	b.index = make(map[int64]int, len(b.listing.Trials))
+	for i, t := range b.listing.Trials {
+		b.index[t.ID] = i
+	}
+	ids := make([]int64, len(b.sorted))
+	for i, t := range b.sorted {
+		ids[i] = t.ID
+	}
+	// Groups are runs of the sorted trials; each one's ids share ids.
+	b.groups = map[string][]int64{}
+	for i := 0; i < len(b.sorted); {
+		app := b.sorted[i].App
+		j := i
+		for j < len(b.sorted) && b.sorted[j].App == app {
+			j++
+		}
+		b.groups[appKey(app)] = ids[i:j:j]
+		for k := i; k < j; {
+			exp := b.sorted[k].Experiment
+			l := k
+			for l < j && b.sorted[l].Experiment == exp {
+				l++
+			}
+			b.groups[expKey(app, exp)] = ids[k:l:l]
+			k = l
+		}
+		i = j
+	}
 }
 
 // build lays out the visible rows: applications and their experiments
 // sorted by name, trials in import order.
 func (b *Browser) build() {
-	trials := b.sorted()
+	trials := b.sorted
 	b.rows = b.rows[:0]
 	for i := 0; i < len(trials); {
 		app := trials[i].App
@@ -287,10 +326,8 @@ func (b *Browser) Toggle(i int) bool {
 
 // Trial returns the listed trial id.
 func (b *Browser) Trial(id int64) (repo.Trial, bool) {
-	for _, t := range b.listing.Trials {
-		if t.ID == id {
-			return t, true
-		}
+	if i, ok := b.index[id]; ok {
+		return b.listing.Trials[i], true
 	}
 	return repo.Trial{}, false
 }
@@ -317,17 +354,6 @@ func (b *Browser) SetCurrent(id int64) bool {
 // Current returns the current trial's id, 0 when there is none.
 func (b *Browser) Current() int64 { return b.current }
 
-// groupTrials returns the trials under group row i, in row order.
-func (b *Browser) groupTrials(key string) []int64 {
-	var out []int64
-	for _, t := range b.sorted() {
-		if appKey(t.App) == key || expKey(t.App, t.Experiment) == key {
-			out = append(out, t.ID)
-		}
-	}
-	return out
-}
-
 // rowTrials returns the trials row i stands for.
 func (b *Browser) rowTrials(i int) []int64 {
 	if i < 0 || i >= len(b.rows) {
@@ -336,7 +362,7 @@ func (b *Browser) rowTrials(i int) []int64 {
 	if r := b.rows[i]; r.Kind == TrialRow {
 		return []int64{r.Trial}
 	}
-	return b.groupTrials(b.rows[i].Key)
+	return b.groups[b.rows[i].Key]
 }
 
 // MarkRow marks (or unmarks) row i's trial, or every trial of a group.
@@ -349,19 +375,21 @@ func (b *Browser) MarkRow(i int, on bool) {
 // SetMarked marks trial id as an operand (appending it to the marked
 // ones) or unmarks it.
 func (b *Browser) SetMarked(id int64, on bool) {
-	at := slices.Index(b.marked, id)
 	switch {
-	case on && at < 0:
+	case on && !b.isMarked[id]:
 		if _, ok := b.Trial(id); ok {
 			b.marked = append(b.marked, id)
+			b.isMarked[id] = true
 		}
-	case !on && at >= 0:
+	case !on && b.isMarked[id]:
+		at := slices.Index(b.marked, id)
 		b.marked = slices.Delete(b.marked, at, at+1)
+		delete(b.isMarked, id)
 	}
 }
 
 // ClearMarks unmarks every trial.
-func (b *Browser) ClearMarks() { b.marked = nil }
+func (b *Browser) ClearMarks() { b.marked, b.isMarked = nil, map[int64]bool{} }
 
 // Marked returns the marked trials in the order they were marked.
 func (b *Browser) Marked() []int64 { return slices.Clone(b.marked) }
@@ -369,9 +397,12 @@ func (b *Browser) Marked() []int64 { return slices.Clone(b.marked) }
 // RowMark returns how much of row i is marked.
 func (b *Browser) RowMark(i int) Mark {
 	ids := b.rowTrials(i)
+	if len(b.marked) == 0 || len(ids) == 0 {
+		return Unmarked
+	}
 	n := 0
 	for _, id := range ids {
-		if slices.Contains(b.marked, id) {
+		if b.isMarked[id] {
 			n++
 		}
 	}

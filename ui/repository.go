@@ -50,8 +50,10 @@ type repoWindow struct {
 	attrRm    *widget.Button
 
 	progress      *widget.ProgressBar
+	busy          *widget.ProgressBarInfinite
 	progressLabel *widget.Label
 	progressBox   *fyne.Container
+	cancel        *widget.Button
 	cancelImport  context.CancelFunc
 	status        *widget.Label
 
@@ -261,15 +263,40 @@ func (rw *repoWindow) build() {
 	rw.status.Importance = widget.LowImportance
 	rw.progress = widget.NewProgressBar()
 	rw.progressLabel = widget.NewLabel("")
-	rw.progressBox = container.NewBorder(nil, nil, rw.progressLabel, widget.NewButton("Cancel", func() {
+	rw.busy = widget.NewProgressBarInfinite()
+	rw.busy.Stop()
+	rw.cancel = widget.NewButton("Cancel", func() {
 		if rw.cancelImport != nil {
 			rw.cancelImport()
 		}
-	}), rw.progress)
+	})
+	rw.progressBox = container.NewBorder(nil, nil, rw.progressLabel, rw.cancel, container.NewStack(rw.progress, rw.busy))
 	rw.progressBox.Hide()
 	bottom := container.NewVBox(rw.progressBox, container.NewBorder(nil, nil, rw.summary, nil, rw.marked), rw.status)
 	rw.win.SetContent(container.NewBorder(top, bottom, nil, nil, rw.split))
 	rw.updateButtons()
+}
+
+// showProgress shows the progress line: a bar that fills (an import,
+// which can be cancelled) or one that only moves.
+func (rw *repoWindow) showProgress(fills bool) {
+	rw.progress.SetValue(0)
+	if fills {
+		rw.busy.Hide()
+		rw.progress.Show()
+		rw.cancel.Show()
+	} else {
+		rw.progress.Hide()
+		rw.cancel.Hide()
+		rw.busy.Show()
+		rw.busy.Start()
+	}
+	rw.progressBox.Show()
+}
+
+func (rw *repoWindow) hideProgress() {
+	rw.busy.Stop()
+	rw.progressBox.Hide()
 }
 
 // fail shows why the repository cannot be used.
@@ -672,9 +699,8 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 	for i, id := range ids {
 		docs[i], _ = rw.openDocument(id)
 	}
-	rw.progressLabel.SetText(fmt.Sprintf("Computing the %s of %d trials …", a, len(ids)))
-	rw.progress.SetValue(0)
-	rw.progressBox.Show()
+	rw.progressLabel.SetText(fmt.Sprintf("Reading %d trials and computing their %s …", len(ids), a))
+	rw.showProgress(false)
 	var req Request
 	var res *model.Experiment
 	rw.app.async(func() {
@@ -688,7 +714,7 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 		req = Request{Op: a.Op(), Operands: docs}
 		res, err = req.Evaluate()
 	}, func() {
-		rw.progressBox.Hide()
+		rw.hideProgress()
 		if err != nil {
 			rw.showError(fmt.Errorf("%s: %w", a, err))
 			return

@@ -129,9 +129,8 @@ func (rw *repoWindow) Import(paths []string, opt repo.ImportOptions) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	rw.cancelImport = cancel
-	rw.progress.SetValue(0)
 	rw.progressLabel.SetText("Importing …")
-	rw.progressBox.Show()
+	rw.showProgress(true)
 	rw.buttons[repoview.Import].Disable()
 	var results []repoview.ImportResult
 	rw.app.async(func() {
@@ -144,7 +143,7 @@ func (rw *repoWindow) Import(paths []string, opt repo.ImportOptions) {
 	}, func() {
 		cancel()
 		rw.cancelImport = nil
-		rw.progressBox.Hide()
+		rw.hideProgress()
 		rw.lastImport = results
 		summary := repoview.ImportSummary(results)
 		first, _, _ := strings.Cut(summary, "\n")

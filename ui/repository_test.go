@@ -489,3 +489,18 @@ func TestRepositoryReadOnly(t *testing.T) {
 		t.Errorf("remove as the read-only role: %v", shown)
 	}
 }
+
+func TestRepositoryFlags(t *testing.T) {
+	o, err := ParseArgs([]string{"--repo", "runs.db", "--repository"})
+	if err != nil || o.Repo != "runs.db" || !o.Repository || len(o.Files) != 0 {
+		t.Errorf("--repo runs.db --repository: %+v, %v", o, err)
+	}
+	a := newTestApp(t)
+	if loc, err := a.RepositoryLocation(); err != nil || loc == "" {
+		t.Errorf("default location %q, %v", loc, err)
+	}
+	a.repoLocation = "runs.db"
+	if loc, _ := a.RepositoryLocation(); loc != "runs.db" {
+		t.Errorf("--repo location %q", loc)
+	}
+}
