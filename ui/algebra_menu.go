@@ -36,20 +36,31 @@ func (w *Window) algebraMenu() *fyne.Menu {
 		fyne.NewMenuItemSeparator(), where, scaling)
 }
 
-// docLabels returns a distinct label per document: its name, numbered
-// when several documents have the same name.
+// docLabels returns a distinct label per document: a file by as much of
+// its path as tells it from the other files (view.DistinctPaths), a
+// derived experiment by its name; numbered when still the same.
 func docLabels(docs []*Document) []string {
-	count := map[string]int{}
+	var paths []string
 	for _, d := range docs {
-		count[d.Name]++
+		if d.Path != "" {
+			paths = append(paths, d.Path)
+		}
 	}
-	seen := map[string]int{}
+	tails := view.DistinctPaths(paths)
 	out := make([]string, len(docs))
+	count := map[string]int{}
 	for i, d := range docs {
 		out[i] = d.Name
-		if count[d.Name] > 1 {
-			seen[d.Name]++
-			out[i] = fmt.Sprintf("%s (%d)", d.Name, seen[d.Name])
+		if d.Path != "" {
+			out[i] = tails[d.Path]
+		}
+		count[out[i]]++
+	}
+	seen := map[string]int{}
+	for i, l := range out {
+		if count[l] > 1 {
+			seen[l]++
+			out[i] = fmt.Sprintf("%s (%d)", l, seen[l])
 		}
 	}
 	return out
@@ -114,6 +125,8 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 			note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
 		}
 	}
+	openFile := widget.NewButton("Open file…", func() { w.openDialogThen(f.added) })
+	pick = container.NewVBox(pick, container.NewHBox(openFile))
 	noteLabel := widget.NewLabel(note)
 	noteLabel.Wrapping = fyne.TextWrapWord
 	options := widget.NewForm(
@@ -125,6 +138,47 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f.content = container.NewVBox(pick, noteLabel, widget.NewSeparator(), options, systemHelp, widget.NewSeparator(), f.preview)
 	f.update()
 	return f
+}
+
+// added offers d, just opened, as an operand: as the subtrahend (the
+// minuend if none is chosen) of a difference, checked in a list.
+func (f *operationForm) added(d *Document) {
+	if d == nil {
+		return
+	}
+	var keep [2]*Document
+	if f.minuend != nil {
+		keep = [2]*Document{f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)}
+	}
+	f.docs = f.w.app.Documents()
+	f.labels = docLabels(f.docs)
+	if f.minuend == nil {
+		f.operands.add(d, f.labels[f.index(d)])
+		f.relabel()
+		return
+	}
+	for k, s := range []*widget.Select{f.minuend, f.subtrahend} {
+		s.Options = f.labels
+		if i := f.index(keep[k]); i >= 0 {
+			s.SetSelectedIndex(i)
+		}
+	}
+	if keep[0] == nil {
+		f.minuend.SetSelectedIndex(f.index(d))
+	} else {
+		f.subtrahend.SetSelectedIndex(f.index(d))
+	}
+	f.update()
+}
+
+// relabel gives the operand list the labels of f.docs (a new file may
+// make two labels need more of their paths).
+func (f *operationForm) relabel() {
+	for _, it := range f.operands.items {
+		if i := f.index(it.doc); i >= 0 {
+			it.check.SetText(f.labels[i])
+		}
+	}
 }
 
 func (f *operationForm) index(d *Document) int {
@@ -279,6 +333,16 @@ func (l *operandList) rebuild() {
 		l.box.Add(container.NewBorder(nil, nil, nil, container.NewHBox(up, down), it.check))
 	}
 	l.box.Refresh()
+}
+
+// add appends d, checked.
+func (l *operandList) add(d *Document, label string) {
+	it := &operandItem{doc: d}
+	it.check = widget.NewCheck(label, func(bool) { l.notify() })
+	it.check.Checked = true
+	l.items = append(l.items, it)
+	l.rebuild()
+	l.notify()
 }
 
 // Move moves item i by delta places.

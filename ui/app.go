@@ -68,6 +68,7 @@ const (
 	numberStyleKey  = "numberStyle"      // index into numberStyles
 	decimalsKey     = "decimals"
 	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
+	lastFolderKey   = "lastFolder"
 	maxRecent       = 8
 )
 
@@ -120,8 +121,30 @@ func (a *App) Windows() []*Window { return slices.Clone(a.windows) }
 func (a *App) Show(doc *Document) *Window {
 	w := a.newWindow()
 	w.setDocument(doc)
-	w.win.Show()
+	a.show(w)
 	return w
+}
+
+// cascade is how far a new window is placed from the last one.
+const cascade = 32
+
+// show shows a new window, placed down and right of the window opened
+// before it, so that it does not cover it (where the window system lets
+// the program place windows).
+func (a *App) show(w *Window) {
+	w.win.Show()
+	var prev *Window
+	for _, x := range a.windows {
+		if x != w {
+			prev = x
+		}
+	}
+	if prev == nil {
+		return
+	}
+	if x, y, ok := windowPosition(prev.win); ok {
+		moveWindow(w.win, x+cascade, y+cascade)
+	}
 }
 
 func (a *App) addDocument(d *Document) {
@@ -148,14 +171,17 @@ func (a *App) changed() {
 // an experiment, it shows the progress and the result opens in a new
 // window; otherwise (nil, or an empty window) the result goes into from
 // or a new window. Errors are shown in a dialog.
-func (a *App) OpenFile(path string, from *Window) {
+func (a *App) OpenFile(path string, from *Window) { a.openFile(path, from, nil) }
+
+// openFile is OpenFile that calls then with the document once it shows.
+func (a *App) openFile(path string, from *Window, then func(*Document)) {
 	target := from
 	if target == nil || target.doc != nil {
 		if from != nil {
 			target = nil // read with progress in from, show in a new window
 		} else {
 			target = a.newWindow()
-			target.win.Show()
+			a.show(target)
 		}
 	}
 	shown := target
@@ -185,6 +211,9 @@ func (a *App) OpenFile(path string, from *Window) {
 			target.setDocument(doc)
 		} else {
 			a.Show(doc)
+		}
+		if then != nil {
+			then(doc)
 		}
 	})
 }
@@ -255,6 +284,7 @@ func (a *App) addRecent(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	a.prefs.SetString(lastFolderKey, filepath.Dir(path))
 	_, err := a.prefs.UpdateStringList(recentKey, func(list []string) []string {
 		list = slices.DeleteFunc(list, func(p string) bool { return p == path })
 		list = append([]string{path}, list...)

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
@@ -832,26 +831,6 @@ func (w *Window) keysHelp() {
 		"Ctrl+I: statistics of the selected call path across locations.",
 		"Drop experiment files on the window to open them.",
 	}, "\n"), w.win)
-}
-
-var cubeFilter = storage.NewExtensionFileFilter([]string{".cube", ".cubex", ".gz"})
-
-func (w *Window) openDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			w.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		w.app.OpenFile(path, w)
-	}, w.win)
-	d.SetFilter(cubeFilter)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
 }
 
 func (w *Window) saveDialog() {
