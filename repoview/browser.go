@@ -439,10 +439,11 @@ const (
 	Import
 	SetAttribute
 	Search
+	Scaling
 )
 
 var actionTitles = [...]string{Open: "Open", Difference: "Difference", Merge: "Merge", Mean: "Mean",
-	Remove: "Remove", Import: "Import…", SetAttribute: "Set attribute", Search: "Search…"}
+	Remove: "Remove", Import: "Import…", SetAttribute: "Set attribute", Search: "Search…", Scaling: "Scaling…"}
 
 // String returns the action's title as buttons show it.
 func (a Action) String() string {
@@ -483,6 +484,10 @@ func (b *Browser) Enabled(a Action) (bool, string) {
 		return true, ""
 	}
 	switch a {
+	case Scaling:
+		if len(b.marked) < 2 {
+			return false, "Mark two or more trials for a scaling study"
+		}
 	case Open, Remove:
 		if len(b.Targets()) == 0 {
 			return false, "Select a trial or mark trials first"
@@ -512,7 +517,7 @@ func (b *Browser) Operands(a Action) ([]int64, error) {
 // "marked: #3 p27, #5 p64".
 func (b *Browser) MarkedText() string {
 	if len(b.marked) == 0 {
-		return "Check trials to use them as operands of Difference, Merge and Mean."
+		return "Check trials to use them as operands of Difference, Merge and Mean, or for a scaling study."
 	}
 	parts := make([]string, len(b.marked))
 	for i, id := range b.marked {

@@ -63,7 +63,8 @@ type repoWindow struct {
 	hitsBox  *fyne.Container
 	split    *container.Split
 
-	loads      int // listings requested; only the latest is shown
+	scaling    *scalingWindow // the last scaling study started here
+	loads      int            // listings requested; only the latest is shown
 	lastImport []repoview.ImportResult
 }
 
@@ -176,6 +177,7 @@ func (rw *repoWindow) build() {
 		button(repoview.Difference, func() { rw.Compute(repoview.Difference) }),
 		button(repoview.Merge, func() { rw.Compute(repoview.Merge) }),
 		button(repoview.Mean, func() { rw.Compute(repoview.Mean) }),
+		button(repoview.Scaling, rw.showScalingDialog),
 		widget.NewSeparator(),
 		button(repoview.Remove, rw.confirmRemove))
 	top := container.NewVBox(

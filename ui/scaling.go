@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/numfmt"
 	"cubeview/view"
 )
 
@@ -164,15 +165,7 @@ func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
 	var rep *view.ScalingReport
 	var img image.Image
 	var err error
-	a.async(func() {
-		if rep, err = view.NewScalingReport(trials, spec, format); err != nil {
-			return
-		}
-		c, cerr := rep.Chart()
-		if err = cerr; err == nil {
-			img, err = c.Image(scalingPlotW, scalingPlotH)
-		}
-	}, func() {
+	a.async(func() { rep, img, err = scalingStudy(trials, spec, format) }, func() {
 		from.stopBusy()
 		if err != nil {
 			from.showError(err)
@@ -180,6 +173,21 @@ func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
 		}
 		from.scaling = a.showScaling(rep, img, docs)
 	})
+}
+
+// scalingStudy computes a scaling study and draws its plot; call it off
+// the UI goroutine.
+func scalingStudy(trials []view.ScalingTrial, spec view.ScalingSpec, format numfmt.Format) (*view.ScalingReport, image.Image, error) {
+	rep, err := view.NewScalingReport(trials, spec, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := rep.Chart()
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := c.Image(scalingPlotW, scalingPlotH)
+	return rep, img, err
 }
 
 // scalingWindow shows a scaling study: the table of call paths and the
@@ -271,9 +279,11 @@ func (s *scalingWindow) Select(i int) {
 	}
 }
 
+// has reports whether d is one of the study's experiments: the same
+// document, or the same repository trial opened again.
 func (s *scalingWindow) has(d *Document) bool {
 	for _, x := range s.docs {
-		if x == d {
+		if x == d || sameTrial(x, d) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -23,6 +24,9 @@ const (
 	XAttribute
 	// XValues takes the values given, one per trial in the given order.
 	XValues
+	// XGiven takes each ScalingTrial's X (e.g. a repository attribute);
+	// XText names it on the axis.
+	XGiven
 )
 
 // ScalingSpec is what a user chooses for a scaling study.
@@ -43,6 +47,7 @@ type ScalingSpec struct {
 type ScalingTrial struct {
 	Name string
 	Exp  *model.Experiment
+	X    float64 // the trial's x when the spec says XGiven
 }
 
 // ScalingReport is what a window shows of a scaling study: a table of
@@ -97,6 +102,8 @@ func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 			ts[i].X, xLabel = x, key
 		case XValues:
 			ts[i].X, xLabel = xs[i], "x"
+		case XGiven:
+			ts[i].X, xLabel = t.X, cmp.Or(strings.TrimSpace(spec.XText), "x")
 		}
 	}
 	res, err := analysis.Series(ts, analysis.SeriesOptions{Metric: spec.Metric, Weak: spec.Weak, Exclusive: spec.Exclusive, Basis: spec.Basis})
