@@ -210,12 +210,12 @@ func appKey(app string) string      { return "a" + strconv.Itoa(len(app)) + ":" 
 func expKey(app, exp string) string { return "e" + strconv.Itoa(len(app)) + ":" + app + exp }
 
 // sortTrials orders the listed trials as the tree shows them (by
-// application, then experiment, byte by byte, then import order) and
+// application, then experiment, in natural order, then import order) and
 // records each group's trials.
 func (b *Browser) sortTrials() {
 	b.sorted = slices.Clone(b.listing.Trials)
 	slices.SortStableFunc(b.sorted, func(x, y repo.Trial) int {
-		return cmp.Or(strings.Compare(x.App, y.App), strings.Compare(x.Experiment, y.Experiment), cmp.Compare(x.ID, y.ID))
+		return cmp.Or(naturalCompare(x.App, y.App), naturalCompare(x.Experiment, y.Experiment), cmp.Compare(x.ID, y.ID))
 	})
 	b.index = make(map[int64]int, len(b.listing.Trials))
 	for i, t := range b.listing.Trials {
@@ -247,8 +247,40 @@ func (b *Browser) sortTrials() {
 	}
 }
 
+// naturalCompare orders names as people count: runs of digits by their
+// number ("r2" before "r10"), everything else byte by byte; names that
+// differ only in leading zeros are ordered byte by byte.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
+			}
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i++
+		j++
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // build lays out the visible rows: applications and their experiments
-// sorted by name, trials in import order.
+// in natural order, trials in import order.
 func (b *Browser) build() {
 	trials := b.sorted
 	b.rows = b.rows[:0]

@@ -195,10 +195,11 @@ func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 // perfDiffPanel is the result list of a performance difference below the
 // panes of the difference window.
 type perfDiffPanel struct {
-	w     *Window
-	rep   *view.PerfDiffReport
-	table *widget.Table
-	box   fyne.CanvasObject
+	w      *Window
+	rep    *view.PerfDiffReport
+	sorted *sortedTable
+	table  *widget.Table
+	box    fyne.CanvasObject
 }
 
 var perfDiffColumns = []struct {
@@ -209,30 +210,17 @@ var perfDiffColumns = []struct {
 // ShowPerfDiff shows rep below the panes; clicking a row selects its focus.
 func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	p := &perfDiffPanel{w: w, rep: rep}
-	p.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(rep.Rows), len(perfDiffColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(p.cell(id)) })
-	p.table.ShowHeaderColumn = false
-	p.table.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
-	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 {
-			o.(*widget.Label).SetText(p.header(id.Col))
-		}
-	}
+	p.sorted = newSortedTable(tableSource{
+		rows: func() int { return len(rep.Rows) }, cols: view.PerfDiffColumns,
+		title: p.header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, selected: p.Select,
+	})
+	p.table = p.sorted.table
 	for i, c := range perfDiffColumns {
 		p.table.SetColumnWidth(i, c.width)
 	}
-	p.table.OnSelected = func(id widget.TableCellID) { p.Select(id.Row) }
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
-	legend := widget.NewLabel("★ significant: no finer focus differs. Click a row to select its metric, call path and system node above.")
+	legend := widget.NewLabel("★ significant: no finer focus differs. Click a row to select its metric, call path and system node above, a column's title to sort by it.")
 	legend.Importance = widget.LowImportance
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
 	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
@@ -253,25 +241,7 @@ func (p *perfDiffPanel) header(c int) string {
 	return perfDiffColumns[c].title
 }
 
-func (p *perfDiffPanel) cell(id widget.TableCellID) string {
-	r := &p.rep.Rows[id.Row]
-	switch id.Col {
-	case 0:
-		if r.Significant {
-			return "★"
-		}
-		return ""
-	case 1:
-		return r.TextA
-	case 2:
-		return r.TextB
-	case 3:
-		return r.TextDiff
-	case 4:
-		return r.CallPath
-	}
-	return r.System
-}
+func (p *perfDiffPanel) cell(id widget.TableCellID) string { return p.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's focus in the window: its metric, call path and
 // system node, each collapsed so that the system pane shows A − B there.

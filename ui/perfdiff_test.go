@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/widget"
@@ -96,6 +97,23 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if got := v.Value(view.SystemPane, s); !near(got, r.Diff) {
 			t.Errorf("row %d (%s @ %s): the window shows %v, perfdiff %v", i, r.CallPath, r.System, got, r.Diff)
 		}
+	}
+	// Sorted by A − B (largest increase first), a click on the first row
+	// selects that focus and the system pane shows its difference.
+	if title := tapHeader(p.sorted, view.PerfDiffDelta); !strings.HasSuffix(title, "▼") {
+		t.Errorf("A − B column titled %q", title)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[p.sorted.Row(i-1)].Diff < rows[p.sorted.Row(i)].Diff {
+			t.Fatalf("sorted rows %d, %d: %v before %v", i-1, i, rows[p.sorted.Row(i-1)].Diff, rows[p.sorted.Row(i)].Diff)
+		}
+	}
+	if p.cell(widget.TableCellID{Row: 0, Col: view.PerfDiffCallPath}) != rows[p.sorted.Row(0)].CallPath {
+		t.Error("the table does not show the sorted rows")
+	}
+	p.table.Select(widget.TableCellID{Row: 0, Col: 0})
+	if top := rows[p.sorted.Row(0)]; !near(w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff) {
+		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
 	}
 	// A second comparison of the same pair reuses the difference window.
 	f2 := aw.newPerfDiffForm()

@@ -19,6 +19,7 @@ import (
 	"cubeview/numfmt"
 	"cubeview/repo"
 	"cubeview/repoview"
+	"cubeview/view"
 )
 
 // repoWindow is File › Repository…: the experiment repository as an
@@ -57,11 +58,12 @@ type repoWindow struct {
 	cancelImport  context.CancelFunc
 	status        *widget.Label
 
-	hits     *repoview.HitTable
-	hitTitle *widget.Label
-	hitTable *widget.Table
-	hitsBox  *fyne.Container
-	split    *container.Split
+	hits      *repoview.HitTable
+	hitTitle  *widget.Label
+	hitTable  *widget.Table
+	hitSorted *sortedTable
+	hitsBox   *fyne.Container
+	split     *container.Split
 
 	scaling    *scalingWindow // the last scaling study started here
 	loads      int            // listings requested; only the latest is shown
@@ -233,23 +235,24 @@ func (rw *repoWindow) build() {
 	main.SetOffset(0.66)
 	rw.hitTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	rw.hitTitle.Wrapping = fyne.TextWrapWord
-	rw.hitTable = widget.NewTableWithHeaders(rw.hitSize, func() fyne.CanvasObject {
-		l := widget.NewLabel("")
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
-	}, func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rw.hitCell(id)) })
-	rw.hitTable.ShowHeaderColumn = false
-	rw.hitTable.CreateHeader = rw.table.CreateHeader
-	rw.hitTable.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if rw.hits != nil && id.Col >= 0 && id.Col < len(rw.hits.Columns) {
-			o.(*widget.Label).SetText(rw.hits.Columns[id.Col])
-		}
-	}
+	rw.hitSorted = newSortedTable(tableSource{
+		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
+		title: func(c int) string {
+			if rw.hits == nil {
+				return ""
+			}
+			return rw.hits.Columns[c]
+		},
+		cell:     func(r, c int) string { return rw.hits.Rows[r][c] },
+		key:      func(r, c int) view.SortKey { return rw.hits.SortKey(r, c) },
+		numeric:  func(c int) bool { return rw.hits != nil && rw.hits.Numeric(c) },
+		selected: rw.OpenHit,
+	})
+	rw.hitTable = rw.hitSorted.table
 	for c, wd := range []float32{60, 330, 120, 80, 700} {
 		rw.hitTable.SetColumnWidth(c, wd)
 	}
-	rw.hitTable.OnSelected = func(id widget.TableCellID) { rw.OpenHit(id.Row) }
-	hint := widget.NewLabel("Click a hit to open its trial with the call path selected.")
+	hint := widget.NewLabel("Click a hit to open its trial with the call path selected, a column's title to sort by it.")
 	hint.Importance = widget.LowImportance
 	rw.hitsBox = container.NewBorder(
 		container.NewBorder(nil, nil, nil, widget.NewButton("Close", rw.closeHits), rw.hitTitle), hint, nil, nil, rw.hitTable)
@@ -751,12 +754,7 @@ func (rw *repoWindow) hitSize() (int, int) {
 	return len(rw.hits.Rows), len(rw.hits.Columns)
 }
 
-func (rw *repoWindow) hitCell(id widget.TableCellID) string {
-	if rw.hits == nil || id.Row < 0 || id.Row >= len(rw.hits.Rows) || id.Col < 0 || id.Col >= len(rw.hits.Columns) {
-		return ""
-	}
-	return rw.hits.Rows[id.Row][id.Col]
-}
+func (rw *repoWindow) hitCell(id widget.TableCellID) string { return rw.hitSorted.Cell(id.Row, id.Col) }
 
 // Search runs q in the background and lists its hits below the tree.
 func (rw *repoWindow) Search(q repo.Query) {
@@ -771,8 +769,7 @@ func (rw *repoWindow) Search(q repo.Query) {
 		}
 		rw.hits = repoview.NewHitTable(q, hits, numfmt.Cube())
 		rw.hitTitle.SetText(rw.hits.Title)
-		rw.hitTable.UnselectAll()
-		rw.hitTable.Refresh()
+		rw.hitSorted.Reset()
 		rw.hitTable.ScrollToTop()
 		rw.hitsBox.Show()
 		rw.split.SetOffset(0.5)

@@ -101,3 +101,13 @@ func TestRepositoryScaling(t *testing.T) {
 		t.Errorf("mm and lulesh by compiler: %v", err)
 	}
 }
+
+// tapHeader taps column c's title of table s as a user does and returns
+// the title it shows then.
+func tapHeader(s *sortedTable, c int) string {
+	h := s.table.CreateHeader()
+	s.table.UpdateHeader(widget.TableCellID{Row: -1, Col: c}, h)
+	test.Tap(h.(*sortHeader))
+	s.table.UpdateHeader(widget.TableCellID{Row: -1, Col: c}, h)
+	return h.(*sortHeader).Text
+}

@@ -333,6 +333,32 @@ func TestRepositorySearch(t *testing.T) {
 		t.Errorf("%d windows for %d trials", opened, len(distinct))
 	}
 
+	// A click on the value column's title sorts by value, largest first;
+	// again, smallest first. A click on a row opens the hit shown there.
+	for _, desc := range []bool{true, false} {
+		if title := tapHeader(rw.hitSorted, 2); !strings.HasSuffix(title, map[bool]string{true: "▼", false: "▲"}[desc]) {
+			t.Errorf("value column titled %q", title)
+		}
+		var values []float64
+		for i := range want {
+			values = append(values, want[rw.hitSorted.Row(i)].Value)
+			if got := rw.hitCell(widget.TableCellID{Row: i, Col: 4}); got != want[rw.hitSorted.Row(i)].Path {
+				t.Fatalf("sorted row %d shows %q", i, got)
+			}
+		}
+		if desc {
+			slices.Reverse(values)
+		}
+		if !slices.IsSorted(values) {
+			t.Errorf("descending %v: values %v", desc, values)
+		}
+	}
+	last := want[rw.hitSorted.Row(0)]
+	rw.hitTable.Select(widget.TableCellID{Row: 0, Col: 0})
+	if _, w := rw.openDocument(last.Trial); w == nil || w.view.Selected(view.CallPane) != (view.Node{Kind: view.CnodeNode, Index: last.Cnode}) {
+		t.Errorf("the first row sorted by value does not open hit %+v", last)
+	}
+
 	// A flat search selects the region in the flat profile.
 	f.flat.SetChecked(true)
 	f.kind.SetText("mpi")

@@ -193,12 +193,13 @@ func scalingStudy(trials []view.ScalingTrial, spec view.ScalingSpec, format numf
 // scalingWindow shows a scaling study: the table of call paths and the
 // plot.
 type scalingWindow struct {
-	app   *App
-	win   fyne.Window
-	rep   *view.ScalingReport
-	docs  []*Document // the experiments, in the order of the result's trials
-	table *widget.Table
-	plot  *canvas.Image
+	app    *App
+	win    fyne.Window
+	rep    *view.ScalingReport
+	docs   []*Document // the experiments, in the order of the result's trials
+	sorted *sortedTable
+	table  *widget.Table
+	plot   *canvas.Image
 }
 
 func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Document) *scalingWindow {
@@ -212,36 +213,23 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 			}
 		}
 	}
-	s.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(rep.Rows), len(rep.Columns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.cell(id)) })
-	s.table.ShowHeaderColumn = false
-	s.table.CreateHeader = func() fyne.CanvasObject {
-		l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
-	}
-	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(rep.Columns) {
-			o.(*widget.Label).SetText(rep.Columns[id.Col])
-		}
-	}
+	s.sorted = newSortedTable(tableSource{
+		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
+		title: func(c int) string { return rep.Columns[c] },
+		cell:  func(r, c int) string { return rep.Rows[r][c] },
+		key:   rep.SortKey, numeric: rep.Numeric, selected: s.Select,
+	})
+	s.table = s.sorted.table
 	s.table.SetColumnWidth(0, 360)
 	for c := 1; c < len(rep.Columns); c++ {
 		s.table.SetColumnWidth(c, 125)
 	}
-	s.table.OnSelected = func(id widget.TableCellID) { s.Select(id.Row) }
 	s.plot = canvas.NewImageFromImage(img)
 	s.plot.FillMode = canvas.ImageFillContain
 	s.plot.SetMinSize(fyne.NewSize(480, 280))
 	title := widget.NewLabelWithStyle(rep.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows; the plot shows the largest ones.")
+	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	split := container.NewVSplit(s.plot, s.table)
@@ -252,12 +240,7 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 	return s
 }
 
-func (s *scalingWindow) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(s.rep.Rows) || id.Col < 0 || id.Col >= len(s.rep.Columns) {
-		return ""
-	}
-	return s.rep.Rows[id.Row][id.Col]
-}
+func (s *scalingWindow) cell(id widget.TableCellID) string { return s.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's call path in the window of every experiment of
 // the study that has it.

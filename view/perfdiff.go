@@ -56,6 +56,63 @@ func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 	return r
 }
 
+// The columns of a performance difference's table.
+const (
+	PerfDiffSignificant = iota // ★ when no finer focus differs
+	PerfDiffA
+	PerfDiffB
+	PerfDiffDelta // A − B
+	PerfDiffCallPath
+	PerfDiffSystem
+	PerfDiffColumns // the number of columns
+)
+
+// Cell returns the text of row i's column c.
+func (r *PerfDiffReport) Cell(i, c int) string {
+	row := &r.Rows[i]
+	switch c {
+	case PerfDiffSignificant:
+		if row.Significant {
+			return "★"
+		}
+		return ""
+	case PerfDiffA:
+		return row.TextA
+	case PerfDiffB:
+		return row.TextB
+	case PerfDiffDelta:
+		return row.TextDiff
+	case PerfDiffCallPath:
+		return row.CallPath
+	}
+	return row.System
+}
+
+// SortKey returns what row i's column c sorts by; the difference sorts
+// by its signed value (largest increase first, or largest decrease).
+func (r *PerfDiffReport) SortKey(i, c int) SortKey {
+	row := &r.Rows[i]
+	switch c {
+	case PerfDiffSignificant:
+		if row.Significant {
+			return NumKey(1)
+		}
+		return NumKey(0)
+	case PerfDiffA:
+		return NumKey(row.A)
+	case PerfDiffB:
+		return NumKey(row.B)
+	case PerfDiffDelta:
+		return NumKey(row.Diff)
+	case PerfDiffCallPath:
+		return TextKey(row.CallPath)
+	}
+	return TextKey(row.System)
+}
+
+// Numeric reports whether column c holds numbers.
+func (r *PerfDiffReport) Numeric(c int) bool { return c <= PerfDiffDelta }
+
 func metricName(m *model.Metric) string {
 	if m.DispName != "" && m.DispName != m.UniqName {
 		return m.DispName + " (" + m.UniqName + ")"
