@@ -148,3 +148,78 @@ func TestPerfDiffFormErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPerfDiffDerived compares a derived metric (time per visit, defined
+// in both windows): the list goes below A's window, no difference window
+// opens, and a click selects the focus in A's and B's windows, whose
+// system panes then show the focus's two values.
+func TestPerfDiffDerived(t *testing.T) {
+	a := newTestApp(t)
+	bw, aw := openPair(t, a)
+	for _, w := range []*Window{bw, aw} {
+		e, err := view.WithDerived(w.view.Experiment(), view.DerivedSpec{Name: "tpv", Expression: "time / visits"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.replaceExperiment(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := bw.newPerfDiffForm()
+	if !f.metric.Set("tpv") {
+		t.Fatalf("tpv not offered: %v", f.metric.uniq)
+	}
+	f.delta.SetText("0.00005") // the whole program's time per visit differs by 9e-5 s
+	n := len(a.Windows())
+	if err := f.Submit(); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Windows()) != n {
+		t.Errorf("%d windows, want %d: no difference window for a derived metric", len(a.Windows()), n)
+	}
+	p := bw.perfDiff
+	if p == nil || p.follow != aw.Document() {
+		t.Fatal("no result list below A's window following B")
+	}
+	want, err := analysis.PerfDiff(bw.Document().Exp, aw.Document().Exp, analysis.PerfDiffOptions{Metric: "tpv", Delta: 0.00005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.rep.Rows) != len(want.Foci) || len(want.Foci) < 3 {
+		t.Fatalf("%d rows, analysis.PerfDiff has %d foci", len(p.rep.Rows), len(want.Foci))
+	}
+	checked := 0
+	for i, r := range p.rep.Rows {
+		if r.FocusDiff != want.Foci[i] {
+			t.Fatalf("row %d: %+v, analysis %+v", i, r.FocusDiff, want.Foci[i])
+		}
+		if i%10 != 0 {
+			continue // every tenth row is clicked
+		}
+		p.table.Select(widget.TableCellID{Row: i, Col: 1})
+		for _, c := range []struct {
+			w    *Window
+			want float64
+		}{{bw, r.A}, {aw, r.B}} {
+			v := c.w.view
+			m := v.Selected(view.MetricPane)
+			if m.Kind != view.MetricNode || v.Experiment().Metrics[m.Index].UniqName != "tpv" {
+				t.Fatalf("row %d: %s selects metric %v", i, c.w.Document().Name, m)
+			}
+			if cn := v.Selected(view.CallPane); r.Focus.Cnode >= 0 && (cn.Kind != view.CnodeNode || v.Experiment().CallPath(cn.Index) != r.CallPath) {
+				t.Errorf("row %d: %s selects call path %v, want %s", i, c.w.Document().Name, cn, r.CallPath)
+			}
+			s := v.Selected(view.SystemPane)
+			if r.Focus.System >= 0 && analysis.SystemPath(v.Experiment(), s.Index) != r.System {
+				continue // the window hides the thread level
+			}
+			if got := v.Value(view.SystemPane, s); !near(got, c.want) {
+				t.Errorf("row %d (%s @ %s): %s shows %v, perfdiff %v", i, r.CallPath, r.System, c.w.Document().Name, got, c.want)
+			}
+			checked++
+		}
+	}
+	if checked < 6 {
+		t.Errorf("%d values checked", checked)
+	}
+}
