@@ -36,11 +36,11 @@ func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 	r := &PerfDiffReport{Result: res, NameA: nameA, NameB: nameB}
 	unit := m.Unit
 	r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s %s: %d %s, %d significant (no finer focus differs); %d examined",
-		nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit,
+		nameA, nameB, metricName(m), formatX(res.Threshold), unit,
 		len(res.Foci), foci(len(res.Foci)), res.Significant(), len(res.Examined))
 	if len(res.Foci) == 0 {
 		r.Headline = fmt.Sprintf("%s and %s do not differ in %s by %s %s or more anywhere (%d examined)",
-			nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit, len(res.Examined))
+			nameA, nameB, metricName(m), formatX(res.Threshold), unit, len(res.Examined))
 	}
 	r.Rows = make([]PerfDiffRow, len(res.Foci))
 	for i, fd := range res.Foci {
