@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cubeview/internal/printable"
+	"cubeview/model"
 	"cubeview/repo"
 )
 
@@ -99,4 +100,46 @@ func ScalingPreview(trials []repo.Trial, key string) string {
 		parts[i] = fmt.Sprintf("#%d %s: %s", t.ID, printable.String(t.Name), strconv.FormatFloat(xs[i], 'g', -1, 64))
 	}
 	return "x = " + printable.String(key) + " — " + strings.Join(parts, ", ")
+}
+
+// ScalingDerived reads the derived metric a scaling study of repository
+// trials may define ("tpv = time / visits", as "cubeview derive" takes
+// it); nil when text is blank.
+func ScalingDerived(text string) (*model.DerivedMetric, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	name, f, err := model.ParseDefinition(text)
+	if err != nil {
+		return nil, fmt.Errorf("scaling: %w", err)
+	}
+	return &model.DerivedMetric{UniqName: name, Formula: f}, nil
+}
+
+// WithScalingDerived returns e with the derived metric d added (e itself
+// when d is nil), naming the trial in an error.
+func WithScalingDerived(e *model.Experiment, d *model.DerivedMetric, t repo.Trial) (*model.Experiment, error) {
+	if d == nil {
+		return e, nil
+	}
+	x, err := e.WithDerived(*d)
+	if err != nil {
+		return nil, fmt.Errorf("scaling: trial %d (%s): %w", t.ID, printable.String(t.Name), err)
+	}
+	return x, nil
+}
+
+// CheckScalingDerived reports a metric that d's formula names but none of
+// the trials stores (names: the metrics the trials store), before any
+// trial is read.
+func CheckScalingDerived(d *model.DerivedMetric, names []string) error {
+	if d == nil {
+		return nil
+	}
+	for _, n := range d.Formula.Metrics() {
+		if !slices.Contains(names, n) {
+			return fmt.Errorf("scaling: derived metric %s: the marked trials have no metric %s", printable.String(d.UniqName), printable.String(n))
+		}
+	}
+	return nil
 }

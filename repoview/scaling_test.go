@@ -57,3 +57,22 @@ func TestScalingAttrs(t *testing.T) {
 		t.Errorf("marked trials %+v", m)
 	}
 }
+
+func TestScalingDerived(t *testing.T) {
+	d, err := ScalingDerived(" tpv = time / visits ")
+	if err != nil || d == nil || d.UniqName != "tpv" {
+		t.Fatalf("%+v, %v", d, err)
+	}
+	if err := CheckScalingDerived(d, []string{"time", "visits"}); err != nil {
+		t.Error(err)
+	}
+	if err := CheckScalingDerived(d, []string{"time"}); err == nil || !strings.Contains(err.Error(), "no metric visits") {
+		t.Errorf("missing operand: %v", err)
+	}
+	if d, err := ScalingDerived("  "); d != nil || err != nil {
+		t.Errorf("blank: %+v, %v", d, err)
+	}
+	if _, err := ScalingDerived("tpv"); err == nil {
+		t.Error("a definition without = accepted")
+	}
+}

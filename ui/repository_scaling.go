@@ -13,6 +13,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/internal/printable"
+	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/repo"
 	"cubeview/repoview"
@@ -32,6 +33,7 @@ type repoScalingForm struct {
 	weak      *widget.Check
 	exclusive *widget.Check
 	basis     *widget.Select
+	derived   *widget.Entry
 	preview   *widget.Label
 	content   fyne.CanvasObject
 }
@@ -54,6 +56,8 @@ func (rw *repoWindow) newScalingForm() *repoScalingForm {
 	f.exclusive = widget.NewCheck("Own values of each call path (exclusive) instead of inclusive ones", nil)
 	f.basis = widget.NewSelect(basisChoices, nil)
 	f.basis.SetSelectedIndex(int(analysis.BasisMean))
+	f.derived = widget.NewEntry()
+	f.derived.SetPlaceHolder("optional: a derived metric to study, e.g. tpv = time / visits")
 	var names []string
 	filter := repoview.IDFilter(f.trials)
 	rw.app.async(func() { names, _ = rw.r.MetricNames(context.Background(), filter) }, func() {
@@ -77,6 +81,7 @@ func (rw *repoWindow) newScalingForm() *repoScalingForm {
 		widget.NewLabel(fmt.Sprintf("The %d marked trials:", len(f.trials))),
 		widget.NewForm(
 			widget.NewFormItem("Metric", f.metric),
+			widget.NewFormItem("or derived", f.derived),
 			widget.NewFormItem("x", f.x),
 			widget.NewFormItem("Compare", f.basis),
 			widget.NewFormItem("", f.weak),
@@ -85,17 +90,30 @@ func (rw *repoWindow) newScalingForm() *repoScalingForm {
 	return f
 }
 
-// Spec returns the study the form describes.
-func (f *repoScalingForm) Spec() view.ScalingSpec {
-	return view.ScalingSpec{
+// Spec returns the study the form describes: of the derived metric when
+// one is given, else of the metric chosen.
+func (f *repoScalingForm) Spec() (view.ScalingSpec, *model.DerivedMetric, error) {
+	s := view.ScalingSpec{
 		Metric: f.metric.Selected, X: view.XGiven, XText: f.x.Selected,
 		Weak: f.weak.Checked, Exclusive: f.exclusive.Checked, Basis: analysis.Basis(max(f.basis.SelectedIndex(), 0)),
 	}
+	d, err := repoview.ScalingDerived(f.derived.Text)
+	if d != nil {
+		s.Metric = d.UniqName
+	}
+	return s, d, err
 }
 
 // Submit starts the study, or returns why it cannot start.
 func (f *repoScalingForm) Submit() error {
-	return f.rw.Scaling(f.trials, f.Spec())
+	s, d, err := f.Spec()
+	if err == nil {
+		err = repoview.CheckScalingDerived(d, f.metric.Options)
+	}
+	if err != nil {
+		return err
+	}
+	return f.rw.Scaling(f.trials, s, d)
 }
 
 func (rw *repoWindow) showScalingDialog() {
@@ -115,8 +133,9 @@ func (rw *repoWindow) showScalingDialog() {
 // Scaling runs a scaling study of trials in the background, x from the
 // attribute spec.XText names, and opens its table and plot in a new
 // window. Trials open in windows are used as they are; the others are
-// read from the repository.
-func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec) error {
+// read from the repository. A derived metric d (nil: none) is added to
+// each trial for the study only.
+func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *model.DerivedMetric) error {
 	if ok, why := rw.b.Enabled(repoview.Scaling); !ok {
 		return fmt.Errorf("scaling: %s", why)
 	}
@@ -142,6 +161,14 @@ func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec) error 
 				if docs[i], err = rw.readTrial(t.ID); err != nil {
 					return
 				}
+			}
+			if d != nil {
+				// The study's own copy: the trial's windows keep their metrics.
+				e, derr := repoview.WithScalingDerived(docs[i].Exp, d, t)
+				if err = derr; err != nil {
+					return
+				}
+				docs[i] = &Document{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
 			}
 			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
 		}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/format"
+	"cubeview/numfmt"
 	"cubeview/repoview"
 	"cubeview/view"
 )
@@ -93,11 +94,46 @@ func TestRepositoryScaling(t *testing.T) {
 	}
 	_ = a
 
+	// A derived metric studied: time per visit, a ratio of the sums at
+	// every call path in each trial.
+	f.derived.SetText("tpv = time / visits")
+	if err := f.Submit(); err != nil {
+		t.Fatal(err)
+	}
+	s = rw.scaling
+	if s.rep.Result.Metric != "tpv" {
+		t.Fatalf("studied %q", s.rep.Result.Metric)
+	}
+	v27, v64 := treeValues(t, e27, "visits"), treeValues(t, e64, "visits")
+	checked = 0
+	for _, cells := range s.rep.Rows {
+		p := cells[0]
+		if v27[p] == 0 || v64[p] == 0 {
+			continue
+		}
+		for c, want := range map[int]float64{1: t27[p] / v27[p], 4: t64[p] / v64[p]} {
+			if got := cells[c]; got != numfmt.Cube().Format(want, false) {
+				t.Errorf("%s column %d: %q, hand %v", p, c, got, want)
+			}
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Errorf("%d derived rows checked by hand", checked)
+	}
+	if e := w27.Document().Exp; e.MetricByName("tpv") >= 0 {
+		t.Error("the study's derived metric was added to the trial's window")
+	}
+	f.derived.SetText("tpv = time / nothing")
+	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "nothing") {
+		t.Errorf("unknown metric in the derived formula: %v", err)
+	}
+
 	// Trials without a common numeric attribute are refused with a reason.
 	rw.b.ClearMarks()
 	rw.Mark(rw.b.RowOf(1), true)
 	rw.Mark(rw.b.RowOf(6), true)
-	if err := rw.Scaling(rw.b.MarkedTrials(), view.ScalingSpec{Metric: "time", X: view.XGiven, XText: "compiler"}); err == nil || !strings.Contains(err.Error(), "has no attribute compiler") {
+	if err := rw.Scaling(rw.b.MarkedTrials(), view.ScalingSpec{Metric: "time", X: view.XGiven, XText: "compiler"}, nil); err == nil || !strings.Contains(err.Error(), "has no attribute compiler") {
 		t.Errorf("mm and lulesh by compiler: %v", err)
 	}
 }
