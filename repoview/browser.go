@@ -167,6 +167,12 @@ func (b *Browser) Summary() string {
 	for _, t := range b.listing.Trials {
 		apps[t.App] = true
 	}
+	switch {
+	case len(b.listing.Trials) == 0 && b.listing.Filter != "":
+		return "No trial matches the filter"
+	case len(b.listing.Trials) == 0:
+		return "The repository holds no trials yet: Import… stores files and folders"
+	}
 	s := fmt.Sprintf("%s in %s", count(len(b.listing.Trials), "trial"), count(len(apps), "application"))
 	if b.listing.Filter != "" {
 		s += " matching the filter"

@@ -217,3 +217,21 @@ func TestNaturalCompare(t *testing.T) {
 		}
 	}
 }
+
+func TestSummary(t *testing.T) {
+	b := NewBrowser()
+	for _, c := range []struct {
+		l    Listing
+		want string
+	}{
+		{Listing{}, "The repository holds no trials yet: Import… stores files and folders"},
+		{Listing{Filter: "procs > 1"}, "No trial matches the filter"},
+		{Listing{Filter: "procs > 1", Trials: []repo.Trial{{ID: 1, App: "a"}, {ID: 2, App: "b"}}}, "2 trials in 2 applications matching the filter"},
+		{Listing{Trials: []repo.Trial{{ID: 1, App: "a"}}}, "1 trial in 1 application"},
+	} {
+		b.SetListing(c.l)
+		if got := b.Summary(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
+		}
+	}
+}
