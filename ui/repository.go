@@ -510,7 +510,7 @@ func (rw *repoWindow) setDetails(d repoview.Details) {
 // updateButtons enables what can run; the marked line says why not.
 func (rw *repoWindow) updateButtons() {
 	for a, b := range rw.buttons {
-		if ok, _ := rw.b.Enabled(a); ok && rw.r != nil {
+		if ok, _ := rw.b.Enabled(a); ok && rw.r != nil && !(a == repoview.Import && rw.cancelImport != nil) {
 			b.Enable()
 		} else {
 			b.Disable()

@@ -530,3 +530,23 @@ func TestRepositoryFlags(t *testing.T) {
 		t.Errorf("--repo location %q", loc)
 	}
 }
+
+// TestRepositoryImportButtonWhileImporting: the listing is read again
+// after each trial of an import, which must not enable Import… again
+// while the import runs.
+func TestRepositoryImportButtonWhileImporting(t *testing.T) {
+	_, rw, _, _ := openRepository(t)
+	if rw.buttons[repoview.Import].Disabled() {
+		t.Fatal("Import… disabled before an import")
+	}
+	rw.cancelImport = func() {}
+	rw.reload(0)
+	if !rw.buttons[repoview.Import].Disabled() {
+		t.Error("Import… enabled while an import runs")
+	}
+	rw.cancelImport = nil
+	rw.updateButtons()
+	if rw.buttons[repoview.Import].Disabled() {
+		t.Error("Import… disabled after the import")
+	}
+}
