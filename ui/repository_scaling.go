@@ -78,7 +78,7 @@ func (rw *repoWindow) newScalingForm() *repoScalingForm {
 		"windows of the trials that are open.")
 	note.Importance = widget.LowImportance
 	f.content = container.NewVBox(
-		widget.NewLabel(fmt.Sprintf("The %d marked trials:", len(f.trials))),
+		widget.NewLabel(fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials))),
 		widget.NewForm(
 			widget.NewFormItem("Metric", f.metric),
 			widget.NewFormItem("or derived", f.derived),
