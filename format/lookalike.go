@@ -43,7 +43,9 @@ var lookalikes = []lookalike{
 		file: func(name string, head []byte) bool {
 			return bytes.HasPrefix(head, []byte("#Paraver")) || hasExt(name, ".prv", ".prv.gz", ".pcf", ".row")
 		},
-		dir: func(names []string) bool { return anyName(names, func(n string) bool { return hasExt(n, ".prv", ".prv.gz") }) },
+		dir: func(names []string) bool {
+			return anyName(names, func(n string) bool { return hasExt(n, ".prv", ".prv.gz") })
+		},
 	},
 	{
 		what: "HPCToolkit measurements",
@@ -149,6 +151,9 @@ func lookalikeMessage(path string, dir bool, head []byte, generic string) string
 		return path + ": " + generic
 	}
 	msg := path + ": this looks like " + what + ", which this program does not read"
+	if dir {
+		msg = path + ": is a directory that looks like " + what + ", which this program does not read as a whole"
+	}
 	if hint != "" {
 		msg += "; " + hint
 	}

@@ -33,8 +33,8 @@ func TestLookalikes(t *testing.T) {
 		want string // in the message
 	}{
 		{file("scorep/traces.otf2", "\x00\x01\x02OTF2 anchor"), "looks like an OTF2 trace"},
-		{folder("scorep_trace", "traces.otf2", "scorep.cfg", "traces/0.evt"), "looks like an OTF2 trace"},
-		{folder("scorep_sum", "summary.cubex", "scorep.cfg", "traces.otf2"), "Score-P or Scalasca experiment folder, which this program does not read; open a CUBE file in it: summary.cubex"},
+		{folder("scorep_trace", "traces.otf2", "scorep.cfg", "traces/0.evt"), "is a directory that looks like an OTF2 trace"},
+		{folder("scorep_sum", "summary.cubex", "scorep.cfg", "traces.otf2"), "is a directory that looks like a Score-P or Scalasca experiment folder, which this program does not read as a whole; open a CUBE file in it: summary.cubex"},
 		{file("run.prv", "#Paraver (12/03/2024 at 10:00):1000_ns:1(4):1:4(1:1,1:1,1:1,1:1)\n"), "looks like a Paraver trace"},
 		{file("renamed.txt", "#Paraver (12/03/2024 at 10:00):1000_ns:1(4):1:1(4:1)\n"), "looks like a Paraver trace"},
 		{folder("hpctoolkit-cpi-measurements", "cpi-000000-000-a8c01d31-1234-0.hpcrun", "cpi-000000-000-a8c01d31-1234-0.log"), "run hpcprof"},
