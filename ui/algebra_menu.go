@@ -100,12 +100,12 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 			f.subtrahend.SetSelectedIndex(other)
 		}
 		pick = widget.NewForm(
-			widget.NewFormItem("Minuend", f.minuend),
-			widget.NewFormItem("Subtrahend", f.subtrahend))
+			widget.NewFormItem("Minuend", f.withOpen(f.minuend, func(d *Document) { f.choose(f.minuend, d) })),
+			widget.NewFormItem("Subtrahend", f.withOpen(f.subtrahend, func(d *Document) { f.choose(f.subtrahend, d) })))
 		note = "The result is minuend − subtrahend: positive where the minuend had more."
 	default:
 		f.operands = newOperandList(f.docs, f.labels, w.doc, f.update)
-		pick = f.operands.content()
+		pick = container.NewVBox(f.operands.content(), f.openItems())
 		if op == algebra.OpMerge {
 			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
 		} else {

@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
@@ -70,13 +69,7 @@ func (a *App) newWindow() *Window {
 	a.windows = append(a.windows, w)
 	w.build()
 	w.win.SetOnClosed(func() { a.removeWindow(w) })
-	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
-		for _, u := range uris {
-			if u.Scheme() == "file" {
-				a.OpenFile(u.Path(), w)
-			}
-		}
-	})
+	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.rebuildMenu()
 	w.addShortcuts()
@@ -577,6 +570,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	a := w.app
 	open := fyne.NewMenuItem("Open…", w.openDialog)
 	open.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	openFolder := fyne.NewMenuItem("Open folder…", w.openFolderDialog)
 	recent := fyne.NewMenuItem("Open recent", nil)
 	for _, p := range a.Recent() {
 		recent.ChildMenu = appendItem(recent.ChildMenu, fyne.NewMenuItem(p, func() { a.OpenFile(p, w) }))
@@ -589,7 +583,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	save.Disabled = w.doc == nil
 	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
 	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", open, recent, save, w.propertiesItem(), fyne.NewMenuItemSeparator(), closeItem)
+	file := fyne.NewMenu("File", open, openFolder, recent, save, w.propertiesItem(), fyne.NewMenuItemSeparator(), closeItem)
 
 	v := w.view
 	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
@@ -703,24 +697,9 @@ func (w *Window) keysHelp() {
 	}, "\n"), w.win)
 }
 
-var cubeFilter = storage.NewExtensionFileFilter([]string{".cube", ".cubex", ".gz"})
-
+// openDialog is File › Open…: any file format.Open reads (see open.go).
 func (w *Window) openDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			w.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		w.app.OpenFile(path, w)
-	}, w.win)
-	d.SetFilter(cubeFilter)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
+	w.chooseFile(func(path string) { w.app.OpenFile(path, w) })
 }
 
 func (w *Window) saveDialog() {
