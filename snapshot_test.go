@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -144,18 +145,27 @@ func startXvfb(t *testing.T, xvfb string) string {
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
 		if waitForSocket(sock, exited) {
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				<-exited
-			})
+			t.Cleanup(func() { stopXvfb(cmd, exited) })
 			return fmt.Sprintf(":%d", d)
 		}
 		// The display was taken meanwhile, or the server did not come up.
-		cmd.Process.Kill()
-		<-exited
+		stopXvfb(cmd, exited)
 	}
 	t.Fatal("no free X display for Xvfb")
 	return ""
+}
+
+// stopXvfb ends an X server so that it removes its lock file and socket
+// (a killed one leaves them, and the displays run out): SIGTERM first,
+// SIGKILL when it is still there after 5 s.
+func stopXvfb(cmd *exec.Cmd, exited <-chan struct{}) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+	}
 }
 
 // waitForSocket waits up to 5 s for the X server's socket, giving up

@@ -114,10 +114,6 @@ func (a *App) Compute(r Request, from *Window) {
 		return
 	}
 	name := r.Name()
-	operands := r.OperandNames()
-	if r.Op == algebra.OpCut {
-		operands = nil // one operand: every node is in it
-	}
 	from.startBusy("Computing " + name + " …")
 	var res *model.Experiment
 	var err error
@@ -127,14 +123,24 @@ func (a *App) Compute(r Request, from *Window) {
 			from.showError(fmt.Errorf("%s: %w", name, err))
 			return
 		}
-		a.Show(&Document{
-			Exp:        res,
-			Name:       name,
-			Expression: name,
-			Operands:   operands,
-			sources:    slices.Clone(r.Operands),
-		})
+		a.Show(r.resultDocument(res))
 	})
+}
+
+// resultDocument returns the document of res, the result of r.
+func (r Request) resultDocument(res *model.Experiment) *Document {
+	name := r.Name()
+	operands := r.OperandNames()
+	if r.Op == algebra.OpCut {
+		operands = nil // one operand: every node is in it
+	}
+	return &Document{
+		Exp:        res,
+		Name:       name,
+		Expression: name,
+		Operands:   operands,
+		sources:    slices.Clone(r.Operands),
+	}
 }
 
 // OpenExpression evaluates an algebra expression over files, such as

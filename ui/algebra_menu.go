@@ -26,12 +26,14 @@ func (w *Window) algebraMenu() *fyne.Menu {
 	prune := fyne.NewMenuItem("Prune here", func() { w.reportCut(true) })
 	cut := fyne.NewMenuItem("Cut at selected call path", nil)
 	cut.ChildMenu = fyne.NewMenu("", reroot, prune)
+	where, scaling := w.analysisItems()
 	if w.doc == nil {
-		for _, it := range []*fyne.MenuItem{diff, merge, mean, cut, reroot, prune} {
+		for _, it := range []*fyne.MenuItem{diff, merge, mean, cut, reroot, prune, where, scaling} {
 			it.Disabled = true
 		}
 	}
-	return fyne.NewMenu("Algebra", diff, merge, mean, fyne.NewMenuItemSeparator(), cut)
+	return fyne.NewMenu("Algebra", diff, merge, mean, fyne.NewMenuItemSeparator(), cut,
+		fyne.NewMenuItemSeparator(), where, scaling)
 }
 
 // docLabels returns a distinct label per document: its name, numbered

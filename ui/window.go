@@ -57,7 +57,8 @@ type Window struct {
 	reported map[string]bool
 	ready    []func()
 
-	source *sourcePanel // nil until the source panel is first shown
+	source         *sourcePanel // nil until the source panel is first shown
+	analysisPanels              // perfdiff result list, statistics
 
 	prefetching bool      // the selected metric's rows are being read ahead
 	firstPaint  bool      // values were shown (timing log)
@@ -638,7 +639,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	}
 	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
 		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
-		fyne.NewMenuItemSeparator(), w.sourceMenuItem())
+		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem())
 
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keys and mouse", w.keysHelp),

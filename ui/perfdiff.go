@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/algebra"
+	"cubeview/analysis"
+	"cubeview/model"
+	"cubeview/view"
+)
+
+// Choices of the δ kind in the Where did it change dialog.
+const (
+	deltaAbsolute = "absolute, in the metric's unit"
+	deltaRelative = "% of the whole-program value"
+)
+
+// perfDiffForm is the content of Algebra › Where did it change…: two
+// open experiments, a metric and δ. The dialog's Compare button calls
+// Submit; tests set the widgets and call Submit the same way.
+type perfDiffForm struct {
+	w       *Window
+	docs    []*Document
+	labels  []string
+	a, b    *widget.Select
+	metric  *metricChoice
+	delta   *widget.Entry
+	kind    *widget.RadioGroup
+	content fyne.CanvasObject
+}
+
+func (w *Window) newPerfDiffForm() *perfDiffForm {
+	f := &perfDiffForm{w: w, docs: w.app.Documents()}
+	f.labels = docLabels(f.docs)
+	f.a = widget.NewSelect(f.labels, func(string) { f.updateMetrics() })
+	f.b = widget.NewSelect(f.labels, func(string) { f.updateMetrics() })
+	f.metric = newMetricChoice()
+	f.delta = widget.NewEntry()
+	f.delta.SetText("1")
+	f.kind = widget.NewRadioGroup([]string{deltaAbsolute, deltaRelative}, nil)
+	f.kind.Horizontal = true
+	f.kind.Required = true
+	f.kind.SetSelected(deltaAbsolute)
+	of := &operationForm{w: w, docs: f.docs}
+	if i := of.index(w.doc); i >= 0 {
+		f.a.SetSelectedIndex(i)
+	}
+	if i := of.firstOther(); i >= 0 {
+		f.b.SetSelectedIndex(i)
+	}
+	f.updateMetrics()
+	if n := w.view.Selected(view.MetricPane); n.Kind == view.MetricNode {
+		f.metric.Set(w.view.Experiment().Metrics[n.Index].UniqName)
+	}
+	note := widget.NewLabel("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
+		"whose values differ by at least δ is refined one step in the call tree and in the system tree.\n" +
+		"Significant foci are those no finer focus of which differs. Click a result to select it in the\n" +
+		"window of A − B.")
+	note.Importance = widget.LowImportance
+	f.content = container.NewVBox(widget.NewForm(
+		widget.NewFormItem("Experiment A", f.a),
+		widget.NewFormItem("Experiment B", f.b),
+		widget.NewFormItem("Metric", f.metric.sel),
+		widget.NewFormItem("δ", f.delta),
+		widget.NewFormItem("", f.kind)), note)
+	return f
+}
+
+func (f *perfDiffForm) doc(label string) *Document {
+	for i, l := range f.labels {
+		if l == label {
+			return f.docs[i]
+		}
+	}
+	return nil
+}
+
+// updateMetrics offers the metrics of A and B.
+func (f *perfDiffForm) updateMetrics() {
+	if f.metric != nil {
+		f.metric.Offer(f.doc(f.a.Selected), f.doc(f.b.Selected))
+	}
+}
+
+// perfDiffRequest is what the form describes.
+type perfDiffRequest struct {
+	A, B *Document
+	opt  analysis.PerfDiffOptions
+}
+
+// Request returns the comparison the form describes, or why it cannot run.
+func (f *perfDiffForm) Request() (perfDiffRequest, error) {
+	r := perfDiffRequest{A: f.doc(f.a.Selected), B: f.doc(f.b.Selected)}
+	if r.A == nil || r.B == nil {
+		return r, errors.New("choose experiments A and B")
+	}
+	r.opt.Metric = f.metric.Metric()
+	if r.opt.Metric == "" {
+		return r, errors.New("choose a metric")
+	}
+	r.opt.Relative = f.kind.Selected == deltaRelative
+	var err error
+	r.opt.Delta, err = view.ParseDelta(f.delta.Text, r.opt.Relative)
+	return r, err
+}
+
+// Submit starts the comparison; the result list opens below the panes of
+// the window of A − B.
+func (f *perfDiffForm) Submit() error {
+	r, err := f.Request()
+	if err != nil {
+		return err
+	}
+	f.w.app.PerfDiff(r, f.w)
+	return nil
+}
+
+func (w *Window) showPerfDiffDialog() {
+	if w.doc == nil {
+		return
+	}
+	f := w.newPerfDiffForm()
+	d := dialog.NewCustomConfirm("Where did it change?", "Compare", "Cancel", f.content, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := f.Submit(); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+	}, w.win)
+	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
+	d.Show()
+}
+
+// differenceWindow returns the open window of A − B, nil when none.
+func (a *App) differenceWindow(r Request) *Window {
+	name := r.Name()
+	for _, w := range a.windows {
+		d := w.doc
+		if d != nil && d.Expression == name && len(d.sources) == 2 && d.sources[0] == r.Operands[0] && d.sources[1] == r.Operands[1] {
+			return w
+		}
+	}
+	return nil
+}
+
+// PerfDiff runs the performance difference of r in the background,
+// showing progress in from, and shows the result list in the window of
+// A − B, which it computes and opens first when it is not open yet.
+func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
+	diff := Request{Op: algebra.OpDiff, Operands: []*Document{r.A, r.B}}
+	target := a.differenceWindow(diff)
+	format := from.view.NumberFormat()
+	names := diff.OperandNames()
+	from.startBusy(fmt.Sprintf("Comparing %s and %s …", names[0], names[1]))
+	var rep *view.PerfDiffReport
+	var res *model.Experiment
+	var err error
+	a.async(func() {
+		var pd *analysis.PerfDiffResult
+		pd, err = analysis.PerfDiff(r.A.Exp, r.B.Exp, r.opt)
+		if err != nil {
+			return
+		}
+		m := r.A.Exp.MetricByName(r.opt.Metric)
+		e := r.A.Exp
+		if m < 0 {
+			m, e = r.B.Exp.MetricByName(r.opt.Metric), r.B.Exp
+		}
+		rep = view.NewPerfDiffReport(pd, &e.Metrics[m], names[0], names[1], format)
+		if target == nil {
+			res, err = diff.Evaluate()
+		}
+	}, func() {
+		from.stopBusy()
+		if err != nil {
+			from.showError(err)
+			return
+		}
+		if target == nil {
+			target = a.Show(diff.resultDocument(res))
+		}
+		target.ShowPerfDiff(rep)
+		target.win.RequestFocus()
+	})
+}
+
+// perfDiffPanel is the result list of a performance difference below the
+// panes of the difference window.
+type perfDiffPanel struct {
+	w     *Window
+	rep   *view.PerfDiffReport
+	table *widget.Table
+	box   fyne.CanvasObject
+}
+
+var perfDiffColumns = []struct {
+	title string
+	width float32
+}{{"", 28}, {"A", 110}, {"B", 110}, {"A − B", 110}, {"Call path", 520}, {"System", 240}}
+
+// ShowPerfDiff shows rep below the panes; clicking a row selects its focus.
+func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
+	p := &perfDiffPanel{w: w, rep: rep}
+	p.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(rep.Rows), len(perfDiffColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(p.cell(id)) })
+	p.table.ShowHeaderColumn = false
+	p.table.CreateHeader = func() fyne.CanvasObject {
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col >= 0 {
+			o.(*widget.Label).SetText(perfDiffColumns[id.Col].title)
+		}
+	}
+	for i, c := range perfDiffColumns {
+		p.table.SetColumnWidth(i, c.width)
+	}
+	p.table.OnSelected = func(id widget.TableCellID) { p.Select(id.Row) }
+	head := widget.NewLabel(rep.Headline)
+	head.Wrapping = fyne.TextWrapWord
+	legend := widget.NewLabel("★ significant: no finer focus differs. Click a row to select its metric, call path and system node above.")
+	legend.Importance = widget.LowImportance
+	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
+	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
+	w.perfDiff = p
+	w.showAnalysisPanel(p.box)
+}
+
+func (p *perfDiffPanel) cell(id widget.TableCellID) string {
+	r := &p.rep.Rows[id.Row]
+	switch id.Col {
+	case 0:
+		if r.Significant {
+			return "★"
+		}
+		return ""
+	case 1:
+		return r.TextA
+	case 2:
+		return r.TextB
+	case 3:
+		return r.TextDiff
+	case 4:
+		return r.CallPath
+	}
+	return r.System
+}
+
+// Select selects row i's focus in the window: its metric, call path and
+// system node, each collapsed so that the system pane shows A − B there.
+func (p *perfDiffPanel) Select(i int) {
+	if i < 0 || i >= len(p.rep.Rows) {
+		return
+	}
+	w := p.w
+	if w.view == nil {
+		return
+	}
+	if w.view.Flat() {
+		w.SetFlat(false)
+	}
+	m, c, s := w.view.FocusNodes(p.rep.Result, p.rep.Rows[i].Focus)
+	w.selectNodes(m, c, s)
+}

@@ -1,0 +1,280 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/analysis"
+	"cubeview/view"
+)
+
+// Choices of x in the Scaling dialog, in the order of view.XSource.
+var xChoices = []string{"process count", "attribute", "values"}
+
+// Choices of the basis, in the order of analysis.Basis.
+var basisChoices = []string{"mean across locations", "maximum across locations", "sum over locations"}
+
+// scalingForm is the content of Algebra › Scaling…: the experiments of
+// the study, the metric, where x comes from and how to compare. The
+// dialog's Compute button calls Submit; tests set the widgets and call
+// Submit the same way.
+type scalingForm struct {
+	w         *Window
+	docs      []*Document
+	operands  *operandList
+	metric    *metricChoice
+	x         *widget.RadioGroup
+	xText     *widget.Entry
+	weak      *widget.Check
+	exclusive *widget.Check
+	basis     *widget.Select
+	preview   *widget.Label
+	content   fyne.CanvasObject
+}
+
+func (w *Window) newScalingForm() *scalingForm {
+	f := &scalingForm{w: w, docs: w.app.Documents()}
+	f.metric = newMetricChoice()
+	f.xText = widget.NewEntry()
+	f.xText.SetPlaceHolder("attribute name, or one value per experiment: 16, 32, 64")
+	f.x = widget.NewRadioGroup(xChoices, func(string) { f.update() })
+	f.x.Horizontal = true
+	f.x.Required = true
+	f.x.SetSelected(xChoices[view.XProcesses])
+	f.xText.OnChanged = func(string) { f.update() }
+	f.weak = widget.NewCheck("Weak scaling (the work grows with x): ratio to the first run, ideal 1", nil)
+	f.exclusive = widget.NewCheck("Own values of each call path (exclusive) instead of inclusive ones", nil)
+	f.basis = widget.NewSelect(basisChoices, nil)
+	f.basis.SetSelectedIndex(int(analysis.BasisMean))
+	f.preview = widget.NewLabel("")
+	f.preview.Wrapping = fyne.TextWrapWord
+	f.operands = newOperandList(f.docs, docLabels(f.docs), w.doc, f.update)
+	f.update()
+	if n := w.view.Selected(view.MetricPane); n.Kind == view.MetricNode {
+		f.metric.Set(w.view.Experiment().Metrics[n.Index].UniqName)
+	}
+	note := widget.NewLabel("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
+		"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
+		"experiments' windows.")
+	note.Importance = widget.LowImportance
+	f.content = container.NewVBox(
+		widget.NewLabel("Experiments (check two or more):"), f.operands.content(),
+		widget.NewForm(
+			widget.NewFormItem("Metric", f.metric.sel),
+			widget.NewFormItem("x", f.x),
+			widget.NewFormItem("", f.xText),
+			widget.NewFormItem("Compare", f.basis),
+			widget.NewFormItem("", f.weak),
+			widget.NewFormItem("", f.exclusive)),
+		f.preview, note)
+	return f
+}
+
+// update offers the metrics of the checked experiments and shows x.
+func (f *scalingForm) update() {
+	if f.metric == nil || f.preview == nil || f.operands == nil {
+		return
+	}
+	docs := f.operands.Selected()
+	f.metric.Offer(docs...)
+	switch f.xSource() {
+	case view.XProcesses:
+		var parts []string
+		for _, d := range docs {
+			parts = append(parts, fmt.Sprintf("%s: %d", d.Name, analysis.ProcessCount(d.Exp)))
+		}
+		f.preview.SetText("x = processes — " + strings.Join(parts, ", "))
+	case view.XAttribute:
+		f.preview.SetText("x = the attribute " + strings.TrimSpace(f.xText.Text) + " of each experiment")
+	default:
+		f.preview.SetText(fmt.Sprintf("x = the values given, one for each of the %d checked experiments in list order", len(docs)))
+	}
+}
+
+func (f *scalingForm) xSource() view.XSource {
+	for i, c := range xChoices {
+		if f.x.Selected == c {
+			return view.XSource(i)
+		}
+	}
+	return view.XProcesses
+}
+
+// Spec returns the study the form describes and its experiments.
+func (f *scalingForm) Spec() ([]*Document, view.ScalingSpec, error) {
+	docs := f.operands.Selected()
+	s := view.ScalingSpec{
+		Metric: f.metric.Metric(), X: f.xSource(), XText: f.xText.Text,
+		Weak: f.weak.Checked, Exclusive: f.exclusive.Checked, Basis: analysis.Basis(max(f.basis.SelectedIndex(), 0)),
+	}
+	if len(docs) < 2 {
+		return docs, s, errors.New("scaling: check at least two experiments")
+	}
+	return docs, s, nil
+}
+
+// Submit starts the study; its table and plot open in a new window.
+func (f *scalingForm) Submit() error {
+	docs, spec, err := f.Spec()
+	if err != nil {
+		return err
+	}
+	f.w.app.Scaling(docs, spec, f.w)
+	return nil
+}
+
+func (w *Window) showScalingDialog() {
+	if w.doc == nil {
+		return
+	}
+	f := w.newScalingForm()
+	d := dialog.NewCustomConfirm("Scaling", "Compute", "Cancel", f.content, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := f.Submit(); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+	}, w.win)
+	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
+	d.Show()
+}
+
+// Plot size in pixels; the window scales it to fit.
+const scalingPlotW, scalingPlotH = 1200, 700
+
+// Scaling runs the study in the background, showing progress in from,
+// and opens its table and plot in a new window.
+func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
+	labels := docLabels(docs)
+	trials := make([]view.ScalingTrial, len(docs))
+	for i, d := range docs {
+		trials[i] = view.ScalingTrial{Name: labels[i], Exp: d.Exp}
+	}
+	format := from.view.NumberFormat()
+	from.startBusy(fmt.Sprintf("Scaling of %d experiments …", len(docs)))
+	var rep *view.ScalingReport
+	var img image.Image
+	var err error
+	a.async(func() {
+		if rep, err = view.NewScalingReport(trials, spec, format); err != nil {
+			return
+		}
+		c, cerr := rep.Chart()
+		if err = cerr; err == nil {
+			img, err = c.Image(scalingPlotW, scalingPlotH)
+		}
+	}, func() {
+		from.stopBusy()
+		if err != nil {
+			from.showError(err)
+			return
+		}
+		from.scaling = a.showScaling(rep, img, docs)
+	})
+}
+
+// scalingWindow shows a scaling study: the table of call paths and the
+// plot.
+type scalingWindow struct {
+	app   *App
+	win   fyne.Window
+	rep   *view.ScalingReport
+	docs  []*Document // the experiments, in the order of the result's trials
+	table *widget.Table
+	plot  *canvas.Image
+}
+
+func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Document) *scalingWindow {
+	s := &scalingWindow{app: a, rep: rep, win: a.fy.NewWindow("cubeview — scaling: " + rep.Result.Metric)}
+	// The result orders trials by x; keep the documents in that order.
+	for _, t := range rep.Result.Trials {
+		for _, d := range docs {
+			if d.Exp == t.Exp {
+				s.docs = append(s.docs, d)
+				break
+			}
+		}
+	}
+	s.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(rep.Rows), len(rep.Columns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.cell(id)) })
+	s.table.ShowHeaderColumn = false
+	s.table.CreateHeader = func() fyne.CanvasObject {
+		l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		l.Truncation = fyne.TextTruncateEllipsis
+		return l
+	}
+	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col >= 0 && id.Col < len(rep.Columns) {
+			o.(*widget.Label).SetText(rep.Columns[id.Col])
+		}
+	}
+	s.table.SetColumnWidth(0, 340)
+	for c := 1; c < len(rep.Columns); c++ {
+		s.table.SetColumnWidth(c, 110)
+	}
+	s.table.OnSelected = func(id widget.TableCellID) { s.Select(id.Row) }
+	s.plot = canvas.NewImageFromImage(img)
+	s.plot.FillMode = canvas.ImageFillContain
+	s.plot.SetMinSize(fyne.NewSize(480, 280))
+	title := widget.NewLabelWithStyle(rep.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	hint := widget.NewLabel("Click a call path to select it in the experiments' windows. The plot shows the largest call paths.")
+	hint.Importance = widget.LowImportance
+	split := container.NewVSplit(s.plot, s.table)
+	split.SetOffset(0.55)
+	s.win.SetContent(container.NewBorder(container.NewVBox(title, hint), nil, nil, nil, split))
+	s.win.Resize(fyne.NewSize(1100, 900))
+	s.win.Show()
+	return s
+}
+
+func (s *scalingWindow) cell(id widget.TableCellID) string {
+	if id.Row < 0 || id.Row >= len(s.rep.Rows) || id.Col < 0 || id.Col >= len(s.rep.Columns) {
+		return ""
+	}
+	return s.rep.Rows[id.Row][id.Col]
+}
+
+// Select selects row i's call path in the window of every experiment of
+// the study that has it.
+func (s *scalingWindow) Select(i int) {
+	if i < 0 || i >= len(s.rep.RowCnodes) {
+		return
+	}
+	c := s.rep.RowCnodes[i]
+	for _, w := range s.app.windows {
+		if w.view == nil || !s.has(w.doc) {
+			continue
+		}
+		if w.view.Flat() {
+			w.SetFlat(false)
+		}
+		if x := w.view.MatchCnode(s.rep.Result.Domain, c); x >= 0 {
+			w.selectNode(view.CallPane, view.Node{Kind: view.CnodeNode, Index: x})
+		}
+	}
+}
+
+func (s *scalingWindow) has(d *Document) bool {
+	for _, x := range s.docs {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}

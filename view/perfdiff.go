@@ -1,0 +1,106 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"cubeview/analysis"
+	"cubeview/model"
+	"cubeview/numfmt"
+)
+
+// PerfDiffRow is one line of the result list of a performance difference.
+type PerfDiffRow struct {
+	analysis.FocusDiff
+	CallPath, System string // the focus's call path and system node
+	// TextA, TextB and TextDiff are A, B and Diff formatted in the
+	// metric's unit.
+	TextA, TextB, TextDiff string
+}
+
+// PerfDiffReport is what a window shows of a performance difference: a
+// headline and one row per differing focus, significant ones first.
+type PerfDiffReport struct {
+	Result   *analysis.PerfDiffResult
+	Headline string
+	Rows     []PerfDiffRow
+}
+
+// NewPerfDiffReport formats res for people; nameA and nameB name the two
+// experiments and m (of either experiment) is the metric compared.
+func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nameB string, f numfmt.Format) *PerfDiffReport {
+	integer := m.IsInteger()
+	r := &PerfDiffReport{Result: res}
+	unit := m.Unit
+	r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s %s: %d %s, %d significant (no finer focus differs); %d examined",
+		nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit,
+		len(res.Foci), foci(len(res.Foci)), res.Significant(), len(res.Examined))
+	if len(res.Foci) == 0 {
+		r.Headline = fmt.Sprintf("%s and %s do not differ in %s by %s %s or more anywhere (%d examined)",
+			nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit, len(res.Examined))
+	}
+	r.Rows = make([]PerfDiffRow, len(res.Foci))
+	for i, fd := range res.Foci {
+		r.Rows[i] = PerfDiffRow{
+			FocusDiff: fd,
+			CallPath:  res.CallPath(fd.Focus),
+			System:    res.SystemPath(fd.Focus),
+			TextA:     f.Format(fd.A, integer),
+			TextB:     f.Format(fd.B, integer),
+			TextDiff:  f.Format(fd.Diff, integer),
+		}
+	}
+	return r
+}
+
+func metricName(m *model.Metric) string {
+	if m.DispName != "" && m.DispName != m.UniqName {
+		return m.DispName + " (" + m.UniqName + ")"
+	}
+	return m.UniqName
+}
+
+// ParseDelta reads the δ of a performance difference: a number ≥ 0 in
+// the metric's unit, or with relative a percentage of the whole-program
+// value, returned as a fraction.
+func ParseDelta(text string, relative bool) (float64, error) {
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "%"))
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, fmt.Errorf("δ %q: want a number ≥ 0", text)
+	}
+	if relative {
+		if x > 100 {
+			return 0, fmt.Errorf("δ %q: want a percentage from 0 to 100", text)
+		}
+		return x / 100, nil
+	}
+	return x, nil
+}
+
+// FocusNodes returns the rows of this view that show focus f of res:
+// the metric, the call path and the system node; a zero Node where the
+// view has no such row or the focus covers all roots of a tree.
+func (v *View) FocusNodes(res *analysis.PerfDiffResult, f analysis.Focus) (metric, call, system Node) {
+	if m := v.exp.MetricByName(res.Metric); m >= 0 {
+		metric = Node{MetricNode, m}
+	}
+	if c := v.MatchCnode(res.Domain, f.Cnode); c >= 0 {
+		call = Node{CnodeNode, c}
+	}
+	s := v.MatchSystem(res.Domain, f.System)
+	if f.System < 0 && len(v.exp.SystemRoots) == 1 {
+		s = v.exp.SystemRoots[0]
+	}
+	system = v.SystemRow(s)
+	return metric, call, system
+}
+
+func foci(n int) string {
+	if n == 1 {
+		return "focus"
+	}
+	return "foci"
+}

@@ -1,0 +1,195 @@
+package view
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"cubeview/analysis"
+	"cubeview/chart"
+	"cubeview/model"
+	"cubeview/numfmt"
+)
+
+// XSource says where the x value of each trial of a scaling study comes
+// from.
+type XSource uint8
+
+const (
+	// XProcesses takes each experiment's process count.
+	XProcesses XSource = iota
+	// XAttribute reads a numeric experiment attribute (e.g. a problem size).
+	XAttribute
+	// XValues takes the values given, one per trial in the given order.
+	XValues
+)
+
+// ScalingSpec is what a user chooses for a scaling study.
+type ScalingSpec struct {
+	Metric string // uniq_name
+	X      XSource
+	// XText is the attribute name (XAttribute) or the comma-separated
+	// values (XValues).
+	XText     string
+	Weak      bool
+	Exclusive bool
+	Basis     analysis.Basis
+	// Plotted is the number of call paths drawn (the largest first).
+	Plotted int
+}
+
+// ScalingTrial is one experiment of a scaling study with its name.
+type ScalingTrial struct {
+	Name string
+	Exp  *model.Experiment
+}
+
+// ScalingReport is what a window shows of a scaling study: a table of
+// every call path with a value, largest first, and a plot of the first
+// ones.
+type ScalingReport struct {
+	Result  *analysis.SeriesResult
+	Title   string
+	XLabel  string
+	Columns []string
+	// Rows are the table's lines, one per call path (RowCnodes, in the
+	// result's domain), cells as Columns say.
+	Rows      [][]string
+	RowCnodes []int
+	plot      chart.Scaling
+}
+
+// NewScalingReport runs the series analysis of trials (at least two) as
+// spec says and formats it. It may take long: call it off the UI
+// goroutine.
+func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) (*ScalingReport, error) {
+	if len(trials) < 2 {
+		return nil, errors.New("scaling: choose at least two experiments")
+	}
+	if spec.Metric == "" {
+		return nil, errors.New("scaling: choose a metric")
+	}
+	ts := make([]analysis.Trial, len(trials))
+	var xs []float64
+	if spec.X == XValues {
+		var err error
+		if xs, err = analysis.ParseXValues(spec.XText, len(trials)); err != nil {
+			return nil, fmt.Errorf("scaling: %w", err)
+		}
+	}
+	xLabel := "processes"
+	for i, t := range trials {
+		ts[i] = analysis.Trial{Name: t.Name, Exp: t.Exp}
+		switch spec.X {
+		case XProcesses:
+			ts[i].X = float64(analysis.ProcessCount(t.Exp))
+		case XAttribute:
+			key := strings.TrimSpace(spec.XText)
+			if key == "" {
+				return nil, errors.New("scaling: name the attribute that gives x")
+			}
+			x, err := analysis.AttrNumber(t.Exp, key)
+			if err != nil {
+				return nil, fmt.Errorf("scaling: %s: %w", t.Name, err)
+			}
+			ts[i].X, xLabel = x, key
+		case XValues:
+			ts[i].X, xLabel = xs[i], "x"
+		}
+	}
+	res, err := analysis.Series(ts, analysis.SeriesOptions{Metric: spec.Metric, Weak: spec.Weak, Exclusive: spec.Exclusive, Basis: spec.Basis})
+	if err != nil {
+		return nil, err
+	}
+	rep := &ScalingReport{Result: res, XLabel: xLabel}
+	m := &res.Trials[0].Exp.Metrics[res.Trials[0].Exp.MetricByName(spec.Metric)]
+	kind := "strong scaling: speedup"
+	ratio := "speedup"
+	if spec.Weak {
+		kind, ratio = "weak scaling: ratio to the first run", "ratio"
+	}
+	what := "inclusive"
+	if spec.Exclusive {
+		what = "exclusive"
+	}
+	rep.Title = fmt.Sprintf("%s (%s), %s of the %s across locations, %s", metricName(m), what, kind, res.Basis, xLabel)
+	rep.Columns = []string{"Call path"}
+	for _, t := range res.Trials {
+		at := fmt.Sprintf(" @ %s", formatX(t.X))
+		rep.Columns = append(rep.Columns, t.Name+at, ratio+at, "efficiency"+at)
+	}
+	rows := res.Top(0)
+	integer := m.IsInteger()
+	for _, r := range rows {
+		b := r.Basis(res.Basis)
+		if allZero(r.Value) && allZero(b) {
+			continue
+		}
+		cells := []string{r.CallPath}
+		for t := range res.Trials {
+			cells = append(cells, f.Format(r.Value[t], integer), formatRatio(r.Ratio[t]), formatRatio(r.Efficiency[t]))
+		}
+		rep.Rows = append(rep.Rows, cells)
+		rep.RowCnodes = append(rep.RowCnodes, r.Cnode)
+	}
+	rep.plot = chart.Scaling{Title: metricName(m) + " — " + kind, XLabel: xLabel, Weak: spec.Weak}
+	for _, t := range res.Trials {
+		rep.plot.X = append(rep.plot.X, t.X)
+	}
+	plotted := spec.Plotted
+	if plotted <= 0 {
+		plotted = 5
+	}
+	for _, r := range res.Top(plotted) {
+		rep.plot.Series = append(rep.plot.Series, chart.ScalingSeries{Name: r.CallPath, Speedup: r.Ratio, Efficiency: r.Efficiency})
+	}
+	return rep, nil
+}
+
+func allZero(xs []float64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func formatX(x float64) string {
+	return numfmt.Format{Notation: numfmt.Significant, Digits: 6}.Format(x, x == math.Trunc(x))
+}
+
+// formatRatio shows a speedup or efficiency with three significant
+// digits, "–" where it is undefined.
+func formatRatio(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "–"
+	}
+	return numfmt.Format{Notation: numfmt.Significant, Digits: 3}.Format(x, false)
+}
+
+// Chart returns the scaling plot: the largest call paths' speedup (or
+// ratio) and efficiency against the ideal.
+func (r *ScalingReport) Chart() (*chart.Chart, error) {
+	return chart.ScalingChart(r.plot)
+}
+
+// PlottedCallPaths returns the call paths drawn in Chart, largest first.
+func (r *ScalingReport) PlottedCallPaths() []string {
+	var out []string
+	for _, s := range r.plot.Series {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// ProcessCounts returns the process count of each experiment, for a
+// dialog to show what x would be.
+func ProcessCounts(exps []*model.Experiment) []int {
+	out := make([]int, len(exps))
+	for i, e := range exps {
+		out[i] = analysis.ProcessCount(e)
+	}
+	return out
+}

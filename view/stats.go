@@ -1,0 +1,194 @@
+package view
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"cubeview/analysis"
+	"cubeview/chart"
+	"cubeview/model"
+	"cubeview/numfmt"
+)
+
+// StatsRequest is what the statistics panel shows, taken from a view on
+// its goroutine so that Compute can run on another: the selected metric
+// and call selection, and their values per location.
+type StatsRequest struct {
+	Exp *model.Experiment
+	// Metric and MetricIncl are the metric selection (exclusive when the
+	// metric is expanded in its pane).
+	Metric     int
+	MetricIncl bool
+	// Call names the call selection ("main/foo", "region foo"); Values
+	// are its values per location (data-column order), as the system
+	// pane's leaves show them.
+	Call   string
+	Values []float64
+	// CallIncl says whether the call selection includes its callees.
+	CallIncl bool
+	// Top is the number of call paths in the per-metric box plot; 0
+	// leaves it out.
+	Top    int
+	Format numfmt.Format
+}
+
+// StatsKey identifies what a StatsRequest depends on, so that a panel
+// recomputes only when it changes.
+type StatsKey struct {
+	Exp        *model.Experiment
+	Metric     int
+	MetricIncl bool
+	Call       Node
+	CallIncl   bool
+}
+
+// StatsKey returns the key of the request StatsRequest would return now.
+func (v *View) StatsKey() StatsKey {
+	ms, _ := v.metricSel()
+	cs := v.panes[CallPane].selected
+	return StatsKey{Exp: v.exp, Metric: ms.Metric, MetricIncl: ms.Inclusive, Call: cs, CallIncl: !v.expandedBranch(CallPane, cs)}
+}
+
+// StatsRequest returns the statistics of the current selection to
+// compute; the view must be up to date (Update).
+func (v *View) StatsRequest(top int) (StatsRequest, error) {
+	ms, ok := v.metricSel()
+	if !ok {
+		return StatsRequest{}, errors.New("statistics: select a metric")
+	}
+	if r := v.exp.Metrics[ms.Metric].Unavailable; r != "" {
+		return StatsRequest{}, fmt.Errorf("statistics: metric %s has no values: %s", v.Label(Node{MetricNode, ms.Metric}), r)
+	}
+	cs := v.panes[CallPane].selected
+	if !cs.Valid() || v.locVals == nil {
+		return StatsRequest{}, errors.New("statistics: select a call path")
+	}
+	return StatsRequest{
+		Exp: v.exp, Metric: ms.Metric, MetricIncl: ms.Inclusive,
+		Call: v.callPath(cs), Values: slices.Clone(v.locVals), CallIncl: !v.expandedBranch(CallPane, cs),
+		Top: top, Format: v.format,
+	}, nil
+}
+
+// StatLine is one number of the statistics table.
+type StatLine struct {
+	Name, Value string
+}
+
+// StatsReport is what the statistics panel shows: the numbers and box of
+// the call selection's values across locations, and the boxes of the top
+// call paths of the metric.
+type StatsReport struct {
+	Title   string // metric, call selection and what the values are
+	Summary analysis.Summary
+	Lines   []StatLine
+	Box     chart.Box
+	// TopTitle and Top describe the per-metric plot: the call paths with
+	// the largest exclusive sums, largest first.
+	TopTitle string
+	Top      []analysis.CallPathStats
+	TopBoxes []chart.Box
+	// ValueLabel labels the value axes: metric and unit.
+	ValueLabel string
+}
+
+// Compute summarizes the request's values and the metric's top call
+// paths (analysis.Statistics, each call path's own values). It may take
+// long on a large experiment: call it off the UI goroutine.
+func (r StatsRequest) Compute() (*StatsReport, error) {
+	e := r.Exp
+	m := &e.Metrics[r.Metric]
+	s := analysis.Summarize(r.Values)
+	rep := &StatsReport{Summary: s, ValueLabel: valueLabel(m)}
+	what := "inclusive"
+	if !r.CallIncl {
+		what = "exclusive"
+	}
+	metric := metricName(m)
+	if !r.MetricIncl {
+		metric += " without its child metrics"
+	}
+	rep.Title = fmt.Sprintf("%s of %s (%s) across %d locations", metric, r.Call, what, len(r.Values))
+	integer := m.IsInteger()
+	num := func(x float64, integer bool) string {
+		t := r.Format.Format(x, integer)
+		if m.Unit != "" {
+			t += " " + m.Unit
+		}
+		return t
+	}
+	where := func(l int) string {
+		if l < 0 {
+			return ""
+		}
+		return " at " + analysis.LocationName(e, l)
+	}
+	rep.Lines = []StatLine{
+		{"Count", fmt.Sprint(s.Count)},
+		{"Sum", num(s.Sum, integer)},
+		{"Minimum", num(s.Min, integer) + where(s.ArgMin)},
+		{"Maximum", num(s.Max, integer) + where(s.ArgMax)},
+		{"Mean", num(s.Mean, false)},
+		{"Median", num(s.Median, false)},
+		{"Lower quartile", num(s.Q1, false)},
+		{"Upper quartile", num(s.Q3, false)},
+		{"Standard deviation", num(s.StdDev, false)},
+	}
+	if s.Count > 0 {
+		rep.Box = boxOf(r.Call, s)
+	}
+	if r.Top <= 0 {
+		return rep, nil
+	}
+	stats, err := analysis.Statistics(e, m.UniqName, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(stats, func(a, b analysis.CallPathStats) int { return cmp.Compare(math.Abs(b.Sum), math.Abs(a.Sum)) })
+	n := min(r.Top, len(stats))
+	for n > 0 && stats[n-1].Sum == 0 {
+		n--
+	}
+	rep.Top = stats[:n]
+	for _, st := range rep.Top {
+		rep.TopBoxes = append(rep.TopBoxes, boxOf(e.CallPath(st.Cnode), st.Summary))
+	}
+	rep.TopTitle = fmt.Sprintf("%s: top %d call paths by own value across %d locations", metricName(m), n, e.NumLocations())
+	return rep, nil
+}
+
+func boxOf(label string, s analysis.Summary) chart.Box {
+	return chart.Box{Label: label, Min: s.Min, Q1: s.Q1, Median: s.Median, Q3: s.Q3, Max: s.Max,
+		Mean: s.Mean, LowWhisker: s.LowWhisker, HighWhisker: s.HighWhisker}
+}
+
+// valueLabel labels a value axis with the metric and its unit.
+func valueLabel(m *model.Metric) string {
+	name := m.DispName
+	if name == "" {
+		name = m.UniqName
+	}
+	if m.Unit != "" && m.Unit != "#" {
+		return name + " (" + m.Unit + ")"
+	}
+	return name
+}
+
+// Charts returns the box plot of the call selection and that of the top
+// call paths (nil when there are none).
+func (rep *StatsReport) Charts() (selected, top *chart.Chart, err error) {
+	if rep.Summary.Count > 0 {
+		if selected, err = chart.BoxChart(rep.Title, rep.ValueLabel, []chart.Box{rep.Box}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(rep.TopBoxes) > 0 {
+		if top, err = chart.BoxChart(rep.TopTitle, rep.ValueLabel, rep.TopBoxes); err != nil {
+			return nil, nil, err
+		}
+	}
+	return selected, top, nil
+}
