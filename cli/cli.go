@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
+
+	safetext "cubeview/internal/printable"
 )
 
 // Env is what a subcommand sees of the process.
@@ -69,7 +72,7 @@ func Main(args []string, env Env) int {
 			fmt.Fprintln(env.Stdout, c.Usage)
 			return 0
 		}
-		fmt.Fprintf(env.Stderr, "cubeview %s: %v\n", c.Name, err)
+		fmt.Fprintf(env.Stderr, "cubeview %s: %s\n", c.Name, printableLines(tidyMessage(c.Name, err.Error())))
 		if ue := (usageError{}); errors.As(err, &ue) {
 			fmt.Fprintln(env.Stderr, c.Usage)
 			return 2
@@ -110,4 +113,54 @@ read as an ordinary experiment: a TAU profile directory or a profile.N.C.T
 file in it, a GNU gprof report, an mpiP report.
 
 Run "cubeview help COMMAND" for a command's options.`))
+}
+
+// tidyMessage removes what layers of wrapping repeated in an error
+// message: the command's own name at its start, a run of ": "-separated
+// parts repeated right after itself ("a.cubex: metric "t": a.cubex:
+// metric "t": …"), and a metric or an operand's file named a second time.
+func tidyMessage(cmd, msg string) string {
+	msg = strings.TrimPrefix(msg, cmd+": ")
+	parts := strings.Split(msg, ": ")
+	for again := true; again; {
+		again = false
+		for k := len(parts) / 2; k >= 1 && !again; k-- {
+			for i := 0; i+2*k <= len(parts); i++ {
+				if slices.Equal(parts[i:i+k], parts[i+k:i+2*k]) {
+					parts = slices.Delete(parts, i+k, i+2*k)
+					again = true
+					break
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	out := parts[:0]
+	for _, p := range parts {
+		if strings.HasPrefix(p, "metric \"") || seen["file "+p] {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+		}
+		// "operand 0 (a.cubex)" names the file a later part repeats.
+		if rest, ok := strings.CutPrefix(p, "operand "); ok {
+			if i := strings.IndexByte(rest, '('); i > 0 && strings.HasSuffix(rest, ")") {
+				seen["file "+rest[i+1:len(rest)-1]] = true
+				seen[rest[i+1:len(rest)-1]] = true
+			}
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ": ")
+}
+
+// printableLines escapes what is not printable text in each line of a
+// message (a syntax error shows the expression and a caret below it).
+func printableLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.String(l)
+	}
+	return strings.Join(lines, "\n")
 }

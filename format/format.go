@@ -13,12 +13,9 @@ import (
 
 	"cubeview/format/cube"
 	"cubeview/internal/atomicfile"
+	"cubeview/internal/printable"
 	"cubeview/model"
 )
-
-// maxGzipTar bounds the decompressed size of a gzip-compressed .cubex,
-// which has to be held in memory.
-const maxGzipTar = 4 << 30
 
 // Open reads the experiment in the file at path, recognising its format by
 // content (CUBE 2/3 XML, possibly gzip-compressed, or CUBE 4 .cubex). Metric
@@ -115,41 +112,98 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 }
 
 // openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a
-// compressed .cubex archive, which is then decompressed into memory.
+// compressed .cubex archive, streamed (cube.ReadCubexStream). Either is
+// read within the decompression budget.
 func openGzip(f *os.File, path string) (*model.Experiment, error) {
 	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
 	}
-	br := bufio.NewReaderSize(zr, 1<<16)
+	var compressed int64
+	if st, err := f.Stat(); err == nil {
+		compressed = st.Size()
+	}
+	br := bufio.NewReaderSize(&budgetReader{r: zr, left: DecompressBudget(compressed)}, 1<<16)
 	head, err := br.Peek(1024)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
 	}
+	var e *model.Experiment
 	switch sniff(head) {
 	case kindXML:
-		e, err := cube.ReadXML(br, path)
-		if err != nil {
-			return nil, err
-		}
-		e.Format += " (gzip)"
-		return e, nil
+		e, err = cube.ReadXML(br, path)
 	case kindTar:
-		data, err := io.ReadAll(io.LimitReader(br, maxGzipTar+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
-		}
-		if len(data) > maxGzipTar {
-			return nil, fmt.Errorf("%s: compressed .cubex is larger than %d bytes when decompressed", path, int64(maxGzipTar))
-		}
-		e, err := cube.ReadCubex(bytes.NewReader(data), int64(len(data)), path)
-		if err != nil {
-			return nil, err
-		}
-		e.Format += " (gzip)"
-		return e, nil
+		e, err = cube.ReadCubexStream(br, path)
+	default:
+		return nil, fmt.Errorf("%s: gzip-compressed, but the content is not a CUBE file", path)
 	}
-	return nil, fmt.Errorf("%s: gzip-compressed, but the content is not a CUBE file", path)
+	if err != nil {
+		var be *BudgetError
+		if errors.As(err, &be) {
+			return nil, fmt.Errorf("%s: %w", path, be)
+		}
+		return nil, err
+	}
+	e.Format += " (gzip)"
+	return e, nil
+}
+
+// DecompressBudget returns how many bytes a compressed file of the given
+// size may inflate to: 1 GiB plus 100 times its size. Real CUBE files
+// compress 5 to 50 times; a file that inflates further is a decompression
+// bomb, and reading it would only cost time.
+var DecompressBudget = func(compressed int64) int64 { return 1<<30 + 100*compressed }
+
+// BudgetError reports a compressed file that inflates beyond its budget.
+type BudgetError struct {
+	Budget int64
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("decompresses to more than %s, the budget for its size; not a plausible CUBE file", byteSize(e.Budget))
+}
+
+// budgetReader passes on at most left bytes of r, then fails with a
+// *BudgetError if r holds more.
+type budgetReader struct {
+	r     io.Reader
+	left  int64
+	limit int64
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.limit == 0 {
+		b.limit = b.left
+	}
+	if b.left <= 0 {
+		// One byte more tells a stream that ends exactly here.
+		var one [1]byte
+		if n, _ := b.r.Read(one[:]); n > 0 {
+			return 0, &BudgetError{Budget: b.limit}
+		}
+		return b.r.Read(p)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// byteSize renders a size in the largest binary unit that keeps it ≥ 1.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 type fileKind int
@@ -255,11 +309,13 @@ type Error struct {
 	named bool
 }
 
+// Error names the file and the problem; bytes of the file that are not
+// printable text are escaped (package printable).
 func (e *Error) Error() string {
 	if e.named {
-		return e.Err.Error()
+		return printable.String(e.Err.Error())
 	}
-	return e.Path + ": " + e.Err.Error()
+	return printable.String(e.Path + ": " + e.Err.Error())
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -209,11 +209,6 @@ func TestValidateErrors(t *testing.T) {
 		{"orphan", func(e *Experiment) { e.Cnodes[1].Children = nil }, "not reachable"},
 		{"location column", func(e *Experiment) { e.System[4].Location = 0 }, "inconsistent data column"},
 		{"block size", func(e *Experiment) { e.SetBlock(1, NewBlock(2, 3)) }, "data block is 2×3"},
-		{"nan", func(e *Experiment) {
-			b := NewBlock(5, 3)
-			b.SetRow(0, []float64{math.NaN(), 0, 0})
-			e.SetBlock(2, b)
-		}, "is NaN"},
 		{"topology", func(e *Experiment) {
 			e.Topologies = []Cart{{Name: "grid", Dims: []CartDim{{Size: 2}}, Coords: []CartCoord{{Node: 3, Coord: []int{5}}}}}
 		}, "outside dimension"},

@@ -56,6 +56,10 @@ type Format struct {
 	// Thousands groups the digits before the point in threes with commas
 	// (30,807.79) wherever a number is not in scientific form.
 	Thousands bool
+	// NaN is the text of a NaN; empty means "-", a display's undefined
+	// value. The command line prints "NaN": there a NaN is a value a file
+	// holds.
+	NaN string
 }
 
 // Cube returns the CUBE browser's format: 2 decimals, scientific from 1e4,
@@ -64,7 +68,7 @@ func Cube() Format { return Format{Notation: Fixed, Decimals: 2, SciFrom: 4, Zer
 
 // Precise returns 12 significant digits: what the command line prints for
 // people.
-func Precise() Format { return Format{Notation: Significant, Digits: 12} }
+func Precise() Format { return Format{Notation: Significant, Digits: 12, NaN: "NaN"} }
 
 // RoundTrip returns the exact form: the text reads back as the same float64.
 func RoundTrip() Format { return Format{Notation: Exact} }
@@ -81,7 +85,7 @@ func (f Format) ZeroThreshold() float64 {
 // IsZero reports whether v prints, and counts, as zero.
 func (f Format) IsZero(v float64) bool { return v == 0 || math.Abs(v) < f.ZeroThreshold() }
 
-// Format prints v. NaN (undefined) prints as "-", infinities as "inf" and
+// Format prints v. NaN (undefined) prints as f.NaN or "-", infinities as "inf" and
 // "-inf", except in Exact notation, which writes NaN, +Inf and -Inf so that
 // they read back. Values of integer metrics (integer true) print without decimals
 // wherever they are integral after rounding, except in scientific form.
@@ -90,6 +94,8 @@ func (f Format) Format(v float64, integer bool) string {
 		return strconv.FormatFloat(v, 'g', -1, 64) // NaN, +Inf, -Inf read back
 	}
 	switch {
+	case math.IsNaN(v) && f.NaN != "":
+		return f.NaN
 	case math.IsNaN(v):
 		return "-"
 	case math.IsInf(v, 1):

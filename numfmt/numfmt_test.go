@@ -171,3 +171,14 @@ func TestZeroThreshold(t *testing.T) {
 		t.Error("IsZero disagrees with ZeroThreshold")
 	}
 }
+
+// TestNaNText: a display shows NaN as undefined, the command line as the
+// value a file holds.
+func TestNaNText(t *testing.T) {
+	if got := Cube().Format(math.NaN(), false); got != "-" {
+		t.Errorf("Cube: %q", got)
+	}
+	if got := Precise().Format(math.NaN(), false); got != "NaN" {
+		t.Errorf("Precise: %q", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"cubeview/assets"
 	"cubeview/format"
+	"cubeview/internal/prefs"
 	"cubeview/model"
 )
 
@@ -38,6 +39,8 @@ type App struct {
 	fy      fyne.App
 	docs    []*Document
 	windows []*Window
+	// prefs are the user's settings, shared with other running instances.
+	prefs *prefs.Store
 
 	// async runs work off the UI goroutine and then done on it; tests
 	// replace it with a synchronous runner.
@@ -50,17 +53,45 @@ type App struct {
 	forget bool
 }
 
-const recentKey = "recentFiles"
-const maxRecent = 8
+// Preference keys and bounds.
+const (
+	recentKey       = "recentFiles"
+	hotThresholdKey = "hotPathThreshold" // share, 0 < t < 1
+	maxRecent       = 8
+)
 
-// NewApp returns the application running on a.
+// NewApp returns the application running on a, with the preferences in
+// the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {
-	return &App{fy: a, async: func(work, done func()) {
+	return &App{fy: a, prefs: openPrefs(a), async: func(work, done func()) {
 		go func() {
 			work()
 			fyne.Do(done)
 		}()
 	}}
+}
+
+// openPrefs opens the preferences file; the first time, it takes over
+// the settings that earlier versions kept in Fyne's preferences, which a
+// killed instance could leave empty.
+func openPrefs(a fyne.App) *prefs.Store {
+	path, err := prefs.DefaultPath()
+	if err != nil {
+		path = filepath.Join(os.TempDir(), "cubeview-preferences.json")
+	}
+	p := prefs.Open(path)
+	if err := p.Err(); err != nil {
+		fmt.Fprintf(os.Stderr, "cubeview: %v (starting with default settings; the file is kept as .broken on the next change)\n", err)
+	}
+	if !p.Exists() {
+		old := a.Preferences()
+		for _, key := range []string{recentKey, prefSourceMappings, prefSourceDirs} {
+			if l := old.StringList(key); len(l) > 0 {
+				p.SetStringList(key, l)
+			}
+		}
+	}
+	return p
 }
 
 // Fyne returns the underlying Fyne application.
@@ -205,7 +236,7 @@ func exampleDir() (string, error) {
 
 // Recent returns the recently opened files, the latest first.
 func (a *App) Recent() []string {
-	return a.fy.Preferences().StringList(recentKey)
+	return a.prefs.StringList(recentKey)
 }
 
 func (a *App) addRecent(path string) {
@@ -215,11 +246,13 @@ func (a *App) addRecent(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	list := slices.DeleteFunc(a.Recent(), func(p string) bool { return p == path })
-	list = append([]string{path}, list...)
-	if len(list) > maxRecent {
-		list = list[:maxRecent]
+	_, err := a.prefs.UpdateStringList(recentKey, func(list []string) []string {
+		list = slices.DeleteFunc(list, func(p string) bool { return p == path })
+		list = append([]string{path}, list...)
+		return list[:min(len(list), maxRecent)]
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cubeview: %v\n", err)
 	}
-	a.fy.Preferences().SetStringList(recentKey, list)
 	a.changed()
 }

@@ -25,13 +25,12 @@ const (
 // SourcePaths returns the user's source-path mappings and search folders
 // as remembered in the preferences. Entries that do not parse are skipped.
 func (a *App) SourcePaths() (mappings []sourceview.Mapping, dirs []string) {
-	prefs := a.fy.Preferences()
-	for _, s := range prefs.StringList(prefSourceMappings) {
+	for _, s := range a.prefs.StringList(prefSourceMappings) {
 		if m, err := sourceview.ParseMapping(s); err == nil {
 			mappings = append(mappings, m)
 		}
 	}
-	for _, d := range prefs.StringList(prefSourceDirs) {
+	for _, d := range a.prefs.StringList(prefSourceDirs) {
 		if d = strings.TrimSpace(d); d != "" {
 			dirs = append(dirs, d)
 		}
@@ -46,9 +45,8 @@ func (a *App) SetSourcePaths(mappings []sourceview.Mapping, dirs []string) {
 	for i, m := range mappings {
 		ms[i] = m.String()
 	}
-	prefs := a.fy.Preferences()
-	prefs.SetStringList(prefSourceMappings, ms)
-	prefs.SetStringList(prefSourceDirs, dirs)
+	a.prefs.SetStringList(prefSourceMappings, ms)
+	a.prefs.SetStringList(prefSourceDirs, dirs)
 	for _, w := range a.windows {
 		if w.source != nil {
 			w.source.reload()

@@ -357,7 +357,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	if !slices.Contains(mappings, want) {
 		t.Errorf("mappings %v, want %v", mappings, want)
 	}
-	if got := a.Fyne().Preferences().StringList(prefSourceMappings); !slices.Contains(got, want.String()) {
+	if got := a.prefs.StringList(prefSourceMappings); !slices.Contains(got, want.String()) {
 		t.Errorf("preferences hold %q, want %q", got, want.String())
 	}
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -224,6 +225,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 func (w *Window) setDocument(doc *Document) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
+	w.view.SetHotThreshold(w.app.prefs.Float(hotThresholdKey, 0))
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(windowTitle(doc))
@@ -433,8 +435,21 @@ func (w *Window) SetDecimals(n int) {
 	w.refresh()
 }
 
+// SetHotThreshold sets the share of its parent's value a child must
+// exceed for the hottest path to go on into it.
+func (w *Window) SetHotThreshold(t float64) {
+	if w.view == nil {
+		return
+	}
+	w.view.SetHotThreshold(t)
+	w.app.prefs.SetFloat(hotThresholdKey, w.view.HotThreshold())
+	w.rebuildMenu()
+}
+
 // ExpandHottest expands, from the selected node of pane d, the path of
-// largest inclusive values down to a leaf and selects the leaf.
+// largest inclusive values for as long as a child holds more than the
+// hot-path threshold of its parent, and selects its end; the status line
+// says why it stopped there.
 func (w *Window) ExpandHottest(d view.Dim) {
 	v := w.view
 	if v == nil || w.loading {
@@ -456,7 +471,7 @@ func (w *Window) ExpandHottest(d view.Dim) {
 	if err := v.Update(); err != nil {
 		w.showError(err)
 	}
-	path := v.HottestPath(d, n)
+	path, _ := v.HottestPath(d, n) // the status line explains where it stopped
 	for _, p := range path[:len(path)-1] {
 		v.SetExpanded(d, p, true)
 	}
@@ -603,6 +618,12 @@ func (w *Window) menu() *fyne.MainMenu {
 	}
 	hot := fyne.NewMenuItem("Expand hottest path", func() { w.ExpandHottest(w.active) })
 	hot.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyH, Modifier: fyne.KeyModifierShortcutDefault}
+	hotShare := fyne.NewMenuItem("Hottest path goes on while a child holds more than", nil)
+	for _, pc := range []int{25, 50, 75, 90} {
+		it := fyne.NewMenuItem(fmt.Sprintf("%d %% of its parent", pc), func() { w.SetHotThreshold(float64(pc) / 100) })
+		it.Checked = v != nil && math.Round(100*v.HotThreshold()) == float64(pc)
+		hotShare.ChildMenu = appendItem(hotShare.ChildMenu, it)
+	}
 	find := fyne.NewMenuItem("Find…", w.ShowFind)
 	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 	next := fyne.NewMenuItem("Find next", func() { w.FindNext(1) })
@@ -630,7 +651,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		ext.ChildMenu = appendItem(ext.ChildMenu, it)
 	}
 	if v == nil {
-		for _, it := range []*fyne.MenuItem{flat, sortItem, prec, hot, find, next, prev, rangeItem, diverging, ext} {
+		for _, it := range []*fyne.MenuItem{flat, sortItem, prec, hot, hotShare, find, next, prev, rangeItem, diverging, ext} {
 			it.Disabled = true
 		}
 	} else {
@@ -638,7 +659,7 @@ func (w *Window) menu() *fyne.MainMenu {
 		diverging.Checked = v.Scale().Diverging
 	}
 	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
-		hot, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
+		hot, hotShare, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
 		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem())
 
 	help := fyne.NewMenu("Help",

@@ -28,6 +28,7 @@ func dataFile(t *testing.T, rel string) string {
 // background work synchronously, so that tests see its results at once.
 func newTestApp(t *testing.T) *App {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // preferences of this test only
 	a := NewApp(test.NewTempApp(t))
 	a.async = func(work, done func()) { work(); done() }
 	a.fatal = func(err error) { t.Errorf("unexpected error: %v", err) }
@@ -365,7 +366,8 @@ func TestFlatProfileRows(t *testing.T) {
 }
 
 // TestHottestPathMenu expands the hottest path from the call root and
-// compares it with a walk over the model's inclusive values.
+// compares it with a walk over the model's inclusive values that goes on
+// while the largest child holds more than half of its parent.
 func TestHottestPathMenu(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube3/ctest-pomp.cube"))
@@ -382,6 +384,9 @@ func TestHottestPathMenu(t *testing.T) {
 				best = ch
 			}
 		}
+		if math.Abs(incl[best]) <= 0.5*math.Abs(incl[c]) {
+			break
+		}
 		c = best
 		want = append(want, c)
 	}
@@ -397,6 +402,14 @@ func TestHottestPathMenu(t *testing.T) {
 	}
 	if len(want) < 3 {
 		t.Errorf("path %v too short to test", want)
+	}
+	end := want[len(want)-1]
+	why := e.Regions[e.Cnodes[end].Region].Name + " has nothing below it"
+	if len(e.Cnodes[end].Children) > 0 {
+		why = e.Regions[e.Cnodes[end].Region].Name + " ("
+	}
+	if s := w.Status(); !strings.HasPrefix(s, "Hottest path stops at "+why) {
+		t.Errorf("status %q does not say why the path stops (%q)", s, why)
 	}
 }
 

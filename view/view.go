@@ -70,6 +70,8 @@ type View struct {
 	markerNames         []string
 	markerAll           model.Mask
 	markerOperandsKnown bool
+	hotThreshold        float64 // 0: DefaultHotThreshold
+	hot                 hotNote
 }
 
 type paneState struct {
@@ -289,6 +291,9 @@ func (v *View) invalidateRight(d Dim) {
 
 // belongs reports whether n is a row kind of pane d in the current view.
 func (v *View) belongs(d Dim, n Node) bool {
+	if n.Index < 0 {
+		return false
+	}
 	switch d {
 	case MetricPane:
 		return n.Kind == MetricNode && n.Index < len(v.exp.Metrics)
@@ -1001,20 +1006,47 @@ func (v *View) sortKey(d Dim, n Node) float64 {
 	return x
 }
 
-// HottestPath returns the path from n down to a leaf that follows, at each
-// level, the child with the largest inclusive magnitude (the first one on
-// ties). Expanding every node but the last shows where the value goes.
-func (v *View) HottestPath(d Dim, n Node) []Node {
-	path := []Node{n}
+// DefaultHotThreshold is the share of a node's value a child must exceed
+// for the hottest path to go on into it (hpcviewer's hot-path rule).
+const DefaultHotThreshold = 0.5
+
+// HotThreshold returns the share (0 < t < 1) a child must exceed for the
+// hottest path to descend into it.
+func (v *View) HotThreshold() float64 {
+	if v.hotThreshold <= 0 {
+		return DefaultHotThreshold
+	}
+	return v.hotThreshold
+}
+
+// SetHotThreshold sets the share a child must exceed for the hottest path
+// to descend into it; values outside (0, 1) restore the default.
+func (v *View) SetHotThreshold(t float64) {
+	if !(t > 0 && t < 1) {
+		t = 0
+	}
+	v.hotThreshold = t
+}
+
+// HottestPath returns the path from n that follows, at each level, the
+// child with the largest inclusive magnitude (the first one on ties) for
+// as long as that child holds more than HotThreshold of its parent's
+// value; where no child does, the node's own code or the spread of its
+// children dominates and the path stops. why says where and why it
+// stopped; Explain repeats it while the path's end stays selected.
+// Expanding every node but the last shows where the value goes.
+func (v *View) HottestPath(d Dim, n Node) (path []Node, why string) {
+	path = []Node{n}
+	thr := v.HotThreshold()
 	for {
-		var best Node
-		bestVal := math.Inf(-1)
 		kids := v.Children(d, n)
 		for _, ch := range kids {
 			if ch.Kind == MetricNode {
 				v.metricValues(ch.Index) // children of a collapsed metric may not be computed yet
 			}
 		}
+		var best Node
+		bestVal := math.Inf(-1)
 		for _, ch := range kids {
 			x := math.Abs(v.Inclusive(d, ch))
 			if math.IsNaN(x) {
@@ -1025,11 +1057,46 @@ func (v *View) HottestPath(d Dim, n Node) []Node {
 			}
 		}
 		if !best.Valid() {
-			return path
+			why = v.Label(n) + " has nothing below it"
+			break
 		}
-		path = append(path, best)
-		n = best
+		total := math.Abs(v.Inclusive(d, n))
+		if total > 0 && bestVal > thr*total {
+			path = append(path, best)
+			n = best
+			continue
+		}
+		why = v.hotStop(d, n, best, bestVal, total, thr)
+		break
 	}
+	v.hot = hotNote{d: d, end: n, why: "Hottest path stops at " + why}
+	return path, v.hot.why
+}
+
+// hotNote remembers why the last hottest path stopped, for Explain.
+type hotNote struct {
+	d   Dim
+	end Node
+	why string
+}
+
+// hotStop explains why the hottest path stops at n, whose largest child
+// best holds bestVal of n's magnitude total, below the share thr.
+func (v *View) hotStop(d Dim, n, best Node, bestVal, total, thr float64) string {
+	unit := ""
+	if m := v.unitMetric(d, n); m >= 0 {
+		unit = " " + v.exp.Metrics[m].Unit
+	}
+	num := func(x float64) string { return v.format.Format(x, v.integer(d, n)) + unit }
+	if !(total > 0) {
+		return fmt.Sprintf("%s: its value is %s", v.Label(n), num(v.Inclusive(d, n)))
+	}
+	s := fmt.Sprintf("%s (%s): no child holds more than %.0f %% of it; the largest, %s, holds %s (%.1f %%)",
+		v.Label(n), num(v.Inclusive(d, n)), 100*thr, v.Label(best), num(v.Inclusive(d, best)), 100*bestVal/total)
+	if own := kindOf(n).exclusive(v, n.Index); !math.IsNaN(own) {
+		s += fmt.Sprintf("; its own value is %s (%.1f %%)", num(own), 100*math.Abs(own)/total)
+	}
+	return s
 }
 
 // Find searches the labels of pane d for pattern (a case-insensitive
@@ -1110,6 +1177,9 @@ func (v *View) Explain(d Dim) string {
 		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.format.Format(v.absolute(d, n), false) + " " + unit + ")"
 	}
 	parts := kindOf(n).explain(v, n.Index, "("+v.state(d, n)+"): "+val)
+	if v.hot.why != "" && v.hot.d == d && v.hot.end == n {
+		parts = append([]string{v.hot.why}, parts...)
+	}
 	if t := v.Tooltip(n); t != "" {
 		parts = append(parts, t)
 	}

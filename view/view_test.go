@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"cubeview/colormap"
+	"cubeview/format"
+	"cubeview/internal/testkit"
 	"cubeview/model"
 )
 
@@ -219,18 +221,46 @@ func TestThreadLevelHidden(t *testing.T) {
 	}
 }
 
+// TestHottestPath follows the hand computation: main 25 > foo 13 (52 %)
+// > foo 8 (62 %) > bar 2 (25 %), whose own value is 6 of 8; in the system
+// tree rank 0 holds 18 of 25 and its thread t1 10 of 18.
 func TestHottestPath(t *testing.T) {
-	v := NewView(handMade())
-	mustUpdate(t, v)
-	got := v.HottestPath(CallPane, cMain)
-	want := []Node{cMain, cFoo, cFoo2, cBar3}
-	if !slices.Equal(got, want) {
-		t.Errorf("HottestPath = %v, want %v", got, want)
+	tests := []struct {
+		name      string
+		d         Dim
+		from      Node
+		threshold float64
+		want      []Node
+		why       []string
+	}{
+		{"default stops where own code dominates", CallPane, cMain, 0, []Node{cMain, cFoo, cFoo2},
+			[]string{"stops at foo (8.00 sec)", "no child holds more than 50 %", "bar, holds 2.00 sec (25.0 %)", "own value is 6.00 sec (75.0 %)"}},
+		{"low threshold walks to the leaf", CallPane, cMain, 0.2, []Node{cMain, cFoo, cFoo2, cBar3}, []string{"bar has nothing below it"}},
+		{"high threshold stays at the root", CallPane, cMain, 0.6, []Node{cMain}, []string{"more than 60 %", "foo, holds 13.00 sec (52.0 %)"}},
+		{"system", SystemPane, sRoot, 0, []Node{sRoot, sNode0, sRank0, sT01}, []string{"t1 has nothing below it"}},
+		{"metric", MetricPane, mTime, 0, []Node{mTime}, []string{"MPI, holds 5.00 sec (20.0 %)", "own value is 20.00 sec (80.0 %)"}},
 	}
-	got = v.HottestPath(SystemPane, sRoot)
-	want = []Node{sRoot, sNode0, sRank0, sT01}
-	if !slices.Equal(got, want) {
-		t.Errorf("system HottestPath = %v, want %v", got, want)
+	for _, tt := range tests {
+		v := NewView(handMade())
+		v.SetHotThreshold(tt.threshold)
+		mustUpdate(t, v)
+		got, why := v.HottestPath(tt.d, tt.from)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: HottestPath = %v, want %v", tt.name, got, tt.want)
+		}
+		for _, w := range tt.why {
+			if !strings.Contains(why, w) {
+				t.Errorf("%s: why = %q, missing %q", tt.name, why, w)
+			}
+		}
+		v.Select(tt.d, got[len(got)-1])
+		if ex := v.Explain(tt.d); !strings.HasPrefix(ex, why) {
+			t.Errorf("%s: status %q does not start with %q", tt.name, ex, why)
+		}
+		v.Select(tt.d, tt.from)
+		if len(got) > 1 && strings.Contains(v.Explain(tt.d), "Hottest path") {
+			t.Errorf("%s: status still explains the hottest path after moving away", tt.name)
+		}
 	}
 }
 
@@ -423,5 +453,53 @@ func TestMissingAggregatesFirst(t *testing.T) {
 	}
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHottestPathReal follows the hottest path on real Score-P profiles,
+// where it stops well above the leaves: in LULESH main keeps 79 % of its
+// time itself; in BT-MZ adi spreads its time over x_, y_ and z_solve.
+func TestHottestPathReal(t *testing.T) {
+	tests := []struct {
+		file []string
+		want []string // labels along the path
+		why  []string
+	}{
+		{[]string{"cube4", "lulesh", "lulesh.p27.size25.r1.cubex"}, []string{"lulesh2.0", "int main(int, char**)"},
+			[]string{"no child holds more than 50 %", "the largest, void TimeIncrement(Domain&), holds", "(19.2 %)", "(78.8 %)"}},
+		{[]string{"cube4", "quirks", "cube4.8_with_checksum_bug.cubex"}, []string{"bt-mz_B.x", "bt_mz", "adi"},
+			[]string{"the largest, z_solve, holds 118.79 sec (30.5 %)"}},
+	}
+	for _, tt := range tests {
+		e, err := format.Open(testkit.Data(t, tt.file...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := NewView(e)
+		v.Select(MetricPane, Node{MetricNode, e.MetricByName("time")})
+		mustUpdate(t, v)
+		path, why := v.HottestPath(CallPane, v.Selected(CallPane))
+		var got []string
+		for _, n := range path {
+			got = append(got, v.Label(n))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: path %q, want %q", tt.file[len(tt.file)-1], got, tt.want)
+		}
+		for _, w := range tt.why {
+			if !strings.Contains(why, w) {
+				t.Errorf("%s: %q misses %q", tt.file[len(tt.file)-1], why, w)
+			}
+		}
+		// Each step holds more than half of its parent, by the model's values.
+		incl, err := e.CallTreeValues(model.MetricSel{Metric: e.MetricByName("time"), Inclusive: true}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(path); i++ {
+			if a, b := incl[path[i].Index], incl[path[i-1].Index]; !(a > 0.5*b) {
+				t.Errorf("step %s holds %v of %v", got[i], a, b)
+			}
+		}
 	}
 }

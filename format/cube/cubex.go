@@ -158,32 +158,53 @@ func (a *cubexArchive) close() {
 }
 
 // fileColumns maps the value positions of a .data row to data columns.
-// Value j of a row belongs to the location whose Id is j. When the Ids are
-// not exactly 0…L−1, position j belongs to the location with the j-th
-// smallest Id. It returns nil when positions and columns agree.
+// Value j of a row belongs to the location whose Id is j, so the Ids must
+// be 0…L−1 in any order; any other Id is an error naming it, since its
+// values cannot be told apart from another location's. It returns nil
+// when positions and columns agree.
 func fileColumns(e *model.Experiment, locationColumn map[int]int) ([]int, error) {
 	nl := len(e.Locations)
 	if len(locationColumn) != nl {
 		return nil, fmt.Errorf("anchor.xml maps %d location ids for %d locations", len(locationColumn), nl)
 	}
-	ids := make([]int, 0, nl)
-	for id, col := range locationColumn {
-		if col < 0 || col >= nl {
-			return nil, fmt.Errorf("location id %d has data column %d of %d", id, col, nl)
-		}
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
 	cols := make([]int, nl)
 	identity := true
-	for j, id := range ids {
-		cols[j] = locationColumn[id]
-		identity = identity && cols[j] == j
+	for j := range cols {
+		col, ok := locationColumn[j]
+		if !ok {
+			return nil, fmt.Errorf("no location has Id %d: %s; a .data row holds the values of the locations with Ids 0 to %d in order",
+				j, outsideIDs(locationColumn, nl), nl-1)
+		}
+		if col < 0 || col >= nl {
+			return nil, fmt.Errorf("location id %d has data column %d of %d", j, col, nl)
+		}
+		cols[j] = col
+		identity = identity && col == j
 	}
 	if identity {
 		return nil, nil
 	}
 	return cols, nil
+}
+
+// outsideIDs names the location Ids outside 0…n−1.
+func outsideIDs(locationColumn map[int]int, n int) string {
+	var out []int
+	for id := range locationColumn {
+		if id < 0 || id >= n {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	words := make([]string, 0, 3)
+	for i, id := range out {
+		if i == 3 {
+			words = append(words, fmt.Sprintf("and %d more", len(out)-3))
+			break
+		}
+		words = append(words, strconv.Itoa(id))
+	}
+	return "location Id " + strings.Join(words, ", ") + " is outside that range"
 }
 
 // enumerations returns the two cnode orders of CUBE 4 data rows: "deep" is
@@ -321,15 +342,6 @@ func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, er
 		dst[k] = b.MutableRow(c)
 	}
 	if err := readData(ld.arch.r, md.data, md.layout, dst, ld.cols); err != nil {
-		var nf *nonFiniteError
-		if errors.As(err, &nf) {
-			col := nf.column
-			if ld.cols != nil {
-				col = ld.cols[col]
-			}
-			return nil, fmt.Errorf("%s.data: value at cnode id %d, location id %d is %v",
-				id, e.Cnodes[rowCnode[nf.row]].ID, e.Location(col).ID, nf.value)
-		}
 		return nil, fmt.Errorf("%s.data: %w", id, err)
 	}
 	if convert {

@@ -109,7 +109,7 @@ func TestCubexDataRoundTrip(t *testing.T) {
 			e := synth.Generate(tt.cfg)
 			if tt.permuteIDs {
 				for l := range e.Locations {
-					e.System[e.Locations[l]].ID = 100 + (l*3)%len(e.Locations)
+					e.System[e.Locations[l]].ID = (l * 3) % len(e.Locations) // 0…6 in another order
 				}
 			}
 			if tt.multiRoot {

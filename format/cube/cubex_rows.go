@@ -254,19 +254,8 @@ func (r *cubexRows) zrowInto(k int, rd rowDecoder, i int, buf []byte, bufs *rowB
 	return nil
 }
 
-// explain names the metric's member, and the cnode and location of a value
-// that is not finite.
+// explain names the metric's member.
 func (r *cubexRows) explain(err error, first int) error {
-	var nf *nonFiniteError
-	if errors.As(err, &nf) {
-		e := r.ld.e
-		col := nf.column
-		if r.ld.cols != nil {
-			col = r.ld.cols[col]
-		}
-		return fmt.Errorf("%s: metric %q: %s.data: value at cnode id %d, location id %d is %v", r.ld.arch.name, r.met.UniqName,
-			r.id, e.Cnodes[r.rowCnode[first+nf.row]].ID, e.Location(col).ID, nf.value)
-	}
 	return fmt.Errorf("%s: metric %q: %s.data: %w", r.ld.arch.name, r.met.UniqName, r.id, err)
 }
 

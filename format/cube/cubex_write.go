@@ -46,7 +46,7 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 	cols := writeColumns(e)
 	deep := e.CnodeOrder()
 	var wide []int
-	now := time.Now().Truncate(time.Second)
+	now := memberTime
 	for _, m := range e.MetricOrder() {
 		met := &e.Metrics[m]
 		if !met.HasStoredValues() {
@@ -126,6 +126,10 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 	}
 	return inclusiveMetrics, nil
 }
+
+// memberTime is the modification time of every member written: a fixed
+// time, so that the same experiment always gives the same bytes.
+var memberTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func writeMember(tw *tar.Writer, name string, size int64, mtime time.Time) error {
 	return tw.WriteHeader(&tar.Header{
@@ -251,11 +255,11 @@ var intRanges = map[elemKind][2]float64{
 
 // appendValue encodes v as kind, failing for values the type cannot hold.
 func appendValue(buf []byte, v float64, k elemKind, order byteOrder) ([]byte, error) {
+	if k == elemFloat64 {
+		return order.AppendUint64(buf, math.Float64bits(v)), nil // NaN and ±Inf too
+	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil, fmt.Errorf("not a finite number")
-	}
-	if k == elemFloat64 {
-		return order.AppendUint64(buf, math.Float64bits(v)), nil
 	}
 	r := intRanges[k]
 	if v != math.Trunc(v) || v < r[0] || v >= r[1] {

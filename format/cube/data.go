@@ -105,27 +105,22 @@ func unsignedKind(k elemKind) bool {
 }
 
 // decodeValues converts len(dst) values of kind k from src (which holds
-// exactly that many) and reports whether all of them are finite.
-func decodeValues(dst []float64, src []byte, k elemKind, order byteOrder) bool {
+// exactly that many). Doubles may be NaN or infinite, as CubeLib writes
+// them; they are kept.
+func decodeValues(dst []float64, src []byte, k elemKind, order byteOrder) {
 	little := order == binary.LittleEndian
 	switch k {
 	case elemFloat64:
 		src = src[:8*len(dst)]
-		var nonFinite bool
 		if little {
 			for i := range dst {
-				v := math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))
-				nonFinite = nonFinite || v-v != 0
-				dst[i] = v
+				dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))
 			}
 		} else {
 			for i := range dst {
-				v := math.Float64frombits(binary.BigEndian.Uint64(src[8*i:]))
-				nonFinite = nonFinite || v-v != 0
-				dst[i] = v
+				dst[i] = math.Float64frombits(binary.BigEndian.Uint64(src[8*i:]))
 			}
 		}
-		return !nonFinite
 	case elemInt64:
 		src = src[:8*len(dst)]
 		for i := range dst {
@@ -161,7 +156,6 @@ func decodeValues(dst []float64, src []byte, k elemKind, order byteOrder) bool {
 			dst[i] = float64(src[i])
 		}
 	}
-	return true
 }
 
 // dataLayout describes the payload of a .data member.
@@ -173,16 +167,6 @@ type dataLayout struct {
 }
 
 func (d dataLayout) rowBytes() int64 { return int64(d.columns) * int64(d.kind.size()) }
-
-// nonFiniteError reports a NaN or infinite value at a row and file column.
-type nonFiniteError struct {
-	row, column int
-	value       float64
-}
-
-func (e *nonFiniteError) Error() string {
-	return fmt.Sprintf("row %d, column %d holds %v", e.row, e.column, e.value)
-}
 
 // checkDataMember verifies, without reading the values, that a .data
 // member's size fits the layout: at least the rows × columns values for
@@ -389,13 +373,7 @@ func (rd *rowDecoder) decode(src io.Reader, first, n int, buf []byte) error {
 			target = rd.scratch
 		}
 		take := min(rd.d.columns-col, len(pending)/es)
-		if !decodeValues(target[col:col+take], pending[:take*es], rd.d.kind, rd.d.order) {
-			for j, v := range target[col : col+take] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &nonFiniteError{row: row, column: col + j, value: v}
-				}
-			}
-		}
+		decodeValues(target[col:col+take], pending[:take*es], rd.d.kind, rd.d.order)
 		pending = pending[take*es:]
 		col += take
 		if col == rd.d.columns {

@@ -27,7 +27,17 @@
 // below 2^64 − 1; the inclusive value of a call path is rebuilt from own
 // values, so where a child exceeded its parent it is the sum of its parts
 // rather than the smaller stored number. Written back, these values fit
-// their type unchanged, and a write → read round trip is stable.
+// their type unchanged, and a write → read round trip is stable. The
+// members of a written .cubex carry a fixed time, so the same experiment
+// always gives the same bytes.
+//
+// Double values may be NaN or infinite; they are read, kept and written as
+// CubeLib does. The values of a .data row belong to the locations with
+// Ids 0…L−1 in that order; an anchor.xml with other location Ids is an
+// error naming them, never values on the wrong location. A .cubex that
+// can only be read as a stream (gzip-compressed) is read in one pass by
+// ReadCubexStream, which keeps the members it uses in an unnamed
+// temporary file and skips the others.
 //
 // Writing produces CUBE 3.0 XML, which both CUBE 3 and CubeLib 4 read, or
 // a CUBE 4 .cubex archive. Whatever the target format cannot express

@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"io"
-	"time"
 
 	"cubeview/model"
 )
@@ -67,7 +66,7 @@ func writeCubex(w io.Writer, e *model.Experiment, opt cubexWriteOptions) error {
 			return err
 		}
 	}
-	if err := writeMember(tw, anchorName, int64(len(body)), time.Now().Truncate(time.Second)); err != nil {
+	if err := writeMember(tw, anchorName, int64(len(body)), memberTime); err != nil {
 		return err
 	}
 	if _, err := tw.Write(body); err != nil {

@@ -2,6 +2,7 @@ package cube
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,6 +173,16 @@ func (p *xmlParser) attrElem() model.Attr {
 	k, _ := p.attrString("key")
 	v, _ := p.attrString("value")
 	return model.Attr{Key: k, Value: v}
+}
+
+// grow doubles a full slice's capacity: the entity slices of a large
+// document grow to tens of thousands of elements, and append's smaller
+// steps for large slices would copy them several times over.
+func grow[S ~[]E, E any](s S) S {
+	if len(s) < cap(s) || len(s) < 256 {
+		return s
+	}
+	return slices.Grow(s, len(s))
 }
 
 // firstText records the text of the first child element of a kind.
@@ -412,7 +423,7 @@ func (p *xmlParser) region() error {
 		}
 	}
 	b.regionByID[id] = len(b.e.Regions)
-	b.e.Regions = append(b.e.Regions, r)
+	b.e.Regions = append(grow(b.e.Regions), r)
 	return nil
 }
 
@@ -483,9 +494,6 @@ func (p *xmlParser) cnode(parent int) error {
 	if err != nil {
 		return err
 	}
-	if _, dup := b.cnodeByID[id]; dup {
-		return fmt.Errorf("cnode id %d is declared twice", id)
-	}
 	w := what{prefix: "cnode id ", id: id}
 	c := model.Cnode{ID: id, Parent: parent, Region: -1, CallLine: -1}
 	ref := 0
@@ -503,8 +511,7 @@ func (p *xmlParser) cnode(parent int) error {
 		}
 	}
 	idx := len(b.e.Cnodes)
-	b.cnodeByID[id] = idx
-	b.e.Cnodes = append(b.e.Cnodes, c)
+	b.e.Cnodes = append(grow(b.e.Cnodes), c)
 	p.refs = append(p.refs, ref)
 	return p.children(func() error {
 		switch string(p.s.name) {
@@ -523,10 +530,19 @@ func (p *xmlParser) cnode(parent int) error {
 	})
 }
 
-// resolveCnodes gives every cnode its region (and, in CUBE 2, its call
-// site's file and line) once the whole <program> section is read.
+// resolveCnodes indexes the cnodes by id, checking that no id repeats,
+// and gives every cnode its region (and, in CUBE 2, its call site's file
+// and line) once the whole <program> section is read.
 func (p *xmlParser) resolveCnodes() error {
 	b := p.b
+	b.cnodeByID = make(map[int]int, len(b.e.Cnodes))
+	for i := range b.e.Cnodes {
+		id := b.e.Cnodes[i].ID
+		if _, dup := b.cnodeByID[id]; dup {
+			return fmt.Errorf("cnode id %d is declared twice", id)
+		}
+		b.cnodeByID[id] = i
+	}
 	for i, ref := range p.refs {
 		c := &b.e.Cnodes[i]
 		if b.v2 {
@@ -587,7 +603,7 @@ func (p *xmlParser) sysNode(parent int) error {
 		return fmt.Errorf("%s is declared twice", w)
 	}
 	idx := len(b.e.System)
-	b.e.System = append(b.e.System, model.SystemNode{ID: id, Kind: tag.kind, Class: tag.class, Parent: parent, Location: -1})
+	b.e.System = append(grow(b.e.System), model.SystemNode{ID: id, Kind: tag.kind, Class: tag.class, Parent: parent, Location: -1})
 	b.fileID = append(b.fileID, id)
 	b.sysByID[tag.space][id] = idx
 	if b.v2 {

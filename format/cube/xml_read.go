@@ -48,6 +48,9 @@ func decodeXML(r io.Reader, name string) (*xmlDoc, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	doc.Exp.Source = name
+	if doc.Trailing {
+		doc.Exp.Warnings = append(doc.Exp.Warnings, "the bytes after </cube> are ignored")
+	}
 	return doc, nil
 }
 

@@ -279,9 +279,6 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 			if err != nil && !errors.Is(err, strconv.ErrRange) {
 				return false, fmt.Errorf("value %d: %q is not a number", n, clip(string(text[i:j])))
 			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return false, fmt.Errorf("value %d is %q (NaN or Inf is not allowed)", n, clip(string(text[i:j])))
-			}
 		}
 		if v != 0 {
 			col := colOf[n]

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // update is the -update flag of every test binary that imports testkit:
@@ -133,4 +135,43 @@ func Diff(want, got string) string {
 		}
 	}
 	return "texts differ" // unreachable: equal lines mean equal texts
+}
+
+// Peak runs f and returns the largest heap in use while it ran, above
+// what was in use before (sampled with runtime.ReadMemStats every
+// millisecond), and how long f took. Memory that f keeps afterwards
+// counts; garbage collected meanwhile does not.
+func Peak(f func()) (peak uint64, elapsed time.Duration) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		var top uint64
+		var m runtime.MemStats
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			top = max(top, m.HeapInuse)
+			select {
+			case <-stop:
+				done <- top
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	start := time.Now()
+	f()
+	elapsed = time.Since(start)
+	close(stop)
+	top := <-done
+	runtime.ReadMemStats(&ms)
+	top = max(top, ms.HeapInuse)
+	if top < base {
+		return 0, elapsed
+	}
+	return top - base, elapsed
 }

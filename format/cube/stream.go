@@ -1,0 +1,151 @@
+package cube
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"cubeview/model"
+)
+
+// cubexMember matches the members a .cubex reader uses: anchor.xml and the
+// .index and .data members of metrics.
+var cubexMember = regexp.MustCompile(`^(anchor\.xml|[0-9]+\.(index|data))$`)
+
+// ReadCubexStream reads a CUBE 4 .cubex archive from a stream that cannot
+// seek, such as a gzip-decompressed file, in one pass and with bounded
+// memory: the members the reader uses are copied to an unnamed temporary
+// file, from which metric data are read on first use; every other member
+// is skipped without being kept. name is used in error messages.
+func ReadCubexStream(r io.Reader, name string) (*model.Experiment, error) {
+	spool, err := os.CreateTemp("", "cubeview-*.cubex")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	closer := removeOnClose(spool)
+	members, err := spoolTar(r, spool, func(member string) bool { return cubexMember.MatchString(member) })
+	if err != nil {
+		closer.Close()
+		if errors.Is(err, errNotTar) {
+			return nil, fmt.Errorf("%s: not a .cubex file: %w", name, err)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	a := &cubexArchive{name: name, r: spool, closer: closer, members: members}
+	e, err := a.read()
+	if err != nil {
+		a.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// removeOnClose returns a closer that closes f and removes it; on systems
+// that allow it the file is removed at once, so nothing is left behind
+// even if the process is killed.
+func removeOnClose(f *os.File) io.Closer {
+	removed := os.Remove(f.Name()) == nil
+	return closerFunc(func() error {
+		err := f.Close()
+		if !removed {
+			os.Remove(f.Name())
+		}
+		return err
+	})
+}
+
+type closerFunc func() error
+
+func (c closerFunc) Close() error { return c() }
+
+// spoolTar reads the tar archive in r sequentially, copying the members
+// keep accepts to dst and skipping the others, and returns where each
+// kept member lies in dst. Headers are read as readTarIndex reads them,
+// without insisting on correct checksums.
+func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool) (map[string]tarMember, error) {
+	members := map[string]tarMember{}
+	var hdr [tarBlock]byte
+	var longName string
+	var pax map[string]string
+	var written int64
+	for off := int64(0); ; {
+		n, err := io.ReadFull(r, hdr[:])
+		if err != nil {
+			if n == 0 && errors.Is(err, io.EOF) && off > 0 {
+				return members, nil // end of archive without zero blocks
+			}
+			if off == 0 {
+				return nil, errNotTar
+			}
+			return nil, fmt.Errorf("truncated tar archive: header at byte %d: %w", off, err)
+		}
+		if isZeroBlock(hdr[:]) {
+			if off == 0 {
+				return nil, errNotTar
+			}
+			return members, nil
+		}
+		h, err := parseTarHeader(&hdr)
+		if err != nil {
+			if off == 0 {
+				return nil, fmt.Errorf("%w: %v", errNotTar, err)
+			}
+			return nil, fmt.Errorf("tar header at byte %d: %w", off, err)
+		}
+		if v, ok := pax["size"]; ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
+			}
+			h.size = n
+		}
+		off += tarBlock
+		padded := (h.size + tarBlock - 1) / tarBlock * tarBlock
+		switch h.typeflag {
+		case 'L', 'x':
+			if h.size > maxTarMeta {
+				return nil, fmt.Errorf("tar header at byte %d: extended header of %d bytes is too large", off-tarBlock, h.size)
+			}
+			buf := make([]byte, padded)
+			if _, err := io.ReadFull(r, buf); err != nil {
+				return nil, fmt.Errorf("truncated tar archive: extended header at byte %d: %w", off, err)
+			}
+			buf = buf[:h.size]
+			if h.typeflag == 'L' {
+				longName = string(bytes.TrimRight(buf, "\x00"))
+			} else if pax, err = parsePax(buf); err != nil {
+				return nil, fmt.Errorf("tar pax header at byte %d: %w", off-tarBlock, err)
+			}
+			off += padded
+			continue
+		}
+		name := h.name
+		if longName != "" {
+			name = longName
+		}
+		if p, ok := pax["path"]; ok {
+			name = p
+		}
+		name = strings.TrimPrefix(name, "./")
+		longName, pax = "", nil
+		regular := h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7'
+		if regular && keep(name) {
+			if _, err := io.CopyN(dst, r, h.size); err != nil {
+				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+			}
+			members[name] = tarMember{name: name, offset: written, size: h.size}
+			written += h.size
+			if _, err := io.CopyN(io.Discard, r, padded-h.size); err != nil {
+				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+			}
+		} else if _, err := io.CopyN(io.Discard, r, padded); err != nil {
+			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+		}
+		off += padded
+	}
+}
