@@ -42,17 +42,21 @@ func TestOpenImportedFormats(t *testing.T) {
 		processes   int
 		region      string  // a region of the flat profile …
 		inclusive   float64 // … with its inclusive time as the tool reports it
+		zeroTime    bool    // the profile accumulated no time
 	}{
 		// gprof's call graph entry "[1] 100.0 0.00 0.33 main [1]":
 		// self 0.00 + children 0.33.
-		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof", 1, "main", 0.33},
+		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof", 1, "main", 0.33, false},
 		// "[2] 53.4 0.00 0.18 5 read_all_makefiles [2]"
-		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof", 1, "read_all_makefiles", 0.18},
+		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof", 1, "read_all_makefiles", 0.18, false},
+		// A UTF-16 report without call graph entries, a zero-time one.
+		{dataFile(t, "gprof/issue88.prof"), "issue88.prof", 1, "", 0, true},
+		{dataFile(t, "gprof/zeros.prof"), "zeros.prof", 1, "", 0, true},
 		// A TAU directory, and a profile file in it (which opens the
 		// directory): cpi-mpi's 4 ranks.
-		{tauDir, "cpi-mpi", 4, "", 0},
-		{filepath.Join(tauDir, "profile.0.0.0"), "profile.0.0.0", 4, "", 0},
-		{filepath.Join("..", "format", "mpip", "testdata", "userguide-2.4-9-test-mpip-time.mpiP"), "userguide-2.4-9-test-mpip-time.mpiP", 4, "", 0},
+		{tauDir, "cpi-mpi", 4, "", 0, false},
+		{filepath.Join(tauDir, "profile.0.0.0"), "profile.0.0.0", 4, "", 0, false},
+		{filepath.Join("..", "format", "mpip", "testdata", "userguide-2.4-9-test-mpip-time.mpiP"), "userguide-2.4-9-test-mpip-time.mpiP", 4, "", 0, false},
 	} {
 		t.Run(tc.title+"/"+tc.region, func(t *testing.T) {
 			a := newTestApp(t)
@@ -75,8 +79,8 @@ func TestOpenImportedFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := shownRows(w.Pane(view.MetricPane))[m]; r.Value != total || total <= 0 {
-				t.Errorf("metric %s shows %v, want its total %v > 0", r.Label, r.Value, total)
+			if r := shownRows(w.Pane(view.MetricPane))[m]; r.Value != total || (total > 0) == tc.zeroTime {
+				t.Errorf("metric %s shows %v, want its total %v (zero: %v)", r.Label, r.Value, total, tc.zeroTime)
 			}
 			if tc.region != "" {
 				if r := flatRow(t, w, tc.region); !near(r.Value, tc.inclusive) {

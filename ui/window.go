@@ -58,8 +58,9 @@ type Window struct {
 	reported map[string]bool
 	ready    []func()
 
-	source         *sourcePanel // nil until the source panel is first shown
-	analysisPanels              // perfdiff result list, statistics
+	source         *sourcePanel    // nil until the source panel is first shown
+	analysisPanels                 // perfdiff result list, statistics
+	callGraph      *callGraphPanel // nil until callers and callees are first shown
 
 	prefetching bool      // the selected metric's rows are being read ahead
 	firstPaint  bool      // values were shown (timing log)
@@ -237,6 +238,7 @@ func (w *Window) setDocument(doc *Document) {
 	w.body.Objects[0].Show()
 	w.rebuildMenu()
 	w.refresh()
+	w.showCallGraphDefaults()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -660,7 +662,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	}
 	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
 		hot, hotShare, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
-		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem())
+		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem(), w.callGraphMenuItem())
 
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keys and mouse", w.keysHelp),

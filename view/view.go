@@ -568,6 +568,7 @@ func (v *View) computeSystem(ms model.MetricSel, ok bool) {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
+	sys = v.toolSystemValues(ms, sys)
 	v.sysVals = sys
 	v.locVals = v.exp.LocationsOf(sys)
 }
