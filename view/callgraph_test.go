@@ -26,7 +26,9 @@ type gprofLine struct {
 	cost  float64
 }
 
-func (l gprofLine) String() string { return fmt.Sprintf("[%d] %d calls %.2f", l.index, l.calls, l.cost) }
+func (l gprofLine) String() string {
+	return fmt.Sprintf("[%d] %d calls %.2f", l.index, l.calls, l.cost)
+}
 
 // gprofEntry is one entry of the call graph: the primary line's function
 // with its self and inclusive time, and its callers and callees.
