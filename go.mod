@@ -6,6 +6,7 @@ require (
 	fyne.io/fyne/v2 v2.7.1
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/beevik/etree v1.8.1
+	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50
 	github.com/jackc/pgx/v5 v5.12.0
 	gonum.org/v1/plot v0.17.0
 	modernc.org/sqlite v1.62.0

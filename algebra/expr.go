@@ -63,9 +63,28 @@ type SyntaxError struct {
 // Column returns the 1-based character position of the problem.
 func (e *SyntaxError) Column() int { return utf8.RuneCountInString(e.Text[:e.Pos]) + 1 }
 
-// Error shows the message, the expression and a caret under the problem.
+// Error shows the message, the expression (around the problem when it is
+// long) and a caret under the problem.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("expression column %d: %s\n  %s\n  %s^", e.Column(), e.Msg, e.Text, strings.Repeat(" ", e.Column()-1))
+	runes := []rune(e.Text)
+	col := e.Column() - 1
+	from, to := 0, len(runes)
+	const context = 60
+	if col > context {
+		from = col - context
+	}
+	if to > col+context {
+		to = col + context
+	}
+	text := string(runes[from:to])
+	caret := col - from
+	if from > 0 {
+		text, caret = "…"+text, caret+1
+	}
+	if to < len(runes) {
+		text += "…"
+	}
+	return fmt.Sprintf("expression column %d: %s\n  %s\n  %s^", e.Column(), e.Msg, text, strings.Repeat(" ", caret))
 }
 
 type tokenKind uint8
@@ -94,10 +113,11 @@ func (t token) describe() string {
 }
 
 type parser struct {
-	text string
-	pos  int
-	tok  token
-	err  *SyntaxError
+	text  string
+	pos   int
+	tok   token
+	err   *SyntaxError
+	depth int // operators open around the current token
 }
 
 func (p *parser) fail(pos int, format string, args ...any) {
@@ -182,6 +202,10 @@ func Parse(text string) (*Expr, error) {
 	return x, nil
 }
 
+// MaxDepth is how deeply operators may nest in an expression; deeper ones
+// are refused at once (a written expression stays far below).
+const MaxDepth = 64
+
 func (p *parser) expr() *Expr {
 	t := p.tok
 	switch {
@@ -194,6 +218,12 @@ func (p *parser) expr() *Expr {
 			p.fail(t.pos, "unknown operator %q (want %s)", t.text, strings.Join(OperatorNames(), ", "))
 			return nil
 		}
+		if p.depth >= MaxDepth {
+			p.fail(t.pos, "expression nested deeper than %d operators", MaxDepth)
+			return nil
+		}
+		p.depth++
+		defer func() { p.depth-- }()
 		p.next() // the word
 		p.next() // "("
 		x := &Expr{Op: o.Op, Pos: t.pos}
@@ -306,30 +336,40 @@ func (x *Expr) Files() []string {
 // Opener reads the experiment in a file.
 type Opener func(path string) (*model.Experiment, error)
 
-// Eval evaluates x, reading each distinct file once with open.
+// Eval evaluates x, reading each distinct file once with open and
+// computing each distinct subexpression once.
 func Eval(x *Expr, open Opener, opt Options) (*model.Experiment, error) {
-	files := map[string]*model.Experiment{}
-	return eval(x, open, opt, files)
+	return eval(x, open, opt, map[string]*model.Experiment{})
 }
 
-func eval(x *Expr, open Opener, opt Options, files map[string]*model.Experiment) (*model.Experiment, error) {
-	if x.Op == NoOp {
-		if e, ok := files[x.File]; ok {
-			return e, nil
-		}
-		e, err := open(x.File)
-		if err != nil {
-			return nil, err
-		}
-		files[x.File] = e
+// eval evaluates x; done holds the results so far by file name (key
+// "file:NAME") and by expression text.
+func eval(x *Expr, open Opener, opt Options, done map[string]*model.Experiment) (*model.Experiment, error) {
+	key := "file:" + x.File
+	if x.Op != NoOp {
+		key = x.String()
+	}
+	if e, ok := done[key]; ok {
 		return e, nil
+	}
+	e, err := evalOnce(x, open, opt, done)
+	if err != nil {
+		return nil, err
+	}
+	done[key] = e
+	return e, nil
+}
+
+func evalOnce(x *Expr, open Opener, opt Options, done map[string]*model.Experiment) (*model.Experiment, error) {
+	if x.Op == NoOp {
+		return open(x.File)
 	}
 	if err := x.Check(); err != nil {
 		return nil, err
 	}
 	args := make([]*model.Experiment, len(x.Args))
 	for i, a := range x.Args {
-		e, err := eval(a, open, opt, files)
+		e, err := eval(a, open, opt, done)
 		if err != nil {
 			return nil, err
 		}

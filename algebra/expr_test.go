@@ -121,12 +121,17 @@ func TestEval(t *testing.T) {
 	if v, w := flatten(t, r)[vkey("bytes", "main@m.c/qux@m.c", "0.0")], two/3-100; v != w {
 		t.Errorf("bytes main/qux = %v, want %v", v, w)
 	}
-	// Nested provenance: operand 0 is the mean, whose operands are kept below it.
+	// Nested provenance: operand 0 is the mean, whose operands are kept
+	// below it; an operand recorded already is not recorded again (b as
+	// the mean's third operand, a and b of the merge).
 	for k, want := range map[string]string{
 		AttrOperand + "0":    "expression=mean(a, b, b)",
 		AttrOperand + "1":    "expression=merge(a, b)",
-		AttrOperand + "0::2": "expression=b",
-		AttrOperand + "1::0": "expression=a",
+		AttrOperand + "0::0": "expression=a",
+		AttrOperand + "0::1": "expression=b",
+		AttrOperand + "0::2": "",
+		AttrOperand + "1::0": "",
+		AttrOperand + "1::1": "",
 	} {
 		if got, _ := r.Attr(k); got != want {
 			t.Errorf("%s = %q, want %q", k, got, want)

@@ -98,6 +98,10 @@ func operandName(ops []*model.Experiment, i int) string {
 //     single call-tree root, the root regions count as equal whatever
 //     their names and modules (the first operand's definition is kept,
 //     and RootsMatched says so), unless Options.StrictRoots is set.
+//     Operands recorded by different tools (their formats name different
+//     tools, e.g. a .cubex and an HPCToolkit database) match regions by
+//     name alone, since every tool records a region's file differently;
+//     among same-named regions one with the same module is preferred.
 //   - call-tree node: the same callee region and parameters under a matched
 //     parent; with Options.StrictLines also the same call-site file and
 //     line. Siblings that are equal under this relation are matched in
@@ -253,6 +257,32 @@ type regionKey struct {
 	begin, end   int
 }
 
+// toolOf names the tool whose file an experiment was read from: the first
+// word of its format ("CUBE", "HPCToolkit", "pprof", …), or "" for a
+// derived experiment.
+func toolOf(e *model.Experiment) string {
+	tool, _, _ := strings.Cut(strings.TrimSpace(e.Format), " ")
+	if strings.EqualFold(tool, "derived") {
+		return ""
+	}
+	return strings.ToLower(tool)
+}
+
+// mixedTools reports whether the operands were recorded by different tools.
+func mixedTools(ops []*model.Experiment) bool {
+	first := ""
+	for _, e := range ops {
+		switch t := toolOf(e); {
+		case t == "":
+		case first == "":
+			first = t
+		case t != first:
+			return true
+		}
+	}
+	return false
+}
+
 // rootRegions returns, when the operands' call-tree roots are matched
 // whatever their regions (see Options.StrictRoots), each operand's root
 // region; nil otherwise.
@@ -277,6 +307,7 @@ func (ig *Integration) integrateRegions() error {
 	res := ig.Result
 	byKey := map[regionKey][]int{}
 	var claimed []int // operand index + 1 that last claimed each result region
+	byName := mixedTools(ig.Operands)
 	ig.Regions = make([][]int, len(ig.Operands))
 	// Region names and modules after the rename rules; the root region of
 	// every operand takes the first operand's when the roots are matched.
@@ -311,25 +342,33 @@ func (ig *Integration) integrateRegions() error {
 		for r := range e.Regions {
 			or := &e.Regions[r]
 			key := regionKey{name: names[i][r], module: modules[i][r]}
+			if byName {
+				key.module = ""
+			}
 			if ig.Options.StrictLines {
 				key.begin, key.end = or.Begin, or.End
 			}
-			pick := -1
+			// among the candidates not yet claimed by this operand, prefer
+			// the same module, then the same lines
+			pick, best := -1, -1
 			for _, c := range byKey[key] {
 				if claimed[c] == i+1 {
 					continue
 				}
-				if pick < 0 {
-					pick = c
+				score := 0
+				if res.Regions[c].Module == modules[i][r] {
+					score += 2
 				}
 				if res.Regions[c].Begin == or.Begin && res.Regions[c].End == or.End {
-					pick = c
-					break
+					score++
+				}
+				if score > best {
+					pick, best = c, score
 				}
 			}
 			if pick < 0 {
 				nr := *or
-				nr.Name, nr.Module = key.name, key.module
+				nr.Name, nr.Module = names[i][r], modules[i][r]
 				nr.ID = len(res.Regions)
 				nr.Attrs = slices.Clone(or.Attrs)
 				pick = len(res.Regions)

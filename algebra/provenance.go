@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,6 +227,10 @@ func (ig *Integration) provenance(op string, args []string) (Provenance, error) 
 func provenanceOf(op string, operands []*model.Experiment, args []string) (Provenance, error) {
 	var p Provenance
 	names := make([]string, 0, len(operands)+len(args))
+	// Each distinct operand (by checksum, or by expression for one not
+	// saved) brings the records of its own operands once, however often
+	// it is used, so a record's size is linear in the distinct operands.
+	recorded := map[string]bool{}
 	for i, e := range operands {
 		name, o, nested, err := describe(e, i)
 		if err != nil {
@@ -233,9 +238,47 @@ func provenanceOf(op string, operands []*model.Experiment, args []string) (Prove
 		}
 		names = append(names, name)
 		p.Operands = append(p.Operands, o)
-		p.nested = append(p.nested, nested...)
+		if recorded[o.identity()] {
+			continue
+		}
+		recorded[o.identity()] = true
+		p.nested = append(p.nested, distinctRecords(nested, recorded)...)
 	}
 	names = append(names, args...)
 	p.Expression = op + "(" + strings.Join(names, ", ") + ")"
 	return p, nil
+}
+
+// identity tells operands apart: by content for a file, by expression
+// for a result not saved.
+func (o Operand) identity() string {
+	if o.Path == "" {
+		return "expression=" + o.Expression
+	}
+	return fmt.Sprintf("size=%d;sha256=%s", o.Size, o.SHA256)
+}
+
+// distinctRecords drops, from nested operand records in attribute order
+// (a record before the records below it), those of operands already
+// recorded, together with everything below them.
+func distinctRecords(nested []model.Attr, recorded map[string]bool) []model.Attr {
+	var out []model.Attr
+	var skip []string // key prefixes of dropped records
+	for _, a := range nested {
+		if slices.ContainsFunc(skip, func(pre string) bool { return strings.HasPrefix(a.Key, pre) }) {
+			continue
+		}
+		o, err := parseOperand(a.Value)
+		if err != nil {
+			out = append(out, a) // not ours to judge; keep it
+			continue
+		}
+		if recorded[o.identity()] {
+			skip = append(skip, a.Key+"::")
+			continue
+		}
+		recorded[o.identity()] = true
+		out = append(out, a)
+	}
+	return out
 }

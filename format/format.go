@@ -65,7 +65,16 @@ func open(path string) (*model.Experiment, error) {
 	head = head[:n]
 
 	var e *model.Experiment
-	switch kind := sniff(head); kind {
+	kind := sniff(head)
+	if kind == kindXML && !bytes.Contains(head, []byte("<cube")) {
+		// An XML file that is not CUBE may be another tool's (HPCToolkit's
+		// experiment.xml); CUBE's reader explains the failure otherwise.
+		if im := detectForeign(path, false, head); im != nil {
+			f.Close()
+			return openWith(im, path)
+		}
+	}
+	switch kind {
 	case kindTar:
 		e, err = cube.OpenCubex(path) // keeps its own handle for lazy loading
 		f.Close()
@@ -75,6 +84,9 @@ func open(path string) (*model.Experiment, error) {
 	case kindGzip:
 		e, err = openGzip(f, path)
 		f.Close()
+		if errors.Is(err, errNotCube) {
+			return openForeign(path, false, head)
+		}
 	default:
 		f.Close()
 		return openForeign(path, false, head)
@@ -94,19 +106,35 @@ func finish(path string, e *model.Experiment) (*model.Experiment, error) {
 	return e, nil
 }
 
+// detectForeign returns the first importer that recognises path, or nil.
+func detectForeign(path string, dir bool, head []byte) *importer {
+	for i := range importers {
+		if importers[i].detect(path, dir, head) {
+			return &importers[i]
+		}
+	}
+	return nil
+}
+
+// openWith reads path with importer im.
+func openWith(im *importer, path string) (*model.Experiment, error) {
+	e, err := im.open(path)
+	if err != nil {
+		return nil, err
+	}
+	return finish(path, e)
+}
+
 // openForeign reads path with the first importer that recognises it.
 func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) {
-	for _, im := range importers {
-		if im.detect(path, dir, head) {
-			e, err := im.open(path)
-			if err != nil {
-				return nil, err
-			}
-			return finish(path, e)
-		}
+	if im := detectForeign(path, dir, head); im != nil {
+		return openWith(im, path)
 	}
 	if dir {
 		return nil, fmt.Errorf("%s: is a directory, not a profile this program reads", path)
+	}
+	if sniff(head) == kindGzip {
+		return nil, fmt.Errorf("%s: gzip-compressed, but not a CUBE file nor a profile of another tool this program reads", path)
 	}
 	return nil, fmt.Errorf("%s: not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads", path)
 }
@@ -135,7 +163,7 @@ func openGzip(f *os.File, path string) (*model.Experiment, error) {
 	case kindTar:
 		e, err = cube.ReadCubexStream(br, path)
 	default:
-		return nil, fmt.Errorf("%s: gzip-compressed, but the content is not a CUBE file", path)
+		return nil, errNotCube
 	}
 	if err != nil {
 		var be *BudgetError
@@ -205,6 +233,10 @@ func byteSize(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// errNotCube says that a gzip-compressed file holds something other than
+// CUBE, for the importers of other formats to try.
+var errNotCube = errors.New("gzip-compressed, but the content is not a CUBE file")
 
 type fileKind int
 

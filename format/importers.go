@@ -1,8 +1,12 @@
 package format
 
 import (
+	"cubeview/format/caliper"
+	"cubeview/format/callgrind"
 	"cubeview/format/gprof"
+	"cubeview/format/hpctoolkit"
 	"cubeview/format/mpip"
+	"cubeview/format/pprof"
 	"cubeview/format/tau"
 	"cubeview/model"
 )
@@ -25,4 +29,9 @@ var importers = []importer{
 	{"TAU profile directory", tau.Detect, tau.Open},
 	{"GNU gprof report", gprof.Detect, gprof.Open},
 	{"mpiP report", mpip.Detect, mpip.Open},
+	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
+	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
+	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},
+	// pprof's protobuf is recognised by a weaker test than the others: last.
+	{"pprof profile", func(_ string, dir bool, head []byte) bool { return !dir && pprof.Detect(head) }, pprof.Open},
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing cubeview needs and the machine lacks:
 # the C headers Fyne's cgo GL/X11 driver compiles against, and Xvfb,
-# xdotool and ImageMagick for the real-window check. Uses apt-get when it
+# xdotool and ImageMagick for the real-window check, valgrind's
+# callgrind_annotate as the callgrind importer's reference. Uses apt-get when it
 # is available and we are root (or have sudo); otherwise says what is missing.
 set -u
 need=()
@@ -15,6 +16,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v Xvfb >/dev/null || need+=(xvfb)
   command -v xdotool >/dev/null || need+=(xdotool)
   command -v import >/dev/null || need+=(imagemagick)
+  # callgrind_annotate is the reference the callgrind importer is tested against
+  command -v callgrind_annotate >/dev/null || need+=(valgrind)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

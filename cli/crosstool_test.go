@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"encoding/csv"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cubeview/algebra"
+	"cubeview/format"
+	"cubeview/internal/testkit"
+	"cubeview/model"
+)
+
+// cpiOperands returns the cpi program as recorded by several tools. TAU's
+// profile takes part once the TAU importer reads it.
+func cpiOperands(t *testing.T) []string {
+	t.Helper()
+	ops := []string{
+		testkit.Data(t, "cube4", "cpi", "profile.cubex"),
+		testkit.Data(t, "hpctoolkit", "cpi-database-v2"),
+		testkit.Data(t, "caliper", "cpi-json", "cpi-callpath-profile.json"),
+	}
+	tau := testkit.Data(t, "tau", "cpi-mpi")
+	if _, err := format.Open(tau); err == nil {
+		ops = append(ops, tau)
+	} else {
+		t.Logf("TAU profile not part of the comparison yet: %v", err)
+	}
+	return ops
+}
+
+// regionNames counts, per name, the regions that cnodes refer to.
+func regionNames(e *model.Experiment) map[string]int {
+	used := map[int]bool{}
+	for _, c := range e.Cnodes {
+		used[c.Region] = true
+	}
+	out := map[string]int{}
+	for r := range used {
+		out[e.Regions[r].Name]++
+	}
+	return out
+}
+
+// TestCrossToolDiff computes the difference of every two recordings of
+// cpi by different tools: "cubeview calc" writes it, regions of the same
+// name are one region, every call path carries the marker of the operand
+// that has it, and each metric's total is the one operand's total (no
+// tool's metric is another's).
+func TestCrossToolDiff(t *testing.T) {
+	ops := cpiOperands(t)
+	exps := make([]*model.Experiment, len(ops))
+	for i, p := range ops {
+		e, err := format.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exps[i] = e
+	}
+	common := 0
+	for i := range ops {
+		for j := range ops {
+			if i == j {
+				continue
+			}
+			a, b := exps[i], exps[j]
+			name := filepath.Base(ops[i]) + "-" + filepath.Base(ops[j])
+			t.Run(name, func(t *testing.T) {
+				out := filepath.Join(t.TempDir(), "diff.cubex")
+				if status, _, errOut := run("calc", "diff("+ops[i]+", "+ops[j]+")", "-o", out); status != 0 {
+					t.Fatalf("calc: status %d: %s", status, errOut)
+				}
+				if _, err := format.Open(out); err != nil {
+					t.Fatalf("the written difference does not open: %v", err)
+				}
+				d, err := algebra.Diff(a, b, algebra.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// regions matched by name: a name both tools saw is as many
+				// regions as the operand with more of them has
+				na, nb, nd := regionNames(a), regionNames(b), regionNames(d)
+				for n, ca := range na {
+					if cb, ok := nb[n]; ok {
+						common++
+						if nd[n] != max(ca, cb) {
+							t.Errorf("region %q: %d in the difference, %d and %d in the operands", n, nd[n], ca, cb)
+						}
+					}
+				}
+				// only-in markers: each operand's call paths are marked
+				var inA, inB, onlyA, onlyB int
+				for _, c := range d.Cnodes {
+					inA += btoi(c.Present.Has(0))
+					inB += btoi(c.Present.Has(1))
+					onlyA += btoi(c.Present.Has(0) && !c.Present.Has(1))
+					onlyB += btoi(c.Present.Has(1) && !c.Present.Has(0))
+				}
+				if inA != len(a.Cnodes) || inB != len(b.Cnodes) || onlyA == 0 || onlyB == 0 {
+					t.Errorf("markers: %d call paths of A (has %d), %d of B (has %d); only in A %d, only in B %d",
+						inA, len(a.Cnodes), inB, len(b.Cnodes), onlyA, onlyB)
+				}
+				// values: a metric of one tool keeps that tool's total (negated for B)
+				for m := range d.Metrics {
+					met := &d.Metrics[m]
+					if met.Aggregation != model.Sum {
+						continue
+					}
+					total, err := d.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := 0.0
+					for k, op := range []*model.Experiment{a, b} {
+						if om := op.MetricByName(met.UniqName); om >= 0 {
+							v, err := op.MetricTotal(model.MetricSel{Metric: om, Inclusive: true})
+							if err != nil {
+								t.Fatal(err)
+							}
+							want += v * float64(1-2*k)
+						}
+					}
+					if math.Abs(total-want) > 1e-9*math.Max(1, math.Abs(want)) {
+						t.Errorf("%s: total %g, want %g", met.UniqName, total, want)
+					}
+				}
+			})
+		}
+	}
+	if common == 0 {
+		t.Error("no region name is common to two tools' recordings of cpi")
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestFlatOnImportedFormats runs "cubeview flat --csv" on a sample of
+// each imported format and compares its top row with the model's flat
+// profile of the same metric.
+func TestFlatOnImportedFormats(t *testing.T) {
+	files := []struct {
+		path   []string
+		metric string
+	}{
+		{[]string{"pprof", "java.cpu"}, "cpu"},
+		{[]string{"pprof", "cppbench.heap"}, "space"},
+		{[]string{"callgrind", "selinux.callgrind"}, "Ir"},
+		{[]string{"hpctoolkit", "cpi-database-v2"}, "CPUTIME"},
+		{[]string{"hpctoolkit", "vectorAdd-metadb"}, "cycles"},
+		{[]string{"caliper", "cpi-json", "cpi-callpath-profile.json"}, "sum#time.duration"},
+	}
+	for _, f := range files {
+		path := testkit.Data(t, f.path...)
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			status, out, errOut := run("flat", path, "--metric", f.metric, "--csv")
+			if status != 0 {
+				t.Fatalf("flat: status %d: %s", status, errOut)
+			}
+			rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			if err != nil || len(rows) < 2 || strings.Join(rows[0], ",") != "region,exclusive,inclusive,visits" {
+				t.Fatalf("flat --csv output %q (%v)", out, err)
+			}
+			e, err := format.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := e.MetricByName(f.metric)
+			excl, incl, err := e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := 0
+			for r := range excl {
+				if excl[r] > excl[top] {
+					top = r
+				}
+			}
+			gotExcl, err1 := strconv.ParseFloat(rows[1][1], 64)
+			gotIncl, err2 := strconv.ParseFloat(rows[1][2], 64)
+			if err1 != nil || err2 != nil || gotExcl != excl[top] || gotIncl != incl[top] || gotExcl <= 0 {
+				t.Errorf("top row %v, the model's top region %q has %g, %g", rows[1], e.Regions[top].Name, excl[top], incl[top])
+			}
+		})
+	}
+}

@@ -1,0 +1,296 @@
+package callgrind
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"cubeview/format/internal/build"
+	"cubeview/model"
+)
+
+// Open reads the callgrind or cachegrind file at path.
+func Open(path string) (*model.Experiment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read reads a callgrind or cachegrind profile from r; name is used in
+// error messages.
+func Read(r io.Reader, name string) (*model.Experiment, error) {
+	p, err := newParser(name).parse(r)
+	if err != nil {
+		return nil, err
+	}
+	return convert(p), nil
+}
+
+// headerKeys start the first line of a callgrind or cachegrind file.
+var headerKeys = []string{"version:", "creator:", "pid:", "cmd:", "part:", "thread:", "desc:", "positions:", "events:", "event:"}
+
+// Detect reports whether head, the first bytes of a file, is callgrind or
+// cachegrind output: its first line that is not empty or a comment is a
+// header line such as "version: 1", "events: Ir" or "desc: I1 cache: …",
+// or it starts with "# callgrind format".
+func Detect(head []byte) bool {
+	if bytes.HasPrefix(head, []byte("# callgrind format")) {
+		return true
+	}
+	for len(head) > 0 {
+		line, rest, _ := bytes.Cut(head, []byte("\n"))
+		head = rest
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
+			continue
+		}
+		for _, k := range headerKeys {
+			if bytes.HasPrefix(line, []byte(k)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// convert builds the experiment: a flat call forest of the functions with
+// their exclusive costs per part, and the call graph with the arcs'
+// inclusive costs and each function's inclusive cost as callgrind_annotate
+// computes it.
+func convert(p *profile) *model.Experiment {
+	b := build.New("callgrind")
+	b.Attr("Creator", p.creator)
+	b.Attr("callgrind format version", p.version)
+	for i, pt := range p.parts {
+		prefix := "callgrind "
+		if len(p.parts) > 1 {
+			prefix = fmt.Sprintf("callgrind part %d ", i+1)
+		}
+		for _, a := range pt.attrs {
+			b.Attr(prefix+a[0], a[1])
+		}
+	}
+
+	nev := len(p.events)
+	for _, ev := range p.events {
+		disp := ev
+		if l := p.longNames[ev]; l != "" {
+			disp = l
+		}
+		b.Metric(ev, disp, "occ", model.Uint64, "callgrind event "+ev)
+	}
+	// Inherited events are linear combinations of recorded ones.
+	type derived struct {
+		metric  int
+		factors []float64 // per recorded event
+	}
+	var inh []derived
+	for _, d := range p.inherited {
+		if b.E.MetricByName(d.name) >= 0 {
+			continue
+		}
+		factors := make([]float64, nev)
+		dtype, ok := model.Uint64, true
+		for _, t := range d.terms {
+			e := indexOf(p.events, t.event)
+			if e < 0 {
+				ok = false
+				break
+			}
+			factors[e] += t.factor
+			if t.factor != float64(int64(t.factor)) || t.factor < 0 {
+				dtype = model.Double
+			}
+		}
+		if !ok {
+			continue
+		}
+		disp := d.name
+		if l := p.longNames[d.name]; l != "" {
+			disp = l
+		}
+		m := b.Metric(d.name, disp, "occ", dtype, "callgrind inherited event "+d.name)
+		inh = append(inh, derived{m, factors})
+	}
+	visits := b.Metric("visits", "Visits", "occ", model.Uint64, "calls of the function, from the calls= lines")
+	nm := len(b.E.Metrics)
+
+	// values of all metrics from per-event values
+	expand := func(ev []uint64, out []float64) {
+		for e, v := range ev {
+			out[e] = float64(v)
+		}
+		for _, d := range inh {
+			var s float64
+			for e, f := range d.factors {
+				s += f * float64(ev[e])
+			}
+			out[d.metric] = s
+		}
+	}
+
+	for i := range p.regions {
+		r := &p.regions[i]
+		reg, _ := b.Region(p.strs[r.fn], p.strs[r.file])
+		rg := &b.E.Regions[reg]
+		rg.Paradigm, rg.Role = "compiler", "function"
+		if r.minLine > 0 && r.minLine <= 1<<31 {
+			rg.Begin = int(r.minLine)
+		}
+		if r.obj >= 0 {
+			rg.Attrs = append(rg.Attrs, model.Attr{Key: "object", Value: p.strs[r.obj]})
+		}
+		b.Cnode(-1, reg)
+	}
+	if len(p.regions) == 0 {
+		r, _ := b.Region("<no functions>", "")
+		b.Cnode(-1, r)
+	}
+
+	locs := partLocations(b, p)
+	nl := len(b.E.Locations)
+	vals := build.NewValues(nm, nl)
+	tmp := make([]float64, nm)
+	for pi, pt := range p.parts {
+		l := locs[pi]
+		for r := range p.regions {
+			self := pt.self[r*nev : (r+1)*nev]
+			if allZero(self) && pt.calls[r] == 0 {
+				continue
+			}
+			expand(self, tmp)
+			tmp[visits] = float64(pt.calls[r])
+			row := vals.Row(r)
+			for m, v := range tmp {
+				row[m*nl+l] = v
+			}
+		}
+	}
+
+	g := &model.CallGraph{Inclusive: map[int][]float64{}}
+	for i, a := range p.arcs {
+		v := map[int]float64{}
+		expand(p.arcCost[i*nev:(i+1)*nev], tmp)
+		for m := 0; m < nm; m++ {
+			if m != visits {
+				v[m] = tmp[m]
+			}
+		}
+		g.Arcs = append(g.Arcs, model.CallArc{Caller: int(a.caller), Callee: int(a.callee), Calls: clampCalls(a.calls), Values: v})
+	}
+	for m := 0; m < nm; m++ {
+		if m != visits {
+			g.Inclusive[m] = make([]float64, len(b.E.Regions))
+		}
+	}
+	total := make([]uint64, nev)
+	for r := range p.regions {
+		clear(total)
+		if p.called[r] {
+			copy(total, p.inCalls[r*nev:(r+1)*nev])
+		} else {
+			for _, pt := range p.parts {
+				for e, v := range pt.self[r*nev : (r+1)*nev] {
+					total[e] += v
+				}
+			}
+			for e, v := range p.outCalls[r*nev : (r+1)*nev] {
+				total[e] += v
+			}
+		}
+		expand(total, tmp)
+		for m, incl := range g.Inclusive {
+			incl[r] = tmp[m]
+		}
+	}
+	b.E.CallGraph = g
+	return b.Finish(vals)
+}
+
+// partLocations builds the system tree — a process per pid, a location per
+// part — and returns each part's data column.
+func partLocations(b *build.Builder, p *profile) []int {
+	attr := func(pt *part, key string) string {
+		for _, a := range pt.attrs {
+			if a[0] == key {
+				return a[1]
+			}
+		}
+		return ""
+	}
+	m := b.TreeNode(-1, "machine", "machine")
+	n := b.TreeNode(m, "node", "node")
+	procs := map[string]int{}
+	threads := map[int]int{}
+	sys := make([]int, len(p.parts))
+	for i, pt := range p.parts {
+		pid := attr(pt, "pid")
+		g, ok := procs[pid]
+		if !ok {
+			name := "process"
+			if cmd := strings.Fields(attr(pt, "cmd")); len(cmd) > 0 {
+				name = cmd[0]
+			}
+			if pid != "" {
+				name += " (pid " + pid + ")"
+			}
+			g = b.Process(n, len(procs), name)
+			procs[pid] = g
+		}
+		var parts []string
+		if t := attr(pt, "thread"); t != "" {
+			parts = append(parts, "thread "+t)
+		}
+		if len(p.parts) > 1 {
+			if pn := attr(pt, "part"); pn != "" {
+				parts = append(parts, "part "+pn)
+			} else {
+				parts = append(parts, "part "+strconv.Itoa(i+1))
+			}
+		}
+		name := strings.Join(parts, ", ")
+		if name == "" {
+			name = "all threads"
+		}
+		sys[i] = b.Location(g, threads[g], "thread", name)
+		threads[g]++
+	}
+	cols := b.Columns()
+	out := make([]int, len(sys))
+	for i, s := range sys {
+		out[i] = cols[s]
+	}
+	return out
+}
+
+func clampCalls(n uint64) int64 {
+	if n > 1<<62 {
+		return 1 << 62
+	}
+	return int64(n)
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func allZero(s []uint64) bool {
+	for _, v := range s {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,637 @@
+package hpctoolkit
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cubeview/format/internal/build"
+	"cubeview/model"
+)
+
+// Scope kinds of the XML database's call path profile.
+const (
+	scopePF = iota // procedure frame: a called procedure
+	scopePr        // procedure (inlined, "alien" code)
+	scopeL         // loop
+	scopeC         // call site
+	scopeS         // statement
+)
+
+var scopeKinds = map[string]int{"PF": scopePF, "Pr": scopePr, "L": scopeL, "C": scopeC, "S": scopeS}
+
+// scope is one node of the XML database's calling context tree.
+type scope struct {
+	kind   int
+	id     int    // node id; the metric-db row is id-1
+	parent int    // index in xmlDB.scopes, -1 for a root
+	name   string // procedure name (PF, Pr)
+	file   string
+	line   int
+	module string // load module (PF, Pr)
+}
+
+// xmlMetric is a metric of the MetricDBTable (per-thread values) or, when
+// the database has no metric-db files, of the MetricTable (summary values).
+type xmlMetric struct {
+	id        int
+	name      string
+	inclusive bool // "t" is "inclusive"; otherwise exclusive
+	partner   int  // the id of the other variant, -1 if none
+	dbID      int  // column in a metric-db row
+}
+
+// xmlDB is what experiment.xml says.
+type xmlDB struct {
+	title     string
+	dbMetrics []xmlMetric
+	sumMetric []xmlMetric
+	numDB     int // db-num-metrics
+	scopes    []scope
+	summary   map[[2]int]float64 // (scope index, MetricTable id) → value; scope -1 is the root
+	maxID     int
+}
+
+// parseExperimentXML reads experiment.xml.
+func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
+	db := &xmlDB{summary: map[[2]int]float64{}}
+	dec := xml.NewDecoder(bufio.NewReaderSize(r, 1<<16))
+	dec.Strict = true
+	procs, files, modules := map[string]string{}, map[string]string{}, map[string]string{}
+	var stack []int // indices of open scope elements (-1 for other elements inside the data)
+	inData := false
+	seenRoot := false
+	ids := map[int]bool{}
+	lookup := func(table map[string]string, v string) string {
+		if s, ok := table[v]; ok {
+			return s
+		}
+		return v // the DTD allows the name itself instead of an id
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			line, _ := dec.InputPos()
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		line, _ := dec.InputPos()
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			a := attrs(t.Attr)
+			if !seenRoot {
+				if t.Name.Local != "HPCToolkitExperiment" {
+					return nil, bad("root element <%s>, not <HPCToolkitExperiment>", t.Name.Local)
+				}
+				seenRoot = true
+				continue
+			}
+			switch t.Name.Local {
+			case "Header":
+				db.title = a["n"]
+			case "Metric", "MetricDB":
+				id, err := strconv.Atoi(a["i"])
+				if err != nil {
+					return nil, bad("<%s> with bad id %q", t.Name.Local, a["i"])
+				}
+				m := xmlMetric{id: id, name: a["n"], inclusive: a["t"] == "inclusive", partner: -1, dbID: -1}
+				if p, err := strconv.Atoi(a["partner"]); err == nil {
+					m.partner = p
+				}
+				if t.Name.Local == "Metric" {
+					db.sumMetric = append(db.sumMetric, m)
+					break
+				}
+				if m.dbID, err = strconv.Atoi(a["db-id"]); err != nil || m.dbID < 0 || m.dbID > 1<<16 {
+					return nil, bad("<MetricDB i=%q> with bad db-id %q", a["i"], a["db-id"])
+				}
+				n, err := strconv.Atoi(a["db-num-metrics"])
+				if err != nil || n <= m.dbID || n > 1<<16 {
+					return nil, bad("<MetricDB i=%q> with bad db-num-metrics %q", a["i"], a["db-num-metrics"])
+				}
+				db.numDB = max(db.numDB, n)
+				db.dbMetrics = append(db.dbMetrics, m)
+			case "LoadModule":
+				modules[a["i"]] = a["n"]
+			case "File":
+				files[a["i"]] = a["n"]
+			case "Procedure":
+				procs[a["i"]] = a["n"]
+			case "SecCallPathProfileData":
+				inData = true
+			case "M":
+				if !inData {
+					break
+				}
+				id, err := strconv.Atoi(a["n"])
+				if err != nil {
+					return nil, bad("<M> with bad metric id %q", a["n"])
+				}
+				v, err := strconv.ParseFloat(a["v"], 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, bad("<M n=%q> with bad value %q", a["n"], a["v"])
+				}
+				owner := -1
+				if len(stack) > 0 {
+					owner = stack[len(stack)-1]
+				}
+				db.summary[[2]int{owner, id}] += v
+			default:
+				kind, ok := scopeKinds[t.Name.Local]
+				if !ok || !inData {
+					if inData {
+						stack = append(stack, -1)
+					}
+					break
+				}
+				id, err := strconv.Atoi(a["i"])
+				if err != nil || id < 1 {
+					return nil, bad("<%s> with bad node id %q", t.Name.Local, a["i"])
+				}
+				if ids[id] {
+					return nil, bad("node id %d occurs twice", id)
+				}
+				ids[id] = true
+				db.maxID = max(db.maxID, id)
+				parent := -1
+				for i := len(stack) - 1; i >= 0; i-- {
+					if stack[i] >= 0 {
+						parent = stack[i]
+						break
+					}
+				}
+				sc := scope{kind: kind, id: id, parent: parent, line: -1}
+				if l, err := strconv.Atoi(strings.SplitN(a["l"], "-", 2)[0]); err == nil {
+					sc.line = l
+				}
+				if f, ok := a["f"]; ok {
+					sc.file = lookup(files, f)
+				} else if parent >= 0 {
+					sc.file = db.scopes[parent].file
+				}
+				if kind == scopePF || kind == scopePr {
+					sc.name = lookup(procs, a["n"])
+					sc.module = lookup(modules, a["lm"])
+				}
+				db.scopes = append(db.scopes, sc)
+				stack = append(stack, len(db.scopes)-1)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "SecCallPathProfileData":
+				inData = false
+			default:
+				if _, ok := scopeKinds[t.Name.Local]; ok && inData && len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				} else if inData && t.Name.Local != "M" && len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		}
+	}
+	if !seenRoot {
+		return nil, fmt.Errorf("%s: no <HPCToolkitExperiment> element", name)
+	}
+	if len(db.scopes) == 0 {
+		return nil, fmt.Errorf("%s: no calling context tree (<SecCallPathProfileData>)", name)
+	}
+	return db, nil
+}
+
+func attrs(as []xml.Attr) map[string]string {
+	m := make(map[string]string, len(as))
+	for _, a := range as {
+		m[a.Name.Local] = a.Value
+	}
+	return m
+}
+
+// metricDBName parses "<prefix>-<rank>-<thread>-<hostid>-<pid>-<gen>.metric-db".
+var metricDBName = regexp.MustCompile(`-(\d+)-(\d+)-([0-9a-fA-F]+)-(\d+)-(\d+)\.metric-db$`)
+
+// profileFile is one thread's metric-db file.
+type profileFile struct {
+	path         string
+	rank, thread int
+	host         string
+}
+
+const metricDBTag = "HPCPROF-metricdb__"
+
+// readMetricDB reads one metric-db file: numNodes rows of numMetrics
+// big-endian doubles after a 32-byte header.
+func readMetricDB(path string, wantMetrics, maxID int) (rows []float64, nodes int, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	return parseMetricDB(path, data, wantMetrics, maxID)
+}
+
+// parseMetricDB reads the data of a metric-db file.
+func parseMetricDB(path string, data []byte, wantMetrics, maxID int) (rows []float64, nodes int, err error) {
+	if len(data) < 32 {
+		return nil, 0, fmt.Errorf("%s: truncated header (%d bytes)", path, len(data))
+	}
+	hdr := data[:32]
+	if string(hdr[:len(metricDBTag)]) != metricDBTag {
+		return nil, 0, fmt.Errorf("%s: not a metric-db file (wrong magic %q)", path, hdr[:len(metricDBTag)])
+	}
+	if hdr[23] != 'b' {
+		return nil, 0, fmt.Errorf("%s: byte order %q not supported (only big-endian metric-db files are written)", path, hdr[23])
+	}
+	numNodes := int(int32(binary.BigEndian.Uint32(hdr[24:])))
+	numMetrics := int(int32(binary.BigEndian.Uint32(hdr[28:])))
+	if numNodes < 0 || numMetrics < 0 {
+		return nil, 0, fmt.Errorf("%s: negative size in the header (%d nodes, %d metrics)", path, numNodes, numMetrics)
+	}
+	if numMetrics != wantMetrics {
+		return nil, 0, fmt.Errorf("%s: %d metrics per node, experiment.xml says %d", path, numMetrics, wantMetrics)
+	}
+	if numNodes < maxID {
+		return nil, 0, fmt.Errorf("%s: %d nodes, but experiment.xml has node id %d", path, numNodes, maxID)
+	}
+	size := int64(numNodes) * int64(numMetrics) * 8
+	if 32+size > int64(len(data)) {
+		return nil, 0, fmt.Errorf("%s: truncated: %d nodes × %d metrics need %d bytes of data, the file has %d", path, numNodes, numMetrics, size, len(data)-32)
+	}
+	raw := data[32:]
+	rows = make([]float64, numNodes*numMetrics)
+	for i := range rows {
+		v := math.Float64frombits(binary.BigEndian.Uint64(raw[8*i:]))
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, fmt.Errorf("%s: value %v at node id %d, metric %d", path, v, i/numMetrics+1, i%numMetrics)
+		}
+		rows[i] = v
+	}
+	return rows, numNodes, nil
+}
+
+// openXML reads an XML database directory.
+func openXML(dir string) (*model.Experiment, error) {
+	xmlPath := filepath.Join(dir, "experiment.xml")
+	f, err := os.Open(xmlPath)
+	if err != nil {
+		return nil, err
+	}
+	db, err := parseExperimentXML(f, xmlPath)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.metric-db"))
+	sort.Strings(files)
+	var profiles []profileFile
+	for _, path := range files {
+		m := metricDBName.FindStringSubmatch(filepath.Base(path))
+		if m == nil {
+			return nil, fmt.Errorf("%s: metric-db file name does not say rank, thread and host", path)
+		}
+		rank, err1 := strconv.Atoi(m[1])
+		thread, err2 := strconv.Atoi(m[2])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s: bad rank or thread in the file name", path)
+		}
+		profiles = append(profiles, profileFile{path: path, rank: rank, thread: thread, host: m[3]})
+	}
+	e, err := xmlExperiment(db, profiles, func(p profileFile) ([]float64, error) {
+		rows, _, err := readMetricDB(p.path, db.numDB, db.maxID)
+		return rows, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", xmlPath, err)
+	}
+	return e, nil
+}
+
+// xmlExperiment builds the experiment from experiment.xml and the
+// metric-db files, read by rows.
+func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) ([]float64, error)) (*model.Experiment, error) {
+	b := build.New("HPCToolkit database (experiment.xml)")
+	b.Attr("Creator", "HPCToolkit")
+	b.Attr("HPCToolkit title", db.title)
+	metrics := db.dbMetrics
+	if len(profiles) == 0 || len(metrics) == 0 {
+		// summary only: the values in experiment.xml, one location
+		metrics, profiles = db.sumMetric, nil
+	}
+	pairs, err := pairMetrics(metrics)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		b.Metric(p.uniq, p.uniq, p.unit, model.Double, p.descr)
+	}
+	tree := buildXMLTree(b, db)
+	var cols []int
+	if profiles == nil {
+		loc := b.SingleThread("machine", "node", "summary of all threads")
+		cols = []int{b.Columns()[loc]}
+	} else {
+		cols = xmlSystem(b, profiles)
+	}
+	nl := len(b.E.Locations)
+	vals := build.NewValues(len(pairs), nl)
+	nodes := len(db.scopes)
+	incl := make([]float64, db.maxID+1) // by node id; 0 is the implicit root
+	excl := make([]float64, db.maxID+1)
+	for pi := 0; pi < max(1, len(profiles)); pi++ {
+		var rows []float64
+		ncol := 0
+		if profiles != nil {
+			if rows, err = rowsOf(profiles[pi]); err != nil {
+				return nil, err
+			}
+			ncol = db.numDB
+		}
+		for m, p := range pairs {
+			value := func(x *xmlMetric, id int) float64 {
+				if x == nil {
+					return 0
+				}
+				if rows != nil {
+					return rows[(id-1)*ncol+x.dbID]
+				}
+				s := -1
+				if id > 1 {
+					var ok bool
+					if s, ok = tree.byID[id]; !ok {
+						return 0
+					}
+				}
+				return db.summary[[2]int{s, x.id}]
+			}
+			for i := 0; i <= db.maxID; i++ {
+				incl[i], excl[i] = 0, 0
+			}
+			for id := 1; id <= db.maxID; id++ {
+				incl[id] = value(p.incl, id)
+				excl[id] = value(p.excl, id)
+			}
+			own := ownValues(db, tree, incl, excl, p)
+			for s := 0; s < nodes; s++ {
+				if own[s] != 0 {
+					vals.Add(tree.cnode[s], m, cols[pi], own[s]*p.factor)
+				}
+			}
+			if own[nodes] != 0 { // cost of the implicit root itself
+				vals.Add(tree.rootCnode(b), m, cols[pi], own[nodes]*p.factor)
+			}
+		}
+	}
+	return b.Finish(vals), nil
+}
+
+// xmlTree maps the XML scopes to cnodes.
+type xmlTree struct {
+	cnode []int // per scope: its cnode (call sites: the enclosing cnode)
+	byID  map[int]int
+	root  int // cnode for costs of the implicit root, -1 until needed
+}
+
+func (t *xmlTree) rootCnode(b *build.Builder) int {
+	if t.root < 0 {
+		r, _ := b.Region("<experiment root>", "")
+		t.root = b.NewCnode(-1, r)
+	}
+	return t.root
+}
+
+// buildXMLTree turns procedure frames, inlined procedures, loops and
+// statements into cnodes; a call site is no cnode of its own, its line
+// becomes the call line of the frames below it.
+func buildXMLTree(b *build.Builder, db *xmlDB) *xmlTree {
+	t := &xmlTree{cnode: make([]int, len(db.scopes)), byID: map[int]int{}, root: -1}
+	for i := range db.scopes {
+		sc := &db.scopes[i]
+		t.byID[sc.id] = i
+		parent := -1
+		if sc.parent >= 0 {
+			parent = t.cnode[sc.parent]
+		}
+		if sc.kind == scopeC {
+			if parent < 0 {
+				r, _ := b.Region("<call site>", sc.file)
+				parent = b.NewCnode(-1, r)
+			}
+			t.cnode[i] = parent
+			continue
+		}
+		var reg int
+		switch sc.kind {
+		case scopePF, scopePr:
+			r, added := b.Region(sc.name, sc.file)
+			if added {
+				rg := &b.E.Regions[r]
+				rg.Role = "function"
+				if sc.line > 0 {
+					rg.Begin = sc.line
+				}
+				if sc.module != "" {
+					rg.Attrs = append(rg.Attrs, model.Attr{Key: "load module", Value: sc.module})
+				}
+			}
+			reg = r
+		case scopeL:
+			r, added := b.Region(fmt.Sprintf("loop at %s:%d", filepath.Base(sc.file), sc.line), sc.file)
+			if added {
+				rg := &b.E.Regions[r]
+				rg.Role, rg.Begin = "loop", sc.line
+			}
+			reg = r
+		case scopeS:
+			r, added := b.Region(fmt.Sprintf("%s:%d", filepath.Base(sc.file), sc.line), sc.file)
+			if added {
+				rg := &b.E.Regions[r]
+				rg.Role, rg.Begin, rg.End = "statement", sc.line, sc.line
+			}
+			reg = r
+		}
+		c := b.NewCnode(parent, reg)
+		cn := &b.E.Cnodes[c]
+		if sc.kind == scopePr {
+			cn.Attrs = append(cn.Attrs, model.Attr{Key: "inlined", Value: "true"})
+		}
+		if sc.parent >= 0 && db.scopes[sc.parent].kind == scopeC && (sc.kind == scopePF || sc.kind == scopePr) {
+			call := &db.scopes[sc.parent]
+			if call.line > 0 {
+				cn.CallLine = call.line
+				if p := call.parent; p >= 0 {
+					cn.CallFile = db.scopes[p].file
+				}
+			}
+		}
+		t.cnode[i] = c
+	}
+	return t
+}
+
+// ownValues returns each scope's own value (and, at index len(scopes), the
+// implicit root's): its exclusive value without the exclusive values of
+// the scopes nested in it, which HPCToolkit's exclusive values include
+// (a procedure's includes its loops and statements). Without an
+// exclusive variant, own = inclusive − Σ children's inclusive.
+func ownValues(db *xmlDB, t *xmlTree, incl, excl []float64, p metricPair) []float64 {
+	n := len(db.scopes)
+	own := make([]float64, n+1)
+	if p.excl == nil {
+		for s := range db.scopes {
+			own[s] += incl[db.scopes[s].id]
+			if pa := db.scopes[s].parent; pa >= 0 {
+				own[pa] -= incl[db.scopes[s].id]
+			} else {
+				own[n] -= incl[db.scopes[s].id]
+			}
+		}
+		own[n] += incl[1]
+		return own
+	}
+	own[n] = excl[1]
+	for s := range db.scopes {
+		sc := &db.scopes[s]
+		own[s] += excl[sc.id]
+		if sc.kind == scopePF {
+			continue // a called procedure's cost is not its caller's exclusive cost
+		}
+		if sc.parent < 0 {
+			own[n] -= excl[sc.id]
+		} else {
+			own[sc.parent] -= excl[sc.id]
+		}
+	}
+	return own
+}
+
+// metricPair is one experiment metric from an inclusive and an exclusive
+// HPCToolkit metric (either may be missing).
+type metricPair struct {
+	uniq, unit, descr string
+	factor            float64
+	incl, excl        *xmlMetric
+}
+
+// pairMetrics joins inclusive and exclusive variants ("X (I)" and "X (E)",
+// or partners) into one metric each.
+func pairMetrics(ms []xmlMetric) ([]metricPair, error) {
+	var out []metricPair
+	byBase := map[string]int{}
+	for i := range ms {
+		m := &ms[i]
+		base := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
+		base = strings.TrimSuffix(strings.TrimSuffix(base, ":Sum"), ":sum")
+		k, ok := byBase[base]
+		if !ok {
+			uniq, unit, factor := metricUnit(base)
+			out = append(out, metricPair{uniq: uniq, unit: unit, factor: factor,
+				descr: fmt.Sprintf("HPCToolkit metric %s", base)})
+			k = len(out) - 1
+			byBase[base] = k
+		}
+		p := &out[k]
+		if m.inclusive {
+			if p.incl != nil {
+				return nil, fmt.Errorf("metric %q has two inclusive variants", base)
+			}
+			p.incl = m
+		} else {
+			if p.excl != nil {
+				return nil, fmt.Errorf("metric %q has two exclusive variants", base)
+			}
+			p.excl = m
+		}
+	}
+	for i := range out {
+		p := &out[i]
+		if p.excl == nil && p.incl == nil {
+			return nil, errors.New("metric without values")
+		}
+		if p.factor != 1 {
+			p.descr += ", converted to seconds"
+		}
+	}
+	return out, nil
+}
+
+// metricUnit splits a unit suffix off an HPCToolkit metric name:
+// "CPUTIME (usec)" is CPUTIME in seconds (values times 1e-6).
+func metricUnit(name string) (uniq, unit string, factor float64) {
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		base, suffix := name[:i], strings.ToLower(name[i+2:len(name)-1])
+		switch suffix {
+		case "usec", "us", "microseconds":
+			return base, "sec", 1e-6
+		case "msec", "ms", "milliseconds":
+			return base, "sec", 1e-3
+		case "nsec", "ns", "nanoseconds":
+			return base, "sec", 1e-9
+		case "sec", "s", "seconds":
+			return base, "sec", 1
+		case "b", "bytes":
+			return base, "bytes", 1
+		}
+	}
+	return name, "occ", 1
+}
+
+// xmlSystem builds host → rank → thread from the metric-db files and
+// returns each file's data column.
+func xmlSystem(b *build.Builder, profiles []profileFile) []int {
+	type key struct {
+		host       string
+		rank, thrd int
+	}
+	sorted := make([]int, len(profiles))
+	for i := range sorted {
+		sorted[i] = i
+	}
+	sort.Slice(sorted, func(i, j int) bool {
+		a, c := profiles[sorted[i]], profiles[sorted[j]]
+		if a.rank != c.rank {
+			return a.rank < c.rank
+		}
+		return a.thread < c.thread
+	})
+	m := b.TreeNode(-1, "machine", "machine")
+	nodes := map[string]int{}
+	procs := map[int]int{}
+	sys := make([]int, len(profiles))
+	for _, i := range sorted {
+		pf := profiles[i]
+		n, ok := nodes[pf.host]
+		if !ok {
+			n = b.TreeNode(m, "node", "host "+pf.host)
+			nodes[pf.host] = n
+		}
+		g, ok := procs[pf.rank]
+		if !ok {
+			g = b.Process(n, pf.rank, "rank "+strconv.Itoa(pf.rank))
+			procs[pf.rank] = g
+		}
+		class, name := "thread", "thread "+strconv.Itoa(pf.thread)
+		if pf.thread >= 500 { // GPU streams of HPCToolkit 2021 databases
+			class, name = "gpu", "GPU stream "+strconv.Itoa(pf.thread-500)
+		}
+		sys[i] = b.Location(g, pf.thread, class, name)
+	}
+	cols := b.Columns()
+	out := make([]int, len(profiles))
+	for i, s := range sys {
+		out[i] = cols[s]
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package format
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cubeview/internal/testkit"
+)
+
+// TestOpenOtherTools opens every sample of the pprof, callgrind,
+// HPCToolkit and Caliper folders through Open, which must recognise each
+// by content (a directory for HPCToolkit, or a file inside it).
+func TestOpenOtherTools(t *testing.T) {
+	data := testkit.DataDir(t)
+	cases := map[string]string{ // path → start of the Format
+		filepath.Join("hpctoolkit", "cpi-database-v2"):                    "HPCToolkit database (experiment.xml)",
+		filepath.Join("hpctoolkit", "cpi-database-v2", "experiment.xml"):  "HPCToolkit database (experiment.xml)",
+		filepath.Join("hpctoolkit", "vectorAdd-metadb"):                   "HPCToolkit database (meta.db)",
+		filepath.Join("hpctoolkit", "vectorAdd-metadb", "profile.db"):     "HPCToolkit database (meta.db)",
+		filepath.Join("caliper", "cpi-json", "cpi-callpath-profile.json"): "Caliper JSON",
+	}
+	for _, dir := range []string{"pprof", "callgrind"} {
+		entries, err := os.ReadDir(filepath.Join(data, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".string") {
+				cases[filepath.Join(dir, e.Name())] = map[string]string{"pprof": "pprof", "callgrind": "callgrind"}[dir]
+			}
+		}
+	}
+	for rel, want := range cases {
+		t.Run(rel, func(t *testing.T) {
+			path := filepath.Join(data, rel)
+			e, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(e.Format, want) || e.Source != path {
+				t.Errorf("Format %q, Source %q", e.Format, e.Source)
+			}
+			if len(e.Metrics) == 0 || len(e.Cnodes) == 0 || e.NumLocations() == 0 {
+				t.Errorf("empty dimension: %d metrics, %d cnodes, %d locations", len(e.Metrics), len(e.Cnodes), e.NumLocations())
+			}
+		})
+	}
+}
+
+// TestOpenLegacyPprofText opens legacy text profiles that the pprof
+// library parses, plain and gzip-compressed.
+func TestOpenLegacyPprofText(t *testing.T) {
+	texts := map[string]string{
+		"contention": "--- contention:\ncycles/second=1000000000\nsampling period=1\n100 10 @ 0x1 0x2\n200 20 @ 0x3 0x2\n",
+		"goroutine":  "goroutine profile: total 3\n2 @ 0x1 0x2\n1 @ 0x3\n",
+		"heap":       "heap profile: 2: 64 [2: 64] @ heap/1048576\n1: 32 [1: 32] @ 0x1 0x2\n1: 32 [1: 32] @ 0x3\n",
+	}
+	dir := t.TempDir()
+	for name, text := range texts {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(text))
+		zw.Close()
+		for _, v := range []struct {
+			suffix string
+			data   []byte
+		}{{".txt", []byte(text)}, {".txt.gz", gz.Bytes()}} {
+			path := filepath.Join(dir, name+v.suffix)
+			if err := os.WriteFile(path, v.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e, err := Open(path)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				continue
+			}
+			if !strings.HasPrefix(e.Format, "pprof (legacy") || len(e.Cnodes) < 2 {
+				t.Errorf("%s: Format %q, %d cnodes", path, e.Format, len(e.Cnodes))
+			}
+		}
+	}
+}

@@ -1,0 +1,568 @@
+package pprof
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/pprof/profile"
+
+	"cubeview/format/internal/build"
+	"cubeview/model"
+)
+
+// maxDecompressed bounds the size of a gzip-compressed profile once
+// decompressed; a larger one is refused rather than exhausting memory.
+var maxDecompressed int64 = 1 << 30
+
+// Open reads the profile in the file at path.
+func Open(path string) (*model.Experiment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read reads a pprof profile — protobuf, plain or gzip-compressed, or one
+// of the legacy formats the pprof library parses — from r. name is used
+// in error messages.
+func Read(r io.Reader, name string) (*model.Experiment, error) {
+	data, err := readAll(r, name)
+	if err != nil {
+		return nil, err
+	}
+	p, format, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return convert(p, format)
+}
+
+// readAll reads the profile's bytes, decompressing gzip data within
+// maxDecompressed bytes.
+func readAll(r io.Reader, name string) ([]byte, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(2)
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
+		}
+		data, err := io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad gzip data after %d decompressed bytes: %w", name, len(data), err)
+		}
+		if int64(len(data)) > maxDecompressed {
+			return nil, fmt.Errorf("%s: gzip data decompress to more than %d bytes; refusing a profile this large", name, maxDecompressed)
+		}
+		return data, nil
+	}
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return data, nil
+}
+
+// parse decodes uncompressed profile data with the pprof library and
+// says which kind of file it was. A panic inside the library on hostile
+// input becomes an error.
+func parse(data []byte) (p *profile.Profile, format string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("malformed profile (the pprof library failed: %v)", r)
+		}
+	}()
+	if len(data) == 0 {
+		return nil, "", errors.New("empty profile")
+	}
+	p, err = profile.ParseUncompressed(data)
+	if err == nil {
+		if err = p.CheckValid(); err != nil {
+			return nil, "", fmt.Errorf("malformed profile: %w", err)
+		}
+		return p, "pprof (protobuf)", nil
+	}
+	if protoProfile(data[:min(len(data), 1024)]) {
+		return nil, "", fmt.Errorf("malformed protobuf profile: %w", err)
+	}
+	p, err = profile.ParseData(data)
+	if err != nil {
+		return nil, "", err
+	}
+	return p, "pprof (legacy " + legacyKind(data) + ")", nil
+}
+
+func legacyKind(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte("heap profile:")):
+		return "heap profile"
+	case bytes.HasPrefix(data, []byte("---")):
+		return "text profile"
+	case bytes.Contains(data[:min(len(data), 64)], []byte(" profile: total ")):
+		return "count profile"
+	}
+	return "CPU profile"
+}
+
+// units maps a sample unit to the experiment's unit, data type and the
+// factor applied to values.
+func units(unit string) (cubeUnit string, dataType model.DataType, factor float64) {
+	switch strings.ToLower(unit) {
+	case "nanoseconds", "nanosecond", "ns":
+		return "sec", model.Double, 1e-9
+	case "microseconds", "microsecond", "us":
+		return "sec", model.Double, 1e-6
+	case "milliseconds", "millisecond", "ms":
+		return "sec", model.Double, 1e-3
+	case "seconds", "second", "s":
+		return "sec", model.Double, 1
+	case "bytes", "byte", "b":
+		return "bytes", model.Int64, 1
+	case "kilobytes", "kb":
+		return "bytes", model.Int64, 1 << 10
+	case "megabytes", "mb":
+		return "bytes", model.Int64, 1 << 20
+	case "gigabytes", "gb":
+		return "bytes", model.Int64, 1 << 30
+	case "count", "", "samples", "objects", "events":
+		return "occ", model.Int64, 1
+	}
+	return unit, model.Double, 1
+}
+
+// threadLabels are the sample labels, string or numeric, that name the
+// thread (or goroutine) of a sample, in order of preference.
+var threadLabels = []string{"thread", "thread_name", "thread name", "goroutine", "thread_id", "thread id", "threadid", "tid"}
+
+// processLabels name the process of a sample.
+var processLabels = []string{"pid", "process_id", "process"}
+
+// labelOf returns sample s's value of label key, string or numeric.
+func labelOf(s *profile.Sample, key string) (string, bool) {
+	if v := s.Label[key]; len(v) > 0 {
+		return v[0], true
+	}
+	if v := s.NumLabel[key]; len(v) > 0 {
+		return strconv.FormatInt(v[0], 10), true
+	}
+	return "", false
+}
+
+// pickLabel returns the first of keys that some sample carries.
+func pickLabel(p *profile.Profile, keys []string) string {
+	for _, k := range keys {
+		for _, s := range p.Sample {
+			if _, ok := labelOf(s, k); ok {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// sortLabelValues orders label values numerically when all are integers,
+// lexicographically otherwise; the empty value (samples without the
+// label) comes first.
+func sortLabelValues(vals []string) {
+	numeric := true
+	for _, v := range vals {
+		if v == "" {
+			continue
+		}
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+			numeric = false
+			break
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool {
+		a, b := vals[i], vals[j]
+		if a == "" || b == "" {
+			return a == "" && b != ""
+		}
+		if numeric {
+			x, _ := strconv.ParseInt(a, 10, 64)
+			y, _ := strconv.ParseInt(b, 10, 64)
+			return x < y
+		}
+		return a < b
+	})
+}
+
+// system builds the system tree: one process unless samples carry a
+// process label, one thread per process unless they carry a thread label.
+// It returns each sample's data column.
+func system(b *build.Builder, p *profile.Profile) []int {
+	procKey, threadKey := pickLabel(p, processLabels), pickLabel(p, threadLabels)
+	procName := "process"
+	if len(p.Mapping) > 0 && p.Mapping[0].File != "" {
+		procName = filepath.Base(p.Mapping[0].File)
+	}
+	type pt struct{ proc, thread string }
+	keyOf := func(s *profile.Sample) pt {
+		var k pt
+		if procKey != "" {
+			k.proc, _ = labelOf(s, procKey)
+		}
+		if threadKey != "" {
+			k.thread, _ = labelOf(s, threadKey)
+		}
+		return k
+	}
+	threads := map[string]map[string]bool{}
+	for _, s := range p.Sample {
+		k := keyOf(s)
+		if threads[k.proc] == nil {
+			threads[k.proc] = map[string]bool{}
+		}
+		threads[k.proc][k.thread] = true
+	}
+	if len(threads) == 0 {
+		threads[""] = map[string]bool{"": true}
+	}
+	procs := make([]string, 0, len(threads))
+	for k := range threads {
+		procs = append(procs, k)
+	}
+	sortLabelValues(procs)
+	m := b.TreeNode(-1, "machine", "machine")
+	n := b.TreeNode(m, "node", "node")
+	locOf := map[pt]int{}
+	for rank, proc := range procs {
+		name := procName
+		if procKey != "" {
+			name = procKey + " " + proc
+			if proc == "" {
+				name = "no " + procKey + " label"
+			}
+		}
+		g := b.Process(n, rank, name)
+		ths := make([]string, 0, len(threads[proc]))
+		for t := range threads[proc] {
+			ths = append(ths, t)
+		}
+		sortLabelValues(ths)
+		for trank, t := range ths {
+			name := "thread 0"
+			if threadKey != "" {
+				name = threadKey + " " + t
+				if t == "" {
+					name = "no " + threadKey + " label"
+				}
+			}
+			locOf[pt{proc, t}] = b.Location(g, trank, "thread", name)
+		}
+	}
+	cols := b.Columns()
+	out := make([]int, len(p.Sample))
+	for i, s := range p.Sample {
+		out[i] = cols[locOf[keyOf(s)]]
+	}
+	return out
+}
+
+// frame is one entry of a stack, outermost first.
+type frame struct {
+	region int
+	file   string // source file of the line, for the callee's call site
+	line   int64
+}
+
+// callTree turns stacks into call paths. Regions are named as pprof names
+// nodes at function granularity, so that the flat profile equals
+// "pprof -top".
+type callTree struct {
+	b        *build.Builder
+	stacks   map[string]int    // whole stack (location ids) → leaf cnode
+	key      []byte            // scratch for stack keys
+	memo     map[[3]uint64]int // (parent cnode+1, caller's line, location id) → cnode
+	frames   map[uint64][]frame
+	conflict map[int]bool // cnodes reached from several call sites
+	empty    int          // cnode of samples without a stack, -1 if none
+}
+
+func (t *callTree) locationFrames(l *profile.Location) []frame {
+	if fr, ok := t.frames[l.ID]; ok {
+		return fr
+	}
+	var fr []frame
+	objName := func() string {
+		if l.Mapping != nil && l.Mapping.File != "" {
+			return "[" + filepath.Base(l.Mapping.File) + "]"
+		}
+		return "<unknown>"
+	}
+	if len(l.Line) == 0 {
+		r, _ := t.b.Region(objName(), "")
+		fr = append(fr, frame{region: r})
+	}
+	for i := len(l.Line) - 1; i >= 0; i-- {
+		ln := l.Line[i]
+		name, file, start, sys := "", "", int64(0), ""
+		if ln.Function != nil {
+			name, sys, start = ln.Function.Name, ln.Function.SystemName, ln.Function.StartLine
+			if ln.Function.Filename != "" {
+				file = filepath.Clean(ln.Function.Filename)
+			}
+		}
+		if name == "" {
+			name, file = objName(), ""
+		}
+		r, added := t.b.Region(name, file)
+		if added {
+			reg := &t.b.E.Regions[r]
+			reg.Paradigm, reg.Role = "sampling", "function"
+			if start > 0 {
+				reg.Begin = int(start)
+			}
+			if sys != "" && sys != name {
+				reg.MangledName = sys
+			}
+			if i < len(l.Line)-1 {
+				reg.Attrs = append(reg.Attrs, model.Attr{Key: "inlined", Value: "true"})
+			}
+		}
+		fr = append(fr, frame{region: r, file: file, line: ln.Line})
+	}
+	t.frames[l.ID] = fr
+	return fr
+}
+
+// leaf returns the cnode of sample s's innermost frame, creating the call
+// path on the way. Samples with the same stack are common, so whole
+// stacks are remembered.
+func (t *callTree) leaf(s *profile.Sample) int {
+	key := t.key[:0]
+	for _, l := range s.Location {
+		key = binary.LittleEndian.AppendUint64(key, l.ID)
+	}
+	t.key = key
+	if c, ok := t.stacks[string(key)]; ok {
+		return c
+	}
+	c := t.walk(s)
+	t.stacks[string(key)] = c
+	return c
+}
+
+// walk builds the call path of sample s.
+func (t *callTree) walk(s *profile.Sample) int {
+	if len(s.Location) == 0 {
+		if t.empty < 0 {
+			r, _ := t.b.Region("<no stack>", "")
+			t.empty, _ = t.b.Cnode(-1, r)
+		}
+		return t.empty
+	}
+	c := -1
+	var caller *frame
+	for i := len(s.Location) - 1; i >= 0; i-- {
+		l := s.Location[i]
+		key := [3]uint64{uint64(c + 1), 0, l.ID}
+		if caller != nil {
+			key[1] = uint64(caller.line)
+		}
+		fr := t.locationFrames(l)
+		if next, ok := t.memo[key]; ok {
+			c = next
+			caller = &fr[len(fr)-1]
+			continue
+		}
+		for j := range fr {
+			f := &fr[j]
+			nc, added := t.b.Cnode(c, f.region)
+			cn := &t.b.E.Cnodes[nc]
+			file, line := "", -1
+			if caller != nil && caller.line > 0 {
+				file, line = caller.file, int(caller.line)
+			}
+			switch {
+			case added:
+				cn.CallFile, cn.CallLine = file, line
+			case !t.conflict[nc] && (cn.CallFile != file || cn.CallLine != line):
+				t.conflict[nc] = true
+				cn.CallFile, cn.CallLine = "", -1
+			}
+			c, caller = nc, f
+		}
+		t.memo[key] = c
+	}
+	return c
+}
+
+// convert builds the experiment of profile p.
+func convert(p *profile.Profile, format string) (*model.Experiment, error) {
+	if len(p.SampleType) == 0 {
+		return nil, errors.New("profile has no sample types")
+	}
+	b := build.New(format)
+	if p.PeriodType != nil && p.PeriodType.Type != "" {
+		b.Attr("pprof period type", p.PeriodType.Type+"/"+p.PeriodType.Unit)
+		b.Attr("pprof period", strconv.FormatInt(p.Period, 10))
+	}
+	if p.DurationNanos > 0 {
+		b.Attr("pprof duration (ns)", strconv.FormatInt(p.DurationNanos, 10))
+	}
+	if p.TimeNanos > 0 {
+		b.Attr("pprof time (ns since epoch)", strconv.FormatInt(p.TimeNanos, 10))
+	}
+	b.Attr("pprof default sample type", p.DefaultSampleType)
+	b.Attr("pprof drop frames", p.DropFrames)
+	b.Attr("pprof keep frames", p.KeepFrames)
+	for _, c := range p.Comments {
+		b.Attr("pprof comment", c)
+	}
+
+	factors := make([]float64, len(p.SampleType))
+	seen := map[string]bool{}
+	for i, st := range p.SampleType {
+		unit, dtype, f := units(st.Unit)
+		factors[i] = f
+		uniq := st.Type
+		if uniq == "" {
+			uniq = "sample_type_" + strconv.Itoa(i)
+		}
+		for n := 2; seen[uniq]; n++ {
+			uniq = st.Type + "/" + st.Unit
+			if n > 2 {
+				uniq += "#" + strconv.Itoa(n)
+			}
+		}
+		seen[uniq] = true
+		descr := fmt.Sprintf("pprof sample type %s/%s", st.Type, st.Unit)
+		if f != 1 {
+			descr += fmt.Sprintf(", converted to %s", unit)
+		}
+		b.Metric(uniq, st.Type, unit, dtype, descr)
+	}
+
+	cols := system(b, p)
+	nl := len(b.E.Locations)
+	vals := build.NewValues(len(p.SampleType), nl)
+	t := &callTree{b: b, stacks: map[string]int{}, memo: map[[3]uint64]int{}, frames: map[uint64][]frame{}, conflict: map[int]bool{}, empty: -1}
+	for i, s := range p.Sample {
+		if len(s.Value) != len(p.SampleType) {
+			return nil, fmt.Errorf("sample %d has %d values for %d sample types", i, len(s.Value), len(p.SampleType))
+		}
+		row := vals.Row(t.leaf(s))
+		for m, v := range s.Value {
+			row[m*nl+cols[i]] += float64(v)
+		}
+	}
+	for m, f := range factors {
+		vals.Scale(m, f)
+	}
+	if len(b.E.Cnodes) == 0 {
+		r, _ := b.Region("<no samples>", "")
+		b.Cnode(-1, r)
+	}
+	e := b.Finish(vals)
+	return e, nil
+}
+
+// Detect reports whether head, the first bytes of a file, looks like a
+// pprof profile: gzip-compressed data that decompresses to one, a legacy
+// text or binary CPU profile, or protobuf data whose first fields are
+// those of a profile.
+func Detect(head []byte) bool {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return false
+		}
+		inner := make([]byte, 1024)
+		n, _ := io.ReadFull(zr, inner)
+		return n > 0 && detectPlain(inner[:n])
+	}
+	return detectPlain(head)
+}
+
+var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
+
+func detectPlain(head []byte) bool {
+	for _, p := range legacyPrefixes {
+		if bytes.HasPrefix(head, []byte(p)) {
+			return true
+		}
+	}
+	if line, _, _ := bytes.Cut(head, []byte("\n")); bytes.Contains(line, []byte(" profile: total ")) {
+		return true
+	}
+	return legacyCPUHeader(head) || protoProfile(head)
+}
+
+// legacyCPUHeader recognises the header of the gperftools binary CPU
+// profile: words 0, 3, 0 or 1, period > 0, 0, in 32 or 64 bits of either
+// byte order.
+func legacyCPUHeader(h []byte) bool {
+	for _, size := range []int{4, 8} {
+		for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+			if len(h) < 5*size {
+				continue
+			}
+			w := func(i int) uint64 {
+				if size == 4 {
+					return uint64(order.Uint32(h[i*4:]))
+				}
+				return order.Uint64(h[i*8:])
+			}
+			if w(0) == 0 && w(1) == 3 && w(2) <= 1 && w(3) > 0 && w(4) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// protoProfile reports whether head starts with protobuf fields that a
+// profile.proto message can hold: known field numbers with their wire
+// types, the first being a message field (sample_type, sample, mapping,
+// location, function, string_table or period_type).
+func protoProfile(h []byte) bool {
+	fields := 0
+	for len(h) > 0 && fields < 16 {
+		key, n := binary.Uvarint(h)
+		if n <= 0 {
+			return false
+		}
+		h = h[n:]
+		num, wire := key>>3, key&7
+		message := num >= 1 && num <= 6 || num == 11 || num == 13
+		scalar := num >= 7 && num <= 10 || num >= 12 && num <= 15
+		if fields == 0 && !(message && num != 13) {
+			return false
+		}
+		switch {
+		case wire == 2 && message:
+			l, n := binary.Uvarint(h)
+			if n <= 0 {
+				return false
+			}
+			h = h[n:]
+			if l > uint64(len(h)) {
+				return true // runs past the head: plausible so far
+			}
+			h = h[l:]
+		case wire == 0 && scalar:
+			if _, n := binary.Uvarint(h); n <= 0 {
+				return false
+			}
+			h = h[n:]
+		default:
+			return false
+		}
+		fields++
+	}
+	return fields > 0
+}
