@@ -72,6 +72,8 @@ type operationForm struct {
 	operands            *operandList   // Merge and Mean
 	system              *widget.RadioGroup
 	strict              *widget.Check
+	strictRoots         *widget.Check // see algebra_rules.go
+	renames             *widget.Entry // region renaming rules, one a line
 	preview             *widget.Label
 	content             fyne.CanvasObject
 }
@@ -86,6 +88,7 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f.system.Required = true
 	f.system.SetSelected(systemChoices[algebra.SystemAuto])
 	f.strict = widget.NewCheck("Strict line matching (regions and call sites must have the same lines)", nil)
+	f.newMatchingOptions()
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
 
@@ -119,6 +122,7 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	options := widget.NewForm(
 		widget.NewFormItem("System tree", f.system),
 		widget.NewFormItem("", f.strict))
+	f.addMatchingOptions(options)
 	systemHelp := widget.NewLabel("Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise.")
 	systemHelp.Wrapping = fyne.TextWrapWord
 	systemHelp.Importance = widget.LowImportance
@@ -156,20 +160,27 @@ func (f *operationForm) byLabel(label string) *Document {
 	return nil
 }
 
-// Options returns the chosen integration options.
-func (f *operationForm) Options() algebra.Options {
-	opt := algebra.Options{StrictLines: f.strict.Checked}
+// Options returns the chosen integration options, or why the renaming
+// rules cannot be used.
+func (f *operationForm) Options() (algebra.Options, error) {
+	opt := algebra.Options{StrictLines: f.strict.Checked, StrictRoots: f.strictRoots.Checked}
 	for i, c := range systemChoices {
 		if f.system.Selected == c {
 			opt.System = algebra.SystemMode(i)
 		}
 	}
-	return opt
+	var err error
+	opt.Renames, err = renameRules(f.renames.Text)
+	return opt, err
 }
 
 // Request returns the operation the form describes, or why it cannot run.
 func (f *operationForm) Request() (Request, error) {
-	r := Request{Op: f.op, Options: f.Options()}
+	opt, err := f.Options()
+	r := Request{Op: f.op, Options: opt}
+	if err != nil {
+		return r, err
+	}
 	if f.op == algebra.OpDiff {
 		a, b := f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)
 		if a == nil || b == nil {
