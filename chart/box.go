@@ -29,7 +29,9 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 	if len(boxes) == 0 {
 		return nil, errors.New("box chart: no boxes")
 	}
-	p := newPlot(title, valueLabel+"  —  box: quartiles, bold: median, dashed: mean, whiskers: 1.5 box lengths, rings: min/max beyond", "")
+	// The key goes on lines of its own: gonum narrows the data area to
+	// the axis label's width, which one long line would squeeze.
+	p := newPlot(title, valueLabel+"\nbox: quartiles, bold: median, dashed: mean\nwhiskers: 1.5 box lengths, rings: min/max beyond", "")
 	addGrid(p, true)
 	names := make([]string, len(boxes))
 	for i, b := range boxes {
@@ -47,6 +49,7 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 		pad = math.Max(math.Abs(hi)*0.05, 1)
 	}
 	p.X.Min, p.X.Max = lo-pad, hi+pad
+	p.X.Tick.Marker = distinctTicks{}
 	return &Chart{plots: []*plot.Plot{p}}, nil
 }
 
@@ -119,6 +122,7 @@ func BarChart(title, valueLabel string, bars []Bar) (*Chart, error) {
 		span = 1
 	}
 	p.X.Min, p.X.Max = lo-span*0.02*boolf(lo < 0), hi+span*0.18
+	p.X.Tick.Marker = distinctTicks{}
 	return &Chart{plots: []*plot.Plot{p}}, nil
 }
 

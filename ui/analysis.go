@@ -23,12 +23,16 @@ func (w *Window) analysisItems() (where, scaling *fyne.MenuItem) {
 	return where, scaling
 }
 
-// showAnalysisPanel puts obj below the panes in place of any other panel.
-func (w *Window) showAnalysisPanel(obj fyne.CanvasObject) {
+// showAnalysisPanel puts obj below the panes in place of any other
+// panel, giving the panes the share panes of the height.
+func (w *Window) showAnalysisPanel(obj fyne.CanvasObject, panes float64) {
 	if w.SourceShown() {
 		w.ShowSource(false)
 	}
 	w.SetPanel(obj)
+	if s, ok := w.panesArea.Objects[0].(*container.Split); ok {
+		s.SetOffset(panes)
+	}
 	w.rebuildMenu()
 }
 

@@ -204,7 +204,7 @@ type perfDiffPanel struct {
 var perfDiffColumns = []struct {
 	title string
 	width float32
-}{{"", 28}, {"A", 110}, {"B", 110}, {"A − B", 110}, {"Call path", 520}, {"System", 240}}
+}{{"", 28}, {"A", 110}, {"B", 110}, {"A − B", 140}, {"Call path", 420}, {"System", 430}}
 
 // ShowPerfDiff shows rep below the panes; clicking a row selects its focus.
 func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
@@ -223,7 +223,7 @@ func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	}
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Col >= 0 {
-			o.(*widget.Label).SetText(perfDiffColumns[id.Col].title)
+			o.(*widget.Label).SetText(p.header(id.Col))
 		}
 	}
 	for i, c := range perfDiffColumns {
@@ -237,7 +237,20 @@ func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
 	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
 	w.perfDiff = p
-	w.showAnalysisPanel(p.box)
+	w.showAnalysisPanel(p.box, 0.5)
+}
+
+// header names column c; the value columns by the experiments' names.
+func (p *perfDiffPanel) header(c int) string {
+	switch c {
+	case 1:
+		return p.rep.NameA
+	case 2:
+		return p.rep.NameB
+	case 3:
+		return p.rep.NameA + " − " + p.rep.NameB
+	}
+	return perfDiffColumns[c].title
 }
 
 func (p *perfDiffPanel) cell(id widget.TableCellID) string {

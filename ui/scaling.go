@@ -149,7 +149,7 @@ func (w *Window) showScalingDialog() {
 }
 
 // Plot size in pixels; the window scales it to fit.
-const scalingPlotW, scalingPlotH = 1200, 700
+const scalingPlotW, scalingPlotH = 1000, 580
 
 // Scaling runs the study in the background, showing progress in from,
 // and opens its table and plot in a new window.
@@ -223,9 +223,9 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 			o.(*widget.Label).SetText(rep.Columns[id.Col])
 		}
 	}
-	s.table.SetColumnWidth(0, 340)
+	s.table.SetColumnWidth(0, 360)
 	for c := 1; c < len(rep.Columns); c++ {
-		s.table.SetColumnWidth(c, 110)
+		s.table.SetColumnWidth(c, 125)
 	}
 	s.table.OnSelected = func(id widget.TableCellID) { s.Select(id.Row) }
 	s.plot = canvas.NewImageFromImage(img)
@@ -233,12 +233,13 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 	s.plot.SetMinSize(fyne.NewSize(480, 280))
 	title := widget.NewLabelWithStyle(rep.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	hint := widget.NewLabel("Click a call path to select it in the experiments' windows. The plot shows the largest call paths.")
+	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows; the plot shows the largest ones.")
+	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	split := container.NewVSplit(s.plot, s.table)
-	split.SetOffset(0.55)
+	split.SetOffset(0.6)
 	s.win.SetContent(container.NewBorder(container.NewVBox(title, hint), nil, nil, nil, split))
-	s.win.Resize(fyne.NewSize(1100, 900))
+	s.win.Resize(fyne.NewSize(1200, 800))
 	s.win.Show()
 	return s
 }

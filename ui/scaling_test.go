@@ -136,7 +136,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	if s == nil || len(s.rep.Rows) == 0 {
 		t.Fatal("no scaling result")
 	}
-	if s.rep.Columns[2] != "ratio @ 10" {
+	if s.rep.Columns[2] != "ratio @ 10" || s.rep.Columns[1] != "value @ 10" {
 		t.Errorf("columns %v", s.rep.Columns)
 	}
 	for i, cells := range s.rep.Rows {

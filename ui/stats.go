@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -20,8 +19,8 @@ const statsTop = 10
 
 // Pixel sizes the box plots are drawn at; the panel scales them to fit.
 const (
-	selectedPlotW, selectedPlotH = 760, 230
-	topPlotW, topPlotH           = 1000, 560
+	selectedPlotW, selectedPlotH = 640, 200
+	topPlotW, topPlotH           = 820, 460
 )
 
 // statsPanel shows, below the panes, the statistics of the selected call
@@ -52,7 +51,8 @@ func newStatsPanel(w *Window) *statsPanel {
 	p := &statsPanel{w: w}
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.Wrapping = fyne.TextWrapWord
-	p.lines = container.New(layout.NewFormLayout())
+	// Two name–value pairs a line keep the numbers and the box in view.
+	p.lines = container.NewGridWithColumns(4)
 	p.message = widget.NewLabel("")
 	p.message.Wrapping = fyne.TextWrapWord
 	p.message.Hide()
@@ -67,7 +67,7 @@ func newStatsPanel(w *Window) *statsPanel {
 		container.NewBorder(nil, nil, nil, closeButton, p.title), nil, nil, nil,
 		container.NewVScroll(container.NewVBox(p.message, p.lines, p.selImg)))
 	split := container.NewHSplit(left, p.topImg)
-	split.SetOffset(0.45)
+	split.SetOffset(0.5)
 	p.box = split
 	return p
 }
@@ -89,7 +89,7 @@ func (w *Window) ShowStats(on bool) {
 	p := w.stats
 	p.shown = on
 	if on {
-		w.showAnalysisPanel(p.box)
+		w.showAnalysisPanel(p.box, 0.42)
 		p.key, p.topKey = view.StatsKey{}, topKey{}
 		p.follow()
 	} else {

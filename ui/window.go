@@ -717,6 +717,7 @@ func (w *Window) keysHelp() {
 		"Ctrl+T: flat profile. Right-click a row for more.",
 		"Hover a row to see its description below the status line.",
 		"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
+		"Ctrl+I: statistics of the selected call path across locations.",
 		"Drop experiment files on the window to open them.",
 	}, "\n"), w.win)
 }

@@ -23,16 +23,17 @@ type PerfDiffRow struct {
 // PerfDiffReport is what a window shows of a performance difference: a
 // headline and one row per differing focus, significant ones first.
 type PerfDiffReport struct {
-	Result   *analysis.PerfDiffResult
-	Headline string
-	Rows     []PerfDiffRow
+	Result       *analysis.PerfDiffResult
+	NameA, NameB string // the experiments compared
+	Headline     string
+	Rows         []PerfDiffRow
 }
 
 // NewPerfDiffReport formats res for people; nameA and nameB name the two
 // experiments and m (of either experiment) is the metric compared.
 func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nameB string, f numfmt.Format) *PerfDiffReport {
 	integer := m.IsInteger()
-	r := &PerfDiffReport{Result: res}
+	r := &PerfDiffReport{Result: res, NameA: nameA, NameB: nameB}
 	unit := m.Unit
 	r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s %s: %d %s, %d significant (no finer focus differs); %d examined",
 		nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit,

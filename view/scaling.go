@@ -52,6 +52,7 @@ type ScalingReport struct {
 	Result  *analysis.SeriesResult
 	Title   string
 	XLabel  string
+	Runs    string // which experiment is at which x
 	Columns []string
 	// Rows are the table's lines, one per call path (RowCnodes, in the
 	// result's domain), cells as Columns say.
@@ -115,10 +116,13 @@ func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	}
 	rep.Title = fmt.Sprintf("%s (%s), %s of the %s across locations, %s", metricName(m), what, kind, res.Basis, xLabel)
 	rep.Columns = []string{"Call path"}
+	var runs []string
 	for _, t := range res.Trials {
 		at := fmt.Sprintf(" @ %s", formatX(t.X))
-		rep.Columns = append(rep.Columns, t.Name+at, ratio+at, "efficiency"+at)
+		rep.Columns = append(rep.Columns, "value"+at, ratio+at, "efficiency"+at)
+		runs = append(runs, formatX(t.X)+": "+t.Name)
 	}
+	rep.Runs = xLabel + " " + strings.Join(runs, ", ")
 	rows := res.Top(0)
 	integer := m.IsInteger()
 	for _, r := range rows {
@@ -133,7 +137,7 @@ func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 		rep.Rows = append(rep.Rows, cells)
 		rep.RowCnodes = append(rep.RowCnodes, r.Cnode)
 	}
-	rep.plot = chart.Scaling{Title: metricName(m) + " — " + kind, XLabel: xLabel, Weak: spec.Weak}
+	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak}
 	for _, t := range res.Trials {
 		rep.plot.X = append(rep.plot.X, t.X)
 	}

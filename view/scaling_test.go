@@ -16,9 +16,12 @@ func TestScalingReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Call path", "one @ 1", "speedup @ 1", "efficiency @ 1", "two @ 2", "speedup @ 2", "efficiency @ 2"}
+	want := []string{"Call path", "value @ 1", "speedup @ 1", "efficiency @ 1", "value @ 2", "speedup @ 2", "efficiency @ 2"}
 	if strings.Join(rep.Columns, "|") != strings.Join(want, "|") {
 		t.Errorf("columns %q", rep.Columns)
+	}
+	if rep.Runs != "x 1: one, 2: two" {
+		t.Errorf("runs %q", rep.Runs)
 	}
 	if len(rep.Rows) != 5 || rep.Rows[0][0] != "main" || rep.Rows[0][1] != "25.00" {
 		t.Fatalf("rows %q", rep.Rows)

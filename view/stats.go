@@ -138,7 +138,7 @@ func (r StatsRequest) Compute() (*StatsReport, error) {
 		{"Standard deviation", num(s.StdDev, false)},
 	}
 	if s.Count > 0 {
-		rep.Box = boxOf(r.Call, s)
+		rep.Box = boxOf(lastPart(r.Call), s) // the title names the whole path
 	}
 	if r.Top <= 0 {
 		return rep, nil
@@ -158,6 +158,25 @@ func (r StatsRequest) Compute() (*StatsReport, error) {
 	}
 	rep.TopTitle = fmt.Sprintf("%s: top %d call paths by own value across %d locations", metricName(m), n, e.NumLocations())
 	return rep, nil
+}
+
+// lastPart returns the last region of a call path "a/b/c" (the text after
+// the last "/" outside parentheses, which may hold C++ signatures).
+func lastPart(path string) string {
+	depth := 0
+	for i := len(path) - 1; i >= 0; i-- {
+		switch path[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+		case '/':
+			if depth == 0 {
+				return path[i+1:]
+			}
+		}
+	}
+	return path
 }
 
 func boxOf(label string, s analysis.Summary) chart.Box {
@@ -181,7 +200,7 @@ func valueLabel(m *model.Metric) string {
 // call paths (nil when there are none).
 func (rep *StatsReport) Charts() (selected, top *chart.Chart, err error) {
 	if rep.Summary.Count > 0 {
-		if selected, err = chart.BoxChart(rep.Title, rep.ValueLabel, []chart.Box{rep.Box}); err != nil {
+		if selected, err = chart.BoxChart(rep.Box.Label, rep.ValueLabel, []chart.Box{rep.Box}); err != nil {
 			return nil, nil, err
 		}
 	}
