@@ -127,7 +127,7 @@ func (w *Window) ShowCallGraph(on bool) {
 		w.OnRefresh(w.callGraph.follow)
 	}
 	if on {
-		w.showAnalysisPanel(w.callGraph.box)
+		w.showAnalysisPanel(w.callGraph.box, 0.6)
 		w.callGraph.follow()
 	} else {
 		w.SetPanel(nil)

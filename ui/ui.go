@@ -42,7 +42,9 @@ const usage = `Usage: cubeview [FILE…] [--calc EXPR]
                 [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
                 [FILE | --calc EXPR]
 
-Opens each experiment FILE (.cube, .cube.gz, .cubex) in its own window;
+Opens each experiment FILE in its own window: a CUBE file (.cube,
+.cube.gz, .cubex) or another tool's profile, file or folder (TAU, gprof,
+mpiP, pprof, callgrind, HPCToolkit, Caliper; see "cubeview help");
 without a file, the bundled example (before and after). --calc EXPR opens
 the result of an algebra expression over files in a window titled by the
 expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in

@@ -718,7 +718,8 @@ func (w *Window) keysHelp() {
 		"Hover a row to see its description below the status line.",
 		"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
 		"Ctrl+I: statistics of the selected call path across locations.",
-		"Drop experiment files on the window to open them.",
+		"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
+		"Drop experiment files or folders on the window to open them.",
 	}, "\n"), w.win)
 }
 
