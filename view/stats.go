@@ -143,7 +143,7 @@ func (r StatsRequest) Compute() (*StatsReport, error) {
 	if r.Top <= 0 {
 		return rep, nil
 	}
-	stats, err := analysis.Statistics(e, m.UniqName, nil, false)
+	stats, err := analysis.Statistics(e, m.UniqName, topCandidates(e, r.Metric, r.Top), false)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +158,29 @@ func (r StatsRequest) Compute() (*StatsReport, error) {
 	}
 	rep.TopTitle = fmt.Sprintf("%s: top %d call paths by own value across %d locations", metricName(m), n, e.NumLocations())
 	return rep, nil
+}
+
+// topCandidates returns the call paths among which the top n by own sum
+// across locations are: for a stored summed metric the call-tree
+// exclusive values are those sums, so twice n of the largest (and some
+// more, for sums that differ in the last bits) suffice; otherwise all
+// (nil), each summarized.
+func topCandidates(e *model.Experiment, m, n int) []int {
+	met := &e.Metrics[m]
+	if !met.HasStoredValues() || met.Aggregation != model.Sum {
+		return nil
+	}
+	sums, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
+	if err != nil {
+		return nil // Statistics reports it
+	}
+	order := e.CnodeOrder()
+	if k := 2*n + 10; k < len(order) {
+		order = slices.Clone(order)
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(math.Abs(sums[b]), math.Abs(sums[a])) })
+		order = order[:k]
+	}
+	return order
 }
 
 // lastPart returns the last region of a call path "a/b/c" (the text after
