@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"cubeview/model"
 )
@@ -165,7 +166,7 @@ func (v *View) arcRow(a model.CallArc, other int, ms model.MetricSel, haveMetric
 		row.Node = v.RegionNode(other)
 	}
 	if a.Calls >= 0 {
-		row.CallsText = v.format.Format(float64(a.Calls), true)
+		row.CallsText = strconv.FormatInt(a.Calls, 10) // exact, as the tools print them
 		row.Tooltip += "; " + row.CallsText + " call"
 		if a.Calls != 1 {
 			row.Tooltip += "s"

@@ -252,6 +252,20 @@ func TestCallGraphModes(t *testing.T) {
 	if first.Region != rd || first.Calls != 5 || first.CallsText != "5" || first.Value != 0.18 || first.Text != "0.18" || first.Node != (Node{RegionNode, rd}) {
 		t.Errorf("first callee of main: %+v", first)
 	}
+	// eval [4] calls find_char_unquote 12980 times ("12980/23480"),
+	// printed in full.
+	v.Select(CallPane, Node{RegionNode, region[4]})
+	if err := v.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if r := v.CallGraph().Callees[0]; r.Label != "find_char_unquote" || r.CallsText != "12980" {
+		t.Errorf("first callee of eval: %s, %q calls", r.Label, r.CallsText)
+	}
+	v.Select(CallPane, Node{RegionNode, main})
+	if err := v.Update(); err != nil {
+		t.Fatal(err)
+	}
+	rep = v.CallGraph()
 	if rep.Callees[1].Region != upd || rep.Callees[1].Value != 0.13 {
 		t.Errorf("second callee of main: %+v", rep.Callees[1])
 	}
