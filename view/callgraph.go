@@ -134,6 +134,9 @@ func (v *View) CallGraph() CallGraphReport {
 	}
 	rep.Title = fmt.Sprintf("%s — self %s%s, inclusive %s%s (%s)", v.exp.Regions[r].Name,
 		rep.Self.Text, unit, rep.Inclusive.Text, unit, whose)
+	if len(v.locVals) > 0 && math.IsNaN(v.locVals[0]) {
+		rep.Title += "; per location unknown: the tool recorded it summed over all locations"
+	}
 	for _, a := range v.exp.CallGraph.Arcs {
 		// A recursive arc is both: gprof lists it among callers and callees.
 		// An arc from an artificial region (gprof's "cycle as a whole")

@@ -376,8 +376,14 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 	nan := math.NaN()
 	// main: 10 in all, per thread unknown (its own 1 + 1 misses work).
 	check(0, []float64{10, nan, nan, nan})
+	if title := v.CallGraph().Title; !strings.Contains(title, "per location unknown") {
+		t.Errorf("title %q does not say why the threads show no value", title)
+	}
 	// work calls nothing: the tool's 8 is its own 5 + 3, per thread known.
 	check(1, []float64{8, 8, 5, 3})
+	if title := v.CallGraph().Title; strings.Contains(title, "per location unknown") {
+		t.Errorf("title %q", title)
+	}
 
 	// gprof: one location, which holds everything.
 	g, err := format.Open(testkit.Data(t, "gprof", "gnu1.prof"))
