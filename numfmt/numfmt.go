@@ -66,6 +66,15 @@ type Format struct {
 // zero below 1e-7.
 func Cube() Format { return Format{Notation: Fixed, Decimals: 2, SciFrom: 4, ZeroBelow: 7} }
 
+// Grouped returns the browser's default: 2 decimals and thousands
+// separators at any magnitude (30,807.79), so that every value of a
+// column has the same form; zero below 1e-7.
+func Grouped() Format { return Format{Notation: Fixed, Decimals: 2, ZeroBelow: 7, Thousands: true} }
+
+// Engineer returns engineering notation from 1000 on (30.81e3) with 2
+// decimals; zero below 1e-7.
+func Engineer() Format { return Format{Notation: Engineering, Decimals: 2, SciFrom: 3, ZeroBelow: 7} }
+
 // Precise returns 12 significant digits: what the command line prints for
 // people.
 func Precise() Format { return Format{Notation: Significant, Digits: 12, NaN: "NaN"} }

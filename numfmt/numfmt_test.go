@@ -182,3 +182,31 @@ func TestNaNText(t *testing.T) {
 		t.Errorf("Precise: %q", got)
 	}
 }
+
+// TestPresets checks the browser's formats on the values of issue reports:
+// one form per column, no 5586.29 above 8.35e4.
+func TestPresets(t *testing.T) {
+	tests := []struct {
+		f       Format
+		v       float64
+		integer bool
+		want    string
+	}{
+		{Grouped(), 5586.29, false, "5,586.29"},
+		{Grouped(), 83512.4, false, "83,512.40"},
+		{Grouped(), 30807.79, false, "30,807.79"},
+		{Grouped(), 3.52e10, true, "35,200,000,000"},
+		{Grouped(), -4e-9, false, "0.00"},
+		{Grouped(), 0.5, false, "0.50"},
+		{Engineer(), 30807.79, false, "30.81e3"},
+		{Engineer(), 5586.29, false, "5.59e3"},
+		{Engineer(), 512, false, "512.00"},
+		{Engineer(), 3.52e10, true, "35.20e9"},
+		{Cube(), 30807.79, false, "3.08e4"},
+	}
+	for _, tt := range tests {
+		if got := tt.f.Format(tt.v, tt.integer); got != tt.want {
+			t.Errorf("%+v.Format(%v) = %q, want %q", tt.f, tt.v, got, tt.want)
+		}
+	}
+}

@@ -279,8 +279,8 @@ func (l *operandList) content() fyne.CanvasObject {
 func (l *operandList) rebuild() {
 	l.box.Objects = nil
 	for i, it := range l.items {
-		up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.Move(i, -1) })
-		down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.Move(i, 1) })
+		up := widget.NewButtonWithIcon("", theme.MenuDropUpIcon(), func() { l.Move(i, -1) })
+		down := widget.NewButtonWithIcon("", theme.MenuDropDownIcon(), func() { l.Move(i, 1) })
 		if i == 0 {
 			up.Disable()
 		}

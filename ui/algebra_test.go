@@ -282,9 +282,9 @@ func TestMergeShowsUnionOfMetrics(t *testing.T) {
 		var want string
 		switch {
 		case in2 && !in3:
-			want = "only in L2_DCM_negative"
+			want = "A" // the first operand
 		case in3 && !in2:
-			want = "only in L3_DCA_negative"
+			want = "B"
 		}
 		if r.Marker != want {
 			t.Errorf("metric %s marker %q, want %q", u, r.Marker, want)
@@ -429,9 +429,9 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 		p := got.CallPath(n.Index)
 		want := ""
 		if pruned[p] {
-			want = "only in before"
+			want = "A"
 			marked++
-			if tip := w.view.Tooltip(n); !strings.Contains(tip, "missing in cut(before, prune exchange_halo)") {
+			if tip := w.view.Tooltip(n); !strings.Contains(tip, "only in A (before), not in B (cut(before, prune exchange_halo))") {
 				t.Errorf("tooltip of %s: %q", p, tip)
 			}
 		}
@@ -446,7 +446,7 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 	for n := range shownRows(w.Pane(view.CallPane)) {
 		if pruned[got.CallPath(n.Index)] {
 			w.Pane(view.CallPane).OnHover(n, true)
-			if !strings.Contains(w.hint.Text, "missing in cut(") {
+			if !strings.Contains(w.hint.Text, "not in B (cut(") {
 				t.Errorf("hover text %q", w.hint.Text)
 			}
 			break
@@ -470,7 +470,7 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 		name := got.Regions[n.Index].Name
 		want := ""
 		if slices.Contains([]string{"exchange_halo", "MPI_Irecv", "MPI_Isend", "MPI_Waitall"}, name) {
-			want = "only in before"
+			want = "A"
 		}
 		if r.Marker != want {
 			t.Errorf("flat region %s: marker %q, want %q", name, r.Marker, want)
@@ -499,7 +499,7 @@ func TestMarkersOnLocations(t *testing.T) {
 		groups++
 		want := ""
 		if s.Rank >= 27 {
-			want = "only in lulesh.p64.size25.r1"
+			want = "A" // lulesh.p64.size25.r1, the minuend
 		}
 		if r.Marker != want {
 			t.Errorf("process rank %d: marker %q, want %q", s.Rank, r.Marker, want)
@@ -693,7 +693,7 @@ func TestPropertiesOfOriginal(t *testing.T) {
 		"File:         " + bw.Document().Path + " (54,784 bytes)",
 		"Format:       CUBE 4.4 (.cubex)",
 		"Creator:      cubeview example generator",
-		"14 metrics, 16 regions, 16 call paths (1 roots), 16 processes, 16 locations",
+		"14 metrics, 16 regions, 16 call paths (1 root), 16 processes, 16 locations",
 		"Example::Run = before",
 	} {
 		if !strings.Contains(p, want) {
@@ -898,10 +898,10 @@ func TestMarkerText(t *testing.T) {
 		n    view.Node
 		want string
 	}{
-		{cBar, "only in run1"},
-		{cBar3, "in run2, run3"},
+		{cBar, "A"},
+		{cBar3, "B,C"},
 		{cFoo, ""},
-		{sRank1, "in run1, run2"},
+		{sRank1, "A,B"},
 		{mTime, ""}, // Present 0: not recorded
 		{rBar, ""},  // bar is called in all three runs somewhere
 	} {
@@ -909,12 +909,12 @@ func TestMarkerText(t *testing.T) {
 			t.Errorf("Marker(%v) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
-	if tip := v.Tooltip(cBar); !strings.Contains(tip, "bar.c") || !strings.Contains(tip, "present in run1, missing in run2, run3") {
+	if tip := v.Tooltip(cBar); !strings.Contains(tip, "bar.c") || !strings.HasSuffix(tip, "only in A (run1), not in B (run2), C (run3)") {
 		t.Errorf("tooltip %q", tip)
 	}
 	e.Cnodes[3].Present = 2
-	if got := v.Marker(rBar); got != "in run1, run2" {
-		t.Errorf("flat region bar marker %q, want in run1, run2", got)
+	if got := v.Marker(rBar); got != "A,B" {
+		t.Errorf("flat region bar marker %q, want A,B", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"cubeview/assets"
 	"cubeview/format"
@@ -57,12 +58,16 @@ type App struct {
 const (
 	recentKey       = "recentFiles"
 	hotThresholdKey = "hotPathThreshold" // share, 0 < t < 1
+	numberStyleKey  = "numberStyle"      // index into numberStyles
+	decimalsKey     = "decimals"
+	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
 	maxRecent       = 8
 )
 
 // NewApp returns the application running on a, with the preferences in
 // the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {
+	a.Settings().SetTheme(appTheme{theme.DefaultTheme()})
 	return &App{fy: a, prefs: openPrefs(a), async: func(work, done func()) {
 		go func() {
 			work()

@@ -3,8 +3,9 @@ package ui
 import (
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"testing"
+
+	"fyne.io/fyne/v2"
 
 	"cubeview/format"
 	"cubeview/model"

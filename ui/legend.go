@@ -2,6 +2,8 @@ package ui
 
 import (
 	"image/color"
+	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -10,16 +12,23 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
+	"cubeview/view"
 )
 
-// legend is the colour bar with the meaning of the colours and reliefs.
+// legend is the colour bar with the meaning of the colours and reliefs,
+// drawn as the view describes them (view.Legend), and in a derived
+// experiment the operands that the rows' badges name.
 type legend struct {
 	widget.BaseWidget
-	scale   colormap.Scale
-	bar     *canvas.Raster
-	low     *widget.Label
-	high    *widget.Label
-	content fyne.CanvasObject
+	scale    colormap.Scale
+	bar      *canvas.Raster
+	low      *widget.Label
+	high     *widget.Label
+	swatches []*swatch
+	meanings []*widget.Label
+	operands *widget.Label
+	content  fyne.CanvasObject
+	entries  []view.LegendEntry
 }
 
 func newLegend() *legend {
@@ -32,43 +41,44 @@ func newLegend() *legend {
 	})
 	l.bar.SetMinSize(fyne.NewSize(240, 14))
 	l.low, l.high = widget.NewLabel("0"), widget.NewLabel("max")
-	raised, sunken := newSwatch(), newSwatch()
-	raised.set(colormap.Red, colormap.Raised)
-	sunken.set(colormap.Red, colormap.Sunken)
-	zero := newSwatch()
-	zero.set(colormap.White, colormap.Flat)
-	gray := newSwatch()
-	gray.set(colormap.Gray, colormap.Flat)
-	text := func(s string) fyne.CanvasObject {
-		t := widget.NewLabel(s)
-		t.Importance = widget.LowImportance
-		return t
+	l.operands = widget.NewLabel("")
+	l.operands.TextStyle = fyne.TextStyle{Bold: true}
+	l.operands.Hide()
+	objs := []fyne.CanvasObject{l.low, container.NewCenter(l.bar), l.high, layout.NewSpacer(), l.operands}
+	for i := 0; i < 4; i++ {
+		s, t := newSwatch(), widget.NewLabel("")
+		l.swatches, l.meanings = append(l.swatches, s), append(l.meanings, t)
+		objs = append(objs, container.NewCenter(s), t)
 	}
-	l.content = container.NewHBox(
-		l.low, container.NewCenter(l.bar), l.high,
-		layout.NewSpacer(),
-		container.NewCenter(zero), text("zero or undefined"),
-		container.NewCenter(gray), text("outside the range"),
-		container.NewCenter(raised), text("positive"),
-		container.NewCenter(sunken), text("negative"),
-	)
+	l.content = container.NewHBox(objs...)
 	l.ExtendBaseWidget(l)
 	return l
 }
 
-func (l *legend) setScale(s colormap.Scale) {
-	if s == l.scale {
-		return
+// set shows v's legend.
+func (l *legend) set(v *view.View) {
+	low, high, entries, operands := v.Legend()
+	l.low.SetText(low)
+	l.high.SetText(high)
+	if s := v.Scale(); s != l.scale {
+		l.scale = s
+		l.bar.Refresh()
 	}
-	l.scale = s
-	if s.Diverging {
-		l.low.SetText("−max")
-		l.high.SetText("+max")
+	if !slices.Equal(entries, l.entries) {
+		l.entries = entries
+		for i, s := range l.swatches {
+			if i < len(entries) {
+				s.set(entries[i].Color, entries[i].Relief)
+				l.meanings[i].SetText(entries[i].Meaning)
+			}
+		}
+	}
+	if len(operands) > 0 {
+		l.operands.SetText("badges: " + strings.Join(operands, " · "))
+		l.operands.Show()
 	} else {
-		l.low.SetText("0")
-		l.high.SetText("max")
+		l.operands.Hide()
 	}
-	l.bar.Refresh()
 }
 
 func (l *legend) CreateRenderer() fyne.WidgetRenderer {

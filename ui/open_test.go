@@ -126,13 +126,18 @@ func TestOperandPickerOpens(t *testing.T) {
 	// "MPI_Init()"): call paths only one tool saw carry its marker.
 	expandAll(d, view.CallPane)
 	only := map[string]int{}
-	for _, r := range shownRows(d.Pane(view.CallPane)) {
-		if strings.HasPrefix(r.Marker, "only in ") {
-			only[strings.TrimPrefix(r.Marker, "only in ")]++
+	for n, r := range shownRows(d.Pane(view.CallPane)) {
+		if r.Marker == "" {
+			continue
+		}
+		only[r.Marker]++
+		want := map[string]string{"A": "only in A (profile)", "B": "only in B (cpi-mpi)"}[r.Marker]
+		if tip := d.view.Tooltip(n); want == "" || !strings.Contains(tip, want) {
+			t.Errorf("%s: marker %q, tooltip %q", r.Label, r.Marker, tip)
 		}
 	}
-	if only["profile"] == 0 || only["cpi-mpi"] == 0 || len(only) != 2 {
-		t.Errorf("only-in markers %v, want call paths only in profile and only in cpi-mpi", only)
+	if only["A"] == 0 || only["B"] == 0 || len(only) != 2 {
+		t.Errorf("only-in markers %v, want call paths only in A (profile) and only in B (cpi-mpi)", only)
 	}
 
 	// Merge and mean: the opened experiment is checked in the list.

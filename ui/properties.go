@@ -13,6 +13,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // propertiesItem returns File › Properties….
@@ -101,8 +102,9 @@ func Properties(doc *Document) string {
 			processes++
 		}
 	}
-	p("\nContents:     %d metrics, %d regions, %d call paths (%d roots), %d processes, %d locations\n",
-		len(e.Metrics), len(e.Regions), len(e.Cnodes), len(e.CnodeRoots), processes, len(e.Locations))
+	p("\nContents:     %s, %s, %s (%s), %s, %s\n", view.Count(len(e.Metrics), "metric"), view.Count(len(e.Regions), "region"),
+		view.Count(len(e.Cnodes), "call path"), view.Count(len(e.CnodeRoots), "root"), view.Count(processes, "process"),
+		view.Count(len(e.Locations), "location"))
 	if n := len(doc.Operands); n > 1 {
 		all := model.Mask(1)<<uint(n) - 1
 		count := func(k int, mask func(int) model.Mask) int {

@@ -114,10 +114,12 @@ func (r *swatchRenderer) Objects() []fyne.CanvasObject {
 
 func (r *swatchRenderer) Destroy() {}
 
-// rowView is the content of one tree row: colour square, value, label and
-// an optional provenance marker. Hovering a row reports it, so that the
-// window can show the row's description in the status line (Fyne has no
-// tooltips).
+// rowView is the content of one tree row: colour square, the value
+// right-aligned in its pane's value column, a badge naming the operands
+// of a derived experiment that had the row (when not all did), and the
+// label, elided in the middle when the pane is too narrow (the status
+// line and the hover hint show it whole). Hovering a row reports it, so
+// that the window can show the row's description (Fyne has no tooltips).
 type rowView struct {
 	widget.BaseWidget
 	row     view.Row
@@ -125,12 +127,17 @@ type rowView struct {
 	onHover func(n view.Node, in bool)
 	onMenu  func(n view.Node, at fyne.Position)
 	onTap   func(n view.Node)
+	// valueWidth is the width of the pane's value column.
+	valueWidth float32
 
-	bg     *canvas.Rectangle
-	sw     *swatch
-	value  *canvas.Text
-	label  *canvas.Text
-	marker *canvas.Text
+	bg       *canvas.Rectangle
+	sw       *swatch
+	value    *canvas.Text
+	badgeBg  *canvas.Rectangle
+	badge    *canvas.Text
+	label    *canvas.Text
+	labelFor string  // the label text was elided for this text …
+	labelAt  float32 // … and this width
 }
 
 func newRowView() *rowView {
@@ -138,29 +145,35 @@ func newRowView() *rowView {
 		bg: canvas.NewRectangle(color.Transparent),
 		sw: newSwatch(),
 		// Template texts give the tree its row height before data arrive.
-		value:  canvas.NewText("0.00", theme.Color(theme.ColorNameForeground)),
-		label:  canvas.NewText("Label", theme.Color(theme.ColorNameForeground)),
-		marker: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)),
+		value:   canvas.NewText("0.00", theme.Color(theme.ColorNameForeground)),
+		badgeBg: canvas.NewRectangle(badgeColor),
+		badge:   canvas.NewText("", color.Black),
+		label:   canvas.NewText("Label", theme.Color(theme.ColorNameForeground)),
 	}
 	r.value.TextStyle = fyne.TextStyle{Monospace: true}
-	r.marker.TextStyle = fyne.TextStyle{Italic: true}
+	r.value.Alignment = fyne.TextAlignTrailing
+	r.badge.TextStyle = fyne.TextStyle{Bold: true}
+	r.badge.TextSize = theme.Size(theme.SizeNameCaptionText)
+	r.badgeBg.CornerRadius = 3
 	r.ExtendBaseWidget(r)
 	return r
 }
 
-// set shows row data.
-func (r *rowView) set(row view.Row) {
+// badgeColor is the background of operand badges: light in any theme,
+// with dark text.
+var badgeColor = color.NRGBA{R: 205, G: 215, B: 235, A: 255}
+
+// set shows row data in a value column of width valueWidth.
+func (r *rowView) set(row view.Row, valueWidth float32) {
 	r.row = row
+	r.valueWidth = valueWidth
 	r.sw.set(row.Color, row.Relief)
 	r.value.Text = row.Text
 	r.label.Text = row.Label
-	r.marker.Text = ""
-	if row.Marker != "" {
-		r.marker.Text = "(" + row.Marker + ")"
-	}
+	r.labelFor = ""
+	r.badge.Text = row.Marker
 	r.Refresh()
 }
-
 func (r *rowView) background() color.Color {
 	switch r.row.Find {
 	case view.FoundCurrent:
@@ -219,7 +232,12 @@ func (r *rowView) CreateRenderer() fyne.WidgetRenderer {
 
 type rowRenderer struct{ r *rowView }
 
-const rowGap = 6
+const (
+	rowGap   = 6
+	badgePad = 3
+	// minLabel is the least width a label keeps in a narrow pane.
+	minLabel = 48
+)
 
 func (rr *rowRenderer) Layout(size fyne.Size) {
 	r := rr.r
@@ -228,27 +246,63 @@ func (rr *rowRenderer) Layout(size fyne.Size) {
 	r.sw.Move(fyne.NewPos(0, 0))
 	r.sw.Resize(fyne.NewSize(swatchSize, size.Height))
 	x := float32(swatchSize + rowGap)
-	for _, t := range []*canvas.Text{r.value, r.label, r.marker} {
-		ms := t.MinSize()
-		t.Move(fyne.NewPos(x, (size.Height-ms.Height)/2))
-		t.Resize(ms)
-		if t.Text != "" {
-			x += ms.Width + rowGap
+	vs := r.value.MinSize()
+	w := max(r.valueWidth, vs.Width)
+	r.value.Move(fyne.NewPos(x, (size.Height-vs.Height)/2))
+	r.value.Resize(fyne.NewSize(w, vs.Height))
+	x += w + rowGap
+	if r.badge.Text != "" {
+		bs := r.badge.MinSize()
+		r.badgeBg.Move(fyne.NewPos(x, (size.Height-bs.Height)/2))
+		r.badgeBg.Resize(fyne.NewSize(bs.Width+2*badgePad, bs.Height))
+		r.badge.Move(fyne.NewPos(x+badgePad, (size.Height-bs.Height)/2))
+		r.badge.Resize(bs)
+		r.badgeBg.Show()
+		x += bs.Width + 2*badgePad + rowGap
+	} else {
+		r.badgeBg.Hide()
+	}
+	avail := max(size.Width-x, minLabel)
+	if r.labelFor != r.row.Label || r.labelAt != avail {
+		r.label.Text = elideMiddle(r.row.Label, avail, r.label.TextSize, r.label.TextStyle)
+		r.labelFor, r.labelAt = r.row.Label, avail
+	}
+	ls := r.label.MinSize()
+	r.label.Move(fyne.NewPos(x, (size.Height-ls.Height)/2))
+	r.label.Resize(ls)
+}
+
+// elideMiddle shortens s to fit width by replacing its middle with "…",
+// keeping both ends: call paths and file names differ at either end.
+func elideMiddle(s string, width, size float32, style fyne.TextStyle) string {
+	if size == 0 {
+		size = theme.Size(theme.SizeNameText)
+	}
+	if fyne.MeasureText(s, size, style).Width <= width {
+		return s
+	}
+	rs := []rune(s)
+	fit := func(k int) string { return string(rs[:(k+1)/2]) + "…" + string(rs[len(rs)-k/2:]) }
+	lo, hi := 0, len(rs)-1 // fit(lo) fits (or nothing does); fit(hi+1) does not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fyne.MeasureText(fit(mid), size, style).Width <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
+	return fit(lo)
 }
 
 func (rr *rowRenderer) MinSize() fyne.Size {
 	r := rr.r
-	w := float32(swatchSize + rowGap)
-	h := float32(swatchSize)
-	for _, t := range []*canvas.Text{r.value, r.label, r.marker} {
-		ms := t.MinSize()
-		if t.Text != "" {
-			w += ms.Width + rowGap
-		}
-		h = max(h, ms.Height)
+	vs := r.value.MinSize()
+	w := float32(swatchSize+rowGap) + max(r.valueWidth, vs.Width) + rowGap + minLabel
+	if r.badge.Text != "" {
+		w += r.badge.MinSize().Width + 2*badgePad + rowGap
 	}
+	h := max(float32(swatchSize), vs.Height, r.label.MinSize().Height)
 	return fyne.NewSize(w, h+2)
 }
 
@@ -260,18 +314,16 @@ func (rr *rowRenderer) Refresh() {
 		// Find marks are light; keep the text dark on them in any theme.
 		r.value.Color, r.label.Color = color.Black, color.Black
 	}
-	r.marker.Color = theme.Color(theme.ColorNamePlaceHolder)
 	r.bg.FillColor = r.background()
 	rr.Layout(r.Size())
-	canvas.Refresh(r.bg)
-	canvas.Refresh(r.value)
-	canvas.Refresh(r.label)
-	canvas.Refresh(r.marker)
+	for _, o := range rr.Objects() {
+		canvas.Refresh(o)
+	}
 }
 
 func (rr *rowRenderer) Objects() []fyne.CanvasObject {
 	r := rr.r
-	return []fyne.CanvasObject{r.bg, r.sw, r.value, r.label, r.marker}
+	return []fyne.CanvasObject{r.bg, r.sw, r.value, r.badgeBg, r.badge, r.label}
 }
 
 func (rr *rowRenderer) Destroy() {}

@@ -584,7 +584,7 @@ func (p *sourcePanel) updateHead() {
 	var info []string
 	if p.file != nil {
 		if p.dropped > 0 {
-			info = append(info, fmt.Sprintf("%d annotation(s) beyond the last line: the file differs from the measured one", p.dropped))
+			info = append(info, view.Count(p.dropped, "annotation")+" beyond the last line: the file differs from the measured one")
 		}
 		if p.valuesInfo != "" {
 			info = append(info, "values: "+p.valuesInfo)

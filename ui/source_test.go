@@ -304,7 +304,7 @@ func TestSourceMetricChange(t *testing.T) {
 	srcPickMetric(t, w, "visits")
 	visits := srcModelAnnotations(t, e, solver, "visits")
 	srcCheckAnnotations(t, p, visits, nil)
-	if got, wantText := srcDrawnRows(p)[88].value.Text, fmt.Sprint(int(visits[88][0].Value)); got != wantText {
+	if got, wantText := srcDrawnRows(p)[88].value.Text, w.view.NumberFormat().Format(visits[88][0].Value, true); got != wantText || strings.Contains(got, ".") {
 		t.Errorf("line 88 shows %q visits, want %q", got, wantText)
 	}
 }
@@ -719,7 +719,7 @@ func TestSourceDroppedAnnotations(t *testing.T) {
 	srcPickCallPath(t, w, "main/foo")
 	p := w.source
 	srcCheckAnnotatedLines(t, p, 2, 3)
-	if p.dropped != 1 || !strings.Contains(p.info.Text, "1 annotation(s) beyond the last line") {
+	if p.dropped != 1 || !strings.Contains(p.info.Text, "1 annotation beyond the last line") {
 		t.Errorf("dropped %d, info %q; want 1 reported", p.dropped, p.info.Text)
 	}
 }

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"cubeview/view"
+	"slices"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -26,7 +28,8 @@ type TreePane struct {
 	// OnMenu is called for a secondary tap on a row.
 	OnMenu func(n view.Node, at fyne.Position)
 
-	quiet bool // set while the pane follows the View, to mute callbacks
+	quiet      bool    // set while the pane follows the View, to mute callbacks
+	digitWidth float32 // of the monospaced font, measured once
 }
 
 // NewTreePane returns an empty pane for dimension d; SetView fills it.
@@ -59,7 +62,7 @@ func NewTreePane(d view.Dim) *TreePane {
 		if p.view == nil {
 			return
 		}
-		o.(*rowView).set(p.view.Row(p.dim, view.ParseNode(id)))
+		o.(*rowView).set(p.view.Row(p.dim, view.ParseNode(id)), p.valueWidth())
 	}
 	p.OnSelected = func(id string) {
 		if !p.quiet && p.OnSelect != nil {
@@ -71,6 +74,63 @@ func NewTreePane(d view.Dim) *TreePane {
 	p.HideSeparators = true
 	p.ExtendBaseWidget(p)
 	return p
+}
+
+// valueWidth returns the width of the pane's value column: the widest
+// value it can show, in the monospaced font.
+func (p *TreePane) valueWidth() float32 {
+	if p.digitWidth == 0 {
+		p.digitWidth = fyne.MeasureText("0", theme.Size(theme.SizeNameText), fyne.TextStyle{Monospace: true}).Width
+	}
+	return float32(p.view.ValueChars(p.dim)) * p.digitWidth
+}
+
+// contentWidth returns the width the pane's rows shown need: indentation,
+// disclosure triangle, colour square, value column, badge and full label.
+func (p *TreePane) contentWidth() float32 {
+	if p.view == nil {
+		return 0
+	}
+	pad, icon := theme.Size(theme.SizeNamePadding), theme.Size(theme.SizeNameInlineIcon)
+	size := theme.Size(theme.SizeNameText)
+	var widest float32
+	for _, n := range p.VisibleRows() {
+		r := p.view.Row(p.dim, n)
+		w := float32(len(p.view.Ancestors(p.dim, n))+1)*(icon+pad) + swatchSize + rowGap + p.valueWidth() + rowGap +
+			fyne.MeasureText(r.Label, size, fyne.TextStyle{}).Width
+		if r.Marker != "" {
+			w += fyne.MeasureText(r.Marker, size, fyne.TextStyle{Bold: true}).Width + 2*badgePad + rowGap
+		}
+		widest = max(widest, w)
+	}
+	return widest + 4*pad + theme.Size(theme.SizeNameScrollBar)
+}
+
+// contextRows is how many rows above and below a row scrolled to are
+// brought into view with it.
+const contextRows = 3
+
+// Select selects the row id and scrolls it fully into view with
+// contextRows rows of context above and below, where the pane is tall
+// enough.
+func (p *TreePane) Select(id string) {
+	p.Tree.Select(id)
+	p.ScrollTo(id)
+}
+
+// ScrollTo scrolls the row id into view with contextRows rows of context.
+func (p *TreePane) ScrollTo(id string) {
+	rows := p.VisibleRows()
+	i := slices.IndexFunc(rows, func(n view.Node) bool { return n.ID() == id })
+	if i < 0 {
+		p.Tree.ScrollTo(id)
+		return
+	}
+	// Each call scrolls as little as it can: below first, then above,
+	// then the row itself wins if the pane is too short for both.
+	p.Tree.ScrollTo(rows[min(i+contextRows, len(rows)-1)].ID())
+	p.Tree.ScrollTo(rows[max(i-contextRows, 0)].ID())
+	p.Tree.ScrollTo(id)
 }
 
 // tapped selects a clicked row and gives the pane the keyboard focus, as a
@@ -167,7 +227,6 @@ func (p *TreePane) Reveal(n view.Node) {
 		}
 	}
 	p.Select(n.ID())
-	p.ScrollTo(n.ID())
 }
 
 // VisibleRows returns the rows currently shown (open branches followed), in order.

@@ -21,6 +21,7 @@ import (
 	"cubeview/colormap"
 	"cubeview/format"
 	"cubeview/model"
+	"cubeview/numfmt"
 	"cubeview/view"
 )
 
@@ -65,13 +66,21 @@ type Window struct {
 	prefetching bool      // the selected metric's rows are being read ahead
 	firstPaint  bool      // values were shown (timing log)
 	selectAt    time.Time // start of the selection change being timed
+
+	// splits divide metric | call and call | system; fitted holds the
+	// offsets last set by fitPanes, to tell when the user moved them.
+	splits [2]*container.Split
+	fitted [2]float64
 }
 
 func (a *App) newWindow() *Window {
 	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: view.CallPane}
 	a.windows = append(a.windows, w)
 	w.build()
-	w.win.SetOnClosed(func() { a.removeWindow(w) })
+	w.win.SetOnClosed(func() {
+		w.rememberSplit()
+		a.removeWindow(w)
+	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.rebuildMenu()
@@ -142,6 +151,7 @@ func (w *Window) build() {
 	right.SetOffset(0.55)
 	split := container.NewHSplit(paneBox(view.MetricPane), right)
 	split.SetOffset(0.28)
+	w.splits = [2]*container.Split{split, right}
 	w.panes3 = split
 	w.panesArea = container.NewStack(split)
 	// A VBox gives the wrapping message the full width.
@@ -227,6 +237,7 @@ func (w *Window) setDocument(doc *Document) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
 	w.view.SetHotThreshold(w.app.prefs.Float(hotThresholdKey, 0))
+	w.applyNumberPrefs()
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(windowTitle(doc))
@@ -237,6 +248,7 @@ func (w *Window) setDocument(doc *Document) {
 	w.message.Hide()
 	w.body.Objects[0].Show()
 	w.rebuildMenu()
+	w.whenReady(w.fitPanes)
 	w.refresh()
 	w.showCallGraphDefaults()
 	if f := w.app.onDocument; f != nil {
@@ -276,8 +288,9 @@ func (w *Window) refresh() {
 	for d := view.MetricPane; d <= view.SystemPane; d++ {
 		w.infos[d].SetText(w.info(d))
 	}
-	w.legend.setScale(w.view.Scale())
+	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
+	w.rememberSplit()
 	for _, f := range w.listeners {
 		f()
 	}
@@ -308,10 +321,50 @@ func (w *Window) prefetch() {
 	}, func() { w.prefetching = false })
 }
 
+// fitPanes divides the window's width between the panes: the metric and
+// system panes get what their rows need, within bounds, and the call pane
+// the rest; a split the user chose is kept instead (preference paneSplit).
+func (w *Window) fitPanes() {
+	if l := w.app.prefs.StringList(paneSplitKey); len(l) == 2 {
+		a, err1 := strconv.ParseFloat(l[0], 64)
+		b, err2 := strconv.ParseFloat(l[1], 64)
+		if err1 == nil && err2 == nil && a > 0.05 && a < 0.9 && b > 0.05 && b < 0.95 {
+			w.setSplit(a, b)
+			return
+		}
+	}
+	total := w.win.Canvas().Size().Width
+	if total < 400 {
+		total = 1280
+	}
+	bounded := func(x float32) float32 { return min(max(x, 0.15*total), 0.35*total) }
+	m, s := bounded(w.panes[view.MetricPane].contentWidth()), bounded(w.panes[view.SystemPane].contentWidth())
+	w.setSplit(float64(m/total), float64((total-m-s)/(total-m)))
+}
+
+func (w *Window) setSplit(outer, inner float64) {
+	w.splits[0].SetOffset(outer)
+	w.splits[1].SetOffset(inner)
+	w.fitted = [2]float64{w.splits[0].Offset, w.splits[1].Offset}
+}
+
+// rememberSplit saves the split when the user moved it.
+func (w *Window) rememberSplit() {
+	if w.fitted == ([2]float64{}) {
+		return // not fitted yet
+	}
+	a, b := w.splits[0].Offset, w.splits[1].Offset
+	if math.Abs(a-w.fitted[0]) < 1e-3 && math.Abs(b-w.fitted[1]) < 1e-3 {
+		return
+	}
+	w.fitted = [2]float64{a, b}
+	w.app.prefs.SetStringList(paneSplitKey, []string{strconv.FormatFloat(a, 'f', 4, 64), strconv.FormatFloat(b, 'f', 4, 64)})
+}
+
 // load reads metric data in the background, showing progress, then calls then.
 func (w *Window) load(refs []view.BlockRef, then func()) {
 	w.loading = true
-	w.startBusy(fmt.Sprintf("Loading %d metric(s) …", len(refs)))
+	w.startBusy("Loading " + view.Count(len(refs), "metric") + " …")
 	w.app.async(func() {
 		// One pass over the file per metric, as many at once as there
 		// are processors. Errors surface when the view uses the data.
@@ -425,16 +478,65 @@ func (w *Window) SetOrder(o view.SortOrder) {
 	w.refresh()
 }
 
-// SetDecimals sets the number of decimals shown.
+// numberStyles are the number formats offered; each keeps the decimals.
+var numberStyles = []struct {
+	name   string
+	format func() numfmt.Format
+}{
+	{"Thousands separators", numfmt.Grouped},
+	{"Engineering notation", numfmt.Engineer},
+	{"Cube's format: scientific from 10⁴", numfmt.Cube},
+}
+
+func sameStyle(a, b numfmt.Format) bool {
+	a.Decimals = b.Decimals
+	return a == b
+}
+
+// SetNumberStyle sets the number format to numberStyles[i], keeping the
+// decimals; the choice is remembered.
+func (w *Window) SetNumberStyle(i int) {
+	if w.view == nil || i < 0 || i >= len(numberStyles) {
+		return
+	}
+	f := numberStyles[i].format()
+	f.Decimals = w.view.NumberFormat().Decimals
+	w.setNumberFormat(f)
+}
+
+// SetDecimals sets the number of decimals shown; it is remembered.
 func (w *Window) SetDecimals(n int) {
 	if w.view == nil {
 		return
 	}
 	f := w.view.NumberFormat()
 	f.Decimals = n
+	w.setNumberFormat(f)
+}
+
+func (w *Window) setNumberFormat(f numfmt.Format) {
 	w.view.SetNumberFormat(f)
+	for i, st := range numberStyles {
+		if sameStyle(f, st.format()) {
+			w.app.prefs.SetFloat(numberStyleKey, float64(i))
+		}
+	}
+	w.app.prefs.SetFloat(decimalsKey, float64(f.Decimals))
 	w.rebuildMenu()
 	w.refresh()
+}
+
+// applyNumberPrefs gives a new view the remembered number format.
+func (w *Window) applyNumberPrefs() {
+	i := int(w.app.prefs.Float(numberStyleKey, 0))
+	if i < 0 || i >= len(numberStyles) {
+		i = 0
+	}
+	f := numberStyles[i].format()
+	if d := int(w.app.prefs.Float(decimalsKey, float64(f.Decimals))); d >= 0 && d <= 6 {
+		f.Decimals = d
+	}
+	w.view.SetNumberFormat(f)
 }
 
 // SetHotThreshold sets the share of its parent's value a child must
@@ -612,7 +714,13 @@ func (w *Window) menu() *fyne.MainMenu {
 		it.Checked = v != nil && v.Order() == o
 		sortItem.ChildMenu = appendItem(sortItem.ChildMenu, it)
 	}
-	prec := fyne.NewMenuItem("Precision", nil)
+	prec := fyne.NewMenuItem("Numbers", nil)
+	for i, st := range numberStyles {
+		it := fyne.NewMenuItem(st.name+" ("+st.format().Format(30807.79, false)+")", func() { w.SetNumberStyle(i) })
+		it.Checked = v != nil && sameStyle(v.NumberFormat(), st.format())
+		prec.ChildMenu = appendItem(prec.ChildMenu, it)
+	}
+	prec.ChildMenu.Items = append(prec.ChildMenu.Items, fyne.NewMenuItemSeparator())
 	for k := 0; k <= 6; k++ {
 		it := fyne.NewMenuItem(strconv.Itoa(k)+" decimals", func() { w.SetDecimals(k) })
 		it.Checked = v != nil && v.NumberFormat().Decimals == k

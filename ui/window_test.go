@@ -115,7 +115,7 @@ func TestCallRowsShowModelValues(t *testing.T) {
 					if w.Pane(view.CallPane).IsBranchOpen(n.ID()) {
 						want = excl[n.Index]
 					}
-					text := numfmt.Cube().Format(want, e.Metrics[m].IsInteger())
+					text := w.view.NumberFormat().Format(want, e.Metrics[m].IsInteger())
 					if r.Value != want || r.Text != text {
 						t.Errorf("metric %s, call path %s: row shows %v %q, model %v %q",
 							e.Metrics[m].UniqName, e.CallPath(n.Index), r.Value, r.Text, want, text)
@@ -223,7 +223,7 @@ func TestReliefShowsSign(t *testing.T) {
 		{w.view.Row(view.CallPane, cFoo), reliefLight, reliefDark, w.view.Row(view.CallPane, cFoo).Color},
 	} {
 		rv := newRowView()
-		rv.set(tc.row)
+		rv.set(tc.row, 60)
 		win := test.NewTempWindow(t, rv)
 		win.SetPadded(false)
 		win.Resize(fyne.NewSize(300, 24))
@@ -404,7 +404,7 @@ func TestHottestPathMenu(t *testing.T) {
 		t.Errorf("path %v too short to test", want)
 	}
 	end := want[len(want)-1]
-	why := e.Regions[e.Cnodes[end].Region].Name + " has nothing below it"
+	why := e.Regions[e.Cnodes[end].Region].Name + ": nothing below it"
 	if len(e.Cnodes[end].Children) > 0 {
 		why = e.Regions[e.Cnodes[end].Region].Name + " ("
 	}

@@ -58,7 +58,7 @@ func (rowDefaults) metricOf(v *View, _ int) int {
 	return -1
 }
 
-func (rowDefaults) scaleMax(v *View, d Dim, _ int) float64 { return v.scaleMax[d] }
+func (rowDefaults) scaleMax(v *View, d Dim, _ int) float64 { return v.columns[d].max }
 func (rowDefaults) expandedState() string                  { return "exclusive" }
 
 var rowKinds = [...]rowKind{
@@ -250,7 +250,7 @@ func (regionRow) exclusive(v *View, i int) float64 { return at(v.regExcl, i) }
 
 func (regionRow) description(v *View, i int) string {
 	n := len(v.regionCnodes[i])
-	return fmt.Sprintf("%s; %d %s", regionText(&v.exp.Regions[i]), n, plural(n, "call path"))
+	return regionText(&v.exp.Regions[i]) + "; " + Count(n, "call path")
 }
 
 // ownRoot: every region is a root of the flat profile; the whole call
@@ -339,13 +339,13 @@ func (systemRow) label(v *View, i int) string {
 	return fmt.Sprintf("%s %d", s.Class, s.Rank)
 }
 
-func (systemRow) description(v *View, i int) string {
+func (k systemRow) description(v *View, i int) string {
 	s := &v.exp.System[i]
-	class := s.Class
-	if class == "" {
-		class = s.Kind.String()
+	class := v.levelName(i)
+	t := fmt.Sprintf("%s %s", class, s.Name)
+	if s.Name == "" || strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(class)) {
+		t = k.label(v, i) // "node jrc0280", not "node node jrc0280"
 	}
-	t := fmt.Sprintf("%s %q", class, s.Name)
 	if s.Kind != model.TreeNode {
 		t += fmt.Sprintf(", rank %d", s.Rank)
 	}
@@ -365,6 +365,15 @@ func (systemRow) expandedState() string              { return "expanded: no valu
 
 func (k systemRow) explain(v *View, i int, head string) []string {
 	parts := []string{k.label(v, i) + " " + head}
+	if n := (Node{SystemNode, i}); v.expandedBranch(SystemPane, n) {
+		kids := k.children(v, i)
+		unit := ""
+		if m := k.metricOf(v, i); m >= 0 {
+			unit = " " + v.exp.Metrics[m].Unit
+		}
+		parts[0] = fmt.Sprintf("%s (expanded): - · a %s has no value of its own: its %s carry the values (collapsed, it shows their total, %s%s)",
+			k.label(v, i), v.levelName(i), Count(len(kids), v.levelName(kids[0].Index)), v.format.Format(k.inclusive(v, i), v.integer(SystemPane, n)), unit)
+	}
 	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
 		parts = append(parts, v.metricState(ms))
 	}
@@ -374,10 +383,32 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 	return parts
 }
 
-// plural returns "1 call path" style words: word, or word+"s" unless n is 1.
+// plural returns word, or its plural unless n is 1.
 func plural(n int, word string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return word
+	case strings.HasSuffix(word, "s"):
+		return word + "es" // process, processes
 	}
 	return word + "s"
+}
+
+// Count returns "1 call path", "2 call paths": n and word, in the plural
+// unless n is 1.
+func Count(n int, word string) string { return fmt.Sprintf("%d %s", n, plural(n, word)) }
+
+// levelName names the level of system node i for people: its class, or
+// its kind when the file names no class.
+func (v *View) levelName(i int) string {
+	s := &v.exp.System[i]
+	switch {
+	case s.Class != "":
+		return s.Class
+	case s.Kind == model.Group:
+		return "process"
+	case s.Kind == model.Leaf:
+		return "thread"
+	}
+	return "node"
 }

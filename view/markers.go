@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strconv"
 	"strings"
 
 	"cubeview/model"
@@ -33,44 +34,56 @@ func (v *View) presence(n Node) (m model.Mask, ok bool) {
 	return m, true
 }
 
-// operandsIn splits the operand names by whether m has them.
-func (v *View) operandsIn(m model.Mask) (in, out []string) {
-	for i, name := range v.markerNames {
-		if m.Has(i) {
-			in = append(in, name)
-		} else {
-			out = append(out, name)
-		}
+// operandLetter names operand i in badges: A, B, C, …, then 27, 28, …
+func operandLetter(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
 	}
-	return in, out
+	return strconv.Itoa(i + 1)
 }
 
-// Marker returns a short note for a row of a derived experiment that not
-// every operand had: "only in before" when one operand had it, "in run1,
-// run2" when several did; "" for rows present in every operand.
+// Marker returns the badge of a row of a derived experiment that not
+// every operand had: the letters of the operands that had it, "A" or
+// "A,C"; "" for rows present in every operand. Tooltip and the legend
+// name the operands.
 func (v *View) Marker(n Node) string {
 	m, ok := v.presence(n)
 	if !ok {
 		return ""
 	}
-	in, _ := v.operandsIn(m)
-	if len(in) == 1 {
-		return "only in " + in[0]
+	var ls []string
+	for i := range v.markerNames {
+		if m.Has(i) {
+			ls = append(ls, operandLetter(i))
+		}
 	}
-	return "in " + strings.Join(in, ", ")
+	return strings.Join(ls, ",")
 }
 
 // Tooltip returns the description of n (a metric's unit and description,
 // a region's file and lines, a location's rank) and, in a derived
-// experiment, which operands had n and which did not.
+// experiment, which operands had n and which did not: "only in A
+// (before), not in B (after)".
 func (v *View) Tooltip(n Node) string {
 	s := v.description(n)
 	m, ok := v.presence(n)
 	if !ok {
 		return s
 	}
-	in, out := v.operandsIn(m)
-	note := "not in every operand: present in " + strings.Join(in, ", ") + ", missing in " + strings.Join(out, ", ")
+	var in, out []string
+	for i, name := range v.markerNames {
+		l := operandLetter(i) + " (" + name + ")"
+		if m.Has(i) {
+			in = append(in, l)
+		} else {
+			out = append(out, l)
+		}
+	}
+	note := "in " + strings.Join(in, ", ")
+	if len(in) == 1 {
+		note = "only " + note
+	}
+	note += ", not in " + strings.Join(out, ", ")
 	if s == "" {
 		return note
 	}

@@ -105,6 +105,14 @@ const (
 	// ExternalPercent shows percent of the same metric's total in an
 	// external reference experiment.
 	ExternalPercent
+	// PeerPercent shows a system node's value in percent of the largest
+	// magnitude among its peers: the system nodes of the same level
+	// (machines, nodes, processes or threads).
+	PeerPercent
+	// PeerDistribution shows where a system node's value lies between the
+	// smallest (0 %) and the largest (100 %) value among its peers, so
+	// that small differences between many locations show in colour.
+	PeerDistribution
 )
 
 // String returns the mode's name as offered in the selector.
@@ -120,6 +128,10 @@ func (m Mode) String() string {
 		return "Call selection percent"
 	case ExternalPercent:
 		return "External percent"
+	case PeerPercent:
+		return "Peer percent"
+	case PeerDistribution:
+		return "Peer distribution"
 	}
 	return "Absolute"
 }
@@ -131,7 +143,7 @@ func Modes(d Dim) []Mode {
 	case CallPane:
 		return []Mode{Absolute, OwnRootPercent, MetricRootPercent, MetricSelectionPercent, ExternalPercent}
 	case SystemPane:
-		return []Mode{Absolute, OwnRootPercent, MetricRootPercent, MetricSelectionPercent, CallSelectionPercent, ExternalPercent}
+		return []Mode{Absolute, OwnRootPercent, MetricRootPercent, MetricSelectionPercent, CallSelectionPercent, PeerPercent, PeerDistribution, ExternalPercent}
 	}
 	return []Mode{Absolute, OwnRootPercent, ExternalPercent}
 }

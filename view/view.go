@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"cubeview/colormap"
 	"cubeview/model"
@@ -23,11 +24,13 @@ type View struct {
 	exp      *model.Experiment
 	external *model.Experiment
 
-	flat   bool
-	order  SortOrder
-	format numfmt.Format
-	scale  colormap.Scale
-	panes  [3]paneState
+	flat  bool
+	order SortOrder
+	// flatOrder sorts the flat profile, by value unless the user chose.
+	flatOrder SortOrder
+	format    numfmt.Format
+	scale     colormap.Scale
+	panes     [3]paneState
 	// treeSel and flatSel remember the call-pane selection of the view
 	// not shown, so that switching back restores it.
 	treeSel, flatSel Node
@@ -55,7 +58,8 @@ type View struct {
 	locVals, sysVals    []float64
 	sysKey              systemKey
 	sysValid            bool
-	scaleMax            [3]float64
+	columns             [3]column
+	nodeBuf             []Node
 	metricRootMax       map[int]float64
 	lastErr             error
 	formatted           int // rows formatted since the last Update, for tests and benchmarks
@@ -70,7 +74,9 @@ type View struct {
 	markerNames         []string
 	markerAll           model.Mask
 	markerOperandsKnown bool
-	hotThreshold        float64 // 0: DefaultHotThreshold
+	peerLevel           []int       // level of each system node, an index into peers
+	peers               []peerRange // per level, for the current system values
+	hotThreshold        float64     // 0: DefaultHotThreshold
 	hot                 hotNote
 }
 
@@ -95,7 +101,7 @@ type systemKey struct {
 // NewView returns the view of e with the first root metric, the first
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
-	v := &View{exp: e, format: numfmt.Cube(), scale: colormap.Default()}
+	v := &View{exp: e, format: numfmt.Grouped(), scale: colormap.Default(), flatOrder: ByValue}
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
 	}
@@ -213,11 +219,17 @@ func (v *View) SetFlat(flat bool) {
 	v.callValid, v.sysValid = false, false
 }
 
-// Order returns the sort order of children.
-func (v *View) Order() SortOrder { return v.order }
+// Order returns the sort order of children; the flat profile, while
+// shown, is sorted by value unless the user chose another order.
+func (v *View) Order() SortOrder {
+	if v.flat {
+		return v.flatOrder
+	}
+	return v.order
+}
 
 // SetOrder sets the sort order of children in every pane.
-func (v *View) SetOrder(o SortOrder) { v.order = o }
+func (v *View) SetOrder(o SortOrder) { v.order, v.flatOrder = o, o }
 
 // NumberFormat returns the number format.
 func (v *View) NumberFormat() numfmt.Format { return v.format }
@@ -571,6 +583,70 @@ func (v *View) computeSystem(ms model.MetricSel, ok bool) {
 	sys = v.toolSystemValues(ms, sys)
 	v.sysVals = sys
 	v.locVals = v.exp.LocationsOf(sys)
+	v.computePeers()
+}
+
+// peerRange is the range of the collapsed values of one level of the
+// system tree.
+type peerRange struct {
+	min, max, maxAbs float64
+	count            int
+}
+
+// peerLevels assigns every system node its level: nodes of the same kind
+// and class (machine, node, process, thread) are peers.
+func (v *View) peerLevels() {
+	type key struct {
+		kind  model.SystemKind
+		class string
+	}
+	ids := map[key]int{}
+	v.peerLevel = make([]int, len(v.exp.System))
+	for i := range v.exp.System {
+		s := &v.exp.System[i]
+		k := key{s.Kind, s.Class}
+		id, ok := ids[k]
+		if !ok {
+			id = len(ids)
+			ids[k] = id
+		}
+		v.peerLevel[i] = id
+	}
+	v.peers = make([]peerRange, len(ids))
+}
+
+// computePeers finds the range of the system values of every level; a
+// level hidden from the display (threads of single-threaded processes)
+// takes part all the same.
+func (v *View) computePeers() {
+	if v.peerLevel == nil {
+		v.peerLevels()
+	}
+	for i := range v.peers {
+		v.peers[i] = peerRange{min: math.Inf(1), max: math.Inf(-1)}
+	}
+	for s, x := range v.sysVals {
+		if math.IsNaN(x) {
+			continue
+		}
+		p := &v.peers[v.peerLevel[s]]
+		p.min, p.max, p.maxAbs = math.Min(p.min, x), math.Max(p.max, x), math.Max(p.maxAbs, math.Abs(x))
+		p.count++
+	}
+}
+
+// peerPosition returns where x, the absolute value of system node n, lies
+// between the smallest and the largest value of its peers, in percent:
+// 0 when all peers are equal.
+func (v *View) peerPosition(n Node, x float64) float64 {
+	if n.Kind != SystemNode || math.IsNaN(x) || v.sysVals == nil {
+		return math.NaN()
+	}
+	p := v.peers[v.peerLevel[n.Index]]
+	if !(p.max > p.min) || v.format.IsZero(p.max-p.min) {
+		return 0
+	}
+	return 100 * (x - p.min) / (p.max - p.min)
 }
 
 // regionSelection returns the call paths a flat-profile row stands for:
@@ -618,39 +694,103 @@ func (v *View) externalTotal(uniq string) float64 {
 	return t
 }
 
-// computeScales finds the largest magnitude each pane shows in absolute
-// mode (per root metric in the metric pane, whose roots have different units).
+// computeScales finds, per pane, the largest magnitude shown in absolute
+// mode (per root metric in the metric pane, whose roots have different
+// units), whether negative values show, and the widest value text.
 func (v *View) computeScales() {
 	v.metricRootMax = map[int]float64{}
-	for _, m := range v.visibleMetrics() {
-		a := math.Abs(v.absolute(MetricPane, Node{MetricNode, m}))
+	for d := range v.panes {
+		v.columns[d] = column{}
+	}
+	for _, n := range v.rowsWithValues(MetricPane) {
+		a := math.Abs(v.absolute(MetricPane, n))
 		if !math.IsNaN(a) {
-			r := v.metricRoot[m]
+			r := v.metricRoot[n.Index]
 			v.metricRootMax[r] = math.Max(v.metricRootMax[r], a)
 		}
 	}
-	mx := 0.0
-	if v.flat {
-		for _, r := range v.flatRegions {
-			mx = maxAbs(mx, v.absolute(CallPane, Node{RegionNode, r}))
-			if v.regionCalls[r] {
-				mx = maxAbs(mx, v.absolute(CallPane, Node{SubroutinesNode, r}))
+	for d := range v.panes {
+		c := &v.columns[d]
+		widest := 0.0
+		for _, n := range v.rowsWithValues(Dim(d)) {
+			c.max = maxAbs(c.max, v.absolute(Dim(d), n))
+			x := v.Value(Dim(d), n)
+			if x < 0 && !v.format.IsZero(x) {
+				c.negative = true
+			}
+			if d == int(MetricPane) {
+				c.chars = max(c.chars, utf8.RuneCountInString(v.format.Format(x, v.integer(Dim(d), n))))
+			} else {
+				widest = maxAbs(widest, x)
 			}
 		}
-	} else if v.callExcl != nil {
-		for c := range v.exp.Cnodes {
-			mx = maxAbs(mx, v.absolute(CallPane, Node{CnodeNode, c}))
+		if d != int(MetricPane) {
+			if c.negative {
+				widest = -widest
+			}
+			n := v.panes[d].selected
+			c.chars = utf8.RuneCountInString(v.format.Format(widest, v.integer(Dim(d), n)))
 		}
+		c.chars = max(c.chars, 1)
 	}
-	v.scaleMax[CallPane] = mx
-	mx = 0
-	if v.sysVals != nil {
-		for s := range v.exp.System {
-			mx = maxAbs(mx, v.absolute(SystemPane, Node{SystemNode, s}))
-		}
-	}
-	v.scaleMax[SystemPane] = mx
 }
+
+// column is what a pane's values have in common: the largest magnitude in
+// absolute mode, whether negative values show, and the widest text.
+type column struct {
+	max      float64
+	negative bool
+	chars    int
+}
+
+// rowsWithValues returns every row of pane d whose value the colour scale
+// and the value column take into account: the metrics shown, every call
+// path or flat-profile row, every system node.
+func (v *View) rowsWithValues(d Dim) []Node {
+	switch d {
+	case MetricPane:
+		return nodes(MetricNode, v.visibleMetrics())
+	case CallPane:
+		if v.callExcl == nil {
+			return nil
+		}
+		if !v.flat {
+			return v.allNodes(CnodeNode, len(v.exp.Cnodes))
+		}
+		var out []Node
+		for _, r := range v.flatRegions {
+			out = append(out, Node{RegionNode, r})
+			if v.regionCalls[r] {
+				out = append(out, Node{SubroutinesNode, r})
+			}
+		}
+		return out
+	case SystemPane:
+		if v.sysVals == nil {
+			return nil
+		}
+		return v.allNodes(SystemNode, len(v.exp.System))
+	}
+	return nil
+}
+
+// allNodes returns the nodes of kind k with indices 0 … n−1, reusing a
+// buffer: rowsWithValues runs on every Update.
+func (v *View) allNodes(k NodeKind, n int) []Node {
+	if cap(v.nodeBuf) < n {
+		v.nodeBuf = make([]Node, n)
+	}
+	out := v.nodeBuf[:n]
+	for i := range out {
+		out[i] = Node{k, i}
+	}
+	return out
+}
+
+// ValueChars returns the width of pane d's value column in characters:
+// the widest value text the pane can show in its current mode and format,
+// so that the column does not change while scrolling.
+func (v *View) ValueChars(d Dim) int { return v.columns[d].chars }
 
 func maxAbs(m, x float64) float64 {
 	if a := math.Abs(x); a > m {
@@ -686,8 +826,11 @@ func at(s []float64, i int) float64 {
 func (v *View) Value(d Dim, n Node) float64 {
 	a := v.absolute(d, n)
 	mode := v.panes[d].mode
-	if mode == Absolute {
+	switch mode {
+	case Absolute:
 		return a
+	case PeerDistribution:
+		return v.peerPosition(n, a)
 	}
 	return v.percent(a, v.reference(d, n, mode))
 }
@@ -727,6 +870,10 @@ func (v *View) reference(d Dim, n Node, mode Mode) float64 {
 	case CallSelectionPercent:
 		if s := v.panes[CallPane].selected; s.Valid() {
 			return v.absolute(CallPane, s)
+		}
+	case PeerPercent:
+		if n.Kind == SystemNode {
+			return v.peers[v.peerLevel[n.Index]].maxAbs
 		}
 	case ExternalPercent:
 		m := v.panes[MetricPane].selected
@@ -771,11 +918,53 @@ func (v *View) ScaleInfo(d Dim) string {
 		return ""
 	}
 	r := v.ScaleRange(d, n)
-	s := fmt.Sprintf("scale %s – %s %s · selected %s", v.format.Format(r.Min, false), v.format.Format(r.Max, false), v.Unit(d, n), v.Text(d, n))
+	lo := v.format.Format(r.Min, false)
+	if v.signed(d) {
+		// Colours rank magnitudes; the sign shows as relief (or hue).
+		lo = v.format.Format(-r.Max, false)
+	}
+	s := fmt.Sprintf("scale %s – %s %s · selected %s", lo, v.format.Format(r.Max, false), v.Unit(d, n), v.Text(d, n))
 	if val := v.Value(d, n); !math.IsNaN(val) && r.Max > r.Min {
 		s += fmt.Sprintf(" (%.0f %% of scale)", 100*(math.Abs(val)-r.Min)/(r.Max-r.Min))
 	}
 	return s
+}
+
+// signed reports whether pane d's scale runs from −max to max: when it
+// shows negative values or the colours diverge.
+func (v *View) signed(d Dim) bool {
+	return v.columns[d].negative || (v.scale.Diverging && v.panes[d].userRange == nil)
+}
+
+// LegendEntry is one swatch of the legend: how a kind of value looks in
+// the panes and what it means.
+type LegendEntry struct {
+	Color   color.NRGBA
+	Relief  colormap.Relief
+	Meaning string
+}
+
+// Legend returns what the legend shows: the ends of the colour bar, a
+// swatch for each kind of value exactly as the panes draw it, and in a
+// derived experiment the letters of its operands' badges ("A before").
+func (v *View) Legend() (low, high string, entries []LegendEntry, operands []string) {
+	low, high = "0", "max"
+	if v.scale.Diverging {
+		low, high = "−max", "+max"
+	}
+	unit := colormap.Range{Max: 1}
+	entries = []LegendEntry{
+		{colormap.White, colormap.Flat, "zero or undefined"},
+		{colormap.Gray, colormap.Flat, "outside the range"},
+		{v.scale.Color(1, unit), colormap.Raised, "positive (raised)"},
+		{v.scale.Color(-1, unit), colormap.Sunken, "negative (sunken)"},
+	}
+	if v.markerOperandsKnown {
+		for i, name := range v.markerNames {
+			operands = append(operands, operandLetter(i)+" "+name)
+		}
+	}
+	return low, high, entries, operands
 }
 
 // CallValue returns what the source panel shows for a call path or
@@ -981,7 +1170,11 @@ func nodes(k NodeKind, idx []int) []Node {
 }
 
 func (v *View) sort(d Dim, ns []Node) {
-	switch v.order {
+	o := v.order
+	if v.flat && d == CallPane {
+		o = v.flatOrder
+	}
+	switch o {
 	case ByValue:
 		slices.SortStableFunc(ns, func(a, b Node) int {
 			x, y := v.sortKey(d, a), v.sortKey(d, b)
@@ -1058,7 +1251,7 @@ func (v *View) HottestPath(d Dim, n Node) (path []Node, why string) {
 			}
 		}
 		if !best.Valid() {
-			why = v.Label(n) + " has nothing below it"
+			why = v.Label(n) + ": nothing below it"
 			break
 		}
 		total := math.Abs(v.Inclusive(d, n))
@@ -1178,6 +1371,11 @@ func (v *View) Explain(d Dim) string {
 		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.format.Format(v.absolute(d, n), false) + " " + unit + ")"
 	}
 	parts := kindOf(n).explain(v, n.Index, "("+v.state(d, n)+"): "+val)
+	if m := v.panes[d].mode; (m == PeerPercent || m == PeerDistribution) && n.Kind == SystemNode && v.sysVals != nil {
+		p := v.peers[v.peerLevel[n.Index]]
+		parts = append(parts, fmt.Sprintf("%s of its level from %s to %s %s", Count(p.count, v.levelName(n.Index)),
+			v.format.Format(p.min, false), v.format.Format(p.max, false), unit))
+	}
 	if v.hot.why != "" && v.hot.d == d && v.hot.end == n {
 		parts = append([]string{v.hot.why}, parts...)
 	}

@@ -235,9 +235,9 @@ func TestHottestPath(t *testing.T) {
 	}{
 		{"default stops where own code dominates", CallPane, cMain, 0, []Node{cMain, cFoo, cFoo2},
 			[]string{"stops at foo (8.00 sec)", "no child holds more than 50 %", "bar, holds 2.00 sec (25.0 %)", "own value is 6.00 sec (75.0 %)"}},
-		{"low threshold walks to the leaf", CallPane, cMain, 0.2, []Node{cMain, cFoo, cFoo2, cBar3}, []string{"bar has nothing below it"}},
+		{"low threshold walks to the leaf", CallPane, cMain, 0.2, []Node{cMain, cFoo, cFoo2, cBar3}, []string{"bar: nothing below it"}},
 		{"high threshold stays at the root", CallPane, cMain, 0.6, []Node{cMain}, []string{"more than 60 %", "foo, holds 13.00 sec (52.0 %)"}},
-		{"system", SystemPane, sRoot, 0, []Node{sRoot, sNode0, sRank0, sT01}, []string{"t1 has nothing below it"}},
+		{"system", SystemPane, sRoot, 0, []Node{sRoot, sNode0, sRank0, sT01}, []string{"t1: nothing below it"}},
 		{"metric", MetricPane, mTime, 0, []Node{mTime}, []string{"MPI, holds 5.00 sec (20.0 %)", "own value is 20.00 sec (80.0 %)"}},
 	}
 	for _, tt := range tests {
@@ -319,6 +319,144 @@ func TestSortOrders(t *testing.T) {
 	}
 }
 
+// TestFlatSortedByValue checks that the flat profile starts sorted by the
+// selected metric's inclusive value (visits: main 16, bar 9, foo 4; time:
+// main 25, foo 13, bar 8) while the other panes keep the file order.
+func TestFlatSortedByValue(t *testing.T) {
+	v := NewView(handMade())
+	v.Select(MetricPane, mVisits)
+	v.SetFlat(true)
+	mustUpdate(t, v)
+	if got := v.Roots(CallPane); !slices.Equal(got, []Node{rMain, rBar, rFoo}) {
+		t.Errorf("flat profile of visits = %v, want main, bar, foo", got)
+	}
+	if v.Order() != ByValue {
+		t.Errorf("order shown = %v, want by value", v.Order())
+	}
+	v.Select(MetricPane, mTime)
+	mustUpdate(t, v)
+	if got := v.Roots(CallPane); !slices.Equal(got, []Node{rMain, rFoo, rBar}) {
+		t.Errorf("flat profile of time = %v, want main, foo, bar", got)
+	}
+	if got := v.Roots(MetricPane); !slices.Equal(got, []Node{mTime, mVisits, {MetricNode, 3}}) {
+		t.Errorf("metric pane = %v, want file order", got)
+	}
+	v.SetOrder(FileOrder)
+	if got := v.Roots(CallPane); !slices.Equal(got, []Node{rMain, rFoo, rBar}) || v.Order() != FileOrder {
+		t.Errorf("flat profile in file order = %v (%v)", got, v.Order())
+	}
+}
+
+// TestWording checks singular and plural, system nodes named without
+// their class twice, and why an expanded system node shows "-".
+func TestWording(t *testing.T) {
+	for n, want := range map[int]string{0: "0 call paths", 1: "1 call path", 2: "2 call paths"} {
+		if got := Count(n, "call path"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	e := handMade()
+	e.System[1].Name = "node jrc0280"
+	v := NewView(e)
+	v.SetOperandNames(nil)
+	mustUpdate(t, v)
+	if got := v.Tooltip(sNode0); got != "node jrc0280" {
+		t.Errorf("tooltip %q, want the name once", got)
+	}
+	if got := v.Tooltip(sRank0); got != "process rank 0, rank 0" {
+		t.Errorf("tooltip %q", got)
+	}
+	if got := v.Tooltip(rBar); !strings.HasSuffix(got, "; 2 call paths") {
+		t.Errorf("region tooltip %q", got)
+	}
+	if got := v.Tooltip(rMain); !strings.HasSuffix(got, "; 1 call path") {
+		t.Errorf("region tooltip %q", got)
+	}
+	v.SetExpanded(SystemPane, sRoot, true)
+	v.SetExpanded(SystemPane, sNode0, true)
+	v.SetExpanded(SystemPane, sRank0, true)
+	v.Select(SystemPane, sRank0)
+	mustUpdate(t, v)
+	if got := v.Text(SystemPane, sRank0); got != "-" {
+		t.Errorf("expanded process shows %q, want -", got)
+	}
+	want := "rank 0 (expanded): - · a process has no value of its own: its 2 threads carry the values (collapsed, it shows their total, 18.00 sec)"
+	if got := v.Explain(SystemPane); !strings.HasPrefix(got, want) {
+		t.Errorf("status %q, want it to start with %q", got, want)
+	}
+}
+
+// TestPeerModes checks peer percent and peer distribution by hand: the
+// threads' time is t0 8, t1 10 (rank 0) and t0 7 (rank 1); the processes
+// 18 and 7.
+func TestPeerModes(t *testing.T) {
+	v := NewView(handMade())
+	v.SetMode(SystemPane, PeerPercent)
+	mustUpdate(t, v)
+	sT00, sT10, sRank1 := Node{SystemNode, 3}, Node{SystemNode, 6}, Node{SystemNode, 5}
+	for n, want := range map[Node]float64{sT00: 80, sT01: 100, sT10: 70, sRank0: 100, sRank1: 700.0 / 18, sRoot: 100} {
+		if got := v.Value(SystemPane, n); !near(got, want) {
+			t.Errorf("peer percent of %s = %v, want %v", v.Label(n), got, want)
+		}
+	}
+	v.SetMode(SystemPane, PeerDistribution)
+	mustUpdate(t, v)
+	for n, want := range map[Node]float64{sT00: 100.0 / 3, sT01: 100, sT10: 0, sRank0: 100, sRank1: 0, sRoot: 0} {
+		if got := v.Value(SystemPane, n); !near(got, want) {
+			t.Errorf("peer distribution of %s = %v, want %v", v.Label(n), got, want)
+		}
+	}
+	if r := v.ScaleRange(SystemPane, sT00); r.Min != 0 || r.Max != 100 {
+		t.Errorf("scale %v, want 0–100", r)
+	}
+	v.Select(SystemPane, sT00)
+	if got, want := v.Explain(SystemPane), "3 threads of its level from 7.00 to 10.00 sec"; !strings.Contains(got, want) {
+		t.Errorf("status %q misses %q", got, want)
+	}
+	if !slices.Contains(Modes(SystemPane), PeerDistribution) || slices.Contains(Modes(CallPane), PeerPercent) {
+		t.Error("peer modes belong to the system pane only")
+	}
+}
+
+// TestPeerDistributionReal spreads the 1,024 threads of example3.cube
+// over 0–100 %, each by its own value against the model's.
+func TestPeerDistributionReal(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube3", "example3.cube"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(e)
+	v.SetMode(SystemPane, PeerDistribution)
+	v.Select(MetricPane, Node{MetricNode, e.MetricByName("time")})
+	mustUpdate(t, v)
+	sys, err := e.SystemTreeValues(model.MetricSel{Metric: e.MetricByName("time"), Inclusive: true}, e.CnodeOrder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var threads []int
+	for i := range e.System {
+		if e.System[i].Kind == model.Leaf {
+			threads = append(threads, i)
+			lo, hi = math.Min(lo, sys[i]), math.Max(hi, sys[i])
+		}
+	}
+	if len(threads) != 1024 || !(hi > lo) {
+		t.Fatalf("%d threads from %v to %v", len(threads), lo, hi)
+	}
+	colours := map[any]bool{}
+	for _, s := range threads {
+		got := v.Value(SystemPane, Node{SystemNode, s})
+		if want := 100 * (sys[s] - lo) / (hi - lo); !near(got, want) {
+			t.Fatalf("thread %d: %v, want %v", s, got, want)
+		}
+		colours[v.Row(SystemPane, Node{SystemNode, s}).Color] = true
+	}
+	if len(colours) < 10 {
+		t.Errorf("1,024 threads show %d colours, want them spread", len(colours))
+	}
+}
+
 func TestFlatKeepsSelections(t *testing.T) {
 	v := NewView(handMade())
 	v.Select(CallPane, cFoo)
@@ -382,11 +520,25 @@ func TestMarker(t *testing.T) {
 		t.Errorf("marker without operand names = %q", got)
 	}
 	v.SetOperandNames([]string{"before", "after"})
-	if got := v.Marker(cBar); got != "only in before" {
-		t.Errorf("marker = %q, want only in before", got)
+	if got := v.Marker(cBar); got != "A" {
+		t.Errorf("marker = %q, want A", got)
+	}
+	if got, want := v.Tooltip(cBar), "only in A (before), not in B (after)"; !strings.HasSuffix(got, want) {
+		t.Errorf("tooltip %q, want it to end in %q", got, want)
 	}
 	if got := v.Marker(cFoo); got != "" {
 		t.Errorf("marker of a node in every operand = %q", got)
+	}
+	v.SetOperandNames([]string{"r1", "r2", "r3"})
+	e.Cnodes[4].Present = 5
+	if got := v.Marker(cBar); got != "A,C" {
+		t.Errorf("marker = %q, want A,C", got)
+	}
+	if got, want := v.Tooltip(cBar), "in A (r1), C (r3), not in B (r2)"; !strings.HasSuffix(got, want) {
+		t.Errorf("tooltip %q, want it to end in %q", got, want)
+	}
+	if _, _, _, ops := v.Legend(); !slices.Equal(ops, []string{"A r1", "B r2", "C r3"}) {
+		t.Errorf("legend operands %q", ops)
 	}
 }
 

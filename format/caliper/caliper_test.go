@@ -129,7 +129,7 @@ func TestHandmade(t *testing.T) {
 		count [3]float64
 		own   [3]float64 // inclusive minus the children's inclusive
 	}{
-		{"main", [3]float64{10, 3, 6}, [3]float64{5 - 3, 2 - 2, 4 - 1.5}},
+		{"main", [3]float64{10, 3, 6}, [3]float64{5 - 3, 0, 4 - 1.5}}, // thread 2: 2 − 2
 		{"main/solve", [3]float64{4, 2, 1}, [3]float64{3 - 1, 2, 1.5 - 0.5}},
 		{"main/solve/exchange", [3]float64{2, 0, 1}, [3]float64{1 - 0.25, 0, 0.5}},
 		{"main/solve/exchange/send", [3]float64{1, 0, 0}, [3]float64{0.25, 0, 0}},

@@ -158,16 +158,32 @@ func convert(p *profile) *model.Experiment {
 	nl := len(b.E.Locations)
 	vals := build.NewValues(nm, nl)
 	tmp := make([]float64, nm)
+	zero := make([]uint64, nev)
 	for pi, pt := range p.parts {
 		l := locs[pi]
-		for r := range p.regions {
-			self := pt.self[r*nev : (r+1)*nev]
-			if allZero(self) && pt.calls[r] == 0 {
+		calls := map[int32]uint64{}
+		for _, c := range pt.calls {
+			calls[c.callee] += c.n
+		}
+		for s, r := range pt.regs {
+			self := pt.vals[s*nev : (s+1)*nev]
+			if allZero(self) && calls[r] == 0 {
 				continue
 			}
 			expand(self, tmp)
-			tmp[visits] = float64(pt.calls[r])
-			row := vals.Row(r)
+			tmp[visits] = float64(calls[r])
+			row := vals.Row(int(r))
+			for m, v := range tmp {
+				row[m*nl+l] = v
+			}
+		}
+		for r, n := range calls { // functions that are only called
+			if _, ok := pt.slot[r]; ok || n == 0 {
+				continue
+			}
+			expand(zero, tmp)
+			tmp[visits] = float64(n)
+			row := vals.Row(int(r))
 			for m, v := range tmp {
 				row[m*nl+l] = v
 			}
@@ -197,8 +213,10 @@ func convert(p *profile) *model.Experiment {
 			copy(total, p.inCalls[r*nev:(r+1)*nev])
 		} else {
 			for _, pt := range p.parts {
-				for e, v := range pt.self[r*nev : (r+1)*nev] {
-					total[e] += v
+				if s, ok := pt.slot[int32(r)]; ok {
+					for e, v := range pt.vals[int(s)*nev : (int(s)+1)*nev] {
+						total[e] += v
+					}
 				}
 			}
 			for e, v := range p.outCalls[r*nev : (r+1)*nev] {

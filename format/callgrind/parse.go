@@ -1,7 +1,6 @@
 package callgrind
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -56,6 +55,11 @@ func (t *nameTable) set(id uint64, s int32) {
 
 type regionCache struct{ file, region int32 }
 
+type callCount struct {
+	callee int32
+	n      uint64
+}
+
 type arcCache struct{ callee, arc int32 }
 
 // region is a function as callgrind_annotate keys it: file and name.
@@ -66,11 +70,35 @@ type region struct {
 	minLine  int64 // smallest line with cost, 0 if none
 }
 
-// part is one dump: a header and its costs.
+// part is one dump: a header and its costs. Only the regions a part
+// touches get a slot, so many parts of few functions each stay small.
 type part struct {
-	attrs [][2]string // header lines in file order
-	self  []uint64    // region*nev + event: exclusive cost
-	calls []uint64    // per region: calls into it (from calls= lines)
+	attrs [][2]string     // header lines in file order
+	slot  map[int32]int32 // region → slot
+	regs  []int32         // slot → region
+	// vals holds per slot the exclusive cost of every event: slot*nev + event
+	vals []uint64
+	// calls lists the callee and count of every calls= line, summed per
+	// callee when the experiment is built
+	calls []callCount
+	// the slot of the region last touched, to skip the map
+	lastRegion, lastSlot int32
+}
+
+// slotOf returns the slot of region r in part pt, adding one when new.
+func (pt *part) slotOf(r int32, nev int) int {
+	if r == pt.lastRegion {
+		return int(pt.lastSlot)
+	}
+	s, ok := pt.slot[r]
+	if !ok {
+		s = int32(len(pt.regs))
+		pt.slot[r] = s
+		pt.regs = append(pt.regs, r)
+		pt.vals = append(pt.vals, make([]uint64, nev)...)
+	}
+	pt.lastRegion, pt.lastSlot = r, s
+	return int(s)
 }
 
 // arc is a caller → callee edge summed over the whole file; its
@@ -155,31 +183,38 @@ func (ps *parser) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", ps.name, ps.lineNo, fmt.Sprintf(format, args...))
 }
 
-// parse reads the whole input.
+// parse reads the whole input, a block at a time.
 func (ps *parser) parse(r io.Reader) (*profile, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
-	var long []byte
-	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
+	buf := make([]byte, 1<<20)
+	start, end := 0, 0
+	for eof := false; !eof; {
+		if start > 0 {
+			end = copy(buf, buf[start:end])
+			start = 0
 		}
-		if len(line) > 0 {
+		if end == len(buf) { // a line longer than the buffer
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		n, err := r.Read(buf[end:])
+		end += n
+		if err == io.EOF {
+			eof = true
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", ps.name, err)
+		}
+		for start < end {
+			i := bytes.IndexByte(buf[start:end], '\n')
+			if i < 0 {
+				if !eof {
+					break
+				}
+				i = end - start // the last line has no end of line
+			}
 			ps.lineNo++
-			if perr := ps.line(trimEOL(line)); perr != nil {
+			if perr := ps.line(trimEOL(buf[start : start+i])); perr != nil {
 				return nil, perr
 			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ps.name, err)
+			start += i + 1
 		}
 	}
 	if ps.callPending {
@@ -287,11 +322,10 @@ func (ps *parser) header(key, value string) error {
 }
 
 func (ps *parser) newPart() {
-	ps.part = &part{}
+	ps.part = &part{slot: map[int32]int32{}, lastRegion: -1}
 	ps.p.parts = append(ps.p.parts, ps.part)
 	ps.inBody = false
 	ps.lastPos = [2]int64{}
-	ps.growPart(ps.part)
 }
 
 // eventsLine maps the columns of cost lines to events, adding new events.
@@ -346,7 +380,7 @@ func (ps *parser) addEvent(name string) {
 	}
 	nr := len(ps.p.regions)
 	for _, pt := range ps.p.parts {
-		pt.self = widen(pt.self, nr)
+		pt.vals = widen(pt.vals, len(pt.regs))
 	}
 	ps.p.outCalls = widen(ps.p.outCalls, nr)
 	ps.p.inCalls = widen(ps.p.inCalls, nr)
@@ -457,21 +491,7 @@ func (ps *parser) addRegion(file, fn int32, key uint64) int32 {
 	ps.p.outCalls = append(ps.p.outCalls, make([]uint64, nev)...)
 	ps.p.inCalls = append(ps.p.inCalls, make([]uint64, nev)...)
 	ps.p.called = append(ps.p.called, false)
-	for _, pt := range ps.p.parts {
-		ps.growPart(pt)
-	}
 	return r
-}
-
-// growPart sizes a part's arrays to the regions known.
-func (ps *parser) growPart(pt *part) {
-	nr, nev := len(ps.p.regions), len(ps.p.events)
-	if n := nr * nev; len(pt.self) < n {
-		pt.self = append(pt.self, make([]uint64, n-len(pt.self))...)
-	}
-	if len(pt.calls) < nr {
-		pt.calls = append(pt.calls, make([]uint64, nr-len(pt.calls))...)
-	}
 }
 
 // spec handles "key=value" body lines.
@@ -609,7 +629,7 @@ func (ps *parser) costLine(b []byte) error {
 		ai := ps.arcOf(ps.curRegion, ps.cRegion)
 		ps.p.arcs[ai].calls += ps.callCount
 		acost := ps.p.arcCost[ai*nev : (ai+1)*nev]
-		ps.part.calls[callee] += ps.callCount
+		ps.part.calls = append(ps.part.calls, callCount{int32(callee), ps.callCount})
 		ps.p.called[callee] = true
 		out, in := ps.p.outCalls[r*nev:(r+1)*nev], ps.p.inCalls[callee*nev:(callee+1)*nev]
 		for k, v := range vals {
@@ -620,7 +640,8 @@ func (ps *parser) costLine(b []byte) error {
 		}
 		return nil
 	}
-	self := ps.part.self[r*nev : (r+1)*nev]
+	sl := ps.part.slotOf(int32(r), nev)
+	self := ps.part.vals[sl*nev : (sl+1)*nev]
 	for k, v := range vals {
 		self[cols[k]] += v
 	}

@@ -591,10 +591,6 @@ func metricUnit(name string) (uniq, unit string, factor float64) {
 // xmlSystem builds host → rank → thread from the metric-db files and
 // returns each file's data column.
 func xmlSystem(b *build.Builder, profiles []profileFile) []int {
-	type key struct {
-		host       string
-		rank, thrd int
-	}
 	sorted := make([]int, len(profiles))
 	for i := range sorted {
 		sorted[i] = i
