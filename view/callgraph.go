@@ -78,6 +78,30 @@ type CallGraphReport struct {
 	Note string
 }
 
+// callGraphIndex lists per region the arcs into it and out of it, so
+// that a selection does not scan every arc.
+type callGraphIndex struct {
+	into, outOf [][]int32 // arc indices by callee and by caller region
+}
+
+func (v *View) arcIndex() *callGraphIndex {
+	if v.callGraphArcs != nil {
+		return v.callGraphArcs
+	}
+	n := len(v.exp.Regions)
+	x := &callGraphIndex{into: make([][]int32, n), outOf: make([][]int32, n)}
+	for i, a := range v.exp.CallGraph.Arcs {
+		if a.Callee >= 0 && a.Callee < n {
+			x.into[a.Callee] = append(x.into[a.Callee], int32(i))
+		}
+		if a.Caller >= 0 && a.Caller < n {
+			x.outOf[a.Caller] = append(x.outOf[a.Caller], int32(i))
+		}
+	}
+	v.callGraphArcs = x
+	return x
+}
+
 // SelectedRegion returns the region of the call pane's selection (a call
 // path's region, a flat-profile region or its Subroutines row), or -1.
 func (v *View) SelectedRegion() int {
@@ -137,17 +161,18 @@ func (v *View) CallGraph() CallGraphReport {
 	if len(v.locVals) > 0 && math.IsNaN(v.locVals[0]) {
 		rep.Title += "; per location unknown: the tool recorded it summed over all locations"
 	}
-	for _, a := range v.exp.CallGraph.Arcs {
-		// A recursive arc is both: gprof lists it among callers and callees.
+	// A recursive arc is both: gprof lists it among callers and callees.
+	arcs, x := v.exp.CallGraph.Arcs, v.arcIndex()
+	for _, i := range x.into[r] {
 		// An arc from an artificial region (gprof's "cycle as a whole")
 		// lists the cycle's members, which gprof shows under the cycle
 		// only, not as a call into the member.
-		if a.Callee == r && !artificial(v.exp, a.Caller) {
+		if a := arcs[i]; !artificial(v.exp, a.Caller) {
 			rep.Callers = append(rep.Callers, v.arcRow(a, a.Caller, ms, ok, true))
 		}
-		if a.Caller == r {
-			rep.Callees = append(rep.Callees, v.arcRow(a, a.Callee, ms, ok, false))
-		}
+	}
+	for _, i := range x.outOf[r] {
+		rep.Callees = append(rep.Callees, v.arcRow(arcs[i], arcs[i].Callee, ms, ok, false))
 	}
 	sortArcRows(rep.Callers)
 	sortArcRows(rep.Callees)

@@ -78,6 +78,7 @@ type View struct {
 	peers               []peerRange // per level, for the current system values
 	hotThreshold        float64     // 0: DefaultHotThreshold
 	hot                 hotNote
+	callGraphArcs       *callGraphIndex // built on first use, see callgraph.go
 }
 
 type paneState struct {
