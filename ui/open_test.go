@@ -42,7 +42,7 @@ func TestOpenImportedFormats(t *testing.T) {
 		processes   int
 		region      string  // a region of the flat profile …
 		inclusive   float64 // … with its inclusive time as the tool reports it
-		zeroTime    bool    // the profile accumulated no time
+		zeroTime    bool    // the first metric's total is 0 (no time accumulated)
 	}{
 		// gprof's call graph entry "[1] 100.0 0.00 0.33 main [1]":
 		// self 0.00 + children 0.33.
@@ -57,6 +57,15 @@ func TestOpenImportedFormats(t *testing.T) {
 		{tauDir, "cpi-mpi", 4, "", 0, false},
 		{filepath.Join(tauDir, "profile.0.0.0"), "profile.0.0.0", 4, "", 0, false},
 		{filepath.Join("..", "format", "mpip", "testdata", "userguide-2.4-9-test-mpip-time.mpiP"), "userguide-2.4-9-test-mpip-time.mpiP", 4, "", 0, false},
+		{dataFile(t, "pprof/cppbench.cpu"), "cppbench.cpu", 1, "", 0, false},
+		// callgrind_annotate --inclusive=yes: "95,507,582,697 ???:0x0804BA60".
+		{dataFile(t, "callgrind/selinux.callgrind"), "selinux.callgrind", 1, "0x0804BA60", 95507582697, false},
+		// HPCToolkit databases are folders: the XML one of cpi on 4
+		// ranks, a sparse one of one process (whose first metric,
+		// GXCOPY:UNK, is 0).
+		{dataFile(t, "hpctoolkit/cpi-database-v2"), "cpi-database-v2", 4, "", 0, false},
+		{dataFile(t, "hpctoolkit/vectorAdd-metadb"), "vectorAdd-metadb", 1, "", 0, true},
+		{dataFile(t, "caliper/cpi-json/cpi-callpath-profile.json"), "cpi-callpath-profile.json", 4, "", 0, false},
 	} {
 		t.Run(tc.title+"/"+tc.region, func(t *testing.T) {
 			a := newTestApp(t)
@@ -154,5 +163,17 @@ func TestOperandPickerOpens(t *testing.T) {
 		if it.check.Text == "" {
 			t.Errorf("an operand has no label")
 		}
+	}
+	// The mean of a Score-P, a TAU and a gprof profile is an experiment
+	// like any other, with the gprof operand's call graph.
+	m := submit(t, a, f)
+	if got := m.Document().Name; got != "mean(profile, cpi-mpi, cycle.prof)" {
+		t.Errorf("mean window %q", got)
+	}
+	if !m.view.HasCallGraph() || !m.CallGraphShown() {
+		t.Errorf("the mean has no callers and callees of the gprof operand")
+	}
+	if names := m.view.OperandNames(); len(names) != 3 {
+		t.Errorf("mean operands %v", names)
 	}
 }
