@@ -32,6 +32,9 @@ func main() {
 			os.Exit(status)
 		}
 		args = append([]string{"--"}, refs...)
+		if loc := cli.ReferenceLocation(); loc != "" {
+			args = append([]string{"--repo", loc}, args...)
+		}
 	}
 	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), args))
 }

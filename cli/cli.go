@@ -88,6 +88,8 @@ func help(w io.Writer) {
 Usage:
   cubeview [FILE…]            open each file in a window (no file: the bundled example)
   cubeview --calc EXPR        open the result of an algebra expression in a window
+  cubeview --repository [--repo LOC]
+                              open the experiment repository's window (File › Repository…)
   cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ] [--select-cnode PATH]
            [--expand-system] [--flat] [--hottest] [--source] [FILE | --calc EXPR]
                               render a window to a PNG file and exit

@@ -55,6 +55,11 @@ Verbs:
   export TRIAL OUT    write a trial as .cubex, .cube or .cube.gz
   open TRIAL…         open trials in windows
 
+In the windows, File › Repository… (or "cubeview --repository [--repo LOC]")
+browses the same repository: the trial tree with attribute columns, the
+filter, Import…, attribute editing, Search… and marked trials as operands
+of Difference, Merge and Mean.
+
 TRIAL is an id (17, repo:17) or key=value conditions that exactly one
 trial meets (repo:app=lulesh,procs=64). Anywhere a command or calc takes a
 file, repo:ID and repo:key=value,… name a trial of $CUBEVIEW_REPO (quote
@@ -85,6 +90,11 @@ func init() {
 // refLocation is the repository that trial references read; set by
 // "repo --repo LOC open" before the windows open.
 var refLocation string
+
+// ReferenceLocation returns the repository location "repo --repo LOC open"
+// named, "" when it named none (references then read $CUBEVIEW_REPO or
+// the default); the windows' repository browser opens the same one.
+func ReferenceLocation() string { return refLocation }
 
 var sharedRepos struct {
 	sync.Mutex
@@ -505,7 +515,7 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	q.Inclusive = *incl
 	if *share != "" {
 		q.Share = true
-		if q.MinShare, err = parseFraction(*share); err != nil {
+		if q.MinShare, err = repo.ParseShare(*share); err != nil {
 			return usagef("find: --share %v", err)
 		}
 	} else if q.MinValue, err = strconv.ParseFloat(*minV, 64); err != nil {
@@ -553,20 +563,6 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, printable(h.Path))
 	}
 	return tw.Flush()
-}
-
-// parseFraction reads 0.25 or 25%.
-func parseFraction(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	pct := strings.HasSuffix(t, "%")
-	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a fraction (0.25) or a percentage (25%%)", s)
-	}
-	if pct {
-		f /= 100
-	}
-	return f, nil
 }
 
 func repoExport(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {

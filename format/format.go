@@ -54,7 +54,7 @@ func open(path string) (*model.Experiment, error) {
 	}
 	if st.Size() == 0 {
 		f.Close()
-		return nil, fmt.Errorf("%s: empty file", path)
+		return nil, unknownFormat(path + ": empty file")
 	}
 	head := make([]byte, 1024)
 	n, err := f.ReadAt(head, 0)
@@ -116,6 +116,16 @@ func detectForeign(path string, dir bool, head []byte) *importer {
 	return nil
 }
 
+// IsExperimentFolder reports whether a reader recognises the folder at
+// path as an experiment (a TAU profile directory, an HPCToolkit
+// database), as opposed to a folder that merely holds experiments.
+func IsExperimentFolder(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return false
+	}
+	return detectForeign(path, true, nil) != nil
+}
+
 // openWith reads path with importer im.
 func openWith(im *importer, path string) (*model.Experiment, error) {
 	e, err := im.open(path)
@@ -131,13 +141,25 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 		return openWith(im, path)
 	}
 	if dir {
-		return nil, fmt.Errorf("%s: is a directory, not a profile this program reads", path)
+		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
 	}
 	if sniff(head) == kindGzip {
-		return nil, fmt.Errorf("%s: gzip-compressed, but not a CUBE file nor a profile of another tool this program reads", path)
+		return nil, unknownFormat(path + ": gzip-compressed, but not a CUBE file nor a profile of another tool this program reads")
 	}
-	return nil, fmt.Errorf("%s: not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads", path)
+	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
 }
+
+// ErrUnknownFormat is wrapped by the error of Open for a file or folder
+// that no reader recognises (as opposed to one a reader recognised but
+// found broken), so that a caller going through a folder can pass over
+// files that are not experiments.
+var ErrUnknownFormat = errors.New("not a format this program reads")
+
+// unknownFormat is an error that is ErrUnknownFormat, with its own message.
+type unknownFormat string
+
+func (e unknownFormat) Error() string        { return string(e) }
+func (e unknownFormat) Is(target error) bool { return target == ErrUnknownFormat }
 
 // openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a
 // compressed .cubex archive, streamed (cube.ReadCubexStream). Either is

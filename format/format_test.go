@@ -247,14 +247,15 @@ func TestOpenBadInput(t *testing.T) {
 		name    string
 		content []byte // nil: the file does not exist
 		want    string
+		unknown bool // no reader recognises it: ErrUnknownFormat
 	}{
-		{"missing.cubex", nil, "no such file"},
-		{"empty.cubex", []byte{}, "empty file"},
-		{"truncated.cubex", good[:len(good)/2], "truncated"},
-		{"noanchor.cubex", packTar(t, noAnchor, order), "no anchor.xml"},
-		{"mismatch.cubex", packTar(t, mismatch, order), "index/data size mismatch"},
-		{"text.cube", []byte("hello, world\n"), "not a CUBE file"},
-		{"text.cube.gz", gz.Bytes(), "not a CUBE file"},
+		{"missing.cubex", nil, "no such file", false},
+		{"empty.cubex", []byte{}, "empty file", true},
+		{"truncated.cubex", good[:len(good)/2], "truncated", false},
+		{"noanchor.cubex", packTar(t, noAnchor, order), "no anchor.xml", false},
+		{"mismatch.cubex", packTar(t, mismatch, order), "index/data size mismatch", false},
+		{"text.cube", []byte("hello, world\n"), "not a CUBE file", true},
+		{"text.cube.gz", gz.Bytes(), "not a CUBE file", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,7 +272,13 @@ func TestOpenBadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %q, want one naming %s and containing %q", err, path, tt.want)
 			}
+			if errors.Is(err, ErrUnknownFormat) != tt.unknown {
+				t.Errorf("errors.Is(%q, ErrUnknownFormat) = %v, want %v", err, !tt.unknown, tt.unknown)
+			}
 		})
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a folder of no profile: %v, want ErrUnknownFormat", err)
 	}
 }
 
@@ -329,6 +336,27 @@ func TestErrorCarriesPath(t *testing.T) {
 		}
 		if n := strings.Count(tc.err.Error(), tc.path); n != 1 {
 			t.Errorf("%q names the file %d times, want once", tc.err, n)
+		}
+	}
+}
+
+// TestIsExperimentFolder checks that a TAU profile directory and an
+// HPCToolkit database are experiment folders, and a folder holding
+// experiments, a file and a missing path are not.
+func TestIsExperimentFolder(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{testkit.Data(t, "tau", "cpi-mpi"), true},
+		{testkit.Data(t, "hpctoolkit", "cpi-database-v2"), true},
+		{testkit.Data(t, "cube4", "cpi"), false},
+		{testkit.Data(t, "cube4", "cpi", "profile.cubex"), false},
+		{filepath.Join(t.TempDir(), "missing"), false},
+	}
+	for _, tt := range tests {
+		if got := IsExperimentFolder(tt.path); got != tt.want {
+			t.Errorf("IsExperimentFolder(%s) = %v, want %v", tt.path, got, tt.want)
 		}
 	}
 }

@@ -267,24 +267,7 @@ func TestReadOnlyRole(t *testing.T) {
 	r := openRepo(t, loc)
 	ctx := context.Background()
 	id := importSynth(t, r, 1, "app", "exp", "run", "procs=4")
-	role := "reader_" + strings.TrimPrefix(strings.TrimPrefix(must(url.Parse(loc)).Path, "/"), "cvtest_")
-	for _, stmt := range []string{
-		"CREATE ROLE " + role + " LOGIN",
-		"GRANT USAGE ON SCHEMA public TO " + role,
-		"GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role,
-	} {
-		if _, err := r.db.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() {
-		db, _ := sql.Open("pgx", os.Getenv(envPostgres))
-		defer db.Close()
-		db.Exec("DROP OWNED BY " + role)
-	})
-	u := must(url.Parse(loc))
-	u.User = url.User(role)
-	ro, err := Open(ctx, u.String())
+	ro, err := Open(ctx, readOnlyRole(t, r, loc))
 	if err != nil {
 		t.Fatalf("a read-only role cannot open the repository: %v", err)
 	}
@@ -324,6 +307,30 @@ func TestReadOnlyRole(t *testing.T) {
 	if ts, _ := r.Trials(ctx, "", ListOptions{}); len(ts) != 1 {
 		t.Fatalf("the read-only role changed the repository: %d trials", len(ts))
 	}
+}
+
+// readOnlyRole creates a role that may only read the PostgreSQL
+// repository r at loc and returns loc for that role.
+func readOnlyRole(t *testing.T, r *Repo, loc string) string {
+	t.Helper()
+	role := "reader_" + strings.TrimPrefix(strings.TrimPrefix(must(url.Parse(loc)).Path, "/"), "cvtest_")
+	for _, stmt := range []string{
+		"CREATE ROLE " + role + " LOGIN",
+		"GRANT USAGE ON SCHEMA public TO " + role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role,
+	} {
+		if _, err := r.db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		db, _ := sql.Open("pgx", os.Getenv(envPostgres))
+		defer db.Close()
+		db.Exec("DROP OWNED BY " + role)
+	})
+	u := must(url.Parse(loc))
+	u.User = url.User(role)
+	return u.String()
 }
 
 func must[T any](v T, err error) T {

@@ -151,7 +151,7 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 	target := into
 	if target == nil || target.doc != nil {
 		target = a.newWindow()
-		target.win.Show()
+		a.show(target)
 	}
 	x, err := algebra.Parse(text)
 	if err == nil && x.Op == algebra.NoOp {

@@ -36,20 +36,31 @@ func (w *Window) algebraMenu() *fyne.Menu {
 		fyne.NewMenuItemSeparator(), where, scaling)
 }
 
-// docLabels returns a distinct label per document: its name, numbered
-// when several documents have the same name.
+// docLabels returns a distinct label per document: a file by as much of
+// its path as tells it from the other files (view.DistinctPaths), a
+// derived experiment by its name; numbered when still the same.
 func docLabels(docs []*Document) []string {
-	count := map[string]int{}
+	var paths []string
 	for _, d := range docs {
-		count[d.Name]++
+		if d.Path != "" {
+			paths = append(paths, d.Path)
+		}
 	}
-	seen := map[string]int{}
+	tails := view.DistinctPaths(paths)
 	out := make([]string, len(docs))
+	count := map[string]int{}
 	for i, d := range docs {
 		out[i] = d.Name
-		if count[d.Name] > 1 {
-			seen[d.Name]++
-			out[i] = fmt.Sprintf("%s (%d)", d.Name, seen[d.Name])
+		if d.Path != "" {
+			out[i] = tails[d.Path]
+		}
+		count[out[i]]++
+	}
+	seen := map[string]int{}
+	for i, l := range out {
+		if count[l] > 1 {
+			seen[l]++
+			out[i] = fmt.Sprintf("%s (%d)", l, seen[l])
 		}
 	}
 	return out

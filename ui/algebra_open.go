@@ -12,13 +12,14 @@ import (
 // dialog: the experiment opens in its own window like File › Open, and
 // the picker that asked for it chooses it.
 
-// withOpen returns picker with buttons that open a file or a folder and
-// hand the new experiment to chosen.
+// withOpen returns picker with buttons that open a file (a typed path or
+// one browsed to, see openForm) or a folder and hand the new experiment
+// to chosen.
 func (f *operationForm) withOpen(picker fyne.CanvasObject, chosen func(*Document)) fyne.CanvasObject {
-	file := widget.NewButtonWithIcon("File…", theme.FileIcon(), func() {
-		f.w.chooseFile(func(path string) { f.openOperand(path, chosen) })
+	file := widget.NewButtonWithIcon("Open file…", theme.FileIcon(), func() {
+		f.w.openDialogThen(f.opened(chosen))
 	})
-	folder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), func() {
+	folder := widget.NewButtonWithIcon("Open folder…", theme.FolderOpenIcon(), func() {
 		f.w.chooseFolder(func(path string) { f.openOperand(path, chosen) })
 	})
 	return container.NewBorder(nil, nil, nil, container.NewHBox(file, folder), picker)
@@ -27,11 +28,20 @@ func (f *operationForm) withOpen(picker fyne.CanvasObject, chosen func(*Document
 // openOperand opens the experiment at path (in a window of its own) and,
 // once it is there, offers it in every picker and gives it to chosen.
 func (f *operationForm) openOperand(path string, chosen func(*Document)) {
-	f.w.app.openFile(path, f.w, func(d *Document) {
+	f.w.app.openFile(path, f.w, f.opened(chosen))
+}
+
+// opened returns what happens once an experiment opened from a picker is
+// in its window: it is offered in every picker and given to chosen.
+func (f *operationForm) opened(chosen func(*Document)) func(*Document) {
+	return func(d *Document) {
+		if d == nil {
+			return
+		}
 		f.refreshDocs()
 		chosen(d)
 		f.update()
-	})
+	}
 }
 
 // refreshDocs offers the experiments open now, keeping each picker's

@@ -14,6 +14,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/prefs"
 	"cubeview/model"
+	"cubeview/repo"
 )
 
 // Document is an open experiment, original or derived, with the name its
@@ -52,6 +53,12 @@ type App struct {
 	onDocument func(w *Window)
 	// forget keeps opened files out of the recent list (snapshot mode).
 	forget bool
+
+	// The repository window (File › Repository…), the repository it shows
+	// (open for the program's life once used) and its --repo location.
+	repository   *repoWindow
+	repo         *repo.Repo
+	repoLocation string
 }
 
 // Preference keys and bounds.
@@ -61,6 +68,7 @@ const (
 	numberStyleKey  = "numberStyle"      // index into numberStyles
 	decimalsKey     = "decimals"
 	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
+	lastFolderKey   = "lastFolder"
 	maxRecent       = 8
 )
 
@@ -113,8 +121,30 @@ func (a *App) Windows() []*Window { return slices.Clone(a.windows) }
 func (a *App) Show(doc *Document) *Window {
 	w := a.newWindow()
 	w.setDocument(doc)
-	w.win.Show()
+	a.show(w)
 	return w
+}
+
+// cascade is how far a new window is placed from the last one.
+const cascade = 32
+
+// show shows a new window, placed down and right of the window opened
+// before it, so that it does not cover it (where the window system lets
+// the program place windows).
+func (a *App) show(w *Window) {
+	w.win.Show()
+	var prev *Window
+	for _, x := range a.windows {
+		if x != w {
+			prev = x
+		}
+	}
+	if prev == nil {
+		return
+	}
+	if x, y, ok := windowPosition(prev.win); ok {
+		moveWindow(w.win, x+cascade, y+cascade)
+	}
 }
 
 func (a *App) addDocument(d *Document) {
@@ -153,7 +183,7 @@ func (a *App) openFile(path string, from *Window, then func(*Document)) {
 			target = nil // read with progress in from, show in a new window
 		} else {
 			target = a.newWindow()
-			target.win.Show()
+			a.show(target)
 		}
 	}
 	shown := target
@@ -166,13 +196,7 @@ func (a *App) openFile(path string, from *Window, then func(*Document)) {
 	a.async(func() {
 		exp, err = format.Open(path)
 		if err == nil {
-			// Sum up the first metric now, off the UI goroutine.
-			for _, m := range exp.MetricRoots {
-				if exp.Metrics[m].Unavailable == "" {
-					_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
-					break
-				}
-			}
+			primeFirstMetric(exp)
 		}
 	}, func() {
 		shown.stopBusy()
@@ -194,6 +218,17 @@ func (a *App) openFile(path string, from *Window, then func(*Document)) {
 			then(doc)
 		}
 	})
+}
+
+// primeFirstMetric sums up the first available metric, which a new window
+// shows first; call it off the UI goroutine.
+func primeFirstMetric(exp *model.Experiment) {
+	for _, m := range exp.MetricRoots {
+		if exp.Metrics[m].Unavailable == "" {
+			_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+			return
+		}
+	}
 }
 
 // OpenExample writes the bundled example (before and after) to the user's
@@ -251,6 +286,7 @@ func (a *App) addRecent(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	a.prefs.SetString(lastFolderKey, filepath.Dir(path))
 	_, err := a.prefs.UpdateStringList(recentKey, func(list []string) []string {
 		list = slices.DeleteFunc(list, func(p string) bool { return p == path })
 		list = append([]string{path}, list...)

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -257,5 +259,53 @@ func TestFlatProfileAndWording(t *testing.T) {
 		if s := w.view.Tooltip(n); strings.Count(strings.ToLower(s), "machine") > 1 {
 			t.Errorf("system node described as %q", s)
 		}
+	}
+}
+
+// TestDialogs checks the operand labels of two files of the same name,
+// the Open form (typed path, last folder, error for a missing file) and
+// the operand pickers' Open file….
+func TestDialogs(t *testing.T) {
+	a := newTestApp(t)
+	src, err := os.ReadFile(dataFile(t, "cube4/cpi/profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	var paths []string
+	for _, run := range []string{"tea_leaf_baseline_8x12_trace", "tea_leaf_optimized_8x12_trace"} {
+		p := filepath.Join(root, run, "scout.cubex")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	w := openWindow(t, a, paths[0])
+	f := w.newOpenForm(nil)
+	if got, want := f.entry.Text, filepath.Dir(paths[0])+"/"; got != want {
+		t.Errorf("Open starts at %q, want the last folder %q", got, want)
+	}
+	f.entry.SetText(filepath.Join(root, "missing.cubex"))
+	if f.Submit() || !f.problem.Visible() || !strings.Contains(f.problem.Text, "missing.cubex: no such file") {
+		t.Errorf("missing file: problem %q", f.problem.Text)
+	}
+
+	form := w.newOperationForm(algebra.OpDiff)
+	t.Chdir(root)
+	g := w.newOpenForm(form.opened(func(d *Document) { form.choose(form.subtrahend, d) }))
+	g.entry.SetText("tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
+	if !g.Submit() {
+		t.Fatalf("typed path not opened: %q", g.problem.Text)
+	}
+	want := []string{"…/tea_leaf_baseline_8x12_trace/scout.cubex", "…/tea_leaf_optimized_8x12_trace/scout.cubex"}
+	if got := docLabels(a.Documents()); !slices.Equal(got, want) {
+		t.Errorf("labels %q, want %q", got, want)
+	}
+	if form.minuend.Selected != want[0] || form.subtrahend.Selected != want[1] {
+		t.Errorf("difference of %q and %q, want the new file as subtrahend", form.minuend.Selected, form.subtrahend.Selected)
+	}
+	if r, err := form.Request(); err != nil || r.Operands[1].Path != paths[1] {
+		t.Errorf("request %v, %v", r, err)
 	}
 }

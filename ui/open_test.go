@@ -177,3 +177,38 @@ func TestOperandPickerOpens(t *testing.T) {
 		t.Errorf("mean operands %v", names)
 	}
 }
+
+// TestOpenFormAnyFormat types paths into File › Open: an experiment
+// folder and a file without a CUBE ending open (format.Open recognises
+// them by content); a folder that merely holds experiments is browsed.
+func TestOpenFormAnyFormat(t *testing.T) {
+	a := newTestApp(t)
+	w := a.newWindow()
+	for _, tc := range []struct {
+		path, name string
+	}{
+		{dataFile(t, "tau/cpi-mpi"), "cpi-mpi"},
+		{dataFile(t, "hpctoolkit/cpi-database-v2"), "cpi-database-v2"},
+		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof"},
+		{dataFile(t, "pprof/cppbench.cpu"), "cppbench.cpu"},
+	} {
+		var got *Document
+		f := w.newOpenForm(func(d *Document) { got = d })
+		f.entry.SetText(tc.path)
+		if !f.Submit() {
+			t.Errorf("%s not opened: %q", tc.path, f.problem.Text)
+			continue
+		}
+		if got == nil || got.Name != tc.name {
+			t.Errorf("%s: opened %+v, want %s", tc.path, got, tc.name)
+		}
+	}
+	f := w.newOpenForm(nil)
+	f.entry.SetText(dataFile(t, "cube4/cpi"))
+	if f.Submit() {
+		t.Errorf("a folder of experiments was opened, want it browsed")
+	}
+	if f.problem.Visible() {
+		t.Errorf("a folder of experiments: problem %q", f.problem.Text)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/assets"
 	"cubeview/internal/flagargs"
+	"cubeview/repo"
 	"cubeview/view"
 )
 
@@ -34,10 +35,12 @@ type Options struct {
 	Hottest      bool   // expand the hottest call path below the selection
 	Source       bool   // show the source panel
 	Calc         string // algebra expression over files whose result opens (and is rendered)
+	Repo         string // repository location (--repo); "" for $CUBEVIEW_REPO or the default
+	Repository   bool   // open the repository window
 	Help         bool
 }
 
-const usage = `Usage: cubeview [FILE…] [--calc EXPR]
+const usage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
        cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
                 [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
                 [FILE | --calc EXPR]
@@ -50,7 +53,10 @@ the result of an algebra expression over files in a window titled by the
 expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in
 "cubeview help calc"). With --snapshot the window of FILE, of EXPR's
 result or of the example's "before" is rendered at the given size (default
-1280x800) into OUT.png and cubeview exits.`
+1280x800) into OUT.png and cubeview exits. --repository opens the
+experiment repository's window (File › Repository…); --repo LOC names the
+repository (an SQLite file or a postgres:// URL) it and repo:ID references
+read instead of $CUBEVIEW_REPO or the default.`
 
 // ParseArgs parses the GUI command line. Flags and files may be mixed;
 // "--" ends the flags.
@@ -66,6 +72,8 @@ func ParseArgs(args []string) (Options, error) {
 	fs.BoolVar(&o.Hottest, "hottest", false, "expand the hottest path in the snapshot")
 	fs.BoolVar(&o.Source, "source", false, "show the source panel in the snapshot")
 	fs.StringVar(&o.Calc, "calc", "", "open the result of an algebra expression")
+	fs.StringVar(&o.Repo, "repo", "", "repository location")
+	fs.BoolVar(&o.Repository, "repository", false, "open the repository window")
 	files, err := flagargs.Parse(fs, args)
 	if flagargs.IsHelp(err) {
 		o.Help = true
@@ -122,10 +130,16 @@ func Main(a fyne.App, args []string) int {
 	if o.Snapshot != "" {
 		return app.Snapshot(o, os.Stderr)
 	}
-	if len(o.Files) == 0 {
-		if o.Calc == "" {
-			app.OpenExample()
-		}
+	if o.Repo != "" {
+		// References (repo:17) typed anywhere read the same repository.
+		os.Setenv(repo.EnvLocation, o.Repo)
+		app.repoLocation = o.Repo
+	}
+	if o.Repository {
+		app.ShowRepository()
+	}
+	if len(o.Files) == 0 && o.Calc == "" && !o.Repository {
+		app.OpenExample()
 	}
 	if o.Calc != "" {
 		app.OpenExpression(o.Calc, algebra.Options{}, nil)

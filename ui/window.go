@@ -703,7 +703,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	save.Disabled = w.doc == nil
 	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
 	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", open, openFolder, recent, save, w.propertiesItem(), fyne.NewMenuItemSeparator(), closeItem)
+	file := fyne.NewMenu("File", open, openFolder, recent, w.repositoryItem(), save, w.propertiesItem(), fyne.NewMenuItemSeparator(), closeItem)
 
 	v := w.view
 	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
@@ -829,11 +829,6 @@ func (w *Window) keysHelp() {
 		"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
 		"Drop experiment files or folders on the window to open them.",
 	}, "\n"), w.win)
-}
-
-// openDialog is File › Open…: any file format.Open reads (see open.go).
-func (w *Window) openDialog() {
-	w.chooseFile(func(path string) { w.app.OpenFile(path, w) })
 }
 
 // SaveAs writes the experiment to path in the background; the extension

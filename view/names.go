@@ -31,6 +31,35 @@ func ShortName(path string) string {
 // folders where two paths would otherwise get the same name
 // (r1/mm and r2/mm).
 func ShortNames(paths []string) map[string]string {
+	return distinctTails(paths, func(parts []string, p string, depth int) string {
+		parts[len(parts)-1] = ShortName(p)
+		return strings.Join(parts[len(parts)-depth:], "/")
+	})
+}
+
+// DistinctPaths names each distinct path by as many of its last elements
+// as tell it from the others, with "…/" where folders are left out:
+// Scalasca names every file scout.cubex, so two of them read
+// "…/tea_leaf_baseline_8x12_trace/scout.cubex" and
+// "…/tea_leaf_optimized_8x12_trace/scout.cubex".
+func DistinctPaths(paths []string) map[string]string {
+	return distinctTails(paths, func(parts []string, _ string, depth int) string {
+		s := strings.Join(parts[len(parts)-depth:], "/")
+		switch rest := parts[:len(parts)-depth]; {
+		case depth == 1 || len(rest) == 0:
+		case len(rest) == 1 && rest[0] == "":
+			s = "/" + s // all but the root: the whole path
+		default:
+			s = "…/" + s
+		}
+		return s
+	})
+}
+
+// distinctTails names each distinct path by name(parts, path, depth), its
+// last depth elements rendered, with the least depth that keeps the
+// names distinct.
+func distinctTails(paths []string, name func(parts []string, p string, depth int) string) map[string]string {
 	names := map[string]string{}
 	var distinct []string
 	for _, p := range paths {
@@ -41,11 +70,7 @@ func ShortNames(paths []string) map[string]string {
 	}
 	nameAt := func(p string, depth int) string {
 		parts := strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
-		parts[len(parts)-1] = ShortName(p)
-		if depth > len(parts) {
-			depth = len(parts)
-		}
-		return strings.Join(parts[len(parts)-depth:], "/")
+		return name(parts, p, min(depth, len(parts)))
 	}
 	depth := map[string]int{}
 	for _, p := range distinct {
