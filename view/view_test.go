@@ -413,6 +413,14 @@ func TestPeerModes(t *testing.T) {
 	if got, want := v.Explain(SystemPane), "3 threads of its level from 7.00 to 10.00 sec"; !strings.Contains(got, want) {
 		t.Errorf("status %q misses %q", got, want)
 	}
+	for s, want := range map[string]bool{"peer-distribution": true, "Peer percent": true, "absolute": true, "peer": false} {
+		if m, ok := ParseMode(SystemPane, s); ok != want || ok && !strings.EqualFold(strings.ReplaceAll(s, "-", " "), m.String()) {
+			t.Errorf("ParseMode(%q) = %v, %v", s, m, ok)
+		}
+	}
+	if _, ok := ParseMode(CallPane, "peer percent"); ok {
+		t.Error("peer percent parsed for the call pane")
+	}
 	if !slices.Contains(Modes(SystemPane), PeerDistribution) || slices.Contains(Modes(CallPane), PeerPercent) {
 		t.Error("peer modes belong to the system pane only")
 	}
