@@ -182,6 +182,7 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 		}
 		w.view.SetExpanded(d, n, open)
 		w.refresh()
+		w.refitPanes()
 	}
 	p.OnHover = func(n view.Node, in bool) {
 		if w.view == nil || !in {
@@ -340,6 +341,18 @@ func (w *Window) fitPanes() {
 	bounded := func(x float32) float32 { return min(max(x, 0.15*total), 0.35*total) }
 	m, s := bounded(w.panes[view.MetricPane].contentWidth()), bounded(w.panes[view.SystemPane].contentWidth())
 	w.setSplit(float64(m/total), float64((total-m-s)/(total-m)))
+}
+
+// refitPanes fits the panes again after rows were expanded or collapsed,
+// unless the user has moved a split (in this window or for all windows).
+func (w *Window) refitPanes() {
+	if w.fitted == ([2]float64{}) || len(w.app.prefs.StringList(paneSplitKey)) == 2 {
+		return
+	}
+	if math.Abs(w.splits[0].Offset-w.fitted[0]) > 1e-3 || math.Abs(w.splits[1].Offset-w.fitted[1]) > 1e-3 {
+		return
+	}
+	w.fitPanes()
 }
 
 func (w *Window) setSplit(outer, inner float64) {
@@ -680,6 +693,7 @@ func (w *Window) expandSubtree(d view.Dim, n view.Node, open bool) {
 	walk(n)
 	w.panes[d].Sync()
 	w.refresh()
+	w.refitPanes()
 }
 
 func (w *Window) rebuildMenu() {

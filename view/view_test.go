@@ -384,6 +384,17 @@ func TestWording(t *testing.T) {
 	if got := v.Explain(SystemPane); !strings.HasPrefix(got, want) {
 		t.Errorf("status %q, want it to start with %q", got, want)
 	}
+	v.Select(SystemPane, sNode0)
+	mustUpdate(t, v)
+	want = "node jrc0280 (expanded): - · a node has no value of its own: its 2 processes carry the values"
+	if got := v.Explain(SystemPane); !strings.HasPrefix(got, want) {
+		t.Errorf("status %q, want it to start with %q", got, want)
+	}
+	v.Select(SystemPane, sRoot)
+	mustUpdate(t, v)
+	if got, want := v.Explain(SystemPane), "its 1 node carries the values (collapsed, it shows its value, 25.00 sec)"; !strings.Contains(got, want) {
+		t.Errorf("status %q misses %q", got, want)
+	}
 }
 
 // TestPeerModes checks peer percent and peer distribution by hand: the
