@@ -51,22 +51,35 @@ func (w *Window) newSaveForm() *saveForm {
 }
 
 // defaultSavePath proposes the experiment's name with the .cubex ending,
-// beside the file it was read from or its first operand.
+// beside the file it was read from or its first operand; never an
+// existing file (so not the input): name-copy.cubex, name-copy2.cubex, ….
 func (w *Window) defaultSavePath() string {
-	name := view.ShortName(w.doc.Name) + ".cubex"
+	name := view.ShortName(w.doc.Name)
+	if name == "" || strings.ContainsAny(name, " /") {
+		name = "result" // an expression is not a file name
+	}
+	dir := w.app.startFolder()
 	from := w.doc.Path
 	if from == "" {
 		if files := algebra.OperandFiles(w.doc.Exp); len(files) > 0 {
 			from = files[0]
 		}
 	}
-	if from == "" {
-		if wd, err := os.Getwd(); err == nil {
-			return filepath.Join(wd, name)
-		}
-		return name
+	if from != "" {
+		dir = filepath.Dir(filepath.Clean(from))
 	}
-	return filepath.Join(filepath.Dir(filepath.Clean(from)), name)
+	path := filepath.Join(dir, name+".cubex")
+	for i := 1; i < 100; i++ {
+		if _, err := os.Lstat(path); err != nil {
+			break
+		}
+		suffix := "-copy"
+		if i > 1 {
+			suffix = fmt.Sprintf("-copy%d", i)
+		}
+		path = filepath.Join(dir, name+suffix+".cubex")
+	}
+	return path
 }
 
 func (w *Window) saveDialog() {

@@ -112,6 +112,14 @@ func TestSaveAsAsksBeforeReplacingInput(t *testing.T) {
 	}
 	before := readFile(t, own)
 	w := openWindow(t, a, own)
+	// The path proposed is beside the input, never the input itself.
+	if got, want := w.defaultSavePath(), filepath.Join(dir, "profile-copy.cubex"); got != want {
+		t.Errorf("Save as proposes %s, want %s", got, want)
+	}
+	copyFile(t, own, filepath.Join(dir, "profile-copy.cubex"))
+	if got, want := w.defaultSavePath(), filepath.Join(dir, "profile-copy2.cubex"); got != want {
+		t.Errorf("Save as proposes %s, want %s", got, want)
+	}
 
 	for _, target := range []string{own, link, filepath.Join(dir, ".", "profile.cubex")} {
 		w.RequestSave(target)
