@@ -141,12 +141,12 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 		return openWith(im, path)
 	}
 	if dir {
-		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "is a directory, not a profile this program reads"))
 	}
 	if sniff(head) == kindGzip {
-		return nil, unknownFormat(path + ": gzip-compressed, but not a CUBE file nor a profile of another tool this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "gzip-compressed, but not a CUBE file nor a profile of another tool this program reads"))
 	}
-	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
+	return nil, unknownFormat(lookalikeMessage(path, dir, head, "not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads"))
 }
 
 // ErrUnknownFormat is wrapped by the error of Open for a file or folder
@@ -313,10 +313,21 @@ func fileError(path string, err error) error {
 		err = pe.Err
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: no such file: %w", path, err)
+		return notExist{path, err}
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }
+
+// notExist says once that a file is missing ("a.cubex: no such file or
+// folder", not "…: no such file: no such file or directory") and is
+// still fs.ErrNotExist.
+type notExist struct {
+	path string
+	err  error
+}
+
+func (e notExist) Error() string { return e.path + ": no such file or folder" }
+func (e notExist) Unwrap() error { return e.err }
 
 // Write writes e to path; the extension chooses the format: ".cubex" for
 // CUBE 4, ".cube" for CUBE 3 XML, ".cube.gz" for compressed CUBE 3 XML.
