@@ -116,6 +116,16 @@ func detectForeign(path string, dir bool, head []byte) *importer {
 	return nil
 }
 
+// IsExperimentFolder reports whether a reader recognises the folder at
+// path as an experiment (a TAU profile directory, an HPCToolkit
+// database), as opposed to a folder that merely holds experiments.
+func IsExperimentFolder(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return false
+	}
+	return detectForeign(path, true, nil) != nil
+}
+
 // openWith reads path with importer im.
 func openWith(im *importer, path string) (*model.Experiment, error) {
 	e, err := im.open(path)
@@ -131,12 +141,12 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 		return openWith(im, path)
 	}
 	if dir {
-		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "is a directory, not a profile this program reads"))
 	}
 	if sniff(head) == kindGzip {
-		return nil, unknownFormat(path + ": gzip-compressed, but not a CUBE file nor a profile of another tool this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "gzip-compressed, but not a CUBE file nor a profile of another tool this program reads"))
 	}
-	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
+	return nil, unknownFormat(lookalikeMessage(path, dir, head, "not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads"))
 }
 
 // ErrUnknownFormat is wrapped by the error of Open for a file or folder

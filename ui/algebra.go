@@ -165,6 +165,7 @@ func (w *Window) showDerived(doc *Document) {
 		s.Diverging = true
 		w.view.SetScale(s)
 	}
+	w.hint.SetText(view.MatchingNote(doc.Exp))
 }
 
 // windowTitle names a window by its experiment (view.WindowTitle).

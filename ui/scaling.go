@@ -13,8 +13,13 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/model"
+	"cubeview/numfmt"
 	"cubeview/view"
 )
+
+// basisChoices are the choices of a scaling study's basis (the
+// repository window's Scaling… offers them too).
+var basisChoices = view.BasisNames
 
 // scalingForm is the content of Algebra › Scaling…: the experiments of
 // the study, the metric, where x comes from and how to compare. The
@@ -46,7 +51,7 @@ func (w *Window) newScalingForm() *scalingForm {
 	f.xText.OnChanged = func(string) { f.update() }
 	f.weak = widget.NewCheck("Weak scaling (the work grows with x): ratio to the first run, ideal 1", nil)
 	f.exclusive = widget.NewCheck("Own values of each call path (exclusive) instead of inclusive ones", nil)
-	f.basis = widget.NewSelect(view.BasisNames, nil)
+	f.basis = widget.NewSelect(basisChoices, nil)
 	f.basis.SetSelectedIndex(int(analysis.BasisMean))
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
@@ -144,15 +149,7 @@ func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
 	var rep *view.ScalingReport
 	var img image.Image
 	var err error
-	a.async(func() {
-		if rep, err = view.NewScalingReport(trials, spec, format); err != nil {
-			return
-		}
-		c, cerr := rep.Chart()
-		if err = cerr; err == nil {
-			img, err = c.Image(scalingPlotW, scalingPlotH)
-		}
-	}, func() {
+	a.async(func() { rep, img, err = scalingStudy(trials, spec, format) }, func() {
 		from.stopBusy()
 		if err != nil {
 			from.showError(err)
@@ -162,15 +159,31 @@ func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
 	})
 }
 
+// scalingStudy computes a scaling study and draws its plot; call it off
+// the UI goroutine.
+func scalingStudy(trials []view.ScalingTrial, spec view.ScalingSpec, format numfmt.Format) (*view.ScalingReport, image.Image, error) {
+	rep, err := view.NewScalingReport(trials, spec, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := rep.Chart()
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := c.Image(scalingPlotW, scalingPlotH)
+	return rep, img, err
+}
+
 // scalingWindow shows a scaling study: the table of call paths and the
 // plot.
 type scalingWindow struct {
-	app   *App
-	win   fyne.Window
-	rep   *view.ScalingReport
-	docs  []*Document // the experiments, in the order of the result's trials
-	table *widget.Table
-	plot  *canvas.Image
+	app    *App
+	win    fyne.Window
+	rep    *view.ScalingReport
+	docs   []*Document // the experiments, in the order of the result's trials
+	sorted *sortedTable
+	table  *widget.Table
+	plot   *canvas.Image
 }
 
 func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Document) *scalingWindow {
@@ -185,36 +198,23 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 			s.docs = append(s.docs, docs[i])
 		}
 	}
-	s.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(rep.Rows), len(rep.Columns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rep.Cell(id.Row, id.Col)) })
-	s.table.ShowHeaderColumn = false
-	s.table.CreateHeader = func() fyne.CanvasObject {
-		l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
-	}
-	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(rep.Columns) {
-			o.(*widget.Label).SetText(rep.Columns[id.Col])
-		}
-	}
+	s.sorted = newSortedTable(tableSource{
+		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
+		title: func(c int) string { return rep.Columns[c] },
+		cell:  rep.Cell,
+		key:   rep.SortKey, numeric: rep.Numeric, selected: s.Select,
+	})
+	s.table = s.sorted.table
 	s.table.SetColumnWidth(0, 360)
 	for c := 1; c < len(rep.Columns); c++ {
 		s.table.SetColumnWidth(c, 125)
 	}
-	s.table.OnSelected = func(id widget.TableCellID) { s.Select(id.Row) }
 	s.plot = canvas.NewImageFromImage(img)
 	s.plot.FillMode = canvas.ImageFillContain
 	s.plot.SetMinSize(fyne.NewSize(480, 280))
 	title := widget.NewLabelWithStyle(rep.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows; the plot shows the largest ones.")
+	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	split := container.NewVSplit(s.plot, s.table)
@@ -224,6 +224,8 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 	s.win.Show()
 	return s
 }
+
+func (s *scalingWindow) cell(id widget.TableCellID) string { return s.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's call path in the window of every experiment of
 // the study that has it.
@@ -245,9 +247,11 @@ func (s *scalingWindow) Select(i int) {
 	}
 }
 
+// has reports whether d is one of the study's experiments: the same
+// document, or the same repository trial opened again.
 func (s *scalingWindow) has(d *Document) bool {
 	for _, x := range s.docs {
-		if x == d {
+		if x == d || sameTrial(x, d) {
 			return true
 		}
 	}

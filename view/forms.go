@@ -133,48 +133,22 @@ func (s *ScalingReport) TrialOrder(exps []*model.Experiment) []int {
 	return order
 }
 
-// PerfDiffColumns is the number of columns of a performance difference's
-// table: significance, A, B, A − B, call path, system node.
-const PerfDiffColumns = 6
-
-// Header names column c of the table; the value columns by the
-// experiments' names.
+// Header names column c of the performance difference's table; the
+// value columns by the experiments' names.
 func (p *PerfDiffReport) Header(c int) string {
 	switch c {
-	case 1:
+	case PerfDiffA:
 		return p.NameA
-	case 2:
+	case PerfDiffB:
 		return p.NameB
-	case 3:
+	case PerfDiffDelta:
 		return p.NameA + " − " + p.NameB
-	case 4:
+	case PerfDiffCallPath:
 		return "Call path"
-	case 5:
+	case PerfDiffSystem:
 		return "System"
 	}
 	return ""
-}
-
-// Cell returns the text of the table's row r, column c: a star on
-// significant foci, the values, the call path and the system node.
-func (p *PerfDiffReport) Cell(r, c int) string {
-	row := &p.Rows[r]
-	switch c {
-	case 0:
-		if row.Significant {
-			return "★"
-		}
-		return ""
-	case 1:
-		return row.TextA
-	case 2:
-		return row.TextB
-	case 3:
-		return row.TextDiff
-	case 4:
-		return row.CallPath
-	}
-	return row.System
 }
 
 // PerfDiffMetric returns the metric uniq of a, or of b when a does not

@@ -235,19 +235,30 @@ func (v *View) CutRegion() (string, error) {
 }
 
 // ParseRenames reads the region renaming rules of the algebra dialogs,
-// OLD=NEW one a line (algebra.ParseRename), blank lines ignored; the error
-// names the first rule that cannot be read.
+// OLD=NEW one a line (algebra.ParseRename), blank lines skipped; the
+// error names the line of the first rule that cannot be read.
 func ParseRenames(text string) ([]algebra.Rename, error) {
 	var rules []algebra.Rename
-	for _, line := range strings.Split(text, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
 			continue
 		}
-		rule, err := algebra.ParseRename(line)
+		r, err := algebra.ParseRename(line)
 		if err != nil {
-			return rules, err
+			return nil, fmt.Errorf("line %d of the renaming rules: %w", i+1, err)
 		}
-		rules = append(rules, rule)
+		rules = append(rules, r)
 	}
 	return rules, nil
+}
+
+// MatchingNote says how a derived experiment's call-tree roots were
+// matched, for its window; "" when nothing needs saying.
+func MatchingNote(e *model.Experiment) string {
+	p, ok, err := algebra.ReadProvenance(e)
+	if !ok || err != nil || p.Roots == "" {
+		return ""
+	}
+	return strings.ToUpper(p.Roots[:1]) + p.Roots[1:] + " (Strict root matching in the algebra dialogs keeps them apart)."
 }

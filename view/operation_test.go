@@ -154,3 +154,17 @@ func TestCutRegion(t *testing.T) {
 		t.Errorf("unnamed region: %v", err)
 	}
 }
+
+func TestMatchingNote(t *testing.T) {
+	e := withProvenance()
+	if got := MatchingNote(e); got != "" {
+		t.Errorf("no roots matched, note %q", got)
+	}
+	e.Attrs = append(e.Attrs, model.Attr{Key: algebra.AttrRoots, Value: "roots a and b matched"})
+	if got := MatchingNote(e); got != "Roots a and b matched (Strict root matching in the algebra dialogs keeps them apart)." {
+		t.Errorf("note %q", got)
+	}
+	if MatchingNote(handMade()) != "" {
+		t.Error("an original has a matching note")
+	}
+}

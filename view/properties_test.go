@@ -81,8 +81,8 @@ func TestDescribeOptions(t *testing.T) {
 	if err != nil || len(renames) != 1 || renames[0].From != "main_(.*)" || renames[0].To != "main" {
 		t.Fatalf("ParseRenames = %v, %v", renames, err)
 	}
-	if _, err := ParseRenames("a=b\nno rule"); err == nil {
-		t.Error("a line without '=' parsed as a rule")
+	if rules, err := ParseRenames("a=b\nno rule"); err == nil || rules != nil || !strings.Contains(err.Error(), "line 2 of the renaming rules") {
+		t.Errorf("a line without '=': %v, %v; want an error naming line 2", rules, err)
 	}
 	opt := algebra.Options{System: algebra.SystemCollapse, StrictLines: true, StrictRoots: true, Renames: renames}
 	want := `system tree collapse, strict line matching, roots of different names kept apart, regions "main_(.*)" renamed to "main"`
