@@ -2,6 +2,8 @@ package ui
 
 import (
 	"bytes"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +88,30 @@ func TestDocumentInputs(t *testing.T) {
 	mean := &Document{Name: "mean", sources: []*Document{diff, a}}
 	if got := strings.Join(mean.inputs(), " "); got != "/x/a.cubex /x/b.cubex /x/a.cubex" {
 		t.Errorf("inputs = %s", got)
+	}
+}
+
+// TestWritePNGAtomic: the snapshot is a whole PNG and no temporary file
+// stays next to it; a failed capture writes nothing.
+func TestWritePNGAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shot.png")
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	if err := writePNG(path, img); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, err := png.Decode(f); err != nil || got.Bounds() != img.Bounds() {
+		t.Errorf("decoded %v, %v", got, err)
+	}
+	if err := writePNG(filepath.Join(dir, "none.png"), nil); err == nil {
+		t.Error("no error for a failed capture")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("folder holds %d entries, want the snapshot only", len(entries))
 	}
 }
