@@ -303,10 +303,21 @@ func fileError(path string, err error) error {
 		err = pe.Err
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: no such file: %w", path, err)
+		return notExist{path, err}
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }
+
+// notExist says once that a file is missing ("a.cubex: no such file or
+// folder", not "…: no such file: no such file or directory") and is
+// still fs.ErrNotExist.
+type notExist struct {
+	path string
+	err  error
+}
+
+func (e notExist) Error() string { return e.path + ": no such file or folder" }
+func (e notExist) Unwrap() error { return e.err }
 
 // Write writes e to path; the extension chooses the format: ".cubex" for
 // CUBE 4, ".cube" for CUBE 3 XML, ".cube.gz" for compressed CUBE 3 XML.
