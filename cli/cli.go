@@ -146,7 +146,10 @@ Commands:`)
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
 A FILE is a CUBE file (.cubex, .cube, .cube.gz) or another tool's profile,
 read as an ordinary experiment: a TAU profile directory or a profile.N.C.T
-file in it, a GNU gprof report, an mpiP report.
+file in it, a GNU gprof report, an mpiP report, an HPCToolkit database
+directory, Caliper JSON, a callgrind or cachegrind output, a pprof profile.
+Formats are recognised by content; for a file in none of them the error
+says what it looks like (an OTF2 trace, HPCToolkit measurements, …).
 
 Run "cubeview help COMMAND" for a command's options.`))
 }

@@ -131,12 +131,12 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 		return openWith(im, path)
 	}
 	if dir {
-		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "is a directory, not a profile this program reads"))
 	}
 	if sniff(head) == kindGzip {
-		return nil, unknownFormat(path + ": gzip-compressed, but not a CUBE file nor a profile of another tool this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "gzip-compressed, but not a CUBE file nor a profile of another tool this program reads"))
 	}
-	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
+	return nil, unknownFormat(lookalikeMessage(path, dir, head, "not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads"))
 }
 
 // ErrUnknownFormat is wrapped by the error of Open for a file or folder
