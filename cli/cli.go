@@ -126,7 +126,8 @@ Usage:
   cubeview --repository [--repo LOC]
                               open the experiment repository's window (File › Repository…)
   cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ] [--select-cnode PATH]
-           [--expand-system] [--flat] [--hottest] [--source] [FILE | --calc EXPR]
+           [--expand-system] [--flat] [--hottest] [--source] [--system-mode MODE]
+           [FILE | --calc EXPR]
                               render a window to a PNG file and exit
   cubeview COMMAND [ARGS…]    run a command-line tool
 

@@ -116,6 +116,16 @@ func detectForeign(path string, dir bool, head []byte) *importer {
 	return nil
 }
 
+// IsExperimentFolder reports whether a reader recognises the folder at
+// path as an experiment (a TAU profile directory, an HPCToolkit
+// database), as opposed to a folder that merely holds experiments.
+func IsExperimentFolder(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return false
+	}
+	return detectForeign(path, true, nil) != nil
+}
+
 // openWith reads path with importer im.
 func openWith(im *importer, path string) (*model.Experiment, error) {
 	e, err := im.open(path)
