@@ -278,6 +278,19 @@ func (ld *cubexLoader) done() {
 // StreamRows implements model.RowStreamer: metric m's rows in canonical
 // meaning, read from the file in one pass without building the block.
 func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) error {
+	return ld.StreamRowBatches(m, func(cs []int, rows [][]float64) error {
+		for i, c := range cs {
+			if err := fn(c, rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// StreamRowBatches implements model.RowBatchStreamer: StreamRows several
+// rows at a time.
+func (ld *cubexLoader) StreamRowBatches(m int, fn func(cs []int, rows [][]float64) error) error {
 	ld.mu.Lock()
 	if ld.arch.closed {
 		// Every block was loaded and the file closed: scan the block.
@@ -286,7 +299,12 @@ func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) er
 		if err != nil {
 			return err
 		}
-		return b.Scan(fn)
+		var c1 [1]int
+		var r1 [1][]float64
+		return b.Scan(func(c int, row []float64) error {
+			c1[0], r1[0] = c, row
+			return fn(c1[:], r1[:])
+		})
 	}
 	ld.pending++ // keeps the file open while streaming
 	ld.mu.Unlock()
@@ -295,7 +313,7 @@ func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) er
 	if err != nil || r == nil {
 		return err
 	}
-	return r.ScanRows(fn)
+	return r.scanBatches(fn)
 }
 
 func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, error) {
