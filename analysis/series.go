@@ -150,9 +150,7 @@ func Series(trials []Trial, opt SeriesOptions) (*SeriesResult, error) {
 			return nil, fmt.Errorf("series: trial %s: %w", trials[t].Name, err)
 		}
 		own := make([]int, 0, trials[t].Exp.NumLocations())
-		for _, l := range ig.Locations[t] {
-			own = append(own, l)
-		}
+		own = append(own, ig.Locations[t]...)
 		one := make([]int, 1)
 		for i := range res.Rows {
 			r := &res.Rows[i]

@@ -89,11 +89,5 @@ func runDerive(env Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s = %s [%s]: whole program %s\n", name, f, orNone(e.Metrics[m].Unit), numfmt.Precise().Format(total, e.Metrics[m].IsInteger()))
 	}
-	if err := format.Write(*out, e); err != nil {
-		if !strings.Contains(err.Error(), *out) {
-			return fmt.Errorf("%s: %w", *out, err)
-		}
-		return err
-	}
-	return nil
+	return format.Write(*out, e) // a *format.Error naming the file
 }

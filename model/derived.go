@@ -247,7 +247,7 @@ func (e *Experiment) WithDerived(d DerivedMetric) (*Experiment, error) {
 		return nil, fmt.Errorf("derived metric %q: no formula", d.UniqName)
 	}
 	if !isPlainName(d.UniqName) {
-		return nil, fmt.Errorf("derived metric name %q: must start with a letter or _ and hold only letters, digits, _ and .", d.UniqName)
+		return nil, fmt.Errorf("derived metric name %q: must start with a letter or _ and hold only letters, digits, _ and dots", d.UniqName)
 	}
 	if e.MetricByName(d.UniqName) >= 0 {
 		return nil, fmt.Errorf("derived metric %q: the experiment already has a metric of that name", d.UniqName)

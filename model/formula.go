@@ -74,7 +74,7 @@ func ParseDefinition(text string) (name string, f *Formula, err error) {
 	}
 	name = strings.TrimSpace(lhs)
 	if !isPlainName(name) {
-		return "", nil, fmt.Errorf("derived metric %q: the name %q must start with a letter or _ and hold only letters, digits, _ and .", text, name)
+		return "", nil, fmt.Errorf("derived metric %q: the name %q must start with a letter or _ and hold only letters, digits, _ and dots", text, name)
 	}
 	f, err = ParseFormula(strings.TrimSpace(rhs))
 	if err != nil {

@@ -3,7 +3,6 @@ package repo
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -235,5 +234,3 @@ func (r *Repo) migrate(ctx context.Context, upTo int) error {
 	}
 	return nil
 }
-
-var errNotFound = errors.New("not found")

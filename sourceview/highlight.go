@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -116,7 +117,7 @@ func lexer(name, text string) chroma.Lexer {
 	if len(sample) > analysisLimit {
 		sample = sample[:analysisLimit]
 	}
-	l := lexers.Match(filepath.Base(name))
+	l := matchName(filepath.Base(name))
 	if l == nil {
 		if n, ok := extraLexers[filepath.Ext(name)]; ok {
 			l = lexers.Get(n)
@@ -139,6 +140,33 @@ func lexer(name, text string) chroma.Lexer {
 	if l.Config().Name == "FortranFixed" && !fixedForm(sample) {
 		l = lexers.Get("Fortran")
 	}
+	return l
+}
+
+// matched caches lexers.Match by file name, which tries every lexer's
+// file-name patterns in turn (milliseconds a call); it holds at most
+// maxMatched names.
+var (
+	matchedMu sync.Mutex
+	matched   = map[string]chroma.Lexer{}
+)
+
+const maxMatched = 4096
+
+// matchName returns the lexer whose file-name patterns match base, or nil.
+func matchName(base string) chroma.Lexer {
+	matchedMu.Lock()
+	l, ok := matched[base]
+	matchedMu.Unlock()
+	if ok {
+		return l
+	}
+	l = lexers.Match(base)
+	matchedMu.Lock()
+	if len(matched) < maxMatched {
+		matched[base] = l
+	}
+	matchedMu.Unlock()
 	return l
 }
 
