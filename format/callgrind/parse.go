@@ -583,6 +583,11 @@ func (ps *parser) costLine(b []byte) error {
 		return ps.errorf("cost line before any fn= line")
 	}
 	ps.inBody = true
+	if plainCostLines {
+		if line, vals, ok := ps.plainCostLine(b); ok {
+			return ps.addCosts(vals, line)
+		}
+	}
 	rest, line, err := ps.positions(b)
 	if err != nil {
 		return err
@@ -621,6 +626,104 @@ func (ps *parser) costLine(b []byte) error {
 		i = j
 	}
 	ps.costs = vals
+	return ps.addCosts(vals, line)
+}
+
+// plainCostLines enables plainCostLine (a variable for tests, which
+// compare it with the general way).
+var plainCostLines = true
+
+// plainCostLine reads the common cost line in one pass: decimal, relative
+// ('+', '-') or repeated ('*') subpositions and decimal costs of at most
+// 18 digits, separated by single spaces. It reports false, changing
+// nothing, for anything else, which costLine then reads the general way.
+func (ps *parser) plainCostLine(b []byte) (line int64, vals []uint64, ok bool) {
+	i := 0
+	pos := ps.lastPos
+	for slot := 0; slot < 2; slot++ {
+		if slot == 0 && !ps.hasInstr || slot == 1 && !ps.hasLine {
+			continue
+		}
+		if i >= len(b) {
+			return 0, nil, false
+		}
+		c := b[i]
+		if c == '*' {
+			i++
+		} else {
+			sign := int64(0)
+			switch c {
+			case '+':
+				sign, i = 1, i+1
+			case '-':
+				sign, i = -1, i+1
+			}
+			j := i
+			var v int64
+			for j < len(b) && j-i < 18 {
+				d := b[j] - '0'
+				if d > 9 {
+					break
+				}
+				v = v*10 + int64(d)
+				j++
+			}
+			if j == i {
+				return 0, nil, false
+			}
+			i = j
+			if sign != 0 {
+				v = pos[slot] + sign*v
+			}
+			pos[slot] = v
+		}
+		if i < len(b) {
+			if b[i] != ' ' {
+				return 0, nil, false
+			}
+			i++
+		}
+	}
+	cols := len(ps.colEvent)
+	vals = ps.costs[:0]
+	for i < len(b) {
+		if len(vals) == cols {
+			return 0, nil, false
+		}
+		j := i
+		var v uint64
+		for j < len(b) && j-i < 18 {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + uint64(d)
+			j++
+		}
+		if j == i {
+			return 0, nil, false
+		}
+		vals = append(vals, v)
+		i = j
+		if i < len(b) {
+			if b[i] != ' ' || i+1 == len(b) {
+				return 0, nil, false
+			}
+			i++
+		}
+	}
+	ps.costs = vals
+	ps.lastPos = pos
+	if ps.hasLine {
+		line = pos[1]
+	}
+	return line, vals, true
+}
+
+// addCosts adds one cost line's values: to the current function, or to
+// the call announced by calls=.
+func (ps *parser) addCosts(vals []uint64, line int64) error {
+	cols := ps.colEvent
 	nev := len(ps.p.events)
 	r := int(ps.curRegion)
 	if ps.callPending {
