@@ -288,6 +288,25 @@ func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) er
 	})
 }
 
+// OpenRows implements model.RowOpener: metric m's rows read one at a
+// time from the file, the file kept open until release.
+func (ld *cubexLoader) OpenRows(m int) (model.RowSource, func(), error) {
+	ld.mu.Lock()
+	if ld.arch.closed {
+		ld.mu.Unlock()
+		return nil, nil, nil
+	}
+	ld.pending++ // keeps the file open while reading
+	ld.mu.Unlock()
+	r, err := ld.rows(m)
+	if err != nil || r == nil {
+		ld.done()
+		return nil, nil, err
+	}
+	var once sync.Once
+	return r, func() { once.Do(ld.done) }, nil
+}
+
 // StreamRowBatches implements model.RowBatchStreamer: StreamRows several
 // rows at a time.
 func (ld *cubexLoader) StreamRowBatches(m int, fn func(cs []int, rows [][]float64) error) error {
