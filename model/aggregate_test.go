@@ -59,3 +59,20 @@ func TestAddBatchMatchesAdd(t *testing.T) {
 		t.Error("a batch with more rows than cnodes: no error")
 	}
 }
+
+// TestFormatSizeReadsBack: FormatSize writes sizes that ParseSize reads
+// as the same number of bytes, in the largest unit that divides them.
+func TestFormatSizeReadsBack(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{{1 << 30, "1G"}, {3 << 29, "1536M"}, {512 << 20, "512M"}, {1000000, "1000000"}, {4 << 40, "4T"}, {2048, "2K"}, {1, "1"}} {
+		got := FormatSize(c.n)
+		if got != c.want {
+			t.Errorf("FormatSize(%d) = %q, want %q", c.n, got, c.want)
+		}
+		if back, err := ParseSize(got); err != nil || back != c.n {
+			t.Errorf("ParseSize(FormatSize(%d)) = %d, %v", c.n, back, err)
+		}
+	}
+}
