@@ -6,24 +6,39 @@
 package main
 
 import (
+	_ "embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"regexp"
+	"strings"
 
 	"fyne.io/fyne/v2/app"
 
 	"cubeview/cli"
+	"cubeview/format"
 	_ "cubeview/internal/cleanlocale"
 	"cubeview/ui"
 )
 
+// appMetadata is the application's metadata; its Version is the program's.
+//
+//go:embed FyneApp.toml
+var appMetadata string
+
 func main() {
+	cli.Version = metadataVersion(appMetadata)
 	args, err := cli.TakeMemoryFlag(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cubeview:", err)
 		os.Exit(2)
 	}
+	env := cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if len(args) > 0 && cli.IsMistypedCommand(args[0]) {
+		os.Exit(cli.Main(args, env)) // unknown command, did you mean …
+	}
 	if len(args) > 0 && cli.IsCommand(args[0]) {
-		env := cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 		refs, status, windows := cli.WindowRequest(args, env) // repo open TRIAL…
 		if !windows {
 			os.Exit(cli.Main(args, env))
@@ -36,5 +51,48 @@ func main() {
 			args = append([]string{"--repo", loc}, args...)
 		}
 	}
+	// From here on windows open; what can be checked without one is
+	// checked first, so that a terminal gets one line, not a window.
+	if o, err := ui.ParseArgs(args); err == nil && !o.Help {
+		for _, f := range o.Files {
+			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) && !format.IsReference(f) {
+				fmt.Fprintf(os.Stderr, "cubeview: %s: no such file or folder\n", f)
+				os.Exit(1)
+			}
+		}
+		if !haveDisplay() {
+			fmt.Fprintln(os.Stderr, noDisplay)
+			os.Exit(1)
+		}
+	}
+	defer exitIfDisplayFails()
 	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), args))
+}
+
+// noDisplay is the one line a window request without a display gets.
+const noDisplay = "cannot open a window: no display; the command line works without one — cubeview help"
+
+// exitIfDisplayFails turns the panic of the window system's library when
+// the display is named but cannot be opened (a stale $DISPLAY after ssh
+// -X, an X server that has gone) into one line and exit status 1; any
+// other panic goes on.
+func exitIfDisplayFails() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if msg := fmt.Sprint(r); strings.Contains(msg, "NotInitialized") || strings.Contains(msg, "GLFW") {
+		fmt.Fprintf(os.Stderr, "cannot open a window: the display %q cannot be opened; the command line works without one — cubeview help\n", os.Getenv("DISPLAY"))
+		os.Exit(1)
+	}
+	panic(r)
+}
+
+// metadataVersion returns the Version of FyneApp.toml's [Details].
+func metadataVersion(toml string) string {
+	m := regexp.MustCompile(`(?m)^\s*Version\s*=\s*"([^"]*)"`).FindStringSubmatch(toml)
+	if m == nil {
+		return "unknown"
+	}
+	return m[1]
 }

@@ -106,12 +106,7 @@ func realWindowSetup(t *testing.T) (data, dir, bin, display string) {
 	if err != nil {
 		t.Fatal("Xvfb is not installed; make test (deps-test) installs it")
 	}
-	dir = t.TempDir()
-	bin = filepath.Join(dir, "cubeview")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return data, dir, bin, startXvfb(t, xvfb)
+	return data, t.TempDir(), cubeviewBinary(t), startXvfb(t, xvfb)
 }
 
 // census counts distinct colours and pure red pixels.

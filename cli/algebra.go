@@ -39,13 +39,26 @@ Options:
 func init() {
 	register(&Command{
 		Name:    "diff",
-		Summary: "difference of two experiments (A − B)",
-		Usage: `usage: cubeview diff A B -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
+		Summary: "difference A − B of two experiments: to a file (-o) or the top changes printed",
+		Usage: `usage: cubeview diff A B [-o OUT [--force]] [--copy-system|--collapse-system] [--strict-lines]
        [--strict-roots] [--rename OLD=NEW]…
+       cubeview diff A B [-o -] [--top N] [--metric NAME] [--incl] [--exact] [matching options]
 
-Writes the difference A − B of two experiments. Unsigned integer metrics
-become signed; min/max metrics are subtracted element by element and marked
-approximate.` + systemFlagsUsage,
+Writes the difference A − B of two experiments: positive where A spent
+more. Unsigned integer metrics become signed; min/max metrics are
+subtracted element by element and marked approximate.
+
+Without -o (or with -o -) it prints instead the call paths whose value
+changed most, largest |A − B| first: the value in A, in B, A − B and A − B
+as a percentage of A's total, call paths matched as in the written
+difference.
+  --top N         print the N call paths that changed most (default 20;
+                  0: every changed one)
+  --metric NAME   the metric: unique or display name, any case (default:
+                  time, or else the first metric that has values)
+  --incl          inclusive values (with everything called below) instead
+                  of each call path's own
+  --exact         values in full precision instead of 4 significant digits` + systemFlagsUsage,
 		Run: func(env Env, args []string) error { return runOperator(env, algebra.OpDiff, args) },
 	})
 	register(&Command{
@@ -146,6 +159,10 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	minOps, maxOps := o.MinOperands, o.MaxOperands
 	fs := newFlagSet(o.Name)
 	out, force, options := algebraFlags(fs)
+	var table diffTableOptions
+	if op == algebra.OpDiff {
+		table = diffTableFlags(fs)
+	}
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -162,6 +179,14 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 			return usagef("want %d operands, got %d", minOps, len(files))
 		}
 		return usagef("want %d to %d operands, got %d", minOps, maxOps, len(files))
+	}
+	if op == algebra.OpDiff {
+		if *out == "" || *out == "-" {
+			return printDiff(env, files[0], files[1], opt, table)
+		}
+		if table.given(fs) {
+			return usagef("--top, --metric, --incl and --exact print a table: leave out -o")
+		}
 	}
 	if err := needOutput(*out); err != nil {
 		return err

@@ -67,17 +67,12 @@ func dumpPoints(t *testing.T, path, metric string) map[[2]int]float64 {
 // treeValues runs "tree" and returns each call path's value.
 func treeValues(t *testing.T, path, metric string) map[string]float64 {
 	t.Helper()
-	lines := strings.Split(strings.TrimRight(mustRun(t, "tree", path, "--metric", metric), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(mustRun(t, "tree", path, "--metric", metric, "--exact"), "\n"), "\n")
 	out := map[string]float64{}
 	var stack []string
+	share := strings.Contains(lines[0], "% of the total")
 	for _, line := range lines[1:] {
-		s := strings.TrimLeft(line, " ")
-		value, rest, ok := strings.Cut(s, "  ")
-		if !ok {
-			t.Fatalf("tree line %q", line)
-		}
-		name := strings.TrimLeft(rest, " ")
-		depth := (len(rest) - len(name)) / 2
+		value, _, depth, name := splitTreeLine(t, line, share)
 		stack = append(stack[:depth], name)
 		p := strings.Join(stack, "/")
 		if _, dup := out[p]; dup {
@@ -429,7 +424,7 @@ func TestDeriveRatioOfSums(t *testing.T) {
 		mustRun(t, "derive", in, "ratio = "+f.num+" / "+f.den, "--thresholds", "low < 0.1 < high", "-o", out)
 		num, den := treeValues(t, in, f.num), treeValues(t, in, f.den)
 		for _, incl := range []bool{true, false} {
-			args := []string{"tree", out, "--metric", "ratio"}
+			args := []string{"tree", out, "--metric", "ratio", "--exact"}
 			if !incl {
 				args = append(args, "--excl")
 			}

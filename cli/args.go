@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"cubeview/format"
@@ -68,15 +69,91 @@ func checkOutput(out string, inputs []string, force bool) error {
 // *format.Error) names the file.
 func openExperiment(path string) (*model.Experiment, error) { return format.Open(path) }
 
-// metricIndex returns the index of the metric with the given uniq_name,
-// or an error naming the file and listing the metrics it has.
-func metricIndex(e *model.Experiment, path, uniq string) (int, error) {
-	if m := e.MetricByName(uniq); m >= 0 {
+// metricIndex returns the index of the metric name names: its unique
+// name, or else the unique or display name ignoring case ("TIME", "Time").
+// Otherwise the error names the file and offers at most five metrics it
+// may have meant, or points to "cubeview info".
+func metricIndex(e *model.Experiment, path, name string) (int, error) {
+	if m := e.MetricByName(name); m >= 0 {
 		return m, nil
 	}
-	names := make([]string, 0, len(e.Metrics))
+	var byUniq, byDisp []int
 	for _, m := range e.MetricOrder() {
-		names = append(names, e.Metrics[m].UniqName)
+		if strings.EqualFold(e.Metrics[m].UniqName, name) {
+			byUniq = append(byUniq, m)
+		}
+		if strings.EqualFold(e.Metrics[m].DispName, name) {
+			byDisp = append(byDisp, m)
+		}
 	}
-	return -1, fmt.Errorf("%s has no metric %q (it has: %s)", path, uniq, strings.Join(names, ", "))
+	for _, found := range [][]int{byUniq, byDisp} {
+		switch len(found) {
+		case 0:
+			continue
+		case 1:
+			return found[0], nil
+		}
+		names := make([]string, len(found))
+		for i, m := range found {
+			names[i] = e.Metrics[m].UniqName
+		}
+		return -1, fmt.Errorf("%s: metric %q is ambiguous: it names %s; give the unique name", path, name, strings.Join(names, ", "))
+	}
+	var uniq []string
+	for _, m := range e.MetricOrder() {
+		uniq = append(uniq, e.Metrics[m].UniqName)
+	}
+	candidates := slices.Clone(uniq)
+	for _, m := range e.MetricOrder() {
+		if d := e.Metrics[m].DispName; d != "" && !strings.EqualFold(d, e.Metrics[m].UniqName) {
+			candidates = append(candidates, e.Metrics[m].DispName)
+		}
+	}
+	if hint := didYouMean(uniqNames(e, suggest(name, candidates))); hint != "" {
+		return -1, fmt.Errorf("%s has no metric %q%s", path, name, hint)
+	}
+	if len(uniq) > 0 && len(uniq) <= maxSuggestions {
+		return -1, fmt.Errorf("%s has no metric %q (it has: %s)", path, name, strings.Join(uniq, ", "))
+	}
+	return -1, fmt.Errorf("%s has no metric %q (\"cubeview info %s\" lists its %d metrics)", path, name, path, len(e.Metrics))
+}
+
+// metricUniqName resolves name as metricIndex does in the first of the
+// experiments that has such a metric and returns its unique name; the
+// error is the first experiment's.
+func metricUniqName(name string, paths []string, exps []*model.Experiment) (string, error) {
+	var first error
+	for i, e := range exps {
+		m, err := metricIndex(e, paths[i], name)
+		if err == nil {
+			return e.Metrics[m].UniqName, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return "", first
+}
+
+// uniqNames maps metric names (unique or display names) to unique names,
+// dropping repeats: what a suggestion offers to type.
+func uniqNames(e *model.Experiment, names []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		u := n
+		if e.MetricByName(n) < 0 {
+			for _, m := range e.MetricOrder() {
+				if e.Metrics[m].DispName == n {
+					u = e.Metrics[m].UniqName
+					break
+				}
+			}
+		}
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
 }

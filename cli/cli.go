@@ -5,10 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"cubeview/format"
 	safetext "cubeview/internal/printable"
 )
 
@@ -36,10 +40,37 @@ func register(c *Command) {
 	commands[c.Name] = c
 }
 
-// IsCommand reports whether name is a subcommand (including "help").
+// IsCommand reports whether name is a subcommand (including "help" and
+// "--version").
 func IsCommand(name string) bool {
-	_, ok := commands[name]
-	return ok || name == "help" || name == "-h" || name == "--help"
+	_, ok := commands[commandAlias(name)]
+	return ok || isHelp(name)
+}
+
+func isHelp(name string) bool { return name == "help" || name == "-h" || name == "--help" }
+
+// commandAlias maps the conventional --version flag to its command.
+func commandAlias(name string) string {
+	if name == "--version" || name == "-version" {
+		return "version"
+	}
+	return name
+}
+
+// IsMistypedCommand reports whether word, the first word of the command
+// line, names neither a command nor an existing file or folder nor a
+// reference and does not look like a path either (no separator, no
+// dot): a mistyped command, which Main reports, rather than a file to
+// open in a window.
+func IsMistypedCommand(word string) bool {
+	if word == "" || strings.HasPrefix(word, "-") || IsCommand(word) || format.IsReference(word) {
+		return false
+	}
+	if strings.ContainsAny(word, "./:"+string(filepath.Separator)) {
+		return false
+	}
+	_, err := os.Lstat(word)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // usageError marks an error caused by wrong arguments (exit status 2).
@@ -52,7 +83,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // Main runs the subcommand named by args[0] and returns the exit status:
 // 0 on success, 1 on failure, 2 on a usage error.
 func Main(args []string, env Env) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || isHelp(args[0]) {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
 				fmt.Fprintln(env.Stdout, c.Usage)
@@ -62,9 +93,13 @@ func Main(args []string, env Env) int {
 		help(env.Stdout)
 		return 0
 	}
-	c, ok := commands[args[0]]
+	c, ok := commands[commandAlias(args[0])]
 	if !ok {
-		fmt.Fprintf(env.Stderr, "cubeview: unknown command %q; run \"cubeview help\"\n", args[0])
+		if hint := didYouMean(suggest(args[0], commandNames())); hint != "" {
+			fmt.Fprintf(env.Stderr, "cubeview: unknown command %q%s (\"cubeview help\" lists the commands)\n", safetext.String(args[0]), hint)
+		} else {
+			fmt.Fprintf(env.Stderr, "cubeview: unknown command %q, and no file or folder has that name; \"cubeview help\" lists the commands\n", safetext.String(args[0]))
+		}
 		return 2
 	}
 	if err := c.Run(env, args[1:]); err != nil {
@@ -95,6 +130,10 @@ Usage:
                               render a window to a PNG file and exit
   cubeview COMMAND [ARGS…]    run a command-line tool
 
+A window needs a display ($DISPLAY); on a machine without one (an ssh
+login node) the commands below work, and "ssh -X" or copying the files to
+a desktop shows the windows.
+
 Every form takes --mem SIZE (or $CUBEVIEW_MEM), e.g. --mem 512M: the memory one
 metric's data may take; a larger metric of a .cubex file is read row by row
 from the file (default: a quarter of the physical memory or of the limit set
@@ -102,12 +141,7 @@ for the process, such as GOMEMLIMIT or ulimit -v). In a window, File › Memory
 for one metric… sets it and keeps it for later sessions.
 
 Commands:`)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
 	}
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
@@ -116,6 +150,16 @@ read as an ordinary experiment: a TAU profile directory or a profile.N.C.T
 file in it, a GNU gprof report, an mpiP report.
 
 Run "cubeview help COMMAND" for a command's options.`))
+}
+
+// commandNames lists the commands' names in order.
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // tidyMessage removes what layers of wrapping repeated in an error

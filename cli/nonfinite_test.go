@@ -27,7 +27,7 @@ func TestNonFiniteValues(t *testing.T) {
 		t.Errorf("info: status %d, %s%s", status, info, stderr)
 	}
 	status, tree, _ := run("tree", in)
-	if status != 0 || !strings.Contains(tree, "NaN  main") || !strings.Contains(tree, "NaN    foo") {
+	if status != 0 || !strings.Contains(tree, "NaN  -  main") || !strings.Contains(tree, "NaN  -    foo") {
 		t.Errorf("tree: status %d\n%s", status, tree)
 	}
 	wantDump := "Cnode ID, Thread ID,time\n0,0,1\n0,1,NaN\n1,0,+Inf\n1,1,-Inf\n"

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cubeview/analysis"
+	"cubeview/model"
 	"cubeview/numfmt"
 )
 
@@ -68,6 +69,9 @@ func runPerfDiff(env Env, args []string) error {
 	}
 	b, err := openExperiment(pos[1])
 	if err != nil {
+		return err
+	}
+	if *metric, err = metricUniqName(*metric, pos, []*model.Experiment{a, b}); err != nil {
 		return err
 	}
 	res, err := analysis.PerfDiff(a, b, analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative})

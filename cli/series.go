@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/chart"
+	"cubeview/model"
 	"cubeview/numfmt"
 )
 
@@ -113,6 +114,13 @@ func runSeries(env Env, args []string) error {
 		if same {
 			return fmt.Errorf("every run has %v processes: give x values with --x v1,v2,… or --x ATTR", trials[0].X)
 		}
+	}
+	exps := make([]*model.Experiment, len(trials))
+	for i, t := range trials {
+		exps[i] = t.Exp
+	}
+	if *metric, err = metricUniqName(*metric, pos, exps); err != nil {
+		return err
 	}
 	res, err := analysis.Series(trials, analysis.SeriesOptions{Metric: *metric, Weak: *weak, Exclusive: *excl, Basis: b})
 	if err != nil {

@@ -78,9 +78,11 @@ func runStat(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := metricIndex(e, path, *metric); err != nil {
+	m, err := metricIndex(e, path, *metric)
+	if err != nil {
 		return err
 	}
+	*metric = e.Metrics[m].UniqName
 	var cnodes []int
 	if *cnode != "" {
 		for _, c := range e.CnodeOrder() {

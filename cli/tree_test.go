@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // bruteTree returns metric m aggregated over every location and over c's
@@ -39,13 +41,14 @@ func TestTreeSynthetic(t *testing.T) {
 			maxDepth  int
 		}{{true, -1}, {false, -1}, {true, 0}, {true, 2}} {
 			var buf bytes.Buffer
-			if err := writeTree(&buf, e, m, tt.inclusive, tt.maxDepth); err != nil {
+			if err := writeTree(&buf, e, m, treeOptions{Inclusive: tt.inclusive, MaxDepth: tt.maxDepth, Exact: true}); err != nil {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 			if !strings.Contains(lines[0], "["+e.Metrics[m].UniqName+"]") {
 				t.Errorf("header %q does not name the metric", lines[0])
 			}
+			lines0 := lines[0]
 			lines = lines[1:]
 			// Expected: depth-first order with depths, cut at maxDepth.
 			type node struct{ c, depth int }
@@ -66,22 +69,29 @@ func TestTreeSynthetic(t *testing.T) {
 			if len(lines) != len(want) {
 				t.Fatalf("%s inclusive=%v depth=%d: %d lines, want %d", e.Metrics[m].UniqName, tt.inclusive, tt.maxDepth, len(lines), len(want))
 			}
+			share := hasShare(&e.Metrics[m])
+			if got := strings.Contains(lines0, "% of the total"); got != share {
+				t.Errorf("header %q: share column %v, want %v", lines0, got, share)
+			}
+			total, _ := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
 			valueEnd := -1 // values are right-aligned
 			for i, line := range lines {
-				trimmed := strings.TrimLeft(line, " ")
-				val := trimmed[:strings.IndexByte(trimmed, ' ')]
-				end := len(line) - len(trimmed) + len(val)
-				if valueEnd < 0 {
+				val, pct, depth, name := splitTreeLine(t, line, share)
+				if end := strings.Index(line, val) + len(val); valueEnd < 0 {
 					valueEnd = end
 				} else if end != valueEnd {
 					t.Errorf("line %d %q: value ends in column %d, want %d", i, line, end, valueEnd)
 				}
-				rest := strings.TrimPrefix(trimmed[len(val):], "  ")
-				name := strings.TrimLeft(rest, " ")
-				depth := (len(rest) - len(name)) / 2
 				w := want[i]
 				if name != e.CnodeRegion(w.c).Name || depth != w.depth {
 					t.Errorf("line %d %q: want %s at depth %d", i, line, e.CnodeRegion(w.c).Name, w.depth)
+				}
+				if share {
+					exp := bruteTree(e, m, w.c, tt.inclusive)
+					p, err := strconv.ParseFloat(strings.TrimSuffix(pct, "%"), 64)
+					if total == 0 && pct != "-" || total != 0 && (err != nil || math.Abs(p-100*exp/total) > 0.05+1e-9) {
+						t.Errorf("line %d %q: percentage %q, want %.3f", i, line, pct, 100*exp/total)
+					}
 				}
 				got, err := strconv.ParseFloat(val, 64)
 				if err != nil {
@@ -91,6 +101,64 @@ func TestTreeSynthetic(t *testing.T) {
 					t.Errorf("line %d %q: value %v, want %v", i, line, got, exp)
 				}
 			}
+		}
+	}
+}
+
+// splitTreeLine splits a line of "tree" into its value, its percentage
+// (when share is set), the call path's depth and its region name.
+func splitTreeLine(t *testing.T, line string, share bool) (value, pct string, depth int, name string) {
+	t.Helper()
+	s := strings.TrimLeft(line, " ")
+	value, rest, ok := strings.Cut(s, "  ")
+	if share && ok {
+		pct, rest, ok = strings.Cut(strings.TrimLeft(rest, " "), "  ")
+		if pct != "-" && !strings.HasSuffix(pct, "%") {
+			t.Fatalf("tree line %q: percentage %q", line, pct)
+		}
+	}
+	if !ok {
+		t.Fatalf("tree line %q", line)
+	}
+	name = strings.TrimLeft(rest, " ")
+	return value, pct, (len(rest) - len(name)) / 2, name
+}
+
+func TestTreeBriefAndExact(t *testing.T) {
+	path := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	e, err := openExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := e.MetricByName("time")
+	vals, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := vals[e.CnodeRoots[0]]
+	for _, exact := range []bool{false, true} {
+		args := []string{"tree", path, "--metric", "Time", "--max-depth", "0"} // display name, any case
+		if exact {
+			args = append(args, "--exact")
+		}
+		status, out, errOut := run(args...)
+		if status != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("%v: %q, want a header and the root", args, out)
+		}
+		val, pct, _, _ := splitTreeLine(t, lines[1], true)
+		want := numfmt.Brief().Format(root, false)
+		if exact {
+			want = strconv.FormatFloat(root, 'g', -1, 64)
+		}
+		if val != want || pct != "100.0%" {
+			t.Errorf("%v: root %q %q, want %q 100.0%%", args, val, pct, want)
+		}
+		if !exact && len(strings.Trim(strings.NewReplacer(",", "", ".", "").Replace(val), "0")) > 4 {
+			t.Errorf("root %q has more than 4 significant digits", val)
 		}
 	}
 }

@@ -82,21 +82,8 @@ func (e *Experiment) CallTreeValues(ms MetricSel, inclusive bool) ([]float64, er
 // region its exclusive and inclusive value (see FlatProfileOf), for stored
 // and derived metrics alike.
 func (e *Experiment) RegionValues(ms MetricSel) (excl, incl []float64, err error) {
-	if e.Metrics[ms.Metric].IsDerived() {
-		excl, err = e.evalDerived(ms.Metric, len(e.Regions), func(op MetricSel) ([]float64, error) {
-			x, _, err := e.RegionValues(op)
-			return x, err
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		incl, err = e.evalDerived(ms.Metric, len(e.Regions), func(op MetricSel) ([]float64, error) {
-			_, x, err := e.RegionValues(op)
-			return x, err
-		})
-		return excl, incl, err
-	}
-	return e.FlatProfileOf(ms)
+	f, err := e.RegionProfile(ms)
+	return f.Own, f.Whole, err
 }
 
 // SystemTreeValues returns, for every system node, the selected metric

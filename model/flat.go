@@ -38,11 +38,75 @@ func (e *Experiment) FlatOf(ms MetricSel) (Flat, error) {
 	if err != nil {
 		return Flat{}, err
 	}
-	f := e.FlatParts(excl, e.Metrics[ms.Metric].Aggregation)
+	agg := e.Metrics[ms.Metric].Aggregation
+	f := e.FlatParts(excl, agg)
 	if err := e.graphInclusive(ms, f.Whole); err != nil {
 		return Flat{}, err
 	}
+	if agg == Sum {
+		// The tool's inclusive values, where recorded, are the whole.
+		for r := range f.Callees {
+			if f.HasCallees[r] {
+				f.Callees[r] = f.Whole[r] - f.Own[r]
+			}
+		}
+	}
 	return f, nil
+}
+
+// RegionProfile returns the flat profile of a metric selection for stored
+// and derived metrics alike, computed once per selection: the flat-profile
+// pane's query (a collapsed region row shows Whole, an expanded one Own,
+// its "Subroutines" row Callees). For a stored metric it is FlatOf; for a
+// derived metric each part is the formula applied to its operands' same
+// part, as the other queries evaluate derived metrics.
+func (e *Experiment) RegionProfile(ms MetricSel) (Flat, error) {
+	if !e.Metrics[ms.Metric].IsDerived() {
+		return e.FlatOf(ms)
+	}
+	operands := map[MetricSel]Flat{}
+	var hasCallees []bool
+	part := func(p RegionPart) ([]float64, error) {
+		return e.evalDerived(ms.Metric, len(e.Regions), func(op MetricSel) ([]float64, error) {
+			f, ok := operands[op]
+			if !ok {
+				var err error
+				if f, err = e.RegionProfile(op); err != nil {
+					return nil, err
+				}
+				operands[op] = f
+				hasCallees = f.HasCallees
+			}
+			return f.part(p), nil
+		})
+	}
+	var f Flat
+	var err error
+	if f.Whole, err = part(RegionWhole); err != nil {
+		return Flat{}, err
+	}
+	if f.Own, err = part(RegionOwn); err != nil {
+		return Flat{}, err
+	}
+	if f.Callees, err = part(RegionCallees); err != nil {
+		return Flat{}, err
+	}
+	if hasCallees == nil { // a formula without operands
+		hasCallees = e.FlatParts(make([]float64, len(e.Cnodes)), Sum).HasCallees
+	}
+	f.HasCallees = hasCallees
+	return f, nil
+}
+
+// part returns the values of part p of every region.
+func (f *Flat) part(p RegionPart) []float64 {
+	switch p {
+	case RegionOwn:
+		return f.Own
+	case RegionCallees:
+		return f.Callees
+	}
+	return f.Whole
 }
 
 // FlatParts computes the flat profile from per-cnode exclusive values
@@ -130,15 +194,7 @@ func (e *Experiment) FlatParts(excl []float64, agg Aggregation) Flat {
 }
 
 // Value returns region r's part p.
-func (f *Flat) Value(r int, p RegionPart) float64 {
-	switch p {
-	case RegionOwn:
-		return f.Own[r]
-	case RegionCallees:
-		return f.Callees[r]
-	}
-	return f.Whole[r]
-}
+func (f *Flat) Value(r int, p RegionPart) float64 { return f.part(p)[r] }
 
 // RegionCnodes returns the call paths that part p of region r stands for,
 // each once, in depth-first order: the region's own call paths

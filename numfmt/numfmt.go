@@ -24,6 +24,12 @@ const (
 	// after the point and an exponent that is a multiple of 3 (30.81e3);
 	// magnitudes below 10^SciFrom are written as Fixed.
 	Engineering
+	// Rounded writes at least Digits significant digits (≤ 0 means 4),
+	// and every digit before the point, so that no value hides behind an
+	// exponent (30,807.79 → 30808, 5.05564 → 5.056, 8.7 → 8.700); only
+	// magnitudes below 10^−4 or from 10^15 on are written in scientific
+	// notation.
+	Rounded
 )
 
 // String returns the notation's name as offered to users.
@@ -35,6 +41,8 @@ func (n Notation) String() string {
 		return "exact"
 	case Engineering:
 		return "engineering"
+	case Rounded:
+		return "rounded"
 	}
 	return "fixed"
 }
@@ -79,6 +87,11 @@ func Engineer() Format { return Format{Notation: Engineering, Decimals: 2, SciFr
 // people.
 func Precise() Format { return Format{Notation: Significant, Digits: 12, NaN: "NaN"} }
 
+// Brief returns 4 significant digits without an exponent for ordinary
+// magnitudes and with thousands separators (30,808; 5.056; 0.01235):
+// what the command line's tables print unless asked to be exact.
+func Brief() Format { return Format{Notation: Rounded, Digits: 4, Thousands: true, NaN: "NaN"} }
+
 // RoundTrip returns the exact form: the text reads back as the same float64.
 func RoundTrip() Format { return Format{Notation: Exact} }
 
@@ -120,6 +133,8 @@ func (f Format) Format(v float64, integer bool) string {
 		return f.significant(v, integer)
 	case Exact:
 		return f.exact(v)
+	case Rounded:
+		return f.rounded(v, integer)
 	case Engineering:
 		if f.sci(v) {
 			return engineering(v, max(f.Decimals, 0))
@@ -159,6 +174,46 @@ func (f Format) significant(v float64, integer bool) string {
 		return s
 	}
 	return f.group(s)
+}
+
+func (f Format) rounded(v float64, integer bool) string {
+	if v == 0 {
+		return "0"
+	}
+	d := f.Digits
+	if d <= 0 {
+		d = 4
+	}
+	a := math.Abs(v)
+	if a < 1e-4 || a >= 1e15 {
+		return scientific(v, d-1)
+	}
+	if integer && v == math.Trunc(v) {
+		return f.group(strconv.FormatFloat(v, 'f', 0, 64))
+	}
+	// Decimals that make d significant digits; none for |v| ≥ 10^(d−1).
+	dec := max(d-1-int(math.Floor(math.Log10(a))), 0)
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	// Rounding may carry into a new digit (9.9996 → 10.000): one decimal
+	// fewer keeps d digits.
+	if dec > 0 && len(strings.TrimLeft(strings.Replace(s, ".", "", 1), "-0")) > d {
+		s = strconv.FormatFloat(v, 'f', dec-1, 64)
+	}
+	return f.group(s)
+}
+
+// Percent writes part as a percentage of whole with one decimal ("12.3"),
+// "-" when whole is zero or either is not a number.
+func Percent(part, whole float64) string {
+	p := 100 * part / whole
+	if whole == 0 || math.IsNaN(p) || math.IsInf(p, 0) {
+		return "-"
+	}
+	s := strconv.FormatFloat(p, 'f', 1, 64)
+	if s == "-0.0" {
+		s = "0.0"
+	}
+	return s
 }
 
 func (f Format) exact(v float64) string {

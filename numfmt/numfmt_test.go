@@ -210,3 +210,58 @@ func TestPresets(t *testing.T) {
 		}
 	}
 }
+
+func TestBrief(t *testing.T) {
+	f := Brief()
+	tests := []struct {
+		v       float64
+		integer bool
+		want    string
+	}{
+		{0, false, "0"},
+		{math.Copysign(0, -1), false, "0"},
+		{30807.79, false, "30,808"},
+		{5.05563708047, false, "5.056"},
+		{-5.05563708047, false, "-5.056"},
+		{0.0123456, false, "0.01235"},
+		{123.456, false, "123.5"},
+		{1000.04, false, "1,000"},
+		{9.99996, false, "10.00"},
+		{99.99996, false, "100.0"},
+		{0.099996, false, "0.1000"},
+		{-0.0000999996, false, "-1.000e-4"},
+		{2.5, false, "2.500"},
+		{8.7, false, "8.700"},
+		{1200973, true, "1,200,973"},
+		{0.00001234, false, "1.234e-5"},
+		{-0.00004, false, "-4.000e-5"},
+		{1e15, false, "1.000e15"},
+		{math.NaN(), false, "NaN"},
+		{math.Inf(-1), false, "-inf"},
+	}
+	for _, tt := range tests {
+		if got := f.Format(tt.v, tt.integer); got != tt.want {
+			t.Errorf("Brief().Format(%v, %v) = %q, want %q", tt.v, tt.integer, got, tt.want)
+		}
+	}
+}
+
+func TestPercent(t *testing.T) {
+	tests := []struct {
+		part, whole float64
+		want        string
+	}{
+		{1, 4, "25.0"},
+		{-1, 3, "-33.3"},
+		{20.2225079823, 20.2225079823, "100.0"},
+		{-1e-9, 5, "0.0"},
+		{1, 0, "-"},
+		{math.NaN(), 1, "-"},
+		{1, math.Inf(1), "0.0"},
+	}
+	for _, tt := range tests {
+		if got := Percent(tt.part, tt.whole); got != tt.want {
+			t.Errorf("Percent(%v, %v) = %q, want %q", tt.part, tt.whole, got, tt.want)
+		}
+	}
+}

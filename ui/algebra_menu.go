@@ -83,6 +83,8 @@ type operationForm struct {
 	operands            *operandList   // Merge and Mean
 	system              *widget.RadioGroup
 	strict              *widget.Check
+	strictRoots         *widget.Check
+	renames             *widget.Entry // region renaming rules, OLD=NEW a line
 	preview             *widget.Label
 	content             fyne.CanvasObject
 }
@@ -97,6 +99,11 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f.system.Required = true
 	f.system.SetSelected(systemChoices[algebra.SystemAuto])
 	f.strict = widget.NewCheck("Strict line matching (regions and call sites must have the same lines)", nil)
+	f.strictRoots = widget.NewCheck("Keep call-tree roots of different names apart (by default single roots match: Score-P names them after the executable)", nil)
+	f.renames = widget.NewMultiLineEntry()
+	f.renames.SetPlaceHolder("old_name=new_name, one rule a line (regular expressions, $1 for a group)")
+	f.renames.SetMinRowsVisible(2)
+	f.renames.OnChanged = func(string) { f.update() }
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
 
@@ -131,7 +138,9 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	noteLabel.Wrapping = fyne.TextWrapWord
 	options := widget.NewForm(
 		widget.NewFormItem("System tree", f.system),
-		widget.NewFormItem("", f.strict))
+		widget.NewFormItem("", f.strict),
+		widget.NewFormItem("", f.strictRoots),
+		widget.NewFormItem("Rename regions", f.renames))
 	systemHelp := widget.NewLabel("Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise.")
 	systemHelp.Wrapping = fyne.TextWrapWord
 	systemHelp.Importance = widget.LowImportance
@@ -210,20 +219,35 @@ func (f *operationForm) byLabel(label string) *Document {
 	return nil
 }
 
-// Options returns the chosen integration options.
-func (f *operationForm) Options() algebra.Options {
-	opt := algebra.Options{StrictLines: f.strict.Checked}
+// Options returns the chosen integration options, or why a renaming
+// rule cannot be read.
+func (f *operationForm) Options() (algebra.Options, error) {
+	opt := algebra.Options{StrictLines: f.strict.Checked, StrictRoots: f.strictRoots.Checked}
 	for i, c := range systemChoices {
 		if f.system.Selected == c {
 			opt.System = algebra.SystemMode(i)
 		}
 	}
-	return opt
+	for _, line := range strings.Split(f.renames.Text, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		rule, err := algebra.ParseRename(line)
+		if err != nil {
+			return opt, err
+		}
+		opt.Renames = append(opt.Renames, rule)
+	}
+	return opt, nil
 }
 
 // Request returns the operation the form describes, or why it cannot run.
 func (f *operationForm) Request() (Request, error) {
-	r := Request{Op: f.op, Options: f.Options()}
+	opt, err := f.Options()
+	r := Request{Op: f.op, Options: opt}
+	if err != nil {
+		return r, err
+	}
 	if f.op == algebra.OpDiff {
 		a, b := f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)
 		if a == nil || b == nil {

@@ -813,7 +813,7 @@ func TestOperationFormChecks(t *testing.T) {
 	}
 	m.system.SetSelected("collapse")
 	m.strict.SetChecked(true)
-	if o := m.Options(); o.System != algebra.SystemCollapse || !o.StrictLines {
+	if o, err := m.Options(); err != nil || o.System != algebra.SystemCollapse || !o.StrictLines {
 		t.Errorf("options %+v", o)
 	}
 }

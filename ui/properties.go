@@ -56,7 +56,10 @@ func Properties(doc *Document) string {
 		p("Expression:   %s\n", name)
 		p("Recorded as:  %s\n", prov.Expression)
 		if prov.Options != "" {
-			p("Options:      %s\n", describeOptions(prov.Options))
+			p("Options:      %s\n", wrapText(describeOptions(prov.Options), propertiesWidth-14, strings.Repeat(" ", 14)))
+		}
+		if prov.Roots != "" {
+			p("Roots:        %s\n", wrapText(prov.Roots, propertiesWidth-14, strings.Repeat(" ", 14)))
 		}
 		if prov.System != "" {
 			p("System tree:  %s\n", wrapText(prov.System, propertiesWidth-14, strings.Repeat(" ", 14)))
@@ -156,27 +159,26 @@ func wrapText(s string, width int, indent string) string {
 	return strings.Join(lines, "\n"+indent)
 }
 
-// describeOptions renders recorded options ("system=auto;strict-lines=false").
+// describeOptions renders recorded options
+// ("system=auto;strict-lines=false;rename=\"a=b\"") in words; options it
+// cannot read as they are.
 func describeOptions(s string) string {
-	var out []string
-	for _, f := range strings.Split(s, ";") {
-		k, v, _ := strings.Cut(f, "=")
-		switch k {
-		case "system":
-			name := map[string]string{"auto": "automatic", "copy": "copy", "collapse": "collapse"}[v]
-			if name == "" {
-				name = v
-			}
-			out = append(out, "system tree "+name)
-		case "strict-lines":
-			if v == "true" {
-				out = append(out, "strict line matching")
-			} else {
-				out = append(out, "lines ignored when matching")
-			}
-		default:
-			out = append(out, f)
-		}
+	o, err := algebra.ParseOptions(s)
+	if err != nil {
+		return s
+	}
+	name := map[algebra.SystemMode]string{algebra.SystemAuto: "automatic", algebra.SystemCopy: "copy", algebra.SystemCollapse: "collapse"}[o.System]
+	out := []string{"system tree " + name}
+	if o.StrictLines {
+		out = append(out, "strict line matching")
+	} else {
+		out = append(out, "lines ignored when matching")
+	}
+	if o.StrictRoots {
+		out = append(out, "roots of different names kept apart")
+	}
+	for _, r := range o.Renames {
+		out = append(out, fmt.Sprintf("regions %q renamed to %q", r.From, r.To))
 	}
 	return strings.Join(out, ", ")
 }

@@ -833,28 +833,6 @@ func (w *Window) keysHelp() {
 	}, "\n"), w.win)
 }
 
-func (w *Window) saveDialog() {
-	if w.doc == nil {
-		return
-	}
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil {
-			w.showError(err)
-			return
-		}
-		if wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close()
-		w.SaveAs(path)
-	}, w.win)
-	name := strings.TrimSuffix(w.doc.Name, filepath.Ext(w.doc.Name))
-	d.SetFileName(name + ".cubex")
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
-}
-
 // SaveAs writes the experiment to path in the background; the extension
 // (.cubex, .cube, .cube.gz) picks the format.
 func (w *Window) SaveAs(path string) {

@@ -289,9 +289,9 @@ func (subroutinesRow) description(v *View, i int) string {
 	return "everything called from " + v.exp.Regions[i].Name + ", without its own recursive calls"
 }
 
-func (subroutinesRow) inclusive(v *View, i int) float64 {
-	return at(v.regIncl, i) - at(v.regExcl, i)
-}
+// inclusive is what the region calls, aggregated as the metric is (for a
+// min metric the least of the callees, not whole − own).
+func (subroutinesRow) inclusive(v *View, i int) float64 { return at(v.regCallees, i) }
 
 func (k subroutinesRow) exclusive(v *View, i int) float64 { return k.inclusive(v, i) }
 

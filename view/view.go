@@ -54,7 +54,8 @@ type View struct {
 	callValid           bool
 	callExcl, callIncl  []float64
 	regExcl, regIncl    []float64
-	callTotal           float64 // the whole call forest
+	regCallees          []float64 // flat profile "Subroutines" values (model.Flat.Callees)
+	callTotal           float64   // the whole call forest
 	locVals, sysVals    []float64
 	sysKey              systemKey
 	sysValid            bool
@@ -545,20 +546,21 @@ func (v *View) metricValues(m int) {
 }
 
 func (v *View) computeCall(ms model.MetricSel, ok bool) {
-	v.callExcl, v.callIncl, v.regExcl, v.regIncl = nil, nil, nil, nil
+	v.callExcl, v.callIncl, v.regExcl, v.regIncl, v.regCallees = nil, nil, nil, nil, nil
 	v.callTotal = math.NaN()
 	if !ok || v.exp.Metrics[ms.Metric].Unavailable != "" {
 		return
 	}
 	// The after-aggregation queries answer for stored and derived metrics.
 	excl, err := v.exp.CallTreeValues(ms, false)
-	var incl, regExcl, regIncl []float64
+	var incl []float64
+	var flat model.Flat
 	total := math.NaN()
 	if err == nil {
 		incl, err = v.exp.CallTreeValues(ms, true)
 	}
 	if err == nil {
-		regExcl, regIncl, err = v.exp.RegionValues(ms)
+		flat, err = v.exp.RegionProfile(ms)
 	}
 	if err == nil {
 		total, err = v.exp.MetricTotal(ms)
@@ -567,7 +569,8 @@ func (v *View) computeCall(ms model.MetricSel, ok bool) {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
-	v.callExcl, v.callIncl, v.regExcl, v.regIncl, v.callTotal = excl, incl, regExcl, regIncl, total
+	v.callExcl, v.callIncl, v.callTotal = excl, incl, total
+	v.regExcl, v.regIncl, v.regCallees = flat.Own, flat.Whole, flat.Callees
 }
 
 func (v *View) computeSystem(ms model.MetricSel, ok bool) {

@@ -2,7 +2,10 @@ package gprof
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"strconv"
+	"strings"
 
 	"cubeview/model"
 )
@@ -11,7 +14,29 @@ import (
 const (
 	metricTime = iota
 	metricVisits
+	metricPerCall
 )
+
+// perCall is the formula of gprof's per-call columns "self ms/call" and
+// "total ms/call". They are means, which DESIGN §7 does not store: the
+// metric is derived from the stored sums after aggregation, so it holds
+// for any aggregate (a region's total, a difference of two reports). Its
+// exclusive value at a function is self seconds per call, gprof's "self
+// ms/call"; its inclusive value is gprof's inclusive time (the call
+// graph's, see FlatProfileOf) per call, gprof's "total ms/call".
+var perCall = mustFormula("time / visits")
+
+func mustFormula(text string) *model.Formula {
+	f, err := model.ParseFormula(text)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+// callGraphHalfWidth bounds the rounding of the call graph's inclusive
+// time self + children: gprof prints both with two decimals.
+const callGraphHalfWidth = 0.01
 
 // experiment turns the report into a flat call forest with a call graph.
 func (rep *report) experiment(name string) (*model.Experiment, error) {
@@ -20,13 +45,19 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		Attrs:  append([]model.Attr{{Key: "Creator", Value: "gprof"}}, rep.attrs...),
 		Metrics: []model.Metric{
 			{ID: metricTime, UniqName: "time", DispName: "Time", DataType: model.Double, Unit: "sec", Parent: -1,
-				Descr: "gprof's self seconds: time spent in the function itself. gprof's inclusive time (self + children) is the call graph's; self and total ms/call are these sums over the calls"},
+				Descr: "gprof's self seconds: time spent in the function itself. gprof's inclusive time (self + children) is the call graph's"},
 			{ID: metricVisits, UniqName: "visits", DispName: "Visits", DataType: model.Uint64, Unit: "occ", Parent: -1,
 				Descr: "gprof's calls: non-recursive calls of the function (recursive calls are on the call graph's arcs)"},
+			{ID: metricPerCall, UniqName: "s/call", DispName: "Time per call", Unit: "sec", Parent: -1, Formula: perCall,
+				Descr: "gprof's ms/call columns in seconds, time / visits after aggregation: exclusive = self s/call, inclusive = total s/call (self + children per call); 0 without calls"},
 		},
 	}
 	for i := range e.Metrics {
-		e.Metrics[i].Aggregation = model.AggregationOf(e.Metrics[i].DataType)
+		m := &e.Metrics[i]
+		if m.Formula != nil {
+			m.DataType, m.Type, m.Expression = model.Double, model.PostDerived, m.Formula.CubePL()
+		}
+		m.Aggregation = model.AggregationOf(m.DataType)
 	}
 
 	// Regions: call-graph entries in index order, then functions only the
@@ -90,6 +121,9 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		calls[r] = 0
 		if row.calls >= 0 {
 			calls[r] = float64(row.calls)
+		}
+		if rep.hasPerCallUnit {
+			incl[r] = refineInclusive(incl[r], row, rep.perCallExp)
 		}
 	}
 
@@ -175,4 +209,44 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		e.Attrs = append(e.Attrs, model.Attr{Key: "gprof note", Value: "no time accumulated"})
 	}
 	return e, nil
+}
+
+// refineInclusive returns a function's inclusive time given the call
+// graph's value cg (self + children, or the flat profile's self where the
+// graph has no entry) and its flat-profile row. gprof prints the
+// inclusive time twice, rounded differently: in the call graph to 0.01 s
+// and in the flat profile as "total ms/call" to 0.01 ms per call. Where
+// the call graph's value does not reproduce the column at its printed
+// precision and the column is the finer of the two (fewer calls than
+// 0.02 s in the column's unit), the column × calls is gprof's inclusive
+// time at the better precision; it still rounds to the call graph's
+// numbers. Otherwise the call graph's value stays.
+func refineInclusive(cg float64, row flatRow, exp int) float64 {
+	if row.calls <= 0 || row.totalPerCall == "" {
+		return cg
+	}
+	decimals := 0
+	if dot := strings.IndexByte(row.totalPerCall, '.'); dot >= 0 {
+		decimals = len(row.totalPerCall) - dot - 1
+	}
+	perCall := cg / float64(row.calls) * math.Pow10(exp)
+	if strconv.FormatFloat(perCall, 'f', decimals, 64) == row.totalPerCall {
+		return cg
+	}
+	colHalfWidth := 0.5 * math.Pow10(-decimals-exp) * float64(row.calls)
+	if colHalfWidth >= callGraphHalfWidth {
+		return cg
+	}
+	// column × calls in decimal, so that the value is the double nearest
+	// to the product gprof's numbers give.
+	digits, ok := new(big.Int).SetString(strings.Replace(row.totalPerCall, ".", "", 1), 10)
+	if !ok {
+		return cg
+	}
+	digits.Mul(digits, big.NewInt(row.calls))
+	col, err := strconv.ParseFloat(digits.String()+"e"+strconv.Itoa(-decimals-exp), 64)
+	if err != nil || math.Abs(col-cg) > colHalfWidth+callGraphHalfWidth+1e-12 {
+		return cg // the report contradicts itself: keep the call graph's
+	}
+	return col
 }

@@ -9,9 +9,14 @@
 // recursive calls excluded) — and the experiment's call graph keeps the
 // arcs with their calls and inclusive time and each function's inclusive
 // time (self + children) as gprof computed it, which the flat profile
-// reports. gprof's per-call columns (self and total ms/call) are means,
-// which are not stored: they are the sum over the count, time or the
-// inclusive time over visits. <spontaneous> callers are arcs from an
-// unknown caller. The flat profile's self seconds and calls win over the
+// reports. gprof's per-call columns are means, which are not stored: the
+// derived (POSTDERIVED) metric "s/call" = time / visits, in seconds, is
+// evaluated after aggregation, so at a function its exclusive value is
+// gprof's "self ms/call" and its inclusive value — over gprof's inclusive
+// time — is "total ms/call" (both ÷ 1000). Where the call graph's
+// inclusive time, printed to 0.01 s, is too coarse to give the flat
+// profile's "total ms/call" column, the column × calls is taken as the
+// inclusive time (it still rounds to the call graph's numbers).
+// <spontaneous> callers are arcs from an unknown caller. The flat profile's self seconds and calls win over the
 // call graph's where both list a function.
 package gprof

@@ -100,6 +100,9 @@ type flatRow struct {
 	line     int
 	hasIndex bool
 	index    int
+	// totalPerCall is the "total ms/call" column as printed (in the
+	// table's unit, see report.perCallExp), "" when blank.
+	totalPerCall string
 }
 
 // graphLine is a caller or callee line of a call-graph entry, or the
@@ -125,12 +128,17 @@ type entry struct {
 }
 
 type report struct {
-	flat     []flatRow
-	entries  []entry
-	attrs    []model.Attr
-	zeroTime bool
-	hasFlat  bool
-	hasGraph bool
+	flat []flatRow
+	// perCallExp is the power of ten that turns seconds into the flat
+	// profile's per-call unit (3 for "ms/call", 0 for "s/call"); hasPerCallUnit
+	// is false when the header names no unit cubeview knows.
+	perCallExp     int
+	hasPerCallUnit bool
+	entries        []entry
+	attrs          []model.Attr
+	zeroTime       bool
+	hasFlat        bool
+	hasGraph       bool
 }
 
 func parse(text, name string) (*report, error) {
@@ -181,6 +189,7 @@ func (rep *report) parseFlat(lines []string, i int, name string) (int, error) {
 			continue
 		case strings.HasPrefix(line, "time") && strings.HasSuffix(line, "name") && strings.Contains(line, "seconds"):
 			inTable = true
+			rep.perCallExp, rep.hasPerCallUnit = perCallUnit(line)
 			continue
 		case line == "" && inTable && len(rep.flat) > 0:
 			return i + 1, nil
@@ -232,6 +241,7 @@ func parseFlatRow(raw string) (flatRow, bool, error) {
 			return flatRow{}, false, fmt.Errorf("calls: %q is not a count", fields[3])
 		}
 		row.calls = c
+		row.totalPerCall = fields[5]
 	default:
 		return flatRow{}, false, fmt.Errorf("want 3 or 6 numbers before the name, found %d in %q", len(fields), clip(raw))
 	}
@@ -241,6 +251,29 @@ func parseFlatRow(raw string) (flatRow, bool, error) {
 	}
 	row.name = name
 	return row, true, nil
+}
+
+// siPrefixExp maps gprof's SI prefixes of the per-call unit ("ms/call")
+// to the power of ten that turns seconds into that unit.
+var siPrefixExp = map[string]int{
+	"T": -12, "G": -9, "M": -6, "K": -3, "": 0,
+	"m": 3, "u": 6, "n": 9, "p": 12, "f": 15, "a": 18,
+}
+
+// perCallUnit reads the unit of the per-call columns from the flat
+// profile's header line "time seconds seconds calls ms/call ms/call name":
+// gprof scales them so that the largest value has at least three digits.
+func perCallUnit(header string) (exp int, ok bool) {
+	f := strings.Fields(header)
+	if len(f) != 7 || f[4] != f[5] {
+		return 0, false
+	}
+	prefix, found := strings.CutSuffix(f[4], "s/call")
+	if !found {
+		return 0, false
+	}
+	exp, ok = siPrefixExp[prefix]
+	return exp, ok
 }
 
 // numericPrefix returns up to max leading fields of s that start like

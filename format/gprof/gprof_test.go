@@ -149,3 +149,51 @@ func FuzzGprof(f *testing.F) {
 		}
 	})
 }
+
+func TestPerCallUnit(t *testing.T) {
+	for _, tt := range []struct {
+		header string
+		exp    int
+		ok     bool
+	}{
+		{" time   seconds   seconds    calls  ms/call  ms/call  name", 3, true},
+		{" time   seconds   seconds    calls   s/call   s/call  name", 0, true},
+		{" time   seconds   seconds    calls  us/call  us/call  name", 6, true},
+		{" time   seconds   seconds    calls  Ts/call  Ts/call  name", -12, true}, // "no time accumulated"
+		{" time   seconds   seconds    calls  xs/call  xs/call  name", 0, false},
+		{" time   seconds   seconds    calls  ms/call  us/call  name", 0, false},
+		{" time   seconds   seconds    calls  name", 0, false},
+	} {
+		exp, ok := perCallUnit(tt.header)
+		if exp != tt.exp || ok != tt.ok {
+			t.Errorf("perCallUnit(%q) = %d, %v, want %d, %v", tt.header, exp, ok, tt.exp, tt.ok)
+		}
+	}
+}
+
+// TestRefineInclusive: the flat profile's total per call corrects the
+// call graph's inclusive time only where it is finer and consistent.
+func TestRefineInclusive(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		cg    float64
+		calls int64
+		total string
+		exp   int
+		want  float64
+	}{
+		{"agrees", 0.18, 37, "4.86", 3, 0.18},
+		{"finer column", 0.18, 37, "4.76", 3, 0.17612},
+		{"zero in the graph", 0, 5, "0.63", 3, 0.00315},
+		{"coarser column", 0.06, 23480, "0.00", 3, 0.06},
+		{"contradiction", 0.5, 37, "4.76", 3, 0.5},
+		{"no calls", 0.18, 0, "", 3, 0.18},
+		{"seconds", 0.71, 1, "0.70", 0, 0.7},
+		{"coarser in seconds", 2.0, 3, "0.70", 0, 2.0},
+	} {
+		row := flatRow{calls: tt.calls, totalPerCall: tt.total}
+		if got := refineInclusive(tt.cg, row, tt.exp); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package gprof_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +18,9 @@ import (
 
 var (
 	// A flat-profile row: %time cumulative self [calls self/call total/call] name.
-	flatRE = regexp.MustCompile(`^\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s+(?:(\d+)\s+[\d.]+\s+[\d.]+\s+)?(\S.*?)\s*$`)
+	flatRE = regexp.MustCompile(`^\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s+(?:(\d+)\s+([\d.]+)\s+([\d.]+)\s+)?(\S.*?)\s*$`)
+	// The flat profile's header line, with the per-call unit.
+	flatHeaderRE = regexp.MustCompile(`^\s*time\s+seconds\s+seconds\s+calls\s+(\w*)s/call\s+\w*s/call\s+name\s*$`)
 	// An entry's own line: [N] %time self children [called] name [N].
 	primaryRE = regexp.MustCompile(`^\[(\d+)\]\s+[\d.]+\s+([\d.]+)\s+([\d.]+)\s+(?:(\d+)(?:\+\d+)?\s+)?(.*?)\s+\[\d+\]$`)
 )
@@ -25,7 +28,14 @@ var (
 type want struct {
 	self, calls, incl float64
 	hasIncl           bool
+	// selfPerCall and totalPerCall are the flat profile's columns as
+	// printed, "" when blank; perSecond converts seconds to their unit.
+	selfPerCall, totalPerCall string
+	perSecond                 float64
 }
+
+// perSecond maps gprof's SI prefixes of "ms/call" to units per second.
+var perSecond = map[string]float64{"": 1, "m": 1e3, "u": 1e6, "n": 1e9}
 
 // reference reads a report's own numbers with regular expressions: the
 // flat profile's self seconds and calls, else the call graph's, and the
@@ -45,19 +55,22 @@ func reference(t *testing.T, path string) map[string]*want {
 	}
 	inFlat := false
 	flatSeen := map[string]bool{}
+	unit := 0.0
 	for _, line := range strings.Split(string(data), "\n") {
 		switch {
-		case strings.HasPrefix(line, " time   seconds"):
+		case flatHeaderRE.MatchString(line):
 			inFlat = true
+			unit = perSecond[flatHeaderRE.FindStringSubmatch(line)[1]]
 			continue
 		case inFlat && strings.TrimSpace(line) == "":
 			inFlat = false
 		}
 		if m := flatRE.FindStringSubmatch(line); inFlat && m != nil {
-			w := get(m[3])
+			w := get(m[5])
 			w.self, _ = strconv.ParseFloat(m[1], 64)
 			w.calls, _ = strconv.ParseFloat(m[2], 64)
-			flatSeen[m[3]] = true
+			w.selfPerCall, w.totalPerCall, w.perSecond = m[3], m[4], unit
+			flatSeen[m[5]] = true
 		}
 		if m := primaryRE.FindStringSubmatch(line); m != nil {
 			name := regexp.MustCompile(` <cycle \d+>$`).ReplaceAllString(m[5], "")
@@ -100,11 +113,77 @@ func TestReportsMatchTheirTables(t *testing.T) {
 				if excl[r] != w.self || calls[r] != w.calls {
 					t.Errorf("%s: self %v calls %v, the report says %v and %v", reg.Name, excl[r], calls[r], w.self, w.calls)
 				}
-				if w.hasIncl && incl[r] != w.incl {
-					t.Errorf("%s: inclusive %v, the report's self + children %v", reg.Name, incl[r], w.incl)
+				// gprof's inclusive time rounds to the call graph's self +
+				// children (each printed to 0.01 s) and is exactly that
+				// where that sum already gives the total ms/call column.
+				if w.hasIncl && (math.Abs(incl[r]-w.incl) > 0.01+1e-12 ||
+					incl[r] != w.incl && (w.totalPerCall == "" || printed(w.incl/w.calls*w.perSecond, w.totalPerCall) == w.totalPerCall)) {
+					t.Errorf("%s: inclusive %v, the report's self + children %v (total/call %q)", reg.Name, incl[r], w.incl, w.totalPerCall)
 				}
 			}
 			t.Logf("%d functions compared", len(e.Regions))
+		})
+	}
+}
+
+// printed formats v with as many decimals as the report's column has.
+func printed(v float64, column string) string {
+	decimals := 0
+	if dot := strings.IndexByte(column, '.'); dot >= 0 {
+		decimals = len(column) - dot - 1
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// TestPerCallMatchesReport: the derived metric "s/call" at each function
+// of the flat profile gives the report's self ms/call (exclusive) and
+// total ms/call (inclusive) to the printed precision, through every query
+// that shows a flat profile.
+func TestPerCallMatchesReport(t *testing.T) {
+	for _, file := range []string{"gnu1.prof", "cycle.prof", "zeros.prof", "issue88.prof"} {
+		t.Run(file, func(t *testing.T) {
+			path := testkit.Data(t, "gprof", file)
+			e, err := format.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := e.MetricByName("s/call")
+			if m < 0 || !e.Metrics[m].IsDerived() || e.Metrics[m].Unit != "sec" {
+				t.Fatalf("no derived metric s/call in seconds: %+v", e.Metrics)
+			}
+			ref := reference(t, path)
+			excl, incl, err := e.RegionValues(model.MetricSel{Metric: m, Inclusive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			excl2, incl2, err := e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compared := 0
+			for r, reg := range e.Regions {
+				if excl[r] != excl2[r] || incl[r] != incl2[r] {
+					t.Errorf("%s: RegionValues %v/%v, FlatProfileOf %v/%v", reg.Name, excl[r], incl[r], excl2[r], incl2[r])
+				}
+				w := ref[reg.Name]
+				if w == nil || w.selfPerCall == "" {
+					if w != nil && w.calls == 0 && (excl[r] != 0 || incl[r] != 0) {
+						t.Errorf("%s: no calls but s/call %v/%v", reg.Name, excl[r], incl[r])
+					}
+					continue
+				}
+				if w.perSecond == 0 {
+					t.Fatalf("unknown per-call unit in %s", file)
+				}
+				compared++
+				if got := printed(excl[r]*w.perSecond, w.selfPerCall); got != w.selfPerCall {
+					t.Errorf("%s: self per call %s (%v s), the report says %s", reg.Name, got, excl[r], w.selfPerCall)
+				}
+				if got := printed(incl[r]*w.perSecond, w.totalPerCall); got != w.totalPerCall {
+					t.Errorf("%s: total per call %s (%v s), the report says %s", reg.Name, got, incl[r], w.totalPerCall)
+				}
+			}
+			t.Logf("%d functions with per-call columns compared", compared)
 		})
 	}
 }
@@ -190,6 +269,22 @@ func TestRoundTrip(t *testing.T) {
 		back.Dump(&got)
 		if d := testkit.Diff(want.String(), got.String()); d != "" {
 			t.Errorf("%s: %s", name, d)
+		}
+		// The per-call metric comes back as a POSTDERIVED formula with
+		// gprof's values.
+		m, bm := e.MetricByName("s/call"), back.MetricByName("s/call")
+		if bm < 0 || !back.Metrics[bm].IsDerived() || back.Metrics[bm].Type != model.PostDerived || back.Metrics[bm].Unit != "sec" {
+			t.Fatalf("%s: s/call read back as %+v", name, back.Metrics[max(bm, 0)])
+		}
+		we, wi, _ := e.RegionValues(model.MetricSel{Metric: m, Inclusive: true})
+		ge, gi, err := back.RegionValues(model.MetricSel{Metric: bm, Inclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := range we {
+			if ge[r] != we[r] || gi[r] != wi[r] {
+				t.Errorf("%s: %s: s/call %v/%v, before writing %v/%v", name, e.Regions[r].Name, ge[r], gi[r], we[r], wi[r])
+			}
 		}
 	}
 }

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"info", "info", 0},
+		{"infor", "info", 1},
+		{"ifno", "info", 1}, // a swap
+		{"tree", "dump", 4},
+		{"kitten", "sitting", 3},
+		{"größe", "grösse", 2},
+		{"", "abc", 3},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := editDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d (symmetric)", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	commands := []string{"convert", "cut", "diff", "dump", "flat", "info", "mean", "merge", "tree"}
+	many := []string{"time", "time_a", "time_b", "time_c", "time_d", "time_e", "time_f", "visits"}
+	tests := []struct {
+		word       string
+		candidates []string
+		want       []string
+	}{
+		{"infor", commands, []string{"info"}},
+		{"INFO", commands, []string{"info"}},
+		{"dif", commands, []string{"diff"}},
+		{"mer", commands, []string{"merge"}},
+		{"frobnicate", commands, nil},
+		{"x", commands, nil},
+		{"tim", many, []string{"time", "time_a", "time_b", "time_c", "time_d"}}, // at most five
+		{"vists", many, []string{"visits"}},
+	}
+	for _, tt := range tests {
+		if got := suggest(tt.word, tt.candidates); !slices.Equal(got, tt.want) {
+			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+func TestUnknownCommandSuggests(t *testing.T) {
+	status, out, errOut := run("infor", "x.cubex")
+	if status != 2 || out != "" {
+		t.Errorf("status %d, stdout %q; want 2 and nothing", status, out)
+	}
+	if !strings.Contains(errOut, `unknown command "infor"; did you mean info?`) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr %q; want one line suggesting info", errOut)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"version", "--version"} {
+		status, out, errOut := run(arg)
+		if status != 0 || errOut != "" || !strings.HasPrefix(out, "cubeview "+Version+" (") {
+			t.Errorf("%s: status %d, stdout %q, stderr %q", arg, status, out, errOut)
+		}
+	}
+	if status, _, _ := run("version", "extra"); status != 2 {
+		t.Errorf("version extra: status %d, want 2", status)
+	}
+}
+
+func TestIsMistypedCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("existing", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		word string
+		want bool
+	}{
+		{"infor", true},
+		{"frobnicate", true},
+		{"info", false},          // a command
+		{"--version", false},     // a command's alias
+		{"existing", false},      // a file
+		{"missing.cubex", false}, // looks like a file
+		{"sub/missing", false},
+		{"repo:17", false}, // a reference
+		{"--calc", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := IsMistypedCommand(tt.word); got != tt.want {
+			t.Errorf("IsMistypedCommand(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}

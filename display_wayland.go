@@ -1,0 +1,5 @@
+//go:build wayland
+
+package main
+
+func init() { waylandBuild = true }
