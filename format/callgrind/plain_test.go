@@ -36,6 +36,7 @@ func TestPlainCostLinesMatchGeneral(t *testing.T) {
 		"1 2 x\n",       // malformed cost
 		"1 +99999999999999999999999 1\n",
 		"fn=g\ncfn=main\ncalls=2 5\n+1 * 10 20 30\n* +1 1 1 1\n",
+		"0x10 3 1 2 3\r\n+2 -1 4\r\n+1 +1 5\n\n# c\n+1 +1 6", // no end of line at the end
 	} {
 		inputs["case"+string(rune('0'+i))] = []byte(head + body)
 	}
