@@ -160,16 +160,34 @@ func labelOf(s *profile.Sample, key string) (string, bool) {
 	return "", false
 }
 
-// pickLabel returns the first of keys that some sample carries.
-func pickLabel(p *profile.Profile, keys []string) string {
+// pickLabel returns the first of keys that some sample carries (present
+// holds the label keys of all samples, see labelKeys).
+func pickLabel(present map[string]bool, keys []string) string {
 	for _, k := range keys {
-		for _, s := range p.Sample {
-			if _, ok := labelOf(s, k); ok {
-				return k
-			}
+		if present[k] {
+			return k
 		}
 	}
 	return ""
+}
+
+// labelKeys returns the keys of the labels, string or numeric, with a
+// value that some sample carries.
+func labelKeys(p *profile.Profile) map[string]bool {
+	present := map[string]bool{}
+	for _, s := range p.Sample {
+		for k, v := range s.Label {
+			if len(v) > 0 && !present[k] {
+				present[k] = true
+			}
+		}
+		for k, v := range s.NumLabel {
+			if len(v) > 0 && !present[k] {
+				present[k] = true
+			}
+		}
+	}
+	return present
 }
 
 // sortLabelValues orders label values numerically when all are integers,
@@ -204,7 +222,8 @@ func sortLabelValues(vals []string) {
 // process label, one thread per process unless they carry a thread label.
 // It returns each sample's data column.
 func system(b *build.Builder, p *profile.Profile) []int {
-	procKey, threadKey := pickLabel(p, processLabels), pickLabel(p, threadLabels)
+	present := labelKeys(p)
+	procKey, threadKey := pickLabel(present, processLabels), pickLabel(present, threadLabels)
 	procName := "process"
 	if len(p.Mapping) > 0 && p.Mapping[0].File != "" {
 		procName = filepath.Base(p.Mapping[0].File)
