@@ -126,7 +126,8 @@ Usage:
   cubeview --repository [--repo LOC]
                               open the experiment repository's window (File › Repository…)
   cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ] [--select-cnode PATH]
-           [--expand-system] [--flat] [--hottest] [--source] [FILE | --calc EXPR]
+           [--expand-system] [--flat] [--hottest] [--source] [--system-mode MODE]
+           [FILE | --calc EXPR]
                               render a window to a PNG file and exit
   cubeview COMMAND [ARGS…]    run a command-line tool
 
@@ -147,7 +148,10 @@ Commands:`)
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
 A FILE is a CUBE file (.cubex, .cube, .cube.gz) or another tool's profile,
 read as an ordinary experiment: a TAU profile directory or a profile.N.C.T
-file in it, a GNU gprof report, an mpiP report.
+file in it, a GNU gprof report, an mpiP report, an HPCToolkit database
+directory, Caliper JSON, a callgrind or cachegrind output, a pprof profile.
+Formats are recognised by content; for a file in none of them the error
+says what it looks like (an OTF2 trace, HPCToolkit measurements, …).
 
 Run "cubeview help COMMAND" for a command's options.`))
 }

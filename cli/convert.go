@@ -21,7 +21,7 @@ same file, also through another path or a link) unless --force is given.`,
 }
 
 // outputExtensions are the file name endings convert can write.
-var outputExtensions = []string{".cubex", ".cube", ".cube.gz"}
+var outputExtensions = format.OutputExtensions
 
 func runConvert(env Env, args []string) error {
 	fs := newFlagSet("convert")
@@ -47,12 +47,4 @@ func runConvert(env Env, args []string) error {
 	return format.Write(out, e) // a *format.Error naming the file
 }
 
-func hasOutputExtension(path string) bool {
-	lower := strings.ToLower(path)
-	for _, ext := range outputExtensions {
-		if strings.HasSuffix(lower, ext) {
-			return true
-		}
-	}
-	return false
-}
+func hasOutputExtension(path string) bool { return format.CanWrite(path) }

@@ -75,6 +75,18 @@ func runDerive(env Env, args []string) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		// A formula names metrics exactly (CubePL); a name that is not
+		// one gets the suggestions of every --metric.
+		for _, ref := range f.Metrics() {
+			if ref == name || e.MetricByName(ref) >= 0 {
+				continue
+			}
+			m, err := metricIndex(e, path, ref)
+			if err != nil {
+				return fmt.Errorf("derived metric %q: %w", name, err)
+			}
+			return fmt.Errorf("derived metric %q: %s has no metric %q; did you mean %s? (a formula names metrics by their unique name, exactly)", name, path, ref, e.Metrics[m].UniqName)
+		}
 		d := model.DerivedMetric{UniqName: name, Formula: f}
 		if i == len(pos)-2 {
 			d.Unit, d.Thresholds = *unit, *thresholds

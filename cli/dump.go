@@ -59,12 +59,17 @@ func runDump(env Env, args []string) error {
 	}
 	var sel []int
 	if len(metrics) == 0 {
+		var skipped []string
 		for _, m := range e.MetricOrder() {
-			if r := e.Metrics[m].Unavailable; r != "" {
-				fmt.Fprintf(env.Stderr, "cubeview dump: %s: skipping metric %q: not available: %s\n", path, e.Metrics[m].UniqName, r)
+			if e.Metrics[m].Unavailable != "" {
+				skipped = append(skipped, e.Metrics[m].UniqName)
 				continue
 			}
 			sel = append(sel, m)
+		}
+		if len(skipped) > 0 {
+			fmt.Fprintf(env.Stderr, "cubeview dump: %s: left out %d metric%s without values (%s); \"cubeview info %s\" says why\n",
+				path, len(skipped), plural(len(skipped)), briefList(skipped), path)
 		}
 	} else {
 		for _, name := range metrics {

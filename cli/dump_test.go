@@ -293,3 +293,29 @@ func TestDumpStreamsRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpSummarisesUnavailable: metrics without values are left out with
+// one line on stderr, not one line each.
+func TestDumpSummarisesUnavailable(t *testing.T) {
+	path := testkit.Data(t, "cube4", "quirks", "cube-values_example.cubex")
+	e, err := openExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unavailable := 0
+	for _, m := range e.Metrics {
+		if m.Unavailable != "" {
+			unavailable++
+		}
+	}
+	if unavailable < 2 {
+		t.Fatalf("%s has %d metrics without values; the test needs several", path, unavailable)
+	}
+	status, out, errOut := run("dump", path)
+	if status != 0 || out == "" {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, fmt.Sprintf("left out %d metrics without values", unavailable)) {
+		t.Errorf("stderr %q; want one line about %d metrics", errOut, unavailable)
+	}
+}

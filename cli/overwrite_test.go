@@ -90,6 +90,13 @@ func TestOutputIntoMissingFolder(t *testing.T) {
 		{"diff", a, a, "-o", out},
 		{"convert", a, out},
 		{"derive", a, "t2 = time * 2", "-o", out},
+		{"merge", a, a, "-o", out},
+		{"mean", a, a, "-o", out},
+		{"cut", "--prune", "foo", a, "-o", out},
+		{"calc", "mean(" + a + "," + a + ")", "-o", out},
+		{"stat", a, "--metric", "time", "-o", strings.TrimSuffix(out, ".cubex") + ".png"},
+		{"series", a, a, "--x", "1,2", "--metric", "time", "-o", strings.TrimSuffix(out, ".cubex") + ".svg"},
+		{"repo", "--repo", filepath.Join(dir, "r.db"), "export", "1", out},
 	} {
 		status, _, stderr := run(args...)
 		if status != 1 || !strings.Contains(stderr, "the folder "+filepath.Join(dir, "no", "such")+" does not exist") {

@@ -576,6 +576,9 @@ func repoExport(ctx context.Context, env Env, open func() (*repo.Repo, error), a
 	if !hasOutputExtension(pos[1]) {
 		return usagef("%s: unknown output format; the name must end in %s", pos[1], strings.Join(outputExtensions, ", "))
 	}
+	if err := checkOutput(pos[1], nil, true); err != nil {
+		return err
+	}
 	r, err := open()
 	if err != nil {
 		return err

@@ -80,6 +80,9 @@ func runSeries(env Env, args []string) error {
 		if _, err := chart.FormatOf(*out); err != nil {
 			return usagef("-o %v", err)
 		}
+		if err := checkOutput(*out, pos, false); err != nil {
+			return err
+		}
 	}
 	var xs []float64
 	if strings.Contains(*xSpec, ",") {

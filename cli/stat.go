@@ -69,6 +69,9 @@ func runStat(env Env, args []string) error {
 		if _, err := chart.FormatOf(*out); err != nil {
 			return usagef("-o %v", err)
 		}
+		if err := checkOutput(*out, pos, false); err != nil {
+			return err
+		}
 	}
 	if *top < 1 {
 		return usagef("--top %d: want N ≥ 1", *top)

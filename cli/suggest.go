@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -86,4 +87,13 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(t)]
+}
+
+// briefList joins up to maxSuggestions names and says how many more
+// there are: "a, b, c, d, e and 2 more".
+func briefList(names []string) string {
+	if len(names) <= maxSuggestions {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxSuggestions], ", "), len(names)-maxSuggestions)
 }

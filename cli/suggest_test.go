@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"cubeview/internal/testkit"
 )
 
 func TestEditDistance(t *testing.T) {
@@ -101,6 +103,57 @@ func TestIsMistypedCommand(t *testing.T) {
 	for _, tt := range tests {
 		if got := IsMistypedCommand(tt.word); got != tt.want {
 			t.Errorf("IsMistypedCommand(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}
+
+// TestMetricNames: --metric takes a unique or display name in any case;
+// a wrong one gets at most five suggestions, never the whole list.
+func TestMetricNames(t *testing.T) {
+	path := testkit.Data(t, "cube3", "ctest-pomp.cube") // 47 metrics
+	e, err := openExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, uniq string }{
+		{"0Time", "0Time"},
+		{"0time", "0Time"},
+		{"time", "0Time"}, // display name
+		{"LATE BROADCAST", "6Late Broadcast"},
+	} {
+		m, err := metricIndex(e, path, tt.name)
+		if err != nil || e.Metrics[m].UniqName != tt.uniq {
+			t.Errorf("metric %q: %v, %v; want %s", tt.name, m, err, tt.uniq)
+		}
+		status, out, errOut := run("tree", path, "--metric", tt.name, "--max-depth", "0")
+		if status != 0 || !strings.Contains(out, "["+tt.uniq+"]") {
+			t.Errorf("tree --metric %q: status %d %s%s", tt.name, status, out, errOut)
+		}
+	}
+	_, err = metricIndex(e, path, "messages in wrong order")
+	if err == nil || !strings.Contains(err.Error(), "ambiguous") || !strings.Contains(err.Error(), "10Messages in Wrong Order, 12Messages in Wrong Order") {
+		t.Errorf("a display name two metrics share: %v", err)
+	}
+	for _, tt := range []struct {
+		name        string
+		suggestions bool
+	}{{"Late Sendr", true}, {"Wait", true}, {"zzzzzz", false}} {
+		_, err := metricIndex(e, path, tt.name)
+		if err == nil {
+			t.Fatalf("metric %q found", tt.name)
+		}
+		msg := err.Error()
+		if has := strings.Contains(msg, "did you mean"); has != tt.suggestions {
+			t.Errorf("metric %q: %s; want suggestions %v", tt.name, msg, tt.suggestions)
+		}
+		named := 0
+		for i := range e.Metrics {
+			if strings.Contains(msg, e.Metrics[i].UniqName) {
+				named++
+			}
+		}
+		if named > maxSuggestions {
+			t.Errorf("metric %q: the message names %d metrics, want at most %d: %s", tt.name, named, maxSuggestions, msg)
 		}
 	}
 }

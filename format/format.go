@@ -116,6 +116,16 @@ func detectForeign(path string, dir bool, head []byte) *importer {
 	return nil
 }
 
+// IsExperimentFolder reports whether a reader recognises the folder at
+// path as an experiment (a TAU profile directory, an HPCToolkit
+// database), as opposed to a folder that merely holds experiments.
+func IsExperimentFolder(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return false
+	}
+	return detectForeign(path, true, nil) != nil
+}
+
 // openWith reads path with importer im.
 func openWith(im *importer, path string) (*model.Experiment, error) {
 	e, err := im.open(path)
@@ -131,12 +141,12 @@ func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) 
 		return openWith(im, path)
 	}
 	if dir {
-		return nil, unknownFormat(path + ": is a directory, not a profile this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "is a directory, not a profile this program reads"))
 	}
 	if sniff(head) == kindGzip {
-		return nil, unknownFormat(path + ": gzip-compressed, but not a CUBE file nor a profile of another tool this program reads")
+		return nil, unknownFormat(lookalikeMessage(path, dir, head, "gzip-compressed, but not a CUBE file nor a profile of another tool this program reads"))
 	}
-	return nil, unknownFormat(path + ": not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads")
+	return nil, unknownFormat(lookalikeMessage(path, dir, head, "not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads"))
 }
 
 // ErrUnknownFormat is wrapped by the error of Open for a file or folder
@@ -303,10 +313,21 @@ func fileError(path string, err error) error {
 		err = pe.Err
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: no such file: %w", path, err)
+		return notExist{path, err}
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }
+
+// notExist says once that a file is missing ("a.cubex: no such file or
+// folder", not "…: no such file: no such file or directory") and is
+// still fs.ErrNotExist.
+type notExist struct {
+	path string
+	err  error
+}
+
+func (e notExist) Error() string { return e.path + ": no such file or folder" }
+func (e notExist) Unwrap() error { return e.err }
 
 // Write writes e to path; the extension chooses the format: ".cubex" for
 // CUBE 4, ".cube" for CUBE 3 XML, ".cube.gz" for compressed CUBE 3 XML.

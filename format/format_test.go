@@ -339,3 +339,24 @@ func TestErrorCarriesPath(t *testing.T) {
 		}
 	}
 }
+
+// TestIsExperimentFolder checks that a TAU profile directory and an
+// HPCToolkit database are experiment folders, and a folder holding
+// experiments, a file and a missing path are not.
+func TestIsExperimentFolder(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{testkit.Data(t, "tau", "cpi-mpi"), true},
+		{testkit.Data(t, "hpctoolkit", "cpi-database-v2"), true},
+		{testkit.Data(t, "cube4", "cpi"), false},
+		{testkit.Data(t, "cube4", "cpi", "profile.cubex"), false},
+		{filepath.Join(t.TempDir(), "missing"), false},
+	}
+	for _, tt := range tests {
+		if got := IsExperimentFolder(tt.path); got != tt.want {
+			t.Errorf("IsExperimentFolder(%s) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}

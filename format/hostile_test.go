@@ -66,7 +66,7 @@ func measure(t *testing.T, name, path string) (*model.Experiment, error) {
 }
 
 // writeGzip writes parts, gzip-compressed, to a file in dir.
-func writeGzip(t *testing.T, path string, parts ...func(w io.Writer) error) string {
+func writeGzip(t testing.TB, path string, parts ...func(w io.Writer) error) string {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
@@ -232,7 +232,7 @@ func dumpOf(t testing.TB, e *model.Experiment) string {
 }
 
 // cubexWithAnchor writes e as .cubex with its anchor.xml edited by fix.
-func cubexWithAnchor(t *testing.T, e *model.Experiment, fix func(anchor string) string) string {
+func cubexWithAnchor(t testing.TB, e *model.Experiment, fix func(anchor string) string) string {
 	t.Helper()
 	members := cubexMembers(t, e)
 	for i, m := range members {
@@ -480,6 +480,48 @@ func TestGzipCubexStreamed(t *testing.T) {
 		short := writeGzip(t, filepath.Join(dir, "short.cubex.gz"), bytesOf(raw[:len(raw)/2]))
 		if _, err := readAll(short); err == nil || !strings.Contains(err.Error(), short) || !strings.Contains(err.Error(), "truncated") {
 			t.Errorf("truncated copy: error %v", err)
+		}
+	}
+}
+
+// TestHostileIDsXML: in CUBE XML, ids that are not 0…n−1 or repeat give an
+// error naming the id (thread ids number the values of a row; cnode and
+// metric ids name the rows and matrices), never values on the wrong
+// entity. A .cubex with a repeated id is refused as well.
+func TestHostileIDsXML(t *testing.T) {
+	doc := string(smallCube(t))
+	tests := []struct{ old, new, want string }{
+		{`<thread Id="1">`, `<thread Id="999999999">`, "no thread has Id 1"},
+		{`<thread Id="1">`, `<thread Id="0">`, "thread Id 0 is declared twice"},
+		{`<cnode id="3" `, `<cnode id="999999999" `, "unknown cnode id 3"},
+		{`<cnode id="3" `, `<cnode id="2" `, "cnode id 2 is declared twice"},
+		{`<metric id="1">`, `<metric id="999999999">`, "unknown metric id 1"},
+		{`<metric id="1">`, `<metric id="0">`, "metric id 0 is declared twice"},
+	}
+	for _, tt := range tests {
+		if !strings.Contains(doc, tt.old) {
+			t.Fatalf("the document has no %s", tt.old)
+		}
+		path := filepath.Join(t.TempDir(), "ids.cube")
+		if err := os.WriteFile(path, []byte(strings.Replace(doc, tt.old, tt.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readAll(path); err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s → %s: error %v, want one naming the file and %q", tt.old, tt.new, err, tt.want)
+		}
+	}
+
+	e := synth.Generate(synth.Config{Cnodes: 12, Locations: 8, Threads: 1, Nodes: 2, Metrics: 3, Seed: 5})
+	for _, tt := range []struct{ old, new, want string }{
+		{`<location Id="5">`, `<location Id="4">`, "location Id 4 is declared twice"},
+		{`<cnode id="3" `, `<cnode id="2" `, "cnode id 2 is declared twice"},
+		{`<metric id="1" `, `<metric id="0" `, "metric id 0 is declared twice"},
+	} {
+		path := cubexWithAnchor(t, e, func(a string) string { return strings.Replace(a, tt.old, tt.new, 1) })
+		_, err := readAll(path)
+		t.Logf(".cubex %s → %s: %v", tt.old, tt.new, err)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf(".cubex %s → %s: error %v, want one naming %q", tt.old, tt.new, err, tt.want)
 		}
 	}
 }

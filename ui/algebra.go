@@ -233,6 +233,7 @@ func (w *Window) showDerived(doc *Document) {
 		s.Diverging = true
 		w.view.SetScale(s)
 	}
+	w.hint.SetText(matchingNote(doc))
 }
 
 // windowTitle names a window by its experiment: the file name, the

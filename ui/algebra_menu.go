@@ -83,8 +83,8 @@ type operationForm struct {
 	operands            *operandList   // Merge and Mean
 	system              *widget.RadioGroup
 	strict              *widget.Check
-	strictRoots         *widget.Check
-	renames             *widget.Entry // region renaming rules, OLD=NEW a line
+	strictRoots         *widget.Check // see algebra_rules.go
+	renames             *widget.Entry // region renaming rules, one a line
 	preview             *widget.Label
 	content             fyne.CanvasObject
 }
@@ -99,11 +99,7 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f.system.Required = true
 	f.system.SetSelected(systemChoices[algebra.SystemAuto])
 	f.strict = widget.NewCheck("Strict line matching (regions and call sites must have the same lines)", nil)
-	f.strictRoots = widget.NewCheck("Keep call-tree roots of different names apart (by default single roots match: Score-P names them after the executable)", nil)
-	f.renames = widget.NewMultiLineEntry()
-	f.renames.SetPlaceHolder("old_name=new_name, one rule a line (regular expressions, $1 for a group)")
-	f.renames.SetMinRowsVisible(2)
-	f.renames.OnChanged = func(string) { f.update() }
+	f.newMatchingOptions()
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
 
@@ -120,74 +116,30 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 			f.subtrahend.SetSelectedIndex(other)
 		}
 		pick = widget.NewForm(
-			widget.NewFormItem("Minuend", f.minuend),
-			widget.NewFormItem("Subtrahend", f.subtrahend))
+			widget.NewFormItem("Minuend", f.withOpen(f.minuend, func(d *Document) { f.choose(f.minuend, d) })),
+			widget.NewFormItem("Subtrahend", f.withOpen(f.subtrahend, func(d *Document) { f.choose(f.subtrahend, d) })))
 		note = "The result is minuend − subtrahend: positive where the minuend had more."
 	default:
 		f.operands = newOperandList(f.docs, f.labels, w.doc, f.update)
-		pick = f.operands.content()
+		pick = container.NewVBox(f.operands.content(), f.openItems())
 		if op == algebra.OpMerge {
 			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
 		} else {
 			note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
 		}
 	}
-	openFile := widget.NewButton("Open file…", func() { w.openDialogThen(f.added) })
-	pick = container.NewVBox(pick, container.NewHBox(openFile))
 	noteLabel := widget.NewLabel(note)
 	noteLabel.Wrapping = fyne.TextWrapWord
 	options := widget.NewForm(
 		widget.NewFormItem("System tree", f.system),
-		widget.NewFormItem("", f.strict),
-		widget.NewFormItem("", f.strictRoots),
-		widget.NewFormItem("Rename regions", f.renames))
+		widget.NewFormItem("", f.strict))
+	f.addMatchingOptions(options)
 	systemHelp := widget.NewLabel("Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise.")
 	systemHelp.Wrapping = fyne.TextWrapWord
 	systemHelp.Importance = widget.LowImportance
 	f.content = container.NewVBox(pick, noteLabel, widget.NewSeparator(), options, systemHelp, widget.NewSeparator(), f.preview)
 	f.update()
 	return f
-}
-
-// added offers d, just opened, as an operand: as the subtrahend (the
-// minuend if none is chosen) of a difference, checked in a list.
-func (f *operationForm) added(d *Document) {
-	if d == nil {
-		return
-	}
-	var keep [2]*Document
-	if f.minuend != nil {
-		keep = [2]*Document{f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)}
-	}
-	f.docs = f.w.app.Documents()
-	f.labels = docLabels(f.docs)
-	if f.minuend == nil {
-		f.operands.add(d, f.labels[f.index(d)])
-		f.relabel()
-		return
-	}
-	for k, s := range []*widget.Select{f.minuend, f.subtrahend} {
-		s.Options = f.labels
-		if i := f.index(keep[k]); i >= 0 {
-			s.SetSelectedIndex(i)
-		}
-	}
-	if keep[0] == nil {
-		f.minuend.SetSelectedIndex(f.index(d))
-	} else {
-		f.subtrahend.SetSelectedIndex(f.index(d))
-	}
-	f.update()
-}
-
-// relabel gives the operand list the labels of f.docs (a new file may
-// make two labels need more of their paths).
-func (f *operationForm) relabel() {
-	for _, it := range f.operands.items {
-		if i := f.index(it.doc); i >= 0 {
-			it.check.SetText(f.labels[i])
-		}
-	}
 }
 
 func (f *operationForm) index(d *Document) int {
@@ -219,8 +171,8 @@ func (f *operationForm) byLabel(label string) *Document {
 	return nil
 }
 
-// Options returns the chosen integration options, or why a renaming
-// rule cannot be read.
+// Options returns the chosen integration options, or why the renaming
+// rules cannot be used.
 func (f *operationForm) Options() (algebra.Options, error) {
 	opt := algebra.Options{StrictLines: f.strict.Checked, StrictRoots: f.strictRoots.Checked}
 	for i, c := range systemChoices {
@@ -228,17 +180,9 @@ func (f *operationForm) Options() (algebra.Options, error) {
 			opt.System = algebra.SystemMode(i)
 		}
 	}
-	for _, line := range strings.Split(f.renames.Text, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
-		}
-		rule, err := algebra.ParseRename(line)
-		if err != nil {
-			return opt, err
-		}
-		opt.Renames = append(opt.Renames, rule)
-	}
-	return opt, nil
+	var err error
+	opt.Renames, err = renameRules(f.renames.Text)
+	return opt, err
 }
 
 // Request returns the operation the form describes, or why it cannot run.
@@ -357,16 +301,6 @@ func (l *operandList) rebuild() {
 		l.box.Add(container.NewBorder(nil, nil, nil, container.NewHBox(up, down), it.check))
 	}
 	l.box.Refresh()
-}
-
-// add appends d, checked.
-func (l *operandList) add(d *Document, label string) {
-	it := &operandItem{doc: d}
-	it.check = widget.NewCheck(label, func(bool) { l.notify() })
-	it.check.Checked = true
-	l.items = append(l.items, it)
-	l.rebuild()
-	l.notify()
 }
 
 // Move moves item i by delta places.

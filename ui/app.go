@@ -170,10 +170,12 @@ func (a *App) changed() {
 // OpenFile reads the experiment at path in the background. If from shows
 // an experiment, it shows the progress and the result opens in a new
 // window; otherwise (nil, or an empty window) the result goes into from
-// or a new window. Errors are shown in a dialog.
+// or a new window. Errors are shown in a dialog. Path may be a file or a
+// folder in any format format.Open reads (TAU profile directories,
+// HPCToolkit databases, …).
 func (a *App) OpenFile(path string, from *Window) { a.openFile(path, from, nil) }
 
-// openFile is OpenFile that calls then with the document once it shows.
+// openFile is OpenFile that calls then with the document once it is shown.
 func (a *App) openFile(path string, from *Window, then func(*Document)) {
 	target := from
 	if target == nil || target.doc != nil {

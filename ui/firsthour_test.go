@@ -55,6 +55,30 @@ func TestPeerDistributionPane(t *testing.T) {
 	}
 }
 
+// TestSnapshotSystemMode applies --system-mode as a snapshot does: the
+// pane and its mode selector show peer distribution.
+func TestSnapshotSystemMode(t *testing.T) {
+	if _, err := ParseArgs([]string{"--snapshot", "o.png", "--system-mode", "peer", "f.cubex"}); err == nil ||
+		!strings.Contains(err.Error(), "peer-percent, peer-distribution") {
+		t.Errorf("unknown mode: error %v, want one listing the modes", err)
+	}
+	a := newTestApp(t)
+	w := openWindow(t, a, dataFile(t, "cube3/example3.cube"))
+	o, err := ParseArgs([]string{"--snapshot", "o.png", "--system-mode", "Peer-Distribution", "f.cubex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.apply(o); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.view.Mode(view.SystemPane); got != view.PeerDistribution {
+		t.Errorf("system pane mode %v, want peer distribution", got)
+	}
+	if got := w.modes[view.SystemPane].Selected; got != view.PeerDistribution.String() {
+		t.Errorf("mode selector shows %q", got)
+	}
+}
+
 // TestValueColumn checks the values of a pane: right-aligned in one
 // column, one number format (no scientific form beside plain numbers),
 // thousands separators; and names elided in the middle in a narrow pane,
@@ -293,7 +317,7 @@ func TestDialogs(t *testing.T) {
 
 	form := w.newOperationForm(algebra.OpDiff)
 	t.Chdir(root)
-	g := w.newOpenForm(form.added)
+	g := w.newOpenForm(form.opened(func(d *Document) { form.choose(form.subtrahend, d) }))
 	g.entry.SetText("tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
 	if !g.Submit() {
 		t.Fatalf("typed path not opened: %q", g.problem.Text)

@@ -11,14 +11,30 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
+
+	"cubeview/format"
 )
 
-var cubeFilter = storage.NewExtensionFileFilter([]string{".cube", ".cubex", ".gz"})
+// Experiments come as files (CUBE, gprof, mpiP, pprof, callgrind reports)
+// or as folders (TAU profile directories, HPCToolkit databases):
+// format.Open recognises either by its content, so every way into the
+// application — File › Open…, File › Open folder…, the operand pickers of
+// the algebra dialogs and drag and drop — accepts both, and no file
+// picker filters by ending.
 
-// openForm asks for an experiment file: a path typed or pasted (relative
-// to the current directory, ~ for the home folder) or picked with
-// Browse…, which starts in the folder of the typed path, the folder used
-// last or the current directory.
+// dropped opens the files and folders dropped on the window.
+func (w *Window) dropped(uris []fyne.URI) {
+	for _, u := range uris {
+		if u.Scheme() == "file" {
+			w.app.OpenFile(u.Path(), w)
+		}
+	}
+}
+
+// openForm asks for an experiment: a path typed or pasted (relative to
+// the current directory, ~ for the home folder) or picked with Browse…,
+// which starts in the folder of the typed path, the folder used last or
+// the current directory.
 type openForm struct {
 	w       *Window
 	entry   *widget.Entry
@@ -30,8 +46,8 @@ type openForm struct {
 
 func (w *Window) newOpenForm(then func(*Document)) *openForm {
 	f := &openForm{w: w, then: then, entry: widget.NewEntry(), problem: widget.NewLabel("")}
-	f.entry.SetPlaceHolder("path of a .cubex, .cube or .cube.gz file, or a folder to browse")
-	f.entry.SetText(f.startFolder() + string(filepath.Separator))
+	f.entry.SetPlaceHolder("path of an experiment file or folder (CUBE, TAU, gprof, mpiP, pprof, callgrind, HPCToolkit, Caliper)")
+	f.entry.SetText(w.app.startFolder() + string(filepath.Separator))
 	f.entry.OnSubmitted = func(string) { f.Submit() }
 	f.problem.Wrapping = fyne.TextWrapWord
 	f.problem.Importance = widget.DangerImportance
@@ -42,8 +58,8 @@ func (w *Window) newOpenForm(then func(*Document)) *openForm {
 }
 
 // startFolder returns the folder used last, else the current directory.
-func (f *openForm) startFolder() string {
-	if d := f.w.app.prefs.String(lastFolderKey); d != "" {
+func (a *App) startFolder() string {
+	if d := a.prefs.String(lastFolderKey); d != "" {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			return d
 		}
@@ -68,8 +84,10 @@ func (f *openForm) path() string {
 	return p
 }
 
-// Submit opens the typed path: a file in a new window, a folder in the
-// file picker; a path that is neither is reported in the form.
+// Submit opens the typed path: a file or an experiment folder (a TAU
+// profile directory, an HPCToolkit database) in a new window; another
+// folder in the file picker; a path that is neither is reported in the
+// form. Whether a file is an experiment is format.Open's to say.
 func (f *openForm) Submit() bool {
 	p := f.path()
 	st, err := os.Stat(p)
@@ -78,7 +96,7 @@ func (f *openForm) Submit() bool {
 		f.problem.SetText(fmt.Sprintf("%s: no such file or folder", p))
 		f.problem.Show()
 		return false
-	case st.IsDir():
+	case st.IsDir() && !format.IsExperimentFolder(p):
 		f.browse()
 		return false
 	}
@@ -96,7 +114,7 @@ func (f *openForm) browse() {
 		dir = filepath.Dir(dir)
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = f.startFolder()
+		dir = f.w.app.startFolder()
 	}
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
@@ -110,18 +128,23 @@ func (f *openForm) browse() {
 		r.Close()
 		f.Submit()
 	}, f.w.win)
-	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-		d.SetLocation(l)
-	}
-	d.SetFilter(cubeFilter)
+	setLocation(d, dir)
 	d.Resize(fyne.NewSize(900, 600))
 	d.Show()
 }
 
-// openDialog asks for an experiment to open; then, if set, receives it
-// once it shows in its window.
+// setLocation starts file dialog d in folder dir.
+func setLocation(d *dialog.FileDialog, dir string) {
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		d.SetLocation(l)
+	}
+}
+
+// openDialog is File › Open….
 func (w *Window) openDialog() { w.openDialogThen(nil) }
 
+// openDialogThen asks for an experiment to open; then, if set, receives
+// it once it shows in its window.
 func (w *Window) openDialogThen(then func(*Document)) {
 	f := w.newOpenForm(then)
 	d := dialog.NewCustomWithoutButtons("Open experiment", f.content, w.win)
@@ -133,4 +156,29 @@ func (w *Window) openDialogThen(then func(*Document)) {
 	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
 	d.Show()
 	w.win.Canvas().Focus(f.entry)
+}
+
+// openFolderDialog is File › Open folder….
+func (w *Window) openFolderDialog() {
+	w.chooseFolder(func(path string) { w.app.OpenFile(path, w) })
+}
+
+// chooseFolder asks for a folder — an experiment folder (a TAU profile
+// directory, an HPCToolkit database), or where Save as writes — starting
+// in the folder used last, and calls then with its path.
+func (w *Window) chooseFolder(then func(path string)) {
+	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		if u == nil {
+			return
+		}
+		then(u.Path())
+	}, w.win)
+	setLocation(d, w.app.startFolder())
+	d.SetConfirmText("Choose folder")
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
 }

@@ -20,6 +20,10 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--bogus"}, Options{}, true},
 		{[]string{"--select-metric", "time"}, Options{}, true},
 		{[]string{"--snapshot", "o.png", "a", "b"}, Options{}, true},
+		{[]string{"--system-mode", "peer-distribution"}, Options{}, true},
+		{[]string{"--snapshot", "o.png", "--system-mode", "peer", "f.cubex"}, Options{}, true},
+		{[]string{"--snapshot", "o.png", "--system-mode", "peer-distribution", "f.cubex"},
+			Options{Files: []string{"f.cubex"}, Snapshot: "o.png", Width: 1280, Height: 800, SystemMode: "peer-distribution"}, false},
 	}
 	for _, tt := range tests {
 		got, err := ParseArgs(tt.args)
@@ -32,7 +36,7 @@ func TestParseArgs(t *testing.T) {
 		}
 		if got.Snapshot != tt.want.Snapshot || got.Width != tt.want.Width || got.Height != tt.want.Height ||
 			got.SelectMetric != tt.want.SelectMetric || got.SelectCnode != tt.want.SelectCnode ||
-			got.ExpandSystem != tt.want.ExpandSystem || len(got.Files) != len(tt.want.Files) {
+			got.ExpandSystem != tt.want.ExpandSystem || got.SystemMode != tt.want.SystemMode || len(got.Files) != len(tt.want.Files) {
 			t.Errorf("ParseArgs(%q) = %+v, want %+v", tt.args, got, tt.want)
 			continue
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,56 +10,76 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/algebra"
+	"cubeview/format"
 	"cubeview/internal/atomicfile"
+	"cubeview/view"
 )
 
-// saveForm asks where to save a window's experiment: a path typed or a
-// folder picked with Browse…. Fyne's file-save dialog is not used: it
-// truncates an existing file as soon as it is chosen, before anything is
-// written, which would destroy an input (a .cubex is read lazily). An
-// existing file is replaced only when confirmed, and one the experiment
-// was read from is named as such.
+// File › Save as… takes a typed path (with a folder chooser) rather than
+// Fyne's file save dialog, which truncates an existing file as soon as it
+// is chosen — before the program can ask, and possibly the very file the
+// experiment still reads its data from. Nothing is written before the
+// user agrees to replace a file, and a file that is one of the window's
+// inputs gets a warning of its own (the command line refuses such an
+// output unless given --force).
+
+// saveForm is the content of the Save as dialog.
 type saveForm struct {
 	w       *Window
-	entry   *widget.Entry
-	problem *widget.Label
+	path    *widget.Entry
 	content fyne.CanvasObject
-	done    func() // closes the dialog
-	// confirm asks a question and calls yes when the answer is yes;
-	// tests replace it.
-	confirm func(title, question string, yes func())
 }
 
 func (w *Window) newSaveForm() *saveForm {
-	f := &saveForm{w: w, entry: widget.NewEntry(), problem: widget.NewLabel("")}
-	f.confirm = func(title, question string, yes func()) {
-		dialog.ShowConfirm(title, question, func(ok bool) {
-			if ok {
-				yes()
-			}
-		}, w.win)
-	}
-	name := strings.TrimSuffix(w.doc.Name, filepath.Ext(w.doc.Name))
-	if strings.ContainsAny(name, " /") || name == "" {
+	f := &saveForm{w: w, path: widget.NewEntry()}
+	f.path.SetText(w.defaultSavePath())
+	folder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), func() {
+		w.chooseFolder(func(dir string) {
+			f.path.SetText(filepath.Join(dir, filepath.Base(f.path.Text)))
+		})
+	})
+	help := widget.NewLabel("The ending chooses the format: " + strings.Join(format.OutputExtensions, ", ") +
+		" (CUBE 4 archive, CUBE 3 XML, compressed CUBE 3 XML).")
+	help.Wrapping = fyne.TextWrapWord
+	help.Importance = widget.LowImportance
+	f.content = container.NewVBox(container.NewBorder(nil, nil, nil, folder, f.path), help)
+	return f
+}
+
+// defaultSavePath proposes the experiment's name with the .cubex ending,
+// beside the file it was read from or its first operand; never an
+// existing file (so not the input): name-copy.cubex, name-copy2.cubex, ….
+func (w *Window) defaultSavePath() string {
+	name := view.ShortName(w.doc.Name)
+	if name == "" || strings.ContainsAny(name, " /") {
 		name = "result" // an expression is not a file name
 	}
-	of := openForm{w: w}
-	suggest := filepath.Join(of.startFolder(), name+".cubex")
-	if _, err := os.Lstat(suggest); err == nil {
-		suggest = filepath.Join(of.startFolder(), name+"-copy.cubex") // not the input by default
+	dir := w.app.startFolder()
+	from := w.doc.Path
+	if from == "" {
+		if files := algebra.OperandFiles(w.doc.Exp); len(files) > 0 {
+			from = files[0]
+		}
 	}
-	f.entry.SetText(suggest)
-	f.entry.SetPlaceHolder("path ending in .cubex, .cube or .cube.gz")
-	f.entry.OnSubmitted = func(string) { f.Submit() }
-	f.problem.Wrapping = fyne.TextWrapWord
-	f.problem.Importance = widget.DangerImportance
-	f.problem.Hide()
-	browse := widget.NewButton("Browse…", f.browse)
-	f.content = container.NewVBox(container.NewBorder(nil, nil, nil, browse, f.entry), f.problem)
-	return f
+	if from != "" {
+		dir = filepath.Dir(filepath.Clean(from))
+	}
+	path := filepath.Join(dir, name+".cubex")
+	for i := 1; i < 100; i++ {
+		if _, err := os.Lstat(path); err != nil {
+			break
+		}
+		suffix := "-copy"
+		if i > 1 {
+			suffix = fmt.Sprintf("-copy%d", i)
+		}
+		path = filepath.Join(dir, name+suffix+".cubex")
+	}
+	return path
 }
 
 func (w *Window) saveDialog() {
@@ -66,85 +87,98 @@ func (w *Window) saveDialog() {
 		return
 	}
 	f := w.newSaveForm()
-	d := dialog.NewCustomWithoutButtons("Save experiment as", f.content, w.win)
-	f.done = d.Hide
-	d.SetButtons([]fyne.CanvasObject{
-		widget.NewButton("Cancel", d.Hide),
-		&widget.Button{Text: "Save", Importance: widget.HighImportance, OnTapped: f.Submit},
-	})
+	d := dialog.NewCustomConfirm("Save "+w.doc.Name+" as", "Save", "Cancel", f.content, func(ok bool) {
+		if ok {
+			w.RequestSave(f.path.Text)
+		}
+	}, w.win)
+	f.path.OnSubmitted = func(string) { d.Confirm() }
 	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
 	d.Show()
-	w.win.Canvas().Focus(f.entry)
+	w.win.Canvas().Focus(f.path)
 }
 
-// path returns the typed path made absolute.
-func (f *saveForm) path() string { return (&openForm{entry: f.entry}).path() }
-
-// Submit saves to the typed path, after asking when that replaces a file.
-func (f *saveForm) Submit() {
-	p := f.path()
-	fail := func(format string, args ...any) {
-		f.problem.SetText(fmt.Sprintf(format, args...))
-		f.problem.Show()
-	}
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		fail("%s is a folder: add a file name ending in .cubex, .cube or .cube.gz", p)
-		return
-	}
-	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-		fail("the folder %s does not exist", filepath.Dir(p))
-		return
-	}
-	save := func() {
-		if f.done != nil {
-			f.done()
-		}
-		f.w.SaveAs(p)
-	}
-	if in, ok := atomicfile.SameFile(p, f.w.doc.inputs()); ok {
-		what := p + " is a file this experiment was read from."
-		if filepath.Clean(in) != p {
-			what = fmt.Sprintf("%s is %s (another path to it), a file this experiment was read from.", p, in)
-		}
-		f.confirm("Replace an input?", what+"\nReplace it with this experiment?", save)
-		return
-	}
-	if _, err := os.Lstat(p); err == nil {
-		f.confirm("Replace?", fmt.Sprintf("%s exists. Replace it?", p), save)
-		return
-	}
-	save()
-}
-
-// browse picks the folder to save in; the typed file name is kept.
-func (f *saveForm) browse() {
-	dir, base := filepath.Split(f.path())
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil {
-			f.w.showError(err)
-			return
-		}
-		if l == nil {
-			return
-		}
-		f.entry.SetText(filepath.Join(l.Path(), base))
-	}, f.w.win)
-	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-		d.SetLocation(l)
-	}
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
-}
-
-// inputs returns the files d was read from: its own, or those of the
-// experiments a derived one was computed from.
-func (d *Document) inputs() []string {
-	var out []string
+// Inputs returns the files the window's experiment comes from, each with
+// what it is to the experiment: the file (or folder) it was read from and
+// the files of its operands, as its provenance records them.
+func (d *Document) Inputs() (paths, roles []string) {
 	if d.Path != "" {
-		out = append(out, d.Path)
+		paths = append(paths, d.Path)
+		roles = append(roles, "the file this window's experiment was read from")
 	}
-	for _, s := range d.sources {
-		out = append(out, s.inputs()...)
+	for _, p := range algebra.OperandFiles(d.Exp) {
+		paths = append(paths, p)
+		roles = append(roles, "an operand "+view.ShortName(p)+" of this window's experiment")
 	}
-	return out
+	return paths, roles
+}
+
+// RequestSave writes the experiment to path once it is known to be
+// writable, asking first where that would replace a file — with a
+// warning of its own when the file is one of the window's inputs (the
+// same file also through another path or a link, or a file inside an
+// input folder).
+func (w *Window) RequestSave(path string) {
+	if w.doc == nil {
+		return
+	}
+	path = strings.TrimSpace(path)
+	if err := checkSavePath(path); err != nil {
+		w.showError(err)
+		return
+	}
+	inputs, roles := w.doc.Inputs()
+	if in, ok := atomicfile.SameFile(path, inputs); ok {
+		role := ""
+		for i, p := range inputs {
+			if p == in {
+				role = roles[i]
+				break
+			}
+		}
+		what := fmt.Sprintf("%s is %s", path, role)
+		if filepath.Clean(in) != filepath.Clean(path) {
+			what = fmt.Sprintf("%s is %s (%s)", path, role, in)
+		}
+		w.ask("Replace an input?", what+".\nReplacing it loses that data: the experiment cannot be read from it again.\nReplace it with "+w.doc.Name+"?",
+			"Replace the input", func() { w.SaveAs(path) })
+		return
+	}
+	if _, err := os.Stat(path); err == nil {
+		w.ask("Replace the file?", path+" exists. Replace it with "+w.doc.Name+"?", "Replace", func() { w.SaveAs(path) })
+		return
+	}
+	w.SaveAs(path)
+}
+
+// checkSavePath refuses what cannot be written: an unknown ending, a
+// folder that does not exist, a folder as the target.
+func checkSavePath(path string) error {
+	switch {
+	case path == "":
+		return errors.New("save as: no file name")
+	case !format.CanWrite(path):
+		return fmt.Errorf("%s: unknown output format; the name must end in %s", path, strings.Join(format.OutputExtensions, ", "))
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s: the folder %s does not exist", path, filepath.Dir(path))
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder; give a file name", path)
+	}
+	return nil
+}
+
+// ask shows a question with a button that runs yes; Cancel does nothing.
+func (w *Window) ask(title, text, yes string, then func()) {
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm(title, yes, "Cancel", msg, func(ok bool) {
+		if ok {
+			then()
+		}
+	}, w.win)
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Resize(fyne.NewSize(560, 0).Max(d.MinSize()))
+	d.Show()
 }

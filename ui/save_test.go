@@ -2,89 +2,245 @@ package ui
 
 import (
 	"bytes"
+	"image"
+	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/algebra"
+	"cubeview/assets"
+	"cubeview/format"
 )
 
-// TestSaveAsAsksBeforeReplacingAnInput: Save as… onto the file the
-// experiment was read from (also through a link) asks first and leaves the
-// file as it was until confirmed; another existing file is confirmed too,
-// a new one written at once.
-func TestSaveAsAsksBeforeReplacingAnInput(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(dir, "profile.cubex")
-	orig, err := os.ReadFile(dataFile(t, "cube4/cpi/profile.cubex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(in, orig, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "link.cubex")
-	if err := os.Symlink(in, link); err != nil {
-		t.Fatal(err)
-	}
-	other := filepath.Join(dir, "other.cube")
-	if err := os.WriteFile(other, []byte("keep"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	a := newTestApp(t)
-	w := openWindow(t, a, in)
-
-	type asked struct {
-		title, question string
-		yes             func()
-	}
-	submit := func(path string) (*saveForm, []asked) {
-		f := w.newSaveForm()
-		var got []asked
-		f.confirm = func(title, question string, yes func()) { got = append(got, asked{title, question, yes}) }
-		f.entry.SetText(path)
-		f.Submit()
-		return f, got
-	}
-	for _, p := range []string{in, link} {
-		_, got := submit(p)
-		if len(got) != 1 || got[0].title != "Replace an input?" || !strings.Contains(got[0].question, p) {
-			t.Fatalf("save to %s: asked %+v, want whether to replace the input", p, got)
+// overlayTexts returns the texts of the labels in the window's top
+// overlay (an open dialog), and its buttons by label.
+func overlayTexts(w *Window) (texts []string, buttons map[string]*widget.Button) {
+	buttons = map[string]*widget.Button{}
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Button:
+			buttons[x.Text] = x
+			return
+		case *widget.Label:
+			texts = append(texts, x.Text)
+			return
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+			return
 		}
-		if now, _ := os.ReadFile(in); !bytes.Equal(now, orig) {
-			t.Fatalf("save to %s: the input changed before the answer", p)
+		if wid, ok := o.(fyne.Widget); ok {
+			for _, c := range test.WidgetRenderer(wid).Objects() {
+				walk(c)
+			}
 		}
 	}
-	_, got := submit(other)
-	if len(got) != 1 || got[0].title != "Replace?" {
-		t.Fatalf("save to an existing file: asked %+v", got)
+	if top := w.win.Canvas().Overlays().Top(); top != nil {
+		walk(top)
 	}
-	if now, _ := os.ReadFile(other); string(now) != "keep" {
-		t.Fatal("the existing file changed before the answer")
-	}
-	got[0].yes()
-	if b := openWindow(t, a, other); len(b.Document().Exp.Cnodes) != len(w.Document().Exp.Cnodes) {
-		t.Error("the confirmed save did not write the experiment")
-	}
+	return texts, buttons
+}
 
-	fresh := filepath.Join(dir, "new.cube.gz")
-	if _, got := submit(fresh); len(got) != 0 {
-		t.Errorf("save to a new file asked %+v", got)
+// answer checks that the window asks a question mentioning each of want
+// and taps the button labelled button.
+func answer(t *testing.T, w *Window, button string, want ...string) {
+	t.Helper()
+	texts, buttons := overlayTexts(w)
+	all := strings.Join(texts, "\n")
+	for _, s := range want {
+		if !strings.Contains(all, s) {
+			t.Errorf("the question %q does not say %q", all, s)
+		}
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Errorf("save to a new file: %v", err)
+	b := buttons[button]
+	if b == nil {
+		t.Fatalf("no button %q in the question %q (buttons %v)", button, all, buttons)
 	}
-
-	f, got := submit(dir)
-	if len(got) != 0 || !f.problem.Visible() || !strings.Contains(f.problem.Text, "folder") {
-		t.Errorf("save to a folder: asked %+v, problem %q", got, f.problem.Text)
+	test.Tap(b)
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatalf("the question is still open after %s", button)
 	}
 }
 
-func TestDocumentInputs(t *testing.T) {
-	a, b := &Document{Path: "/x/a.cubex"}, &Document{Path: "/x/b.cubex"}
-	diff := &Document{Name: "a − b", sources: []*Document{a, b}}
-	mean := &Document{Name: "mean", sources: []*Document{diff, a}}
-	if got := strings.Join(mean.inputs(), " "); got != "/x/a.cubex /x/b.cubex /x/a.cubex" {
-		t.Errorf("inputs = %s", got)
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSaveAsAsksBeforeReplacingInput saves a window's experiment onto its
+// own file (directly and through a link): the window asks, Cancel leaves
+// the file as it was, Replace writes it; a new file is written without a
+// question, another existing file after one.
+func TestSaveAsAsksBeforeReplacingInput(t *testing.T) {
+	a := newTestApp(t)
+	dir := t.TempDir()
+	own := filepath.Join(dir, "profile.cubex")
+	copyFile(t, dataFile(t, "cube4/cpi/profile.cubex"), own)
+	link := filepath.Join(dir, "link.cubex")
+	if err := os.Symlink(own, link); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, own)
+	w := openWindow(t, a, own)
+	// The path proposed is beside the input, never the input itself.
+	if got, want := w.defaultSavePath(), filepath.Join(dir, "profile-copy.cubex"); got != want {
+		t.Errorf("Save as proposes %s, want %s", got, want)
+	}
+	copyFile(t, own, filepath.Join(dir, "profile-copy.cubex"))
+	if got, want := w.defaultSavePath(), filepath.Join(dir, "profile-copy2.cubex"); got != want {
+		t.Errorf("Save as proposes %s, want %s", got, want)
+	}
+
+	for _, target := range []string{own, link, filepath.Join(dir, ".", "profile.cubex")} {
+		w.RequestSave(target)
+		answer(t, w, "Cancel", "Replace an input?", "the file this window's experiment was read from")
+		if !bytes.Equal(readFile(t, own), before) {
+			t.Fatalf("saving onto %s and cancelling changed the input", target)
+		}
+	}
+	w.RequestSave(own)
+	answer(t, w, "Replace the input")
+	e, err := format.Open(own)
+	if err != nil {
+		t.Fatalf("the replaced file does not open: %v", err)
+	}
+	var x, y strings.Builder
+	if err := w.Document().Exp.Dump(&x); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Dump(&y); err != nil {
+		t.Fatal(err)
+	}
+	if x.String() != y.String() {
+		t.Error("the file saved over the input differs from the experiment")
+	}
+
+	// Not an input: a new file is written at once, an existing one after
+	// a question.
+	other := filepath.Join(dir, "other.cube")
+	w.RequestSave(other)
+	if top := w.win.Canvas().Overlays().Top(); top != nil {
+		t.Fatal("saving to a new file asked a question")
+	}
+	if _, err := format.Open(other); err != nil {
+		t.Fatalf("new file: %v", err)
+	}
+	w.RequestSave(other)
+	answer(t, w, "Replace", "Replace the file?", other)
+
+	// What cannot be written is refused before anything happens.
+	var got []string
+	a.fatal = func(err error) { got = append(got, err.Error()) }
+	w.RequestSave(filepath.Join(dir, "x.txt"))
+	w.RequestSave(filepath.Join(dir, "missing", "x.cubex"))
+	if len(got) != 2 || !strings.Contains(got[0], "unknown output format") || !strings.Contains(got[1], "does not exist") {
+		t.Errorf("errors %q", got)
+	}
+}
+
+// TestSaveAsAsksBeforeReplacingOperand saves a difference onto one of its
+// operands, also a file inside a folder operand: the window asks and
+// Cancel leaves the operand unchanged.
+func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
+	a := newTestApp(t)
+	files, err := assets.WriteExample(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openWindow(t, a, files.Before)
+	openWindow(t, a, files.After)
+	d := submit(t, a, b.newOperationForm(algebra.OpDiff))
+	after := readFile(t, files.After)
+	d.RequestSave(files.After)
+	answer(t, d, "Cancel", "Replace an input?", "an operand after of this window's experiment")
+	if !bytes.Equal(readFile(t, files.After), after) {
+		t.Fatal("cancelling changed the operand")
+	}
+	if got := d.defaultSavePath(); filepath.Dir(got) != filepath.Dir(files.Before) || !strings.HasSuffix(got, ".cubex") {
+		t.Errorf("proposed %s, want a .cubex beside the operands", got)
+	}
+
+	// A folder operand: a TAU profile directory holds its files.
+	tau := filepath.Join(t.TempDir(), "cpi-mpi")
+	if err := os.Mkdir(tau, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := dataFile(t, "tau/cpi-mpi")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ent := range entries {
+		copyFile(t, filepath.Join(src, ent.Name()), filepath.Join(tau, ent.Name()))
+	}
+	inside := filepath.Join(tau, "notes.cube")
+	if err := os.WriteFile(inside, []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cpi := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
+	f := cpi.newOperationForm(algebra.OpDiff)
+	f.openOperand(tau, func(d *Document) { f.choose(f.subtrahend, d) })
+	td := submit(t, a, f)
+	td.RequestSave(inside)
+	answer(t, td, "Cancel", "Replace an input?", "an operand cpi-mpi of this window's experiment", tau)
+	if string(readFile(t, inside)) != "kept" {
+		t.Fatal("cancelling changed a file in the folder operand")
+	}
+}
+
+// TestWritePNGAtomic: the snapshot is a whole PNG and no temporary file
+// stays next to it; a failed capture writes nothing.
+func TestWritePNGAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shot.png")
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	if err := writePNG(path, img); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, err := png.Decode(f); err != nil || got.Bounds() != img.Bounds() {
+		t.Errorf("decoded %v, %v", got, err)
+	}
+	if err := writePNG(filepath.Join(dir, "none.png"), nil); err == nil {
+		t.Error("no error for a failed capture")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("folder holds %d entries, want the snapshot only", len(entries))
 	}
 }

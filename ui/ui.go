@@ -15,6 +15,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/assets"
+	"cubeview/internal/atomicfile"
 	"cubeview/internal/flagargs"
 	"cubeview/repo"
 	"cubeview/view"
@@ -33,6 +34,7 @@ type Options struct {
 	ExpandSystem bool   // expand the whole system tree
 	Flat         bool   // show the flat profile
 	Hottest      bool   // expand the hottest call path below the selection
+	SystemMode   string // value mode of the system pane, e.g. "peer distribution"
 	Source       bool   // show the source panel
 	Calc         string // algebra expression over files whose result opens (and is rendered)
 	Repo         string // repository location (--repo); "" for $CUBEVIEW_REPO or the default
@@ -43,15 +45,19 @@ type Options struct {
 const usage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
        cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
                 [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
+                [--system-mode MODE]
                 [FILE | --calc EXPR]
 
-Opens each experiment FILE (.cube, .cube.gz, .cubex) in its own window;
+Opens each experiment FILE in its own window: a CUBE file (.cube,
+.cube.gz, .cubex) or another tool's profile, file or folder (TAU, gprof,
+mpiP, pprof, callgrind, HPCToolkit, Caliper; see "cubeview help");
 without a file, the bundled example (before and after). --calc EXPR opens
 the result of an algebra expression over files in a window titled by the
 expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in
 "cubeview help calc"). With --snapshot the window of FILE, of EXPR's
 result or of the example's "before" is rendered at the given size (default
-1280x800) into OUT.png and cubeview exits. --repository opens the
+1280x800) into OUT.png and cubeview exits; --system-mode sets the system
+pane's value mode (peer-percent, peer-distribution, own-root-percent, …). --repository opens the
 experiment repository's window (File › Repository…); --repo LOC names the
 repository (an SQLite file or a postgres:// URL) it and repo:ID references
 read instead of $CUBEVIEW_REPO or the default.`
@@ -68,6 +74,7 @@ func ParseArgs(args []string) (Options, error) {
 	fs.BoolVar(&o.ExpandSystem, "expand-system", false, "expand the system tree in the snapshot")
 	fs.BoolVar(&o.Flat, "flat", false, "show the flat profile in the snapshot")
 	fs.BoolVar(&o.Hottest, "hottest", false, "expand the hottest path in the snapshot")
+	fs.StringVar(&o.SystemMode, "system-mode", "", "value mode of the system pane in the snapshot, e.g. 'peer distribution'")
 	fs.BoolVar(&o.Source, "source", false, "show the source panel in the snapshot")
 	fs.StringVar(&o.Calc, "calc", "", "open the result of an algebra expression")
 	fs.StringVar(&o.Repo, "repo", "", "repository location")
@@ -86,8 +93,11 @@ func ParseArgs(args []string) (Options, error) {
 			return o, err
 		}
 	}
-	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest || o.Source) {
-		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat, --hottest and --source need --snapshot")
+	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest || o.Source || o.SystemMode != "") {
+		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat, --hottest, --source and --system-mode need --snapshot")
+	}
+	if _, ok := view.ParseMode(view.SystemPane, o.SystemMode); o.SystemMode != "" && !ok {
+		return o, fmt.Errorf("--system-mode: no mode %q in the system pane; one of %s", o.SystemMode, systemModeNames())
 	}
 	if o.Snapshot != "" && len(o.Files) > 1 {
 		return o, errors.New("--snapshot renders one file")
@@ -224,6 +234,15 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 	return 1 // not reached unless the driver stops by itself
 }
 
+// systemModeNames lists the system pane's modes as --system-mode takes them.
+func systemModeNames() string {
+	var names []string
+	for _, m := range view.Modes(view.SystemPane) {
+		names = append(names, strings.ReplaceAll(strings.ToLower(m.String()), " ", "-"))
+	}
+	return strings.Join(names, ", ")
+}
+
 // apply carries out the snapshot options on a window showing an experiment.
 func (w *Window) apply(o Options) error {
 	v := w.view
@@ -259,6 +278,9 @@ func (w *Window) apply(o Options) error {
 		w.active = view.CallPane
 		w.panes[view.CallPane].Sync()
 	}
+	if m, ok := view.ParseMode(view.SystemPane, o.SystemMode); ok {
+		w.SetMode(view.SystemPane, m)
+	}
 	if o.Hottest {
 		w.ExpandHottest(view.CallPane)
 	}
@@ -273,19 +295,14 @@ func (w *Window) apply(o Options) error {
 	return nil
 }
 
+// writePNG writes the snapshot through a temporary file, so that an
+// interrupted write leaves neither a half-written image nor the temporary
+// file (internal/atomicfile).
 func writePNG(path string, img image.Image) error {
 	if img == nil {
 		return errors.New("snapshot: the window could not be captured")
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("snapshot %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
 		return fmt.Errorf("snapshot %s: %w", path, err)
 	}
 	return nil

@@ -59,8 +59,9 @@ type Window struct {
 	reported map[string]bool
 	ready    []func()
 
-	source         *sourcePanel // nil until the source panel is first shown
-	analysisPanels              // perfdiff result list, statistics
+	source         *sourcePanel    // nil until the source panel is first shown
+	analysisPanels                 // perfdiff result list, statistics
+	callGraph      *callGraphPanel // nil until callers and callees are first shown
 
 	prefetching bool      // the selected metric's rows are being read ahead
 	firstPaint  bool      // values were shown (timing log)
@@ -80,13 +81,7 @@ func (a *App) newWindow() *Window {
 		w.rememberSplit()
 		a.removeWindow(w)
 	})
-	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
-		for _, u := range uris {
-			if u.Scheme() == "file" {
-				a.OpenFile(u.Path(), w)
-			}
-		}
-	})
+	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.rebuildMenu()
 	w.addShortcuts()
@@ -187,6 +182,7 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 		}
 		w.view.SetExpanded(d, n, open)
 		w.refresh()
+		w.refitPanes()
 	}
 	p.OnHover = func(n view.Node, in bool) {
 		if w.view == nil || !in {
@@ -255,6 +251,7 @@ func (w *Window) setDocument(doc *Document) {
 	w.rebuildMenu()
 	w.whenReady(w.fitPanes)
 	w.refresh()
+	w.showCallGraphDefaults()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -344,6 +341,18 @@ func (w *Window) fitPanes() {
 	bounded := func(x float32) float32 { return min(max(x, 0.15*total), 0.35*total) }
 	m, s := bounded(w.panes[view.MetricPane].contentWidth()), bounded(w.panes[view.SystemPane].contentWidth())
 	w.setSplit(float64(m/total), float64((total-m-s)/(total-m)))
+}
+
+// refitPanes fits the panes again after rows were expanded or collapsed,
+// unless the user has moved a split (in this window or for all windows).
+func (w *Window) refitPanes() {
+	if w.fitted == ([2]float64{}) || len(w.app.prefs.StringList(paneSplitKey)) == 2 {
+		return
+	}
+	if math.Abs(w.splits[0].Offset-w.fitted[0]) > 1e-3 || math.Abs(w.splits[1].Offset-w.fitted[1]) > 1e-3 {
+		return
+	}
+	w.fitPanes()
 }
 
 func (w *Window) setSplit(outer, inner float64) {
@@ -531,16 +540,19 @@ func (w *Window) setNumberFormat(f numfmt.Format) {
 }
 
 // applyNumberPrefs gives a new view the remembered number format.
-func (w *Window) applyNumberPrefs() {
-	i := int(w.app.prefs.Float(numberStyleKey, 0))
+func (w *Window) applyNumberPrefs() { w.view.SetNumberFormat(w.app.numberFormat()) }
+
+// numberFormat returns the remembered number format (View › Numbers).
+func (a *App) numberFormat() numfmt.Format {
+	i := int(a.prefs.Float(numberStyleKey, 0))
 	if i < 0 || i >= len(numberStyles) {
 		i = 0
 	}
 	f := numberStyles[i].format()
-	if d := int(w.app.prefs.Float(decimalsKey, float64(f.Decimals))); d >= 0 && d <= 6 {
+	if d := int(a.prefs.Float(decimalsKey, float64(f.Decimals))); d >= 0 && d <= 6 {
 		f.Decimals = d
 	}
-	w.view.SetNumberFormat(f)
+	return f
 }
 
 // SetHotThreshold sets the share of its parent's value a child must
@@ -684,6 +696,7 @@ func (w *Window) expandSubtree(d view.Dim, n view.Node, open bool) {
 	walk(n)
 	w.panes[d].Sync()
 	w.refresh()
+	w.refitPanes()
 }
 
 func (w *Window) rebuildMenu() {
@@ -694,6 +707,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	a := w.app
 	open := fyne.NewMenuItem("Open…", w.openDialog)
 	open.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	openFolder := fyne.NewMenuItem("Open folder…", w.openFolderDialog)
 	recent := fyne.NewMenuItem("Open recent", nil)
 	for _, p := range a.Recent() {
 		recent.ChildMenu = appendItem(recent.ChildMenu, fyne.NewMenuItem(p, func() { a.OpenFile(p, w) }))
@@ -706,7 +720,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	save.Disabled = w.doc == nil
 	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
 	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", open, recent, w.repositoryItem(), save, w.propertiesItem(), w.memoryItem(), fyne.NewMenuItemSeparator(), closeItem)
+	file := fyne.NewMenu("File", open, openFolder, recent, w.repositoryItem(), save, w.propertiesItem(), w.memoryItem(), fyne.NewMenuItemSeparator(), closeItem)
 
 	v := w.view
 	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
@@ -773,7 +787,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	}
 	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
 		hot, hotShare, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
-		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem())
+		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem(), w.callGraphMenuItem())
 
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keys and mouse", w.keysHelp),
@@ -829,7 +843,8 @@ func (w *Window) keysHelp() {
 		"Hover a row to see its description below the status line.",
 		"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
 		"Ctrl+I: statistics of the selected call path across locations.",
-		"Drop experiment files on the window to open them.",
+		"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
+		"Drop experiment files or folders on the window to open them.",
 	}, "\n"), w.win)
 }
 

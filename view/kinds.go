@@ -371,8 +371,12 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 		if m := k.metricOf(v, i); m >= 0 {
 			unit = " " + v.exp.Metrics[m].Unit
 		}
-		parts[0] = fmt.Sprintf("%s (expanded): - · a %s has no value of its own: its %s carry the values (collapsed, it shows their total, %s%s)",
-			k.label(v, i), v.levelName(i), Count(len(kids), v.levelName(kids[0].Index)), v.format.Format(k.inclusive(v, i), v.integer(SystemPane, n)), unit)
+		carry, total := "carry the values", "their total"
+		if len(kids) == 1 {
+			carry, total = "carries the values", "its value"
+		}
+		parts[0] = fmt.Sprintf("%s (expanded): - · a %s has no value of its own: its %s %s (collapsed, it shows %s, %s%s)",
+			k.label(v, i), v.levelName(i), Count(len(kids), v.levelName(kids[0].Index)), carry, total, v.format.Format(k.inclusive(v, i), v.integer(SystemPane, n)), unit)
 	}
 	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
 		parts = append(parts, v.metricState(ms))

@@ -148,6 +148,18 @@ func Modes(d Dim) []Mode {
 	return []Mode{Absolute, OwnRootPercent, ExternalPercent}
 }
 
+// ParseMode returns the mode of pane d named s, as String names it, in
+// any case and with dashes for spaces ("peer-distribution").
+func ParseMode(d Dim, s string) (Mode, bool) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "-", " ")
+	for _, m := range Modes(d) {
+		if strings.EqualFold(m.String(), s) {
+			return m, true
+		}
+	}
+	return Absolute, false
+}
+
 // SortOrder orders the children of every node.
 type SortOrder uint8
 

@@ -79,6 +79,7 @@ type View struct {
 	peers               []peerRange // per level, for the current system values
 	hotThreshold        float64     // 0: DefaultHotThreshold
 	hot                 hotNote
+	callGraphArcs       *callGraphIndex // built on first use, see callgraph.go
 }
 
 type paneState struct {
@@ -583,6 +584,7 @@ func (v *View) computeSystem(ms model.MetricSel, ok bool) {
 		v.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
+	sys = v.toolSystemValues(ms, sys)
 	v.sysVals = sys
 	v.locVals = v.exp.LocationsOf(sys)
 	v.computePeers()

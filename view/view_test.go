@@ -384,6 +384,17 @@ func TestWording(t *testing.T) {
 	if got := v.Explain(SystemPane); !strings.HasPrefix(got, want) {
 		t.Errorf("status %q, want it to start with %q", got, want)
 	}
+	v.Select(SystemPane, sNode0)
+	mustUpdate(t, v)
+	want = "node jrc0280 (expanded): - · a node has no value of its own: its 2 processes carry the values"
+	if got := v.Explain(SystemPane); !strings.HasPrefix(got, want) {
+		t.Errorf("status %q, want it to start with %q", got, want)
+	}
+	v.Select(SystemPane, sRoot)
+	mustUpdate(t, v)
+	if got, want := v.Explain(SystemPane), "its 1 node carries the values (collapsed, it shows its value, 25.00 sec)"; !strings.Contains(got, want) {
+		t.Errorf("status %q misses %q", got, want)
+	}
 }
 
 // TestPeerModes checks peer percent and peer distribution by hand: the
@@ -412,6 +423,14 @@ func TestPeerModes(t *testing.T) {
 	v.Select(SystemPane, sT00)
 	if got, want := v.Explain(SystemPane), "3 threads of its level from 7.00 to 10.00 sec"; !strings.Contains(got, want) {
 		t.Errorf("status %q misses %q", got, want)
+	}
+	for s, want := range map[string]bool{"peer-distribution": true, "Peer percent": true, "absolute": true, "peer": false} {
+		if m, ok := ParseMode(SystemPane, s); ok != want || ok && !strings.EqualFold(strings.ReplaceAll(s, "-", " "), m.String()) {
+			t.Errorf("ParseMode(%q) = %v, %v", s, m, ok)
+		}
+	}
+	if _, ok := ParseMode(CallPane, "peer percent"); ok {
+		t.Error("peer percent parsed for the call pane")
 	}
 	if !slices.Contains(Modes(SystemPane), PeerDistribution) || slices.Contains(Modes(CallPane), PeerPercent) {
 		t.Error("peer modes belong to the system pane only")

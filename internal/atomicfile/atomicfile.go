@@ -215,17 +215,43 @@ func hasLegacyTarget(name string) bool {
 }
 
 // SameFile returns the first of inputs that names the same file as out
-// (also through another path, a symbolic or a hard link) and whether
-// there is one. A path that does not exist is nobody's input.
+// (also through another path, a symbolic or a hard link) or, for an input
+// that is a folder (a TAU profile directory, an HPCToolkit database), a
+// folder holding out at any depth; and whether there is one. A path that
+// does not exist is nobody's input.
 func SameFile(out string, inputs []string) (string, bool) {
 	so, err := os.Stat(out)
 	if err != nil {
 		return "", false
 	}
 	for _, in := range inputs {
-		if si, err := os.Stat(in); err == nil && os.SameFile(si, so) {
+		si, err := os.Stat(in)
+		if err != nil {
+			continue
+		}
+		if os.SameFile(si, so) || si.IsDir() && within(out, si) {
 			return in, true
 		}
 	}
 	return "", false
+}
+
+// within reports whether the existing file at path lies in the folder
+// dir or below it, following symbolic links.
+func within(path string, dir os.FileInfo) bool {
+	p, err := filepath.Abs(path)
+	if err == nil {
+		p, err = filepath.EvalSymlinks(p)
+	}
+	if err != nil {
+		return false
+	}
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if di, err := os.Stat(d); err == nil && os.SameFile(di, dir) {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }

@@ -124,6 +124,17 @@ func TestSameFile(t *testing.T) {
 	if err := os.Link(a, hard); err != nil {
 		t.Skip("no hard links:", err)
 	}
+	deep := filepath.Join(dir, "sub", "profile.0.0.0")
+	if err := os.Mkdir(filepath.Dir(deep), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(deep, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linkDir := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, linkDir); err != nil {
+		t.Fatal(err)
+	}
 	wd, _ := os.Getwd()
 	rel, err := filepath.Rel(wd, a)
 	if err != nil {
@@ -142,6 +153,14 @@ func TestSameFile(t *testing.T) {
 		{a, []string{sym}, sym},
 		{b, []string{a, sym, hard}, ""},
 		{filepath.Join(dir, "new.cubex"), []string{a}, ""},
+		// A folder input holds its files, also below sub-folders and
+		// through a link to the folder.
+		{a, []string{b, dir}, dir},
+		{deep, []string{dir}, dir},
+		{filepath.Join(linkDir, "sub", "profile.0.0.0"), []string{dir}, dir},
+		{deep, []string{linkDir}, linkDir},
+		{b, []string{filepath.Join(dir, "sub")}, ""},
+		{filepath.Join(dir, "sub", "new.0.0.0"), []string{dir}, ""},
 	}
 	for _, tt := range tests {
 		got, ok := SameFile(tt.out, tt.inputs)

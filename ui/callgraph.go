@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/view"
+)
+
+// callGraphPanel lists the callers and callees of the region selected in
+// the call pane, for experiments with a call graph (gprof, callgrind):
+// view computes the rows, the panel draws them and a click selects the
+// caller's or callee's region.
+type callGraphPanel struct {
+	w                *Window
+	rep              view.CallGraphReport
+	title            *widget.Label
+	note             *widget.Label
+	callers, callees *widget.Table
+	box              fyne.CanvasObject
+}
+
+// Columns of the caller and callee tables.
+var callGraphColumns = []struct {
+	title string
+	width float32
+}{{"Cost", 150}, {"Calls", 100}, {"", 420}}
+
+func newCallGraphPanel(w *Window) *callGraphPanel {
+	p := &callGraphPanel{w: w, title: widget.NewLabel(""), note: widget.NewLabel("")}
+	p.title.Truncation = fyne.TextTruncateEllipsis
+	p.title.TextStyle.Bold = true
+	p.note.Wrapping = fyne.TextWrapWord
+	p.note.Importance = widget.LowImportance
+	p.callers = p.newTable("Callers", func() []view.CallGraphRow { return p.rep.Callers })
+	p.callees = p.newTable("Callees", func() []view.CallGraphRow { return p.rep.Callees })
+	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.ShowCallGraph(false) })
+	lists := container.NewHSplit(p.callers, p.callees)
+	head := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, p.title), p.note)
+	p.box = container.NewBorder(head, nil, nil, nil, lists)
+	return p
+}
+
+// newTable returns a table of the rows rows returns, headed by what.
+func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) *widget.Table {
+	t := widget.NewTableWithHeaders(
+		func() (int, int) { return len(rows()), len(callGraphColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, newSwatch(), nil, l)
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			c := o.(*fyne.Container)
+			l, s := c.Objects[0].(*widget.Label), c.Objects[1].(*swatch)
+			rs := rows()
+			if id.Row >= len(rs) {
+				return
+			}
+			r := rs[id.Row]
+			s.Hide()
+			l.TextStyle.Monospace = id.Col < 2
+			switch id.Col {
+			case 0:
+				s.set(r.Color, r.Relief)
+				s.Show()
+				l.Alignment = fyne.TextAlignTrailing
+				l.SetText(r.Text)
+			case 1:
+				l.Alignment = fyne.TextAlignTrailing
+				l.SetText(r.CallsText)
+			default:
+				l.Alignment = fyne.TextAlignLeading
+				l.SetText(r.Label)
+			}
+		})
+	t.ShowHeaderColumn = false
+	t.CreateHeader = func() fyne.CanvasObject {
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col < 0 {
+			return
+		}
+		title := callGraphColumns[id.Col].title
+		if title == "" {
+			title = what
+		}
+		o.(*widget.Label).SetText(title)
+	}
+	for i, c := range callGraphColumns {
+		t.SetColumnWidth(i, c.width)
+	}
+	t.OnSelected = func(id widget.TableCellID) {
+		t.UnselectAll()
+		if rs := rows(); id.Row >= 0 && id.Row < len(rs) {
+			p.choose(rs[id.Row])
+		}
+	}
+	return t
+}
+
+// choose selects the region of row r in the call pane.
+func (p *callGraphPanel) choose(r view.CallGraphRow) {
+	if !r.Node.Valid() {
+		p.w.hint.SetText(r.Label + " has no row in the call pane")
+		return
+	}
+	p.w.selectNode(view.CallPane, r.Node)
+}
+
+// CallGraphShown reports whether the callers and callees are shown.
+func (w *Window) CallGraphShown() bool {
+	return w.callGraph != nil && w.panelShows(w.callGraph.box)
+}
+
+// ShowCallGraph shows or hides the callers and callees below the panes.
+func (w *Window) ShowCallGraph(on bool) {
+	if on == w.CallGraphShown() {
+		return
+	}
+	if w.callGraph == nil {
+		w.callGraph = newCallGraphPanel(w)
+		w.OnRefresh(w.callGraph.follow)
+	}
+	if on {
+		w.showAnalysisPanel(w.callGraph.box, 0.6)
+		w.callGraph.follow()
+	} else {
+		w.SetPanel(nil)
+	}
+	w.rebuildMenu()
+}
+
+// follow shows the callers and callees of the current selection.
+func (p *callGraphPanel) follow() {
+	w := p.w
+	if w.view == nil || !w.panelShows(p.box) {
+		return
+	}
+	p.rep = w.view.CallGraph()
+	p.title.SetText(p.rep.Title)
+	p.note.SetText(p.rep.Note)
+	if p.rep.Note == "" {
+		p.note.Hide()
+	} else {
+		p.note.Show()
+	}
+	p.callers.Refresh()
+	p.callees.Refresh()
+}
+
+// callGraphMenuItem returns the View menu's item that toggles the panel.
+func (w *Window) callGraphMenuItem() *fyne.MenuItem {
+	it := fyne.NewMenuItem("Callers and callees", func() { w.ShowCallGraph(!w.CallGraphShown()) })
+	it.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
+	it.Checked = w.CallGraphShown()
+	it.Disabled = w.view == nil || !w.view.HasCallGraph()
+	return it
+}
+
+// showCallGraphDefaults opens an experiment of a tool that records a call
+// graph the way the tool shows it: as a flat profile (the only display of
+// its inclusive values) with the callers and callees of the selection.
+func (w *Window) showCallGraphDefaults() {
+	if view.PrefersFlat(w.view.Experiment()) {
+		w.SetFlat(true)
+	}
+	if w.view.HasCallGraph() {
+		w.ShowCallGraph(true)
+	}
+}
