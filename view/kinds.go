@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // rowKind is what one sort of row knows: where it hangs in its pane, what
@@ -398,9 +399,11 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-// Count returns "1 call path", "2 call paths": n and word, in the plural
-// unless n is 1.
-func Count(n int, word string) string { return fmt.Sprintf("%d %s", n, plural(n, word)) }
+// Count returns "1 call path", "1,024 call paths": n (digits grouped)
+// and word, in the plural unless n is 1.
+func Count(n int, word string) string {
+	return numfmt.Grouped().Format(float64(n), true) + " " + plural(n, word)
+}
 
 // levelName names the level of system node i for people: its class, or
 // its kind when the file names no class.

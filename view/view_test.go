@@ -350,7 +350,7 @@ func TestFlatSortedByValue(t *testing.T) {
 // TestWording checks singular and plural, system nodes named without
 // their class twice, and why an expanded system node shows "-".
 func TestWording(t *testing.T) {
-	for n, want := range map[int]string{0: "0 call paths", 1: "1 call path", 2: "2 call paths"} {
+	for n, want := range map[int]string{0: "0 call paths", 1: "1 call path", 2: "2 call paths", 1024: "1,024 call paths"} {
 		if got := Count(n, "call path"); got != want {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
