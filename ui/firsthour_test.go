@@ -25,6 +25,11 @@ func TestPeerDistributionPane(t *testing.T) {
 	if got := w.view.Mode(view.SystemPane); got != view.PeerDistribution {
 		t.Fatalf("mode %v, want peer distribution", got)
 	}
+	// The pane widens so that the mode's name is not elided (less the
+	// split's divider).
+	if pw, hw := w.panes[view.SystemPane].Size().Width, w.headWidth(view.SystemPane); pw+2*theme.Padding() < hw {
+		t.Errorf("system pane %v wide, its title and mode need %v", pw, hw)
+	}
 	expandAll(w, view.SystemPane)
 	colours := map[any]bool{}
 	threads := 0
