@@ -925,6 +925,10 @@ func (v *View) Legend() (low, high string, entries []LegendEntry, operands []str
 		{v.scale.Color(1, unit), colormap.Raised, "positive (raised)"},
 		{v.scale.Color(-1, unit), colormap.Sunken, "negative (sunken)"},
 	}
+	if !v.scale.Diverging {
+		// One spectrum for both signs: only the relief tells them apart.
+		entries[3].Meaning = "negative (sunken, coloured by size)"
+	}
 	if v.markerOperandsKnown {
 		for i, name := range v.markerNames {
 			operands = append(operands, operandLetter(i)+" "+name)

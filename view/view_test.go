@@ -561,6 +561,26 @@ func TestMarker(t *testing.T) {
 	}
 }
 
+// TestLegendSigns checks that the legend's negative swatch is the colour
+// the panes give negative values: blue in the diverging scale, the
+// positive colour otherwise, where the text says that only the relief
+// differs.
+func TestLegendSigns(t *testing.T) {
+	v := NewView(handMade())
+	_, _, entries, _ := v.Legend()
+	pos, neg := entries[2], entries[3]
+	if pos.Color != neg.Color || !strings.Contains(neg.Meaning, "coloured by size") || neg.Relief != colormap.Sunken {
+		t.Errorf("spectrum legend: positive %v, negative %v %q %v", pos.Color, neg.Color, neg.Meaning, neg.Relief)
+	}
+	s := v.Scale()
+	s.Diverging = true
+	v.SetScale(s)
+	_, _, entries, _ = v.Legend()
+	if neg := entries[3]; neg.Color.B < 200 || neg.Color.R > 100 || neg.Meaning != "negative (sunken)" {
+		t.Errorf("diverging legend: negative %v %q, want blue", neg.Color, neg.Meaning)
+	}
+}
+
 func TestMissing(t *testing.T) {
 	e := handMade()
 	v := NewView(e) // all blocks set in memory
