@@ -102,6 +102,9 @@ func TestRepoCommands(t *testing.T) {
 	if !ok || st != 0 || strings.Join(refs, " ") != "repo:3 repo:2" {
 		t.Fatalf("open: %v %d %v", refs, st, ok)
 	}
+	if got := ReferenceLocation(); got != loc {
+		t.Errorf("the windows would browse %q, not %q", got, loc)
+	}
 	if _, st, ok = WindowRequest([]string{"repo", "open", "77"}, Env{Stderr: new(strings.Builder)}); !ok || st != 1 {
 		t.Fatalf("open of a missing trial: %d %v", st, ok)
 	}

@@ -84,14 +84,18 @@ type Browser struct {
 	columns   []Column
 	rows      []Row
 	closed    map[string]bool
+	sorted    []repo.Trial       // the listing in tree order
+	groups    map[string][]int64 // the trials of each application and experiment, in tree order
+	index     map[int64]int      // listing position by trial id
 	current   int64
-	marked    []int64
+	marked    []int64        // in marking order
+	isMarked  map[int64]bool // the same trials, for lookups
 	filterErr *repo.FilterError
 	readOnly  string // why the repository cannot be changed; "" when it can
 }
 
 // NewBrowser returns an empty browser.
-func NewBrowser() *Browser { return &Browser{closed: map[string]bool{}} }
+func NewBrowser() *Browser { return &Browser{closed: map[string]bool{}, isMarked: map[int64]bool{}} }
 
 // SetReadOnly records that the repository cannot be changed and why
 // ("" when it can).
@@ -110,11 +114,18 @@ func (b *Browser) SetListing(l Listing) {
 	for _, t := range l.Trials {
 		listed[t.ID] = true
 	}
-	b.marked = slices.DeleteFunc(b.marked, func(id int64) bool { return !listed[id] })
+	b.marked = slices.DeleteFunc(b.marked, func(id int64) bool {
+		if !listed[id] {
+			delete(b.isMarked, id)
+			return true
+		}
+		return false
+	})
 	if !listed[b.current] {
 		b.current = 0
 	}
 	b.columns = columnsOf(l.Trials)
+	b.sortTrials()
 	b.build()
 }
 
@@ -155,6 +166,12 @@ func (b *Browser) Summary() string {
 	apps := map[string]bool{}
 	for _, t := range b.listing.Trials {
 		apps[t.App] = true
+	}
+	switch {
+	case len(b.listing.Trials) == 0 && b.listing.Filter != "":
+		return "No trial matches the filter"
+	case len(b.listing.Trials) == 0:
+		return "The repository holds no trials yet: Import… stores files and folders"
 	}
 	s := fmt.Sprintf("%s in %s", count(len(b.listing.Trials), "trial"), count(len(apps), "application"))
 	if b.listing.Filter != "" {
@@ -198,20 +215,80 @@ func columnsOf(trials []repo.Trial) []Column {
 func appKey(app string) string      { return "a" + strconv.Itoa(len(app)) + ":" + app }
 func expKey(app, exp string) string { return "e" + strconv.Itoa(len(app)) + ":" + app + exp }
 
-// sorted returns the listed trials in tree order: by application, then
-// experiment, byte by byte, then import order.
-func (b *Browser) sorted() []repo.Trial {
-	trials := slices.Clone(b.listing.Trials)
-	slices.SortStableFunc(trials, func(x, y repo.Trial) int {
-		return cmp.Or(strings.Compare(x.App, y.App), strings.Compare(x.Experiment, y.Experiment), cmp.Compare(x.ID, y.ID))
+// sortTrials orders the listed trials as the tree shows them (by
+// application, then experiment, in natural order, then import order) and
+// records each group's trials.
+func (b *Browser) sortTrials() {
+	b.sorted = slices.Clone(b.listing.Trials)
+	slices.SortStableFunc(b.sorted, func(x, y repo.Trial) int {
+		return cmp.Or(naturalCompare(x.App, y.App), naturalCompare(x.Experiment, y.Experiment), cmp.Compare(x.ID, y.ID))
 	})
-	return trials
+	b.index = make(map[int64]int, len(b.listing.Trials))
+	for i, t := range b.listing.Trials {
+		b.index[t.ID] = i
+	}
+	ids := make([]int64, len(b.sorted))
+	for i, t := range b.sorted {
+		ids[i] = t.ID
+	}
+	// Groups are runs of the sorted trials; each one's ids share ids.
+	b.groups = map[string][]int64{}
+	for i := 0; i < len(b.sorted); {
+		app := b.sorted[i].App
+		j := i
+		for j < len(b.sorted) && b.sorted[j].App == app {
+			j++
+		}
+		b.groups[appKey(app)] = ids[i:j:j]
+		for k := i; k < j; {
+			exp := b.sorted[k].Experiment
+			l := k
+			for l < j && b.sorted[l].Experiment == exp {
+				l++
+			}
+			b.groups[expKey(app, exp)] = ids[k:l:l]
+			k = l
+		}
+		i = j
+	}
 }
 
+// naturalCompare orders names as people count: runs of digits by their
+// number ("r2" before "r10"), everything else byte by byte; names that
+// differ only in leading zeros are ordered byte by byte.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
+			}
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i++
+		j++
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // build lays out the visible rows: applications and their experiments
-// sorted by name, trials in import order.
+// in natural order, trials in import order.
 func (b *Browser) build() {
-	trials := b.sorted()
+	trials := b.sorted
 	b.rows = b.rows[:0]
 	for i := 0; i < len(trials); {
 		app := trials[i].App
@@ -287,10 +364,8 @@ func (b *Browser) Toggle(i int) bool {
 
 // Trial returns the listed trial id.
 func (b *Browser) Trial(id int64) (repo.Trial, bool) {
-	for _, t := range b.listing.Trials {
-		if t.ID == id {
-			return t, true
-		}
+	if i, ok := b.index[id]; ok {
+		return b.listing.Trials[i], true
 	}
 	return repo.Trial{}, false
 }
@@ -317,17 +392,6 @@ func (b *Browser) SetCurrent(id int64) bool {
 // Current returns the current trial's id, 0 when there is none.
 func (b *Browser) Current() int64 { return b.current }
 
-// groupTrials returns the trials under group row i, in row order.
-func (b *Browser) groupTrials(key string) []int64 {
-	var out []int64
-	for _, t := range b.sorted() {
-		if appKey(t.App) == key || expKey(t.App, t.Experiment) == key {
-			out = append(out, t.ID)
-		}
-	}
-	return out
-}
-
 // rowTrials returns the trials row i stands for.
 func (b *Browser) rowTrials(i int) []int64 {
 	if i < 0 || i >= len(b.rows) {
@@ -336,7 +400,7 @@ func (b *Browser) rowTrials(i int) []int64 {
 	if r := b.rows[i]; r.Kind == TrialRow {
 		return []int64{r.Trial}
 	}
-	return b.groupTrials(b.rows[i].Key)
+	return b.groups[b.rows[i].Key]
 }
 
 // MarkRow marks (or unmarks) row i's trial, or every trial of a group.
@@ -349,19 +413,21 @@ func (b *Browser) MarkRow(i int, on bool) {
 // SetMarked marks trial id as an operand (appending it to the marked
 // ones) or unmarks it.
 func (b *Browser) SetMarked(id int64, on bool) {
-	at := slices.Index(b.marked, id)
 	switch {
-	case on && at < 0:
+	case on && !b.isMarked[id]:
 		if _, ok := b.Trial(id); ok {
 			b.marked = append(b.marked, id)
+			b.isMarked[id] = true
 		}
-	case !on && at >= 0:
+	case !on && b.isMarked[id]:
+		at := slices.Index(b.marked, id)
 		b.marked = slices.Delete(b.marked, at, at+1)
+		delete(b.isMarked, id)
 	}
 }
 
 // ClearMarks unmarks every trial.
-func (b *Browser) ClearMarks() { b.marked = nil }
+func (b *Browser) ClearMarks() { b.marked, b.isMarked = nil, map[int64]bool{} }
 
 // Marked returns the marked trials in the order they were marked.
 func (b *Browser) Marked() []int64 { return slices.Clone(b.marked) }
@@ -369,9 +435,12 @@ func (b *Browser) Marked() []int64 { return slices.Clone(b.marked) }
 // RowMark returns how much of row i is marked.
 func (b *Browser) RowMark(i int) Mark {
 	ids := b.rowTrials(i)
+	if len(b.marked) == 0 || len(ids) == 0 {
+		return Unmarked
+	}
 	n := 0
 	for _, id := range ids {
-		if slices.Contains(b.marked, id) {
+		if b.isMarked[id] {
 			n++
 		}
 	}
@@ -408,10 +477,11 @@ const (
 	Import
 	SetAttribute
 	Search
+	Scaling
 )
 
 var actionTitles = [...]string{Open: "Open", Difference: "Difference", Merge: "Merge", Mean: "Mean",
-	Remove: "Remove", Import: "Import…", SetAttribute: "Set attribute", Search: "Search…"}
+	Remove: "Remove", Import: "Import…", SetAttribute: "Set attribute", Search: "Search…", Scaling: "Scaling…"}
 
 // String returns the action's title as buttons show it.
 func (a Action) String() string {
@@ -452,6 +522,10 @@ func (b *Browser) Enabled(a Action) (bool, string) {
 		return true, ""
 	}
 	switch a {
+	case Scaling:
+		if len(b.marked) < 2 {
+			return false, "Mark two or more trials for a scaling study"
+		}
 	case Open, Remove:
 		if len(b.Targets()) == 0 {
 			return false, "Select a trial or mark trials first"
@@ -481,7 +555,7 @@ func (b *Browser) Operands(a Action) ([]int64, error) {
 // "marked: #3 p27, #5 p64".
 func (b *Browser) MarkedText() string {
 	if len(b.marked) == 0 {
-		return "Check trials to use them as operands of Difference, Merge and Mean."
+		return "Check trials to use them as operands of Difference, Merge and Mean, or for a scaling study."
 	}
 	parts := make([]string, len(b.marked))
 	for i, id := range b.marked {

@@ -201,3 +201,37 @@ func TestFilterAndMarks(t *testing.T) {
 		t.Error("Open disabled on a read-only repository")
 	}
 }
+
+func TestNaturalCompare(t *testing.T) {
+	names := []string{"r10", "r2", "r1", "", "r02", "r", "a9b", "a10", "a9a", "x", "R1", "r1x", "n1000000000000000000000", "n999"}
+	slices.SortStableFunc(names, naturalCompare)
+	want := []string{"", "R1", "a9a", "a9b", "a10", "n999", "n1000000000000000000000", "r", "r1", "r1x", "r02", "r2", "r10", "x"}
+	if !slices.Equal(names, want) {
+		t.Errorf("%q\nwant %q", names, want)
+	}
+	for _, a := range want {
+		for _, b := range want {
+			if naturalCompare(a, b) != -naturalCompare(b, a) || (naturalCompare(a, b) == 0) != (a == b) {
+				t.Errorf("%q, %q: not a total order", a, b)
+			}
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	b := NewBrowser()
+	for _, c := range []struct {
+		l    Listing
+		want string
+	}{
+		{Listing{}, "The repository holds no trials yet: Import… stores files and folders"},
+		{Listing{Filter: "procs > 1"}, "No trial matches the filter"},
+		{Listing{Filter: "procs > 1", Trials: []repo.Trial{{ID: 1, App: "a"}, {ID: 2, App: "b"}}}, "2 trials in 2 applications matching the filter"},
+		{Listing{Trials: []repo.Trial{{ID: 1, App: "a"}}}, "1 trial in 1 application"},
+	} {
+		b.SetListing(c.l)
+		if got := b.Summary(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
+		}
+	}
+}

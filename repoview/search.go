@@ -79,6 +79,9 @@ func (s SearchSpec) Query() (repo.Query, error) {
 	return q, nil
 }
 
+// HitColumns is the number of columns of a HitTable.
+const HitColumns = 5
+
 // HitTable is a search's result as rows: one per hit, best first.
 type HitTable struct {
 	Query   repo.Query
@@ -110,6 +113,23 @@ func NewHitTable(q repo.Query, hits []repo.Hit, f numfmt.Format) *HitTable {
 	}
 	return t
 }
+
+// SortKey returns what cell (i, c) of the table sorts by.
+func (t *HitTable) SortKey(i, c int) view.SortKey {
+	h := &t.Hits[i]
+	switch c {
+	case 0:
+		return view.NumKey(float64(h.Trial))
+	case 2:
+		return view.NumKey(h.Value)
+	case 3:
+		return view.NumKey(h.Share)
+	}
+	return view.TextKey(t.Rows[i][c])
+}
+
+// Numeric reports whether column c holds numbers.
+func (t *HitTable) Numeric(c int) bool { return c == 0 || c == 2 || c == 3 }
 
 // Describe says what q looks for: "time (exclusive) ≥ 10 % of the run ·
 // kind mpi · ranks 0-3 · trials where procs >= 64".

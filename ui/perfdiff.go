@@ -62,7 +62,7 @@ func (w *Window) newPerfDiffForm() *perfDiffForm {
 	note := widget.NewLabel("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
 		"whose values differ by at least δ is refined one step in the call tree and in the system tree.\n" +
 		"Significant foci are those no finer focus of which differs. Click a result to select it in the\n" +
-		"window of A − B.")
+		"window of A − B (for a derived metric: in the windows of A and B).")
 	note.Importance = widget.LowImportance
 	f.content = container.NewVBox(widget.NewForm(
 		widget.NewFormItem("Experiment A", f.a),
@@ -151,12 +151,40 @@ func (a *App) differenceWindow(r Request) *Window {
 	return nil
 }
 
+// derivedIn reports whether metric uniq is a derived metric of d.
+func derivedIn(d *Document, uniq string) bool {
+	m := d.Exp.MetricByName(uniq)
+	return m >= 0 && d.Exp.Metrics[m].IsDerived()
+}
+
+// documentWindow returns the window showing d, nil when none.
+func (a *App) documentWindow(d *Document) *Window {
+	for _, w := range a.windows {
+		if w.doc == d {
+			return w
+		}
+	}
+	return nil
+}
+
 // PerfDiff runs the performance difference of r in the background,
 // showing progress in from, and shows the result list in the window of
 // A − B, which it computes and opens first when it is not open yet.
+//
+// A derived metric of A − B would be its formula over the differences of
+// its operands, not A's value minus B's; so for a derived metric the list
+// goes below A's window instead, and a click selects the focus in the
+// windows of A and B, which show the values compared.
 func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 	diff := Request{Op: algebra.OpDiff, Operands: []*Document{r.A, r.B}}
 	target := a.differenceWindow(diff)
+	var follow *Document
+	if derivedIn(r.A, r.opt.Metric) || derivedIn(r.B, r.opt.Metric) {
+		if target = a.documentWindow(r.A); target == nil {
+			target = from
+		}
+		follow = r.B
+	}
 	format := from.view.NumberFormat()
 	names := diff.OperandNames()
 	from.startBusy(fmt.Sprintf("Comparing %s and %s …", names[0], names[1]))
@@ -188,6 +216,12 @@ func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 			target = a.Show(diff.resultDocument(res))
 		}
 		target.ShowPerfDiff(rep)
+		target.perfDiff.follow = follow
+		if follow != nil {
+			target.perfDiff.legend.SetText("★ significant: no finer focus differs. " + rep.NameA + " − " + rep.NameB +
+				" of a derived metric is each one's value at the focus, subtracted. Click a row to select the focus here and in " +
+				rep.NameB + "'s window, a column's title to sort by it.")
+		}
 		target.win.RequestFocus()
 	})
 }
@@ -195,10 +229,15 @@ func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 // perfDiffPanel is the result list of a performance difference below the
 // panes of the difference window.
 type perfDiffPanel struct {
-	w     *Window
-	rep   *view.PerfDiffReport
-	table *widget.Table
-	box   fyne.CanvasObject
+	w      *Window
+	rep    *view.PerfDiffReport
+	sorted *sortedTable
+	table  *widget.Table
+	legend *widget.Label
+	box    fyne.CanvasObject
+	// follow is B when the list is below A's window (a derived metric):
+	// B's windows select the focus too.
+	follow *Document
 }
 
 var perfDiffColumns = []struct {
@@ -209,33 +248,21 @@ var perfDiffColumns = []struct {
 // ShowPerfDiff shows rep below the panes; clicking a row selects its focus.
 func (w *Window) ShowPerfDiff(rep *view.PerfDiffReport) {
 	p := &perfDiffPanel{w: w, rep: rep}
-	p.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(rep.Rows), len(perfDiffColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(p.cell(id)) })
-	p.table.ShowHeaderColumn = false
-	p.table.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
-	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 {
-			o.(*widget.Label).SetText(p.header(id.Col))
-		}
-	}
+	p.sorted = newSortedTable(tableSource{
+		rows: func() int { return len(rep.Rows) }, cols: view.PerfDiffColumns,
+		title: p.header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, selected: p.Select,
+	})
+	p.table = p.sorted.table
 	for i, c := range perfDiffColumns {
 		p.table.SetColumnWidth(i, c.width)
 	}
-	p.table.OnSelected = func(id widget.TableCellID) { p.Select(id.Row) }
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
-	legend := widget.NewLabel("★ significant: no finer focus differs. Click a row to select its metric, call path and system node above.")
-	legend.Importance = widget.LowImportance
+	p.legend = widget.NewLabel("★ significant: no finer focus differs. Click a row to select its metric, call path and system node above, a column's title to sort by it.")
+	p.legend.Importance = widget.LowImportance
+	p.legend.Wrapping = fyne.TextWrapWord
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
-	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
+	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), p.legend), nil, nil, nil, p.table)
 	w.perfDiff = p
 	w.showAnalysisPanel(p.box, 0.5)
 }
@@ -253,33 +280,27 @@ func (p *perfDiffPanel) header(c int) string {
 	return perfDiffColumns[c].title
 }
 
-func (p *perfDiffPanel) cell(id widget.TableCellID) string {
-	r := &p.rep.Rows[id.Row]
-	switch id.Col {
-	case 0:
-		if r.Significant {
-			return "★"
-		}
-		return ""
-	case 1:
-		return r.TextA
-	case 2:
-		return r.TextB
-	case 3:
-		return r.TextDiff
-	case 4:
-		return r.CallPath
-	}
-	return r.System
-}
+func (p *perfDiffPanel) cell(id widget.TableCellID) string { return p.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's focus in the window: its metric, call path and
-// system node, each collapsed so that the system pane shows A − B there.
+// system node, each collapsed so that the system pane shows A − B there;
+// for a derived metric also in B's windows.
 func (p *perfDiffPanel) Select(i int) {
 	if i < 0 || i >= len(p.rep.Rows) {
 		return
 	}
-	w := p.w
+	p.selectIn(p.w, i)
+	if p.follow == nil {
+		return
+	}
+	for _, w := range p.w.app.windows {
+		if w != p.w && w.doc == p.follow {
+			p.selectIn(w, i)
+		}
+	}
+}
+
+func (p *perfDiffPanel) selectIn(w *Window, i int) {
 	if w.view == nil {
 		return
 	}

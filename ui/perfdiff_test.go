@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/widget"
@@ -97,6 +98,23 @@ func TestPerfDiffFromMenu(t *testing.T) {
 			t.Errorf("row %d (%s @ %s): the window shows %v, perfdiff %v", i, r.CallPath, r.System, got, r.Diff)
 		}
 	}
+	// Sorted by A − B (largest increase first), a click on the first row
+	// selects that focus and the system pane shows its difference.
+	if title := tapHeader(p.sorted, view.PerfDiffDelta); !strings.HasSuffix(title, "▼") {
+		t.Errorf("A − B column titled %q", title)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[p.sorted.Row(i-1)].Diff < rows[p.sorted.Row(i)].Diff {
+			t.Fatalf("sorted rows %d, %d: %v before %v", i-1, i, rows[p.sorted.Row(i-1)].Diff, rows[p.sorted.Row(i)].Diff)
+		}
+	}
+	if p.cell(widget.TableCellID{Row: 0, Col: view.PerfDiffCallPath}) != rows[p.sorted.Row(0)].CallPath {
+		t.Error("the table does not show the sorted rows")
+	}
+	p.table.Select(widget.TableCellID{Row: 0, Col: 0})
+	if top := rows[p.sorted.Row(0)]; !near(w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff) {
+		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
+	}
 	// A second comparison of the same pair reuses the difference window.
 	f2 := aw.newPerfDiffForm()
 	f2.a.SetSelected("before.cubex")
@@ -128,5 +146,80 @@ func TestPerfDiffFormErrors(t *testing.T) {
 		if err := f.Submit(); err == nil {
 			t.Errorf("δ %q (%s) accepted", c.delta, c.kind)
 		}
+	}
+}
+
+// TestPerfDiffDerived compares a derived metric (time per visit, defined
+// in both windows): the list goes below A's window, no difference window
+// opens, and a click selects the focus in A's and B's windows, whose
+// system panes then show the focus's two values.
+func TestPerfDiffDerived(t *testing.T) {
+	a := newTestApp(t)
+	bw, aw := openPair(t, a)
+	for _, w := range []*Window{bw, aw} {
+		e, err := view.WithDerived(w.view.Experiment(), view.DerivedSpec{Name: "tpv", Expression: "time / visits"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.replaceExperiment(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := bw.newPerfDiffForm()
+	if !f.metric.Set("tpv") {
+		t.Fatalf("tpv not offered: %v", f.metric.uniq)
+	}
+	f.delta.SetText("0.00005") // the whole program's time per visit differs by 9e-5 s
+	n := len(a.Windows())
+	if err := f.Submit(); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Windows()) != n {
+		t.Errorf("%d windows, want %d: no difference window for a derived metric", len(a.Windows()), n)
+	}
+	p := bw.perfDiff
+	if p == nil || p.follow != aw.Document() {
+		t.Fatal("no result list below A's window following B")
+	}
+	want, err := analysis.PerfDiff(bw.Document().Exp, aw.Document().Exp, analysis.PerfDiffOptions{Metric: "tpv", Delta: 0.00005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.rep.Rows) != len(want.Foci) || len(want.Foci) < 3 {
+		t.Fatalf("%d rows, analysis.PerfDiff has %d foci", len(p.rep.Rows), len(want.Foci))
+	}
+	checked := 0
+	for i, r := range p.rep.Rows {
+		if r.FocusDiff != want.Foci[i] {
+			t.Fatalf("row %d: %+v, analysis %+v", i, r.FocusDiff, want.Foci[i])
+		}
+		if i%10 != 0 {
+			continue // every tenth row is clicked
+		}
+		p.table.Select(widget.TableCellID{Row: i, Col: 1})
+		for _, c := range []struct {
+			w    *Window
+			want float64
+		}{{bw, r.A}, {aw, r.B}} {
+			v := c.w.view
+			m := v.Selected(view.MetricPane)
+			if m.Kind != view.MetricNode || v.Experiment().Metrics[m.Index].UniqName != "tpv" {
+				t.Fatalf("row %d: %s selects metric %v", i, c.w.Document().Name, m)
+			}
+			if cn := v.Selected(view.CallPane); r.Focus.Cnode >= 0 && (cn.Kind != view.CnodeNode || v.Experiment().CallPath(cn.Index) != r.CallPath) {
+				t.Errorf("row %d: %s selects call path %v, want %s", i, c.w.Document().Name, cn, r.CallPath)
+			}
+			s := v.Selected(view.SystemPane)
+			if r.Focus.System >= 0 && analysis.SystemPath(v.Experiment(), s.Index) != r.System {
+				continue // the window hides the thread level
+			}
+			if got := v.Value(view.SystemPane, s); !near(got, c.want) {
+				t.Errorf("row %d (%s @ %s): %s shows %v, perfdiff %v", i, r.CallPath, r.System, c.w.Document().Name, got, c.want)
+			}
+			checked++
+		}
+	}
+	if checked < 6 {
+		t.Errorf("%d values checked", checked)
 	}
 }

@@ -16,9 +16,9 @@ import (
 
 	"cubeview/internal/printable"
 	"cubeview/model"
-	"cubeview/numfmt"
 	"cubeview/repo"
 	"cubeview/repoview"
+	"cubeview/view"
 )
 
 // repoWindow is File › Repository…: the experiment repository as an
@@ -50,18 +50,22 @@ type repoWindow struct {
 	attrRm    *widget.Button
 
 	progress      *widget.ProgressBar
+	busy          *widget.ProgressBarInfinite
 	progressLabel *widget.Label
 	progressBox   *fyne.Container
+	cancel        *widget.Button
 	cancelImport  context.CancelFunc
 	status        *widget.Label
 
-	hits     *repoview.HitTable
-	hitTitle *widget.Label
-	hitTable *widget.Table
-	hitsBox  *fyne.Container
-	split    *container.Split
+	hits      *repoview.HitTable
+	hitTitle  *widget.Label
+	hitTable  *widget.Table
+	hitSorted *sortedTable
+	hitsBox   *fyne.Container
+	split     *container.Split
 
-	loads      int // listings requested; only the latest is shown
+	scaling    *scalingWindow // the last scaling study started here
+	loads      int            // listings requested; only the latest is shown
 	lastImport []repoview.ImportResult
 }
 
@@ -174,6 +178,7 @@ func (rw *repoWindow) build() {
 		button(repoview.Difference, func() { rw.Compute(repoview.Difference) }),
 		button(repoview.Merge, func() { rw.Compute(repoview.Merge) }),
 		button(repoview.Mean, func() { rw.Compute(repoview.Mean) }),
+		button(repoview.Scaling, rw.showScalingDialog),
 		widget.NewSeparator(),
 		button(repoview.Remove, rw.confirmRemove))
 	top := container.NewVBox(
@@ -229,23 +234,24 @@ func (rw *repoWindow) build() {
 	main.SetOffset(0.66)
 	rw.hitTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	rw.hitTitle.Wrapping = fyne.TextWrapWord
-	rw.hitTable = widget.NewTableWithHeaders(rw.hitSize, func() fyne.CanvasObject {
-		l := widget.NewLabel("")
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
-	}, func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rw.hitCell(id)) })
-	rw.hitTable.ShowHeaderColumn = false
-	rw.hitTable.CreateHeader = rw.table.CreateHeader
-	rw.hitTable.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if rw.hits != nil && id.Col >= 0 && id.Col < len(rw.hits.Columns) {
-			o.(*widget.Label).SetText(rw.hits.Columns[id.Col])
-		}
-	}
+	rw.hitSorted = newSortedTable(tableSource{
+		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
+		title: func(c int) string {
+			if rw.hits == nil {
+				return ""
+			}
+			return rw.hits.Columns[c]
+		},
+		cell:     func(r, c int) string { return rw.hits.Rows[r][c] },
+		key:      func(r, c int) view.SortKey { return rw.hits.SortKey(r, c) },
+		numeric:  func(c int) bool { return rw.hits != nil && rw.hits.Numeric(c) },
+		selected: rw.OpenHit,
+	})
+	rw.hitTable = rw.hitSorted.table
 	for c, wd := range []float32{60, 330, 120, 80, 700} {
 		rw.hitTable.SetColumnWidth(c, wd)
 	}
-	rw.hitTable.OnSelected = func(id widget.TableCellID) { rw.OpenHit(id.Row) }
-	hint := widget.NewLabel("Click a hit to open its trial with the call path selected.")
+	hint := widget.NewLabel("Click a hit to open its trial with the call path selected, a column's title to sort by it.")
 	hint.Importance = widget.LowImportance
 	rw.hitsBox = container.NewBorder(
 		container.NewBorder(nil, nil, nil, widget.NewButton("Close", rw.closeHits), rw.hitTitle), hint, nil, nil, rw.hitTable)
@@ -261,15 +267,40 @@ func (rw *repoWindow) build() {
 	rw.status.Importance = widget.LowImportance
 	rw.progress = widget.NewProgressBar()
 	rw.progressLabel = widget.NewLabel("")
-	rw.progressBox = container.NewBorder(nil, nil, rw.progressLabel, widget.NewButton("Cancel", func() {
+	rw.busy = widget.NewProgressBarInfinite()
+	rw.busy.Stop()
+	rw.cancel = widget.NewButton("Cancel", func() {
 		if rw.cancelImport != nil {
 			rw.cancelImport()
 		}
-	}), rw.progress)
+	})
+	rw.progressBox = container.NewBorder(nil, nil, rw.progressLabel, rw.cancel, container.NewStack(rw.progress, rw.busy))
 	rw.progressBox.Hide()
 	bottom := container.NewVBox(rw.progressBox, container.NewBorder(nil, nil, rw.summary, nil, rw.marked), rw.status)
 	rw.win.SetContent(container.NewBorder(top, bottom, nil, nil, rw.split))
 	rw.updateButtons()
+}
+
+// showProgress shows the progress line: a bar that fills (an import,
+// which can be cancelled) or one that only moves.
+func (rw *repoWindow) showProgress(fills bool) {
+	rw.progress.SetValue(0)
+	if fills {
+		rw.busy.Hide()
+		rw.progress.Show()
+		rw.cancel.Show()
+	} else {
+		rw.progress.Hide()
+		rw.cancel.Hide()
+		rw.busy.Show()
+		rw.busy.Start()
+	}
+	rw.progressBox.Show()
+}
+
+func (rw *repoWindow) hideProgress() {
+	rw.busy.Stop()
+	rw.progressBox.Hide()
 }
 
 // fail shows why the repository cannot be used.
@@ -478,7 +509,7 @@ func (rw *repoWindow) setDetails(d repoview.Details) {
 // updateButtons enables what can run; the marked line says why not.
 func (rw *repoWindow) updateButtons() {
 	for a, b := range rw.buttons {
-		if ok, _ := rw.b.Enabled(a); ok && rw.r != nil {
+		if ok, _ := rw.b.Enabled(a); ok && rw.r != nil && !(a == repoview.Import && rw.cancelImport != nil) {
 			b.Enable()
 		} else {
 			b.Disable()
@@ -672,9 +703,8 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 	for i, id := range ids {
 		docs[i], _ = rw.openDocument(id)
 	}
-	rw.progressLabel.SetText(fmt.Sprintf("Computing the %s of %d trials …", a, len(ids)))
-	rw.progress.SetValue(0)
-	rw.progressBox.Show()
+	rw.progressLabel.SetText(fmt.Sprintf("Reading %d trials and computing their %s …", len(ids), a))
+	rw.showProgress(false)
 	var req Request
 	var res *model.Experiment
 	rw.app.async(func() {
@@ -688,7 +718,7 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 		req = Request{Op: a.Op(), Operands: docs}
 		res, err = req.Evaluate()
 	}, func() {
-		rw.progressBox.Hide()
+		rw.hideProgress()
 		if err != nil {
 			rw.showError(fmt.Errorf("%s: %w", a, err))
 			return
@@ -723,12 +753,7 @@ func (rw *repoWindow) hitSize() (int, int) {
 	return len(rw.hits.Rows), len(rw.hits.Columns)
 }
 
-func (rw *repoWindow) hitCell(id widget.TableCellID) string {
-	if rw.hits == nil || id.Row < 0 || id.Row >= len(rw.hits.Rows) || id.Col < 0 || id.Col >= len(rw.hits.Columns) {
-		return ""
-	}
-	return rw.hits.Rows[id.Row][id.Col]
-}
+func (rw *repoWindow) hitCell(id widget.TableCellID) string { return rw.hitSorted.Cell(id.Row, id.Col) }
 
 // Search runs q in the background and lists its hits below the tree.
 func (rw *repoWindow) Search(q repo.Query) {
@@ -741,10 +766,9 @@ func (rw *repoWindow) Search(q repo.Query) {
 			rw.showError(err)
 			return
 		}
-		rw.hits = repoview.NewHitTable(q, hits, numfmt.Cube())
+		rw.hits = repoview.NewHitTable(q, hits, rw.app.numberFormat())
 		rw.hitTitle.SetText(rw.hits.Title)
-		rw.hitTable.UnselectAll()
-		rw.hitTable.Refresh()
+		rw.hitSorted.Reset()
 		rw.hitTable.ScrollToTop()
 		rw.hitsBox.Show()
 		rw.split.SetOffset(0.5)

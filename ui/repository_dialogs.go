@@ -129,22 +129,27 @@ func (rw *repoWindow) Import(paths []string, opt repo.ImportOptions) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	rw.cancelImport = cancel
-	rw.progress.SetValue(0)
 	rw.progressLabel.SetText("Importing …")
-	rw.progressBox.Show()
+	rw.showProgress(true)
 	rw.buttons[repoview.Import].Disable()
 	var results []repoview.ImportResult
+	file := 1
 	rw.app.async(func() {
 		results = repoview.RunImport(ctx, rw.r, paths, opt, func(p repoview.ImportProgress) {
 			fyne.Do(func() {
 				rw.progress.SetValue(p.Fraction())
 				rw.progressLabel.SetText(p.Text())
+				if p.File > file {
+					// The trials before this file are stored: show them.
+					file = p.File
+					rw.reload(0)
+				}
 			})
 		})
 	}, func() {
 		cancel()
 		rw.cancelImport = nil
-		rw.progressBox.Hide()
+		rw.hideProgress()
 		rw.lastImport = results
 		summary := repoview.ImportSummary(results)
 		first, _, _ := strings.Cut(summary, "\n")

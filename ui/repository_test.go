@@ -333,6 +333,32 @@ func TestRepositorySearch(t *testing.T) {
 		t.Errorf("%d windows for %d trials", opened, len(distinct))
 	}
 
+	// A click on the value column's title sorts by value, largest first;
+	// again, smallest first. A click on a row opens the hit shown there.
+	for _, desc := range []bool{true, false} {
+		if title := tapHeader(rw.hitSorted, 2); !strings.HasSuffix(title, map[bool]string{true: "▼", false: "▲"}[desc]) {
+			t.Errorf("value column titled %q", title)
+		}
+		var values []float64
+		for i := range want {
+			values = append(values, want[rw.hitSorted.Row(i)].Value)
+			if got := rw.hitCell(widget.TableCellID{Row: i, Col: 4}); got != want[rw.hitSorted.Row(i)].Path {
+				t.Fatalf("sorted row %d shows %q", i, got)
+			}
+		}
+		if desc {
+			slices.Reverse(values)
+		}
+		if !slices.IsSorted(values) {
+			t.Errorf("descending %v: values %v", desc, values)
+		}
+	}
+	last := want[rw.hitSorted.Row(0)]
+	rw.hitTable.Select(widget.TableCellID{Row: 0, Col: 0})
+	if _, w := rw.openDocument(last.Trial); w == nil || w.view.Selected(view.CallPane) != (view.Node{Kind: view.CnodeNode, Index: last.Cnode}) {
+		t.Errorf("the first row sorted by value does not open hit %+v", last)
+	}
+
 	// A flat search selects the region in the flat profile.
 	f.flat.SetChecked(true)
 	f.kind.SetText("mpi")
@@ -487,5 +513,40 @@ func TestRepositoryReadOnly(t *testing.T) {
 	rw.Remove(1)
 	if shown == nil || !strings.Contains(shown.Error(), "read-only") {
 		t.Errorf("remove as the read-only role: %v", shown)
+	}
+}
+
+func TestRepositoryFlags(t *testing.T) {
+	o, err := ParseArgs([]string{"--repo", "runs.db", "--repository"})
+	if err != nil || o.Repo != "runs.db" || !o.Repository || len(o.Files) != 0 {
+		t.Errorf("--repo runs.db --repository: %+v, %v", o, err)
+	}
+	a := newTestApp(t)
+	if loc, err := a.RepositoryLocation(); err != nil || loc == "" {
+		t.Errorf("default location %q, %v", loc, err)
+	}
+	a.repoLocation = "runs.db"
+	if loc, _ := a.RepositoryLocation(); loc != "runs.db" {
+		t.Errorf("--repo location %q", loc)
+	}
+}
+
+// TestRepositoryImportButtonWhileImporting: the listing is read again
+// after each trial of an import, which must not enable Import… again
+// while the import runs.
+func TestRepositoryImportButtonWhileImporting(t *testing.T) {
+	_, rw, _, _ := openRepository(t)
+	if rw.buttons[repoview.Import].Disabled() {
+		t.Fatal("Import… disabled before an import")
+	}
+	rw.cancelImport = func() {}
+	rw.reload(0)
+	if !rw.buttons[repoview.Import].Disabled() {
+		t.Error("Import… enabled while an import runs")
+	}
+	rw.cancelImport = nil
+	rw.updateButtons()
+	if rw.buttons[repoview.Import].Disabled() {
+		t.Error("Import… disabled after the import")
 	}
 }

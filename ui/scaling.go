@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/numfmt"
 	"cubeview/view"
 )
 
@@ -63,7 +64,7 @@ func (w *Window) newScalingForm() *scalingForm {
 	}
 	note := widget.NewLabel("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
 		"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
-		"experiments' windows.")
+		"experiments' windows. Trials of the repository: check them in File › Repository… and press Scaling….")
 	note.Importance = widget.LowImportance
 	f.content = container.NewVBox(
 		widget.NewLabel("Experiments (check two or more):"), f.operands.content(),
@@ -164,15 +165,7 @@ func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
 	var rep *view.ScalingReport
 	var img image.Image
 	var err error
-	a.async(func() {
-		if rep, err = view.NewScalingReport(trials, spec, format); err != nil {
-			return
-		}
-		c, cerr := rep.Chart()
-		if err = cerr; err == nil {
-			img, err = c.Image(scalingPlotW, scalingPlotH)
-		}
-	}, func() {
+	a.async(func() { rep, img, err = scalingStudy(trials, spec, format) }, func() {
 		from.stopBusy()
 		if err != nil {
 			from.showError(err)
@@ -182,15 +175,31 @@ func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
 	})
 }
 
+// scalingStudy computes a scaling study and draws its plot; call it off
+// the UI goroutine.
+func scalingStudy(trials []view.ScalingTrial, spec view.ScalingSpec, format numfmt.Format) (*view.ScalingReport, image.Image, error) {
+	rep, err := view.NewScalingReport(trials, spec, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := rep.Chart()
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := c.Image(scalingPlotW, scalingPlotH)
+	return rep, img, err
+}
+
 // scalingWindow shows a scaling study: the table of call paths and the
 // plot.
 type scalingWindow struct {
-	app   *App
-	win   fyne.Window
-	rep   *view.ScalingReport
-	docs  []*Document // the experiments, in the order of the result's trials
-	table *widget.Table
-	plot  *canvas.Image
+	app    *App
+	win    fyne.Window
+	rep    *view.ScalingReport
+	docs   []*Document // the experiments, in the order of the result's trials
+	sorted *sortedTable
+	table  *widget.Table
+	plot   *canvas.Image
 }
 
 func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Document) *scalingWindow {
@@ -204,36 +213,23 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 			}
 		}
 	}
-	s.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(rep.Rows), len(rep.Columns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.cell(id)) })
-	s.table.ShowHeaderColumn = false
-	s.table.CreateHeader = func() fyne.CanvasObject {
-		l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
-	}
-	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(rep.Columns) {
-			o.(*widget.Label).SetText(rep.Columns[id.Col])
-		}
-	}
+	s.sorted = newSortedTable(tableSource{
+		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
+		title: func(c int) string { return rep.Columns[c] },
+		cell:  func(r, c int) string { return rep.Rows[r][c] },
+		key:   rep.SortKey, numeric: rep.Numeric, selected: s.Select,
+	})
+	s.table = s.sorted.table
 	s.table.SetColumnWidth(0, 360)
 	for c := 1; c < len(rep.Columns); c++ {
 		s.table.SetColumnWidth(c, 125)
 	}
-	s.table.OnSelected = func(id widget.TableCellID) { s.Select(id.Row) }
 	s.plot = canvas.NewImageFromImage(img)
 	s.plot.FillMode = canvas.ImageFillContain
 	s.plot.SetMinSize(fyne.NewSize(480, 280))
 	title := widget.NewLabelWithStyle(rep.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows; the plot shows the largest ones.")
+	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	split := container.NewVSplit(s.plot, s.table)
@@ -244,12 +240,7 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Docu
 	return s
 }
 
-func (s *scalingWindow) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(s.rep.Rows) || id.Col < 0 || id.Col >= len(s.rep.Columns) {
-		return ""
-	}
-	return s.rep.Rows[id.Row][id.Col]
-}
+func (s *scalingWindow) cell(id widget.TableCellID) string { return s.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's call path in the window of every experiment of
 // the study that has it.
@@ -271,9 +262,11 @@ func (s *scalingWindow) Select(i int) {
 	}
 }
 
+// has reports whether d is one of the study's experiments: the same
+// document, or the same repository trial opened again.
 func (s *scalingWindow) has(d *Document) bool {
 	for _, x := range s.docs {
-		if x == d {
+		if x == d || sameTrial(x, d) {
 			return true
 		}
 	}

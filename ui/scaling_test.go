@@ -98,6 +98,27 @@ func TestScalingFromMenu(t *testing.T) {
 	if checked == 0 {
 		t.Error("no speedup checked by hand")
 	}
+	// Sorted by the speedup at 64 (largest first), the table shows the
+	// rows in that order and a click selects the row shown.
+	if title := tapHeader(s.sorted, 5); !strings.HasSuffix(title, "▼") {
+		t.Errorf("speedup column titled %q", title)
+	}
+	prev := math.Inf(1)
+	for i := range s.rep.Rows {
+		x, err := strconv.ParseFloat(s.cell(widget.TableCellID{Row: i, Col: 5}), 64)
+		if err != nil {
+			break // "–" comes last
+		}
+		if x > prev+0.0051*prev {
+			t.Errorf("sorted row %d: speedup %v after %v", i, x, prev)
+		}
+		prev = x
+	}
+	s.table.Select(widget.TableCellID{Row: 0, Col: 0})
+	if n := w27.view.Selected(view.CallPane); n.Kind != view.CnodeNode || e27.CallPath(n.Index) != s.cell(widget.TableCellID{Row: 0, Col: 0}) {
+		t.Errorf("first sorted row %s: selects %v", s.cell(widget.TableCellID{Row: 0, Col: 0}), n)
+	}
+	s.sorted.Reset()
 	// Clicking rows selects the call path in both windows.
 	for i := range min(len(s.rep.Rows), 12) {
 		s.table.Select(widget.TableCellID{Row: i, Col: 0})

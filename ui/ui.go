@@ -15,6 +15,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/assets"
+	"cubeview/internal/atomicfile"
 	"cubeview/internal/flagargs"
 	"cubeview/repo"
 	"cubeview/view"
@@ -294,19 +295,14 @@ func (w *Window) apply(o Options) error {
 	return nil
 }
 
+// writePNG writes the snapshot through a temporary file, so that an
+// interrupted write leaves neither a half-written image nor the temporary
+// file (internal/atomicfile).
 func writePNG(path string, img image.Image) error {
 	if img == nil {
 		return errors.New("snapshot: the window could not be captured")
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("snapshot %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
 		return fmt.Errorf("snapshot %s: %w", path, err)
 	}
 	return nil

@@ -36,11 +36,11 @@ func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 	r := &PerfDiffReport{Result: res, NameA: nameA, NameB: nameB}
 	unit := m.Unit
 	r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s %s: %d %s, %d significant (no finer focus differs); %d examined",
-		nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit,
+		nameA, nameB, metricName(m), formatX(res.Threshold), unit,
 		len(res.Foci), foci(len(res.Foci)), res.Significant(), len(res.Examined))
 	if len(res.Foci) == 0 {
 		r.Headline = fmt.Sprintf("%s and %s do not differ in %s by %s %s or more anywhere (%d examined)",
-			nameA, nameB, metricName(m), f.Format(res.Threshold, false), unit, len(res.Examined))
+			nameA, nameB, metricName(m), formatX(res.Threshold), unit, len(res.Examined))
 	}
 	r.Rows = make([]PerfDiffRow, len(res.Foci))
 	for i, fd := range res.Foci {
@@ -55,6 +55,63 @@ func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 	}
 	return r
 }
+
+// The columns of a performance difference's table.
+const (
+	PerfDiffSignificant = iota // ★ when no finer focus differs
+	PerfDiffA
+	PerfDiffB
+	PerfDiffDelta // A − B
+	PerfDiffCallPath
+	PerfDiffSystem
+	PerfDiffColumns // the number of columns
+)
+
+// Cell returns the text of row i's column c.
+func (r *PerfDiffReport) Cell(i, c int) string {
+	row := &r.Rows[i]
+	switch c {
+	case PerfDiffSignificant:
+		if row.Significant {
+			return "★"
+		}
+		return ""
+	case PerfDiffA:
+		return row.TextA
+	case PerfDiffB:
+		return row.TextB
+	case PerfDiffDelta:
+		return row.TextDiff
+	case PerfDiffCallPath:
+		return row.CallPath
+	}
+	return row.System
+}
+
+// SortKey returns what row i's column c sorts by; the difference sorts
+// by its signed value (largest increase first, or largest decrease).
+func (r *PerfDiffReport) SortKey(i, c int) SortKey {
+	row := &r.Rows[i]
+	switch c {
+	case PerfDiffSignificant:
+		if row.Significant {
+			return NumKey(1)
+		}
+		return NumKey(0)
+	case PerfDiffA:
+		return NumKey(row.A)
+	case PerfDiffB:
+		return NumKey(row.B)
+	case PerfDiffDelta:
+		return NumKey(row.Diff)
+	case PerfDiffCallPath:
+		return TextKey(row.CallPath)
+	}
+	return TextKey(row.System)
+}
+
+// Numeric reports whether column c holds numbers.
+func (r *PerfDiffReport) Numeric(c int) bool { return c <= PerfDiffDelta }
 
 func metricName(m *model.Metric) string {
 	if m.DispName != "" && m.DispName != m.UniqName {

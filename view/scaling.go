@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -23,6 +24,9 @@ const (
 	XAttribute
 	// XValues takes the values given, one per trial in the given order.
 	XValues
+	// XGiven takes each ScalingTrial's X (e.g. a repository attribute);
+	// XText names it on the axis.
+	XGiven
 )
 
 // ScalingSpec is what a user chooses for a scaling study.
@@ -43,6 +47,7 @@ type ScalingSpec struct {
 type ScalingTrial struct {
 	Name string
 	Exp  *model.Experiment
+	X    float64 // the trial's x when the spec says XGiven
 }
 
 // ScalingReport is what a window shows of a scaling study: a table of
@@ -58,6 +63,7 @@ type ScalingReport struct {
 	// result's domain), cells as Columns say.
 	Rows      [][]string
 	RowCnodes []int
+	nums      [][]float64 // per row, the numbers of the cells after the call path
 	plot      chart.Scaling
 }
 
@@ -97,6 +103,8 @@ func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 			ts[i].X, xLabel = x, key
 		case XValues:
 			ts[i].X, xLabel = xs[i], "x"
+		case XGiven:
+			ts[i].X, xLabel = t.X, cmp.Or(strings.TrimSpace(spec.XText), "x")
 		}
 	}
 	res, err := analysis.Series(ts, analysis.SeriesOptions{Metric: spec.Metric, Weak: spec.Weak, Exclusive: spec.Exclusive, Basis: spec.Basis})
@@ -131,10 +139,13 @@ func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 			continue
 		}
 		cells := []string{r.CallPath}
+		var nums []float64
 		for t := range res.Trials {
 			cells = append(cells, f.Format(r.Value[t], integer), formatRatio(r.Ratio[t]), formatRatio(r.Efficiency[t]))
+			nums = append(nums, r.Value[t], finite(r.Ratio[t]), finite(r.Efficiency[t]))
 		}
 		rep.Rows = append(rep.Rows, cells)
+		rep.nums = append(rep.nums, nums)
 		rep.RowCnodes = append(rep.RowCnodes, r.Cnode)
 	}
 	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak}
@@ -172,6 +183,25 @@ func formatRatio(x float64) string {
 	}
 	return numfmt.Format{Notation: numfmt.Significant, Digits: 3}.Format(x, false)
 }
+
+// finite returns x, or NaN (sorted last, shown as "–") when it is infinite.
+func finite(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.NaN()
+	}
+	return x
+}
+
+// SortKey returns what cell (r, c) of the table sorts by.
+func (r *ScalingReport) SortKey(row, c int) SortKey {
+	if c == 0 {
+		return TextKey(r.Rows[row][0])
+	}
+	return NumKey(r.nums[row][c-1])
+}
+
+// Numeric reports whether column c holds numbers.
+func (r *ScalingReport) Numeric(c int) bool { return c > 0 }
 
 // Chart returns the scaling plot: the largest call paths' speedup (or
 // ratio) and efficiency against the ideal.

@@ -11,7 +11,7 @@ import (
 // TestScalingReport compares the hand-made experiment with itself at
 // x = 1 and 2: every call path's speedup is 1 and its efficiency 1/2.
 func TestScalingReport(t *testing.T) {
-	trials := []ScalingTrial{{"one", handMade()}, {"two", handMade()}}
+	trials := []ScalingTrial{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}}
 	rep, err := NewScalingReport(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1, 2"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
@@ -56,5 +56,23 @@ func TestScalingReport(t *testing.T) {
 	}
 	if _, err := NewScalingReport(trials, ScalingSpec{Metric: "time", Basis: analysis.BasisMax, Weak: true, X: XValues, XText: "1,2"}, numfmt.Cube()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestScalingGivenX takes each trial's own x, as repository trials give
+// it from an attribute, and names the axis after the attribute.
+func TestScalingGivenX(t *testing.T) {
+	trials := []ScalingTrial{{Name: "four", Exp: handMade(), X: 4}, {Name: "two", Exp: handMade(), X: 2}}
+	rep, err := NewScalingReport(trials, ScalingSpec{Metric: "time", X: XGiven, XText: "procs"}, numfmt.Cube())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Runs != "procs 2: two, 4: four" || rep.XLabel != "procs" {
+		t.Errorf("runs %q, x label %q", rep.Runs, rep.XLabel)
+	}
+	for _, r := range rep.Rows {
+		if r[2] != "1" || r[3] != "1" || r[5] != "1" || r[6] != "0.5" {
+			t.Errorf("%s: %q", r[0], r)
+		}
 	}
 }

@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/analysis"
+	"cubeview/internal/printable"
+	"cubeview/model"
+	"cubeview/repo"
+	"cubeview/repoview"
+	"cubeview/view"
+)
+
+// repoScalingForm is the repository window's Scaling… dialog: a scaling
+// study of the marked trials, x from one of their numeric attributes
+// (the process count the import filled in, by default). The dialog's
+// Compute button calls Submit; tests set the widgets and call Submit the
+// same way.
+type repoScalingForm struct {
+	rw        *repoWindow
+	trials    []repo.Trial
+	metric    *widget.Select
+	x         *widget.Select
+	weak      *widget.Check
+	exclusive *widget.Check
+	basis     *widget.Select
+	derived   *widget.Entry
+	preview   *widget.Label
+	content   fyne.CanvasObject
+}
+
+func (rw *repoWindow) newScalingForm() *repoScalingForm {
+	f := &repoScalingForm{rw: rw, trials: rw.b.MarkedTrials()}
+	f.preview = widget.NewLabel("")
+	f.preview.Wrapping = fyne.TextWrapWord
+	f.metric = widget.NewSelect(nil, nil)
+	f.metric.PlaceHolder = "reading the trials' metrics …"
+	f.x = widget.NewSelect(repoview.ScalingAttrs(f.trials), func(key string) {
+		f.preview.SetText(repoview.ScalingPreview(f.trials, key))
+	})
+	if len(f.x.Options) > 0 {
+		f.x.SetSelectedIndex(0)
+	} else {
+		f.preview.SetText("The marked trials share no numeric attribute to order them by: set one (e.g. size=25) first.")
+	}
+	f.weak = widget.NewCheck("Weak scaling (the work grows with x): ratio to the first run, ideal 1", nil)
+	f.exclusive = widget.NewCheck("Own values of each call path (exclusive) instead of inclusive ones", nil)
+	f.basis = widget.NewSelect(basisChoices, nil)
+	f.basis.SetSelectedIndex(int(analysis.BasisMean))
+	f.derived = widget.NewEntry()
+	f.derived.SetPlaceHolder("optional: a derived metric to study, e.g. tpv = time / visits")
+	var names []string
+	filter := repoview.IDFilter(f.trials)
+	rw.app.async(func() { names, _ = rw.r.MetricNames(context.Background(), filter) }, func() {
+		f.metric.Options = names
+		f.metric.PlaceHolder = "(select one)"
+		for _, n := range names {
+			if n == "time" {
+				f.metric.SetSelected(n)
+			}
+		}
+		if f.metric.Selected == "" && len(names) > 0 {
+			f.metric.SetSelectedIndex(0)
+		}
+		f.metric.Refresh()
+	})
+	note := widget.NewLabel("Per call path: its value in each trial (ordered by x), the speedup and parallel efficiency\n" +
+		"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
+		"windows of the trials that are open.")
+	note.Importance = widget.LowImportance
+	f.content = container.NewVBox(
+		widget.NewLabel(fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials))),
+		widget.NewForm(
+			widget.NewFormItem("Metric", f.metric),
+			widget.NewFormItem("or derived", f.derived),
+			widget.NewFormItem("x", f.x),
+			widget.NewFormItem("Compare", f.basis),
+			widget.NewFormItem("", f.weak),
+			widget.NewFormItem("", f.exclusive)),
+		f.preview, note)
+	return f
+}
+
+// Spec returns the study the form describes: of the derived metric when
+// one is given, else of the metric chosen.
+func (f *repoScalingForm) Spec() (view.ScalingSpec, *model.DerivedMetric, error) {
+	s := view.ScalingSpec{
+		Metric: f.metric.Selected, X: view.XGiven, XText: f.x.Selected,
+		Weak: f.weak.Checked, Exclusive: f.exclusive.Checked, Basis: analysis.Basis(max(f.basis.SelectedIndex(), 0)),
+	}
+	d, err := repoview.ScalingDerived(f.derived.Text)
+	if d != nil {
+		s.Metric = d.UniqName
+	}
+	return s, d, err
+}
+
+// Submit starts the study, or returns why it cannot start.
+func (f *repoScalingForm) Submit() error {
+	s, d, err := f.Spec()
+	if err == nil {
+		err = repoview.CheckScalingDerived(d, f.metric.Options)
+	}
+	if err != nil {
+		return err
+	}
+	return f.rw.Scaling(f.trials, s, d)
+}
+
+func (rw *repoWindow) showScalingDialog() {
+	f := rw.newScalingForm()
+	d := dialog.NewCustomConfirm("Scaling of repository trials", "Compute", "Cancel", f.content, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := f.Submit(); err != nil {
+			rw.showError(err)
+		}
+	}, rw.win)
+	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
+	d.Show()
+}
+
+// Scaling runs a scaling study of trials in the background, x from the
+// attribute spec.XText names, and opens its table and plot in a new
+// window. Trials open in windows are used as they are; the others are
+// read from the repository. A derived metric d (nil: none) is added to
+// each trial for the study only.
+func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *model.DerivedMetric) error {
+	if ok, why := rw.b.Enabled(repoview.Scaling); !ok {
+		return fmt.Errorf("scaling: %s", why)
+	}
+	xs, err := repoview.ScalingX(trials, spec.XText)
+	if err != nil {
+		return err
+	}
+	if spec.Metric == "" {
+		return fmt.Errorf("scaling: choose a metric")
+	}
+	docs := make([]*Document, len(trials))
+	for i, t := range trials {
+		docs[i], _ = rw.openDocument(t.ID)
+	}
+	rw.progressLabel.SetText(fmt.Sprintf("Reading %d trials and computing their scaling …", len(trials)))
+	rw.showProgress(false)
+	var rep *view.ScalingReport
+	var img image.Image
+	rw.app.async(func() {
+		sts := make([]view.ScalingTrial, len(trials))
+		for i, t := range trials {
+			if docs[i] == nil {
+				if docs[i], err = rw.readTrial(t.ID); err != nil {
+					return
+				}
+			}
+			if d != nil {
+				// The study's own copy: the trial's windows keep their metrics.
+				e, derr := repoview.WithScalingDerived(docs[i].Exp, d, t)
+				if err = derr; err != nil {
+					return
+				}
+				docs[i] = &Document{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
+			}
+			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
+		}
+		rep, img, err = scalingStudy(sts, spec, rw.app.numberFormat())
+	}, func() {
+		rw.hideProgress()
+		if err != nil {
+			rw.showError(err)
+			return
+		}
+		rw.scaling = rw.app.showScaling(rep, img, docs)
+		rw.setStatus(fmt.Sprintf("Scaling of %d trials: %s.", len(trials), rep.Runs))
+	})
+	return nil
+}
+
+// sameTrial reports whether documents a and b both show one repository
+// trial as stored (not a result computed from it).
+func sameTrial(a, b *Document) bool {
+	return a != nil && b != nil && a.Expression == "" && b.Expression == "" &&
+		strings.HasPrefix(a.Path, repo.RefPrefix) && a.Path == b.Path
+}

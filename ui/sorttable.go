@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"cubeview/view"
+)
+
+// tableSource is a result table as a report gives it: its size, cells,
+// header titles and what each cell sorts by.
+type tableSource struct {
+	rows    func() int
+	cols    int
+	title   func(c int) string
+	cell    func(r, c int) string
+	key     func(r, c int) view.SortKey
+	numeric func(c int) bool
+	// selected is called with the report's row when a row is clicked.
+	selected func(r int)
+}
+
+// sortedTable is a table of results whose column headers sort it when
+// clicked (again: the other way). The report's rows are not moved; the
+// table shows them in order.
+type sortedTable struct {
+	src   tableSource
+	sort  view.TableSort
+	order []int // report rows in display order
+	table *widget.Table
+}
+
+func newSortedTable(src tableSource) *sortedTable {
+	s := &sortedTable{src: src, sort: view.Unsorted}
+	s.resort()
+	s.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(s.order), src.cols },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.Cell(id.Row, id.Col)) })
+	s.table.ShowHeaderColumn = false
+	s.table.CreateHeader = func() fyne.CanvasObject { return newSortHeader() }
+	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		h := o.(*sortHeader)
+		if id.Col < 0 || id.Col >= src.cols {
+			h.SetText("")
+			h.onTap = nil
+			return
+		}
+		c := id.Col
+		h.SetText(s.sort.Title(c, src.title(c)))
+		h.onTap = func() { s.SortBy(c) }
+	}
+	s.table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(s.order) && src.selected != nil {
+			src.selected(s.order[id.Row])
+		}
+	}
+	return s
+}
+
+func (s *sortedTable) resort() { s.order = s.sort.Order(s.src.rows(), s.src.key) }
+
+// SortBy sorts by column c, as a click on its header does.
+func (s *sortedTable) SortBy(c int) {
+	s.sort = s.sort.Click(c, s.src.numeric(c))
+	s.resort()
+	s.table.UnselectAll()
+	s.table.Refresh()
+}
+
+// Reset shows the rows in the report's order again, as after new results.
+func (s *sortedTable) Reset() {
+	s.sort = view.Unsorted
+	s.resort()
+	s.table.UnselectAll()
+	s.table.Refresh()
+}
+
+// Cell returns the text the table shows at display row r, column c.
+func (s *sortedTable) Cell(r, c int) string {
+	if r < 0 || r >= len(s.order) || c < 0 || c >= s.src.cols {
+		return ""
+	}
+	return s.src.cell(s.order[r], c)
+}
+
+// Row returns the report's row shown at display row r.
+func (s *sortedTable) Row(r int) int { return s.order[r] }
+
+// sortHeader is a column header that sorts its table when tapped. It is
+// not hoverable, so that the table still resizes columns by dragging.
+type sortHeader struct {
+	widget.Label
+	onTap func()
+}
+
+func newSortHeader() *sortHeader {
+	h := &sortHeader{}
+	h.TextStyle.Bold = true
+	h.Truncation = fyne.TextTruncateEllipsis
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+// Tapped sorts the table.
+func (h *sortHeader) Tapped(*fyne.PointEvent) {
+	if h.onTap != nil {
+		h.onTap()
+	}
+}
