@@ -16,7 +16,6 @@ import (
 
 	"cubeview/internal/printable"
 	"cubeview/model"
-	"cubeview/numfmt"
 	"cubeview/repo"
 	"cubeview/repoview"
 	"cubeview/view"
@@ -767,7 +766,7 @@ func (rw *repoWindow) Search(q repo.Query) {
 			rw.showError(err)
 			return
 		}
-		rw.hits = repoview.NewHitTable(q, hits, numfmt.Cube())
+		rw.hits = repoview.NewHitTable(q, hits, rw.app.numberFormat())
 		rw.hitTitle.SetText(rw.hits.Title)
 		rw.hitSorted.Reset()
 		rw.hitTable.ScrollToTop()

@@ -14,7 +14,6 @@ import (
 	"cubeview/analysis"
 	"cubeview/internal/printable"
 	"cubeview/model"
-	"cubeview/numfmt"
 	"cubeview/repo"
 	"cubeview/repoview"
 	"cubeview/view"
@@ -172,7 +171,7 @@ func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mod
 			}
 			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
 		}
-		rep, img, err = scalingStudy(sts, spec, numfmt.Cube())
+		rep, img, err = scalingStudy(sts, spec, rw.app.numberFormat())
 	}, func() {
 		rw.hideProgress()
 		if err != nil {

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/format"
-	"cubeview/numfmt"
 	"cubeview/repoview"
 	"cubeview/view"
 )
@@ -92,7 +91,6 @@ func TestRepositoryScaling(t *testing.T) {
 			t.Errorf("row %d (%s): the trial's window selects %v", i, s.rep.Rows[i][0], n)
 		}
 	}
-	_ = a
 
 	// A derived metric studied: time per visit, a ratio of the sums at
 	// every call path in each trial.
@@ -112,7 +110,7 @@ func TestRepositoryScaling(t *testing.T) {
 			continue
 		}
 		for c, want := range map[int]float64{1: t27[p] / v27[p], 4: t64[p] / v64[p]} {
-			if got := cells[c]; got != numfmt.Cube().Format(want, false) {
+			if got := cells[c]; got != a.numberFormat().Format(want, false) {
 				t.Errorf("%s column %d: %q, hand %v", p, c, got, want)
 			}
 		}

@@ -64,7 +64,7 @@ func (w *Window) newScalingForm() *scalingForm {
 	}
 	note := widget.NewLabel("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
 		"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
-		"experiments' windows.")
+		"experiments' windows. Trials of the repository: check them in File › Repository… and press Scaling….")
 	note.Importance = widget.LowImportance
 	f.content = container.NewVBox(
 		widget.NewLabel("Experiments (check two or more):"), f.operands.content(),

@@ -540,16 +540,19 @@ func (w *Window) setNumberFormat(f numfmt.Format) {
 }
 
 // applyNumberPrefs gives a new view the remembered number format.
-func (w *Window) applyNumberPrefs() {
-	i := int(w.app.prefs.Float(numberStyleKey, 0))
+func (w *Window) applyNumberPrefs() { w.view.SetNumberFormat(w.app.numberFormat()) }
+
+// numberFormat returns the remembered number format (View › Numbers).
+func (a *App) numberFormat() numfmt.Format {
+	i := int(a.prefs.Float(numberStyleKey, 0))
 	if i < 0 || i >= len(numberStyles) {
 		i = 0
 	}
 	f := numberStyles[i].format()
-	if d := int(w.app.prefs.Float(decimalsKey, float64(f.Decimals))); d >= 0 && d <= 6 {
+	if d := int(a.prefs.Float(decimalsKey, float64(f.Decimals))); d >= 0 && d <= 6 {
 		f.Decimals = d
 	}
-	w.view.SetNumberFormat(f)
+	return f
 }
 
 // SetHotThreshold sets the share of its parent's value a child must
