@@ -91,14 +91,35 @@ func runDump(env Env, args []string) error {
 
 // writeDump writes the CSV of the metrics sel, call-tree inclusive or
 // exclusive, per cnode and location.
+//
+// A stored metric's call-tree exclusive values are its rows as stored: they
+// are read one cnode at a time as they are printed, without holding the
+// metric's block. Call-tree inclusive values and derived metrics need
+// whole blocks (model.PointValues).
 func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) error {
+	nl := e.NumLocations()
 	blocks := make([]*model.Block, len(sel))
+	rows := make([]model.RowSource, len(sel))
 	for i, m := range sel {
+		if !inclusive && !e.Metrics[m].IsDerived() {
+			r, release, err := e.Rows(m)
+			if err != nil {
+				return fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err)
+			}
+			defer release()
+			rows[i] = r
+			continue
+		}
 		b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
 		if err != nil {
 			return fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err)
 		}
 		blocks[i] = b
+	}
+	// the current cnode's values of each metric
+	vals := make([][]float64, len(sel))
+	for i := range vals {
+		vals[i] = make([]float64, nl)
 	}
 
 	cnodes := make([]int, len(e.Cnodes))
@@ -122,11 +143,26 @@ func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) erro
 	var buf []byte
 	for _, c := range cnodes {
 		cid := e.Cnodes[c].ID
+		for i := range sel {
+			var err error
+			switch {
+			case rows[i] != nil:
+				err = rows[i].ReadRow(c, vals[i])
+			case blocks[i].Row(c) != nil:
+				copy(vals[i], blocks[i].Row(c))
+				err = blocks[i].Err()
+			default:
+				clear(vals[i])
+			}
+			if err != nil {
+				return fmt.Errorf("metric %q: %w", e.Metrics[sel[i]].UniqName, err)
+			}
+		}
 		for _, l := range locs {
 			buf = fmt.Appendf(buf[:0], "%d,%d", cid, e.Location(l).ID)
-			for _, b := range blocks {
+			for i := range sel {
 				buf = append(buf, ',')
-				buf = append(buf, numfmt.RoundTrip().Format(b.Value(c, l), false)...)
+				buf = append(buf, numfmt.RoundTrip().Format(vals[i][l], false)...)
 			}
 			buf = append(buf, '\n')
 			if _, err := bw.Write(buf); err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/cube"
 	"cubeview/internal/synth"
 	"cubeview/internal/testkit"
 	"cubeview/model"
@@ -241,6 +243,53 @@ func TestDumpOrder(t *testing.T) {
 				t.Fatalf("row %d is %s, want %s", i, tab.order[i], want)
 			}
 			i++
+		}
+	}
+}
+
+// TestDumpStreamsRows: dumping call-tree exclusive values of a .cubex
+// reads each metric row by row from the file, loading no block, and
+// prints what the dump of the same file with its blocks loaded prints,
+// for metrics stored exclusive and inclusive.
+func TestDumpStreamsRows(t *testing.T) {
+	mem := synthetic()
+	for _, incl := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "stream.cubex")
+		var file bytes.Buffer
+		if err := cube.WriteCubexWith(&file, mem, cube.CubexOptions{Inclusive: incl}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, file.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := cube.OpenCubex(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range loaded.Metrics {
+			if _, err := loaded.Block(m); err != nil && !errors.Is(err, model.ErrDerived) {
+				t.Fatal(err)
+			}
+		}
+		var want bytes.Buffer
+		if err := writeDump(&want, loaded, loaded.MetricOrder(), false); err != nil {
+			t.Fatal(err)
+		}
+		e, err := cube.OpenCubex(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := writeDump(&got, e, e.MetricOrder(), false); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range e.MetricOrder() {
+			if e.Loaded(m) {
+				t.Errorf("stored inclusive=%v: metric %q was loaded for the dump", incl, e.Metrics[m].UniqName)
+			}
+		}
+		if d := testkit.Diff(want.String(), got.String()); d != "" {
+			t.Errorf("stored inclusive=%v: dump read row by row differs:\n%s", incl, d)
 		}
 	}
 }

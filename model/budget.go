@@ -29,6 +29,28 @@ func MemoryBudget() int64 {
 // the default.
 func SetMemoryBudget(n int64) { memoryBudget.Store(max(n, 0)) }
 
+// MemoryBudgetSet reports whether a budget was set (SetMemoryBudget with
+// n > 0) rather than the default being in force.
+func MemoryBudgetSet() bool { return memoryBudget.Load() > 0 }
+
+// DefaultMemoryBudget returns the budget MemoryBudget uses when none is set.
+func DefaultMemoryBudget() int64 { return defaultBudget() }
+
+// FormatSize writes n bytes the way ParseSize reads them back: in the
+// largest of G, M, K (binary multiples) that divides n, else in bytes
+// ("512M", "1536M", "1000000").
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
 func defaultBudget() int64 {
 	limit := physicalMemory()
 	if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {

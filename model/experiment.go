@@ -292,6 +292,14 @@ type RowStreamer interface {
 	StreamRows(metric int, fn func(c int, row []float64) error) error
 }
 
+// RowBatchStreamer is implemented by row streamers that can pass several
+// rows at once, in the order StreamRows would pass them one at a time;
+// rows[i] belongs to cnode cs[i], and both are only valid during the call.
+// Whole batches let the aggregation add several rows side by side.
+type RowBatchStreamer interface {
+	StreamRowBatches(metric int, fn func(cs []int, rows [][]float64) error) error
+}
+
 // Experiment is a CUBE experiment: metadata and a lazily loaded severity
 // function. Its exported fields must not be changed once it is handed out.
 type Experiment struct {

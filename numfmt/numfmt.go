@@ -61,6 +61,11 @@ type Format struct {
 	// ZeroBelow: magnitudes < 10^−ZeroBelow print, and count, as zero;
 	// ≤ 0 means never.
 	ZeroBelow int
+	// MinDigits, when positive, lets a column whose largest magnitude
+	// would show fewer significant digits than this take more decimals
+	// (ForColumn): a column of microsecond times then reads 0.0000026, not
+	// 0.00 all the way down.
+	MinDigits int
 	// Thousands groups the digits before the point in threes with commas
 	// (30,807.79) wherever a number is not in scientific form.
 	Thousands bool
@@ -77,11 +82,15 @@ func Cube() Format { return Format{Notation: Fixed, Decimals: 2, SciFrom: 4, Zer
 // Grouped returns the browser's default: 2 decimals and thousands
 // separators at any magnitude (30,807.79), so that every value of a
 // column has the same form; zero below 1e-7.
-func Grouped() Format { return Format{Notation: Fixed, Decimals: 2, ZeroBelow: 7, Thousands: true} }
+func Grouped() Format {
+	return Format{Notation: Fixed, Decimals: 2, ZeroBelow: 7, MinDigits: 2, Thousands: true}
+}
 
 // Engineer returns engineering notation from 1000 on (30.81e3) with 2
 // decimals; zero below 1e-7.
-func Engineer() Format { return Format{Notation: Engineering, Decimals: 2, SciFrom: 3, ZeroBelow: 7} }
+func Engineer() Format {
+	return Format{Notation: Engineering, Decimals: 2, SciFrom: 3, ZeroBelow: 7, MinDigits: 2}
+}
 
 // Precise returns 12 significant digits: what the command line prints for
 // people.
@@ -94,6 +103,24 @@ func Brief() Format { return Format{Notation: Rounded, Digits: 4, Thousands: tru
 
 // RoundTrip returns the exact form: the text reads back as the same float64.
 func RoundTrip() Format { return Format{Notation: Exact} }
+
+// ForColumn returns the format for a column of values whose largest
+// magnitude is largest: f itself, or, when f.MinDigits is set and largest
+// is below one unit of the last decimal place, f with as many decimals
+// as show largest with MinDigits significant digits (at most 12). The
+// whole column keeps one form, so its values stay aligned and comparable.
+func (f Format) ForColumn(largest float64) Format {
+	if f.MinDigits <= 0 || (f.Notation != Fixed && f.Notation != Engineering) {
+		return f
+	}
+	a := math.Abs(largest)
+	if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) || f.IsZero(a) || a >= math.Pow(10, -float64(f.Decimals)) {
+		return f
+	}
+	// The first significant digit of a is at decimal place −⌊log10 a⌋.
+	f.Decimals = min(max(f.Decimals, int(-math.Floor(math.Log10(a)))+f.MinDigits-1), 12)
+	return f
+}
 
 // ZeroThreshold returns the magnitude below which a value counts as zero
 // (0 when no value does).

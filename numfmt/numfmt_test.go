@@ -265,3 +265,29 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
+
+func TestForColumn(t *testing.T) {
+	tests := []struct {
+		f       Format
+		largest float64
+		v       float64
+		want    string
+	}{
+		{Grouped(), 2.6e-6, 2.6e-6, "0.0000026"},
+		{Grouped(), 2.6e-6, 3e-7, "0.0000003"},
+		{Grouped(), 0.0042, 0.0001, "0.0001"},
+		{Grouped(), 0.0042, -0.0042, "-0.0042"},
+		{Grouped(), 0.01, 0.004, "0.00"}, // 0.01 shows at 2 decimals
+		{Grouped(), 268.54, 0.001, "0.00"},
+		{Grouped(), 1e-9, 1e-9, "0.00"}, // below the zero threshold
+		{Grouped(), math.NaN(), 1, "1.00"},
+		{Cube(), 2.6e-6, 2.6e-6, "0.00"}, // Cube's own format prints it so
+		{Engineer(), 2.6e-6, 2.6e-6, "0.0000026"},
+		{Format{Decimals: 2, MinDigits: 2}, 1e-15, 1e-15, "0.000000000000"}, // at most 12 decimals
+	}
+	for _, tt := range tests {
+		if got := tt.f.ForColumn(tt.largest).Format(tt.v, false); got != tt.want {
+			t.Errorf("%+v.ForColumn(%g).Format(%g) = %q, want %q", tt.f, tt.largest, tt.v, got, tt.want)
+		}
+	}
+}

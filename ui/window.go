@@ -720,7 +720,7 @@ func (w *Window) menu() *fyne.MainMenu {
 	save.Disabled = w.doc == nil
 	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
 	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", open, openFolder, recent, w.repositoryItem(), save, w.propertiesItem(), fyne.NewMenuItemSeparator(), closeItem)
+	file := fyne.NewMenu("File", open, openFolder, recent, w.repositoryItem(), save, w.propertiesItem(), w.memoryItem(), fyne.NewMenuItemSeparator(), closeItem)
 
 	v := w.view
 	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })

@@ -62,6 +62,7 @@ type View struct {
 	columns             [3]column
 	nodeBuf             []Node
 	metricRootMax       map[int]float64
+	metricRootFormat    map[int]numfmt.Format // per root metric: ForColumn of its values shown
 	lastErr             error
 	formatted           int // rows formatted since the last Update, for tests and benchmarks
 	findMatches         map[Node]bool
@@ -713,6 +714,17 @@ func (v *View) computeScales() {
 			v.metricRootMax[r] = math.Max(v.metricRootMax[r], a)
 		}
 	}
+	// The metric pane's roots have units of their own: each root's
+	// values get a format of their own (numfmt.Format.ForColumn).
+	rootShown := map[int]float64{}
+	for _, n := range v.rowsWithValues(MetricPane) {
+		r := v.metricRoot[n.Index]
+		rootShown[r] = maxAbs(rootShown[r], v.Value(MetricPane, n))
+	}
+	v.metricRootFormat = map[int]numfmt.Format{}
+	for r, x := range rootShown {
+		v.metricRootFormat[r] = v.format.ForColumn(x)
+	}
 	for d := range v.panes {
 		c := &v.columns[d]
 		widest := 0.0
@@ -723,20 +735,39 @@ func (v *View) computeScales() {
 				c.negative = true
 			}
 			if d == int(MetricPane) {
-				c.chars = max(c.chars, utf8.RuneCountInString(v.format.Format(x, v.integer(Dim(d), n))))
+				c.chars = max(c.chars, utf8.RuneCountInString(v.valueFormat(Dim(d), n).Format(x, v.integer(Dim(d), n))))
 			} else {
 				widest = maxAbs(widest, x)
 			}
 		}
+		c.format = v.format.ForColumn(widest)
 		if d != int(MetricPane) {
 			if c.negative {
 				widest = -widest
 			}
 			n := v.panes[d].selected
-			c.chars = utf8.RuneCountInString(v.format.Format(widest, v.integer(Dim(d), n)))
+			c.chars = utf8.RuneCountInString(c.format.Format(widest, v.integer(Dim(d), n)))
 		}
 		c.chars = max(c.chars, 1)
 	}
+}
+
+// valueFormat returns the number format of row n's value in pane d: the
+// chosen format, with more decimals where the pane's (or, in the metric
+// pane, the row's root metric's) values would otherwise all read 0.00.
+func (v *View) valueFormat(d Dim, n Node) numfmt.Format {
+	if d == MetricPane {
+		if n.Index >= 0 && n.Index < len(v.metricRoot) {
+			if f, ok := v.metricRootFormat[v.metricRoot[n.Index]]; ok {
+				return f
+			}
+		}
+		return v.format
+	}
+	if v.columns[d].format == (numfmt.Format{}) {
+		return v.format
+	}
+	return v.columns[d].format
 }
 
 // column is what a pane's values have in common: the largest magnitude in
@@ -745,6 +776,7 @@ type column struct {
 	max      float64
 	negative bool
 	chars    int
+	format   numfmt.Format // v.format.ForColumn of the largest value shown
 }
 
 // rowsWithValues returns every row of pane d whose value the colour scale
@@ -911,7 +943,7 @@ func (v *View) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(v, n.In
 // Text returns the formatted value of n in pane d.
 func (v *View) Text(d Dim, n Node) string {
 	v.formatted++
-	return v.format.Format(v.Value(d, n), v.integer(d, n))
+	return v.valueFormat(d, n).Format(v.Value(d, n), v.integer(d, n))
 }
 
 // ScaleInfo describes pane d's colour scale and where its selection lies
@@ -922,12 +954,13 @@ func (v *View) ScaleInfo(d Dim) string {
 		return ""
 	}
 	r := v.ScaleRange(d, n)
-	lo := v.format.Format(r.Min, false)
+	f := v.valueFormat(d, n)
+	lo := f.Format(r.Min, false)
 	if v.signed(d) {
 		// Colours rank magnitudes; the sign shows as relief (or hue).
-		lo = v.format.Format(-r.Max, false)
+		lo = f.Format(-r.Max, false)
 	}
-	s := fmt.Sprintf("scale %s – %s %s · selected %s", lo, v.format.Format(r.Max, false), v.Unit(d, n), v.Text(d, n))
+	s := fmt.Sprintf("scale %s – %s %s · selected %s", lo, f.Format(r.Max, false), v.Unit(d, n), v.Text(d, n))
 	if val := v.Value(d, n); !math.IsNaN(val) && r.Max > r.Min {
 		s += fmt.Sprintf(" (%.0f %% of scale)", 100*(math.Abs(val)-r.Min)/(r.Max-r.Min))
 	}
@@ -988,7 +1021,7 @@ func (v *View) CallValue(n Node) float64 {
 // values look alike in the pane and beside the source.
 func (v *View) CallCell(x float64) Cell {
 	sel := v.panes[CallPane].selected
-	return v.Appearance(x, v.integer(CallPane, sel), v.ScaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
+	return v.appearance(v.valueFormat(CallPane, sel), x, v.integer(CallPane, sel), v.ScaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
 }
 
 // RegionCallPaths returns the call paths of region r, in call-tree order.
@@ -1036,7 +1069,12 @@ type Cell struct {
 // as zero are white and flat. With clamp, magnitudes beyond rng.Max take
 // the end colour instead of the out-of-range one.
 func (v *View) Appearance(x float64, integer bool, rng colormap.Range, clamp bool) Cell {
-	c := Cell{Text: v.format.Format(x, integer), Relief: colormap.ReliefOf(x, v.format.ZeroThreshold())}
+	return v.appearance(v.format, x, integer, rng, clamp)
+}
+
+// appearance is Appearance with the text in format f (a column's).
+func (v *View) appearance(f numfmt.Format, x float64, integer bool, rng colormap.Range, clamp bool) Cell {
+	c := Cell{Text: f.Format(x, integer), Relief: colormap.ReliefOf(x, v.format.ZeroThreshold())}
 	switch {
 	case v.format.IsZero(x):
 		c.Color = colormap.White
@@ -1071,7 +1109,7 @@ func (v *View) Unit(d Dim, n Node) string {
 func (v *View) Row(d Dim, n Node) Row {
 	val := v.Value(d, n)
 	v.formatted++
-	c := v.Appearance(val, v.integer(d, n), v.ScaleRange(d, n), false)
+	c := v.appearance(v.valueFormat(d, n), val, v.integer(d, n), v.ScaleRange(d, n), false)
 	r := Row{
 		Node:    n,
 		Label:   v.Label(n) + v.thresholdSuffix(d, n),

@@ -203,6 +203,20 @@ func (ps *parser) parse(r io.Reader) (*profile, error) {
 			return nil, fmt.Errorf("%s: %w", ps.name, err)
 		}
 		for start < end {
+			// A common cost line goes straight to addCosts.
+			if plainCostLines && ps.colEvent != nil && ps.curRegion >= 0 {
+				n, line, vals, pos, ok := ps.plainCostLine(buf[start:end])
+				if ok && start+n < end { // the line's '\n' is in the buffer
+					ps.lineNo++
+					ps.inBody = true
+					ps.costs, ps.lastPos = vals, pos
+					if perr := ps.addCosts(vals, line); perr != nil {
+						return nil, perr
+					}
+					start += n + 1
+					continue
+				}
+			}
 			i := bytes.IndexByte(buf[start:end], '\n')
 			if i < 0 {
 				if !eof {
@@ -583,6 +597,12 @@ func (ps *parser) costLine(b []byte) error {
 		return ps.errorf("cost line before any fn= line")
 	}
 	ps.inBody = true
+	if plainCostLines {
+		if n, line, vals, pos, ok := ps.plainCostLine(b); ok && n == len(b) {
+			ps.costs, ps.lastPos = vals, pos
+			return ps.addCosts(vals, line)
+		}
+	}
 	rest, line, err := ps.positions(b)
 	if err != nil {
 		return err
@@ -621,6 +641,105 @@ func (ps *parser) costLine(b []byte) error {
 		i = j
 	}
 	ps.costs = vals
+	return ps.addCosts(vals, line)
+}
+
+// plainCostLines enables plainCostLine (a variable for tests, which
+// compare it with the general way).
+var plainCostLines = true
+
+// plainCostLine reads the common cost line at the start of b, which ends
+// at the first '\n' or at the end of b, in one pass: decimal, relative
+// ('+', '-') or repeated ('*') subpositions and decimal costs of at most
+// 18 digits, separated by single spaces. It returns the line's length
+// (without '\n'), its line number, costs and subpositions, changing
+// nothing: the caller commits pos and vals. It reports false for anything
+// else, which costLine then reads the general way.
+func (ps *parser) plainCostLine(b []byte) (n int, line int64, vals []uint64, pos [2]int64, ok bool) {
+	i := 0
+	pos = ps.lastPos
+	for slot := 0; slot < 2; slot++ {
+		if slot == 0 && !ps.hasInstr || slot == 1 && !ps.hasLine {
+			continue
+		}
+		if i >= len(b) || b[i] == '\n' {
+			return 0, 0, nil, pos, false
+		}
+		c := b[i]
+		if c == '*' {
+			i++
+		} else {
+			sign := int64(0)
+			switch c {
+			case '+':
+				sign, i = 1, i+1
+			case '-':
+				sign, i = -1, i+1
+			}
+			j := i
+			var v int64
+			for j < len(b) && j-i < 18 {
+				d := b[j] - '0'
+				if d > 9 {
+					break
+				}
+				v = v*10 + int64(d)
+				j++
+			}
+			if j == i {
+				return 0, 0, nil, pos, false
+			}
+			i = j
+			if sign != 0 {
+				v = pos[slot] + sign*v
+			}
+			pos[slot] = v
+		}
+		if i < len(b) && b[i] != '\n' {
+			if b[i] != ' ' {
+				return 0, 0, nil, pos, false
+			}
+			i++
+		}
+	}
+	cols := len(ps.colEvent)
+	vals = ps.costs[:0]
+	for i < len(b) && b[i] != '\n' {
+		if len(vals) == cols {
+			return 0, 0, nil, pos, false
+		}
+		j := i
+		var v uint64
+		for j < len(b) && j-i < 18 {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + uint64(d)
+			j++
+		}
+		if j == i {
+			return 0, 0, nil, pos, false
+		}
+		vals = append(vals, v)
+		i = j
+		if i < len(b) && b[i] != '\n' {
+			if b[i] != ' ' || i+1 == len(b) || b[i+1] == '\n' {
+				return 0, 0, nil, pos, false
+			}
+			i++
+		}
+	}
+	if ps.hasLine {
+		line = pos[1]
+	}
+	return i, line, vals, pos, true
+}
+
+// addCosts adds one cost line's values: to the current function, or to
+// the call announced by calls=.
+func (ps *parser) addCosts(vals []uint64, line int64) error {
+	cols := ps.colEvent
 	nev := len(ps.p.events)
 	r := int(ps.curRegion)
 	if ps.callPending {

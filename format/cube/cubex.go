@@ -278,6 +278,38 @@ func (ld *cubexLoader) done() {
 // StreamRows implements model.RowStreamer: metric m's rows in canonical
 // meaning, read from the file in one pass without building the block.
 func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) error {
+	return ld.StreamRowBatches(m, func(cs []int, rows [][]float64) error {
+		for i, c := range cs {
+			if err := fn(c, rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// OpenRows implements model.RowOpener: metric m's rows read one at a
+// time from the file, the file kept open until release.
+func (ld *cubexLoader) OpenRows(m int) (model.RowSource, func(), error) {
+	ld.mu.Lock()
+	if ld.arch.closed {
+		ld.mu.Unlock()
+		return nil, nil, nil
+	}
+	ld.pending++ // keeps the file open while reading
+	ld.mu.Unlock()
+	r, err := ld.rows(m)
+	if err != nil || r == nil {
+		ld.done()
+		return nil, nil, err
+	}
+	var once sync.Once
+	return r, func() { once.Do(ld.done) }, nil
+}
+
+// StreamRowBatches implements model.RowBatchStreamer: StreamRows several
+// rows at a time.
+func (ld *cubexLoader) StreamRowBatches(m int, fn func(cs []int, rows [][]float64) error) error {
 	ld.mu.Lock()
 	if ld.arch.closed {
 		// Every block was loaded and the file closed: scan the block.
@@ -286,7 +318,12 @@ func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) er
 		if err != nil {
 			return err
 		}
-		return b.Scan(fn)
+		var c1 [1]int
+		var r1 [1][]float64
+		return b.Scan(func(c int, row []float64) error {
+			c1[0], r1[0] = c, row
+			return fn(c1[:], r1[:])
+		})
 	}
 	ld.pending++ // keeps the file open while streaming
 	ld.mu.Unlock()
@@ -295,7 +332,7 @@ func (ld *cubexLoader) StreamRows(m int, fn func(c int, row []float64) error) er
 	if err != nil || r == nil {
 		return err
 	}
-	return r.ScanRows(fn)
+	return r.scanBatches(fn)
 }
 
 func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, error) {

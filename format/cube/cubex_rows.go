@@ -41,11 +41,12 @@ type cubexRows struct {
 }
 
 type rowBuffers struct {
-	bytes   []byte
-	scratch []float64
-	child   []float64
-	zr      io.ReadCloser
-	br      *bufio.Reader
+	bytes    []byte
+	scratch  []float64
+	children []float64 // stored rows of children, read together
+	views    [][]float64
+	zr       io.ReadCloser
+	br       *bufio.Reader
 }
 
 // rows returns the row reader of metric m, or nil when nothing is stored.
@@ -151,29 +152,65 @@ func (r *cubexRows) buffers() *rowBuffers {
 		return b
 	}
 	nl := len(r.ld.e.Locations)
-	return &rowBuffers{scratch: make([]float64, nl), child: make([]float64, nl)}
+	return &rowBuffers{scratch: make([]float64, nl)}
+}
+
+// childRows bounds how many rows of children one read takes.
+func (r *cubexRows) childRows() int {
+	return max(1, min(256, int(scanBatchBytes/max(r.md.layout.rowBytes(), 1))))
 }
 
 // ReadRow implements model.RowSource.
 func (r *cubexRows) ReadRow(c int, dst []float64) error {
 	bufs := r.buffers()
 	defer r.bufs.Put(bufs)
+	return r.own(c, dst, bufs)
+}
+
+// own reads cnode c's canonical row: its stored row, minus its children's
+// stored rows (one after the other, in their order) when the file holds
+// call-tree inclusive sums. Children whose rows follow each other in the
+// file (always so for a dense index, which stores a cnode's children
+// together) are read with one call.
+func (r *cubexRows) own(c int, dst []float64, bufs *rowBuffers) error {
 	if err := r.stored(c, dst, bufs); err != nil {
 		return err
 	}
 	if !r.convert {
 		return nil
 	}
-	for _, ch := range r.ld.e.Cnodes[c].Children {
-		if r.rowOf[ch] < 0 {
+	nl := len(dst)
+	ch := r.ld.e.Cnodes[c].Children
+	limit := r.childRows()
+	for i := 0; i < len(ch); {
+		k := r.rowOf[ch[i]]
+		if k < 0 {
+			i++
 			continue
 		}
-		if err := r.stored(ch, bufs.child, bufs); err != nil {
+		j := i + 1
+		for j < len(ch) && j-i < limit && r.rowOf[ch[j]] == k+int32(j-i) {
+			j++
+		}
+		n := j - i
+		if cap(bufs.children) < n*nl {
+			bufs.children = make([]float64, max(n, min(limit, len(ch)))*nl)
+		}
+		back := bufs.children[:n*nl]
+		views := bufs.views[:0]
+		for v := 0; v < n; v++ {
+			views = append(views, back[v*nl:(v+1)*nl:(v+1)*nl])
+		}
+		bufs.views = views
+		if err := r.fileRows(int(k), n, views, bufs); err != nil {
 			return err
 		}
-		for l, v := range bufs.child {
-			dst[l] -= v
+		for _, row := range views {
+			for l, v := range row {
+				dst[l] -= v
+			}
 		}
+		i = j
 	}
 	if r.unsigned {
 		for l, v := range dst {
@@ -266,43 +303,206 @@ const scanBatchBytes = 1 << 20
 // file. Call-tree inclusive sums need each cnode's children and are read
 // cnode by cnode instead.
 func (r *cubexRows) ScanRows(fn func(c int, row []float64) error) error {
-	nl := len(r.ld.e.Locations)
-	if r.convert {
-		row := make([]float64, nl)
-		for c, h := range r.has {
-			if !h {
-				continue
-			}
-			if err := r.ReadRow(c, row); err != nil {
-				return err
-			}
-			if err := fn(c, row); err != nil {
+	return r.scanBatches(func(cs []int, rows [][]float64) error {
+		for i, c := range cs {
+			if err := fn(c, rows[i]); err != nil {
 				return err
 			}
 		}
 		return nil
-	}
-	bufs := r.buffers()
-	defer r.bufs.Put(bufs)
+	})
+}
+
+// scanBatches passes the rows as ScanRows does, several at a time.
+func (r *cubexRows) scanBatches(fn func(cs []int, rows [][]float64) error) error {
+	nl := len(r.ld.e.Locations)
 	batch := max(1, min(len(r.rowCnode), int(scanBatchBytes/max(r.md.layout.rowBytes(), 1))))
-	if r.zblocks != nil {
-		batch = 1
-	}
 	back := make([]float64, batch*nl)
 	dst := make([][]float64, batch)
 	for i := range dst {
 		dst[i] = back[i*nl : (i+1)*nl : (i+1)*nl]
+	}
+	bufs := r.buffers()
+	defer r.bufs.Put(bufs)
+	if r.convert {
+		cs := make([]int, 0, batch)
+		kept := newKeptRows(r)
+		for c, h := range r.has {
+			if !h {
+				continue
+			}
+			if err := kept.own(c, dst[len(cs)], bufs); err != nil {
+				return err
+			}
+			if cs = append(cs, c); len(cs) == batch {
+				if err := fn(cs, dst); err != nil {
+					return err
+				}
+				cs = cs[:0]
+			}
+		}
+		if len(cs) > 0 {
+			return fn(cs, dst[:len(cs)])
+		}
+		return nil
 	}
 	for first := 0; first < len(r.rowCnode); first += batch {
 		n := min(batch, len(r.rowCnode)-first)
 		if err := r.fileRows(first, n, dst[:n], bufs); err != nil {
 			return err
 		}
-		for i := 0; i < n; i++ {
-			if err := fn(r.rowCnode[first+i], dst[i]); err != nil {
-				return err
-			}
+		if err := fn(r.rowCnode[first:first+n], dst[:n]); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// keptRowsBytes bounds the memory keptRows holds (a variable for tests).
+var keptRowsBytes = 32 << 20
+
+// keptRows computes canonical rows from call-tree inclusive sums cnode
+// after cnode in pre-order, keeping the stored rows of the children of
+// the current cnode's ancestors: a cnode's own stored row was then read
+// already, as one of its parent's children, and each stored row is read
+// from the file about once instead of twice.
+type keptRows struct {
+	r     *cubexRows
+	depth []int32
+	stack []keptBlock
+	bytes int
+	free  [][]float64 // rows of dropped blocks, for reuse
+}
+
+// keptBlock holds file rows first … first+n-1 of the children of owner.
+type keptBlock struct {
+	depth    int32 // owner's depth
+	first, n int
+	rows     []float64
+}
+
+func newKeptRows(r *cubexRows) *keptRows {
+	e := r.ld.e
+	deep, _ := r.ld.enumerations()
+	depth := make([]int32, len(e.Cnodes))
+	for _, c := range deep { // parents before children
+		if p := e.Cnodes[c].Parent; p >= 0 {
+			depth[c] = depth[p] + 1
+		}
+	}
+	return &keptRows{r: r, depth: depth}
+}
+
+// own is cubexRows.own, served from and feeding the kept rows.
+func (k *keptRows) own(c int, dst []float64, bufs *rowBuffers) error {
+	r := k.r
+	d := k.depth[c]
+	for len(k.stack) > 0 && k.stack[len(k.stack)-1].depth >= d {
+		top := k.stack[len(k.stack)-1]
+		k.bytes -= 8 * len(top.rows)
+		k.free = append(k.free, top.rows)
+		k.stack = k.stack[:len(k.stack)-1]
+	}
+	if !k.lookup(int(r.rowOf[c]), dst) {
+		if err := r.stored(c, dst, bufs); err != nil {
+			return err
+		}
+	}
+	nl := len(dst)
+	ch := r.ld.e.Cnodes[c].Children
+	for i := 0; i < len(ch); {
+		first := r.rowOf[ch[i]]
+		if first < 0 {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(ch) && r.rowOf[ch[j]] == first+int32(j-i) {
+			j++
+		}
+		n := j - i
+		if k.bytes+8*n*nl > keptRowsBytes {
+			// Too much to keep: read and subtract as own does.
+			return k.rest(c, i, dst, bufs)
+		}
+		blk := keptBlock{depth: d, first: int(first), n: n, rows: k.alloc(n * nl)}
+		views := bufs.views[:0]
+		for v := 0; v < n; v++ {
+			views = append(views, blk.rows[v*nl:(v+1)*nl:(v+1)*nl])
+		}
+		bufs.views = views
+		if err := r.fileRows(int(first), n, views, bufs); err != nil {
+			return err
+		}
+		for _, row := range views {
+			for l, v := range row {
+				dst[l] -= v
+			}
+		}
+		k.stack = append(k.stack, blk)
+		k.bytes += 8 * len(blk.rows)
+		i = j
+	}
+	if r.unsigned {
+		for l, v := range dst {
+			dst[l] = max(v, 0)
+		}
+	}
+	return nil
+}
+
+// rest subtracts the stored rows of c's children from child i on, without
+// keeping them, and clamps.
+func (k *keptRows) rest(c, i int, dst []float64, bufs *rowBuffers) error {
+	r := k.r
+	for _, ch := range r.ld.e.Cnodes[c].Children[i:] {
+		if r.rowOf[ch] < 0 {
+			continue
+		}
+		if cap(bufs.children) < len(dst) {
+			bufs.children = make([]float64, len(dst))
+		}
+		row := bufs.children[:len(dst)]
+		if err := r.stored(ch, row, bufs); err != nil {
+			return err
+		}
+		for l, v := range row {
+			dst[l] -= v
+		}
+	}
+	if r.unsigned {
+		for l, v := range dst {
+			dst[l] = max(v, 0)
+		}
+	}
+	return nil
+}
+
+// lookup copies file row k from a kept block into dst.
+func (k *keptRows) lookup(row int, dst []float64) bool {
+	if row < 0 {
+		return false
+	}
+	for i := len(k.stack) - 1; i >= 0; i-- {
+		b := &k.stack[i]
+		if row >= b.first && row < b.first+b.n {
+			nl := len(dst)
+			copy(dst, b.rows[(row-b.first)*nl:(row-b.first+1)*nl])
+			return true
+		}
+	}
+	return false
+}
+
+// alloc returns n values' memory, reusing a dropped block's when one is
+// large enough.
+func (k *keptRows) alloc(n int) []float64 {
+	for i, f := range k.free {
+		if cap(f) >= n {
+			k.free[i] = k.free[len(k.free)-1]
+			k.free = k.free[:len(k.free)-1]
+			return f[:n]
+		}
+	}
+	return make([]float64, n)
 }

@@ -2,6 +2,7 @@ package cube
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,8 +85,21 @@ func sameBits(a, b []float64) bool {
 // TestStreamedAggregatesMatchBlocks: call-tree values and location totals
 // computed in one pass over the file, without a block, are bit for bit
 // those computed from the loaded blocks, and no block is loaded for them.
+// With a small keptRowsBytes, rows of inclusive sums are partly kept and
+// partly read again.
 func TestStreamedAggregatesMatchBlocks(t *testing.T) {
-	for _, f := range streamFixtures(t) {
+	files := streamFixtures(t)
+	for _, keep := range []int{keptRowsBytes, 600, 0} {
+		t.Run(fmt.Sprintf("keep=%d", keep), func(t *testing.T) {
+			defer func(old int) { keptRowsBytes = old }(keptRowsBytes)
+			keptRowsBytes = keep
+			streamedMatchBlocks(t, files)
+		})
+	}
+}
+
+func streamedMatchBlocks(t *testing.T, files []string) {
+	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			streamed, err := OpenCubex(f)
 			if err != nil {

@@ -485,6 +485,17 @@ func (s *xmlScanner) tagEnd() (int, error) {
 }
 
 func (s *xmlScanner) scanEnd() (tokKind, error) {
+	// The common case: the name of the open element and '>'.
+	if d := s.depth(); d > 0 {
+		top := s.openName(d - 1)
+		at := s.pos + 2
+		if at+len(top) < s.end && s.buf[at+len(top)] == '>' && string(s.buf[at:at+len(top)]) == string(top) {
+			s.pos = at + len(top) + 1
+			s.kind, s.name = tokEnd, s.buf[at:at+len(top)]
+			s.pop()
+			return tokEnd, nil
+		}
+	}
 	s.pos += 2
 	end, err := s.tagEnd()
 	if err != nil {
@@ -525,6 +536,9 @@ func isBareValueKey(k []byte) bool {
 const bareValueMax = 16 // longest unquoted value accepted
 
 func (s *xmlScanner) scanStart() (tokKind, error) {
+	if s.scanStartFast() {
+		return tokStart, nil
+	}
 	if s.done {
 		return 0, s.errorf("a second root element after the end of the first")
 	}
@@ -914,4 +928,112 @@ func (s *xmlScanner) skip() error {
 		}
 	}
 	return nil
+}
+
+// plainAttrByte marks the bytes an attribute value may hold and still be
+// used as it is: printable ASCII but '<', '&' and ']', and tab and
+// newline.
+var plainAttrByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '<' && c != '&' && c != ']'
+	}
+	t['\t'], t['\n'] = true, true
+	return t
+}()
+
+// simpleNameByte marks the bytes of names scanStartFast reads: ASCII
+// name characters without ':'.
+var simpleNameByte = func() (t [256]bool) {
+	for c := 0; c < 0x80; c++ {
+		t[c] = isNameByte(byte(c)) && c != ':'
+	}
+	return t
+}()
+
+// scanStartFast reads the start tag at s.pos when it lies in the buffer
+// and is of the plain kind CUBE writers produce: ASCII names without
+// prefixes, quoted values that need neither decoding nor checking beyond
+// plainAttrByte, no repeated attribute, single spaces or other white
+// space between attributes and none around '='. It reports false,
+// changing nothing that scanStart relies on, for anything else, which
+// scanStart then reads (and judges) the general way.
+func (s *xmlScanner) scanStartFast() bool {
+	if s.done || len(s.openAt) >= maxXMLDepth {
+		return false
+	}
+	buf := s.buf[:s.end]
+	i := s.pos + 1
+	n0 := i
+	for i < len(buf) && simpleNameByte[buf[i]] {
+		i++
+	}
+	if i == n0 || !isNameStart(buf[n0]) {
+		return false
+	}
+	name := buf[n0:i]
+	attrs := s.attrs[:0]
+	selfClose := false
+	for {
+		sp := i
+		for i < len(buf) && isXMLSpace(buf[i]) {
+			i++
+		}
+		if i >= len(buf) {
+			return false
+		}
+		c := buf[i]
+		if c == '>' {
+			i++
+			break
+		}
+		if c == '/' {
+			if i+1 < len(buf) && buf[i+1] == '>' {
+				selfClose = true
+				i += 2
+				break
+			}
+			return false
+		}
+		if i == sp || !isNameStart(c) {
+			return false
+		}
+		k0 := i
+		for i < len(buf) && simpleNameByte[buf[i]] {
+			i++
+		}
+		key := buf[k0:i]
+		if i+1 >= len(buf) || buf[i] != '=' {
+			return false
+		}
+		q := buf[i+1]
+		if q != '"' && q != '\'' {
+			return false
+		}
+		v0 := i + 2
+		j := bytes.IndexByte(buf[v0:], q)
+		if j < 0 {
+			return false
+		}
+		val := buf[v0 : v0+j : v0+j]
+		for _, c := range val {
+			if !plainAttrByte[c] {
+				return false
+			}
+		}
+		for _, a := range attrs {
+			if string(a.key) == string(key) {
+				return false
+			}
+		}
+		attrs = append(attrs, xmlAttr{key: key, val: val})
+		i = v0 + j + 1
+	}
+	s.attrs = attrs
+	s.pos = i
+	s.push(name)
+	s.kind, s.name = tokStart, name
+	if selfClose {
+		s.endPending, s.pendName = true, name
+	}
+	return true
 }

@@ -160,16 +160,34 @@ func labelOf(s *profile.Sample, key string) (string, bool) {
 	return "", false
 }
 
-// pickLabel returns the first of keys that some sample carries.
-func pickLabel(p *profile.Profile, keys []string) string {
+// pickLabel returns the first of keys that some sample carries (present
+// holds the label keys of all samples, see labelKeys).
+func pickLabel(present map[string]bool, keys []string) string {
 	for _, k := range keys {
-		for _, s := range p.Sample {
-			if _, ok := labelOf(s, k); ok {
-				return k
-			}
+		if present[k] {
+			return k
 		}
 	}
 	return ""
+}
+
+// labelKeys returns the keys of the labels, string or numeric, with a
+// value that some sample carries.
+func labelKeys(p *profile.Profile) map[string]bool {
+	present := map[string]bool{}
+	for _, s := range p.Sample {
+		for k, v := range s.Label {
+			if len(v) > 0 && !present[k] {
+				present[k] = true
+			}
+		}
+		for k, v := range s.NumLabel {
+			if len(v) > 0 && !present[k] {
+				present[k] = true
+			}
+		}
+	}
+	return present
 }
 
 // sortLabelValues orders label values numerically when all are integers,
@@ -204,7 +222,8 @@ func sortLabelValues(vals []string) {
 // process label, one thread per process unless they carry a thread label.
 // It returns each sample's data column.
 func system(b *build.Builder, p *profile.Profile) []int {
-	procKey, threadKey := pickLabel(p, processLabels), pickLabel(p, threadLabels)
+	present := labelKeys(p)
+	procKey, threadKey := pickLabel(present, processLabels), pickLabel(present, threadLabels)
 	procName := "process"
 	if len(p.Mapping) > 0 && p.Mapping[0].File != "" {
 		procName = filepath.Base(p.Mapping[0].File)
@@ -220,9 +239,11 @@ func system(b *build.Builder, p *profile.Profile) []int {
 		}
 		return k
 	}
+	keys := make([]pt, len(p.Sample))
 	threads := map[string]map[string]bool{}
-	for _, s := range p.Sample {
+	for i, s := range p.Sample {
 		k := keyOf(s)
+		keys[i] = k
 		if threads[k.proc] == nil {
 			threads[k.proc] = map[string]bool{}
 		}
@@ -266,8 +287,12 @@ func system(b *build.Builder, p *profile.Profile) []int {
 	}
 	cols := b.Columns()
 	out := make([]int, len(p.Sample))
-	for i, s := range p.Sample {
-		out[i] = cols[locOf[keyOf(s)]]
+	for i, k := range keys {
+		if i > 0 && k == keys[i-1] {
+			out[i] = out[i-1]
+			continue
+		}
+		out[i] = cols[locOf[k]]
 	}
 	return out
 }
@@ -283,17 +308,28 @@ type frame struct {
 // nodes at function granularity, so that the flat profile equals
 // "pprof -top".
 type callTree struct {
-	b        *build.Builder
-	stacks   map[string]int    // whole stack (location ids) → leaf cnode
-	key      []byte            // scratch for stack keys
-	memo     map[[3]uint64]int // (parent cnode+1, caller's line, location id) → cnode
-	frames   map[uint64][]frame
-	conflict map[int]bool // cnodes reached from several call sites
-	empty    int          // cnode of samples without a stack, -1 if none
+	b      *build.Builder
+	stacks map[string]int // whole stack (location ids) → leaf cnode
+	byHash map[uint64]seenStack
+	key    []byte // scratch for stack keys
+	// memo: (parent cnode+1, caller's line, location id) → cnode, by a
+	// hash of the key; keys whose hash is taken go to memoFull
+	memo     map[uint64]memoEntry
+	memoFull map[[3]uint64]int
+	frames   map[uint64][]frame // of locations with large ids
+	// framesByID: of locations with ids below 2 × the number of
+	// locations (pprof numbers them from 1)
+	framesByID [][]frame
+	conflict   []bool // per cnode: reached from several call sites
+	empty      int    // cnode of samples without a stack, -1 if none
 }
 
 func (t *callTree) locationFrames(l *profile.Location) []frame {
-	if fr, ok := t.frames[l.ID]; ok {
+	if l.ID < uint64(len(t.framesByID)) {
+		if fr := t.framesByID[l.ID]; fr != nil {
+			return fr
+		}
+	} else if fr, ok := t.frames[l.ID]; ok {
 		return fr
 	}
 	var fr []frame
@@ -335,14 +371,74 @@ func (t *callTree) locationFrames(l *profile.Location) []frame {
 		}
 		fr = append(fr, frame{region: r, file: file, line: ln.Line})
 	}
-	t.frames[l.ID] = fr
+	if l.ID < uint64(len(t.framesByID)) {
+		t.framesByID[l.ID] = fr
+	} else {
+		t.frames[l.ID] = fr
+	}
 	return fr
+}
+
+type memoEntry struct {
+	key [3]uint64
+	c   int
+}
+
+func memoHash(k [3]uint64) uint64 {
+	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]*0xC2B2AE3D27D4EB4F ^ k[2]*0x165667B19E3779F9
+	return h ^ h>>29
+}
+
+func (t *callTree) memoGet(k [3]uint64) (int, bool) {
+	e, ok := t.memo[memoHash(k)]
+	if !ok {
+		return 0, false
+	}
+	if e.key == k {
+		return e.c, true
+	}
+	c, ok := t.memoFull[k]
+	return c, ok
+}
+
+func (t *callTree) memoPut(k [3]uint64, c int) {
+	h := memoHash(k)
+	if e, ok := t.memo[h]; ok && e.key != k {
+		t.memoFull[k] = c
+		return
+	}
+	t.memo[h] = memoEntry{key: k, c: c}
+}
+
+// conflicts reports whether cnode c was reached from several call sites,
+// growing the table to c.
+func (t *callTree) conflicts(c int) bool {
+	if c >= len(t.conflict) {
+		t.conflict = append(t.conflict, make([]bool, c+1-len(t.conflict))...)
+	}
+	return t.conflict[c]
 }
 
 // leaf returns the cnode of sample s's innermost frame, creating the call
 // path on the way. Samples with the same stack are common, so whole
-// stacks are remembered.
+// stacks are remembered: by a hash of the stack's location ids, checked
+// against the stack of the sample that put it there, and by the whole
+// stack when two stacks share a hash.
 func (t *callTree) leaf(s *profile.Sample) int {
+	h := stackHash(s.Location)
+	if seen, ok := t.byHash[h]; ok {
+		if sameStack(seen.stack, s.Location) {
+			return seen.cnode
+		}
+		return t.leafByKey(s)
+	}
+	c := t.leafByKey(s)
+	t.byHash[h] = seenStack{stack: s.Location, cnode: c}
+	return c
+}
+
+// leafByKey is leaf keyed by the whole stack.
+func (t *callTree) leafByKey(s *profile.Sample) int {
 	key := t.key[:0]
 	for _, l := range s.Location {
 		key = binary.LittleEndian.AppendUint64(key, l.ID)
@@ -354,6 +450,35 @@ func (t *callTree) leaf(s *profile.Sample) int {
 	c := t.walk(s)
 	t.stacks[string(key)] = c
 	return c
+}
+
+// seenStack is a stack met before and its leaf cnode.
+type seenStack struct {
+	stack []*profile.Location
+	cnode int
+}
+
+// stackHash mixes the location ids of a stack.
+func stackHash(stack []*profile.Location) uint64 {
+	h := uint64(len(stack))*0x9E3779B97F4A7C15 + 1
+	for _, l := range stack {
+		h ^= l.ID
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+	}
+	return h
+}
+
+func sameStack(a, b []*profile.Location) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
 }
 
 // walk builds the call path of sample s.
@@ -374,7 +499,7 @@ func (t *callTree) walk(s *profile.Sample) int {
 			key[1] = uint64(caller.line)
 		}
 		fr := t.locationFrames(l)
-		if next, ok := t.memo[key]; ok {
+		if next, ok := t.memoGet(key); ok {
 			c = next
 			caller = &fr[len(fr)-1]
 			continue
@@ -390,13 +515,13 @@ func (t *callTree) walk(s *profile.Sample) int {
 			switch {
 			case added:
 				cn.CallFile, cn.CallLine = file, line
-			case !t.conflict[nc] && (cn.CallFile != file || cn.CallLine != line):
+			case !t.conflicts(nc) && (cn.CallFile != file || cn.CallLine != line):
 				t.conflict[nc] = true
 				cn.CallFile, cn.CallLine = "", -1
 			}
 			c, caller = nc, f
 		}
-		t.memo[key] = c
+		t.memoPut(key, c)
 	}
 	return c
 }
@@ -450,7 +575,7 @@ func convert(p *profile.Profile, format string) (*model.Experiment, error) {
 	cols := system(b, p)
 	nl := len(b.E.Locations)
 	vals := build.NewValues(len(p.SampleType), nl)
-	t := &callTree{b: b, stacks: map[string]int{}, memo: map[[3]uint64]int{}, frames: map[uint64][]frame{}, conflict: map[int]bool{}, empty: -1}
+	t := &callTree{b: b, stacks: map[string]int{}, byHash: map[uint64]seenStack{}, framesByID: make([][]frame, 2*len(p.Location)+1), memo: map[uint64]memoEntry{}, memoFull: map[[3]uint64]int{}, frames: map[uint64][]frame{}, empty: -1}
 	for i, s := range p.Sample {
 		if len(s.Value) != len(p.SampleType) {
 			return nil, fmt.Errorf("sample %d has %d values for %d sample types", i, len(s.Value), len(p.SampleType))

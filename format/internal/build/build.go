@@ -1,6 +1,9 @@
 package build
 
 import (
+	"math"
+	"slices"
+
 	"cubeview/model"
 )
 
@@ -10,12 +13,27 @@ type Builder struct {
 	E       *model.Experiment
 	regions map[regionKey]int
 	cnodes  map[cnodeKey]int
-	ids     [3]int // next system-node id per kind
+	// cnodesWide holds the cnodes whose key does not pack
+	cnodesWide map[wideCnodeKey]int
+	ids        [3]int // next system-node id per kind
 }
 
 type regionKey struct{ name, module string }
 
-type cnodeKey struct{ parent, region int }
+// cnodeKey packs a cnode's parent (+1) and region when both fit in 32
+// bits, which keeps the map on its fast path for 64-bit keys; other pairs
+// go to cnodesWide.
+type cnodeKey uint64
+
+type wideCnodeKey struct{ parent, region int }
+
+func packCnodeKey(parent, region int) (cnodeKey, bool) {
+	p := uint64(parent + 1)
+	if p > math.MaxUint32 || region < 0 || uint64(region) > math.MaxUint32 {
+		return 0, false
+	}
+	return cnodeKey(p<<32 | uint64(region)), true
+}
 
 // New starts an experiment of the given format description.
 func New(format string) *Builder {
@@ -61,7 +79,10 @@ func (b *Builder) Region(name, module string) (r int, added bool) {
 // Cnode returns the call-tree node for region under parent (-1 for a
 // root), adding it when it is new; added reports whether it was.
 func (b *Builder) Cnode(parent, region int) (c int, added bool) {
-	k := cnodeKey{parent, region}
+	k, ok := packCnodeKey(parent, region)
+	if !ok {
+		return b.wideCnode(parent, region)
+	}
 	if c, ok := b.cnodes[k]; ok {
 		return c, false
 	}
@@ -70,10 +91,28 @@ func (b *Builder) Cnode(parent, region int) (c int, added bool) {
 	return c, true
 }
 
+func (b *Builder) wideCnode(parent, region int) (c int, added bool) {
+	k := wideCnodeKey{parent, region}
+	if c, ok := b.cnodesWide[k]; ok {
+		return c, false
+	}
+	if b.cnodesWide == nil {
+		b.cnodesWide = map[wideCnodeKey]int{}
+	}
+	c = b.NewCnode(parent, region)
+	b.cnodesWide[k] = c
+	return c, true
+}
+
 // NewCnode always adds a call-tree node for region under parent, also when
 // a sibling calls the same region (distinct call sites or statements).
 func (b *Builder) NewCnode(parent, region int) int {
 	c := len(b.E.Cnodes)
+	if c == cap(b.E.Cnodes) && c >= 1024 {
+		// Double: append's smaller steps for large slices would copy
+		// hundreds of thousands of cnodes many times over.
+		b.E.Cnodes = slices.Grow(b.E.Cnodes, c)
+	}
 	b.E.Cnodes = append(b.E.Cnodes, model.Cnode{ID: c, Region: region, Parent: parent, CallLine: -1})
 	return c
 }
