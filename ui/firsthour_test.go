@@ -25,6 +25,11 @@ func TestPeerDistributionPane(t *testing.T) {
 	if got := w.view.Mode(view.SystemPane); got != view.PeerDistribution {
 		t.Fatalf("mode %v, want peer distribution", got)
 	}
+	// The pane widens so that the mode's name is not elided (less the
+	// split's divider).
+	if pw, hw := w.panes[view.SystemPane].Size().Width, w.headWidth(view.SystemPane); pw+2*theme.Padding() < hw {
+		t.Errorf("system pane %v wide, its title and mode need %v", pw, hw)
+	}
 	expandAll(w, view.SystemPane)
 	colours := map[any]bool{}
 	threads := 0
@@ -331,5 +336,41 @@ func TestDialogs(t *testing.T) {
 	}
 	if r, err := form.Request(); err != nil || r.Operands[1].Path != paths[1] {
 		t.Errorf("request %v, %v", r, err)
+	}
+}
+
+// TestHotThresholdMenu lowers the hottest path's threshold through the
+// View menu: on BT-MZ the path stops at adi by default (z_solve, its
+// largest child, holds 30.5 %) and goes on through z_solve at 25 %; the
+// menu checks the share, and a new window keeps it.
+func TestHotThresholdMenu(t *testing.T) {
+	a := newTestApp(t)
+	path := dataFile(t, "cube4/quirks/cube4.8_with_checksum_bug.cubex")
+	w := openWindow(t, a, path)
+	e := w.Document().Exp
+	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: e.MetricByName("time")})
+	root := view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]}
+	hottest := func() string {
+		selectRow(w, view.CallPane, root)
+		w.ExpandHottest(view.CallPane)
+		return e.Regions[e.Cnodes[w.view.Selected(view.CallPane).Index].Region].Name
+	}
+	if got := hottest(); got != "adi" || !strings.Contains(w.Status(), "no child holds more than 50 %") {
+		t.Errorf("default: path ends at %s, status %q", got, w.Status())
+	}
+	item := menuItem(w, "View", "25 % of its parent")
+	if item == nil {
+		t.Fatal("no threshold item in the View menu")
+	}
+	item.Action()
+	hottest()
+	if got := e.CallPath(w.view.Selected(view.CallPane).Index); !strings.Contains(got, "/adi/z_solve/") {
+		t.Errorf("at 25 %%: path ends at %s, want it through adi/z_solve", got)
+	}
+	if it := menuItem(w, "View", "25 % of its parent"); it == nil || !it.Checked {
+		t.Error("the 25 % item is not checked")
+	}
+	if got := openWindow(t, a, path).view.HotThreshold(); got != 0.25 {
+		t.Errorf("a new window's threshold is %v, want the chosen 0.25", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
@@ -141,11 +142,13 @@ func (w *Window) build() {
 	w.findBar.Hide()
 
 	paneBox := func(d view.Dim) fyne.CanvasObject {
-		head := []fyne.CanvasObject{w.titles[d], w.modes[d]}
+		// The mode selector takes the width the title leaves in the
+		// narrow side panes, so that "Peer distribution" is not elided.
+		head := container.NewBorder(nil, nil, w.titles[d], nil, w.modes[d])
 		if d == view.CallPane {
-			head = append(head, w.flatCheck)
+			head = container.NewHBox(w.titles[d], w.modes[d], w.flatCheck)
 		}
-		return container.NewBorder(container.NewHBox(head...), w.infos[d], nil, nil, w.panes[d])
+		return container.NewBorder(head, w.infos[d], nil, nil, w.panes[d])
 	}
 	right := container.NewHSplit(paneBox(view.CallPane), paneBox(view.SystemPane))
 	right.SetOffset(0.55)
@@ -232,6 +235,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 		w.modes[d].SetSelected(m.String())
 	}
 	w.refresh()
+	w.refitPanes() // the mode's name may need more width
 }
 
 func (w *Window) setDocument(doc *Document) {
@@ -339,8 +343,17 @@ func (w *Window) fitPanes() {
 		total = 1280
 	}
 	bounded := func(x float32) float32 { return min(max(x, 0.15*total), 0.35*total) }
-	m, s := bounded(w.panes[view.MetricPane].contentWidth()), bounded(w.panes[view.SystemPane].contentWidth())
+	need := func(d view.Dim) float32 { return max(w.panes[d].contentWidth(), w.headWidth(d)) }
+	m, s := bounded(need(view.MetricPane)), bounded(need(view.SystemPane))
 	w.setSplit(float64(m/total), float64((total-m-s)/(total-m)))
+}
+
+// headWidth returns the width the title of pane d and the name of its
+// value mode take.
+func (w *Window) headWidth(d view.Dim) float32 {
+	pad := theme.Size(theme.SizeNamePadding)
+	text := fyne.MeasureText(w.modes[d].Selected, theme.Size(theme.SizeNameText), fyne.TextStyle{}).Width
+	return w.titles[d].MinSize().Width + text + theme.Size(theme.SizeNameInlineIcon) + 8*pad
 }
 
 // refitPanes fits the panes again after rows were expanded or collapsed,

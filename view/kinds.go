@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // rowKind is what one sort of row knows: where it hangs in its pane, what
@@ -41,6 +42,32 @@ type rowKind interface {
 	explain(v *View, i int, head string) []string
 	// expandedState says what an expanded row shows.
 	expandedState() string
+	// pane returns the pane that shows rows of this kind in the current
+	// view (ok false: none does).
+	pane(v *View) (d Dim, ok bool)
+	// valid reports whether i is a row of this kind.
+	valid(v *View, i int) bool
+	// roots returns the top-level rows, unsorted, of a pane of this kind;
+	// rows the rows whose values the pane's colour scale and value column
+	// take into account (nil before the values are known).
+	roots(v *View) []Node
+	rows(v *View) []Node
+}
+
+// paneKind returns the kind of row at the top of pane d: the one place
+// that maps panes to row kinds.
+func (v *View) paneKind(d Dim) rowKind {
+	switch {
+	case d == MetricPane:
+		return metricRow{}
+	case d == CallPane && v.flat:
+		return regionRow{}
+	case d == CallPane:
+		return cnodeRow{}
+	case d == SystemPane:
+		return systemRow{}
+	}
+	return noRow{}
 }
 
 // rowDefaults is what most kinds share: values of the selected metric over
@@ -94,6 +121,10 @@ func (noRow) scaleMax(*View, Dim, int) float64 {
 	return 0
 }
 func (noRow) explain(*View, int, string) []string { return nil }
+func (noRow) pane(*View) (Dim, bool)              { return 0, false }
+func (noRow) valid(*View, int) bool               { return false }
+func (noRow) roots(*View) []Node                  { return nil }
+func (noRow) rows(*View) []Node                   { return nil }
 
 // metricRow is a metric; VOID metrics are hidden.
 type metricRow struct{ rowDefaults }
@@ -158,6 +189,10 @@ func (metricRow) presence(v *View, i int) model.Mask {
 	return v.exp.Metrics[i].Present
 }
 func (metricRow) metricOf(_ *View, i int) int { return i }
+func (metricRow) pane(*View) (Dim, bool)      { return MetricPane, true }
+func (metricRow) valid(v *View, i int) bool   { return i < len(v.exp.Metrics) }
+func (metricRow) roots(v *View) []Node        { return nodes(MetricNode, v.metricRoots) }
+func (metricRow) rows(v *View) []Node         { return nodes(MetricNode, v.visibleMetrics()) }
 
 // scaleMax: each root metric has its own scale (their units differ).
 func (metricRow) scaleMax(v *View, _ Dim, i int) float64 { return v.metricRootMax[v.metricRoot[i]] }
@@ -221,6 +256,16 @@ func (cnodeRow) exclusive(v *View, i int) float64   { return at(v.callExcl, i) }
 func (cnodeRow) ownRoot(v *View, i int) float64     { return at(v.callIncl, v.cnodeRoot[i]) }
 func (cnodeRow) presence(v *View, i int) model.Mask { return v.exp.Cnodes[i].Present }
 func (cnodeRow) callPath(v *View, i int) string     { return v.exp.CallPath(i) }
+func (cnodeRow) pane(v *View) (Dim, bool)           { return CallPane, !v.flat }
+func (cnodeRow) valid(v *View, i int) bool          { return i < len(v.exp.Cnodes) }
+func (cnodeRow) roots(v *View) []Node               { return nodes(CnodeNode, v.exp.CnodeRoots) }
+
+func (cnodeRow) rows(v *View) []Node {
+	if v.callExcl == nil {
+		return nil
+	}
+	return v.allNodes(CnodeNode, len(v.exp.Cnodes))
+}
 
 // cnodes: a collapsed call path with its subtree, an expanded one alone.
 func (cnodeRow) cnodes(v *View, i int) []int {
@@ -267,6 +312,24 @@ func (regionRow) presence(v *View, i int) model.Mask {
 }
 
 func (regionRow) callPath(v *View, i int) string { return "region " + v.exp.Regions[i].Name }
+func (regionRow) pane(v *View) (Dim, bool)       { return CallPane, v.flat }
+func (regionRow) valid(v *View, i int) bool      { return i < len(v.exp.Regions) }
+func (regionRow) roots(v *View) []Node           { return nodes(RegionNode, v.flatRegions) }
+
+// rows of the flat profile: every region shown and its Subroutines row.
+func (regionRow) rows(v *View) []Node {
+	if v.callExcl == nil {
+		return nil
+	}
+	var out []Node
+	for _, r := range v.flatRegions {
+		out = append(out, Node{RegionNode, r})
+		if v.regionCalls[r] {
+			out = append(out, Node{SubroutinesNode, r})
+		}
+	}
+	return out
+}
 
 func (regionRow) cnodes(v *View, i int) []int { return v.regionSelection(Node{RegionNode, i}) }
 
@@ -282,6 +345,10 @@ func (subroutinesRow) children(*View, int) []Node     { return nil }
 func (subroutinesRow) parent(_ *View, i int) Node     { return Node{RegionNode, i} }
 func (subroutinesRow) isBranch(*View, int) bool       { return false }
 func (subroutinesRow) label(*View, int) string        { return "Subroutines" }
+func (subroutinesRow) pane(v *View) (Dim, bool)       { return CallPane, v.flat }
+func (subroutinesRow) valid(v *View, i int) bool      { return i < len(v.exp.Regions) }
+func (subroutinesRow) roots(*View) []Node             { return nil }
+func (subroutinesRow) rows(*View) []Node              { return nil }
 func (subroutinesRow) presence(*View, int) model.Mask { return 0 }
 func (subroutinesRow) ownRoot(v *View, _ int) float64 { return v.callTotal }
 
@@ -362,6 +429,16 @@ func (systemRow) exclusive(*View, int) float64       { return math.NaN() }
 func (systemRow) ownRoot(v *View, i int) float64     { return at(v.sysVals, v.systemRoot[i]) }
 func (systemRow) presence(v *View, i int) model.Mask { return v.exp.System[i].Present }
 func (systemRow) expandedState() string              { return "expanded: no value of its own" }
+func (systemRow) pane(*View) (Dim, bool)             { return SystemPane, true }
+func (systemRow) valid(v *View, i int) bool          { return i < len(v.exp.System) }
+func (systemRow) roots(v *View) []Node               { return nodes(SystemNode, v.exp.SystemRoots) }
+
+func (systemRow) rows(v *View) []Node {
+	if v.sysVals == nil {
+		return nil
+	}
+	return v.allNodes(SystemNode, len(v.exp.System))
+}
 
 func (k systemRow) explain(v *View, i int, head string) []string {
 	parts := []string{k.label(v, i) + " " + head}
@@ -384,6 +461,15 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 	if cs := v.panes[CallPane].selected; cs.Valid() {
 		parts = append(parts, fmt.Sprintf("call path %s (%s)", v.callPath(cs), v.state(CallPane, cs)))
 	}
+	if m := v.panes[SystemPane].mode; (m == PeerPercent || m == PeerDistribution) && v.sysVals != nil {
+		unit := ""
+		if m := k.metricOf(v, i); m >= 0 {
+			unit = v.exp.Metrics[m].Unit
+		}
+		p := v.peers[v.peerLevel[i]]
+		parts = append(parts, fmt.Sprintf("%s of its level from %s to %s %s", Count(p.count, v.levelName(i)),
+			v.format.Format(p.min, false), v.format.Format(p.max, false), unit))
+	}
 	return parts
 }
 
@@ -398,9 +484,11 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-// Count returns "1 call path", "2 call paths": n and word, in the plural
-// unless n is 1.
-func Count(n int, word string) string { return fmt.Sprintf("%d %s", n, plural(n, word)) }
+// Count returns "1 call path", "1,024 call paths": n (digits grouped)
+// and word, in the plural unless n is 1.
+func Count(n int, word string) string {
+	return numfmt.Grouped().Format(float64(n), true) + " " + plural(n, word)
+}
 
 // levelName names the level of system node i for people: its class, or
 // its kind when the file names no class.

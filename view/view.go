@@ -304,23 +304,11 @@ func (v *View) invalidateRight(d Dim) {
 	}
 }
 
-// belongs reports whether n is a row kind of pane d in the current view.
+// belongs reports whether n is a row of pane d in the current view.
 func (v *View) belongs(d Dim, n Node) bool {
-	if n.Index < 0 {
-		return false
-	}
-	switch d {
-	case MetricPane:
-		return n.Kind == MetricNode && n.Index < len(v.exp.Metrics)
-	case CallPane:
-		if v.flat {
-			return (n.Kind == RegionNode || n.Kind == SubroutinesNode) && n.Index < len(v.exp.Regions)
-		}
-		return n.Kind == CnodeNode && n.Index < len(v.exp.Cnodes)
-	case SystemPane:
-		return n.Kind == SystemNode && n.Index < len(v.exp.System)
-	}
-	return false
+	k := kindOf(n)
+	pane, ok := k.pane(v)
+	return ok && pane == d && n.Index >= 0 && k.valid(v, n.Index)
 }
 
 // metricSel returns the metric selection driving the call pane: the
@@ -782,33 +770,7 @@ type column struct {
 // rowsWithValues returns every row of pane d whose value the colour scale
 // and the value column take into account: the metrics shown, every call
 // path or flat-profile row, every system node.
-func (v *View) rowsWithValues(d Dim) []Node {
-	switch d {
-	case MetricPane:
-		return nodes(MetricNode, v.visibleMetrics())
-	case CallPane:
-		if v.callExcl == nil {
-			return nil
-		}
-		if !v.flat {
-			return v.allNodes(CnodeNode, len(v.exp.Cnodes))
-		}
-		var out []Node
-		for _, r := range v.flatRegions {
-			out = append(out, Node{RegionNode, r})
-			if v.regionCalls[r] {
-				out = append(out, Node{SubroutinesNode, r})
-			}
-		}
-		return out
-	case SystemPane:
-		if v.sysVals == nil {
-			return nil
-		}
-		return v.allNodes(SystemNode, len(v.exp.System))
-	}
-	return nil
-}
+func (v *View) rowsWithValues(d Dim) []Node { return v.paneKind(d).rows(v) }
 
 // allNodes returns the nodes of kind k with indices 0 … n−1, reusing a
 // buffer: rowsWithValues runs on every Update.
@@ -996,6 +958,10 @@ func (v *View) Legend() (low, high string, entries []LegendEntry, operands []str
 		{v.scale.Color(1, unit), colormap.Raised, "positive (raised)"},
 		{v.scale.Color(-1, unit), colormap.Sunken, "negative (sunken)"},
 	}
+	if !v.scale.Diverging {
+		// One spectrum for both signs: only the relief tells them apart.
+		entries[3].Meaning = "negative (sunken, coloured by size)"
+	}
 	if v.markerOperandsKnown {
 		for i, name := range v.markerNames {
 			operands = append(operands, operandLetter(i)+" "+name)
@@ -1159,19 +1125,7 @@ func regionText(r *model.Region) string {
 
 // Roots returns the top-level rows of pane d.
 func (v *View) Roots(d Dim) []Node {
-	var out []Node
-	switch d {
-	case MetricPane:
-		out = nodes(MetricNode, v.metricRoots)
-	case CallPane:
-		if v.flat {
-			out = nodes(RegionNode, v.flatRegions)
-		} else {
-			out = nodes(CnodeNode, v.exp.CnodeRoots)
-		}
-	case SystemPane:
-		out = nodes(SystemNode, v.exp.SystemRoots)
-	}
+	out := v.paneKind(d).roots(v)
 	v.sort(d, out)
 	return out
 }
@@ -1413,11 +1367,6 @@ func (v *View) Explain(d Dim) string {
 		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.format.Format(v.absolute(d, n), false) + " " + unit + ")"
 	}
 	parts := kindOf(n).explain(v, n.Index, "("+v.state(d, n)+"): "+val)
-	if m := v.panes[d].mode; (m == PeerPercent || m == PeerDistribution) && n.Kind == SystemNode && v.sysVals != nil {
-		p := v.peers[v.peerLevel[n.Index]]
-		parts = append(parts, fmt.Sprintf("%s of its level from %s to %s %s", Count(p.count, v.levelName(n.Index)),
-			v.format.Format(p.min, false), v.format.Format(p.max, false), unit))
-	}
 	if v.hot.why != "" && v.hot.d == d && v.hot.end == n {
 		parts = append([]string{v.hot.why}, parts...)
 	}

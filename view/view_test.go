@@ -350,7 +350,7 @@ func TestFlatSortedByValue(t *testing.T) {
 // TestWording checks singular and plural, system nodes named without
 // their class twice, and why an expanded system node shows "-".
 func TestWording(t *testing.T) {
-	for n, want := range map[int]string{0: "0 call paths", 1: "1 call path", 2: "2 call paths"} {
+	for n, want := range map[int]string{0: "0 call paths", 1: "1 call path", 2: "2 call paths", 1024: "1,024 call paths"} {
 		if got := Count(n, "call path"); got != want {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
@@ -558,6 +558,26 @@ func TestMarker(t *testing.T) {
 	}
 	if _, _, _, ops := v.Legend(); !slices.Equal(ops, []string{"A r1", "B r2", "C r3"}) {
 		t.Errorf("legend operands %q", ops)
+	}
+}
+
+// TestLegendSigns checks that the legend's negative swatch is the colour
+// the panes give negative values: blue in the diverging scale, the
+// positive colour otherwise, where the text says that only the relief
+// differs.
+func TestLegendSigns(t *testing.T) {
+	v := NewView(handMade())
+	_, _, entries, _ := v.Legend()
+	pos, neg := entries[2], entries[3]
+	if pos.Color != neg.Color || !strings.Contains(neg.Meaning, "coloured by size") || neg.Relief != colormap.Sunken {
+		t.Errorf("spectrum legend: positive %v, negative %v %q %v", pos.Color, neg.Color, neg.Meaning, neg.Relief)
+	}
+	s := v.Scale()
+	s.Diverging = true
+	v.SetScale(s)
+	_, _, entries, _ = v.Legend()
+	if neg := entries[3]; neg.Color.B < 200 || neg.Color.R > 100 || neg.Meaning != "negative (sunken)" {
+		t.Errorf("diverging legend: negative %v %q, want blue", neg.Color, neg.Meaning)
 	}
 }
 
