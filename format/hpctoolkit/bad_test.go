@@ -58,6 +58,9 @@ func TestBadXMLDatabase(t *testing.T) {
 		{"truncated xml", "experiment.xml", func(b []byte) []byte { return b[:len(b)/2] }, "experiment.xml:"},
 		{"other xml", "experiment.xml", func([]byte) []byte { return []byte("<?xml version=\"1.0\"?>\n<cube version=\"4.0\"/>\n") }, "root element <cube>, not <HPCToolkitExperiment>"},
 		{"node id twice", "experiment.xml", func(b []byte) []byte { return bytes.Replace(b, []byte(`<C i="3" `), []byte(`<C i="2" `), 1) }, "node id 2 occurs twice"},
+		{"metric without name", "experiment.xml", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`n="CPUTIME (usec) (I)"`), []byte(`n=" (I)"`))
+		}, `metric 0 (" (I)") has no name`},
 		{"bad value", "experiment.xml", func(b []byte) []byte { return bytes.Replace(b, []byte(`v="3.99824e+06"`), []byte(`v="lots"`), 1) }, "bad value \"lots\""},
 		{"wrong magic", rank0, func(b []byte) []byte { copy(b, "HPCPROF-metricXX"); return b }, "not a metric-db file"},
 		{"truncated metric-db", rank0, func(b []byte) []byte { return b[:500] }, "truncated: 60 nodes × 2 metrics need 960 bytes"},
@@ -101,6 +104,14 @@ func TestBadSparseDatabase(t *testing.T) {
 			binary.LittleEndian.PutUint32(b[p+8:], 1<<30)
 			return b
 		}, "metrics of 32 bytes do not fit"},
+		{"metric without name", "meta.db", func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[metricDescr(b, 1):], 0)
+			return b
+		}, "metric 1 has no name"},
+		{"metric name twice", "meta.db", func(b []byte) []byte {
+			copy(b[metricDescr(b, 1):metricDescr(b, 1)+8], b[metricDescr(b, 0):])
+			return b
+		}, "metric 1 has the name \"GXCOPY:UNK (B)\" of metric 0"},
 		{"profiles past the end", "profile.db", func(b []byte) []byte {
 			p := binary.LittleEndian.Uint64(b[0x18:])
 			binary.LittleEndian.PutUint32(b[p+8:], 1<<31)
@@ -126,6 +137,12 @@ func TestBadSparseDatabase(t *testing.T) {
 			}
 		})
 	}
+}
+
+// metricDescr returns the offset of metric i's description in meta.db.
+func metricDescr(b []byte, i uint64) uint64 {
+	p := binary.LittleEndian.Uint64(b[0x38:])
+	return binary.LittleEndian.Uint64(b[p:]) + i*uint64(b[p+0x0c])
 }
 
 // FuzzXML reads experiment.xml and one metric-db file from arbitrary

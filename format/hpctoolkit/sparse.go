@@ -207,9 +207,21 @@ func parseMeta(b *blob) (*metaDB, error) {
 	pMetrics, nMetrics, szMetric := b.u64(mets), uint64(b.u32(mets+8)), uint64(b.u8(mets+0x0c))
 	szInst, szSummary := uint64(b.u8(mets+0x0d)), uint64(b.u8(mets+0x0e))
 	if b.count(pMetrics, nMetrics, max(szMetric, 1), "metrics") {
+		// pName is the metric's canonical name: propMetricId identifies the
+		// values of one name and scope, so a name must be there and be unique.
+		named := map[string]uint64{}
 		for i := uint64(0); i < nMetrics && b.err == nil; i++ {
 			md := pMetrics + i*szMetric
 			mm := metaMetric{name: b.str(b.u64(md)), point: -1, execution: -1, function: -1, sumStat: -1}
+			if first, dup := named[mm.name]; b.err == nil && (mm.name == "" || dup) {
+				if mm.name == "" {
+					b.fail(md, "metric %d has no name", i)
+				} else {
+					b.fail(md, "metric %d has the name %q of metric %d; metric names must be unique", i, mm.name, first)
+				}
+				break
+			}
+			named[mm.name] = i
 			pInst, nInst := b.u64(md+8), uint64(b.u16(md+0x18))
 			if !b.count(pInst, nInst, max(szInst, 1), "propagated sub-metrics") {
 				break
@@ -460,20 +472,21 @@ func sparseExperiment(meta *metaDB, profiles []sparseProfile) (*model.Experiment
 		mm     metaMetric
 	}
 	var plans []metricPlan
+	var names []string
 	for _, mm := range meta.metrics {
 		if mm.point < 0 && mm.execution < 0 && mm.function < 0 {
 			continue
 		}
-		uniq, unit, factor := metricUnit(mm.name)
-		if b.E.MetricByName(uniq) >= 0 {
-			uniq = mm.name
-		}
-		descr := "HPCToolkit metric " + mm.name
-		if factor != 1 {
+		plans = append(plans, metricPlan{mm: mm})
+		names = append(names, mm.name)
+	}
+	for i, n := range metricNames(names) {
+		descr := "HPCToolkit metric " + names[i]
+		if n.factor != 1 {
 			descr += ", converted to seconds"
 		}
-		b.Metric(uniq, uniq, unit, model.Double, descr)
-		plans = append(plans, metricPlan{factor, mm})
+		b.Metric(n.uniq, n.uniq, n.unit, model.Double, descr)
+		plans[i].factor = n.factor
 	}
 
 	// contexts → cnodes

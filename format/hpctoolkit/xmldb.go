@@ -534,11 +534,12 @@ func pairMetrics(ms []xmlMetric) ([]metricPair, error) {
 		m := &ms[i]
 		base := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
 		base = strings.TrimSuffix(strings.TrimSuffix(base, ":Sum"), ":sum")
+		if base == "" {
+			return nil, fmt.Errorf("metric %d (%q) has no name", m.id, m.name)
+		}
 		k, ok := byBase[base]
 		if !ok {
-			uniq, unit, factor := metricUnit(base)
-			out = append(out, metricPair{uniq: uniq, unit: unit, factor: factor,
-				descr: fmt.Sprintf("HPCToolkit metric %s", base)})
+			out = append(out, metricPair{uniq: base, descr: fmt.Sprintf("HPCToolkit metric %s", base)})
 			k = len(out) - 1
 			byBase[base] = k
 		}
@@ -554,6 +555,13 @@ func pairMetrics(ms []xmlMetric) ([]metricPair, error) {
 			}
 			p.excl = m
 		}
+	}
+	bases := make([]string, len(out))
+	for i := range out {
+		bases[i] = out[i].uniq
+	}
+	for i, n := range metricNames(bases) {
+		out[i].uniq, out[i].unit, out[i].factor = n.uniq, n.unit, n.factor
 	}
 	for i := range out {
 		p := &out[i]
@@ -628,6 +636,64 @@ func xmlSystem(b *build.Builder, profiles []profileFile) []int {
 	out := make([]int, len(profiles))
 	for i, s := range sys {
 		out[i] = cols[s]
+	}
+	return out
+}
+
+// A metricName is the experiment's name, unit and conversion factor for
+// an HPCToolkit metric.
+type metricName struct {
+	uniq, unit string
+	factor     float64
+}
+
+// metricNames names metrics whose HPCToolkit names are distinct and not
+// empty. Each gets its name without the unit suffix, converted (see
+// metricUnit), unless another metric comes to the same name that way:
+// then it keeps its name as written and its values as stored, so that
+// "time (usec)" and "time (sec)" stay two metrics with correct units.
+// The names returned are unique and not empty.
+func metricNames(names []string) []metricName {
+	out := make([]metricName, len(names))
+	for i, n := range names {
+		out[i].uniq, out[i].unit, out[i].factor = metricUnit(n)
+	}
+	asWritten := func(i int) {
+		n := names[i]
+		if out[i].factor != 1 { // a time suffix: keep it as the unit
+			out[i].unit = strings.ToLower(n[strings.LastIndex(n, " (")+2 : len(n)-1])
+		}
+		out[i].uniq, out[i].factor = n, 1
+	}
+	// Each round turns at least one stripped name back into the name as
+	// written, so this ends after len(names) rounds at most.
+	for changed := true; changed; {
+		changed = false
+		count := make(map[string]int, len(out))
+		for _, n := range out {
+			count[n.uniq]++
+		}
+		for i := range out {
+			if count[out[i].uniq] > 1 && out[i].uniq != names[i] {
+				asWritten(i)
+				changed = true
+			}
+		}
+	}
+	// Names as written that are empty or repeated (callers reject those
+	// databases; this keeps the result valid regardless).
+	used := make(map[string]bool, len(out))
+	for i := range out {
+		if out[i].uniq == "" || used[out[i].uniq] {
+			base := out[i].uniq
+			if base == "" {
+				base = "metric"
+			}
+			for k := i + 1; used[out[i].uniq] || out[i].uniq == ""; k++ {
+				out[i].uniq = fmt.Sprintf("%s #%d", base, k)
+			}
+		}
+		used[out[i].uniq] = true
 	}
 	return out
 }
