@@ -191,16 +191,7 @@ func (w *Window) showOperationDialog(op algebra.Op) {
 		return
 	}
 	f := w.newOperationForm(op)
-	d := dialog.NewCustomConfirm(op.Title(), "Compute", "Cancel", f.content, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := f.Submit(); err != nil {
-			dialog.ShowError(err, w.win)
-		}
-	}, w.win)
-	d.Resize(fyne.NewSize(640, 0).Max(d.MinSize()))
-	d.Show()
+	showFormDialog(w.win, op.Title(), "Compute", f.content, 640, f.Submit, func(err error) { dialog.ShowError(err, w.win) })
 }
 
 // operandList is an ordered list of experiments, each with a check box,

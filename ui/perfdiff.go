@@ -127,16 +127,7 @@ func (w *Window) showPerfDiffDialog() {
 		return
 	}
 	f := w.newPerfDiffForm()
-	d := dialog.NewCustomConfirm("Where did it change?", "Compare", "Cancel", f.content, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := f.Submit(); err != nil {
-			dialog.ShowError(err, w.win)
-		}
-	}, w.win)
-	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
-	d.Show()
+	showFormDialog(w.win, "Where did it change?", "Compare", f.content, 720, f.Submit, func(err error) { dialog.ShowError(err, w.win) })
 }
 
 // differenceWindow returns the open window of A − B, nil when none.

@@ -107,16 +107,7 @@ func (f *importForm) Submit() error {
 
 func (rw *repoWindow) showImportDialog() {
 	f := rw.newImportForm()
-	d := dialog.NewCustomConfirm("Import into the repository", "Import", "Cancel", f.content, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := f.Submit(); err != nil {
-			rw.showError(err)
-		}
-	}, rw.win)
-	d.Resize(fyne.NewSize(760, 0).Max(d.MinSize()))
-	d.Show()
+	showFormDialog(rw.win, "Import into the repository", "Import", f.content, 760, f.Submit, rw.showError)
 }
 
 // Import imports paths in the background with progress; the Cancel
@@ -265,14 +256,5 @@ func (f *searchForm) Submit() error {
 
 func (rw *repoWindow) showSearchDialog() {
 	f := rw.newSearchForm()
-	d := dialog.NewCustomConfirm("Search the repository", "Search", "Cancel", f.content, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := f.Submit(); err != nil {
-			rw.showError(err)
-		}
-	}, rw.win)
-	d.Resize(fyne.NewSize(760, 0).Max(d.MinSize()))
-	d.Show()
+	showFormDialog(rw.win, "Search the repository", "Search", f.content, 760, f.Submit, rw.showError)
 }

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
@@ -117,16 +116,7 @@ func (f *repoScalingForm) Submit() error {
 
 func (rw *repoWindow) showScalingDialog() {
 	f := rw.newScalingForm()
-	d := dialog.NewCustomConfirm("Scaling of repository trials", "Compute", "Cancel", f.content, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := f.Submit(); err != nil {
-			rw.showError(err)
-		}
-	}, rw.win)
-	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
-	d.Show()
+	showFormDialog(rw.win, "Scaling of repository trials", "Compute", f.content, 720, f.Submit, rw.showError)
 }
 
 // Scaling runs a scaling study of trials in the background, x from the

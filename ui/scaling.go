@@ -121,16 +121,7 @@ func (w *Window) showScalingDialog() {
 		return
 	}
 	f := w.newScalingForm()
-	d := dialog.NewCustomConfirm("Scaling", "Compute", "Cancel", f.content, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := f.Submit(); err != nil {
-			dialog.ShowError(err, w.win)
-		}
-	}, w.win)
-	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
-	d.Show()
+	showFormDialog(w.win, "Scaling", "Compute", f.content, 720, f.Submit, func(err error) { dialog.ShowError(err, w.win) })
 }
 
 // Plot size in pixels; the window scales it to fit.

@@ -52,12 +52,9 @@ type splitJSON struct {
 
 // Read reads a Caliper json-split file from r; name is used in errors.
 func Read(r io.Reader, name string) (*model.Experiment, error) {
-	raw, err := io.ReadAll(io.LimitReader(bufio.NewReader(r), maxSize+1))
+	raw, err := build.ReadAll(bufio.NewReader(r), name, maxSize)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(raw) > maxSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, int64(maxSize))
+		return nil, err
 	}
 	s, err := decode(raw)
 	if err != nil {

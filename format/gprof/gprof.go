@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -46,12 +47,9 @@ func Open(path string) (*model.Experiment, error) {
 
 // Read reads a gprof report; name names it in error messages.
 func Read(r io.Reader, name string) (*model.Experiment, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxSize+1))
+	data, err := build.ReadAll(r, name, maxSize)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxSize)
+		return nil, err
 	}
 	rep, err := parse(decode(data), name)
 	if err != nil {

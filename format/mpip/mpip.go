@@ -2,10 +2,10 @@ package mpip
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -35,12 +35,9 @@ func Open(path string) (*model.Experiment, error) {
 
 // Read reads an mpiP report; name names it in error messages.
 func Read(r io.Reader, name string) (*model.Experiment, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxSize+1))
+	data, err := build.ReadAll(r, name, maxSize)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxSize)
+		return nil, err
 	}
 	rep, err := parse(string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), name)
 	if err != nil {
