@@ -40,7 +40,7 @@ func (w *Window) algebraMenu() *fyne.Menu {
 type operationForm struct {
 	w      *Window
 	op     algebra.Op
-	docs   []*Document
+	docs   []*view.Doc
 	labels []string
 
 	minuend, subtrahend *widget.Select // Difference
@@ -57,7 +57,7 @@ type operationForm struct {
 // this window's experiment preselected as the first operand.
 func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	f := &operationForm{w: w, op: op, docs: w.app.Documents()}
-	f.labels = docLabels(f.docs)
+	f.labels = view.DocLabels(f.docs)
 	f.system = widget.NewRadioGroup(view.SystemModeNames, func(string) {})
 	f.system.Horizontal = true
 	f.system.Required = true
@@ -80,8 +80,8 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 			f.subtrahend.SetSelectedIndex(other)
 		}
 		pick = widget.NewForm(
-			widget.NewFormItem("Minuend", f.withOpen(f.minuend, func(d *Document) { f.choose(f.minuend, d) })),
-			widget.NewFormItem("Subtrahend", f.withOpen(f.subtrahend, func(d *Document) { f.choose(f.subtrahend, d) })))
+			widget.NewFormItem("Minuend", f.withOpen(f.minuend, func(d *view.Doc) { f.choose(f.minuend, d) })),
+			widget.NewFormItem("Subtrahend", f.withOpen(f.subtrahend, func(d *view.Doc) { f.choose(f.subtrahend, d) })))
 		note = "The result is minuend − subtrahend: positive where the minuend had more."
 	default:
 		f.operands = newOperandList(f.docs, f.labels, w.doc, f.update)
@@ -106,7 +106,7 @@ func (w *Window) newOperationForm(op algebra.Op) *operationForm {
 	return f
 }
 
-func (f *operationForm) index(d *Document) int {
+func (f *operationForm) index(d *view.Doc) int {
 	for i, x := range f.docs {
 		if x == d {
 			return i
@@ -126,7 +126,7 @@ func (f *operationForm) firstOther() int {
 	return me
 }
 
-func (f *operationForm) byLabel(label string) *Document {
+func (f *operationForm) byLabel(label string) *view.Doc {
 	for i, l := range f.labels {
 		if l == label {
 			return f.docs[i]
@@ -145,9 +145,9 @@ func (f *operationForm) Options() (algebra.Options, error) {
 }
 
 // Request returns the operation the form describes, or why it cannot run.
-func (f *operationForm) Request() (Request, error) {
+func (f *operationForm) Request() (view.Operation, error) {
 	opt, err := f.Options()
-	r := Request{Op: f.op, Options: opt}
+	r := view.Operation{Op: f.op, Options: opt}
 	if err != nil {
 		return r, err
 	}
@@ -156,7 +156,7 @@ func (f *operationForm) Request() (Request, error) {
 		if a == nil || b == nil {
 			return r, errors.New("choose a minuend and a subtrahend")
 		}
-		r.Operands = []*Document{a, b}
+		r.Operands = []*view.Doc{a, b}
 	} else {
 		r.Operands = f.operands.Selected()
 	}
@@ -203,13 +203,13 @@ type operandList struct {
 }
 
 type operandItem struct {
-	doc   *Document
+	doc   *view.Doc
 	check *widget.Check
 }
 
 // newOperandList lists docs with first at the top; first and every
 // experiment read from a file that is not itself a result are checked.
-func newOperandList(docs []*Document, labels []string, first *Document, changed func()) *operandList {
+func newOperandList(docs []*view.Doc, labels []string, first *view.Doc, changed func()) *operandList {
 	l := &operandList{box: container.NewVBox(), changed: changed}
 	for i, d := range docs {
 		it := &operandItem{doc: d}
@@ -265,7 +265,7 @@ func (l *operandList) Move(i, delta int) {
 }
 
 // SetChecked checks or unchecks d.
-func (l *operandList) SetChecked(d *Document, on bool) {
+func (l *operandList) SetChecked(d *view.Doc, on bool) {
 	for _, it := range l.items {
 		if it.doc == d {
 			it.check.SetChecked(on)
@@ -274,7 +274,7 @@ func (l *operandList) SetChecked(d *Document, on bool) {
 }
 
 // CheckOnly checks exactly docs and puts them first, in their order.
-func (l *operandList) CheckOnly(docs ...*Document) {
+func (l *operandList) CheckOnly(docs ...*view.Doc) {
 	var front, rest []*operandItem
 	for _, d := range docs {
 		for _, it := range l.items {
@@ -307,8 +307,8 @@ func (l *operandList) CheckOnly(docs ...*Document) {
 }
 
 // Selected returns the checked experiments in list order.
-func (l *operandList) Selected() []*Document {
-	var out []*Document
+func (l *operandList) Selected() []*view.Doc {
+	var out []*view.Doc
 	for _, it := range l.items {
 		if it.check.Checked {
 			out = append(out, it.doc)
@@ -339,7 +339,7 @@ func (w *Window) CutSelected(prune bool) error {
 	if err != nil {
 		return err
 	}
-	r := Request{Op: algebra.OpCut, Operands: []*Document{w.doc}}
+	r := view.Operation{Op: algebra.OpCut, Operands: []*view.Doc{w.doc}}
 	if prune {
 		r.Cut.Prune = []string{region}
 	} else {

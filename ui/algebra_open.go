@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cubeview/view"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -15,7 +17,7 @@ import (
 // withOpen returns picker with buttons that open a file (a typed path or
 // one browsed to, see openForm) or a folder and hand the new experiment
 // to chosen.
-func (f *operationForm) withOpen(picker fyne.CanvasObject, chosen func(*Document)) fyne.CanvasObject {
+func (f *operationForm) withOpen(picker fyne.CanvasObject, chosen func(*view.Doc)) fyne.CanvasObject {
 	file := widget.NewButtonWithIcon("Open file…", theme.FileIcon(), func() {
 		f.w.openDialogThen(f.opened(chosen))
 	})
@@ -27,14 +29,14 @@ func (f *operationForm) withOpen(picker fyne.CanvasObject, chosen func(*Document
 
 // openOperand opens the experiment at path (in a window of its own) and,
 // once it is there, offers it in every picker and gives it to chosen.
-func (f *operationForm) openOperand(path string, chosen func(*Document)) {
+func (f *operationForm) openOperand(path string, chosen func(*view.Doc)) {
 	f.w.app.openFile(path, f.w, f.opened(chosen))
 }
 
 // opened returns what happens once an experiment opened from a picker is
 // in its window: it is offered in every picker and given to chosen.
-func (f *operationForm) opened(chosen func(*Document)) func(*Document) {
-	return func(d *Document) {
+func (f *operationForm) opened(chosen func(*view.Doc)) func(*view.Doc) {
+	return func(d *view.Doc) {
 		if d == nil {
 			return
 		}
@@ -47,14 +49,14 @@ func (f *operationForm) opened(chosen func(*Document)) func(*Document) {
 // refreshDocs offers the experiments open now, keeping each picker's
 // choice (labels may change: two experiments of one name are numbered).
 func (f *operationForm) refreshDocs() {
-	keep := map[*widget.Select]*Document{}
+	keep := map[*widget.Select]*view.Doc{}
 	for _, s := range []*widget.Select{f.minuend, f.subtrahend} {
 		if s != nil {
 			keep[s] = f.byLabel(s.Selected)
 		}
 	}
 	f.docs = f.w.app.Documents()
-	f.labels = docLabels(f.docs)
+	f.labels = view.DocLabels(f.docs)
 	for s, d := range keep {
 		s.Options = f.labels
 		f.choose(s, d)
@@ -65,7 +67,7 @@ func (f *operationForm) refreshDocs() {
 }
 
 // choose selects document d in picker s (clears it when d is not open).
-func (f *operationForm) choose(s *widget.Select, d *Document) {
+func (f *operationForm) choose(s *widget.Select, d *view.Doc) {
 	if i := f.index(d); i >= 0 {
 		s.SetSelectedIndex(i)
 	} else {
@@ -76,7 +78,7 @@ func (f *operationForm) choose(s *widget.Select, d *Document) {
 
 // offer adds the documents not yet listed, unchecked at the end, and
 // relabels every item.
-func (l *operandList) offer(docs []*Document, labels []string) {
+func (l *operandList) offer(docs []*view.Doc, labels []string) {
 	for i, d := range docs {
 		var it *operandItem
 		for _, x := range l.items {
@@ -98,7 +100,7 @@ func (l *operandList) offer(docs []*Document, labels []string) {
 // openItems returns the buttons below an operand list: each opens an
 // experiment and checks it.
 func (f *operationForm) openItems() fyne.CanvasObject {
-	return f.withOpen(widget.NewLabel("Open another experiment:"), func(d *Document) {
+	return f.withOpen(widget.NewLabel("Open another experiment:"), func(d *view.Doc) {
 		f.operands.SetChecked(d, true)
 	})
 }

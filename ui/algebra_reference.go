@@ -16,11 +16,11 @@ import (
 // defaultReference returns the reference External percent starts with:
 // for a derived experiment its first operand (the minuend of a
 // difference) while it is open, otherwise the first other open experiment.
-func (w *Window) defaultReference() *Document {
+func (w *Window) defaultReference() *view.Doc {
 	if w.doc == nil {
 		return nil
 	}
-	for _, s := range w.doc.sources {
+	for _, s := range w.doc.Sources {
 		if s != w.doc && slices.Contains(w.app.docs, s) {
 			return s
 		}
@@ -58,7 +58,7 @@ func (w *Window) referenceItem() *fyne.MenuItem {
 // referenceForm is the content of the external reference chooser.
 type referenceForm struct {
 	w      *Window
-	docs   []*Document // the other open experiments
+	docs   []*view.Doc // the other open experiments
 	labels []string
 	choice *widget.RadioGroup
 	show   *widget.Check // switch the call pane to External percent
@@ -74,7 +74,7 @@ func (w *Window) newReferenceForm() *referenceForm {
 			f.docs = append(f.docs, d)
 		}
 	}
-	f.labels = docLabels(f.docs)
+	f.labels = view.DocLabels(f.docs)
 	f.choice = widget.NewRadioGroup(append([]string{noReference}, f.labels...), nil)
 	f.choice.Required = true
 	f.choice.SetSelected(noReference)
@@ -97,7 +97,7 @@ func (w *Window) newReferenceForm() *referenceForm {
 
 // Apply sets the chosen reference and, if asked, the call pane's mode.
 func (f *referenceForm) Apply() {
-	var ref *Document
+	var ref *view.Doc
 	for i, l := range f.labels {
 		if f.choice.Selected == l {
 			ref = f.docs[i]

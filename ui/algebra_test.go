@@ -597,7 +597,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 			}
 		}
 	}
-	if p := Properties(w.Document()); !strings.Contains(p, "before.cubex") {
+	if p := view.Properties(w.Document()); !strings.Contains(p, "before.cubex") {
 		t.Errorf("properties lost the operands:\n%s", p)
 	}
 	// The result is an operand again: (before − after) − (before − after) = 0.
@@ -666,7 +666,7 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 			t.Errorf("%s: marker %q after reopening, %q before", p, m2[p], m)
 		}
 	}
-	props := Properties(doc)
+	props := view.Properties(doc)
 	sum, size := fileSHA(t, before.Document().Path)
 	for _, want := range []string{
 		"Expression:   before − cut(before, prune exchange_halo)",
@@ -688,7 +688,7 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 func TestPropertiesOfOriginal(t *testing.T) {
 	a := newTestApp(t)
 	bw, _ := openPair(t, a)
-	p := Properties(bw.Document())
+	p := view.Properties(bw.Document())
 	for _, want := range []string{
 		"File:         " + bw.Document().Path + " (54,784 bytes)",
 		"Format:       CUBE 4.4 (.cubex)",

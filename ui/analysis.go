@@ -60,7 +60,7 @@ func newMetricChoice() *metricChoice {
 // Offer lists the metrics with values of each document in turn (nil
 // documents are skipped), keeping the chosen one when it is still there,
 // else choosing the first.
-func (c *metricChoice) Offer(docs ...*Document) {
+func (c *metricChoice) Offer(docs ...*view.Doc) {
 	was := c.Metric()
 	exps := make([]*model.Experiment, len(docs))
 	for i, d := range docs {

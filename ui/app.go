@@ -15,31 +15,15 @@ import (
 	"cubeview/internal/prefs"
 	"cubeview/model"
 	"cubeview/repo"
+	"cubeview/view"
 )
-
-// Document is an open experiment, original or derived, with the name its
-// window and the menus show.
-type Document struct {
-	Exp  *model.Experiment
-	Name string // file base name or expression
-	Path string // the file read, "" for a derived experiment
-	// Operands names the operands of a derived experiment, in the order
-	// of the experiment's presence masks; empty for originals.
-	Operands []string
-	// Expression is the display form of a derived experiment's
-	// expression, e.g. "before − after"; "" for originals.
-	Expression string
-
-	// sources are the open experiments a derived one was computed from.
-	sources []*Document
-}
 
 // App is the application: the open experiments and their windows. Every
 // window offers the other open experiments as references (external
 // percent) and as operands.
 type App struct {
 	fy      fyne.App
-	docs    []*Document
+	docs    []*view.Doc
 	windows []*Window
 	// prefs are the user's settings, shared with other running instances.
 	prefs *prefs.Store
@@ -111,14 +95,14 @@ func openPrefs(a fyne.App) *prefs.Store {
 func (a *App) Fyne() fyne.App { return a.fy }
 
 // Documents returns the open experiments in the order they were opened.
-func (a *App) Documents() []*Document { return slices.Clone(a.docs) }
+func (a *App) Documents() []*view.Doc { return slices.Clone(a.docs) }
 
 // Windows returns the open windows.
 func (a *App) Windows() []*Window { return slices.Clone(a.windows) }
 
 // Show opens a new window for doc (already read or computed) and adds doc
 // to the open experiments.
-func (a *App) Show(doc *Document) *Window {
+func (a *App) Show(doc *view.Doc) *Window {
 	w := a.newWindow()
 	w.setDocument(doc)
 	a.show(w)
@@ -147,7 +131,7 @@ func (a *App) show(w *Window) {
 	}
 }
 
-func (a *App) addDocument(d *Document) {
+func (a *App) addDocument(d *view.Doc) {
 	a.docs = append(a.docs, d)
 	a.changed()
 }
@@ -155,7 +139,7 @@ func (a *App) addDocument(d *Document) {
 func (a *App) removeWindow(w *Window) {
 	a.windows = slices.DeleteFunc(a.windows, func(x *Window) bool { return x == w })
 	if w.doc != nil {
-		a.docs = slices.DeleteFunc(a.docs, func(d *Document) bool { return d == w.doc })
+		a.docs = slices.DeleteFunc(a.docs, func(d *view.Doc) bool { return d == w.doc })
 	}
 	a.changed()
 }
@@ -176,7 +160,7 @@ func (a *App) changed() {
 func (a *App) OpenFile(path string, from *Window) { a.openFile(path, from, nil) }
 
 // openFile is OpenFile that calls then with the document once it is shown.
-func (a *App) openFile(path string, from *Window, then func(*Document)) {
+func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 	target := from
 	if target == nil || target.doc != nil {
 		if from != nil {
@@ -208,7 +192,7 @@ func (a *App) openFile(path string, from *Window, then func(*Document)) {
 			return
 		}
 		a.addRecent(path)
-		doc := &Document{Exp: exp, Name: filepath.Base(path), Path: path}
+		doc := &view.Doc{Exp: exp, Name: filepath.Base(path), Path: path}
 		if target != nil {
 			target.setDocument(doc)
 		} else {

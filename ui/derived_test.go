@@ -114,7 +114,7 @@ func TestDerivedMetricDialog(t *testing.T) {
 // tree menu's function and checks the row labels.
 func TestSetThresholds(t *testing.T) {
 	a := newTestApp(t)
-	w := a.Show(&Document{Exp: handMade(), Name: "hand-made"})
+	w := a.Show(&view.Doc{Exp: handMade(), Name: "hand-made"})
 	w.win.Resize(fyne.NewSize(1600, 4000))
 	if err := w.SetThresholds("time", "small < 10 < large"); err != nil {
 		t.Fatal(err)

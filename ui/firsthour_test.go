@@ -281,7 +281,7 @@ func TestFlatProfileAndWording(t *testing.T) {
 	if th.Icon(theme.IconNameNavigateNext) != th.Icon(theme.IconNameMenuExpand) || th.Icon(theme.IconNameMoveDown) != th.Icon(theme.IconNameArrowDropDown) {
 		t.Error("tree branches are not drawn with disclosure triangles")
 	}
-	if p := Properties(w.Document()); !strings.Contains(p, "(1 root)") {
+	if p := view.Properties(w.Document()); !strings.Contains(p, "(1 root)") {
 		t.Errorf("properties say %q", p)
 	}
 	for _, n := range w.view.Roots(view.SystemPane) {
@@ -322,13 +322,13 @@ func TestDialogs(t *testing.T) {
 
 	form := w.newOperationForm(algebra.OpDiff)
 	t.Chdir(root)
-	g := w.newOpenForm(form.opened(func(d *Document) { form.choose(form.subtrahend, d) }))
+	g := w.newOpenForm(form.opened(func(d *view.Doc) { form.choose(form.subtrahend, d) }))
 	g.entry.SetText("tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
 	if !g.Submit() {
 		t.Fatalf("typed path not opened: %q", g.problem.Text)
 	}
 	want := []string{"…/tea_leaf_baseline_8x12_trace/scout.cubex", "…/tea_leaf_optimized_8x12_trace/scout.cubex"}
-	if got := docLabels(a.Documents()); !slices.Equal(got, want) {
+	if got := view.DocLabels(a.Documents()); !slices.Equal(got, want) {
 		t.Errorf("labels %q, want %q", got, want)
 	}
 	if form.minuend.Selected != want[0] || form.subtrahend.Selected != want[1] {

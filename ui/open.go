@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/format"
+	"cubeview/view"
 )
 
 // Experiments come as files (CUBE, gprof, mpiP, pprof, callgrind reports)
@@ -40,11 +41,11 @@ type openForm struct {
 	entry   *widget.Entry
 	problem *widget.Label
 	content fyne.CanvasObject
-	then    func(*Document) // nil: just open
+	then    func(*view.Doc) // nil: just open
 	done    func()          // closes the dialog
 }
 
-func (w *Window) newOpenForm(then func(*Document)) *openForm {
+func (w *Window) newOpenForm(then func(*view.Doc)) *openForm {
 	f := &openForm{w: w, then: then, entry: widget.NewEntry(), problem: widget.NewLabel("")}
 	f.entry.SetPlaceHolder("path of an experiment file or folder (CUBE, TAU, gprof, mpiP, pprof, callgrind, HPCToolkit, Caliper)")
 	f.entry.SetText(w.app.startFolder() + string(filepath.Separator))
@@ -145,7 +146,7 @@ func (w *Window) openDialog() { w.openDialogThen(nil) }
 
 // openDialogThen asks for an experiment to open; then, if set, receives
 // it once it shows in its window.
-func (w *Window) openDialogThen(then func(*Document)) {
+func (w *Window) openDialogThen(then func(*view.Doc)) {
 	f := w.newOpenForm(then)
 	d := dialog.NewCustomWithoutButtons("Open experiment", f.content, w.win)
 	f.done = d.Hide

@@ -122,7 +122,7 @@ func TestOperandPickerOpens(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	f := w.newOperationForm(algebra.OpDiff)
-	f.openOperand(dataFile(t, "tau/cpi-mpi"), func(d *Document) { f.choose(f.subtrahend, d) })
+	f.openOperand(dataFile(t, "tau/cpi-mpi"), func(d *view.Doc) { f.choose(f.subtrahend, d) })
 	if len(a.Documents()) != 2 {
 		t.Fatalf("%d experiments open, want 2", len(a.Documents()))
 	}
@@ -153,7 +153,7 @@ func TestOperandPickerOpens(t *testing.T) {
 
 	// Merge and mean: the opened experiment is checked in the list.
 	f = w.newOperationForm(algebra.OpMean)
-	f.openOperand(dataFile(t, "gprof/cycle.prof"), func(d *Document) { f.operands.SetChecked(d, true) })
+	f.openOperand(dataFile(t, "gprof/cycle.prof"), func(d *view.Doc) { f.operands.SetChecked(d, true) })
 	var names []string
 	for _, d := range f.operands.Selected() {
 		names = append(names, d.Name)
@@ -194,8 +194,8 @@ func TestOpenFormAnyFormat(t *testing.T) {
 		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof"},
 		{dataFile(t, "pprof/cppbench.cpu"), "cppbench.cpu"},
 	} {
-		var got *Document
-		f := w.newOpenForm(func(d *Document) { got = d })
+		var got *view.Doc
+		f := w.newOpenForm(func(d *view.Doc) { got = d })
 		f.entry.SetText(tc.path)
 		if !f.Submit() {
 			t.Errorf("%s not opened: %q", tc.path, f.problem.Text)

@@ -27,7 +27,7 @@ const (
 // Submit; tests set the widgets and call Submit the same way.
 type perfDiffForm struct {
 	w       *Window
-	docs    []*Document
+	docs    []*view.Doc
 	labels  []string
 	a, b    *widget.Select
 	metric  *metricChoice
@@ -38,7 +38,7 @@ type perfDiffForm struct {
 
 func (w *Window) newPerfDiffForm() *perfDiffForm {
 	f := &perfDiffForm{w: w, docs: w.app.Documents()}
-	f.labels = docLabels(f.docs)
+	f.labels = view.DocLabels(f.docs)
 	f.a = widget.NewSelect(f.labels, func(string) { f.updateMetrics() })
 	f.b = widget.NewSelect(f.labels, func(string) { f.updateMetrics() })
 	f.metric = newMetricChoice()
@@ -73,7 +73,7 @@ func (w *Window) newPerfDiffForm() *perfDiffForm {
 	return f
 }
 
-func (f *perfDiffForm) doc(label string) *Document {
+func (f *perfDiffForm) doc(label string) *view.Doc {
 	for i, l := range f.labels {
 		if l == label {
 			return f.docs[i]
@@ -91,7 +91,7 @@ func (f *perfDiffForm) updateMetrics() {
 
 // perfDiffRequest is what the form describes.
 type perfDiffRequest struct {
-	A, B *Document
+	A, B *view.Doc
 	opt  analysis.PerfDiffOptions
 }
 
@@ -131,11 +131,11 @@ func (w *Window) showPerfDiffDialog() {
 }
 
 // differenceWindow returns the open window of A − B, nil when none.
-func (a *App) differenceWindow(r Request) *Window {
+func (a *App) differenceWindow(r view.Operation) *Window {
 	name := r.Name()
 	for _, w := range a.windows {
 		d := w.doc
-		if d != nil && d.Expression == name && len(d.sources) == 2 && d.sources[0] == r.Operands[0] && d.sources[1] == r.Operands[1] {
+		if d != nil && d.Expression == name && len(d.Sources) == 2 && d.Sources[0] == r.Operands[0] && d.Sources[1] == r.Operands[1] {
 			return w
 		}
 	}
@@ -143,13 +143,13 @@ func (a *App) differenceWindow(r Request) *Window {
 }
 
 // derivedIn reports whether metric uniq is a derived metric of d.
-func derivedIn(d *Document, uniq string) bool {
+func derivedIn(d *view.Doc, uniq string) bool {
 	m := d.Exp.MetricByName(uniq)
 	return m >= 0 && d.Exp.Metrics[m].IsDerived()
 }
 
 // documentWindow returns the window showing d, nil when none.
-func (a *App) documentWindow(d *Document) *Window {
+func (a *App) documentWindow(d *view.Doc) *Window {
 	for _, w := range a.windows {
 		if w.doc == d {
 			return w
@@ -167,9 +167,9 @@ func (a *App) documentWindow(d *Document) *Window {
 // goes below A's window instead, and a click selects the focus in the
 // windows of A and B, which show the values compared.
 func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
-	diff := Request{Op: algebra.OpDiff, Operands: []*Document{r.A, r.B}}
+	diff := view.Operation{Op: algebra.OpDiff, Operands: []*view.Doc{r.A, r.B}}
 	target := a.differenceWindow(diff)
-	var follow *Document
+	var follow *view.Doc
 	if derivedIn(r.A, r.opt.Metric) || derivedIn(r.B, r.opt.Metric) {
 		if target = a.documentWindow(r.A); target == nil {
 			target = from
@@ -177,7 +177,7 @@ func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 		follow = r.B
 	}
 	format := from.view.NumberFormat()
-	names := diff.OperandNames()
+	names := view.OperandNames(diff.Operands)
 	from.startBusy(fmt.Sprintf("Comparing %s and %s …", names[0], names[1]))
 	var rep *view.PerfDiffReport
 	var res *model.Experiment
@@ -200,7 +200,7 @@ func (a *App) PerfDiff(r perfDiffRequest, from *Window) {
 			return
 		}
 		if target == nil {
-			target = a.Show(diff.resultDocument(res))
+			target = a.Show(diff.Result(res))
 		}
 		target.ShowPerfDiff(rep)
 		target.perfDiff.follow = follow
@@ -224,7 +224,7 @@ type perfDiffPanel struct {
 	box    fyne.CanvasObject
 	// follow is B when the list is below A's window (a derived metric):
 	// B's windows select the focus too.
-	follow *Document
+	follow *view.Doc
 }
 
 // perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.

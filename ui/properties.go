@@ -20,7 +20,7 @@ func (w *Window) showProperties() {
 	if w.doc == nil {
 		return
 	}
-	text := Properties(w.doc)
+	text := view.Properties(w.doc)
 	label := widget.NewLabel(text)
 	label.Selectable = true
 	label.TextStyle = fyne.TextStyle{Monospace: true}
@@ -30,6 +30,3 @@ func (w *Window) showProperties() {
 	d.Resize(fyne.NewSize(900, 560))
 	d.Show()
 }
-
-// Properties describes doc as File › Properties shows it (view.Properties).
-func Properties(doc *Document) string { return view.Properties(doc.info()) }

@@ -632,7 +632,7 @@ func (rw *repoWindow) Remove(ids ...int64) {
 func trialRef(id int64) string { return repo.RefPrefix + strconv.FormatInt(id, 10) }
 
 // openDocument returns the open document of trial id, if any.
-func (rw *repoWindow) openDocument(id int64) (*Document, *Window) {
+func (rw *repoWindow) openDocument(id int64) (*view.Doc, *Window) {
 	for _, w := range rw.app.windows {
 		if w.doc != nil && w.doc.Path == trialRef(id) {
 			return w.doc, w
@@ -642,7 +642,7 @@ func (rw *repoWindow) openDocument(id int64) (*Document, *Window) {
 }
 
 // readTrial reads trial id as a document; call it off the UI goroutine.
-func (rw *repoWindow) readTrial(id int64) (*Document, error) {
+func (rw *repoWindow) readTrial(id int64) (*view.Doc, error) {
 	ctx := context.Background()
 	t, err := rw.r.Trial(ctx, id)
 	if err != nil {
@@ -653,7 +653,7 @@ func (rw *repoWindow) readTrial(id int64) (*Document, error) {
 		return nil, err
 	}
 	primeFirstMetric(e)
-	return &Document{Exp: e, Name: printable.String(t.Name) + " (" + trialRef(id) + ")", Path: trialRef(id)}, nil
+	return &view.Doc{Exp: e, Name: printable.String(t.Name) + " (" + trialRef(id) + ")", Path: trialRef(id)}, nil
 }
 
 // Open opens each target trial in its own window (raising windows that
@@ -675,7 +675,7 @@ func (rw *repoWindow) OpenTrial(id int64, then func(*Window)) {
 		return
 	}
 	rw.setStatus(fmt.Sprintf("Opening trial %d …", id))
-	var doc *Document
+	var doc *view.Doc
 	var err error
 	rw.app.async(func() { doc, err = rw.readTrial(id) }, func() {
 		if err != nil {
@@ -699,13 +699,13 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 		rw.showError(err)
 		return
 	}
-	docs := make([]*Document, len(ids))
+	docs := make([]*view.Doc, len(ids))
 	for i, id := range ids {
 		docs[i], _ = rw.openDocument(id)
 	}
 	rw.progressLabel.SetText(fmt.Sprintf("Reading %d trials and computing their %s …", len(ids), a))
 	rw.showProgress(false)
-	var req Request
+	var req view.Operation
 	var res *model.Experiment
 	rw.app.async(func() {
 		for i, id := range ids {
@@ -715,7 +715,7 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 				}
 			}
 		}
-		req = Request{Op: a.Op(), Operands: docs}
+		req = view.Operation{Op: a.Op(), Operands: docs}
 		res, err = req.Evaluate()
 	}, func() {
 		rw.hideProgress()
@@ -723,7 +723,7 @@ func (rw *repoWindow) Compute(a repoview.Action) {
 			rw.showError(fmt.Errorf("%s: %w", a, err))
 			return
 		}
-		rw.app.Show(req.resultDocument(res))
+		rw.app.Show(req.Result(res))
 		rw.setStatus("Computed " + req.Name() + ".")
 	})
 }

@@ -135,7 +135,7 @@ func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mod
 	if spec.Metric == "" {
 		return fmt.Errorf("scaling: choose a metric")
 	}
-	docs := make([]*Document, len(trials))
+	docs := make([]*view.Doc, len(trials))
 	for i, t := range trials {
 		docs[i], _ = rw.openDocument(t.ID)
 	}
@@ -157,7 +157,7 @@ func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mod
 				if err = derr; err != nil {
 					return
 				}
-				docs[i] = &Document{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
+				docs[i] = &view.Doc{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
 			}
 			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
 		}
@@ -176,7 +176,7 @@ func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mod
 
 // sameTrial reports whether documents a and b both show one repository
 // trial as stored (not a result computed from it).
-func sameTrial(a, b *Document) bool {
+func sameTrial(a, b *view.Doc) bool {
 	return a != nil && b != nil && a.Expression == "" && b.Expression == "" &&
 		strings.HasPrefix(a.Path, repo.RefPrefix) && a.Path == b.Path
 }

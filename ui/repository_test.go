@@ -454,8 +454,8 @@ func TestRepositoryAlgebra(t *testing.T) {
 	// Merge now reuses the open documents as operands.
 	test.Tap(rw.buttons[repoview.Merge])
 	last := a.Windows()[len(a.Windows())-1]
-	if last.doc.Expression == "" || len(last.doc.sources) != 2 || last.doc.sources[0] != a.Windows()[before+1].doc {
-		t.Errorf("merge %q from %d sources", last.doc.Expression, len(last.doc.sources))
+	if last.doc.Expression == "" || len(last.doc.Sources) != 2 || last.doc.Sources[0] != a.Windows()[before+1].doc {
+		t.Errorf("merge %q from %d sources", last.doc.Expression, len(last.doc.Sources))
 	}
 }
 

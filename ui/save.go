@@ -98,21 +98,6 @@ func (w *Window) saveDialog() {
 	w.win.Canvas().Focus(f.path)
 }
 
-// Inputs returns the files the window's experiment comes from, each with
-// what it is to the experiment: the file (or folder) it was read from and
-// the files of its operands, as its provenance records them.
-func (d *Document) Inputs() (paths, roles []string) {
-	if d.Path != "" {
-		paths = append(paths, d.Path)
-		roles = append(roles, "the file this window's experiment was read from")
-	}
-	for _, p := range algebra.OperandFiles(d.Exp) {
-		paths = append(paths, p)
-		roles = append(roles, "an operand "+view.ShortName(p)+" of this window's experiment")
-	}
-	return paths, roles
-}
-
 // RequestSave writes the experiment to path once it is known to be
 // writable, asking first where that would replace a file — with a
 // warning of its own when the file is one of the window's inputs (the

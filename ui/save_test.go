@@ -17,6 +17,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/assets"
 	"cubeview/format"
+	"cubeview/view"
 )
 
 // overlayTexts returns the texts of the labels in the window's top
@@ -211,7 +212,7 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 	}
 	cpi := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	f := cpi.newOperationForm(algebra.OpDiff)
-	f.openOperand(tau, func(d *Document) { f.choose(f.subtrahend, d) })
+	f.openOperand(tau, func(d *view.Doc) { f.choose(f.subtrahend, d) })
 	td := submit(t, a, f)
 	td.RequestSave(inside)
 	answer(t, td, "Cancel", "Replace an input?", "an operand cpi-mpi of this window's experiment", tau)

@@ -27,7 +27,7 @@ var basisChoices = view.BasisNames
 // Submit the same way.
 type scalingForm struct {
 	w         *Window
-	docs      []*Document
+	docs      []*view.Doc
 	operands  *operandList
 	metric    *metricChoice
 	x         *widget.RadioGroup
@@ -55,7 +55,7 @@ func (w *Window) newScalingForm() *scalingForm {
 	f.basis.SetSelectedIndex(int(analysis.BasisMean))
 	f.preview = widget.NewLabel("")
 	f.preview.Wrapping = fyne.TextWrapWord
-	f.operands = newOperandList(f.docs, docLabels(f.docs), w.doc, f.update)
+	f.operands = newOperandList(f.docs, view.DocLabels(f.docs), w.doc, f.update)
 	f.update()
 	if n := w.view.Selected(view.MetricPane); n.Kind == view.MetricNode {
 		f.metric.Set(w.view.Experiment().Metrics[n.Index].UniqName)
@@ -94,7 +94,7 @@ func (f *scalingForm) update() {
 func (f *scalingForm) xSource() view.XSource { return view.XSourceNamed(f.x.Selected) }
 
 // Spec returns the study the form describes and its experiments.
-func (f *scalingForm) Spec() ([]*Document, view.ScalingSpec, error) {
+func (f *scalingForm) Spec() ([]*view.Doc, view.ScalingSpec, error) {
 	docs := f.operands.Selected()
 	s := view.ScalingSpec{
 		Metric: f.metric.Metric(), X: f.xSource(), XText: f.xText.Text,
@@ -129,8 +129,8 @@ const scalingPlotW, scalingPlotH = 1000, 580
 
 // Scaling runs the study in the background, showing progress in from,
 // and opens its table and plot in a new window.
-func (a *App) Scaling(docs []*Document, spec view.ScalingSpec, from *Window) {
-	labels := docLabels(docs)
+func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
+	labels := view.DocLabels(docs)
 	trials := make([]view.ScalingTrial, len(docs))
 	for i, d := range docs {
 		trials[i] = view.ScalingTrial{Name: labels[i], Exp: d.Exp}
@@ -171,13 +171,13 @@ type scalingWindow struct {
 	app    *App
 	win    fyne.Window
 	rep    *view.ScalingReport
-	docs   []*Document // the experiments, in the order of the result's trials
+	docs   []*view.Doc // the experiments, in the order of the result's trials
 	sorted *sortedTable
 	table  *widget.Table
 	plot   *canvas.Image
 }
 
-func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*Document) *scalingWindow {
+func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view.Doc) *scalingWindow {
 	s := &scalingWindow{app: a, rep: rep, win: a.fy.NewWindow("cubeview — scaling: " + rep.Result.Metric)}
 	// The result orders trials by x; keep the documents in that order.
 	exps := make([]*model.Experiment, len(docs))
@@ -240,7 +240,7 @@ func (s *scalingWindow) Select(i int) {
 
 // has reports whether d is one of the study's experiments: the same
 // document, or the same repository trial opened again.
-func (s *scalingWindow) has(d *Document) bool {
+func (s *scalingWindow) has(d *view.Doc) bool {
 	for _, x := range s.docs {
 		if x == d || sameTrial(x, d) {
 			return true

@@ -141,7 +141,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
 	f := ws[0].newScalingForm()
-	var docs []*Document
+	var docs []*view.Doc
 	for _, w := range ws {
 		docs = append(docs, w.Document())
 	}

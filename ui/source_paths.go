@@ -35,33 +35,27 @@ func (a *App) SetSourcePaths(mappings []sourceview.Mapping, dirs []string) {
 	}
 }
 
-// sourceOrigins returns where doc and the open experiments come from.
-func (a *App) sourceOrigins(doc *Document) (view.Doc, []view.Doc) {
-	open := make([]view.Doc, len(a.docs))
-	for i, d := range a.docs {
-		open[i] = view.Doc{Path: d.Path, Exp: d.Exp}
-	}
+// sourceOrigin returns doc, or an empty document for none.
+func sourceOrigin(doc *view.Doc) *view.Doc {
 	if doc == nil {
-		return view.Doc{}, open
+		return &view.Doc{}
 	}
-	return view.Doc{Path: doc.Path, Exp: doc.Exp}, open
+	return doc
 }
 
 // sourceResolver returns the resolver for the source files of doc
 // (view.SourceResolver) with the user's settings.
-func (a *App) sourceResolver(doc *Document) *sourceview.Resolver {
+func (a *App) sourceResolver(doc *view.Doc) *sourceview.Resolver {
 	mappings, dirs := a.SourcePaths()
-	o, open := a.sourceOrigins(doc)
-	return view.SourceResolver(o, open, mappings, dirs)
+	return view.SourceResolver(sourceOrigin(doc), a.docs, mappings, dirs)
 }
 
 // LearnSourcePath remembers in the preferences that the source file
 // recorded as recorded in doc is located at located (see
 // view.LearnSourcePath); the error says why located cannot be used.
-func (a *App) LearnSourcePath(doc *Document, recorded, located string) error {
+func (a *App) LearnSourcePath(doc *view.Doc, recorded, located string) error {
 	mappings, dirs := a.SourcePaths()
-	o, open := a.sourceOrigins(doc)
-	mappings, dirs, err := view.LearnSourcePath(o, open, mappings, dirs, recorded, located)
+	mappings, dirs, err := view.LearnSourcePath(sourceOrigin(doc), a.docs, mappings, dirs, recorded, located)
 	if err != nil {
 		return err
 	}

@@ -332,7 +332,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	e.Cnodes[3].CallFile, e.Cnodes[3].CallLine = "/build/host/proj/src/kernel.c", 4
 
 	a := newTestApp(t)
-	w := a.Show(&Document{Exp: e, Name: "remote"})
+	w := a.Show(&view.Doc{Exp: e, Name: "remote"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	w.ShowSource(true)
 	p := w.source
@@ -364,7 +364,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar
 
 	// The mapping finds the other file as well, in a new window.
-	w2 := a.Show(&Document{Exp: e, Name: "remote again"})
+	w2 := a.Show(&view.Doc{Exp: e, Name: "remote again"})
 	w2.win.Resize(fyne.NewSize(1400, 900))
 	w2.ShowSource(true)
 	srcPickCallPath(t, w2, "main/bar")
@@ -397,7 +397,7 @@ func TestSourceLocateRenamed(t *testing.T) {
 	e := handMade()
 	e.Regions[1].Module, e.Regions[1].Begin, e.Regions[1].End = "/build/kernel.c", 2, 2
 	a := newTestApp(t)
-	w := a.Show(&Document{Exp: e, Name: "renamed"})
+	w := a.Show(&view.Doc{Exp: e, Name: "renamed"})
 	w.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	w.source.Locate(located)
@@ -433,7 +433,7 @@ func TestSourceDerived(t *testing.T) {
 	if docs := a.Documents(); len(docs) != 0 {
 		t.Fatalf("%d experiments still open after closing their windows", len(docs))
 	}
-	w := a.Show(&Document{Exp: diff, Name: "after − before"})
+	w := a.Show(&view.Doc{Exp: diff, Name: "after − before"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	srcPickMetric(t, w, "mpi_barrier_wait")
 	w.ShowSource(true)
@@ -464,7 +464,7 @@ func TestSourceNoLocation(t *testing.T) {
 		e.Cnodes[i].CallFile, e.Cnodes[i].CallLine = "", -1
 	}
 	a := newTestApp(t)
-	w := a.Show(&Document{Exp: e, Name: "no sources"})
+	w := a.Show(&view.Doc{Exp: e, Name: "no sources"})
 	w.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	p := w.source
@@ -489,7 +489,7 @@ func TestSourceLargeFile(t *testing.T) {
 	a := newTestApp(t)
 	var queue []func()
 	a.async = func(work, done func()) { queue = append(queue, func() { work(); done() }) }
-	w := a.Show(&Document{Exp: e, Name: "big"})
+	w := a.Show(&view.Doc{Exp: e, Name: "big"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	for len(queue) > 0 { // metric data
 		job := queue[0]
@@ -555,7 +555,7 @@ func TestSourceLargeFile(t *testing.T) {
 func TestSourceSelectionMovesWithinFile(t *testing.T) {
 	_, e := srcBigFile(t, 200)
 	a := newTestApp(t)
-	w := a.Show(&Document{Exp: e, Name: "big"})
+	w := a.Show(&view.Doc{Exp: e, Name: "big"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	w.ShowSource(true)
 	p := w.source
@@ -652,7 +652,7 @@ func TestSourceDroppedAnnotations(t *testing.T) {
 	e.Cnodes[2].CallFile, e.Cnodes[2].CallLine = path, 3  // foo calls foo on line 3
 	e.Cnodes[3].CallFile, e.Cnodes[3].CallLine = path, 40 // bar called beyond the end
 	a := newTestApp(t)
-	w := a.Show(&Document{Exp: e, Name: "edited"})
+	w := a.Show(&view.Doc{Exp: e, Name: "edited"})
 	w.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	p := w.source

@@ -31,7 +31,7 @@ import (
 type Window struct {
 	app  *App
 	win  fyne.Window
-	doc  *Document
+	doc  *view.Doc
 	view *view.View
 
 	panes     [3]*TreePane
@@ -93,7 +93,7 @@ func (a *App) newWindow() *Window {
 func (w *Window) Fyne() fyne.Window { return w.win }
 
 // Document returns the experiment shown, or nil while none is.
-func (w *Window) Document() *Document { return w.doc }
+func (w *Window) Document() *view.Doc { return w.doc }
 
 // View returns the view state, or nil while no experiment is shown.
 func (w *Window) View() *view.View { return w.view }
@@ -238,14 +238,14 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	w.refitPanes() // the mode's name may need more width
 }
 
-func (w *Window) setDocument(doc *Document) {
+func (w *Window) setDocument(doc *view.Doc) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
 	w.view.SetHotThreshold(w.app.prefs.Float(hotThresholdKey, 0))
 	w.applyNumberPrefs()
 	w.showDerived(doc)
 	w.app.addDocument(doc)
-	w.win.SetTitle(windowTitle(doc))
+	w.win.SetTitle(view.WindowTitle(doc))
 	for d, p := range w.panes {
 		p.SetView(w.view)
 		w.modes[d].SetSelected(w.view.Mode(view.Dim(d)).String())
@@ -820,7 +820,7 @@ func appendItem(m *fyne.Menu, it *fyne.MenuItem) *fyne.Menu {
 	return m
 }
 
-func (w *Window) setExternal(d *Document) {
+func (w *Window) setExternal(d *view.Doc) {
 	if w.view == nil {
 		return
 	}

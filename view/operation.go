@@ -3,6 +3,7 @@ package view
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,32 +11,49 @@ import (
 	"cubeview/model"
 )
 
-// Doc is what the presentation needs of an open experiment: the
-// experiment, its name, the file it was read from ("" for a derived
-// experiment not saved), and for a derived one the display form of its
-// expression and the names of its operands (in the order of the presence
-// masks).
+// Doc is an open experiment, original or derived: the experiment, the
+// name its window and the menus show, the file it was read from ("" for a
+// derived experiment not saved), and for a derived one the display form
+// of its expression, the names of its operands (in the order of the
+// presence masks) and the open experiments it was computed from.
 type Doc struct {
 	Exp        *model.Experiment
-	Name       string
-	Path       string
-	Expression string
+	Name       string // file base name or expression
+	Path       string // the file read, "" for a derived experiment
+	Expression string // e.g. "before − after"; "" for originals
 	Operands   []string
+	Sources    []*Doc
 }
 
-// Operation is one algebra operation over open experiments: the operator
-// and its options.
+// Inputs returns the files the window's experiment comes from, each with
+// what it is to the experiment: the file (or folder) it was read from and
+// the files of its operands, as its provenance records them.
+func (d *Doc) Inputs() (paths, roles []string) {
+	if d.Path != "" {
+		paths = append(paths, d.Path)
+		roles = append(roles, "the file this window's experiment was read from")
+	}
+	for _, p := range algebra.OperandFiles(d.Exp) {
+		paths = append(paths, p)
+		roles = append(roles, "an operand "+ShortName(p)+" of this window's experiment")
+	}
+	return paths, roles
+}
+
+// Operation is one algebra operation over open experiments: the
+// operator, its operands (in order) and its options.
 type Operation struct {
-	Op      algebra.Op
-	Options algebra.Options    // integration options of Difference, Merge, Mean
-	Cut     algebra.CutOptions // regions of Cut
+	Op       algebra.Op
+	Operands []*Doc
+	Options  algebra.Options    // integration options of Difference, Merge, Mean
+	Cut      algebra.CutOptions // regions of Cut
 }
 
-// Expr returns the operation over n operands as an expression whose file
-// operands are the operand indices ("0", "1", …).
-func (o Operation) Expr(n int) *algebra.Expr {
+// Expr returns the operation as an expression whose file operands are
+// the operand indices ("0", "1", …).
+func (o Operation) Expr() *algebra.Expr {
 	x := &algebra.Expr{Op: o.Op}
-	for i := range n {
+	for i := range o.Operands {
 		x.Args = append(x.Args, &algebra.Expr{File: strconv.Itoa(i)})
 	}
 	if o.Op == algebra.OpCut {
@@ -44,14 +62,25 @@ func (o Operation) Expr(n int) *algebra.Expr {
 	return x
 }
 
-// Check reports an operation that cannot run over exps: wrong number of
-// operands, a missing (closed) operand, a cut without region.
-func (o Operation) Check(exps []*model.Experiment) error {
-	if err := o.Expr(len(exps)).Check(); err != nil {
+// experiments returns the operands' experiments, nil for a closed one.
+func (o Operation) experiments() []*model.Experiment {
+	exps := make([]*model.Experiment, len(o.Operands))
+	for i, d := range o.Operands {
+		if d != nil {
+			exps[i] = d.Exp
+		}
+	}
+	return exps
+}
+
+// Check reports an operation that cannot run: wrong number of operands,
+// a missing (closed) operand, a cut without region.
+func (o Operation) Check() error {
+	if err := o.Expr().Check(); err != nil {
 		return err
 	}
-	for i, e := range exps {
-		if e == nil {
+	for i, d := range o.Operands {
+		if d == nil || d.Exp == nil {
 			return fmt.Errorf("%s: operand %d is not an open experiment", o.Op, i+1)
 		}
 	}
@@ -60,9 +89,9 @@ func (o Operation) Check(exps []*model.Experiment) error {
 
 // Name returns the result's expression for people, e.g. "before − after"
 // or "mean(run1, run2, run3)", over operands named by OperandNames.
-func (o Operation) Name(operands []Doc) string {
-	names := OperandNames(operands)
-	return DisplayExpr(o.Expr(len(operands)), func(f string) string {
+func (o Operation) Name() string {
+	names := OperandNames(o.Operands)
+	return DisplayExpr(o.Expr(), func(f string) string {
 		i, _ := strconv.Atoi(f)
 		return names[i]
 	})
@@ -70,19 +99,20 @@ func (o Operation) Name(operands []Doc) string {
 
 // MarkerNames returns the operand names the result's markers use: none
 // for a cut (one operand has every node).
-func (o Operation) MarkerNames(operands []Doc) []string {
+func (o Operation) MarkerNames() []string {
 	if o.Op == algebra.OpCut {
 		return nil
 	}
-	return OperandNames(operands)
+	return OperandNames(o.Operands)
 }
 
-// Evaluate runs the operation over exps. It may take long: call it off
-// the UI goroutine.
-func (o Operation) Evaluate(exps []*model.Experiment) (*model.Experiment, error) {
-	if err := o.Check(exps); err != nil {
+// Evaluate runs the operation. It may take long: call it off the UI
+// goroutine.
+func (o Operation) Evaluate() (*model.Experiment, error) {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
+	exps := o.experiments()
 	switch o.Op {
 	case algebra.OpDiff:
 		return algebra.Diff(exps[0], exps[1], o.Options)
@@ -94,10 +124,29 @@ func (o Operation) Evaluate(exps []*model.Experiment) (*model.Experiment, error)
 	return algebra.Cut(exps[0], o.Cut)
 }
 
+// Result returns the document of res, the result of o, titled by its
+// expression.
+func (o Operation) Result(res *model.Experiment) *Doc {
+	name := o.Name()
+	return &Doc{Exp: res, Name: name, Expression: name, Operands: o.MarkerNames(), Sources: slices.Clone(o.Operands)}
+}
+
+// Describe fills in the expression and operand names of a derived
+// experiment from its provenance attributes (a result read from a file,
+// or evaluated from an expression). Originals are left alone.
+func (d *Doc) Describe() {
+	if d.Expression != "" || len(d.Operands) > 0 {
+		return
+	}
+	if name, operands, derived := DerivedNames(d.Exp); derived {
+		d.Expression, d.Operands = name, operands
+	}
+}
+
 // OperandNames returns the names of operands as a result's window and
 // markers show them: short file names of originals (with parent folders
 // where two would be equal), expressions of derived experiments.
-func OperandNames(operands []Doc) []string {
+func OperandNames(operands []*Doc) []string {
 	var paths []string
 	for _, d := range operands {
 		if d.Path != "" {
@@ -123,7 +172,7 @@ func OperandNames(operands []Doc) []string {
 // them: a file by as much of its path as tells it from the other files
 // (DistinctPaths), a derived experiment by its name; numbered when still
 // the same.
-func DocLabels(docs []Doc) []string {
+func DocLabels(docs []*Doc) []string {
 	var paths []string
 	for _, d := range docs {
 		if d.Path != "" {
@@ -191,7 +240,7 @@ func IsDifference(e *model.Experiment) bool {
 
 // WindowTitle names a window by its experiment: the file name, the
 // expression of a derived experiment, or both for a saved result.
-func WindowTitle(d Doc) string {
+func WindowTitle(d *Doc) string {
 	if d.Expression == "" || d.Expression == d.Name {
 		return "cubeview — " + d.Name
 	}

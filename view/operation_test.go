@@ -22,7 +22,7 @@ func withProvenance() *model.Experiment {
 }
 
 func TestOperationNamesAndChecks(t *testing.T) {
-	docs := []Doc{
+	docs := []*Doc{
 		{Path: "/r1/mm.cubex", Name: "mm.cubex"},
 		{Path: "/r2/mm.cubex", Name: "mm.cubex"},
 		{Name: "a − b", Expression: "a − b"},
@@ -31,32 +31,32 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	if got, want := OperandNames(docs), []string{"r1/mm", "r2/mm", "a − b", "scratch"}; !slices.Equal(got, want) {
 		t.Errorf("OperandNames = %q, want %q", got, want)
 	}
-	diff := Operation{Op: algebra.OpDiff}
-	if got := diff.Name(docs[:2]); got != "r1/mm − r2/mm" {
+	diff := Operation{Op: algebra.OpDiff, Operands: docs[:2]}
+	if got := diff.Name(); got != "r1/mm − r2/mm" {
 		t.Errorf("diff name %q", got)
 	}
-	if got := (Operation{Op: algebra.OpMean}).Name(docs[1:]); got != "mean(mm, a − b, scratch)" { // one file: no folder needed
+	if got := (Operation{Op: algebra.OpMean, Operands: docs[1:]}).Name(); got != "mean(mm, a − b, scratch)" { // one file: no folder needed
 		t.Errorf("mean name %q", got)
 	}
-	cut := Operation{Op: algebra.OpCut, Cut: algebra.CutOptions{Prune: []string{"foo"}}}
-	if got := cut.Name(docs[:1]); got != "cut(mm, prune foo)" {
+	cut := Operation{Op: algebra.OpCut, Operands: docs[:1], Cut: algebra.CutOptions{Prune: []string{"foo"}}}
+	if got := cut.Name(); got != "cut(mm, prune foo)" {
 		t.Errorf("cut name %q", got)
 	}
-	if cut.MarkerNames(docs[:1]) != nil || !slices.Equal(diff.MarkerNames(docs[:2]), []string{"r1/mm", "r2/mm"}) {
+	if cut.MarkerNames() != nil || !slices.Equal(diff.MarkerNames(), []string{"r1/mm", "r2/mm"}) {
 		t.Error("marker names: a cut has none, a difference its operands'")
 	}
 
 	e := handMade()
-	if err := diff.Check([]*model.Experiment{e}); err == nil {
+	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Check(); err == nil {
 		t.Error("a difference of one operand passed the check")
 	}
-	if err := diff.Check([]*model.Experiment{e, nil}); err == nil || !strings.Contains(err.Error(), "operand 2 is not an open experiment") {
+	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, nil}}).Check(); err == nil || !strings.Contains(err.Error(), "operand 2 is not an open experiment") {
 		t.Errorf("closed operand: %v", err)
 	}
-	if err := (Operation{Op: algebra.OpCut}).Check([]*model.Experiment{e}); err == nil {
+	if err := (Operation{Op: algebra.OpCut, Operands: []*Doc{{Exp: e}}}).Check(); err == nil {
 		t.Error("a cut without region passed the check")
 	}
-	res, err := diff.Evaluate([]*model.Experiment{e, handMade()})
+	res, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, {Exp: handMade()}}}).Evaluate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +65,13 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	if got := v.Value(CallPane, cMain); got != 0 {
 		t.Errorf("a − a at main = %v, want 0", got)
 	}
-	if _, err := diff.Evaluate([]*model.Experiment{e}); err == nil {
+	if _, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Evaluate(); err == nil {
 		t.Error("Evaluate ran an operation that fails the check")
 	}
 }
 
 func TestDocLabels(t *testing.T) {
-	docs := []Doc{
+	docs := []*Doc{
 		{Path: "/x/tea_base/scout.cubex", Name: "scout.cubex"},
 		{Path: "/x/tea_opt/scout.cubex", Name: "scout.cubex"},
 		{Name: "before − after"},
@@ -107,12 +107,12 @@ func TestDerivedNames(t *testing.T) {
 
 func TestWindowTitle(t *testing.T) {
 	for _, tt := range []struct {
-		d    Doc
+		d    *Doc
 		want string
 	}{
-		{Doc{Name: "before.cubex"}, "cubeview — before.cubex"},
-		{Doc{Name: "a − b", Expression: "a − b"}, "cubeview — a − b"},
-		{Doc{Name: "saved.cubex", Expression: "a − b"}, "cubeview — saved.cubex (a − b)"},
+		{&Doc{Name: "before.cubex"}, "cubeview — before.cubex"},
+		{&Doc{Name: "a − b", Expression: "a − b"}, "cubeview — a − b"},
+		{&Doc{Name: "saved.cubex", Expression: "a − b"}, "cubeview — saved.cubex (a − b)"},
 	} {
 		if got := WindowTitle(tt.d); got != tt.want {
 			t.Errorf("WindowTitle(%+v) = %q, want %q", tt.d, got, tt.want)

@@ -14,7 +14,7 @@ import (
 // experiment the expression, the integration options and each operand
 // with path, size and checksum; for an original the file, format and
 // creator; for both the sizes of the three dimensions.
-func Properties(doc Doc) string {
+func Properties(doc *Doc) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	e := doc.Exp

@@ -14,7 +14,7 @@ func attr(k, v string) model.Attr { return model.Attr{Key: k, Value: v} }
 
 func TestPropertiesOfDerived(t *testing.T) {
 	e := withProvenance()
-	p := Properties(Doc{Exp: e, Name: "before − after", Expression: "before − after", Operands: []string{"before", "after"}})
+	p := Properties(&Doc{Exp: e, Name: "before − after", Expression: "before − after", Operands: []string{"before", "after"}})
 	for _, want := range []string{
 		"Derived experiment\n",
 		"Expression:   before − after\n",
@@ -41,7 +41,7 @@ func TestPropertiesOfOriginal(t *testing.T) {
 	}
 	e := handMade()
 	e.Attrs = append(e.Attrs, attr("Creator", "Score-P 8.4"), attr("problem size", "64"))
-	p := Properties(Doc{Exp: e, Name: "run.cubex", Path: path})
+	p := Properties(&Doc{Exp: e, Name: "run.cubex", Path: path})
 	for _, want := range []string{
 		"File:         " + path + " (2,048 bytes)\n",
 		"Format:       -\n",

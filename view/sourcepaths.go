@@ -15,7 +15,7 @@ import (
 // ExperimentDirs returns the directories of the files o comes from: its
 // own file's, or for a derived experiment those of the operand files its
 // provenance records, nested operands included.
-func ExperimentDirs(o Doc) []string {
+func ExperimentDirs(o *Doc) []string {
 	var paths []string
 	if o.Path != "" {
 		paths = append(paths, o.Path)
@@ -52,7 +52,7 @@ func ExperimentDirs(o Doc) []string {
 // user's search folders. A derived experiment not computed from files
 // also searches the directories of the open experiments read from files,
 // among which its operands likely are.
-func SourceResolver(o Doc, open []Doc, mappings []sourceview.Mapping, dirs []string) *sourceview.Resolver {
+func SourceResolver(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []string) *sourceview.Resolver {
 	r := &sourceview.Resolver{Mappings: mappings}
 	expDirs := ExperimentDirs(o)
 	if len(expDirs) > 0 {
@@ -79,7 +79,7 @@ func SourceResolver(o Doc, open []Doc, mappings []sourceview.Mapping, dirs []str
 // search folder, see sourceview.Resolver.Learn), or, when that does not
 // lead to located (the file was renamed, or another mapping wins), a
 // mapping of the whole path. The error says why located cannot be used.
-func LearnSourcePath(o Doc, open []Doc, mappings []sourceview.Mapping, dirs []string, recorded, located string) ([]sourceview.Mapping, []string, error) {
+func LearnSourcePath(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []string, recorded, located string) ([]sourceview.Mapping, []string, error) {
 	if abs, err := filepath.Abs(located); err == nil {
 		located = abs
 	}

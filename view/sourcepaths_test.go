@@ -48,21 +48,21 @@ func derivedOf(paths ...string) *model.Experiment {
 }
 
 func TestExperimentDirsAndResolver(t *testing.T) {
-	if got := ExperimentDirs(Doc{Path: "/runs/a/x.cubex"}); !slices.Equal(got, []string{"/runs/a"}) {
+	if got := ExperimentDirs(&Doc{Path: "/runs/a/x.cubex"}); !slices.Equal(got, []string{"/runs/a"}) {
 		t.Errorf("ExperimentDirs(file) = %v", got)
 	}
-	derived := Doc{Exp: derivedOf("/runs/a/x.cubex", "/runs/b/y.cubex", "/runs/a/z.cubex")}
+	derived := &Doc{Exp: derivedOf("/runs/a/x.cubex", "/runs/b/y.cubex", "/runs/a/z.cubex")}
 	if got := ExperimentDirs(derived); !slices.Equal(got, []string{"/runs/a", "/runs/b"}) {
 		t.Errorf("ExperimentDirs(derived) = %v", got)
 	}
-	open := []Doc{{Path: "/open/c.cubex"}, {Exp: derivedOf("/elsewhere/d.cubex")}}
+	open := []*Doc{{Path: "/open/c.cubex"}, {Exp: derivedOf("/elsewhere/d.cubex")}}
 	user := []sourceview.Mapping{{From: "/build", To: "/home"}}
 	r := SourceResolver(derived, open, user, []string{"/mine", "/runs/b"})
 	if r.Base != "/runs/a" || !slices.Equal(r.Mappings, user) ||
 		!slices.Equal(r.SearchDirs, []string{"/runs/a", "/runs/b", "/open", "/mine"}) {
 		t.Errorf("SourceResolver(derived) = %+v", r)
 	}
-	r = SourceResolver(Doc{Path: "/runs/a/x.cubex", Exp: &model.Experiment{}}, open, nil, nil)
+	r = SourceResolver(&Doc{Path: "/runs/a/x.cubex", Exp: &model.Experiment{}}, open, nil, nil)
 	if r.Base != "/runs/a" || !slices.Equal(r.SearchDirs, []string{"/runs/a"}) {
 		t.Errorf("SourceResolver(file) = %+v, want only its own directory", r)
 	}
@@ -81,7 +81,7 @@ func TestLearnSourcePath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	o := Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
+	o := &Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
 	ms, dirs, err := LearnSourcePath(o, nil, nil, nil, "/build/src/kernel.c", kernel)
 	if err != nil || !slices.Equal(ms, []sourceview.Mapping{{From: "/build", To: filepath.Join(dir, "home")}}) || len(dirs) != 0 {
 		t.Errorf("LearnSourcePath = %v, %v, %v; want the leading directories mapped", ms, dirs, err)
