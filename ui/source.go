@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"image/color"
 	"math"
 
@@ -31,16 +30,14 @@ func (l *sourceList) Resize(s fyne.Size) {
 	}
 }
 
-// sourcePanel shows, below the panes, the source file of the call pane's
-// selection: scrolled to the selected region (or call site), its lines
-// shaded, each line with a call site or a region's beginning annotated
-// with the selected metric's inclusive value in the call pane's value
-// mode. A file is read and highlighted in the background; a large one
-// shows the lines around the target first.
+// sourcePanel draws the source panel below the panes (view.SourcePanel
+// says what it shows): the source file of the call pane's selection,
+// scrolled to the selected region (or call site), its lines shaded, each
+// line with a call site or a region's beginning annotated with the
+// selected metric's inclusive value in the call pane's value mode.
 type sourcePanel struct {
-	w     *Window
-	view  *view.View // the view followed; another one means a new experiment
-	shown bool
+	w *Window
+	m view.SourcePanel
 
 	content    fyne.CanvasObject
 	title      *widget.Label
@@ -52,26 +49,13 @@ type sourcePanel struct {
 	addDir     *widget.Button
 	messageBox *fyne.Container
 
-	target        view.SourceTarget
-	file          *view.SourceFile // nil while no file is shown
-	err           error            // why target.file is not shown
-	stale         bool             // look for the file again
-	annots        map[int][]view.SourceNote
-	dropped       int
-	valuesInfo    string
 	numberWidth   float32
 	valueWidth    float32
 	scrollPending bool
-
-	gen    int // increases with every load; older loads' results are dropped
-	cancel context.CancelFunc
-	jobs   int
-	idle   []func()
-	cache  view.SourceCache
 }
 
 // SourceShown reports whether the source panel is shown.
-func (w *Window) SourceShown() bool { return w.source != nil && w.source.shown }
+func (w *Window) SourceShown() bool { return w.source != nil && w.source.m.Shown() }
 
 // ShowSource shows or hides the source panel below the panes.
 func (w *Window) ShowSource(on bool) {
@@ -80,16 +64,13 @@ func (w *Window) ShowSource(on bool) {
 	}
 	if w.source == nil {
 		w.source = newSourcePanel(w)
-		w.OnRefresh(w.source.follow)
+		w.OnRefresh(w.source.m.Follow)
 	}
-	p := w.source
-	p.shown = on
+	w.source.m.Show(on)
 	if on {
-		w.SetPanel(p.content)
-		p.stale = true
-		p.follow()
+		w.SetPanel(w.source.content)
+		w.source.m.Reload()
 	} else {
-		p.stop()
 		w.SetPanel(nil)
 	}
 	w.rebuildMenu()
@@ -121,15 +102,22 @@ func (w *Window) revealCnode(c int) {
 // whenSourceIdle runs f once the source panel has no background work,
 // at once when it is hidden or idle.
 func (w *Window) whenSourceIdle(f func()) {
-	if p := w.source; p != nil && p.shown && p.jobs > 0 {
-		p.idle = append(p.idle, f)
+	if w.source == nil {
+		f()
 		return
 	}
-	f()
+	w.source.m.WhenIdle(f)
 }
 
 func newSourcePanel(w *Window) *sourcePanel {
 	p := &sourcePanel{w: w}
+	p.m = view.SourcePanel{
+		Run:      w.app.async,
+		View:     func() *view.View { return w.view },
+		Resolver: func() *sourceview.Resolver { return w.app.sourceResolver(w.doc) },
+		Redraw:   p.redraw,
+		Busy:     p.busy,
+	}
 	p.title = widget.NewLabelWithStyle("Source", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.info = widget.NewLabel("")
 	p.info.Truncation = fyne.TextTruncateEllipsis
@@ -142,7 +130,7 @@ func newSourcePanel(w *Window) *sourcePanel {
 	head := container.NewBorder(nil, nil, p.title, container.NewHBox(p.activity, paths, closeButton), p.info)
 
 	p.list = &sourceList{resized: p.applyScroll}
-	p.list.Length = func() int { return len(p.lines()) }
+	p.list.Length = func() int { return len(p.m.Lines()) }
 	p.list.CreateItem = func() fyne.CanvasObject { return newSourceRow(p) }
 	p.list.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) { o.(*sourceRow).setLine(id + 1) }
 	p.list.HideSeparators = true
@@ -163,121 +151,30 @@ func newSourcePanel(w *Window) *sourcePanel {
 	return p
 }
 
-// lines returns the lines shown, none while no file is.
-func (p *sourcePanel) lines() []sourceview.Line {
-	if p.file == nil {
-		return nil
-	}
-	return p.file.Lines
-}
-
-// showsTarget reports whether the file shown is the target's.
-func (p *sourcePanel) showsTarget() bool { return p.file != nil && p.err == nil }
-
-// follow brings the panel up to date with the window's selection and
-// values; the window calls it after every refresh.
-func (p *sourcePanel) follow() {
-	if !p.shown {
+// redraw shows what the panel's state says: the head, and the message
+// or the lines; scroll scrolls to the target.
+func (p *sourcePanel) redraw(scroll bool) {
+	p.title.SetText(p.m.Title())
+	p.info.SetText(p.m.Info())
+	if text, find := p.m.Message(); text != "" {
+		p.showMessage(text, find)
 		return
 	}
-	v := p.w.view
-	if v == nil {
-		p.showMessage("No experiment is open.", false)
-		return
+	p.messageBox.Hide()
+	p.list.Show()
+	style := fyne.TextStyle{Monospace: true}
+	p.numberWidth = fyne.MeasureText(view.LineNumberSample(len(p.m.Lines())), p.textSize(), style).Width
+	p.valueWidth = 0
+	for _, notes := range p.m.Notes() {
+		if len(notes) > 0 {
+			p.valueWidth = max(p.valueWidth, fyne.MeasureText(notes[0].Text, p.textSize(), style).Width)
+		}
 	}
-	if v != p.view {
-		p.view, p.stale = v, true
-	}
-	t := v.SourceTarget()
-	switch {
-	case p.stale || t.File != p.target.File || t.File == "" && t != p.target:
-		p.stale = false
-		p.target = t
-		p.open()
-		return
-	case t != p.target:
-		p.target = t
+	p.list.Refresh()
+	if scroll {
 		p.scrollPending = true
 		p.applyScroll()
 	}
-	p.annotate()
-	p.updateHead()
-	p.list.Refresh()
-}
-
-// reload looks for the target's file again (after the source paths changed).
-func (p *sourcePanel) reload() {
-	p.stale = true
-	p.follow()
-}
-
-// stop abandons background work.
-func (p *sourcePanel) stop() {
-	p.gen++
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
-}
-
-// open loads the target's file in the background and shows it.
-func (p *sourcePanel) open() {
-	p.stop()
-	t := p.target
-	p.file, p.err, p.annots = nil, nil, nil
-	p.updateHead()
-	if t.File == "" {
-		p.showMessage(t.None, false)
-		return
-	}
-	p.showMessage("Reading "+t.File+" …", false)
-	gen := p.gen
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	r := p.w.app.sourceResolver(p.w.doc)
-	var res view.SourceLoad
-	p.startJob()
-	p.w.app.async(func() { res = view.LoadSource(ctx, r, t, &p.cache) }, func() {
-		defer p.endJob()
-		if gen != p.gen {
-			return
-		}
-		p.show(res)
-		if res.Err != nil || res.File.Exact {
-			return
-		}
-		// The whole file, exactly, in the background.
-		var full *view.SourceFile
-		p.startJob()
-		p.w.app.async(func() { full = view.HighlightAll(ctx, res, &p.cache) }, func() {
-			defer p.endJob()
-			if gen != p.gen || full == nil {
-				return
-			}
-			p.file = full
-			p.updateHead()
-			p.list.Refresh()
-		})
-	})
-}
-
-// show puts a loaded file (or the reason it is not shown) on screen.
-func (p *sourcePanel) show(res view.SourceLoad) {
-	if res.Err != nil {
-		p.err = res.Err
-		p.updateHead()
-		p.showMessage(view.SourceProblem(p.target.File, res.Err), true)
-		return
-	}
-	p.file = res.File
-	p.messageBox.Hide()
-	p.list.Show()
-	p.numberWidth = fyne.MeasureText(view.LineNumberSample(len(p.file.Lines)), p.textSize(), fyne.TextStyle{Monospace: true}).Width
-	p.annotate()
-	p.updateHead()
-	p.list.Refresh()
-	p.scrollPending = true
-	p.applyScroll()
 }
 
 // showMessage shows text instead of the lines, with the Locate… and Add
@@ -295,37 +192,26 @@ func (p *sourcePanel) showMessage(text string, find bool) {
 	p.messageBox.Show()
 }
 
-func (p *sourcePanel) startJob() {
-	p.jobs++
-	p.activity.Show()
-	p.activity.Start()
-}
-
-func (p *sourcePanel) endJob() {
-	if p.jobs > 0 {
-		p.jobs--
-	}
-	if p.jobs > 0 {
-		return
-	}
-	p.activity.Stop()
-	p.activity.Hide()
-	idle := p.idle
-	p.idle = nil
-	for _, f := range idle {
-		f()
+// busy shows whether background work runs.
+func (p *sourcePanel) busy(on bool) {
+	if on {
+		p.activity.Show()
+		p.activity.Start()
+	} else {
+		p.activity.Stop()
+		p.activity.Hide()
 	}
 }
 
 // applyScroll scrolls to the focus line, a few lines of context above it,
 // once the list has a size.
 func (p *sourcePanel) applyScroll() {
-	if !p.scrollPending || p.file == nil || p.list.Size().Height <= 0 {
+	if !p.scrollPending || p.m.File() == nil || p.list.Size().Height <= 0 {
 		return
 	}
 	p.scrollPending = false
 	step := p.rowHeight() + compactTheme{}.Size(theme.SizeNamePadding)
-	p.list.ScrollToOffset(float32(p.target.TopRow()) * step)
+	p.list.ScrollToOffset(float32(p.m.Target().TopRow()) * step)
 }
 
 func (p *sourcePanel) textSize() float32 { return theme.Size(theme.SizeNameText) }
@@ -341,30 +227,6 @@ func (p *sourcePanel) rowHeight() float32 {
 
 func (p *sourcePanel) gutterWidth() float32 {
 	return focusBar + gutterGap + p.numberWidth + gutterGap + swatchSize + gutterGap + p.valueWidth + 2*gutterGap
-}
-
-// annotate computes the annotations of the file shown for the current
-// metric selection and value mode.
-func (p *sourcePanel) annotate() {
-	p.annots, p.dropped, p.valuesInfo = nil, 0, ""
-	v := p.w.view
-	if v == nil || p.file == nil {
-		return
-	}
-	p.annots, p.dropped, p.valuesInfo = v.SourceNotes(p.target.File, len(p.file.Lines))
-	p.valueWidth = 0
-	style := fyne.TextStyle{Monospace: true}
-	for _, notes := range p.annots {
-		if len(notes) > 0 {
-			p.valueWidth = max(p.valueWidth, fyne.MeasureText(notes[0].Text, p.textSize(), style).Width)
-		}
-	}
-}
-
-// updateHead writes the title and the information line.
-func (p *sourcePanel) updateHead() {
-	p.title.SetText(p.target.Title())
-	p.info.SetText(view.SourceInfo(p.target, p.file, p.err, p.dropped, p.valuesInfo))
 }
 
 // locateDialog asks for the missing file and learns where it is.
@@ -388,7 +250,7 @@ func (p *sourcePanel) locateDialog() {
 // Locate tells the panel that its missing file is at path: the lesson is
 // remembered as a path mapping and the panels look again.
 func (p *sourcePanel) Locate(path string) {
-	if err := p.w.app.LearnSourcePath(p.w.doc, p.target.File, path); err != nil {
+	if err := p.w.app.LearnSourcePath(p.w.doc, p.m.Target().File, path); err != nil {
 		p.w.showError(err)
 	}
 }

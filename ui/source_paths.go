@@ -30,7 +30,7 @@ func (a *App) SetSourcePaths(mappings []sourceview.Mapping, dirs []string) {
 	a.prefs.SetStringList(prefSourceDirs, dirs)
 	for _, w := range a.windows {
 		if w.source != nil {
-			w.source.reload()
+			w.source.m.Reload()
 		}
 	}
 }
