@@ -163,7 +163,9 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.Canvas
 		return listWidget(f, x, changed)
 	}
 	l := widget.NewLabel("")
-	l.Wrapping = fyne.TextWrapWord
+	if x.Wrap {
+		l.Wrapping = fyne.TextWrapWord
+	}
 	l.TextStyle.Monospace = x.Monospace
 	return l, func() {
 		l.Importance = widget.LowImportance

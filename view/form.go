@@ -33,6 +33,7 @@ type Field struct {
 	Placeholder string
 	Lines       int  // visible lines of a text field; 0 or 1 is one line
 	Monospace   bool // a text field or note in a fixed-width font
+	Wrap        bool // a note wraps at the dialog's width (else its own line breaks only)
 	Warn        bool // a note shown as a problem
 	Disabled    bool
 	// Width is the least width of the form's content, in points, when
