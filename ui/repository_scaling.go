@@ -52,7 +52,7 @@ func (rw *repoWindow) newScalingForm() *repoScalingForm {
 	}
 	f.weak = widget.NewCheck("Weak scaling (the work grows with x): ratio to the first run, ideal 1", nil)
 	f.exclusive = widget.NewCheck("Own values of each call path (exclusive) instead of inclusive ones", nil)
-	f.basis = widget.NewSelect(basisChoices, nil)
+	f.basis = widget.NewSelect(view.BasisNames, nil)
 	f.basis.SetSelectedIndex(int(analysis.BasisMean))
 	f.derived = widget.NewEntry()
 	f.derived.SetPlaceHolder("optional: a derived metric to study, e.g. tpv = time / visits")
@@ -161,7 +161,7 @@ func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mod
 			}
 			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
 		}
-		rep, img, err = scalingStudy(sts, spec, rw.app.numberFormat())
+		rep, img, err = view.ScalingStudy(sts, spec, rw.app.numberFormat())
 	}, func() {
 		rw.hideProgress()
 		if err != nil {

@@ -45,7 +45,7 @@ func TestRepositoryScaling(t *testing.T) {
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
-	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != scalingPlotW {
+	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != view.ScalingPlotW {
 		t.Error("no plot")
 	}
 	if got := s.rep.Result.Trials; len(got) != 2 || got[0].X != 27 || got[1].X != 64 {

@@ -30,18 +30,18 @@ func TestScalingFromMenu(t *testing.T) {
 		t.Error("Scaling… shows no dialog")
 	}
 	f := w64.newScalingForm()
-	f.operands.CheckOnly(w64.Document(), w27.Document())
-	if !f.metric.Set("time") {
-		t.Fatalf("time not offered: %v", f.metric.uniq)
+	f.CheckOnly(w64.Document(), w27.Document())
+	if !f.Metric.Set("time") {
+		t.Fatalf("time not offered: %v", f.Metric.Uniq())
 	}
-	if err := f.Submit(); err != nil {
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	s := w64.scaling
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
-	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != scalingPlotW {
+	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != view.ScalingPlotW {
 		t.Error("no plot")
 	}
 	e27, e64 := w27.Document().Exp, w64.Document().Exp
@@ -145,12 +145,12 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	for _, w := range ws {
 		docs = append(docs, w.Document())
 	}
-	f.operands.CheckOnly(docs...)
-	f.metric.Set("time")
-	f.x.SetSelected(view.XSourceNames[view.XValues])
-	f.xText.SetText("10, 25, 50, 2000")
-	f.weak.SetChecked(true)
-	if err := f.Submit(); err != nil {
+	f.CheckOnly(docs...)
+	f.Metric.Set("time")
+	_ = f.Set(f.X, view.XSourceNames[view.XValues])
+	_ = f.Set(f.XText, "10, 25, 50, 2000")
+	f.SetOn(f.Options.Weak, true)
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	s := ws[0].scaling
@@ -169,21 +169,21 @@ func TestScalingValuesAndErrors(t *testing.T) {
 		}
 	}
 	// Too few experiments, a bad x list, a missing attribute.
-	f.operands.CheckOnly(docs[0])
-	if err := f.Submit(); err == nil {
+	f.CheckOnly(docs[0])
+	if err := f.Confirmed(); err == nil {
 		t.Error("one experiment accepted")
 	}
-	f.operands.CheckOnly(docs...)
+	f.CheckOnly(docs...)
 	before := ws[0].scaling
 	var reported []string
 	a.fatal = func(err error) { reported = append(reported, err.Error()) }
-	f.xText.SetText("1, 2")
-	if err := f.Submit(); err != nil || ws[0].scaling != before {
+	_ = f.Set(f.XText, "1, 2")
+	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
 		t.Errorf("two x values for four experiments: %v, result %v", err, ws[0].scaling != before)
 	}
-	f.x.SetSelected(view.XSourceNames[view.XAttribute])
-	f.xText.SetText("no_such_attribute")
-	if err := f.Submit(); err != nil || ws[0].scaling != before {
+	_ = f.Set(f.X, view.XSourceNames[view.XAttribute])
+	_ = f.Set(f.XText, "no_such_attribute")
+	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
 		t.Errorf("missing attribute: %v", err)
 	}
 	if len(reported) != 2 || !strings.Contains(reported[0], "2 given for 4 trials") || !strings.Contains(reported[1], "no_such_attribute") {
