@@ -82,7 +82,7 @@ func openPrefs(a fyne.App) *prefs.Store {
 	}
 	if !p.Exists() {
 		old := a.Preferences()
-		for _, key := range []string{recentKey, prefSourceMappings, prefSourceDirs} {
+		for _, key := range []string{recentKey, view.PrefSourceMappings, view.PrefSourceDirs} {
 			if l := old.StringList(key); len(l) > 0 {
 				p.SetStringList(key, l)
 			}

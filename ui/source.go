@@ -114,7 +114,7 @@ func newSourcePanel(w *Window) *sourcePanel {
 	p.m = view.SourcePanel{
 		Run:      w.app.async,
 		View:     func() *view.View { return w.view },
-		Resolver: func() *sourceview.Resolver { return w.app.sourceResolver(w.doc) },
+		Resolver: func() *sourceview.Resolver { return w.app.sourceSettings().Resolver(w.doc, w.app.docs) },
 		Redraw:   p.redraw,
 		Busy:     p.busy,
 	}
@@ -250,7 +250,7 @@ func (p *sourcePanel) locateDialog() {
 // Locate tells the panel that its missing file is at path: the lesson is
 // remembered as a path mapping and the panels look again.
 func (p *sourcePanel) Locate(path string) {
-	if err := p.w.app.LearnSourcePath(p.w.doc, p.m.Target().File, path); err != nil {
+	if err := p.w.app.sourceSettings().Learn(p.w.doc, p.w.app.docs, p.m.Target().File, path); err != nil {
 		p.w.showError(err)
 	}
 }
@@ -262,8 +262,11 @@ func (p *sourcePanel) folderDialog() {
 			p.w.showError(err)
 			return
 		}
-		if u != nil {
-			p.w.app.AddSourceDir(u.Path())
+		if u == nil {
+			return
+		}
+		if err := p.w.app.sourceSettings().AddDir(u.Path()); err != nil {
+			p.w.showError(err)
 		}
 	}, p.w.win)
 	d.Resize(fyne.NewSize(900, 600))

@@ -353,12 +353,12 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	if p.messageBox.Visible() {
 		t.Error("the message is still shown")
 	}
-	mappings, _ := a.SourcePaths()
+	mappings, _ := a.sourceSettings().Paths()
 	want := sourceview.Mapping{From: "/build/host/proj", To: local}
 	if !slices.Contains(mappings, want) {
 		t.Errorf("mappings %v, want %v", mappings, want)
 	}
-	if got := a.prefs.StringList(prefSourceMappings); !slices.Contains(got, want.String()) {
+	if got := a.prefs.StringList(view.PrefSourceMappings); !slices.Contains(got, want.String()) {
 		t.Errorf("preferences hold %q, want %q", got, want.String())
 	}
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar
@@ -404,7 +404,7 @@ func TestSourceLocateRenamed(t *testing.T) {
 	if w.source.m.File() == nil || w.source.m.File().Path != located {
 		t.Fatalf("after Locate the panel shows %v, want %s", w.source.m.File(), located)
 	}
-	if mappings, _ := a.SourcePaths(); !slices.Contains(mappings, sourceview.Mapping{From: "/build/kernel.c", To: located}) {
+	if mappings, _ := a.sourceSettings().Paths(); !slices.Contains(mappings, sourceview.Mapping{From: "/build/kernel.c", To: located}) {
 		t.Errorf("mappings %v, want the whole path mapped", mappings)
 	}
 }
