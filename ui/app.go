@@ -45,7 +45,7 @@ type App struct {
 // Preference keys of the window's settings (the recent files' are view's).
 const (
 	hotThresholdKey = "hotPathThreshold" // share, 0 < t < 1
-	numberStyleKey  = "numberStyle"      // index into numberStyles
+	numberStyleKey  = "numberStyle"      // index into numfmt.Styles
 	decimalsKey     = "decimals"
 	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
 )
