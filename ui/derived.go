@@ -4,22 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"cubeview/model"
 	"cubeview/view"
 )
-
-// metricMenu returns the Metric tree menu: new derived metrics and the
-// thresholds of the selected metric.
-func (w *Window) metricMenu() *fyne.Menu {
-	add := fyne.NewMenuItem("New derived metric…", w.showDerivedDialog)
-	thr := fyne.NewMenuItem("Thresholds of the selected metric…", w.showThresholdsDialog)
-	if w.view == nil {
-		add.Disabled, thr.Disabled = true, true
-	}
-	return fyne.NewMenu("Metric tree", add, thr)
-}
 
 // newDerivedForm returns Metric tree › New derived metric… for the
 // window's experiment; submitting adds the metric and selects it.
