@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/model"
 	"cubeview/view"
 )
 
@@ -58,17 +57,7 @@ type scalingWindow struct {
 }
 
 func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view.Doc) *scalingWindow {
-	s := &scalingWindow{app: a, rep: rep, win: a.fy.NewWindow("cubeview — scaling: " + rep.Result.Metric)}
-	// The result orders trials by x; keep the documents in that order.
-	exps := make([]*model.Experiment, len(docs))
-	for i, d := range docs {
-		exps[i] = d.Exp
-	}
-	for _, i := range rep.TrialOrder(exps) {
-		if i >= 0 {
-			s.docs = append(s.docs, docs[i])
-		}
-	}
+	s := &scalingWindow{app: a, rep: rep, docs: rep.StudyDocs(docs), win: a.fy.NewWindow("cubeview — scaling: " + rep.Result.Metric)}
 	s.sorted = newSortedTable(tableSource{
 		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
 		title: func(c int) string { return rep.Columns[c] },

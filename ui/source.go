@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"image/color"
 	"math"
 
 	"fyne.io/fyne/v2"
@@ -78,15 +77,13 @@ func (w *Window) ShowSource(on bool) {
 // revealCnode selects call path c in the call pane (its region in the
 // flat profile).
 func (w *Window) revealCnode(c int) {
-	if w.view == nil || c < 0 || c >= len(w.view.Experiment().Cnodes) {
+	if w.view == nil {
 		return
 	}
-	n := view.Node{Kind: view.CnodeNode, Index: c}
-	if w.view.Flat() {
-		n = view.Node{Kind: view.RegionNode, Index: w.view.Experiment().Cnodes[c].Region}
+	if n, ok := w.view.CallPathRow(c); ok {
+		w.active = view.CallPane
+		w.panes[view.CallPane].Reveal(n)
 	}
-	w.active = view.CallPane
-	w.panes[view.CallPane].Reveal(n)
 }
 
 // whenSourceIdle runs f once the source panel has no background work,
@@ -129,14 +126,14 @@ func newSourcePanel(w *Window) *sourcePanel {
 	p.message = widget.NewLabel("")
 	p.message.Wrapping = fyne.TextWrapWord
 	p.message.Alignment = fyne.TextAlignCenter
-	p.locate = widget.NewButtonWithIcon("Locate…", theme.SearchIcon(), p.locateDialog)
+	p.locate = widget.NewButtonWithIcon("Locate…", theme.SearchIcon(), func() { pickPath(w.win, false, p.Locate, w.showError) })
 	p.locate.Importance = widget.HighImportance
-	p.addDir = widget.NewButtonWithIcon("Add search folder…", theme.FolderIcon(), p.folderDialog)
+	p.addDir = widget.NewButtonWithIcon("Add search folder…", theme.FolderIcon(), func() { pickPath(w.win, true, p.addSearchDir, w.showError) })
 	p.messageBox = container.NewVBox(layout.NewSpacer(), p.message,
 		container.NewCenter(container.NewHBox(p.locate, p.addDir)), layout.NewSpacer())
 	p.messageBox.Hide()
 
-	body := container.NewStack(container.NewThemeOverride(p.list, compactTheme{}), p.messageBox)
+	body := container.NewStack(container.NewThemeOverride(p.list, compactTheme{fyne.CurrentApp().Settings().Theme()}), p.messageBox)
 	p.content = container.NewBorder(container.NewVBox(widget.NewSeparator(), head), nil, nil, nil, body)
 	return p
 }
@@ -219,24 +216,6 @@ func (p *sourcePanel) gutterWidth() float32 {
 	return focusBar + gutterGap + p.numberWidth + gutterGap + swatchSize + gutterGap + p.valueWidth + 2*gutterGap
 }
 
-// locateDialog asks for the missing file and learns where it is.
-func (p *sourcePanel) locateDialog() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			p.w.showError(err)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		p.Locate(path)
-	}, p.w.win)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
-}
-
 // Locate tells the panel that its missing file is at path: the lesson is
 // remembered as a path mapping and the panels look again.
 func (p *sourcePanel) Locate(path string) {
@@ -245,41 +224,49 @@ func (p *sourcePanel) Locate(path string) {
 	}
 }
 
-// folderDialog asks for a folder to search for source files.
-func (p *sourcePanel) folderDialog() {
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil {
-			p.w.showError(err)
-			return
+// addSearchDir adds dir to the folders searched for source files.
+func (p *sourcePanel) addSearchDir(dir string) {
+	if err := p.w.app.sourceSettings().AddDir(dir); err != nil {
+		p.w.showError(err)
+	}
+}
+
+// pickPath asks in a large dialog over win for a file, or with folder
+// for a folder, and passes its path to use; an error goes to showErr.
+func pickPath(win fyne.Window, folder bool, use func(path string), showErr func(error)) {
+	got := func(u fyne.URI, err error) {
+		switch {
+		case err != nil:
+			showErr(err)
+		case u != nil:
+			use(u.Path())
 		}
-		if u == nil {
-			return
-		}
-		if err := p.w.app.sourceSettings().AddDir(u.Path()); err != nil {
-			p.w.showError(err)
-		}
-	}, p.w.win)
+	}
+	var d *dialog.FileDialog
+	if folder {
+		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) { got(u, err) }, win)
+	} else {
+		d = dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if rc == nil {
+				got(nil, err)
+				return
+			}
+			defer rc.Close()
+			got(rc.URI(), err)
+		}, win)
+	}
 	d.Resize(fyne.NewSize(900, 600))
 	d.Show()
 }
 
 // compactTheme packs the source lines closely: the list spaces its rows
-// by the theme's padding. Everything else comes from the app's theme.
-type compactTheme struct{}
-
-func (compactTheme) base() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
-
-func (t compactTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	return t.base().Color(n, v)
-}
-
-func (t compactTheme) Font(s fyne.TextStyle) fyne.Resource { return t.base().Font(s) }
-
-func (t compactTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Icon(n) }
+// by the theme's padding. Everything else comes from the app's theme,
+// which is set once at the start.
+type compactTheme struct{ fyne.Theme }
 
 func (t compactTheme) Size(n fyne.ThemeSizeName) float32 {
 	if n == theme.SizeNamePadding {
 		return 0
 	}
-	return t.base().Size(n)
+	return t.Theme.Size(n)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"cubeview/analysis"
+	"cubeview/model"
 	"cubeview/numfmt"
 )
 
@@ -185,3 +186,19 @@ func DocTrials(docs []*Doc) []ScalingTrial {
 // ScalingBusy is the progress message while a study of n experiments
 // runs.
 func ScalingBusy(n int) string { return fmt.Sprintf("Scaling of %d experiments …", n) }
+
+// StudyDocs returns the documents of the study's trials in the trials'
+// order (by x); docs are the documents studied, in any order.
+func (s *ScalingReport) StudyDocs(docs []*Doc) []*Doc {
+	exps := make([]*model.Experiment, len(docs))
+	for i, d := range docs {
+		exps[i] = d.Exp
+	}
+	var out []*Doc
+	for _, i := range s.TrialOrder(exps) {
+		if i >= 0 {
+			out = append(out, docs[i])
+		}
+	}
+	return out
+}

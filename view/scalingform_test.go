@@ -72,6 +72,15 @@ func TestScalingStudy(t *testing.T) {
 	if rep.Runs != "x 1: one, 2: two" || img.Bounds().Dx() != ScalingPlotW || img.Bounds().Dy() != ScalingPlotH {
 		t.Errorf("runs %q, plot %v", rep.Runs, img.Bounds())
 	}
+	// Trials given as x = 2, 1: the study's documents in the order of x.
+	docs := []*Doc{{Name: "big", Exp: handMade()}, {Name: "small", Exp: handMade()}, {Name: "other", Exp: handMade()}}
+	rep, _, err = ScalingStudy(DocTrials(docs[:2]), ScalingSpec{Metric: "time", X: XValues, XText: "2, 1"}, numfmt.Cube())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.StudyDocs(docs); !slices.Equal(got, []*Doc{docs[1], docs[0]}) {
+		t.Errorf("StudyDocs = %v, want small, big", got)
+	}
 	if _, _, err := ScalingStudy(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1"}, numfmt.Cube()); err == nil {
 		t.Error("one x for two trials accepted")
 	}

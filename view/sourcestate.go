@@ -232,3 +232,15 @@ func (p *SourcePanel) endJob() {
 		f()
 	}
 }
+
+// CallPathRow returns the call pane's row of call path c: c itself, or
+// its region in the flat profile; false when there is no call path c.
+func (v *View) CallPathRow(c int) (Node, bool) {
+	if c < 0 || c >= len(v.exp.Cnodes) {
+		return Node{}, false
+	}
+	if v.flat {
+		return Node{RegionNode, v.exp.Cnodes[c].Region}, true
+	}
+	return Node{CnodeNode, c}, true
+}
