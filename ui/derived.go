@@ -32,13 +32,9 @@ func (w *Window) showThresholdsDialog() {
 	if w.view == nil {
 		return
 	}
-	n := w.view.Selected(view.MetricPane)
-	if n.Kind != view.MetricNode {
-		return
+	if f := view.ThresholdsForm(w.view, w.SetThresholds); f != nil {
+		showForm(w.win, f, w.showError)
 	}
-	m := &w.view.Experiment().Metrics[n.Index]
-	set := func(spec string) error { return w.SetThresholds(m.UniqName, spec) }
-	showForm(w.win, view.ThresholdsForm(m, w.view.Label(n), set), w.showError)
 }
 
 // SetThresholds gives metric uniq the thresholds spec (empty: none).

@@ -70,8 +70,6 @@ type perfDiffPanel struct {
 	rep    *view.PerfDiffReport
 	sorted *sortedTable
 	table  *widget.Table
-	legend *widget.Label
-	box    fyne.CanvasObject
 	// follow is B when the list is below A's window (a derived metric):
 	// B's windows select the focus too.
 	follow *view.Doc
@@ -98,13 +96,13 @@ func (w *Window) ShowPerfDiff(j *view.PerfDiffJob) {
 	}
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
-	p.legend = widget.NewLabel(j.Legend())
-	p.legend.Importance = widget.LowImportance
-	p.legend.Wrapping = fyne.TextWrapWord
+	legend := widget.NewLabel(j.Legend())
+	legend.Importance = widget.LowImportance
+	legend.Wrapping = fyne.TextWrapWord
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
-	p.box = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), p.legend), nil, nil, nil, p.table)
+	box := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
 	w.perfDiff = p
-	w.showAnalysisPanel(p.box, 0.5)
+	w.showAnalysisPanel(box, 0.5)
 }
 
 func (p *perfDiffPanel) cell(id widget.TableCellID) string { return p.sorted.Cell(id.Row, id.Col) }

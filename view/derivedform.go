@@ -46,15 +46,21 @@ func (f *DerivedForm) Spec() DerivedSpec {
 }
 
 // ThresholdsForm is Metric tree › Thresholds of the selected metric…:
-// the thresholds of metric m, labelled label; Submit passes the text to
-// set, empty for none.
-func ThresholdsForm(m *model.Metric, label string, set func(spec string) error) *Form {
+// the thresholds of the metric selected in v's metric pane; Submit
+// passes its unique name and the text (empty: none) to set. Nil when no
+// metric is selected.
+func ThresholdsForm(v *View, set func(uniq, spec string) error) *Form {
+	n := v.Selected(MetricPane)
+	if n.Kind != MetricNode {
+		return nil
+	}
+	m := &v.Experiment().Metrics[n.Index]
 	x := &Field{Kind: TextField, Label: "Thresholds", Placeholder: "poor < 0.5 < average < 1 < good; empty removes them",
 		Validate: CheckThresholds, Width: 560}
 	if t, err := m.Thresholds(); err == nil && t != nil {
 		x.Text = t.String()
 	}
-	f := &Form{Title: "Thresholds of " + label, Confirm: "Apply", Fields: []*Field{x}}
-	f.Submit = func() error { return set(x.Text) }
+	f := &Form{Title: "Thresholds of " + v.Label(n), Confirm: "Apply", Fields: []*Field{x}}
+	f.Submit = func() error { return set(m.UniqName, x.Text) }
 	return f
 }

@@ -51,20 +51,22 @@ func TestDerivedForm(t *testing.T) {
 }
 
 func TestThresholdsForm(t *testing.T) {
-	e := handMade()
-	e, err := e.WithThresholds("time", "small < 10 < large")
+	e, err := handMade().WithThresholds("time", "small < 10 < large")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &e.Metrics[e.MetricByName("time")]
+	v := NewView(e)
+	mustUpdate(t, v)
 	var set []string
-	f := ThresholdsForm(m, "Time", func(s string) error {
-		set = append(set, s)
+	setter := func(uniq, s string) error {
+		set = append(set, uniq+": "+s)
 		if s == "fail" {
 			return errors.New("no")
 		}
 		return nil
-	})
+	}
+	v.Select(MetricPane, mTime)
+	f := ThresholdsForm(v, setter)
 	x := f.Fields[0]
 	if f.Title != "Thresholds of Time" || x.Text != "small < 10 < large" {
 		t.Fatalf("title %q, text %q", f.Title, x.Text)
@@ -74,7 +76,11 @@ func TestThresholdsForm(t *testing.T) {
 		t.Errorf("bad thresholds: problem %q, set %q", x.Problem, set)
 	}
 	_ = f.Set(x, "")
-	if err := f.Confirmed(); err != nil || len(set) != 1 || set[0] != "" {
+	if err := f.Confirmed(); err != nil || len(set) != 1 || set[0] != "time: " {
 		t.Errorf("empty thresholds: %v, set %q", err, set)
+	}
+	_ = f.Set(x, "fail")
+	if err := f.Confirmed(); err == nil {
+		t.Error("set's error is lost")
 	}
 }
