@@ -14,17 +14,11 @@ func truncLabel(text string) *widget.Label {
 	return l
 }
 
-// wrapLabel returns a label that wraps at word boundaries.
-func wrapLabel(text string) *widget.Label {
+// noteLabel returns a label of low importance that wraps at word
+// boundaries, for hints and notes below the content.
+func noteLabel(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
-	return l
-}
-
-// noteLabel returns a wrapping label of low importance, for hints and
-// notes below the content.
-func noteLabel(text string) *widget.Label {
-	l := wrapLabel(text)
 	l.Importance = widget.LowImportance
 	return l
 }
