@@ -41,11 +41,7 @@ func newCallGraphPanel(w *Window) *callGraphPanel {
 func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) *widget.Table {
 	t := widget.NewTableWithHeaders(
 		func() (int, int) { return len(rows()), len(view.CallGraphColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, newSwatch(), nil, l)
-		},
+		func() fyne.CanvasObject { return container.NewBorder(nil, nil, newSwatch(), nil, truncLabel("")) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			c := o.(*fyne.Container)
 			l, s := c.Objects[0].(*widget.Label), c.Objects[1].(*swatch)
@@ -67,9 +63,7 @@ func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) 
 			l.SetText(r.Column(id.Col))
 		})
 	t.ShowHeaderColumn = false
-	t.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
+	t.CreateHeader = func() fyne.CanvasObject { return titleLabel("") }
 	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Col < 0 {
 			return

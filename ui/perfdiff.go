@@ -96,16 +96,12 @@ func (w *Window) ShowPerfDiff(j *view.PerfDiffJob) {
 	}
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
-	legend := widget.NewLabel(j.Legend())
-	legend.Importance = widget.LowImportance
-	legend.Wrapping = fyne.TextWrapWord
+	legend := noteLabel(j.Legend())
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
 	box := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
 	w.perfDiff = p
 	w.showAnalysisPanel(box, 0.5)
 }
-
-func (p *perfDiffPanel) cell(id widget.TableCellID) string { return p.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's focus in the window: its metric, call path and
 // system node, each collapsed so that the system pane shows A − B there;

@@ -63,7 +63,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if r.FocusDiff != x || r.CallPath != want.CallPath(x.Focus) || r.System != want.SystemPath(x.Focus) {
 			t.Errorf("row %d: %+v, analysis has %+v at %s @ %s", i, r, x, want.CallPath(x.Focus), want.SystemPath(x.Focus))
 		}
-		if got := p.cell(widget.TableCellID{Row: i, Col: 3}); got != bw.view.NumberFormat().Format(x.Diff, false) {
+		if got := p.sorted.Cell(i, 3); got != bw.view.NumberFormat().Format(x.Diff, false) {
 			t.Errorf("row %d shows A − B %q for %v", i, got, x.Diff)
 		}
 		if r.Significant && r.CallPath == "main/solver_iterate/MPI_Barrier" {
@@ -108,7 +108,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 			t.Fatalf("sorted rows %d, %d: %v before %v", i-1, i, rows[p.sorted.Row(i-1)].Diff, rows[p.sorted.Row(i)].Diff)
 		}
 	}
-	if p.cell(widget.TableCellID{Row: 0, Col: view.PerfDiffCallPath}) != rows[p.sorted.Row(0)].CallPath {
+	if p.sorted.Cell(0, view.PerfDiffCallPath) != rows[p.sorted.Row(0)].CallPath {
 		t.Error("the table does not show the sorted rows")
 	}
 	p.table.Select(widget.TableCellID{Row: 0, Col: 0})

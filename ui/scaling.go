@@ -72,11 +72,9 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view
 	s.plot = canvas.NewImageFromImage(img)
 	s.plot.FillMode = canvas.ImageFillContain
 	s.plot.SetMinSize(fyne.NewSize(480, 280))
-	title := widget.NewLabelWithStyle(rep.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title := titleLabel(rep.Title)
 	title.Wrapping = fyne.TextWrapWord
-	hint := widget.NewLabel(rep.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones.")
-	hint.Wrapping = fyne.TextWrapWord
-	hint.Importance = widget.LowImportance
+	hint := noteLabel(rep.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones.")
 	split := container.NewVSplit(s.plot, s.table)
 	split.SetOffset(0.6)
 	s.win.SetContent(container.NewBorder(container.NewVBox(title, hint), nil, nil, nil, split))
@@ -84,8 +82,6 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view
 	s.win.Show()
 	return s
 }
-
-func (s *scalingWindow) cell(id widget.TableCellID) string { return s.sorted.Cell(id.Row, id.Col) }
 
 // Select selects row i's call path in the window of every experiment of
 // the study that has it.

@@ -72,7 +72,7 @@ func TestScalingFromMenu(t *testing.T) {
 			t.Fatalf("row %d: call path %s not in analysis.Series", i, path)
 		}
 		for c, cell := range cells {
-			if got := s.cell(widget.TableCellID{Row: i, Col: c}); got != cell {
+			if got := s.sorted.Cell(i, c); got != cell {
 				t.Fatalf("cell %d,%d shows %q, report %q", i, c, got, cell)
 			}
 		}
@@ -105,7 +105,7 @@ func TestScalingFromMenu(t *testing.T) {
 	}
 	prev := math.Inf(1)
 	for i := range s.rep.Rows {
-		x, err := strconv.ParseFloat(s.cell(widget.TableCellID{Row: i, Col: 5}), 64)
+		x, err := strconv.ParseFloat(s.sorted.Cell(i, 5), 64)
 		if err != nil {
 			break // "–" comes last
 		}
@@ -115,8 +115,8 @@ func TestScalingFromMenu(t *testing.T) {
 		prev = x
 	}
 	s.table.Select(widget.TableCellID{Row: 0, Col: 0})
-	if n := w27.view.Selected(view.CallPane); n.Kind != view.CnodeNode || e27.CallPath(n.Index) != s.cell(widget.TableCellID{Row: 0, Col: 0}) {
-		t.Errorf("first sorted row %s: selects %v", s.cell(widget.TableCellID{Row: 0, Col: 0}), n)
+	if n := w27.view.Selected(view.CallPane); n.Kind != view.CnodeNode || e27.CallPath(n.Index) != s.sorted.Cell(0, 0) {
+		t.Errorf("first sorted row %s: selects %v", s.sorted.Cell(0, 0), n)
 	}
 	s.sorted.Reset()
 	// Clicking rows selects the call path in both windows.

@@ -105,9 +105,8 @@ func newSourcePanel(w *Window) *sourcePanel {
 		Redraw:   p.redraw,
 		Busy:     p.busy,
 	}
-	p.title = widget.NewLabelWithStyle("Source", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.info = widget.NewLabel("")
-	p.info.Truncation = fyne.TextTruncateEllipsis
+	p.title = titleLabel("Source")
+	p.info = truncLabel("")
 	p.info.Importance = widget.LowImportance
 	p.activity = widget.NewActivity()
 	p.activity.Hide()

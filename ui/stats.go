@@ -37,7 +37,7 @@ func newStatsPanel(w *Window) *statsPanel {
 		Show:    p.show,
 		Message: p.showMessage,
 	}
-	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.title = titleLabel("")
 	p.title.Wrapping = fyne.TextWrapWord
 	// Two name–value pairs a line keep the numbers and the box in view.
 	p.lines = container.NewGridWithColumns(4)
