@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -159,10 +158,7 @@ func (rr *sourceRowRenderer) Refresh() {
 		}
 	}
 
-	r.number.Text = ""
-	if line != nil {
-		r.number.Text = strconv.Itoa(r.line)
-	}
+	r.number.Text = p.m.LineNumber(r.line)
 	r.number.Color, r.number.TextSize = dim, size
 
 	notes := r.notes()

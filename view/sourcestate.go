@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"strconv"
 
 	"cubeview/sourceview"
 )
@@ -243,4 +244,13 @@ func (v *View) CallPathRow(c int) (Node, bool) {
 		return Node{RegionNode, v.exp.Cnodes[c].Region}, true
 	}
 	return Node{CnodeNode, c}, true
+}
+
+// LineNumber is the gutter's text of line n (1-based): its number, ""
+// when the file shown has no line n.
+func (p *SourcePanel) LineNumber(n int) string {
+	if n < 1 || n > len(p.Lines()) {
+		return ""
+	}
+	return strconv.Itoa(n)
 }

@@ -77,6 +77,9 @@ func TestSourcePanelOpensAndFollows(t *testing.T) {
 	if f := p.File(); f == nil || filepath.Base(f.Path) != "foo.c" || len(p.Lines()) != 12 || !p.ShowsTarget() {
 		t.Fatalf("file %+v, want foo.c's 12 lines", f)
 	}
+	if p.LineNumber(12) != "12" || p.LineNumber(13) != "" || p.LineNumber(0) != "" {
+		t.Errorf("line numbers %q %q %q", p.LineNumber(12), p.LineNumber(13), p.LineNumber(0))
+	}
 	if msg, _ := p.Message(); msg != "" || !(*redraws)[len(*redraws)-1] {
 		t.Errorf("after reading: message %q, redraws %v; want the lines, scrolled", msg, *redraws)
 	}
