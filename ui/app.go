@@ -180,7 +180,7 @@ func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 	a.async(func() {
 		exp, err = format.Open(path)
 		if err == nil {
-			primeFirstMetric(exp)
+			view.PrimeFirstMetric(exp)
 		}
 	}, func() {
 		shown.stopBusy()
@@ -202,17 +202,6 @@ func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 			then(doc)
 		}
 	})
-}
-
-// primeFirstMetric sums up the first available metric, which a new window
-// shows first; call it off the UI goroutine.
-func primeFirstMetric(exp *model.Experiment) {
-	for _, m := range exp.MetricRoots {
-		if exp.Metrics[m].Unavailable == "" {
-			_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
-			return
-		}
-	}
 }
 
 // OpenExample writes the bundled example (before and after) to the user's

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -10,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/repo"
 	"cubeview/repoview"
 )
 
@@ -101,59 +99,13 @@ func (f *importForm) Submit() error {
 	if err != nil {
 		return err
 	}
-	f.rw.Import(paths, opt)
+	f.rw.c.Import(paths, opt)
 	return nil
 }
 
 func (rw *repoWindow) showImportDialog() {
 	f := rw.newImportForm()
 	showFormDialog(rw.win, "Import into the repository", "Import", f.content, 760, f.Submit, rw.showError)
-}
-
-// Import imports paths in the background with progress; the Cancel
-// button stops after the trial being imported (imports are transactions:
-// nothing partial stays).
-func (rw *repoWindow) Import(paths []string, opt repo.ImportOptions) {
-	if ok, why := rw.b.Enabled(repoview.Import); !ok {
-		rw.showError(errors.New(why))
-		return
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	rw.cancelImport = cancel
-	rw.progressLabel.SetText("Importing …")
-	rw.showProgress(true)
-	rw.buttons[repoview.Import].Disable()
-	var results []repoview.ImportResult
-	file := 1
-	rw.app.async(func() {
-		results = repoview.RunImport(ctx, rw.r, paths, opt, func(p repoview.ImportProgress) {
-			fyne.Do(func() {
-				rw.progress.SetValue(p.Fraction())
-				rw.progressLabel.SetText(p.Text())
-				if p.File > file {
-					// The trials before this file are stored: show them.
-					file = p.File
-					rw.reload(0)
-				}
-			})
-		})
-	}, func() {
-		cancel()
-		rw.cancelImport = nil
-		rw.hideProgress()
-		rw.lastImport = results
-		summary := repoview.ImportSummary(results)
-		first, _, _ := strings.Cut(summary, "\n")
-		rw.setStatus(first)
-		var current int64
-		if ids := repoview.Imported(results); len(ids) > 0 {
-			current = ids[len(ids)-1]
-		}
-		rw.reload(current)
-		if rw.app.fatal == nil {
-			dialog.ShowInformation("Import", summary, rw.win)
-		}
-	})
 }
 
 // Choices of the Search dialog, in the order of their meaning.
@@ -199,14 +151,14 @@ func (rw *repoWindow) newSearchForm() *searchForm {
 	f.threads = widget.NewEntry()
 	f.threads.SetPlaceHolder("all, or e.g. 0")
 	f.where = widget.NewEntry()
-	f.where.SetText(rw.filter.Text)
+	f.where.SetText(rw.c.Filter())
 	f.where.SetPlaceHolder("all trials, or a filter as above")
 	f.flat = widget.NewCheck("Regions (flat profile) instead of call paths", nil)
 	f.derived = widget.NewMultiLineEntry()
 	f.derived.SetPlaceHolder("derived metrics for the search, one per line: tpv = time / visits")
 	f.derived.SetMinRowsVisible(2)
 	var names []string
-	rw.app.async(func() { names, _ = rw.r.MetricNames(context.Background(), "") }, func() {
+	rw.app.async(func() { names, _ = rw.c.Repo().MetricNames(context.Background(), "") }, func() {
 		f.metricNames = names
 		f.metric.SetOptions(names)
 		if f.metric.Text == "" && len(names) > 0 {
@@ -250,7 +202,7 @@ func (f *searchForm) Submit() error {
 	if err != nil {
 		return err
 	}
-	f.rw.Search(q)
+	f.rw.c.Search(q)
 	return nil
 }
 

@@ -3,15 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
-	"image"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
-	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/repo"
 	"cubeview/repoview"
@@ -58,7 +55,7 @@ func (rw *repoWindow) newScalingForm() *repoScalingForm {
 	f.derived.SetPlaceHolder("optional: a derived metric to study, e.g. tpv = time / visits")
 	var names []string
 	filter := repoview.IDFilter(f.trials)
-	rw.app.async(func() { names, _ = rw.r.MetricNames(context.Background(), filter) }, func() {
+	rw.app.async(func() { names, _ = rw.c.Repo().MetricNames(context.Background(), filter) }, func() {
 		f.metric.Options = names
 		f.metric.PlaceHolder = "(select one)"
 		for _, n := range names {
@@ -111,72 +108,10 @@ func (f *repoScalingForm) Submit() error {
 	if err != nil {
 		return err
 	}
-	return f.rw.Scaling(f.trials, s, d)
+	return f.rw.c.Scaling(f.trials, s, d)
 }
 
 func (rw *repoWindow) showScalingDialog() {
 	f := rw.newScalingForm()
 	showFormDialog(rw.win, "Scaling of repository trials", "Compute", f.content, 720, f.Submit, rw.showError)
-}
-
-// Scaling runs a scaling study of trials in the background, x from the
-// attribute spec.XText names, and opens its table and plot in a new
-// window. Trials open in windows are used as they are; the others are
-// read from the repository. A derived metric d (nil: none) is added to
-// each trial for the study only.
-func (rw *repoWindow) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *model.DerivedMetric) error {
-	if ok, why := rw.b.Enabled(repoview.Scaling); !ok {
-		return fmt.Errorf("scaling: %s", why)
-	}
-	xs, err := repoview.ScalingX(trials, spec.XText)
-	if err != nil {
-		return err
-	}
-	if spec.Metric == "" {
-		return fmt.Errorf("scaling: choose a metric")
-	}
-	docs := make([]*view.Doc, len(trials))
-	for i, t := range trials {
-		docs[i], _ = rw.openDocument(t.ID)
-	}
-	rw.progressLabel.SetText(fmt.Sprintf("Reading %d trials and computing their scaling …", len(trials)))
-	rw.showProgress(false)
-	var rep *view.ScalingReport
-	var img image.Image
-	rw.app.async(func() {
-		sts := make([]view.ScalingTrial, len(trials))
-		for i, t := range trials {
-			if docs[i] == nil {
-				if docs[i], err = rw.readTrial(t.ID); err != nil {
-					return
-				}
-			}
-			if d != nil {
-				// The study's own copy: the trial's windows keep their metrics.
-				e, derr := repoview.WithScalingDerived(docs[i].Exp, d, t)
-				if err = derr; err != nil {
-					return
-				}
-				docs[i] = &view.Doc{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
-			}
-			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
-		}
-		rep, img, err = scalingStudy(sts, spec, rw.app.numberFormat())
-	}, func() {
-		rw.hideProgress()
-		if err != nil {
-			rw.showError(err)
-			return
-		}
-		rw.scaling = rw.app.showScaling(rep, img, docs)
-		rw.setStatus(fmt.Sprintf("Scaling of %d trials: %s.", len(trials), rep.Runs))
-	})
-	return nil
-}
-
-// sameTrial reports whether documents a and b both show one repository
-// trial as stored (not a result computed from it).
-func sameTrial(a, b *view.Doc) bool {
-	return a != nil && b != nil && a.Expression == "" && b.Expression == "" &&
-		strings.HasPrefix(a.Path, repo.RefPrefix) && a.Path == b.Path
 }

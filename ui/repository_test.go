@@ -40,11 +40,11 @@ func openRepository(t *testing.T) (*App, *repoWindow, *repo.Repo, map[int64]stri
 	}
 	it.Action()
 	rw := a.repository
-	if rw == nil || rw.r == nil {
+	if rw == nil || rw.c.Repo() == nil {
 		t.Fatal("File › Repository… opened no repository window")
 	}
-	if rw.r.Location() != r.Location() {
-		t.Fatalf("the window reads %s, not %s", rw.r.Location(), r.Location())
+	if rw.c.Repo().Location() != r.Location() {
+		t.Fatalf("the window reads %s, not %s", rw.c.Repo().Location(), r.Location())
 	}
 	rw.win.Resize(fyne.NewSize(1400, 3000))
 	return a, rw, r, files
@@ -166,9 +166,9 @@ func TestRepositoryImportAndAttributes(t *testing.T) {
 	if err := f.Submit(); err != nil {
 		t.Fatal(err)
 	}
-	ids := repoview.Imported(rw.lastImport)
+	ids := repoview.Imported(rw.c.LastImport())
 	if len(ids) != 1 || rw.progressBox.Visible() {
-		t.Fatalf("import: %v (progress shown %v)", repoview.ImportSummary(rw.lastImport), rw.progressBox.Visible())
+		t.Fatalf("import: %v (progress shown %v)", repoview.ImportSummary(rw.c.LastImport()), rw.progressBox.Visible())
 	}
 	id := ids[0]
 	if rw.b.Current() != id || rw.title.Text != "π on 4 ranks" {
@@ -213,13 +213,13 @@ func TestRepositoryImportAndAttributes(t *testing.T) {
 	if q, _ := tr.Attr("queue"); q.Value != "debug" {
 		t.Errorf("queue %q, want debug", q.Value)
 	}
-	if rw.b.Current() != id || !slices.ContainsFunc(rw.details.Attrs, func(a repoview.AttrRow) bool { return a.Text == "compiler = gcc-12" }) {
-		t.Errorf("details after setting: current %d, attributes %+v", rw.b.Current(), rw.details.Attrs)
+	if rw.b.Current() != id || !slices.ContainsFunc(rw.c.Details().Attrs, func(a repoview.AttrRow) bool { return a.Text == "compiler = gcc-12" }) {
+		t.Errorf("details after setting: current %d, attributes %+v", rw.b.Current(), rw.c.Details().Attrs)
 	}
 	// Remove "machine": select it in the list and press Remove attribute.
-	i := slices.IndexFunc(rw.details.Attrs, func(a repoview.AttrRow) bool { return a.Key == "machine" })
+	i := slices.IndexFunc(rw.c.Details().Attrs, func(a repoview.AttrRow) bool { return a.Key == "machine" })
 	if i < 0 {
-		t.Fatalf("machine not listed: %+v", rw.details.Attrs)
+		t.Fatalf("machine not listed: %+v", rw.c.Details().Attrs)
 	}
 	if !rw.attrRm.Disabled() {
 		t.Error("Remove attribute enabled with no attribute selected")
@@ -244,7 +244,7 @@ func TestRepositoryImportAndAttributes(t *testing.T) {
 	if ok, why := rw.b.Enabled(repoview.Remove); !ok || rw.buttons[repoview.Remove].Disabled() {
 		t.Fatalf("Remove disabled: %s", why)
 	}
-	rw.Remove(rw.b.Targets()...)
+	rw.c.Remove(rw.b.Targets()...)
 	if got := trialIDs(t, r, ""); slices.Contains(got, id) || len(got) != 6 || slices.Contains(shownTrials(t, rw), id) {
 		t.Errorf("after removing %d: repository %v, tree %v", id, got, shownTrials(t, rw))
 	}
@@ -271,8 +271,8 @@ func TestRepositoryImportFolder(t *testing.T) {
 	if err := f.Submit(); err != nil {
 		t.Fatal(err)
 	}
-	if ids := repoview.Imported(rw.lastImport); len(ids) != 1 || len(rw.lastImport) != 2 || !rw.lastImport[1].Skipped && !rw.lastImport[0].Skipped {
-		t.Fatalf("folder import: %+v", rw.lastImport)
+	if ids := repoview.Imported(rw.c.LastImport()); len(ids) != 1 || len(rw.c.LastImport()) != 2 || !rw.c.LastImport()[1].Skipped && !rw.c.LastImport()[0].Skipped {
+		t.Fatalf("folder import: %+v", rw.c.LastImport())
 	}
 	if rw.progress.Value != 1 {
 		t.Errorf("progress ended at %v", rw.progress.Value)
@@ -301,8 +301,8 @@ func TestRepositorySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rw.hits == nil || len(want) < 2 || !reflect.DeepEqual(rw.hits.Hits, want) || !rw.hitsBox.Visible() {
-		t.Fatalf("hits differ from repo.Find (%d): %+v", len(want), rw.hits)
+	if rw.c.Hits() == nil || len(want) < 2 || !reflect.DeepEqual(rw.c.Hits().Hits, want) || !rw.hitsBox.Visible() {
+		t.Fatalf("hits differ from repo.Find (%d): %+v", len(want), rw.c.Hits())
 	}
 	if rows, cols := rw.hitSize(); rows != len(want) || cols != 5 || rw.hitCell(widget.TableCellID{Row: 0, Col: 4}) != want[0].Path {
 		t.Errorf("hit table %dx%d, first path %q", rows, cols, rw.hitCell(widget.TableCellID{Row: 0, Col: 4}))
@@ -366,10 +366,10 @@ func TestRepositorySearch(t *testing.T) {
 	if err := f.Submit(); err != nil {
 		t.Fatal(err)
 	}
-	if len(rw.hits.Hits) == 0 {
+	if len(rw.c.Hits().Hits) == 0 {
 		t.Fatal("no MPI region with 1 % of the time")
 	}
-	h := rw.hits.Hits[0]
+	h := rw.c.Hits().Hits[0]
 	rw.OpenHit(0)
 	_, w := rw.openDocument(h.Trial)
 	if got := w.view.Selected(view.CallPane); !w.view.Flat() || got.Kind != view.RegionNode || w.doc.Exp.Regions[got.Index].Name != h.Path {
@@ -473,7 +473,7 @@ func TestRepositoryReadOnly(t *testing.T) {
 	a.repoLocation = loc
 	a.ShowRepository()
 	rw := a.repository
-	if rw == nil || rw.r == nil {
+	if rw == nil || rw.c.Repo() == nil {
 		t.Fatal("no repository window")
 	}
 	if ids := shownTrials(t, rw); len(ids) != 2 {
@@ -499,18 +499,18 @@ func TestRepositoryReadOnly(t *testing.T) {
 		}
 	}
 	f := rw.newSearchForm()
-	if err := f.Submit(); err != nil || rw.hits == nil || len(rw.hits.Hits) == 0 {
+	if err := f.Submit(); err != nil || rw.c.Hits() == nil || len(rw.c.Hits().Hits) == 0 {
 		t.Fatalf("search as the read-only role: %v", err)
 	}
 	rw.OpenHit(0)
-	if _, w := rw.openDocument(rw.hits.Hits[0].Trial); w == nil || w.view.Selected(view.CallPane).Index != rw.hits.Hits[0].Cnode {
+	if _, w := rw.openDocument(rw.c.Hits().Hits[0].Trial); w == nil || w.view.Selected(view.CallPane).Index != rw.c.Hits().Hits[0].Cnode {
 		t.Error("a hit did not open with its call path selected")
 	}
 	// A change that slips through is refused by the database, with the reason.
 	var shown error
 	a.fatal = func(err error) { shown = err }
 	rw.b.SetReadOnly("")
-	rw.Remove(1)
+	rw.c.Remove(1)
 	if shown == nil || !strings.Contains(shown.Error(), "read-only") {
 		t.Errorf("remove as the read-only role: %v", shown)
 	}
@@ -528,25 +528,5 @@ func TestRepositoryFlags(t *testing.T) {
 	a.repoLocation = "runs.db"
 	if loc, _ := a.RepositoryLocation(); loc != "runs.db" {
 		t.Errorf("--repo location %q", loc)
-	}
-}
-
-// TestRepositoryImportButtonWhileImporting: the listing is read again
-// after each trial of an import, which must not enable Import… again
-// while the import runs.
-func TestRepositoryImportButtonWhileImporting(t *testing.T) {
-	_, rw, _, _ := openRepository(t)
-	if rw.buttons[repoview.Import].Disabled() {
-		t.Fatal("Import… disabled before an import")
-	}
-	rw.cancelImport = func() {}
-	rw.reload(0)
-	if !rw.buttons[repoview.Import].Disabled() {
-		t.Error("Import… enabled while an import runs")
-	}
-	rw.cancelImport = nil
-	rw.updateButtons()
-	if rw.buttons[repoview.Import].Disabled() {
-		t.Error("Import… disabled after the import")
 	}
 }
