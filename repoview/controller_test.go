@@ -24,26 +24,25 @@ import (
 
 // window records what a Controller tells its window.
 type window struct {
-	status       []string
-	errs         []error
-	opened       *repo.Repo
-	problem      string
-	listings     int
-	details      int
-	changed      int
-	progress     []Progress
-	hits         *HitTable
-	shown        []*view.Doc
-	summary      string
-	scaling      *view.ScalingReport
-	plot         image.Image
-	scalingDocs  []*view.Doc
-	open         map[int64]*view.Doc // the documents open in windows
-	importing    []bool              // Enabled(Import) at each progress during an import
-	deferred     []func()            // work and done held back when deferring
-	deferring    bool
-	c            *Controller
-	lastProgress Progress
+	status      []string
+	errs        []error
+	opened      *repo.Repo
+	problem     string
+	listings    int
+	details     int
+	changed     int
+	progress    []Progress
+	hits        *HitTable
+	shown       []*view.Doc
+	summary     string
+	scaling     *view.ScalingReport
+	plot        image.Image
+	scalingDocs []*view.Doc
+	open        map[int64]*view.Doc // the documents open in windows
+	importing   []bool              // Enabled(Import) at each progress during an import
+	deferred    []func()            // work and done held back when deferring
+	deferring   bool
+	c           *Controller
 }
 
 // newController returns a controller whose work runs at once (or, with
