@@ -545,3 +545,35 @@ func truncated(l *widget.Label) *widget.Label {
 	l.Truncation = fyne.TextTruncateEllipsis
 	return l
 }
+
+// showImportDialog shows the Import… dialog (repoview.ImportForm).
+func (rw *repoWindow) showImportDialog() {
+	showForm(rw.win, rw.c.ImportForm(rw.pickPath).Form, rw.showError)
+}
+
+// pickPath asks for a file (or a folder) and passes its path to add.
+func (rw *repoWindow) pickPath(folder bool, add func(path string)) {
+	var d *dialog.FileDialog
+	if folder {
+		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				add(u.Path())
+			}
+		}, rw.win)
+	} else {
+		d = dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err == nil && r != nil {
+				add(r.URI().Path())
+				r.Close()
+			}
+		}, rw.win)
+	}
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
+}
+
+// showSearchDialog shows the Search… dialog (repoview.SearchForm).
+func (rw *repoWindow) showSearchDialog() { showForm(rw.win, rw.c.SearchForm().Form, rw.showError) }
+
+// showScalingDialog shows the Scaling… dialog (repoview.ScalingForm).
+func (rw *repoWindow) showScalingDialog() { showForm(rw.win, rw.c.ScalingForm().Form, rw.showError) }

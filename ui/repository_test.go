@@ -153,17 +153,17 @@ func TestRepositoryTreeAndFilter(t *testing.T) {
 func TestRepositoryImportAndAttributes(t *testing.T) {
 	_, rw, r, _ := openRepository(t)
 	rw.SelectTrial(4)
-	f := rw.newImportForm()
-	if f.app.Text != "lulesh" || f.experiment.Text != "scaling" {
-		t.Errorf("import form proposes %q / %q, want the current trial's", f.app.Text, f.experiment.Text)
+	f := rw.c.ImportForm(rw.pickPath)
+	if f.App.Text != "lulesh" || f.Experiment.Text != "scaling" {
+		t.Errorf("import form proposes %q / %q, want the current trial's", f.App.Text, f.Experiment.Text)
 	}
 	cpi := testkit.Data(t, "cube4", "cpi", "profile.cubex")
-	f.paths.SetText(cpi)
-	f.app.SetText("cpi")
-	f.experiment.SetText("runs")
-	f.name.SetText("π on 4 ranks")
-	f.attrs.SetText("machine=jureca\nqueue = batch")
-	if err := f.Submit(); err != nil {
+	f.Set(f.Paths, cpi)
+	f.Set(f.App, "cpi")
+	f.Set(f.Experiment, "runs")
+	f.Set(f.Name, "π on 4 ranks")
+	f.Set(f.Attrs, "machine=jureca\nqueue = batch")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	ids := repoview.Imported(rw.c.LastImport())
@@ -264,11 +264,11 @@ func TestRepositoryImportFolder(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "tau", f), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("run on 4 ranks\n"), 0o644)
-	f := rw.newImportForm()
-	f.paths.SetText(dir)
-	f.app.SetText("cpi")
-	f.experiment.SetText("tau")
-	if err := f.Submit(); err != nil {
+	f := rw.c.ImportForm(rw.pickPath)
+	f.Set(f.Paths, dir)
+	f.Set(f.App, "cpi")
+	f.Set(f.Experiment, "tau")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	if ids := repoview.Imported(rw.c.LastImport()); len(ids) != 1 || len(rw.c.LastImport()) != 2 || !rw.c.LastImport()[1].Skipped && !rw.c.LastImport()[0].Skipped {
@@ -287,13 +287,13 @@ func TestRepositoryImportFolder(t *testing.T) {
 // selected, and a second click on a hit of the same trial reuses the window.
 func TestRepositorySearch(t *testing.T) {
 	a, rw, r, _ := openRepository(t)
-	f := rw.newSearchForm()
-	if f.metric.Text != "time" || !slices.Contains(f.metricNames, "visits") {
-		t.Errorf("metric %q of %q", f.metric.Text, f.metricNames)
+	f := rw.c.SearchForm()
+	if f.Metric.Text != "time" || !slices.Contains(f.Metric.Options, "visits") {
+		t.Errorf("metric %q of %q", f.Metric.Text, f.Metric.Options)
 	}
-	f.threshold.SetText("5%")
-	f.where.SetText("app = lulesh")
-	if err := f.Submit(); err != nil {
+	f.Set(f.Threshold, "5%")
+	f.Set(f.Where, "app = lulesh")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := f.Spec().Query()
@@ -360,10 +360,10 @@ func TestRepositorySearch(t *testing.T) {
 	}
 
 	// A flat search selects the region in the flat profile.
-	f.flat.SetChecked(true)
-	f.kind.SetText("mpi")
-	f.threshold.SetText("1%")
-	if err := f.Submit(); err != nil {
+	f.SetOn(f.Flat, true)
+	f.Set(f.Kind, "mpi")
+	f.Set(f.Threshold, "1%")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	if len(rw.c.Hits().Hits) == 0 {
@@ -376,8 +376,8 @@ func TestRepositorySearch(t *testing.T) {
 		t.Errorf("flat hit %s: flat %v, selected %+v", h.Path, w.view.Flat(), got)
 	}
 	// A bad threshold is refused with a message, nothing searched.
-	f.threshold.SetText("much")
-	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "threshold") {
+	f.Set(f.Threshold, "much")
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "threshold") {
 		t.Errorf("bad threshold: %v", err)
 	}
 }
@@ -498,8 +498,8 @@ func TestRepositoryReadOnly(t *testing.T) {
 			t.Errorf("%s disabled on a read-only repository", act)
 		}
 	}
-	f := rw.newSearchForm()
-	if err := f.Submit(); err != nil || rw.c.Hits() == nil || len(rw.c.Hits().Hits) == 0 {
+	f := rw.c.SearchForm()
+	if err := f.Confirmed(); err != nil || rw.c.Hits() == nil || len(rw.c.Hits().Hits) == 0 {
 		t.Fatalf("search as the read-only role: %v", err)
 	}
 	rw.OpenHit(0)
