@@ -48,13 +48,6 @@ func (w *Window) referenceName() string {
 	return view.ShortName(x.Source) + " (window closed)"
 }
 
-// referenceItem returns View › Choose external reference….
-func (w *Window) referenceItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Choose external reference…", w.showReferenceChooser)
-	it.Disabled = w.view == nil
-	return it
-}
-
 // referenceForm is the content of the external reference chooser.
 type referenceForm struct {
 	w      *Window
