@@ -60,7 +60,7 @@ func (w *Window) newOpenForm(then func(*view.Doc)) *openForm {
 
 // startFolder returns the folder used last, else the current directory.
 func (a *App) startFolder() string {
-	if d := a.prefs.String(lastFolderKey); d != "" {
+	if d := view.LastFolder(a.prefs); d != "" {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			return d
 		}
