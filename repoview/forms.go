@@ -41,7 +41,7 @@ func (c *Controller) ImportForm(pick func(folder bool, add func(path string))) *
 	}
 	f.Paths.Button, f.Paths.Action = "Add file…", func() { pick(false, add) }
 	f.Paths.More = []view.FieldButton{{Text: "Add folder…", Action: func() { pick(true, add) }}}
-	f.Form = &view.Form{Title: "Import into the repository", Confirm: "Import", Focus: f.Paths,
+	f.Form = &view.Form{Title: "Import into the repository", Confirm: "Import",
 		Fields: []*view.Field{f.Paths, f.App, f.Experiment, f.Name, f.Attrs, f.Force,
 			view.Note("A folder that is one experiment (a TAU profile folder) becomes one trial; any other folder\n" +
 				"is searched for experiments, and files that are not experiments are passed over.")}}
