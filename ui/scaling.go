@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/repoview"
 	"cubeview/view"
 )
 
@@ -107,7 +108,7 @@ func (s *scalingWindow) Select(i int) {
 // document, or the same repository trial opened again.
 func (s *scalingWindow) has(d *view.Doc) bool {
 	for _, x := range s.docs {
-		if x == d || sameTrial(x, d) {
+		if x == d || repoview.SameTrial(x, d) {
 			return true
 		}
 	}

@@ -3,36 +3,37 @@ package view
 import (
 	"errors"
 	"fmt"
-	"image"
 	"slices"
 
 	"cubeview/analysis"
 	"cubeview/model"
-	"cubeview/numfmt"
 )
 
-// ScalingOptions are the fields of a scaling study's options that both
-// Scaling… dialogs (of the open experiments and of repository trials)
-// have: what to compare across locations, weak scaling and exclusive
-// values.
-type ScalingOptions struct {
-	Basis, Weak, Exclusive *Field
+// ScalingFields are the fields both scaling dialogs have (Algebra ›
+// Scaling… and the repository window's Scaling…): the metric, what the
+// runs are compared by, weak scaling and own values.
+type ScalingFields struct {
+	Metric, Basis, Weak, Exclusive *Field
 }
 
-// NewScalingOptions returns the option fields, comparing means.
-func NewScalingOptions() ScalingOptions {
-	return ScalingOptions{
-		Basis: &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
-		Weak:  &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
+// NewScalingFields returns the shared fields of a scaling dialog: no
+// metric offered yet, runs compared by their mean, strong scaling of
+// inclusive values.
+func NewScalingFields() ScalingFields {
+	return ScalingFields{
+		Metric: &Field{Kind: ChoiceField, Label: "Metric"},
+		Basis:  &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
+		Weak:   &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &Field{Kind: CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
 	}
 }
 
-// Apply sets the options of s as the fields say.
-func (o ScalingOptions) Apply(s *ScalingSpec) {
-	s.Weak, s.Exclusive = o.Weak.On, o.Exclusive.On
-	s.Basis = analysis.Basis(max(o.Basis.Index(), 0))
+// Spec returns the study of metric (a uniq_name) the fields describe, x
+// from x and xText.
+func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec {
+	return ScalingSpec{Metric: metric, X: x, XText: xText, Weak: s.Weak.On, Exclusive: s.Exclusive.On,
+		Basis: analysis.Basis(max(s.Basis.Index(), 0))}
 }
 
 // ScalingForm is Algebra › Scaling…: the experiments of the study (an
@@ -43,8 +44,8 @@ type ScalingForm struct {
 	*Form
 	Experiments, X, XText, Preview *Field
 	Metric                         *MetricChoice
-	Options                        ScalingOptions
-	docs                           []*Doc // in the order of Experiments.Options
+	Options                        ScalingFields // Options.Metric is Metric.Field
+	docs                           []*Doc        // in the order of Experiments.Options
 	labels                         map[string]*Doc
 }
 
@@ -53,7 +54,8 @@ type ScalingForm struct {
 // file that is not itself a result are checked. The metric is the one
 // named metric when they have it.
 func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, ScalingSpec)) *ScalingForm {
-	f := &ScalingForm{Metric: NewMetricChoice(), Options: NewScalingOptions(), labels: map[string]*Doc{}}
+	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*Doc{}}
+	f.Metric = &MetricChoice{Field: f.Options.Metric}
 	f.Experiments = &Field{Kind: ListField}
 	for i, label := range DocLabels(docs) {
 		d := docs[i]
@@ -146,30 +148,11 @@ func (f *ScalingForm) CheckOnly(docs ...*Doc) {
 // Spec returns the study the form describes and its experiments.
 func (f *ScalingForm) Spec() ([]*Doc, ScalingSpec, error) {
 	docs := f.Checked()
-	s := ScalingSpec{Metric: f.Metric.Metric(), X: XSourceNamed(f.X.Text), XText: f.XText.Text}
-	f.Options.Apply(&s)
+	s := f.Options.Spec(f.Metric.Metric(), XSourceNamed(f.X.Text), f.XText.Text)
 	if len(docs) < 2 {
 		return docs, s, errors.New("scaling: check at least two experiments")
 	}
 	return docs, s, nil
-}
-
-// Plot size in pixels of a scaling study; the window scales it to fit.
-const ScalingPlotW, ScalingPlotH = 1000, 580
-
-// ScalingStudy computes a scaling study and draws its plot; call it off
-// the UI goroutine.
-func ScalingStudy(trials []ScalingTrial, spec ScalingSpec, format numfmt.Format) (*ScalingReport, image.Image, error) {
-	rep, err := NewScalingReport(trials, spec, format)
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := rep.Chart()
-	if err != nil {
-		return nil, nil, err
-	}
-	img, err := c.Image(ScalingPlotW, ScalingPlotH)
-	return rep, img, err
 }
 
 // DocTrials returns docs as the trials of a scaling study, named by

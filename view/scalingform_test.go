@@ -63,7 +63,7 @@ func TestScalingForm(t *testing.T) {
 	}
 }
 
-func TestScalingStudy(t *testing.T) {
+func TestScalingStudyDocs(t *testing.T) {
 	trials := DocTrials([]*Doc{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}})
 	rep, img, err := ScalingStudy(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1, 2"}, numfmt.Cube())
 	if err != nil {
@@ -83,5 +83,27 @@ func TestScalingStudy(t *testing.T) {
 	}
 	if _, _, err := ScalingStudy(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1"}, numfmt.Cube()); err == nil {
 		t.Error("one x for two trials accepted")
+	}
+}
+
+// TestScalingFields: the shared fields start at strong scaling of
+// inclusive values compared by their mean, and say what is chosen.
+func TestScalingFields(t *testing.T) {
+	s := NewScalingFields()
+	if got := s.Spec("time", XProcesses, ""); got != (ScalingSpec{Metric: "time", X: XProcesses, Basis: analysis.BasisMean}) {
+		t.Errorf("defaults: %+v", got)
+	}
+	f := &Form{Fields: []*Field{s.Metric, s.Basis, s.Weak, s.Exclusive}}
+	if err := f.Set(s.Basis, BasisNames[analysis.BasisMax]); err != nil {
+		t.Fatal(err)
+	}
+	f.SetOn(s.Weak, true)
+	f.SetOn(s.Exclusive, true)
+	want := ScalingSpec{Metric: "visits", X: XGiven, XText: "procs", Weak: true, Exclusive: true, Basis: analysis.BasisMax}
+	if got := s.Spec("visits", XGiven, "procs"); got != want {
+		t.Errorf("spec %+v, want %+v", got, want)
+	}
+	if err := f.Set(s.Basis, "median"); err == nil {
+		t.Error("a basis that is not offered was taken")
 	}
 }
