@@ -67,9 +67,17 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 			focus, _ = obj.(fyne.Focusable)
 		}
 		if x.Button != "" {
-			obj = container.NewBorder(nil, nil, nil, widget.NewButton(x.Button, x.Action), obj)
+			var buttons fyne.CanvasObject = widget.NewButton(x.Button, x.Action)
+			if len(x.More) > 0 {
+				box := container.NewVBox(buttons)
+				for _, b := range x.More {
+					box.Add(widget.NewButton(b.Text, b.Action))
+				}
+				buttons = box
+			}
+			obj = container.NewBorder(nil, nil, nil, buttons, obj)
 		}
-		if x.Kind == view.TextField || x.Kind == view.ChoiceField || x.Kind == view.RadioField {
+		if x.Kind == view.TextField || x.Kind == view.ComboField || x.Kind == view.ChoiceField || x.Kind == view.RadioField {
 			problem := widget.NewLabel("")
 			problem.Importance = widget.DangerImportance
 			problem.TextStyle.Monospace = x.Monospace
@@ -99,6 +107,7 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 		grid.Append(label, obj)
 	}
 	syncAll()
+	f.Redraw = syncAll
 	return box, focus
 }
 
@@ -128,10 +137,29 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.Canvas
 			}
 			enable(e)
 		}
+	case view.ComboField:
+		e := widget.NewSelectEntry(nil)
+		e.SetPlaceHolder(x.Placeholder)
+		e.OnChanged = func(s string) { changed(func() { _ = f.Set(x, s) }) }
+		var offered []string
+		return e, func() {
+			if !slices.Equal(offered, x.Options) {
+				offered = slices.Clone(x.Options)
+				e.SetOptions(offered)
+			}
+			if e.Text != x.Text {
+				e.SetText(x.Text)
+			}
+			enable(e)
+		}
 	case view.ChoiceField:
 		s := widget.NewSelect(nil, nil)
 		s.OnChanged = func(o string) { changed(func() { _ = f.Set(x, o) }) }
 		return s, func() {
+			if x.Placeholder != "" && s.PlaceHolder != x.Placeholder {
+				s.PlaceHolder = x.Placeholder
+				s.Refresh()
+			}
 			if !slices.Equal(s.Options, x.Options) {
 				s.SetOptions(slices.Clone(x.Options))
 			}

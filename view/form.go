@@ -17,6 +17,7 @@ const (
 	CheckField                   // on or off, with the Label beside the box
 	ListField                    // Options each with a check box, in an order the user can change
 	NoteField                    // Text shown only; Problem-styled when Warn
+	ComboField                   // a line of text with Options to choose from in a drop-down list
 )
 
 // Field is one field of a Form. The form's code reads and writes the
@@ -28,7 +29,7 @@ type Field struct {
 	// radio field, or a note's text.
 	Text        string
 	On          bool     // a check field's state
-	Options     []string // the choices of a choice, radio or list field
+	Options     []string // the choices of a choice, radio, list or combo field
 	Checked     []bool   // a list field's check boxes, parallel to Options
 	Placeholder string
 	Lines       int  // visible lines of a text field; 0 or 1 is one line
@@ -47,6 +48,14 @@ type Field struct {
 	// Action, when Button is set, is a button beside the field (e.g.
 	// "Open file…" beside a choice of experiments).
 	Button string
+	Action func()
+	// More are further buttons beside the field, under Button.
+	More []FieldButton
+}
+
+// FieldButton is a button beside a form field.
+type FieldButton struct {
+	Text   string
 	Action func()
 }
 
@@ -67,6 +76,20 @@ type Form struct {
 	Submit func() error
 	// Focus is the field that has the keyboard first; nil for none.
 	Focus *Field
+	// Redraw, set by the dialog that shows the form, shows every field's
+	// value again; Update calls it.
+	Redraw func()
+}
+
+// Update runs change, which may change any field, and then shows the
+// fields again: for changes that do not come from the user's typing or
+// choosing in a field (a file chosen in a file dialog, options read in
+// the background).
+func (f *Form) Update(change func()) {
+	change()
+	if f.Redraw != nil {
+		f.Redraw()
+	}
 }
 
 // Field returns the field labelled label, nil if none.
