@@ -104,7 +104,7 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 		if x.Kind == view.CheckField {
 			label = ""
 		}
-		grid.Append(label, obj)
+		grid.AppendItem(&widget.FormItem{Text: label, Widget: obj, HintText: x.Hint})
 	}
 	syncAll()
 	f.Redraw = syncAll
@@ -197,6 +197,9 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.Canvas
 	l.TextStyle.Monospace = x.Monospace
 	return l, func() {
 		l.Importance = widget.LowImportance
+		if x.Plain {
+			l.Importance = widget.MediumImportance
+		}
 		if x.Warn {
 			l.Importance = widget.DangerImportance
 		}
