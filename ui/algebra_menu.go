@@ -327,23 +327,12 @@ func (w *Window) reportCut(prune bool) {
 }
 
 // CutSelected cuts this window's call tree at the region of the selected
-// call path (or flat-profile region): with prune, the region's call paths
-// are pruned into their callers; otherwise they become the roots. Cut
-// works on regions, so every call path of the region takes part. The
-// result opens in a new window.
+// call path (see view.View.CutOperation); the result opens in a new
+// window.
 func (w *Window) CutSelected(prune bool) error {
-	if w.view == nil {
-		return errors.New("no experiment in this window")
-	}
-	region, err := w.view.CutRegion()
+	r, err := w.view.CutOperation(w.doc, prune)
 	if err != nil {
 		return err
-	}
-	r := view.Operation{Op: algebra.OpCut, Operands: []*view.Doc{w.doc}}
-	if prune {
-		r.Cut.Prune = []string{region}
-	} else {
-		r.Cut.Reroot = []string{region}
 	}
 	w.app.Compute(r, w)
 	return nil

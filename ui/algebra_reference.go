@@ -2,51 +2,18 @@ package ui
 
 import (
 	"cubeview/view"
-	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
-// External percent shows values in percent of the same metric's total in
-// a reference experiment chosen among the open ones, e.g. a difference in
-// percent of the old run.
+// defaultReference returns the reference External percent starts with
+// (view.DefaultReference).
+func (w *Window) defaultReference() *view.Doc { return view.DefaultReference(w.doc, w.app.docs) }
 
-// defaultReference returns the reference External percent starts with:
-// for a derived experiment its first operand (the minuend of a
-// difference) while it is open, otherwise the first other open experiment.
-func (w *Window) defaultReference() *view.Doc {
-	if w.doc == nil {
-		return nil
-	}
-	for _, s := range w.doc.Sources {
-		if s != w.doc && slices.Contains(w.app.docs, s) {
-			return s
-		}
-	}
-	for _, d := range w.app.docs {
-		if d != w.doc {
-			return d
-		}
-	}
-	return nil
-}
-
-// referenceName names the reference of External percent: an open
-// experiment by its name, one whose window was closed by its source.
-func (w *Window) referenceName() string {
-	x := w.view.External()
-	if x == nil {
-		return "none"
-	}
-	for _, d := range w.app.docs {
-		if d.Exp == x {
-			return d.Name
-		}
-	}
-	return view.ShortName(x.Source) + " (window closed)"
-}
+// referenceName names the reference of External percent.
+func (w *Window) referenceName() string { return view.ReferenceName(w.view.External(), w.app.docs) }
 
 // referenceItem returns View › Choose external reference….
 func (w *Window) referenceItem() *fyne.MenuItem {

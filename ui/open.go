@@ -1,10 +1,7 @@
 package ui
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,16 +9,11 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/format"
 	"cubeview/view"
 )
 
-// Experiments come as files (CUBE, gprof, mpiP, pprof, callgrind reports)
-// or as folders (TAU profile directories, HPCToolkit databases):
-// format.Open recognises either by its content, so every way into the
-// application — File › Open…, File › Open folder…, the operand pickers of
-// the algebra dialogs and drag and drop — accepts both, and no file
-// picker filters by ending.
+// Every way into the application accepts files and experiment folders
+// alike (see view/open.go).
 
 // dropped opens the files and folders dropped on the window.
 func (w *Window) dropped(uris []fyne.URI) {
@@ -59,31 +51,10 @@ func (w *Window) newOpenForm(then func(*view.Doc)) *openForm {
 }
 
 // startFolder returns the folder used last, else the current directory.
-func (a *App) startFolder() string {
-	if d := a.prefs.String(lastFolderKey); d != "" {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
-	}
-	return "."
-}
+func (a *App) startFolder() string { return view.StartFolder(a.prefs.String(lastFolderKey)) }
 
 // path returns the typed path made absolute.
-func (f *openForm) path() string {
-	p := strings.TrimSpace(f.entry.Text)
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(home, p[1:])
-		}
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	return p
-}
+func (f *openForm) path() string { return view.ExpandPath(f.entry.Text) }
 
 // Submit opens the typed path: a file or an experiment folder (a TAU
 // profile directory, an HPCToolkit database) in a new window; another
@@ -91,13 +62,13 @@ func (f *openForm) path() string {
 // form. Whether a file is an experiment is format.Open's to say.
 func (f *openForm) Submit() bool {
 	p := f.path()
-	st, err := os.Stat(p)
+	browse, err := view.CheckOpenPath(p)
 	switch {
 	case err != nil:
-		f.problem.SetText(fmt.Sprintf("%s: no such file or folder", p))
+		f.problem.SetText(err.Error())
 		f.problem.Show()
 		return false
-	case st.IsDir() && !format.IsExperimentFolder(p):
+	case browse:
 		f.browse()
 		return false
 	}
@@ -110,13 +81,7 @@ func (f *openForm) Submit() bool {
 
 // browse shows the file picker in the folder of the typed path.
 func (f *openForm) browse() {
-	dir := f.path()
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = filepath.Dir(dir)
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = f.w.app.startFolder()
-	}
+	dir := view.BrowseFolder(f.path(), f.w.app.startFolder())
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			f.w.showError(err)
