@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"errors"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -34,164 +32,24 @@ func (w *Window) algebraMenu() *fyne.Menu {
 		fyne.NewMenuItemSeparator(), where, scaling)
 }
 
-// operationForm is the content of an algebra dialog: the operand pickers
-// and the integration options. The dialog's Compute button calls Submit;
-// tests set the widgets and call Submit the same way.
-type operationForm struct {
-	w      *Window
-	op     algebra.Op
-	docs   []*view.Doc
-	labels []string
-
-	minuend, subtrahend *widget.Select // Difference
-	operands            *operandList   // Merge and Mean
-	system              *widget.RadioGroup
-	strict              *widget.Check
-	strictRoots         *widget.Check // see algebra_rules.go
-	renames             *widget.Entry // region renaming rules, one a line
-	preview             *widget.Label
-	content             fyne.CanvasObject
-}
-
-// newOperationForm builds the form of op over the open experiments, with
-// this window's experiment preselected as the first operand.
-func (w *Window) newOperationForm(op algebra.Op) *operationForm {
-	f := &operationForm{w: w, op: op, docs: w.app.Documents()}
-	f.labels = view.DocLabels(f.docs)
-	f.system = widget.NewRadioGroup(view.SystemModeNames, func(string) {})
-	f.system.Horizontal = true
-	f.system.Required = true
-	f.system.SetSelected(view.SystemModeNames[algebra.SystemAuto])
-	f.strict = widget.NewCheck("Strict line matching (regions and call sites must have the same lines)", nil)
-	f.newMatchingOptions()
-	f.preview = widget.NewLabel("")
-	f.preview.Wrapping = fyne.TextWrapWord
-
-	var pick fyne.CanvasObject
-	var note string
-	switch op {
-	case algebra.OpDiff:
-		f.minuend = widget.NewSelect(f.labels, func(string) { f.update() })
-		f.subtrahend = widget.NewSelect(f.labels, func(string) { f.update() })
-		if i := f.index(w.doc); i >= 0 {
-			f.minuend.SetSelectedIndex(i)
-		}
-		if other := f.firstOther(); other >= 0 {
-			f.subtrahend.SetSelectedIndex(other)
-		}
-		pick = widget.NewForm(
-			widget.NewFormItem("Minuend", f.withOpen(f.minuend, func(d *view.Doc) { f.choose(f.minuend, d) })),
-			widget.NewFormItem("Subtrahend", f.withOpen(f.subtrahend, func(d *view.Doc) { f.choose(f.subtrahend, d) })))
-		note = "The result is minuend − subtrahend: positive where the minuend had more."
-	default:
-		f.operands = newOperandList(f.docs, f.labels, w.doc, f.update)
-		pick = container.NewVBox(f.operands.content(), f.openItems())
-		if op == algebra.OpMerge {
-			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
-		} else {
-			note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
-		}
-	}
-	noteLabel := widget.NewLabel(note)
-	noteLabel.Wrapping = fyne.TextWrapWord
-	options := widget.NewForm(
-		widget.NewFormItem("System tree", f.system),
-		widget.NewFormItem("", f.strict))
-	f.addMatchingOptions(options)
-	systemHelp := widget.NewLabel("Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise.")
-	systemHelp.Wrapping = fyne.TextWrapWord
-	systemHelp.Importance = widget.LowImportance
-	f.content = container.NewVBox(pick, noteLabel, widget.NewSeparator(), options, systemHelp, widget.NewSeparator(), f.preview)
-	f.update()
-	return f
-}
-
-func (f *operationForm) index(d *view.Doc) int {
-	for i, x := range f.docs {
-		if x == d {
-			return i
-		}
-	}
-	return -1
-}
-
-// firstOther returns the document after this window's one, wrapping
-// around, so that of a pair opened as before and after each window
-// offers the other; this window's own document when it is the only one.
-func (f *operationForm) firstOther() int {
-	me := f.index(f.w.doc)
-	if len(f.docs) > 1 {
-		return (me + 1) % len(f.docs)
-	}
-	return me
-}
-
-func (f *operationForm) byLabel(label string) *view.Doc {
-	for i, l := range f.labels {
-		if l == label {
-			return f.docs[i]
-		}
-	}
-	return nil
-}
-
-// Options returns the chosen integration options, or why the renaming
-// rules cannot be used.
-func (f *operationForm) Options() (algebra.Options, error) {
-	opt := algebra.Options{StrictLines: f.strict.Checked, StrictRoots: f.strictRoots.Checked, System: view.SystemModeNamed(f.system.Selected)}
-	var err error
-	opt.Renames, err = view.ParseRenames(f.renames.Text)
-	return opt, err
-}
-
-// Request returns the operation the form describes, or why it cannot run.
-func (f *operationForm) Request() (view.Operation, error) {
-	opt, err := f.Options()
-	r := view.Operation{Op: f.op, Options: opt}
-	if err != nil {
-		return r, err
-	}
-	if f.op == algebra.OpDiff {
-		a, b := f.byLabel(f.minuend.Selected), f.byLabel(f.subtrahend.Selected)
-		if a == nil || b == nil {
-			return r, errors.New("choose a minuend and a subtrahend")
-		}
-		r.Operands = []*view.Doc{a, b}
-	} else {
-		r.Operands = f.operands.Selected()
-	}
-	return r, r.Check()
-}
-
-// Submit starts the operation; the result opens in a new window.
-func (f *operationForm) Submit() error {
-	r, err := f.Request()
-	if err != nil {
-		return err
-	}
-	f.w.app.Compute(r, f.w)
-	return nil
-}
-
-// update shows the expression that Compute would produce.
-func (f *operationForm) update() {
-	if f.preview == nil {
-		return
-	}
-	r, err := f.Request()
-	if err != nil {
-		f.preview.SetText("Result: — (" + err.Error() + ")")
-		return
-	}
-	f.preview.SetText("Result: " + r.Name())
+// newOperationForm returns the dialog of op over the open experiments,
+// with this window's experiment as the first operand
+// (view.NewOperationForm); its operand pickers open further experiments
+// — files or folders — in windows of their own, like File › Open.
+func (w *Window) newOperationForm(op algebra.Op) *view.OperationForm {
+	return view.NewOperationForm(op, w.doc, view.OperandSource{
+		Docs:       w.app.Documents,
+		OpenFile:   w.openDialogThen,
+		OpenFolder: func(then func(*view.Doc)) { w.chooseFolder(func(path string) { w.app.openFile(path, w, then) }) },
+		Compute:    func(r view.Operation) { w.app.Compute(r, w) },
+	})
 }
 
 func (w *Window) showOperationDialog(op algebra.Op) {
 	if w.doc == nil {
 		return
 	}
-	f := w.newOperationForm(op)
-	showFormDialog(w.win, op.Title(), "Compute", f.content, 640, f.Submit, func(err error) { dialog.ShowError(err, w.win) })
+	showForm(w.win, w.newOperationForm(op).Form, func(err error) { dialog.ShowError(err, w.win) })
 }
 
 // operandList is an ordered list of experiments, each with a check box,

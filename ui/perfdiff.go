@@ -48,12 +48,12 @@ func (w *Window) newPerfDiffForm() *perfDiffForm {
 	f.kind.Horizontal = true
 	f.kind.Required = true
 	f.kind.SetSelected(deltaAbsolute)
-	of := &operationForm{w: w, docs: f.docs}
-	if i := of.index(w.doc); i >= 0 {
+	i, j := view.PairChoice(f.docs, w.doc)
+	if i >= 0 {
 		f.a.SetSelectedIndex(i)
 	}
-	if i := of.firstOther(); i >= 0 {
-		f.b.SetSelectedIndex(i)
+	if j >= 0 {
+		f.b.SetSelectedIndex(j)
 	}
 	f.updateMetrics()
 	if n := w.view.Selected(view.MetricPane); n.Kind == view.MetricNode {

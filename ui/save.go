@@ -1,69 +1,33 @@
 package ui
 
 import (
-	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/view"
 )
 
-// File › Save as… asks for a typed path; see view.SaveQuestion for why
-// and what it asks before replacing a file.
+// File › Save as… asks for a typed path (view.SaveForm; see
+// view.SaveQuestion for why and what it asks before replacing a file).
 
-// saveForm is the content of the Save as dialog.
-type saveForm struct {
-	w       *Window
-	path    *widget.Entry
-	content fyne.CanvasObject
-}
-
-func (w *Window) newSaveForm() *saveForm {
-	f := &saveForm{w: w, path: widget.NewEntry()}
-	f.path.SetText(w.defaultSavePath())
-	folder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), func() {
-		w.chooseFolder(func(dir string) {
-			f.path.SetText(filepath.Join(dir, filepath.Base(f.path.Text)))
-		})
-	})
-	help := widget.NewLabel(view.SaveHelp())
-	help.Wrapping = fyne.TextWrapWord
-	help.Importance = widget.LowImportance
-	f.content = container.NewVBox(container.NewBorder(nil, nil, nil, folder, f.path), help)
-	return f
-}
-
-// defaultSavePath proposes where Save as writes (view.DefaultSavePath).
-func (w *Window) defaultSavePath() string {
-	return view.DefaultSavePath(w.doc, w.app.startFolder())
+// saveForm returns File › Save as… of this window's experiment.
+func (w *Window) saveForm() *view.Form {
+	return view.SaveForm(w.doc, w.app.startFolder(), w.chooseFolder, w.RequestSave)
 }
 
 func (w *Window) saveDialog() {
 	if w.doc == nil {
 		return
 	}
-	f := w.newSaveForm()
-	d := dialog.NewCustomConfirm("Save "+w.doc.Name+" as", "Save", "Cancel", f.content, func(ok bool) {
-		if ok {
-			w.RequestSave(f.path.Text)
-		}
-	}, w.win)
-	f.path.OnSubmitted = func(string) { d.Confirm() }
-	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
-	d.Show()
-	w.win.Canvas().Focus(f.path)
+	showForm(w.win, w.saveForm(), w.showError)
 }
 
 // RequestSave writes the experiment to path once it is known to be
-// writable, asking first where that would replace a file — with a
-// warning of its own when the file is one of the window's inputs (the
-// same file also through another path or a link, or a file inside an
-// input folder).
+// writable (view.CheckSavePath), asking first where that would replace a
+// file (view.SaveQuestion).
 func (w *Window) RequestSave(path string) {
 	if w.doc == nil {
 		return

@@ -45,8 +45,16 @@ type Field struct {
 	// Validate returns what is wrong with a text field's text, or nil.
 	Validate func(text string) error
 	// Action, when Button is set, is a button beside the field (e.g.
-	// "Open file…" beside a choice of experiments).
+	// "Open file…" beside a choice of experiments); More are further
+	// buttons after it ("Open folder…").
 	Button string
+	Action func()
+	More   []FieldButton
+}
+
+// FieldButton is a further button beside a field.
+type FieldButton struct {
+	Text   string
 	Action func()
 }
 
@@ -67,6 +75,27 @@ type Form struct {
 	Submit func() error
 	// Focus is the field that has the keyboard first; nil for none.
 	Focus *Field
+	// Sync and Close are set by the dialog that shows the form: Sync
+	// shows every field's value again, Close closes the dialog (see
+	// Redraw and Done).
+	Sync, Close func()
+}
+
+// Redraw shows the fields' values in the dialog showing the form, if
+// any: code that changes fields other than in Changed — e.g. once an
+// experiment opened by a button's Action is there — calls it.
+func (f *Form) Redraw() {
+	if f.Sync != nil {
+		f.Sync()
+	}
+}
+
+// Done closes the dialog showing the form, if any: code that submits the
+// form other than through its confirm button calls it.
+func (f *Form) Done() {
+	if f.Close != nil {
+		f.Close()
+	}
 }
 
 // Field returns the field labelled label, nil if none.
