@@ -92,6 +92,50 @@ func Engineer() Format {
 	return Format{Notation: Engineering, Decimals: 2, SciFrom: 3, ZeroBelow: 7, MinDigits: 2}
 }
 
+// Style is a number format offered to people (View › Numbers), under a
+// name; the number of decimals is chosen apart from it.
+type Style struct {
+	Name   string
+	Format func() Format
+}
+
+// Styles are the number formats the browser offers.
+var Styles = []Style{
+	{"Thousands separators", Grouped},
+	{"Engineering notation", Engineer},
+	{"Cube's format: scientific from 10⁴", Cube},
+}
+
+// MaxDecimals is the most decimals the browser offers.
+const MaxDecimals = 6
+
+// StyleOf returns the index in Styles of f's style, whatever its
+// decimals, or -1 when f is none of them.
+func StyleOf(f Format) int {
+	for i, s := range Styles {
+		g := s.Format()
+		g.Decimals = f.Decimals
+		if f == g {
+			return i
+		}
+	}
+	return -1
+}
+
+// StyleFormat returns Styles[style] with decimals decimals, as remembered
+// in preferences: a style out of range means the first one, decimals out
+// of 0…MaxDecimals the style's own.
+func StyleFormat(style, decimals int) Format {
+	if style < 0 || style >= len(Styles) {
+		style = 0
+	}
+	f := Styles[style].Format()
+	if decimals >= 0 && decimals <= MaxDecimals {
+		f.Decimals = decimals
+	}
+	return f
+}
+
 // Precise returns 12 significant digits: what the command line prints for
 // people.
 func Precise() Format { return Format{Notation: Significant, Digits: 12, NaN: "NaN"} }

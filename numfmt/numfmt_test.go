@@ -291,3 +291,30 @@ func TestForColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestStyles(t *testing.T) {
+	for i, s := range Styles {
+		f := s.Format()
+		f.Decimals = 5
+		if got := StyleOf(f); got != i {
+			t.Errorf("StyleOf(%s with 5 decimals) = %d, want %d", s.Name, got, i)
+		}
+	}
+	if got := StyleOf(Precise()); got != -1 {
+		t.Errorf("StyleOf(Precise()) = %d, want -1", got)
+	}
+	tests := []struct {
+		style, decimals int
+		want            Format
+	}{
+		{1, 4, func() Format { f := Engineer(); f.Decimals = 4; return f }()},
+		{2, -1, Cube()}, // no remembered decimals: the style's
+		{9, 0, func() Format { f := Grouped(); f.Decimals = 0; return f }()}, // unknown style: the first
+		{0, MaxDecimals + 1, Grouped()},                                      // too many decimals: the style's
+	}
+	for _, tt := range tests {
+		if got := StyleFormat(tt.style, tt.decimals); got != tt.want {
+			t.Errorf("StyleFormat(%d, %d) = %+v, want %+v", tt.style, tt.decimals, got, tt.want)
+		}
+	}
+}

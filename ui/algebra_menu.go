@@ -11,27 +11,6 @@ import (
 	"cubeview/view"
 )
 
-// algebraMenu returns the Algebra menu: difference, merge and mean of open
-// experiments, and cuts of this window's call tree.
-func (w *Window) algebraMenu() *fyne.Menu {
-	item := func(op algebra.Op) *fyne.MenuItem {
-		return fyne.NewMenuItem(op.Title()+"…", func() { w.showOperationDialog(op) })
-	}
-	diff, merge, mean := item(algebra.OpDiff), item(algebra.OpMerge), item(algebra.OpMean)
-	reroot := fyne.NewMenuItem("Reroot here", func() { w.reportCut(false) })
-	prune := fyne.NewMenuItem("Prune here", func() { w.reportCut(true) })
-	cut := fyne.NewMenuItem("Cut at selected call path", nil)
-	cut.ChildMenu = fyne.NewMenu("", reroot, prune)
-	where, scaling := w.analysisItems()
-	if w.doc == nil {
-		for _, it := range []*fyne.MenuItem{diff, merge, mean, cut, reroot, prune, where, scaling} {
-			it.Disabled = true
-		}
-	}
-	return fyne.NewMenu("Algebra", diff, merge, mean, fyne.NewMenuItemSeparator(), cut,
-		fyne.NewMenuItemSeparator(), where, scaling)
-}
-
 // newOperationForm returns the dialog of op over the open experiments,
 // with this window's experiment as the first operand
 // (view.NewOperationForm); its operand pickers open further experiments
@@ -194,16 +173,4 @@ func (w *Window) CutSelected(prune bool) error {
 	}
 	w.app.Compute(r, w)
 	return nil
-}
-
-// cutItems returns the cut entries of a call-pane row's context menu.
-func (w *Window) cutItems(d view.Dim, n view.Node) []*fyne.MenuItem {
-	if d != view.CallPane || (n.Kind != view.CnodeNode && n.Kind != view.RegionNode) {
-		return nil
-	}
-	return []*fyne.MenuItem{
-		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Reroot here (Algebra › Cut)", func() { w.reportCut(false) }),
-		fyne.NewMenuItem("Prune here (Algebra › Cut)", func() { w.reportCut(true) }),
-	}
 }

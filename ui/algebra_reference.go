@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"cubeview/view"
@@ -13,13 +12,6 @@ func (w *Window) defaultReference() *view.Doc { return view.DefaultReference(w.d
 
 // referenceName names the reference of External percent.
 func (w *Window) referenceName() string { return view.ReferenceName(w.view.External(), w.app.docs) }
-
-// referenceItem returns View › Choose external reference….
-func (w *Window) referenceItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Choose external reference…", w.showReferenceChooser)
-	it.Disabled = w.view == nil
-	return it
-}
 
 // newReferenceForm returns View › Choose external reference… of this
 // window (view.ReferenceForm): Apply sets the reference and, if asked,

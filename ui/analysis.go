@@ -17,13 +17,6 @@ type analysisPanels struct {
 	scaling  *scalingWindow // the last scaling study started here
 }
 
-// analysisItems returns the Algebra menu's analysis entries.
-func (w *Window) analysisItems() (where, scaling *fyne.MenuItem) {
-	where = fyne.NewMenuItem("Where did it change…", w.showPerfDiffDialog)
-	scaling = fyne.NewMenuItem("Scaling…", w.showScalingDialog)
-	return where, scaling
-}
-
 // showAnalysisPanel puts obj below the panes in place of any other
 // panel, giving the panes the share panes of the height.
 func (w *Window) showAnalysisPanel(obj fyne.CanvasObject, panes float64) {

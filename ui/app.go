@@ -49,7 +49,7 @@ type App struct {
 const (
 	recentKey       = "recentFiles"
 	hotThresholdKey = "hotPathThreshold" // share, 0 < t < 1
-	numberStyleKey  = "numberStyle"      // index into numberStyles
+	numberStyleKey  = "numberStyle"      // index into numfmt.Styles
 	decimalsKey     = "decimals"
 	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
 	lastFolderKey   = "lastFolder"

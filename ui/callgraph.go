@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -151,15 +150,6 @@ func (p *callGraphPanel) follow() {
 	}
 	p.callers.Refresh()
 	p.callees.Refresh()
-}
-
-// callGraphMenuItem returns the View menu's item that toggles the panel.
-func (w *Window) callGraphMenuItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Callers and callees", func() { w.ShowCallGraph(!w.CallGraphShown()) })
-	it.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
-	it.Checked = w.CallGraphShown()
-	it.Disabled = w.view == nil || !w.view.HasCallGraph()
-	return it
 }
 
 // showCallGraphDefaults opens an experiment of a tool that records a call

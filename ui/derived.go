@@ -12,17 +12,6 @@ import (
 	"cubeview/view"
 )
 
-// metricMenu returns the Metric tree menu: new derived metrics and the
-// thresholds of the selected metric.
-func (w *Window) metricMenu() *fyne.Menu {
-	add := fyne.NewMenuItem("New derived metric…", w.showDerivedDialog)
-	thr := fyne.NewMenuItem("Thresholds of the selected metric…", w.showThresholdsDialog)
-	if w.view == nil {
-		add.Disabled, thr.Disabled = true, true
-	}
-	return fyne.NewMenu("Metric tree", add, thr)
-}
-
 // derivedForm is the content of the New derived metric dialog. The
 // dialog's Add button calls Submit; tests fill the entries and call Submit
 // the same way.

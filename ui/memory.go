@@ -4,8 +4,6 @@ import (
 	"strings"
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -36,13 +34,6 @@ func (a *App) applyMemoryPreference() {
 			}
 		}
 	})
-}
-
-// memoryItem returns File › Memory for one metric…, applying the saved
-// preference first (menus are built before any metric's data are read).
-func (w *Window) memoryItem() *fyne.MenuItem {
-	w.app.applyMemoryPreference()
-	return fyne.NewMenuItem("Memory for one metric…", w.showMemoryDialog)
 }
 
 // showMemoryDialog asks for the memory one metric's data may take

@@ -9,13 +9,6 @@ import (
 	"cubeview/view"
 )
 
-// propertiesItem returns File › Properties….
-func (w *Window) propertiesItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Properties…", w.showProperties)
-	it.Disabled = w.doc == nil
-	return it
-}
-
 func (w *Window) showProperties() {
 	if w.doc == nil {
 		return

@@ -69,11 +69,6 @@ type repoWindow struct {
 	lastImport []repoview.ImportResult
 }
 
-// repositoryItem is File › Repository….
-func (w *Window) repositoryItem() *fyne.MenuItem {
-	return fyne.NewMenuItem("Repository…", func() { w.app.ShowRepository() })
-}
-
 // RepositoryLocation returns where the repository window reads: the
 // --repo location the program was given, else $CUBEVIEW_REPO or the
 // default (repo.DefaultLocation).

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -93,15 +92,6 @@ func (w *Window) ShowSource(on bool) {
 		w.SetPanel(nil)
 	}
 	w.rebuildMenu()
-}
-
-// sourceMenuItem returns the View menu's item that toggles the panel.
-func (w *Window) sourceMenuItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Source", func() { w.ShowSource(!w.SourceShown()) })
-	it.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyU, Modifier: fyne.KeyModifierShortcutDefault}
-	it.Checked = w.SourceShown()
-	it.Disabled = w.view == nil
-	return it
 }
 
 // revealCnode selects call path c in the call pane (its region in the

@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -97,15 +96,6 @@ func (w *Window) ShowStats(on bool) {
 		w.SetPanel(nil)
 	}
 	w.rebuildMenu()
-}
-
-// statsMenuItem returns the View menu's item that toggles the panel.
-func (w *Window) statsMenuItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Statistics", func() { w.ShowStats(!w.StatsShown()) })
-	it.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: fyne.KeyModifierShortcutDefault}
-	it.Checked = w.StatsShown()
-	it.Disabled = w.view == nil
-	return it
 }
 
 // follow recomputes the statistics when the selection changed.

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/algebra"
 	"cubeview/colormap"
 	"cubeview/format"
 	"cubeview/model"
@@ -504,28 +505,13 @@ func (w *Window) SetOrder(o view.SortOrder) {
 	w.refresh()
 }
 
-// numberStyles are the number formats offered; each keeps the decimals.
-var numberStyles = []struct {
-	name   string
-	format func() numfmt.Format
-}{
-	{"Thousands separators", numfmt.Grouped},
-	{"Engineering notation", numfmt.Engineer},
-	{"Cube's format: scientific from 10⁴", numfmt.Cube},
-}
-
-func sameStyle(a, b numfmt.Format) bool {
-	a.Decimals = b.Decimals
-	return a == b
-}
-
-// SetNumberStyle sets the number format to numberStyles[i], keeping the
+// SetNumberStyle sets the number format to numfmt.Styles[i], keeping the
 // decimals; the choice is remembered.
 func (w *Window) SetNumberStyle(i int) {
-	if w.view == nil || i < 0 || i >= len(numberStyles) {
+	if w.view == nil || i < 0 || i >= len(numfmt.Styles) {
 		return
 	}
-	f := numberStyles[i].format()
+	f := numfmt.Styles[i].Format()
 	f.Decimals = w.view.NumberFormat().Decimals
 	w.setNumberFormat(f)
 }
@@ -542,10 +528,8 @@ func (w *Window) SetDecimals(n int) {
 
 func (w *Window) setNumberFormat(f numfmt.Format) {
 	w.view.SetNumberFormat(f)
-	for i, st := range numberStyles {
-		if sameStyle(f, st.format()) {
-			w.app.prefs.SetFloat(numberStyleKey, float64(i))
-		}
+	if i := numfmt.StyleOf(f); i >= 0 {
+		w.app.prefs.SetFloat(numberStyleKey, float64(i))
 	}
 	w.app.prefs.SetFloat(decimalsKey, float64(f.Decimals))
 	w.rebuildMenu()
@@ -557,15 +541,7 @@ func (w *Window) applyNumberPrefs() { w.view.SetNumberFormat(w.app.numberFormat(
 
 // numberFormat returns the remembered number format (View › Numbers).
 func (a *App) numberFormat() numfmt.Format {
-	i := int(a.prefs.Float(numberStyleKey, 0))
-	if i < 0 || i >= len(numberStyles) {
-		i = 0
-	}
-	f := numberStyles[i].format()
-	if d := int(a.prefs.Float(decimalsKey, float64(f.Decimals))); d >= 0 && d <= 6 {
-		f.Decimals = d
-	}
-	return f
+	return numfmt.StyleFormat(int(a.prefs.Float(numberStyleKey, 0)), int(a.prefs.Float(decimalsKey, -1)))
 }
 
 // SetHotThreshold sets the share of its parent's value a child must
@@ -675,17 +651,7 @@ func (w *Window) contextMenu(d view.Dim, n view.Node, at fyne.Position) {
 	}
 	w.active = d
 	w.panes[d].Select(n.ID())
-	items := []*fyne.MenuItem{
-		fyne.NewMenuItem("Expand hottest path", func() { w.ExpandHottest(d) }),
-		fyne.NewMenuItem("Expand subtree", func() { w.expandSubtree(d, n, true) }),
-		fyne.NewMenuItem("Collapse subtree", func() { w.expandSubtree(d, n, false) }),
-		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Find…", w.ShowFind),
-		fyne.NewMenuItem("Copy value", func() { w.app.fy.Clipboard().SetContent(w.view.Text(d, n)) }),
-		fyne.NewMenuItem("Copy name", func() { w.app.fy.Clipboard().SetContent(w.view.Label(n)) }),
-		fyne.NewMenuItem("Copy description", func() { w.app.fy.Clipboard().SetContent(w.view.Tooltip(n)) }),
-	}
-	items = append(items, w.cutItems(d, n)...)
+	items := fyneItems(view.RowMenu(d, n), w.handlers(view.MenuState{}, d, n))
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
@@ -716,108 +682,118 @@ func (w *Window) rebuildMenu() {
 	w.win.SetMainMenu(w.menu())
 }
 
+// menu returns the menu bar: view.MainMenu bound to the handlers.
 func (w *Window) menu() *fyne.MainMenu {
-	a := w.app
-	open := fyne.NewMenuItem("Open…", w.openDialog)
-	open.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
-	openFolder := fyne.NewMenuItem("Open folder…", w.openFolderDialog)
-	recent := fyne.NewMenuItem("Open recent", nil)
-	for _, p := range a.Recent() {
-		recent.ChildMenu = appendItem(recent.ChildMenu, fyne.NewMenuItem(p, func() { a.OpenFile(p, w) }))
-	}
-	if recent.ChildMenu == nil {
-		recent.Disabled = true
-	}
-	save := fyne.NewMenuItem("Save as…", w.saveDialog)
-	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
-	save.Disabled = w.doc == nil
-	closeItem := fyne.NewMenuItem("Close", func() { w.win.Close() })
-	closeItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	file := fyne.NewMenu("File", open, openFolder, recent, w.repositoryItem(), save, w.propertiesItem(), w.memoryItem(), fyne.NewMenuItemSeparator(), closeItem)
-
-	v := w.view
-	flat := fyne.NewMenuItem("Flat profile", func() { w.SetFlat(!w.view.Flat()) })
-	flat.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: fyne.KeyModifierShortcutDefault}
-	sortItem := fyne.NewMenuItem("Sort", nil)
-	for _, o := range []view.SortOrder{view.FileOrder, view.ByValue, view.ByName} {
-		it := fyne.NewMenuItem(o.String(), func() { w.SetOrder(o) })
-		it.Checked = v != nil && v.Order() == o
-		sortItem.ChildMenu = appendItem(sortItem.ChildMenu, it)
-	}
-	prec := fyne.NewMenuItem("Numbers", nil)
-	for i, st := range numberStyles {
-		it := fyne.NewMenuItem(st.name+" ("+st.format().Format(30807.79, false)+")", func() { w.SetNumberStyle(i) })
-		it.Checked = v != nil && sameStyle(v.NumberFormat(), st.format())
-		prec.ChildMenu = appendItem(prec.ChildMenu, it)
-	}
-	prec.ChildMenu.Items = append(prec.ChildMenu.Items, fyne.NewMenuItemSeparator())
-	for k := 0; k <= 6; k++ {
-		it := fyne.NewMenuItem(strconv.Itoa(k)+" decimals", func() { w.SetDecimals(k) })
-		it.Checked = v != nil && v.NumberFormat().Decimals == k
-		prec.ChildMenu = appendItem(prec.ChildMenu, it)
-	}
-	hot := fyne.NewMenuItem("Expand hottest path", func() { w.ExpandHottest(w.active) })
-	hot.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyH, Modifier: fyne.KeyModifierShortcutDefault}
-	hotShare := fyne.NewMenuItem("Hottest path goes on while a child holds more than", nil)
-	for _, pc := range []int{25, 50, 75, 90} {
-		it := fyne.NewMenuItem(fmt.Sprintf("%d %% of its parent", pc), func() { w.SetHotThreshold(float64(pc) / 100) })
-		it.Checked = v != nil && math.Round(100*v.HotThreshold()) == float64(pc)
-		hotShare.ChildMenu = appendItem(hotShare.ChildMenu, it)
-	}
-	find := fyne.NewMenuItem("Find…", w.ShowFind)
-	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
-	next := fyne.NewMenuItem("Find next", func() { w.FindNext(1) })
-	next.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyG, Modifier: fyne.KeyModifierShortcutDefault}
-	prev := fyne.NewMenuItem("Find previous", func() { w.FindNext(-1) })
-	prev.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyG, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
-	rangeItem := fyne.NewMenuItem("Colour range of the active pane…", w.rangeDialog)
-	diverging := fyne.NewMenuItem("Diverging colours", func() {
-		s := w.view.Scale()
-		s.Diverging = !s.Diverging
-		w.view.SetScale(s)
-		w.rebuildMenu()
-		w.refresh()
-	})
-	ext := fyne.NewMenuItem("External reference", nil)
-	none := fyne.NewMenuItem("None", func() { w.setExternal(nil) })
-	none.Checked = v != nil && v.External() == nil
-	ext.ChildMenu = appendItem(nil, none)
-	for _, d := range a.docs {
-		if d == w.doc {
-			continue
+	w.app.applyMemoryPreference() // menus are built before any metric's data are read
+	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(),
+		SourceShown: w.SourceShown(), StatsShown: w.StatsShown(), CallGraphShown: w.CallGraphShown()}
+	for _, d := range w.app.docs {
+		if d != w.doc {
+			st.Others = append(st.Others, d)
 		}
-		it := fyne.NewMenuItem(d.Name, func() { w.setExternal(d) })
-		it.Checked = v != nil && v.External() == d.Exp
-		ext.ChildMenu = appendItem(ext.ChildMenu, it)
 	}
-	if v == nil {
-		for _, it := range []*fyne.MenuItem{flat, sortItem, prec, hot, hotShare, find, next, prev, rangeItem, diverging, ext} {
-			it.Disabled = true
-		}
-	} else {
-		flat.Checked = v.Flat()
-		diverging.Checked = v.Scale().Diverging
+	do := w.handlers(st, w.active, view.Node{})
+	var menus []*fyne.Menu
+	for _, m := range view.MainMenu(w.view, st) {
+		menus = append(menus, fyne.NewMenu(m.Label, fyneItems(m.Items, do)...))
 	}
-	viewMenu := fyne.NewMenu("View", flat, sortItem, prec, fyne.NewMenuItemSeparator(),
-		hot, hotShare, find, next, prev, fyne.NewMenuItemSeparator(), rangeItem, diverging, ext, w.referenceItem(),
-		fyne.NewMenuItemSeparator(), w.sourceMenuItem(), w.statsMenuItem(), w.callGraphMenuItem())
-
-	help := fyne.NewMenu("Help",
-		fyne.NewMenuItem("Keys and mouse", w.keysHelp),
-		fyne.NewMenuItem("About cubeview", func() {
-			dialog.ShowInformation("About cubeview",
-				"cubeview browses CUBE performance experiments: metric, call and system trees\n"+
-					"with colour-ranked severities, and the CUBE algebra (difference, merge, mean).", w.win)
-		}))
-	return fyne.NewMainMenu(file, viewMenu, w.metricMenu(), w.algebraMenu(), help)
+	return fyne.NewMainMenu(menus...)
 }
 
-func appendItem(m *fyne.Menu, it *fyne.MenuItem) *fyne.Menu {
-	if m == nil {
-		return fyne.NewMenu("", it)
+// fyneItems turns menu items into Fyne's, each calling the handler of
+// its command with its argument.
+func fyneItems(items []view.MenuItem, do map[view.Command]func(arg int)) []*fyne.MenuItem {
+	var out []*fyne.MenuItem
+	for _, it := range items {
+		if it.Separator {
+			out = append(out, fyne.NewMenuItemSeparator())
+			continue
+		}
+		f := fyne.NewMenuItem(it.Label, nil)
+		if h := do[it.Command]; h != nil {
+			f.Action = func() { h(it.Arg) }
+		}
+		f.Checked, f.Disabled = it.Checked, it.Disabled
+		if k := it.Shortcut; k != nil {
+			mod := fyne.KeyModifierShortcutDefault
+			if k.Shift {
+				mod |= fyne.KeyModifierShift
+			}
+			f.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyName(k.Key), Modifier: mod}
+		}
+		if len(it.Items) > 0 {
+			f.ChildMenu = fyne.NewMenu("", fyneItems(it.Items, do)...)
+		}
+		out = append(out, f)
 	}
-	m.Items = append(m.Items, it)
-	return m
+	return out
+}
+
+// handlers binds the menus' commands; st is the state the menu was built
+// in, d and n the pane and row of a context menu.
+func (w *Window) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Command]func(arg int) {
+	a := w.app
+	clip := a.fy.Clipboard()
+	return map[view.Command]func(int){
+		view.CmdOpen:            func(int) { w.openDialog() },
+		view.CmdOpenFolder:      func(int) { w.openFolderDialog() },
+		view.CmdOpenRecent:      func(i int) { a.OpenFile(st.Recent[i], w) },
+		view.CmdRepository:      func(int) { a.ShowRepository() },
+		view.CmdSaveAs:          func(int) { w.saveDialog() },
+		view.CmdProperties:      func(int) { w.showProperties() },
+		view.CmdMemory:          func(int) { w.showMemoryDialog() },
+		view.CmdClose:           func(int) { w.win.Close() },
+		view.CmdFlat:            func(int) { w.SetFlat(w.view != nil && !w.view.Flat()) },
+		view.CmdSort:            func(o int) { w.SetOrder(view.SortOrder(o)) },
+		view.CmdNumberStyle:     w.SetNumberStyle,
+		view.CmdDecimals:        w.SetDecimals,
+		view.CmdHottest:         func(int) { w.ExpandHottest(w.active) },
+		view.CmdHotShare:        func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
+		view.CmdFind:            func(int) { w.ShowFind() },
+		view.CmdFindNext:        func(int) { w.FindNext(1) },
+		view.CmdFindPrev:        func(int) { w.FindNext(-1) },
+		view.CmdColourRange:     func(int) { w.rangeDialog() },
+		view.CmdDiverging:       func(int) { w.toggleDiverging() },
+		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
+		view.CmdReference:       func(int) { w.showReferenceChooser() },
+		view.CmdSource:          func(int) { w.ShowSource(!w.SourceShown()) },
+		view.CmdStats:           func(int) { w.ShowStats(!w.StatsShown()) },
+		view.CmdCallGraph:       func(int) { w.ShowCallGraph(!w.CallGraphShown()) },
+		view.CmdDerived:         func(int) { w.showDerivedDialog() },
+		view.CmdThresholds:      func(int) { w.showThresholdsDialog() },
+		view.CmdOperation:       func(op int) { w.showOperationDialog(algebra.Op(op)) },
+		view.CmdReroot:          func(int) { w.reportCut(false) },
+		view.CmdPrune:           func(int) { w.reportCut(true) },
+		view.CmdWhere:           func(int) { w.showPerfDiffDialog() },
+		view.CmdScaling:         func(int) { w.showScalingDialog() },
+		view.CmdKeysHelp:        func(int) { dialog.ShowInformation("Keys and mouse", view.KeysHelp, w.win) },
+		view.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", view.About, w.win) },
+		view.CmdExpandSubtree:   func(int) { w.expandSubtree(d, n, true) },
+		view.CmdCollapseSubtree: func(int) { w.expandSubtree(d, n, false) },
+		view.CmdCopyValue:       func(int) { clip.SetContent(w.view.Text(d, n)) },
+		view.CmdCopyName:        func(int) { clip.SetContent(w.view.Label(n)) },
+		view.CmdCopyDescription: func(int) { clip.SetContent(w.view.Tooltip(n)) },
+	}
+}
+
+// element returns docs[i], or nil when i is out of range (None).
+func element(docs []*view.Doc, i int) *view.Doc {
+	if i < 0 || i >= len(docs) {
+		return nil
+	}
+	return docs[i]
+}
+
+// toggleDiverging switches diverging colours on or off.
+func (w *Window) toggleDiverging() {
+	if w.view == nil {
+		return
+	}
+	s := w.view.Scale()
+	s.Diverging = !s.Diverging
+	w.view.SetScale(s)
+	w.rebuildMenu()
+	w.refresh()
 }
 
 func (w *Window) setExternal(d *view.Doc) {
@@ -842,23 +818,6 @@ func (w *Window) addShortcuts() {
 		}
 	})
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF3, Modifier: fyne.KeyModifierShift}, func(fyne.Shortcut) { w.FindNext(-1) })
-}
-
-func (w *Window) keysHelp() {
-	dialog.ShowInformation("Keys and mouse", strings.Join([]string{
-		"Click a row to select it; the panes to its right follow the selection.",
-		"Collapsed rows show inclusive values, expanded rows exclusive ones.",
-		"Up / Down, Home / End, Page Up / Page Down: move the selection.",
-		"Right or + : expand; Left or − : collapse (or go to the parent).",
-		"Ctrl+H: expand the hottest path below the selected row.",
-		"Ctrl+F: find; Enter, Ctrl+G or F3: next match; Ctrl+Shift+G or Shift+F3: previous.",
-		"Ctrl+T: flat profile. Right-click a row for more.",
-		"Hover a row to see its description below the status line.",
-		"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
-		"Ctrl+I: statistics of the selected call path across locations.",
-		"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
-		"Drop experiment files or folders on the window to open them.",
-	}, "\n"), w.win)
 }
 
 // SaveAs writes the experiment to path in the background; the extension

@@ -1,0 +1,268 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"cubeview/algebra"
+	"cubeview/numfmt"
+)
+
+// The menus of an experiment window as data: the main menu bar and the
+// context menu of a tree row. The ui package turns them into widgets and
+// binds each Command to a handler.
+
+// Command names what a menu item does.
+type Command string
+
+// The commands of the menus. Items that take an argument carry it in
+// MenuItem.Arg.
+const (
+	NoCommand Command = "" // a submenu's parent or a separator
+
+	CmdOpen        Command = "open"
+	CmdOpenFolder  Command = "open folder"
+	CmdOpenRecent  Command = "open recent" // Arg: index in MenuState.Recent
+	CmdRepository  Command = "repository"  // the repository window
+	CmdSaveAs      Command = "save as"
+	CmdProperties  Command = "properties"
+	CmdMemory      Command = "memory" // memory for one metric
+	CmdClose       Command = "close"
+	CmdFlat        Command = "flat"          // toggles the flat profile
+	CmdSort        Command = "sort"          // Arg: a SortOrder
+	CmdNumberStyle Command = "number style"  // Arg: index in numfmt.Styles
+	CmdDecimals    Command = "decimals"      // Arg: the number of decimals
+	CmdHottest     Command = "hottest"       // expand the hottest path
+	CmdHotShare    Command = "hot threshold" // Arg: percent of the parent
+	CmdFind        Command = "find"
+	CmdFindNext    Command = "find next"
+	CmdFindPrev    Command = "find previous"
+	CmdColourRange Command = "colour range"
+	CmdDiverging   Command = "diverging" // toggles diverging colours
+	CmdExternal    Command = "external"  // Arg: index in MenuState.Others, -1 for none
+	CmdReference   Command = "choose reference"
+	CmdSource      Command = "source"     // toggles the source panel
+	CmdStats       Command = "statistics" // toggles the statistics panel
+	CmdCallGraph   Command = "call graph" // toggles callers and callees
+	CmdDerived     Command = "derived metric"
+	CmdThresholds  Command = "thresholds"
+	CmdOperation   Command = "operation" // Arg: an algebra.Op
+	CmdReroot      Command = "reroot"
+	CmdPrune       Command = "prune"
+	CmdWhere       Command = "where did it change"
+	CmdScaling     Command = "scaling"
+	CmdKeysHelp    Command = "keys help"
+	CmdAbout       Command = "about"
+
+	// Commands of a row's context menu, on the row the menu belongs to.
+	CmdExpandSubtree   Command = "expand subtree"
+	CmdCollapseSubtree Command = "collapse subtree"
+	CmdCopyValue       Command = "copy value"
+	CmdCopyName        Command = "copy name"
+	CmdCopyDescription Command = "copy description"
+)
+
+// Shortcut is a menu item's key: the platform's shortcut modifier (Ctrl,
+// or ⌘ on macOS) with Key, and Shift too when Shift is set. Key is the
+// key's name as on the keyboard: "O", "F3".
+type Shortcut struct {
+	Key   string
+	Shift bool
+}
+
+// String describes the shortcut as the help does: "Ctrl+Shift+G".
+func (s Shortcut) String() string {
+	if s.Shift {
+		return "Ctrl+Shift+" + s.Key
+	}
+	return "Ctrl+" + s.Key
+}
+
+// MenuItem is one entry of a menu: a command, a submenu (Items) or a
+// separator.
+type MenuItem struct {
+	Label     string
+	Command   Command
+	Arg       int
+	Shortcut  *Shortcut
+	Checked   bool
+	Disabled  bool
+	Separator bool
+	Items     []MenuItem // the submenu, if any
+}
+
+// Menu is one menu of the menu bar.
+type Menu struct {
+	Label string
+	Items []MenuItem
+}
+
+// MenuState describes what the menus depend on besides the window's View.
+type MenuState struct {
+	Doc            *Doc     // the experiment shown, nil while none is
+	Recent         []string // recently opened files, newest first
+	Others         []*Doc   // the other open experiments (external references)
+	SourceShown    bool
+	StatsShown     bool
+	CallGraphShown bool
+}
+
+func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
+
+func keyed(label string, c Command, key string) MenuItem {
+	return MenuItem{Label: label, Command: c, Shortcut: &Shortcut{Key: key}}
+}
+
+var separator = MenuItem{Separator: true}
+
+// hotShares are the hottest-path thresholds offered, in percent.
+var hotShares = []int{25, 50, 75, 90}
+
+// MainMenu returns the menu bar of a window showing v (nil while it shows
+// no experiment) in the state st.
+func MainMenu(v *View, st MenuState) []Menu {
+	return []Menu{fileMenu(st), viewMenu(v, st), metricMenu(v), algebraMenu(st), helpMenu}
+}
+
+func fileMenu(st MenuState) Menu {
+	recent := item("Open recent", NoCommand)
+	for i, p := range st.Recent {
+		recent.Items = append(recent.Items, MenuItem{Label: p, Command: CmdOpenRecent, Arg: i})
+	}
+	recent.Disabled = len(st.Recent) == 0
+	save := keyed("Save as…", CmdSaveAs, "S")
+	props := item("Properties…", CmdProperties)
+	save.Disabled, props.Disabled = st.Doc == nil, st.Doc == nil
+	return Menu{"File", []MenuItem{
+		keyed("Open…", CmdOpen, "O"), item("Open folder…", CmdOpenFolder), recent,
+		item("Repository…", CmdRepository), save, props,
+		item("Memory for one metric…", CmdMemory), separator, keyed("Close", CmdClose, "W"),
+	}}
+}
+
+func viewMenu(v *View, st MenuState) Menu {
+	on := v != nil
+	flat := keyed("Flat profile", CmdFlat, "T")
+	order := item("Sort", NoCommand)
+	for _, o := range []SortOrder{FileOrder, ByValue, ByName} {
+		order.Items = append(order.Items, MenuItem{Label: o.String(), Command: CmdSort, Arg: int(o), Checked: on && v.Order() == o})
+	}
+	numbers := item("Numbers", NoCommand)
+	for i, style := range numfmt.Styles {
+		label := style.Name + " (" + style.Format().Format(30807.79, false) + ")"
+		numbers.Items = append(numbers.Items, MenuItem{Label: label, Command: CmdNumberStyle, Arg: i, Checked: on && numfmt.StyleOf(v.NumberFormat()) == i})
+	}
+	numbers.Items = append(numbers.Items, separator)
+	for k := 0; k <= numfmt.MaxDecimals; k++ {
+		numbers.Items = append(numbers.Items, MenuItem{Label: strconv.Itoa(k) + " decimals", Command: CmdDecimals, Arg: k, Checked: on && v.NumberFormat().Decimals == k})
+	}
+	hotShare := item("Hottest path goes on while a child holds more than", NoCommand)
+	for _, pc := range hotShares {
+		label := fmt.Sprintf("%d %% of its parent", pc)
+		hotShare.Items = append(hotShare.Items, MenuItem{Label: label, Command: CmdHotShare, Arg: pc, Checked: on && math.Round(100*v.HotThreshold()) == float64(pc)})
+	}
+	ext := item("External reference", NoCommand)
+	ext.Items = []MenuItem{{Label: "None", Command: CmdExternal, Arg: -1, Checked: on && v.External() == nil}}
+	for i, d := range st.Others {
+		ext.Items = append(ext.Items, MenuItem{Label: d.Name, Command: CmdExternal, Arg: i, Checked: on && v.External() == d.Exp})
+	}
+	diverging := item("Diverging colours", CmdDiverging)
+	if on {
+		flat.Checked = v.Flat()
+		diverging.Checked = v.Scale().Diverging
+	}
+	hot := keyed("Expand hottest path", CmdHottest, "H")
+	find, next := keyed("Find…", CmdFind, "F"), keyed("Find next", CmdFindNext, "G")
+	prev := MenuItem{Label: "Find previous", Command: CmdFindPrev, Shortcut: &Shortcut{Key: "G", Shift: true}}
+	colours := item("Colour range of the active pane…", CmdColourRange)
+	needView := []*MenuItem{&flat, &order, &numbers, &hot, &hotShare, &find, &next, &prev, &colours, &diverging, &ext}
+	reference := item("Choose external reference…", CmdReference)
+	source, stats := keyed("Source", CmdSource, "U"), keyed("Statistics", CmdStats, "I")
+	callGraph := keyed("Callers and callees", CmdCallGraph, "K")
+	source.Checked, stats.Checked, callGraph.Checked = st.SourceShown, st.StatsShown, st.CallGraphShown
+	for _, it := range append(needView, &reference, &source, &stats, &callGraph) {
+		it.Disabled = !on
+	}
+	callGraph.Disabled = !on || !v.HasCallGraph()
+	return Menu{"View", []MenuItem{
+		flat, order, numbers, separator,
+		hot, hotShare, find, next, prev, separator,
+		colours, diverging, ext, reference, separator,
+		source, stats, callGraph,
+	}}
+}
+
+func metricMenu(v *View) Menu {
+	add := item("New derived metric…", CmdDerived)
+	thr := item("Thresholds of the selected metric…", CmdThresholds)
+	add.Disabled, thr.Disabled = v == nil, v == nil
+	return Menu{"Metric tree", []MenuItem{add, thr}}
+}
+
+func algebraMenu(st MenuState) Menu {
+	op := func(o algebra.Op) MenuItem {
+		return MenuItem{Label: o.Title() + "…", Command: CmdOperation, Arg: int(o)}
+	}
+	cut := item("Cut at selected call path", NoCommand)
+	cut.Items = []MenuItem{item("Reroot here", CmdReroot), item("Prune here", CmdPrune)}
+	items := []MenuItem{
+		op(algebra.OpDiff), op(algebra.OpMerge), op(algebra.OpMean), separator, cut,
+		separator, item("Where did it change…", CmdWhere), item("Scaling…", CmdScaling),
+	}
+	if st.Doc == nil {
+		disable(items)
+	}
+	return Menu{"Algebra", items}
+}
+
+// disable disables items and their submenus' items.
+func disable(items []MenuItem) {
+	for i := range items {
+		items[i].Disabled = !items[i].Separator
+		disable(items[i].Items)
+	}
+}
+
+var helpMenu = Menu{"Help", []MenuItem{item("Keys and mouse", CmdKeysHelp), item("About cubeview", CmdAbout)}}
+
+// RowMenu returns the context menu of row n of pane d.
+func RowMenu(d Dim, n Node) []MenuItem {
+	items := []MenuItem{
+		item("Expand hottest path", CmdHottest),
+		item("Expand subtree", CmdExpandSubtree),
+		item("Collapse subtree", CmdCollapseSubtree),
+		separator,
+		item("Find…", CmdFind),
+		item("Copy value", CmdCopyValue),
+		item("Copy name", CmdCopyName),
+		item("Copy description", CmdCopyDescription),
+	}
+	if d == CallPane && (n.Kind == CnodeNode || n.Kind == RegionNode) {
+		items = append(items, separator,
+			item("Reroot here (Algebra › Cut)", CmdReroot),
+			item("Prune here (Algebra › Cut)", CmdPrune))
+	}
+	return items
+}
+
+// KeysHelp is the text of Help › Keys and mouse.
+var KeysHelp = strings.Join([]string{
+	"Click a row to select it; the panes to its right follow the selection.",
+	"Collapsed rows show inclusive values, expanded rows exclusive ones.",
+	"Up / Down, Home / End, Page Up / Page Down: move the selection.",
+	"Right or + : expand; Left or − : collapse (or go to the parent).",
+	"Ctrl+H: expand the hottest path below the selected row.",
+	"Ctrl+F: find; Enter, Ctrl+G or F3: next match; Ctrl+Shift+G or Shift+F3: previous.",
+	"Ctrl+T: flat profile. Right-click a row for more.",
+	"Hover a row to see its description below the status line.",
+	"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
+	"Ctrl+I: statistics of the selected call path across locations.",
+	"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
+	"Drop experiment files or folders on the window to open them.",
+}, "\n")
+
+// About is the text of Help › About cubeview.
+const About = "cubeview browses CUBE performance experiments: metric, call and system trees\n" +
+	"with colour-ranked severities, and the CUBE algebra (difference, merge, mean)."
