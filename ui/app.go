@@ -10,10 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"cubeview/assets"
-	"cubeview/format"
 	"cubeview/internal/prefs"
-	"cubeview/model"
 	"cubeview/repo"
 	"cubeview/view"
 )
@@ -45,50 +42,25 @@ type App struct {
 	repoLocation string
 }
 
-// Preference keys and bounds.
+// Preference keys of the window's settings (the recent files' are view's).
 const (
-	recentKey       = "recentFiles"
 	hotThresholdKey = "hotPathThreshold" // share, 0 < t < 1
 	numberStyleKey  = "numberStyle"      // index into numfmt.Styles
 	decimalsKey     = "decimals"
 	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
-	lastFolderKey   = "lastFolder"
-	maxRecent       = 8
 )
 
 // NewApp returns the application running on a, with the preferences in
 // the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {
 	a.Settings().SetTheme(appTheme{theme.DefaultTheme()})
-	return &App{fy: a, prefs: openPrefs(a), async: func(work, done func()) {
+	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, prefSourceMappings, prefSourceDirs)
+	return &App{fy: a, prefs: p, async: func(work, done func()) {
 		go func() {
 			work()
 			fyne.Do(done)
 		}()
 	}}
-}
-
-// openPrefs opens the preferences file; the first time, it takes over
-// the settings that earlier versions kept in Fyne's preferences, which a
-// killed instance could leave empty.
-func openPrefs(a fyne.App) *prefs.Store {
-	path, err := prefs.DefaultPath()
-	if err != nil {
-		path = filepath.Join(os.TempDir(), "cubeview-preferences.json")
-	}
-	p := prefs.Open(path)
-	if err := p.Err(); err != nil {
-		fmt.Fprintf(os.Stderr, "cubeview: %v (starting with default settings; the file is kept as .broken on the next change)\n", err)
-	}
-	if !p.Exists() {
-		old := a.Preferences()
-		for _, key := range []string{recentKey, prefSourceMappings, prefSourceDirs} {
-			if l := old.StringList(key); len(l) > 0 {
-				p.SetStringList(key, l)
-			}
-		}
-	}
-	return p
 }
 
 // Fyne returns the underlying Fyne application.
@@ -161,28 +133,20 @@ func (a *App) OpenFile(path string, from *Window) { a.openFile(path, from, nil) 
 
 // openFile is OpenFile that calls then with the document once it is shown.
 func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
-	target := from
-	if target == nil || target.doc != nil {
-		if from != nil {
-			target = nil // read with progress in from, show in a new window
-		} else {
-			target = a.newWindow()
-			a.show(target)
-		}
-	}
-	shown := target
-	if shown == nil {
-		shown = from
+	// target receives the document; nil: a new window, with the progress
+	// shown in from.
+	target, shown := from, from
+	if from == nil {
+		target = a.newWindow()
+		a.show(target)
+		shown = target
+	} else if from.doc != nil {
+		target = nil
 	}
 	shown.startBusy("Reading " + filepath.Base(path) + " …")
-	var exp *model.Experiment
+	var doc *view.Doc
 	var err error
-	a.async(func() {
-		exp, err = format.Open(path)
-		if err == nil {
-			primeFirstMetric(exp)
-		}
-	}, func() {
+	a.async(func() { doc, err = view.ReadDoc(path) }, func() {
 		shown.stopBusy()
 		if err != nil {
 			if target != nil && target.doc == nil {
@@ -192,7 +156,6 @@ func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 			return
 		}
 		a.addRecent(path)
-		doc := &view.Doc{Exp: exp, Name: filepath.Base(path), Path: path}
 		if target != nil {
 			target.setDocument(doc)
 		} else {
@@ -204,33 +167,17 @@ func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 	})
 }
 
-// primeFirstMetric sums up the first available metric, which a new window
-// shows first; call it off the UI goroutine.
-func primeFirstMetric(exp *model.Experiment) {
-	for _, m := range exp.MetricRoots {
-		if exp.Metrics[m].Unavailable == "" {
-			_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
-			return
-		}
-	}
-}
-
 // OpenExample writes the bundled example (before and after) to the user's
 // cache folder, next to its source files, and opens both experiments.
 func (a *App) OpenExample() {
-	dir, err := exampleDir()
-	var files assets.Files
-	if err == nil {
-		files, err = writeExample(dir)
-	}
-	if errors.Is(err, errNoExample) {
-		w := a.newWindow()
-		w.showMessage("No bundled example in this build. Open an experiment with File › Open or drop a file here.")
-		w.win.Show()
-		return
-	}
+	files, err := view.WriteExample()
 	if err != nil {
 		w := a.newWindow()
+		if errors.Is(err, view.ErrNoExample) {
+			w.showMessage("No bundled example in this build. Open an experiment with File › Open or drop a file here.")
+			w.win.Show()
+			return
+		}
 		w.showMessage("The bundled example could not be written.")
 		w.win.Show()
 		w.showError(err)
@@ -240,43 +187,14 @@ func (a *App) OpenExample() {
 	a.OpenFile(files.After, nil)
 }
 
-var errNoExample = errors.New("this build has no bundled example")
-
-// writeExample writes the bundled example into dir.
-func writeExample(dir string) (assets.Files, error) {
-	if before, _ := assets.Example(); len(before) == 0 {
-		return assets.Files{}, errNoExample
-	}
-	return assets.WriteExample(dir)
-}
-
-func exampleDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	return filepath.Join(base, "cubeview", "example"), nil
-}
-
 // Recent returns the recently opened files, the latest first.
-func (a *App) Recent() []string {
-	return a.prefs.StringList(recentKey)
-}
+func (a *App) Recent() []string { return view.Recent(a.prefs) }
 
 func (a *App) addRecent(path string) {
 	if a.forget {
 		return
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	a.prefs.SetString(lastFolderKey, filepath.Dir(path))
-	_, err := a.prefs.UpdateStringList(recentKey, func(list []string) []string {
-		list = slices.DeleteFunc(list, func(p string) bool { return p == path })
-		list = append([]string{path}, list...)
-		return list[:min(len(list), maxRecent)]
-	})
-	if err != nil {
+	if err := view.AddRecent(a.prefs, path); err != nil {
 		fmt.Fprintf(os.Stderr, "cubeview: %v\n", err)
 	}
 	a.changed()

@@ -28,7 +28,7 @@ func (w *Window) newOpenForm(then func(*view.Doc)) *view.Form {
 }
 
 // startFolder returns the folder used last, else the current directory.
-func (a *App) startFolder() string { return view.StartFolder(a.prefs.String(lastFolderKey)) }
+func (a *App) startFolder() string { return view.StartFolder(view.LastFolder(a.prefs)) }
 
 // browse shows the file picker in folder dir and hands the file picked
 // to picked.

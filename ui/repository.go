@@ -647,7 +647,7 @@ func (rw *repoWindow) readTrial(id int64) (*view.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	primeFirstMetric(e)
+	view.PrimeFirstMetric(e)
 	return &view.Doc{Exp: e, Name: printable.String(t.Name) + " (" + trialRef(id) + ")", Path: trialRef(id)}, nil
 }
 

@@ -264,35 +264,13 @@ func (rr *rowRenderer) Layout(size fyne.Size) {
 	}
 	avail := max(size.Width-x, minLabel)
 	if r.labelFor != r.row.Label || r.labelAt != avail {
-		r.label.Text = elideMiddle(r.row.Label, avail, r.label.TextSize, r.label.TextStyle)
+		size, style := r.label.TextSize, r.label.TextStyle
+		r.label.Text = view.ElideMiddle(r.row.Label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= avail })
 		r.labelFor, r.labelAt = r.row.Label, avail
 	}
 	ls := r.label.MinSize()
 	r.label.Move(fyne.NewPos(x, (size.Height-ls.Height)/2))
 	r.label.Resize(ls)
-}
-
-// elideMiddle shortens s to fit width by replacing its middle with "…",
-// keeping both ends: call paths and file names differ at either end.
-func elideMiddle(s string, width, size float32, style fyne.TextStyle) string {
-	if size == 0 {
-		size = theme.Size(theme.SizeNameText)
-	}
-	if fyne.MeasureText(s, size, style).Width <= width {
-		return s
-	}
-	rs := []rune(s)
-	fit := func(k int) string { return string(rs[:(k+1)/2]) + "…" + string(rs[len(rs)-k/2:]) }
-	lo, hi := 0, len(rs)-1 // fit(lo) fits (or nothing does); fit(hi+1) does not
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if fyne.MeasureText(fit(mid), size, style).Width <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return fit(lo)
 }
 
 func (rr *rowRenderer) MinSize() fyne.Size {

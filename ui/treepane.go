@@ -245,91 +245,49 @@ func (p *TreePane) VisibleRows() []view.Node {
 	return out
 }
 
+// treeKeys are the keys a pane handles itself (view.Navigate); others
+// go to the tree.
+var treeKeys = map[fyne.KeyName]view.TreeKey{
+	fyne.KeyUp: view.KeyUp, fyne.KeyDown: view.KeyDown,
+	fyne.KeyHome: view.KeyHome, fyne.KeyEnd: view.KeyEnd,
+	fyne.KeyPageUp: view.KeyPageUp, fyne.KeyPageDown: view.KeyPageDown,
+	fyne.KeyRight: view.KeyRight, fyne.KeyPlus: view.KeyPlus, fyne.KeyEqual: view.KeyPlus,
+	fyne.KeyLeft: view.KeyLeft, fyne.KeyMinus: view.KeyMinus,
+}
+
 // TypedKey moves the selection with the arrow keys, Home, End, Page Up and
 // Page Down, and expands (Right, +) or collapses (Left, −) the selected node.
 func (p *TreePane) TypedKey(ev *fyne.KeyEvent) {
-	if p.view == nil {
-		return
-	}
-	cur := p.view.Selected(p.dim)
-	switch ev.Name {
-	case fyne.KeyUp, fyne.KeyDown, fyne.KeyHome, fyne.KeyEnd, fyne.KeyPageUp, fyne.KeyPageDown:
-		rows := p.VisibleRows()
-		if len(rows) == 0 {
-			return
-		}
-		i := 0
-		for k, n := range rows {
-			if n == cur {
-				i = k
-				break
-			}
-		}
-		switch ev.Name {
-		case fyne.KeyUp:
-			i--
-		case fyne.KeyDown:
-			i++
-		case fyne.KeyHome:
-			i = 0
-		case fyne.KeyEnd:
-			i = len(rows) - 1
-		case fyne.KeyPageUp:
-			i -= 20
-		case fyne.KeyPageDown:
-			i += 20
-		}
-		i = max(0, min(i, len(rows)-1))
-		p.Select(rows[i].ID())
-	case fyne.KeyRight, fyne.KeyPlus, fyne.KeyEqual:
-		p.expandSelected(cur, ev.Name == fyne.KeyRight)
-	case fyne.KeyLeft, fyne.KeyMinus:
-		p.collapseSelected(cur, ev.Name == fyne.KeyLeft)
-	default:
+	if k, ok := treeKeys[ev.Name]; ok {
+		p.navigate(k)
+	} else if p.view != nil {
 		p.Tree.TypedKey(ev)
 	}
 }
 
 // TypedRune handles + and − typed as characters.
 func (p *TreePane) TypedRune(r rune) {
+	switch r {
+	case '+':
+		p.navigate(view.KeyPlus)
+	case '-':
+		p.navigate(view.KeyMinus)
+	}
+}
+
+// navigate does what the view says key does.
+func (p *TreePane) navigate(key view.TreeKey) {
 	if p.view == nil {
 		return
 	}
-	cur := p.view.Selected(p.dim)
-	switch r {
-	case '+':
-		p.expandSelected(cur, false)
-	case '-':
-		p.collapseSelected(cur, false)
-	}
-}
-
-func (p *TreePane) expandSelected(cur view.Node, descend bool) {
-	if !cur.Valid() || !p.view.IsBranch(p.dim, cur) {
-		return
-	}
-	if !p.IsBranchOpen(cur.ID()) {
-		p.OpenBranch(cur.ID())
-		return
-	}
-	if descend {
-		if kids := p.childIDs(cur.ID()); len(kids) > 0 {
-			p.Select(kids[0])
-		}
-	}
-}
-
-func (p *TreePane) collapseSelected(cur view.Node, ascend bool) {
-	if !cur.Valid() {
-		return
-	}
-	if p.IsBranchOpen(cur.ID()) {
-		p.CloseBranch(cur.ID())
-		return
-	}
-	if ascend {
-		if par := p.view.Parent(p.dim, cur); par.Valid() {
-			p.Select(par.ID())
-		}
+	open := func(n view.Node) bool { return p.IsBranchOpen(n.ID()) }
+	a := p.view.Navigate(p.dim, p.VisibleRows(), open, key)
+	switch {
+	case a.Open.Valid():
+		p.OpenBranch(a.Open.ID())
+	case a.Close.Valid():
+		p.CloseBranch(a.Close.ID())
+	case a.Select.Valid():
+		p.Select(a.Select.ID())
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"cubeview/algebra"
-	"cubeview/assets"
 	"cubeview/internal/atomicfile"
 	"cubeview/internal/flagargs"
 	"cubeview/repo"
@@ -185,11 +184,7 @@ func (a *App) Snapshot(o Options, stderr io.Writer) int {
 	if len(o.Files) > 0 {
 		file = o.Files[0]
 	} else if o.Calc == "" {
-		dir, err := exampleDir()
-		var files assets.Files
-		if err == nil {
-			files, err = writeExample(dir)
-		}
+		files, err := view.WriteExample()
 		if err != nil {
 			fmt.Fprintf(stderr, "cubeview: %v\n", err)
 			return 1

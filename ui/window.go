@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,6 +21,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/colormap"
 	"cubeview/format"
+	"cubeview/internal/timinglog"
 	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/view"
@@ -65,9 +65,8 @@ type Window struct {
 	analysisPanels                 // perfdiff result list, statistics
 	callGraph      *callGraphPanel // nil until callers and callees are first shown
 
-	prefetching bool      // the selected metric's rows are being read ahead
-	firstPaint  bool      // values were shown (timing log)
-	selectAt    time.Time // start of the selection change being timed
+	prefetching bool             // the selected metric's rows are being read ahead
+	timing      timinglog.Window // the timing log's state of this window
 
 	// splits divide metric | call and call | system; fitted holds the
 	// offsets last set by fitPanes, to tell when the user moved them.

@@ -592,26 +592,6 @@ func TestSaveAsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRecentFiles keeps the latest first, without duplicates, bounded.
-func TestRecentFiles(t *testing.T) {
-	a := newTestApp(t)
-	for i := 0; i < maxRecent+3; i++ {
-		a.addRecent(filepath.Join("/data", string(rune('a'+i))+".cube"))
-	}
-	a.addRecent("/data/c.cube")
-	r := a.Recent()
-	if len(r) != maxRecent || r[0] != "/data/c.cube" {
-		t.Fatalf("recent = %v", r)
-	}
-	seen := map[string]bool{}
-	for _, p := range r {
-		if seen[p] {
-			t.Errorf("duplicate %s in %v", p, r)
-		}
-		seen[p] = true
-	}
-}
-
 // TestWindowFormatsOnlyVisibleRows shows a flat profile of thousands of
 // regions: a refresh formats about one screen of rows, not all of them.
 func TestWindowFormatsOnlyVisibleRows(t *testing.T) {
