@@ -32,6 +32,18 @@ type Details struct {
 	Attrs  []AttrRow
 }
 
+// Title is the heading of the details: the trial's name, or that no
+// trial is selected.
+func (d Details) Title() string {
+	if d.Trial.ID == 0 {
+		return "No trial selected"
+	}
+	return printable.String(d.Trial.Name)
+}
+
+// Line is the attribute as its list shows it: "key = value   (origin)".
+func (a AttrRow) Line() string { return a.Text + "   (" + a.Origin + ")" }
+
 // LoadDetails reads trial id's details.
 func LoadDetails(ctx context.Context, r *repo.Repo, id int64) (Details, error) {
 	t, err := r.Trial(ctx, id)

@@ -29,11 +29,8 @@ var callGraphColumns = []struct {
 }{{"Cost", 150}, {"Calls", 100}, {"", 420}}
 
 func newCallGraphPanel(w *Window) *callGraphPanel {
-	p := &callGraphPanel{w: w, title: widget.NewLabel(""), note: widget.NewLabel("")}
-	p.title.Truncation = fyne.TextTruncateEllipsis
+	p := &callGraphPanel{w: w, title: truncLabel(""), note: noteLabel("")}
 	p.title.TextStyle.Bold = true
-	p.note.Wrapping = fyne.TextWrapWord
-	p.note.Importance = widget.LowImportance
 	p.callers = p.newTable("Callers", func() []view.CallGraphRow { return p.rep.Callers })
 	p.callees = p.newTable("Callees", func() []view.CallGraphRow { return p.rep.Callees })
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.ShowCallGraph(false) })

@@ -76,13 +76,21 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 			focus, _ = obj.(fyne.Focusable)
 		}
 		if x.Button != "" {
-			buttons := container.NewHBox(widget.NewButton(x.Button, x.Action))
-			for _, b := range x.More {
-				buttons.Add(widget.NewButton(b.Text, b.Action))
+			var buttons fyne.CanvasObject = widget.NewButton(x.Button, x.Action)
+			if len(x.More) > 0 {
+				// Side by side beside a line, stacked beside a taller field.
+				box := container.NewHBox(buttons)
+				if x.Lines > 1 {
+					box = container.NewVBox(buttons)
+				}
+				for _, b := range x.More {
+					box.Add(widget.NewButton(b.Text, b.Action))
+				}
+				buttons = box
 			}
 			obj = container.NewBorder(nil, nil, nil, buttons, obj)
 		}
-		if x.Kind == view.TextField || x.Kind == view.ChoiceField || x.Kind == view.RadioField {
+		if x.Kind == view.TextField || x.Kind == view.ComboField || x.Kind == view.ChoiceField || x.Kind == view.RadioField {
 			problem := widget.NewLabel("")
 			problem.Importance = widget.DangerImportance
 			problem.TextStyle.Monospace = x.Monospace
@@ -112,7 +120,7 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 		grid.Append(label, obj)
 	}
 	syncAll()
-	f.Sync = syncAll
+	f.Redraw = syncAll
 	return box, focus
 }
 
@@ -145,10 +153,29 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 			}
 			enable(e)
 		}
+	case view.ComboField:
+		e := widget.NewSelectEntry(nil)
+		e.SetPlaceHolder(x.Placeholder)
+		e.OnChanged = func(s string) { changed(func() { _ = f.Set(x, s) }) }
+		var offered []string
+		return e, func() {
+			if !slices.Equal(offered, x.Options) {
+				offered = slices.Clone(x.Options)
+				e.SetOptions(offered)
+			}
+			if e.Text != x.Text {
+				e.SetText(x.Text)
+			}
+			enable(e)
+		}
 	case view.ChoiceField:
 		s := widget.NewSelect(nil, nil)
 		s.OnChanged = func(o string) { changed(func() { _ = f.Set(x, o) }) }
 		return s, func() {
+			if x.Placeholder != "" && s.PlaceHolder != x.Placeholder {
+				s.PlaceHolder = x.Placeholder
+				s.Refresh()
+			}
 			if !slices.Equal(s.Options, x.Options) {
 				s.SetOptions(slices.Clone(x.Options))
 			}

@@ -41,8 +41,7 @@ func newLegend() *legend {
 	})
 	l.bar.SetMinSize(fyne.NewSize(240, 14))
 	l.low, l.high = widget.NewLabel("0"), widget.NewLabel("max")
-	l.operands = widget.NewLabel("")
-	l.operands.TextStyle = fyne.TextStyle{Bold: true}
+	l.operands = titleLabel("")
 	l.operands.Hide()
 	objs := []fyne.CanvasObject{l.low, container.NewCenter(l.bar), l.high, layout.NewSpacer(), l.operands}
 	for i := 0; i < 4; i++ {

@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"context"
-	"errors"
-	"fmt"
+	"image"
 	"image/color"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -14,8 +11,6 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/internal/printable"
-	"cubeview/model"
 	"cubeview/repo"
 	"cubeview/repoview"
 	"cubeview/view"
@@ -25,11 +20,12 @@ import (
 // application → experiment → trial tree with attribute columns and a
 // filter, the current trial's details and attributes, imports, searches
 // and the marked trials as algebra operands. repoview computes what it
-// shows; the repository is read and written off the UI goroutine.
+// shows and its Controller reads and writes the repository off the UI
+// goroutine; the window draws and routes events.
 type repoWindow struct {
 	app *App
 	win fyne.Window
-	r   *repo.Repo
+	c   *repoview.Controller
 	b   *repoview.Browser
 
 	filter    *widget.Entry
@@ -40,7 +36,6 @@ type repoWindow struct {
 	marked    *widget.Label
 	buttons   map[repoview.Action]*widget.Button
 
-	details   repoview.Details
 	fields    *fyne.Container
 	title     *widget.Label
 	attrList  *widget.List
@@ -54,19 +49,15 @@ type repoWindow struct {
 	progressLabel *widget.Label
 	progressBox   *fyne.Container
 	cancel        *widget.Button
-	cancelImport  context.CancelFunc
 	status        *widget.Label
 
-	hits      *repoview.HitTable
 	hitTitle  *widget.Label
 	hitTable  *widget.Table
 	hitSorted *sortedTable
 	hitsBox   *fyne.Container
 	split     *container.Split
 
-	scaling    *scalingWindow // the last scaling study started here
-	loads      int            // listings requested; only the latest is shown
-	lastImport []repoview.ImportResult
+	scaling *scalingWindow // the last scaling study started here
 }
 
 // RepositoryLocation returns where the repository window reads: the
@@ -88,51 +79,29 @@ func (a *App) ShowRepository() {
 	}
 	rw := a.newRepoWindow()
 	a.repository = rw
-	loc, err := a.RepositoryLocation()
-	if err != nil {
-		rw.fail(err)
-		return
+	if loc, err := a.RepositoryLocation(); err != nil {
+		rw.c.Fail(err)
+	} else {
+		rw.c.Open(loc, a.repo)
 	}
-	rw.setStatus("Opening the repository " + loc + " …")
-	var r *repo.Repo
-	var readOnly string
-	a.async(func() {
-		if r = a.repo; r == nil {
-			if r, err = repo.Open(context.Background(), loc); err != nil {
-				return
-			}
-		}
-		var ro bool
-		if ro, readOnly, err = r.ReadOnly(context.Background()); err == nil && !ro {
-			readOnly = ""
-		}
-	}, func() {
-		if err != nil {
-			rw.fail(err)
-			return
-		}
-		// The repository stays open while the program runs: trials
-		// opened from it load their data lazily.
-		a.repo = r
-		rw.r = r
-		rw.b.SetReadOnly(readOnly)
-		if readOnly != "" {
-			rw.readOnly.SetText("Read-only: " + readOnly + ". Import, Remove and attribute editing are disabled.")
-			rw.readOnly.Show()
-		}
-		rw.win.SetTitle("cubeview — repository " + r.Name())
-		rw.reload(0)
-	})
 }
 
 func (a *App) newRepoWindow() *repoWindow {
-	rw := &repoWindow{app: a, win: a.fy.NewWindow("cubeview — repository"), b: repoview.NewBrowser(), attrSel: -1,
+	rw := &repoWindow{app: a, win: a.fy.NewWindow("cubeview — repository"), attrSel: -1,
 		buttons: map[repoview.Action]*widget.Button{}}
+	rw.c = repoview.NewController(func(work, done func()) { a.async(work, done) }, fyne.Do, repoview.Events{
+		Status: rw.setStatus, Error: rw.showError, Opened: rw.opened, Listing: rw.listed,
+		FilterProblem: rw.showFilterProblem, Details: rw.showDetails, Changed: rw.changed, Progress: rw.showProgress,
+		Hits: rw.showHits, Doc: rw.openDoc, Show: func(d *view.Doc) { a.Show(d) },
+		Imported: rw.imported, Format: a.numberFormat,
+		Scaling: func(rep *view.ScalingReport, img image.Image, docs []*view.Doc) {
+			rw.scaling = a.showScaling(rep, img, docs)
+		},
+	})
+	rw.b = rw.c.B
 	rw.build()
 	rw.win.SetOnClosed(func() {
-		if rw.cancelImport != nil {
-			rw.cancelImport()
-		}
+		rw.c.CancelImport()
 		if a.repository == rw {
 			a.repository = nil
 		}
@@ -142,10 +111,21 @@ func (a *App) newRepoWindow() *repoWindow {
 	return rw
 }
 
+// opened shows the open repository r, which stays open while the program
+// runs: trials opened from it load their data lazily.
+func (rw *repoWindow) opened(r *repo.Repo) {
+	rw.app.repo = r
+	if note := rw.c.ReadOnlyNote(); note != "" {
+		rw.readOnly.SetText(note)
+		rw.readOnly.Show()
+	}
+	rw.win.SetTitle(rw.c.Title())
+}
+
 func (rw *repoWindow) build() {
 	rw.filter = widget.NewEntry()
 	rw.filter.SetPlaceHolder(`Filter, as "cubeview repo ls --where": app = lulesh and procs >= 64`)
-	rw.filter.OnChanged = func(string) { rw.reload(0) }
+	rw.filter.OnChanged = rw.c.SetFilter
 	rw.filter.OnSubmitted = func(string) {
 		if _, col := rw.b.FilterProblem(); col > 0 {
 			rw.filter.CursorColumn = col - 1
@@ -170,9 +150,9 @@ func (rw *repoWindow) build() {
 		button(repoview.Search, rw.showSearchDialog),
 		widget.NewSeparator(),
 		button(repoview.Open, func() { rw.Open() }),
-		button(repoview.Difference, func() { rw.Compute(repoview.Difference) }),
-		button(repoview.Merge, func() { rw.Compute(repoview.Merge) }),
-		button(repoview.Mean, func() { rw.Compute(repoview.Mean) }),
+		button(repoview.Difference, func() { rw.c.Compute(repoview.Difference) }),
+		button(repoview.Merge, func() { rw.c.Compute(repoview.Merge) }),
+		button(repoview.Mean, func() { rw.c.Compute(repoview.Mean) }),
 		button(repoview.Scaling, rw.showScalingDialog),
 		widget.NewSeparator(),
 		button(repoview.Remove, rw.confirmRemove))
@@ -182,64 +162,52 @@ func (rw *repoWindow) build() {
 
 	rw.table = widget.NewTableWithHeaders(rw.tableSize, rw.newCell, rw.updateCell)
 	rw.table.ShowHeaderColumn = false
-	rw.table.CreateHeader = func() fyne.CanvasObject {
-		l := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
-	}
+	rw.table.CreateHeader = func() fyne.CanvasObject { return truncated(bold("")) }
 	rw.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		o.(*widget.Label).SetText(rw.columnTitle(id.Col))
 	}
 	rw.table.OnSelected = func(id widget.TableCellID) { rw.clickRow(id.Row) }
 
-	rw.title = widget.NewLabelWithStyle("No trial selected", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	rw.title = bold("No trial selected")
 	rw.title.Wrapping = fyne.TextWrapWord
 	rw.fields = container.New(layout.NewFormLayout())
-	rw.attrList = widget.NewList(func() int { return len(rw.details.Attrs) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
+	rw.attrList = widget.NewList(func() int { return len(rw.c.Details().Attrs) }, func() fyne.CanvasObject { return truncated(widget.NewLabel("")) },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < len(rw.details.Attrs) {
-				a := rw.details.Attrs[i]
-				o.(*widget.Label).SetText(a.Text + "   (" + a.Origin + ")")
+			if as := rw.c.Details().Attrs; i < len(as) {
+				o.(*widget.Label).SetText(as[i].Line())
 			}
 		})
-	rw.attrList.OnSelected = func(i widget.ListItemID) { rw.attrSel = i; rw.updateButtons() }
-	rw.attrList.OnUnselected = func(widget.ListItemID) { rw.attrSel = -1; rw.updateButtons() }
+	rw.attrList.OnSelected = func(i widget.ListItemID) { rw.attrSel = i; rw.changed() }
+	rw.attrList.OnUnselected = func(widget.ListItemID) { rw.attrSel = -1; rw.changed() }
 	rw.attrEntry = widget.NewEntry()
 	rw.attrEntry.SetPlaceHolder("key=value (app=, experiment=, name= move or rename)")
 	rw.attrEntry.OnSubmitted = func(string) { rw.submitAttr() }
 	rw.attrSet = widget.NewButton("Set", rw.submitAttr)
 	rw.attrRm = widget.NewButton("Remove attribute", func() {
-		if rw.attrSel >= 0 && rw.attrSel < len(rw.details.Attrs) {
-			rw.RemoveAttr(rw.details.Trial.ID, rw.details.Attrs[rw.attrSel].Key)
+		if d := rw.c.Details(); rw.attrSel >= 0 && rw.attrSel < len(d.Attrs) {
+			rw.c.RemoveAttr(d.Trial.ID, d.Attrs[rw.attrSel].Key)
 		}
 	})
-	attrHead := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Attributes", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), rw.attrRm)
+	attrHead := container.NewBorder(nil, nil, bold("Attributes"), rw.attrRm)
 	attrEdit := container.NewBorder(nil, nil, nil, rw.attrSet, rw.attrEntry)
 	detailsSplit := container.NewVSplit(container.NewVScroll(container.NewVBox(rw.title, rw.fields)),
 		container.NewBorder(attrHead, attrEdit, nil, nil, rw.attrList))
 	detailsSplit.SetOffset(0.55)
-	detailsBox := detailsSplit
-
-	main := container.NewHSplit(rw.table, detailsBox)
+	main := container.NewHSplit(rw.table, detailsSplit)
 	main.SetOffset(0.66)
-	rw.hitTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	rw.hitTitle = bold("")
 	rw.hitTitle.Wrapping = fyne.TextWrapWord
 	rw.hitSorted = newSortedTable(tableSource{
 		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
 		title: func(c int) string {
-			if rw.hits == nil {
+			if rw.c.Hits() == nil {
 				return ""
 			}
-			return rw.hits.Columns[c]
+			return rw.c.Hits().Columns[c]
 		},
-		cell:     func(r, c int) string { return rw.hits.Rows[r][c] },
-		key:      func(r, c int) view.SortKey { return rw.hits.SortKey(r, c) },
-		numeric:  func(c int) bool { return rw.hits != nil && rw.hits.Numeric(c) },
+		cell:     func(r, c int) string { return rw.c.Hits().Rows[r][c] },
+		key:      func(r, c int) view.SortKey { return rw.c.Hits().SortKey(r, c) },
+		numeric:  func(c int) bool { return rw.c.Hits() != nil && rw.c.Hits().Numeric(c) },
 		selected: rw.OpenHit,
 	})
 	rw.hitTable = rw.hitSorted.table
@@ -255,53 +223,42 @@ func (rw *repoWindow) build() {
 	rw.hitsBox.Hide()
 
 	rw.summary = widget.NewLabel("")
-	rw.marked = widget.NewLabel("")
-	rw.marked.Truncation = fyne.TextTruncateEllipsis
-	rw.status = widget.NewLabel("")
-	rw.status.Truncation = fyne.TextTruncateEllipsis
+	rw.marked = truncated(widget.NewLabel(""))
+	rw.status = truncated(widget.NewLabel(""))
 	rw.status.Importance = widget.LowImportance
 	rw.progress = widget.NewProgressBar()
 	rw.progressLabel = widget.NewLabel("")
 	rw.busy = widget.NewProgressBarInfinite()
 	rw.busy.Stop()
-	rw.cancel = widget.NewButton("Cancel", func() {
-		if rw.cancelImport != nil {
-			rw.cancelImport()
-		}
-	})
+	rw.cancel = widget.NewButton("Cancel", rw.c.CancelImport)
 	rw.progressBox = container.NewBorder(nil, nil, rw.progressLabel, rw.cancel, container.NewStack(rw.progress, rw.busy))
 	rw.progressBox.Hide()
 	bottom := container.NewVBox(rw.progressBox, container.NewBorder(nil, nil, rw.summary, nil, rw.marked), rw.status)
 	rw.win.SetContent(container.NewBorder(top, bottom, nil, nil, rw.split))
-	rw.updateButtons()
+	rw.changed()
 }
 
-// showProgress shows the progress line: a bar that fills (an import,
-// which can be cancelled) or one that only moves.
-func (rw *repoWindow) showProgress(fills bool) {
-	rw.progress.SetValue(0)
-	if fills {
+// showProgress shows the progress line p: a bar that fills (an import,
+// which can be cancelled) or one that only moves; or hides it.
+func (rw *repoWindow) showProgress(p repoview.Progress) {
+	switch {
+	case !p.Shown:
+		rw.busy.Stop()
+		rw.progressBox.Hide()
+		return
+	case p.Fills:
 		rw.busy.Hide()
 		rw.progress.Show()
 		rw.cancel.Show()
-	} else {
+	default:
 		rw.progress.Hide()
 		rw.cancel.Hide()
 		rw.busy.Show()
 		rw.busy.Start()
 	}
+	rw.progress.SetValue(p.Fraction)
+	rw.progressLabel.SetText(p.Text)
 	rw.progressBox.Show()
-}
-
-func (rw *repoWindow) hideProgress() {
-	rw.busy.Stop()
-	rw.progressBox.Hide()
-}
-
-// fail shows why the repository cannot be used.
-func (rw *repoWindow) fail(err error) {
-	rw.setStatus("The repository could not be opened.")
-	rw.showError(err)
 }
 
 func (rw *repoWindow) setStatus(s string) { rw.status.SetText(s) }
@@ -314,43 +271,26 @@ func (rw *repoWindow) showError(err error) {
 	dialog.ShowError(err, rw.win)
 }
 
-// reload reads the listing of the filter in the background and shows it;
-// current, if not 0, becomes the current trial.
-func (rw *repoWindow) reload(current int64) {
-	if rw.r == nil {
-		return
+// showFilterProblem shows what is wrong with the filter, or hides it.
+func (rw *repoWindow) showFilterProblem(msg string) {
+	rw.filterMsg.SetText(msg)
+	rw.filterMsg.Hidden = msg == ""
+	rw.filterMsg.Refresh()
+}
+
+// listed shows a new listing.
+func (rw *repoWindow) listed() {
+	rw.table.UnselectAll()
+	rw.layoutColumns()
+	rw.table.Refresh()
+	rw.summary.SetText(rw.b.Summary() + " ·")
+}
+
+// imported shows the summary of an import that ended.
+func (rw *repoWindow) imported(summary string) {
+	if rw.app.fatal == nil {
+		dialog.ShowInformation("Import", summary, rw.win)
 	}
-	rw.loads++
-	n := rw.loads
-	filter := rw.filter.Text
-	var l repoview.Listing
-	var err error
-	rw.app.async(func() { l, err = repoview.Load(context.Background(), rw.r, filter) }, func() {
-		if n != rw.loads {
-			return // a newer filter was typed meanwhile
-		}
-		if err != nil {
-			if err = rw.b.SetFilterError(err); err != nil {
-				rw.showError(err)
-			}
-			msg, _ := rw.b.FilterProblem()
-			rw.filterMsg.SetText(msg)
-			rw.filterMsg.Show()
-			return
-		}
-		rw.filterMsg.Hide()
-		rw.b.SetListing(l)
-		if current != 0 {
-			rw.b.SetCurrent(current)
-		}
-		rw.table.UnselectAll()
-		rw.layoutColumns()
-		rw.table.Refresh()
-		rw.summary.SetText(rw.b.Summary() + " ·")
-		rw.setStatus("Repository " + rw.r.Name() + " (" + rw.r.Engine() + ")")
-		rw.showDetails()
-		rw.updateButtons()
-	})
 }
 
 func (rw *repoWindow) tableSize() (int, int) { return len(rw.b.Rows()), 1 + len(rw.b.Columns()) }
@@ -384,10 +324,8 @@ func (rw *repoWindow) layoutColumns() {
 // newCell is a table cell: a check box and an indent (tree column only)
 // and a label.
 func (rw *repoWindow) newCell() fyne.CanvasObject {
-	l := widget.NewLabel("")
-	l.Truncation = fyne.TextTruncateEllipsis
 	indent := canvas.NewRectangle(color.Transparent)
-	return container.NewBorder(nil, nil, container.NewHBox(widget.NewCheck("", nil), indent), nil, l)
+	return container.NewBorder(nil, nil, container.NewHBox(widget.NewCheck("", nil), indent), nil, truncated(widget.NewLabel("")))
 }
 
 // treeIndent is the indent of one tree level.
@@ -430,24 +368,15 @@ func (rw *repoWindow) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 func (rw *repoWindow) Mark(i int, on bool) {
 	rw.b.MarkRow(i, on)
 	rw.table.Refresh()
-	rw.updateButtons()
+	rw.changed()
 }
 
 // clickRow opens or closes a group, or makes a trial current.
 func (rw *repoWindow) clickRow(i int) {
-	rows := rw.b.Rows()
-	if i < 0 || i >= len(rows) {
-		return
-	}
-	if rows[i].Kind != repoview.TrialRow {
-		rw.b.Toggle(i)
+	if rw.c.Click(i) {
 		rw.table.UnselectAll()
 		rw.table.Refresh()
-		return
 	}
-	rw.b.SetCurrent(rows[i].Trial)
-	rw.showDetails()
-	rw.updateButtons()
 }
 
 // SelectTrial makes trial id current, as a click on its row does.
@@ -460,36 +389,13 @@ func (rw *repoWindow) SelectTrial(id int64) bool {
 	return rw.b.Current() == id
 }
 
-// showDetails reads the current trial's details in the background.
+// showDetails shows the current trial's details.
 func (rw *repoWindow) showDetails() {
-	id := rw.b.Current()
-	if id == 0 {
-		rw.setDetails(repoview.Details{})
-		return
-	}
-	var d repoview.Details
-	var err error
-	rw.app.async(func() { d, err = repoview.LoadDetails(context.Background(), rw.r, id) }, func() {
-		if err != nil {
-			rw.showError(err)
-			return
-		}
-		if rw.b.Current() == id {
-			rw.setDetails(d)
-		}
-	})
-}
-
-func (rw *repoWindow) setDetails(d repoview.Details) {
-	rw.details = d
+	d := rw.c.Details()
 	rw.attrSel = -1
 	rw.attrList.UnselectAll()
+	rw.title.SetText(d.Title())
 	rw.fields.Objects = nil
-	if d.Trial.ID == 0 {
-		rw.title.SetText("No trial selected")
-	} else {
-		rw.title.SetText(printable.String(d.Trial.Name))
-	}
 	for _, f := range d.Fields {
 		v := widget.NewLabel(f.Value)
 		v.Wrapping = fyne.TextWrapBreak
@@ -498,157 +404,62 @@ func (rw *repoWindow) setDetails(d repoview.Details) {
 	}
 	rw.fields.Refresh()
 	rw.attrList.Refresh()
-	rw.updateButtons()
+	rw.changed()
 }
 
-// updateButtons enables what can run; the marked line says why not.
-func (rw *repoWindow) updateButtons() {
+// changed shows what can run now; the marked line says why not.
+func (rw *repoWindow) changed() {
 	for a, b := range rw.buttons {
-		if ok, _ := rw.b.Enabled(a); ok && rw.r != nil && !(a == repoview.Import && rw.cancelImport != nil) {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
+		enable(b, rw.c.Enabled(a))
 	}
-	canSet, _ := rw.b.Enabled(repoview.SetAttribute)
-	for _, b := range []*widget.Button{rw.attrSet, rw.attrRm} {
-		if canSet && rw.details.Trial.ID != 0 && (b != rw.attrRm || rw.attrSel >= 0) {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
-	}
-	if rw.b.ReadOnly() != "" {
-		rw.attrEntry.Disable()
-	} else {
-		rw.attrEntry.Enable()
-	}
+	enable(rw.attrSet, rw.c.CanEditAttrs())
+	enable(rw.attrRm, rw.c.CanEditAttrs() && rw.attrSel >= 0)
+	enable(rw.attrEntry, rw.b.ReadOnly() == "")
 	rw.marked.SetText(rw.b.MarkedText())
 }
 
+// enable enables or disables w.
+func enable(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
+	}
+}
+
+// submitAttr sets the attribute typed on the current trial.
 func (rw *repoWindow) submitAttr() {
-	a, err := repoview.ParseAttr(rw.attrEntry.Text)
-	if err != nil {
-		rw.showError(err)
-		return
-	}
-	if rw.details.Trial.ID == 0 {
-		return
-	}
-	rw.SetAttr(rw.details.Trial.ID, a)
+	rw.c.SubmitAttr(rw.attrEntry.Text, func() { rw.attrEntry.SetText("") })
 }
 
-// SetAttr sets an attribute of trial id (app, experiment and name move or
-// rename it) in the background.
-func (rw *repoWindow) SetAttr(id int64, a model.Attr) {
-	rw.change(fmt.Sprintf("Set %s of trial %d.", a.Key, id), id, func(ctx context.Context) error {
-		return rw.r.SetAttrs(ctx, id, []model.Attr{a}, nil)
-	}, func() { rw.attrEntry.SetText("") })
-}
-
-// RemoveAttr removes attribute key of trial id in the background.
-func (rw *repoWindow) RemoveAttr(id int64, key string) {
-	rw.change(fmt.Sprintf("Removed %s of trial %d.", printable.String(key), id), id, func(ctx context.Context) error {
-		return rw.r.SetAttrs(ctx, id, nil, []string{key})
-	}, nil)
-}
-
-// change runs a change of the repository in the background, then reloads
-// the listing with current as the current trial.
-func (rw *repoWindow) change(done string, current int64, f func(context.Context) error, then func()) {
-	if ok, why := rw.b.Enabled(repoview.SetAttribute); !ok {
-		rw.showError(errors.New(why))
-		return
-	}
-	var err error
-	rw.app.async(func() { err = f(context.Background()) }, func() {
-		if err != nil {
-			rw.showError(err)
-			return
-		}
-		if then != nil {
-			then()
-		}
-		rw.reload(current)
-		rw.setStatus(done)
-	})
-}
-
+// confirmRemove asks before it removes the target trials.
 func (rw *repoWindow) confirmRemove() {
-	ids := rw.b.Targets()
+	ids, question := rw.c.RemoveQuestion()
 	if len(ids) == 0 {
 		return
 	}
-	var names []string
-	for _, id := range ids {
-		t, _ := rw.b.Trial(id)
-		names = append(names, fmt.Sprintf("#%d %s", id, printable.String(t.Name)))
-	}
-	msg := fmt.Sprintf("Remove %d trial(s) from the repository?\n%s\nThis cannot be undone.", len(ids), joinLines(names, 10))
-	dialog.ShowConfirm("Remove trials", msg, func(ok bool) {
+	dialog.ShowConfirm("Remove trials", question, func(ok bool) {
 		if ok {
-			rw.Remove(ids...)
+			rw.c.Remove(ids...)
 		}
 	}, rw.win)
 }
 
-func joinLines(s []string, most int) string {
-	out := ""
-	for i, x := range s {
-		if i == most {
-			return out + fmt.Sprintf("… and %d more", len(s)-most)
-		}
-		out += x + "\n"
-	}
-	return out
+// openDoc returns the open document of trial id, nil if none.
+func (rw *repoWindow) openDoc(id int64) *view.Doc {
+	d, _ := rw.openDocument(id)
+	return d
 }
 
-// Remove removes trials (all or none) in the background.
-func (rw *repoWindow) Remove(ids ...int64) {
-	if ok, why := rw.b.Enabled(repoview.Remove); !ok {
-		rw.showError(errors.New(why))
-		return
-	}
-	var err error
-	rw.app.async(func() { err = rw.r.Remove(context.Background(), ids...) }, func() {
-		if err != nil {
-			rw.showError(err)
-			return
-		}
-		for _, id := range ids {
-			rw.b.SetMarked(id, false)
-		}
-		rw.reload(0)
-		rw.setStatus(fmt.Sprintf("Removed %d trial(s).", len(ids)))
-	})
-}
-
-// trialRef is the reference of trial id, also the Path of its document.
-func trialRef(id int64) string { return repo.RefPrefix + strconv.FormatInt(id, 10) }
-
-// openDocument returns the open document of trial id, if any.
+// openDocument returns the open document of trial id and its window, if
+// any.
 func (rw *repoWindow) openDocument(id int64) (*view.Doc, *Window) {
 	for _, w := range rw.app.windows {
-		if w.doc != nil && w.doc.Path == trialRef(id) {
+		if w.doc != nil && w.doc.Path == repoview.TrialRef(id) {
 			return w.doc, w
 		}
 	}
 	return nil, nil
-}
-
-// readTrial reads trial id as a document; call it off the UI goroutine.
-func (rw *repoWindow) readTrial(id int64) (*view.Doc, error) {
-	ctx := context.Background()
-	t, err := rw.r.Trial(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	e, err := rw.r.Open(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	view.PrimeFirstMetric(e)
-	return &view.Doc{Exp: e, Name: printable.String(t.Name) + " (" + trialRef(id) + ")", Path: trialRef(id)}, nil
 }
 
 // Open opens each target trial in its own window (raising windows that
@@ -669,15 +480,7 @@ func (rw *repoWindow) OpenTrial(id int64, then func(*Window)) {
 		}
 		return
 	}
-	rw.setStatus(fmt.Sprintf("Opening trial %d …", id))
-	var doc *view.Doc
-	var err error
-	rw.app.async(func() { doc, err = rw.readTrial(id) }, func() {
-		if err != nil {
-			rw.showError(err)
-			return
-		}
-		rw.setStatus(fmt.Sprintf("Opened trial %d.", id))
+	rw.c.OpenTrial(id, func(doc *view.Doc) {
 		w := rw.app.Show(doc)
 		if then != nil {
 			then(w)
@@ -685,48 +488,10 @@ func (rw *repoWindow) OpenTrial(id int64, then func(*Window)) {
 	})
 }
 
-// Compute runs Difference, Merge or Mean of the marked trials (in the
-// order they were marked) in the background; the result opens in a new
-// window, like the Algebra menu's.
-func (rw *repoWindow) Compute(a repoview.Action) {
-	ids, err := rw.b.Operands(a)
-	if err != nil {
-		rw.showError(err)
-		return
-	}
-	docs := make([]*view.Doc, len(ids))
-	for i, id := range ids {
-		docs[i], _ = rw.openDocument(id)
-	}
-	rw.progressLabel.SetText(fmt.Sprintf("Reading %d trials and computing their %s …", len(ids), a))
-	rw.showProgress(false)
-	var req view.Operation
-	var res *model.Experiment
-	rw.app.async(func() {
-		for i, id := range ids {
-			if docs[i] == nil {
-				if docs[i], err = rw.readTrial(id); err != nil {
-					return
-				}
-			}
-		}
-		req = view.Operation{Op: a.Op(), Operands: docs}
-		res, err = req.Evaluate()
-	}, func() {
-		rw.hideProgress()
-		if err != nil {
-			rw.showError(fmt.Errorf("%s: %w", a, err))
-			return
-		}
-		rw.app.Show(req.Result(res))
-		rw.setStatus("Computed " + req.Name() + ".")
-	})
-}
-
 // OpenHit opens the trial of search hit i with its metric and call path
 // (or region) selected.
 func (rw *repoWindow) OpenHit(i int) {
-	t := rw.hits
+	t := rw.c.Hits()
 	if t == nil || i < 0 || i >= len(t.Hits) {
 		return
 	}
@@ -742,37 +507,68 @@ func (rw *repoWindow) OpenHit(i int) {
 }
 
 func (rw *repoWindow) hitSize() (int, int) {
-	if rw.hits == nil {
-		return 0, 0
+	if h := rw.c.Hits(); h != nil {
+		return len(h.Rows), len(h.Columns)
 	}
-	return len(rw.hits.Rows), len(rw.hits.Columns)
+	return 0, 0
 }
 
 func (rw *repoWindow) hitCell(id widget.TableCellID) string { return rw.hitSorted.Cell(id.Row, id.Col) }
 
-// Search runs q in the background and lists its hits below the tree.
-func (rw *repoWindow) Search(q repo.Query) {
-	rw.setStatus("Searching " + repoview.Describe(q) + " …")
-	var hits []repo.Hit
-	var err error
-	rw.app.async(func() { hits, err = rw.r.Find(context.Background(), q) }, func() {
-		if err != nil {
-			rw.setStatus("The search failed.")
-			rw.showError(err)
-			return
-		}
-		rw.hits = repoview.NewHitTable(q, hits, rw.app.numberFormat())
-		rw.hitTitle.SetText(rw.hits.Title)
-		rw.hitSorted.Reset()
-		rw.hitTable.ScrollToTop()
-		rw.hitsBox.Show()
-		rw.split.SetOffset(0.5)
-		rw.setStatus(rw.hits.Title)
-	})
+// showHits lists a search's hits below the tree.
+func (rw *repoWindow) showHits(h *repoview.HitTable) {
+	rw.hitTitle.SetText(h.Title)
+	rw.hitSorted.Reset()
+	rw.hitTable.ScrollToTop()
+	rw.hitsBox.Show()
+	rw.split.SetOffset(0.5)
 }
 
 func (rw *repoWindow) closeHits() {
-	rw.hits = nil
+	rw.c.CloseHits()
 	rw.hitsBox.Hide()
 	rw.split.SetOffset(1)
 }
+
+// bold returns a label of text in bold.
+func bold(text string) *widget.Label {
+	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+// truncated returns l cut off with an ellipsis when it is too long.
+func truncated(l *widget.Label) *widget.Label {
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+// showImportDialog shows the Import… dialog (repoview.ImportForm).
+func (rw *repoWindow) showImportDialog() {
+	showForm(rw.win, rw.c.ImportForm(rw.pickPath).Form, rw.showError)
+}
+
+// pickPath asks for a file (or a folder) and passes its path to add.
+func (rw *repoWindow) pickPath(folder bool, add func(path string)) {
+	var d *dialog.FileDialog
+	if folder {
+		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				add(u.Path())
+			}
+		}, rw.win)
+	} else {
+		d = dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err == nil && r != nil {
+				add(r.URI().Path())
+				r.Close()
+			}
+		}, rw.win)
+	}
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
+}
+
+// showSearchDialog shows the Search… dialog (repoview.SearchForm).
+func (rw *repoWindow) showSearchDialog() { showForm(rw.win, rw.c.SearchForm().Form, rw.showError) }
+
+// showScalingDialog shows the Scaling… dialog (repoview.ScalingForm).
+func (rw *repoWindow) showScalingDialog() { showForm(rw.win, rw.c.ScalingForm().Form, rw.showError) }

@@ -31,21 +31,21 @@ func TestRepositoryScaling(t *testing.T) {
 	if rw.win.Canvas().Overlays().Top() == nil {
 		t.Error("Scaling… shows no dialog")
 	}
-	f := rw.newScalingForm()
-	if f.x.Selected != "procs" || !strings.Contains(f.preview.Text, "#5 lulesh.p64.size25.r1.cubex: 64") {
-		t.Errorf("x %q, preview %q", f.x.Selected, f.preview.Text)
+	f := rw.c.ScalingForm()
+	if f.X.Text != "procs" || !strings.Contains(f.Preview.Text, "#5 lulesh.p64.size25.r1.cubex: 64") {
+		t.Errorf("x %q, preview %q", f.X.Text, f.Preview.Text)
 	}
-	if f.metric.Selected != "time" || len(f.metric.Options) < 5 {
-		t.Errorf("metric %q of %q", f.metric.Selected, f.metric.Options)
+	if f.Metric.Text != "time" || len(f.Metric.Options) < 5 {
+		t.Errorf("metric %q of %q", f.Metric.Text, f.Metric.Options)
 	}
-	if err := f.Submit(); err != nil {
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	s := rw.scaling
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
-	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != scalingPlotW {
+	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != view.ScalingPlotW {
 		t.Error("no plot")
 	}
 	if got := s.rep.Result.Trials; len(got) != 2 || got[0].X != 27 || got[1].X != 64 {
@@ -94,8 +94,8 @@ func TestRepositoryScaling(t *testing.T) {
 
 	// A derived metric studied: time per visit, a ratio of the sums at
 	// every call path in each trial.
-	f.derived.SetText("tpv = time / visits")
-	if err := f.Submit(); err != nil {
+	f.Set(f.Derived, "tpv = time / visits")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	s = rw.scaling
@@ -122,8 +122,8 @@ func TestRepositoryScaling(t *testing.T) {
 	if e := w27.Document().Exp; e.MetricByName("tpv") >= 0 {
 		t.Error("the study's derived metric was added to the trial's window")
 	}
-	f.derived.SetText("tpv = time / nothing")
-	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "nothing") {
+	f.Set(f.Derived, "tpv = time / nothing")
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "nothing") {
 		t.Errorf("unknown metric in the derived formula: %v", err)
 	}
 
@@ -131,7 +131,7 @@ func TestRepositoryScaling(t *testing.T) {
 	rw.b.ClearMarks()
 	rw.Mark(rw.b.RowOf(1), true)
 	rw.Mark(rw.b.RowOf(6), true)
-	if err := rw.Scaling(rw.b.MarkedTrials(), view.ScalingSpec{Metric: "time", X: view.XGiven, XText: "compiler"}, nil); err == nil || !strings.Contains(err.Error(), "has no attribute compiler") {
+	if err := rw.c.Scaling(rw.b.MarkedTrials(), view.ScalingSpec{Metric: "time", X: view.XGiven, XText: "compiler"}, nil); err == nil || !strings.Contains(err.Error(), "has no attribute compiler") {
 		t.Errorf("mm and lulesh by compiler: %v", err)
 	}
 }

@@ -40,11 +40,11 @@ func openRepository(t *testing.T) (*App, *repoWindow, *repo.Repo, map[int64]stri
 	}
 	it.Action()
 	rw := a.repository
-	if rw == nil || rw.r == nil {
+	if rw == nil || rw.c.Repo() == nil {
 		t.Fatal("File › Repository… opened no repository window")
 	}
-	if rw.r.Location() != r.Location() {
-		t.Fatalf("the window reads %s, not %s", rw.r.Location(), r.Location())
+	if rw.c.Repo().Location() != r.Location() {
+		t.Fatalf("the window reads %s, not %s", rw.c.Repo().Location(), r.Location())
 	}
 	rw.win.Resize(fyne.NewSize(1400, 3000))
 	return a, rw, r, files
@@ -153,22 +153,22 @@ func TestRepositoryTreeAndFilter(t *testing.T) {
 func TestRepositoryImportAndAttributes(t *testing.T) {
 	_, rw, r, _ := openRepository(t)
 	rw.SelectTrial(4)
-	f := rw.newImportForm()
-	if f.app.Text != "lulesh" || f.experiment.Text != "scaling" {
-		t.Errorf("import form proposes %q / %q, want the current trial's", f.app.Text, f.experiment.Text)
+	f := rw.c.ImportForm(rw.pickPath)
+	if f.App.Text != "lulesh" || f.Experiment.Text != "scaling" {
+		t.Errorf("import form proposes %q / %q, want the current trial's", f.App.Text, f.Experiment.Text)
 	}
 	cpi := testkit.Data(t, "cube4", "cpi", "profile.cubex")
-	f.paths.SetText(cpi)
-	f.app.SetText("cpi")
-	f.experiment.SetText("runs")
-	f.name.SetText("π on 4 ranks")
-	f.attrs.SetText("machine=jureca\nqueue = batch")
-	if err := f.Submit(); err != nil {
+	f.Set(f.Paths, cpi)
+	f.Set(f.App, "cpi")
+	f.Set(f.Experiment, "runs")
+	f.Set(f.Name, "π on 4 ranks")
+	f.Set(f.Attrs, "machine=jureca\nqueue = batch")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	ids := repoview.Imported(rw.lastImport)
+	ids := repoview.Imported(rw.c.LastImport())
 	if len(ids) != 1 || rw.progressBox.Visible() {
-		t.Fatalf("import: %v (progress shown %v)", repoview.ImportSummary(rw.lastImport), rw.progressBox.Visible())
+		t.Fatalf("import: %v (progress shown %v)", repoview.ImportSummary(rw.c.LastImport()), rw.progressBox.Visible())
 	}
 	id := ids[0]
 	if rw.b.Current() != id || rw.title.Text != "π on 4 ranks" {
@@ -213,13 +213,13 @@ func TestRepositoryImportAndAttributes(t *testing.T) {
 	if q, _ := tr.Attr("queue"); q.Value != "debug" {
 		t.Errorf("queue %q, want debug", q.Value)
 	}
-	if rw.b.Current() != id || !slices.ContainsFunc(rw.details.Attrs, func(a repoview.AttrRow) bool { return a.Text == "compiler = gcc-12" }) {
-		t.Errorf("details after setting: current %d, attributes %+v", rw.b.Current(), rw.details.Attrs)
+	if rw.b.Current() != id || !slices.ContainsFunc(rw.c.Details().Attrs, func(a repoview.AttrRow) bool { return a.Text == "compiler = gcc-12" }) {
+		t.Errorf("details after setting: current %d, attributes %+v", rw.b.Current(), rw.c.Details().Attrs)
 	}
 	// Remove "machine": select it in the list and press Remove attribute.
-	i := slices.IndexFunc(rw.details.Attrs, func(a repoview.AttrRow) bool { return a.Key == "machine" })
+	i := slices.IndexFunc(rw.c.Details().Attrs, func(a repoview.AttrRow) bool { return a.Key == "machine" })
 	if i < 0 {
-		t.Fatalf("machine not listed: %+v", rw.details.Attrs)
+		t.Fatalf("machine not listed: %+v", rw.c.Details().Attrs)
 	}
 	if !rw.attrRm.Disabled() {
 		t.Error("Remove attribute enabled with no attribute selected")
@@ -244,7 +244,7 @@ func TestRepositoryImportAndAttributes(t *testing.T) {
 	if ok, why := rw.b.Enabled(repoview.Remove); !ok || rw.buttons[repoview.Remove].Disabled() {
 		t.Fatalf("Remove disabled: %s", why)
 	}
-	rw.Remove(rw.b.Targets()...)
+	rw.c.Remove(rw.b.Targets()...)
 	if got := trialIDs(t, r, ""); slices.Contains(got, id) || len(got) != 6 || slices.Contains(shownTrials(t, rw), id) {
 		t.Errorf("after removing %d: repository %v, tree %v", id, got, shownTrials(t, rw))
 	}
@@ -264,15 +264,15 @@ func TestRepositoryImportFolder(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "tau", f), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("run on 4 ranks\n"), 0o644)
-	f := rw.newImportForm()
-	f.paths.SetText(dir)
-	f.app.SetText("cpi")
-	f.experiment.SetText("tau")
-	if err := f.Submit(); err != nil {
+	f := rw.c.ImportForm(rw.pickPath)
+	f.Set(f.Paths, dir)
+	f.Set(f.App, "cpi")
+	f.Set(f.Experiment, "tau")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	if ids := repoview.Imported(rw.lastImport); len(ids) != 1 || len(rw.lastImport) != 2 || !rw.lastImport[1].Skipped && !rw.lastImport[0].Skipped {
-		t.Fatalf("folder import: %+v", rw.lastImport)
+	if ids := repoview.Imported(rw.c.LastImport()); len(ids) != 1 || len(rw.c.LastImport()) != 2 || !rw.c.LastImport()[1].Skipped && !rw.c.LastImport()[0].Skipped {
+		t.Fatalf("folder import: %+v", rw.c.LastImport())
 	}
 	if rw.progress.Value != 1 {
 		t.Errorf("progress ended at %v", rw.progress.Value)
@@ -287,13 +287,13 @@ func TestRepositoryImportFolder(t *testing.T) {
 // selected, and a second click on a hit of the same trial reuses the window.
 func TestRepositorySearch(t *testing.T) {
 	a, rw, r, _ := openRepository(t)
-	f := rw.newSearchForm()
-	if f.metric.Text != "time" || !slices.Contains(f.metricNames, "visits") {
-		t.Errorf("metric %q of %q", f.metric.Text, f.metricNames)
+	f := rw.c.SearchForm()
+	if f.Metric.Text != "time" || !slices.Contains(f.Metric.Options, "visits") {
+		t.Errorf("metric %q of %q", f.Metric.Text, f.Metric.Options)
 	}
-	f.threshold.SetText("5%")
-	f.where.SetText("app = lulesh")
-	if err := f.Submit(); err != nil {
+	f.Set(f.Threshold, "5%")
+	f.Set(f.Where, "app = lulesh")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := f.Spec().Query()
@@ -301,8 +301,8 @@ func TestRepositorySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rw.hits == nil || len(want) < 2 || !reflect.DeepEqual(rw.hits.Hits, want) || !rw.hitsBox.Visible() {
-		t.Fatalf("hits differ from repo.Find (%d): %+v", len(want), rw.hits)
+	if rw.c.Hits() == nil || len(want) < 2 || !reflect.DeepEqual(rw.c.Hits().Hits, want) || !rw.hitsBox.Visible() {
+		t.Fatalf("hits differ from repo.Find (%d): %+v", len(want), rw.c.Hits())
 	}
 	if rows, cols := rw.hitSize(); rows != len(want) || cols != 5 || rw.hitCell(widget.TableCellID{Row: 0, Col: 4}) != want[0].Path {
 		t.Errorf("hit table %dx%d, first path %q", rows, cols, rw.hitCell(widget.TableCellID{Row: 0, Col: 4}))
@@ -360,24 +360,24 @@ func TestRepositorySearch(t *testing.T) {
 	}
 
 	// A flat search selects the region in the flat profile.
-	f.flat.SetChecked(true)
-	f.kind.SetText("mpi")
-	f.threshold.SetText("1%")
-	if err := f.Submit(); err != nil {
+	f.SetOn(f.Flat, true)
+	f.Set(f.Kind, "mpi")
+	f.Set(f.Threshold, "1%")
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	if len(rw.hits.Hits) == 0 {
+	if len(rw.c.Hits().Hits) == 0 {
 		t.Fatal("no MPI region with 1 % of the time")
 	}
-	h := rw.hits.Hits[0]
+	h := rw.c.Hits().Hits[0]
 	rw.OpenHit(0)
 	_, w := rw.openDocument(h.Trial)
 	if got := w.view.Selected(view.CallPane); !w.view.Flat() || got.Kind != view.RegionNode || w.doc.Exp.Regions[got.Index].Name != h.Path {
 		t.Errorf("flat hit %s: flat %v, selected %+v", h.Path, w.view.Flat(), got)
 	}
 	// A bad threshold is refused with a message, nothing searched.
-	f.threshold.SetText("much")
-	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "threshold") {
+	f.Set(f.Threshold, "much")
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "threshold") {
 		t.Errorf("bad threshold: %v", err)
 	}
 }
@@ -473,7 +473,7 @@ func TestRepositoryReadOnly(t *testing.T) {
 	a.repoLocation = loc
 	a.ShowRepository()
 	rw := a.repository
-	if rw == nil || rw.r == nil {
+	if rw == nil || rw.c.Repo() == nil {
 		t.Fatal("no repository window")
 	}
 	if ids := shownTrials(t, rw); len(ids) != 2 {
@@ -498,19 +498,19 @@ func TestRepositoryReadOnly(t *testing.T) {
 			t.Errorf("%s disabled on a read-only repository", act)
 		}
 	}
-	f := rw.newSearchForm()
-	if err := f.Submit(); err != nil || rw.hits == nil || len(rw.hits.Hits) == 0 {
+	f := rw.c.SearchForm()
+	if err := f.Confirmed(); err != nil || rw.c.Hits() == nil || len(rw.c.Hits().Hits) == 0 {
 		t.Fatalf("search as the read-only role: %v", err)
 	}
 	rw.OpenHit(0)
-	if _, w := rw.openDocument(rw.hits.Hits[0].Trial); w == nil || w.view.Selected(view.CallPane).Index != rw.hits.Hits[0].Cnode {
+	if _, w := rw.openDocument(rw.c.Hits().Hits[0].Trial); w == nil || w.view.Selected(view.CallPane).Index != rw.c.Hits().Hits[0].Cnode {
 		t.Error("a hit did not open with its call path selected")
 	}
 	// A change that slips through is refused by the database, with the reason.
 	var shown error
 	a.fatal = func(err error) { shown = err }
 	rw.b.SetReadOnly("")
-	rw.Remove(1)
+	rw.c.Remove(1)
 	if shown == nil || !strings.Contains(shown.Error(), "read-only") {
 		t.Errorf("remove as the read-only role: %v", shown)
 	}
@@ -528,25 +528,5 @@ func TestRepositoryFlags(t *testing.T) {
 	a.repoLocation = "runs.db"
 	if loc, _ := a.RepositoryLocation(); loc != "runs.db" {
 		t.Errorf("--repo location %q", loc)
-	}
-}
-
-// TestRepositoryImportButtonWhileImporting: the listing is read again
-// after each trial of an import, which must not enable Import… again
-// while the import runs.
-func TestRepositoryImportButtonWhileImporting(t *testing.T) {
-	_, rw, _, _ := openRepository(t)
-	if rw.buttons[repoview.Import].Disabled() {
-		t.Fatal("Import… disabled before an import")
-	}
-	rw.cancelImport = func() {}
-	rw.reload(0)
-	if !rw.buttons[repoview.Import].Disabled() {
-		t.Error("Import… enabled while an import runs")
-	}
-	rw.cancelImport = nil
-	rw.updateButtons()
-	if rw.buttons[repoview.Import].Disabled() {
-		t.Error("Import… disabled after the import")
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/model"
-	"cubeview/numfmt"
+	"cubeview/repoview"
 	"cubeview/view"
 )
 
@@ -124,9 +124,6 @@ func (w *Window) showScalingDialog() {
 	showFormDialog(w.win, "Scaling", "Compute", f.content, 720, f.Submit, func(err error) { dialog.ShowError(err, w.win) })
 }
 
-// Plot size in pixels; the window scales it to fit.
-const scalingPlotW, scalingPlotH = 1000, 580
-
 // Scaling runs the study in the background, showing progress in from,
 // and opens its table and plot in a new window.
 func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
@@ -140,7 +137,7 @@ func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
 	var rep *view.ScalingReport
 	var img image.Image
 	var err error
-	a.async(func() { rep, img, err = scalingStudy(trials, spec, format) }, func() {
+	a.async(func() { rep, img, err = view.ScalingStudy(trials, spec, format) }, func() {
 		from.stopBusy()
 		if err != nil {
 			from.showError(err)
@@ -148,21 +145,6 @@ func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
 		}
 		from.scaling = a.showScaling(rep, img, docs)
 	})
-}
-
-// scalingStudy computes a scaling study and draws its plot; call it off
-// the UI goroutine.
-func scalingStudy(trials []view.ScalingTrial, spec view.ScalingSpec, format numfmt.Format) (*view.ScalingReport, image.Image, error) {
-	rep, err := view.NewScalingReport(trials, spec, format)
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := rep.Chart()
-	if err != nil {
-		return nil, nil, err
-	}
-	img, err := c.Image(scalingPlotW, scalingPlotH)
-	return rep, img, err
 }
 
 // scalingWindow shows a scaling study: the table of call paths and the
@@ -242,7 +224,7 @@ func (s *scalingWindow) Select(i int) {
 // document, or the same repository trial opened again.
 func (s *scalingWindow) has(d *view.Doc) bool {
 	for _, x := range s.docs {
-		if x == d || sameTrial(x, d) {
+		if x == d || repoview.SameTrial(x, d) {
 			return true
 		}
 	}

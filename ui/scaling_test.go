@@ -41,7 +41,7 @@ func TestScalingFromMenu(t *testing.T) {
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
-	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != scalingPlotW {
+	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != view.ScalingPlotW {
 		t.Error("no plot")
 	}
 	e27, e64 := w27.Document().Exp, w64.Document().Exp

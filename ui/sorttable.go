@@ -35,11 +35,7 @@ func newSortedTable(src tableSource) *sortedTable {
 	s.resort()
 	s.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(s.order), src.cols },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
+		func() fyne.CanvasObject { return truncLabel("") },
 		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.Cell(id.Row, id.Col)) })
 	s.table.ShowHeaderColumn = false
 	s.table.CreateHeader = func() fyne.CanvasObject { return newSortHeader() }

@@ -17,7 +17,7 @@ type TreePane struct {
 	widget.Tree
 	dim  view.Dim
 	view *view.View
-	kids map[string][]string // children ids, cached until Reload
+	rows *view.PaneRows // the rows by id, children cached until Reload
 
 	// OnSelect is called when the user selects a node.
 	OnSelect func(n view.Node)
@@ -34,8 +34,8 @@ type TreePane struct {
 
 // NewTreePane returns an empty pane for dimension d; SetView fills it.
 func NewTreePane(d view.Dim) *TreePane {
-	p := &TreePane{dim: d, kids: map[string][]string{}}
-	p.ChildUIDs = p.childIDs
+	p := &TreePane{dim: d, rows: view.NewPaneRows(nil, d)}
+	p.ChildUIDs = func(id string) []string { return p.rows.ChildIDs(id) }
 	p.IsBranch = func(id string) bool {
 		if p.view == nil {
 			return id == ""
@@ -151,28 +151,11 @@ func (p *TreePane) expanded(id string, open bool) {
 // Dim returns the pane's dimension.
 func (p *TreePane) Dim() view.Dim { return p.dim }
 
-func (p *TreePane) childIDs(id string) []string {
-	if p.view == nil {
-		return nil
-	}
-	if c, ok := p.kids[id]; ok {
-		return c
-	}
-	ns := p.view.Children(p.dim, view.ParseNode(id))
-	ids := make([]string, len(ns))
-	for i, n := range ns {
-		ids[i] = n.ID()
-	}
-	p.kids[id] = ids
-	return ids
-}
-
 // SetView shows v, with its expanded nodes open and its selection selected.
 func (p *TreePane) SetView(v *view.View) {
-	p.view = v
+	p.view, p.rows = v, view.NewPaneRows(v, p.dim)
 	p.quiet = true
 	defer func() { p.quiet = false }()
-	p.kids = map[string][]string{}
 	p.CloseAllBranches()
 	p.UnselectAll()
 	p.Sync()
@@ -187,22 +170,14 @@ func (p *TreePane) Sync() {
 	wasQuiet := p.quiet
 	p.quiet = true
 	defer func() { p.quiet = wasQuiet }()
-	p.kids = map[string][]string{}
-	var walk func(id string)
-	walk = func(id string) {
-		for _, c := range p.childIDs(id) {
-			n := view.ParseNode(c)
-			if p.view.Expanded(p.dim, n) {
-				if !p.IsBranchOpen(c) {
-					p.OpenBranch(c)
-				}
-				walk(c)
-			} else if p.IsBranchOpen(c) {
-				p.CloseBranch(c)
-			}
+	p.rows.Reset()
+	p.rows.WalkExpanded(func(id string, expanded bool) {
+		if expanded && !p.IsBranchOpen(id) {
+			p.OpenBranch(id)
+		} else if !expanded && p.IsBranchOpen(id) {
+			p.CloseBranch(id)
 		}
-	}
-	walk("")
+	})
 	if s := p.view.Selected(p.dim); s.Valid() {
 		p.Select(s.ID())
 	}
@@ -212,7 +187,7 @@ func (p *TreePane) Sync() {
 // Reload drops cached children (after the sort order, the flat-profile
 // switch or sorted values changed) and redraws the visible rows.
 func (p *TreePane) Reload() {
-	p.kids = map[string][]string{}
+	p.rows.Reset()
 	p.Refresh()
 }
 
@@ -230,20 +205,7 @@ func (p *TreePane) Reveal(n view.Node) {
 }
 
 // VisibleRows returns the rows currently shown (open branches followed), in order.
-func (p *TreePane) VisibleRows() []view.Node {
-	var out []view.Node
-	var walk func(id string)
-	walk = func(id string) {
-		for _, c := range p.childIDs(id) {
-			out = append(out, view.ParseNode(c))
-			if p.IsBranchOpen(c) {
-				walk(c)
-			}
-		}
-	}
-	walk("")
-	return out
-}
+func (p *TreePane) VisibleRows() []view.Node { return p.rows.Visible(p.IsBranchOpen) }
 
 // treeKeys are the keys a pane handles itself (view.Navigate); others
 // go to the tree.

@@ -182,8 +182,7 @@ func (f *OperationForm) Opened(d *Doc, to *Field) {
 	default:
 		to.Text = label(d)
 	}
-	f.update()
-	f.Redraw()
+	f.Update(f.update)
 }
 
 // Selected returns the checked experiments of the list in list order.

@@ -55,8 +55,7 @@ func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)),
 		Fields: []*Field{path, {Kind: NoteField, Text: SaveHelp(), Wrap: true}}}
 	path.Action = func() {
 		chooseFolder(func(dir string) {
-			_ = f.Set(path, filepath.Join(dir, filepath.Base(path.Text)))
-			f.Redraw()
+			f.Update(func() { _ = f.Set(path, filepath.Join(dir, filepath.Base(path.Text))) })
 		})
 	}
 	f.Submit = func() error {

@@ -17,6 +17,7 @@ const (
 	CheckField                   // on or off, with the Label beside the box
 	ListField                    // Options each with a check box, in an order the user can change
 	NoteField                    // Text shown only; Problem-styled when Warn
+	ComboField                   // a line of text with Options to choose from in a drop-down list
 )
 
 // Field is one field of a Form. The form's code reads and writes the
@@ -28,7 +29,7 @@ type Field struct {
 	// radio field, or a note's text.
 	Text        string
 	On          bool     // a check field's state
-	Options     []string // the choices of a choice, radio or list field
+	Options     []string // the choices of a choice, radio, list or combo field
 	Checked     []bool   // a list field's check boxes, parallel to Options
 	Placeholder string
 	Lines       int  // visible lines of a text field; 0 or 1 is one line
@@ -45,14 +46,15 @@ type Field struct {
 	// Validate returns what is wrong with a text field's text, or nil.
 	Validate func(text string) error
 	// Action, when Button is set, is a button beside the field (e.g.
-	// "Open file…" beside a choice of experiments); More are further
-	// buttons after it ("Open folder…").
+	// "Open file…" beside a choice of experiments).
 	Button string
 	Action func()
-	More   []FieldButton
+	// More are further buttons beside the field: after Button beside a
+	// line ("Open folder…"), under it beside a taller field.
+	More []FieldButton
 }
 
-// FieldButton is a further button beside a field.
+// FieldButton is a button beside a form field.
 type FieldButton struct {
 	Text   string
 	Action func()
@@ -75,19 +77,10 @@ type Form struct {
 	Submit func() error
 	// Focus is the field that has the keyboard first; nil for none.
 	Focus *Field
-	// Sync and Close are set by the dialog that shows the form: Sync
-	// shows every field's value again, Close closes the dialog (see
-	// Redraw and Done).
-	Sync, Close func()
-}
-
-// Redraw shows the fields' values in the dialog showing the form, if
-// any: code that changes fields other than in Changed — e.g. once an
-// experiment opened by a button's Action is there — calls it.
-func (f *Form) Redraw() {
-	if f.Sync != nil {
-		f.Sync()
-	}
+	// Redraw and Close are set by the dialog that shows the form: Redraw
+	// shows every field's value again (Update calls it), Close closes the
+	// dialog (Done calls it).
+	Redraw, Close func()
 }
 
 // Done closes the dialog showing the form, if any: code that submits the
@@ -95,6 +88,17 @@ func (f *Form) Redraw() {
 func (f *Form) Done() {
 	if f.Close != nil {
 		f.Close()
+	}
+}
+
+// Update runs change, which may change any field, and then shows the
+// fields again: for changes that do not come from the user's typing or
+// choosing in a field (a file chosen in a file dialog, options read in
+// the background).
+func (f *Form) Update(change func()) {
+	change()
+	if f.Redraw != nil {
+		f.Redraw()
 	}
 }
 

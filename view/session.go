@@ -11,7 +11,6 @@ import (
 	"cubeview/assets"
 	"cubeview/format"
 	"cubeview/internal/prefs"
-	"cubeview/model"
 )
 
 // Preference keys of the recent files.
@@ -78,17 +77,6 @@ func ReadDoc(path string) (*Doc, error) {
 	}
 	PrimeFirstMetric(exp)
 	return &Doc{Exp: exp, Name: filepath.Base(path), Path: path}, nil
-}
-
-// PrimeFirstMetric sums up the first available metric, which a new window
-// shows first; call it off the UI goroutine.
-func PrimeFirstMetric(exp *model.Experiment) {
-	for _, m := range exp.MetricRoots {
-		if exp.Metrics[m].Unavailable == "" {
-			_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
-			return
-		}
-	}
 }
 
 // ErrNoExample says that this build has no bundled example.

@@ -31,6 +31,13 @@
 // members of a written .cubex carry a fixed time, so the same experiment
 // always gives the same bytes.
 //
+// A MINDOUBLE or MAXDOUBLE metric stored call-tree INCLUSIVE keeps the
+// stored values as they are: its inclusive values (the minimum or maximum
+// over a subtree) are exact, but where a callee holds the extreme the file
+// does not tell the caller's own value, which then reads as the stored one
+// or 0. Writing keeps such metrics EXCLUSIVE, so files written here keep
+// both.
+//
 // Double values may be NaN or infinite; they are read, kept and written as
 // CubeLib does. The values of a .data row belong to the locations with
 // Ids 0…L−1 in that order; an anchor.xml with other location Ids is an

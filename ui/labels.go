@@ -1,0 +1,29 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Constructors of the kinds of label the windows repeat.
+
+// truncLabel returns a label that ends in "…" where it is too narrow.
+func truncLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+// noteLabel returns a label of low importance that wraps at word
+// boundaries, for hints and notes below the content.
+func noteLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// titleLabel returns a bold label, for the title of a pane or panel.
+func titleLabel(text string) *widget.Label {
+	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
