@@ -117,7 +117,7 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 		if x.Kind == view.CheckField {
 			label = ""
 		}
-		grid.Append(label, obj)
+		grid.AppendItem(&widget.FormItem{Text: label, Widget: obj, HintText: x.Hint})
 	}
 	syncAll()
 	f.Redraw = syncAll
@@ -213,6 +213,9 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 	l.TextStyle.Monospace = x.Monospace
 	return l, func() {
 		l.Importance = widget.LowImportance
+		if x.Plain {
+			l.Importance = widget.MediumImportance
+		}
 		if x.Warn {
 			l.Importance = widget.DangerImportance
 		}

@@ -1,8 +1,8 @@
 package view
 
-// Runner runs work off the UI goroutine and then done on it (the
-// application's App.async); a test's Runner runs both at once, so the
-// code that takes one is tested without a window.
+// Runner runs work off the UI goroutine and then done on it, the way the
+// GUI runs long work (App.async); tests pass one that runs both at once
+// (or holds them back to check what happens meanwhile).
 type Runner func(work, done func())
 
 // Busy shows that work runs, saying what it does ("Computing before −
