@@ -69,7 +69,7 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 				f.Operands.Checked = append(f.Operands.Checked, on)
 			}
 		}
-		f.Fields = append(f.Fields, f.Operands, f.withOpen(Note("Open another experiment:"), f.Operands))
+		f.Fields = append(f.Fields, f.Operands, f.withOpen(&Field{Kind: NoteField, Plain: true, Text: "Open another experiment:"}, f.Operands))
 		note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
 		if op == algebra.OpMerge {
 			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
@@ -81,11 +81,11 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 		"by default, when every operand has one root, the roots match whatever their names)"}
 	f.Renames = &Field{Kind: TextField, Label: "Rename regions", Lines: 2,
 		Placeholder: "OLD=NEW, one rule a line, applied in order, e.g. tea_leaf_.*=tea_leaf"}
-	f.Preview = &Field{Kind: NoteField, Wrap: true}
+	f.Preview = &Field{Kind: NoteField, Wrap: true, Plain: true}
 	renameHelp := &Field{Kind: NoteField, Label: " ", Wrap: true, Text: "Regions are renamed in every operand before matching, for functions renamed between versions: " +
 		"OLD is a regular expression that must match the whole name, NEW may use $1 …; write \\= for a '=' in OLD."}
 	systemHelp := &Field{Kind: NoteField, Wrap: true, Text: "Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise."}
-	f.Fields = append(f.Fields, &Field{Kind: NoteField, Wrap: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, systemHelp, f.Preview)
+	f.Fields = append(f.Fields, &Field{Kind: NoteField, Wrap: true, Plain: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, systemHelp, f.Preview)
 	f.Fields[0].Width = 640
 	f.update()
 	return f

@@ -30,7 +30,7 @@ func ReferenceForm(doc *Doc, open []*Doc, ref *model.Experiment, shown bool, app
 		}
 	}
 	show := &Field{Kind: CheckField, Label: "Show the call tree in External percent", On: !shown}
-	text := &Field{Kind: NoteField, Wrap: true, Width: 620,
+	text := &Field{Kind: NoteField, Wrap: true, Plain: true, Width: 620,
 		Text: "External percent shows each value in percent of the same metric's total in the reference experiment — " +
 			"for a difference, the old run's total shows the effect of a change relative to where it started."}
 	f := &Form{Title: "External reference of " + doc.Name, Confirm: "Apply", Fields: []*Field{text, choice, show}}
