@@ -127,7 +127,7 @@ func TestValueColumn(t *testing.T) {
 	}
 	// Narrow the window: long names are elided in the middle.
 	w.win.Resize(fyne.NewSize(700, 600))
-	w.setSplit(0.2, 0.5)
+	w.setSplit(view.Split{Outer: 0.2, Inner: 0.5})
 	var elided *rowView
 	for _, r := range rowViews(w.Pane(view.CallPane)) {
 		if strings.Contains(r.label.Text, "…") {
