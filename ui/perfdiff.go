@@ -46,11 +46,7 @@ func (a *App) PerfDiff(r view.PerfDiffRequest, from *Window) {
 			target = from
 		}
 	}
-	format := from.view.NumberFormat()
-	from.startBusy(j.Busy())
-	var err error
-	a.async(func() { err = j.Compute(format) }, func() {
-		from.stopBusy()
+	j.Run(a.async, from.busyWith, from.view.NumberFormat(), func(err error) {
 		if err != nil {
 			from.showError(err)
 			return

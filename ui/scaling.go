@@ -29,20 +29,14 @@ func (w *Window) newScalingForm() *view.ScalingForm {
 // Scaling runs the study in the background, showing progress in from,
 // and opens its table and plot in a new window.
 func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
-	trials := view.DocTrials(docs)
-	format := from.view.NumberFormat()
-	from.startBusy(view.ScalingBusy(len(docs)))
-	var rep *view.ScalingReport
-	var img image.Image
-	var err error
-	a.async(func() { rep, img, err = view.ScalingStudy(trials, spec, format) }, func() {
-		from.stopBusy()
+	done := func(rep *view.ScalingReport, img image.Image, err error) {
 		if err != nil {
 			from.showError(err)
 			return
 		}
 		from.scaling = a.showScaling(rep, img, docs)
-	})
+	}
+	view.RunScaling(a.async, from.busyWith, docs, spec, from.view.NumberFormat(), done)
 }
 
 // scalingWindow shows a scaling study: the table of call paths and the

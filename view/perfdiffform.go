@@ -153,9 +153,20 @@ func derivedIn(d *Doc, uniq string) bool {
 	return m >= 0 && d.Exp.Metrics[m].IsDerived()
 }
 
-// Busy is the progress message while the comparison runs.
-func (j *PerfDiffJob) Busy() string {
+// Progress is the progress message while the comparison runs.
+func (j *PerfDiffJob) Progress() string {
 	return fmt.Sprintf("Comparing %s and %s …", j.Names[0], j.Names[1])
+}
+
+// Run compares in the background through run, showing Progress through
+// busy, and then passes Compute's error to done (on run's UI side).
+func (j *PerfDiffJob) Run(run Runner, busy Busy, format numfmt.Format, done func(error)) {
+	stop := busy(j.Progress())
+	var err error
+	run(func() { err = j.Compute(format) }, func() {
+		stop()
+		done(err)
+	})
 }
 
 // Compute compares, and computes A − B when the list goes into its new

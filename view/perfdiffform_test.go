@@ -75,11 +75,27 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	r := PerfDiffRequest{A: docs[0], B: docs[1]}
 	r.Options.Metric, r.Options.Delta = "time", 0.5
 	j := NewPerfDiffJob(r, docs)
-	if j.Derived || j.InDifference != nil || j.Names != [2]string{"a", "b"} || j.Busy() != "Comparing a and b …" {
-		t.Fatalf("plan %+v, busy %q", j, j.Busy())
+	if j.Derived || j.InDifference != nil || j.Names != [2]string{"a", "b"} || j.Progress() != "Comparing a and b …" {
+		t.Fatalf("plan %+v, progress %q", j, j.Progress())
 	}
-	if err := j.Compute(numfmt.Grouped()); err != nil {
-		t.Fatal(err)
+	var busy []string
+	stopped, done := 0, 0
+	h := &heldRunner{}
+	j.Run(h.run, func(what string) func() {
+		busy = append(busy, what)
+		return func() { stopped++ }
+	}, numfmt.Grouped(), func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		done++
+	})
+	if len(busy) != 1 || busy[0] != j.Progress() || stopped != 0 || done != 0 {
+		t.Fatalf("while running: busy %q, stopped %d, done %d", busy, stopped, done)
+	}
+	h.flush()
+	if stopped != 1 || done != 1 {
+		t.Fatalf("after running: stopped %d, done %d", stopped, done)
 	}
 	if j.Report == nil || j.Result == nil || j.Report.NameA != "a" {
 		t.Fatalf("computed report %v, result %v; want both (no window shows a − b)", j.Report, j.Result)

@@ -3,10 +3,12 @@ package view
 import (
 	"errors"
 	"fmt"
+	"image"
 	"slices"
 
 	"cubeview/analysis"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // ScalingFields are the fields both scaling dialogs have (Algebra ›
@@ -166,9 +168,21 @@ func DocTrials(docs []*Doc) []ScalingTrial {
 	return trials
 }
 
-// ScalingBusy is the progress message while a study of n experiments
-// runs.
-func ScalingBusy(n int) string { return fmt.Sprintf("Scaling of %d experiments …", n) }
+// RunScaling computes the study of docs in the background through run,
+// showing progress through busy, and passes the report, its plot or the
+// error to done (on run's UI side).
+func RunScaling(run Runner, busy Busy, docs []*Doc, spec ScalingSpec, format numfmt.Format,
+	done func(*ScalingReport, image.Image, error)) {
+	trials := DocTrials(docs)
+	stop := busy(fmt.Sprintf("Scaling of %d experiments …", len(docs)))
+	var rep *ScalingReport
+	var img image.Image
+	var err error
+	run(func() { rep, img, err = ScalingStudy(trials, spec, format) }, func() {
+		stop()
+		done(rep, img, err)
+	})
+}
 
 // StudyDocs returns the documents of the study's trials in the trials'
 // order (by x); docs are the documents studied, in any order.

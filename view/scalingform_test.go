@@ -1,6 +1,7 @@
 package view
 
 import (
+	"image"
 	"slices"
 	"strings"
 	"testing"
@@ -80,6 +81,26 @@ func TestScalingStudyDocs(t *testing.T) {
 	}
 	if got := rep.StudyDocs(docs); !slices.Equal(got, []*Doc{docs[1], docs[0]}) {
 		t.Errorf("StudyDocs = %v, want small, big", got)
+	}
+	// RunScaling: progress while the work is held back, the report after.
+	h := &heldRunner{}
+	var busy []string
+	var got *ScalingReport
+	RunScaling(h.run, func(what string) func() {
+		busy = append(busy, what)
+		return func() { busy = append(busy, "stopped") }
+	}, docs[:2], ScalingSpec{Metric: "time", X: XValues, XText: "2, 1"}, numfmt.Cube(), func(r *ScalingReport, img image.Image, err error) {
+		if err != nil || img == nil {
+			t.Fatalf("RunScaling: %v, plot %v", err, img)
+		}
+		got = r
+	})
+	if len(busy) != 1 || busy[0] != "Scaling of 2 experiments …" || got != nil {
+		t.Fatalf("while running: busy %q, report %v", busy, got)
+	}
+	h.flush()
+	if len(busy) != 2 || got == nil || got.Runs != rep.Runs {
+		t.Errorf("after running: busy %q, report %v", busy, got)
 	}
 	if rep.WindowTitle() != "cubeview — scaling: time" || !strings.HasPrefix(rep.Hint(), "x 1: small, 2: big. Click a call path") {
 		t.Errorf("window title %q, hint %q", rep.WindowTitle(), rep.Hint())
