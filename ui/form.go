@@ -197,6 +197,9 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.Canvas
 	l.TextStyle.Monospace = x.Monospace
 	return l, func() {
 		l.Importance = widget.LowImportance
+		if x.Plain {
+			l.Importance = widget.MediumImportance
+		}
 		if x.Warn {
 			l.Importance = widget.DangerImportance
 		}

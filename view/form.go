@@ -36,6 +36,7 @@ type Field struct {
 	Monospace   bool // a text field or note in a fixed-width font
 	Wrap        bool // a note wraps at the dialog's width (else its own line breaks only)
 	Warn        bool // a note shown as a problem
+	Plain       bool // a note in the text's colour (else dimmed, as a hint)
 	Disabled    bool
 	// Width is the least width of the form's content, in points, when
 	// this field needs it (the widest field wins); 0 for no demand.

@@ -1,30 +1,50 @@
 package view
 
-import "cubeview/analysis"
+import (
+	"image"
 
-// ScalingFields are the fields both scaling dialogs have (Algebra ›
-// Scaling… and the repository window's Scaling…): the metric, what the
-// runs are compared by, weak scaling and own values.
-type ScalingFields struct {
-	Metric, Basis, Weak, Exclusive *Field
+	"cubeview/analysis"
+	"cubeview/numfmt"
+)
+
+// ScalingOptions are the fields of a scaling study's options that both
+// Scaling… dialogs (of the open experiments and of repository trials)
+// have: what to compare across locations, weak scaling and exclusive
+// values.
+type ScalingOptions struct {
+	Basis, Weak, Exclusive *Field
 }
 
-// NewScalingFields returns the shared fields of a scaling dialog: no
-// metric offered yet, runs compared by their mean, strong scaling of
-// inclusive values.
-func NewScalingFields() ScalingFields {
-	return ScalingFields{
-		Metric: &Field{Kind: ChoiceField, Label: "Metric"},
-		Basis:  &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
-		Weak:   &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
+// NewScalingOptions returns the option fields, comparing means.
+func NewScalingOptions() ScalingOptions {
+	return ScalingOptions{
+		Basis: &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
+		Weak:  &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &Field{Kind: CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
 	}
 }
 
-// Spec returns the study of metric (a uniq_name) the fields describe, x
-// from x and xText.
-func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec {
-	return ScalingSpec{Metric: metric, X: x, XText: xText, Weak: s.Weak.On, Exclusive: s.Exclusive.On,
-		Basis: analysis.Basis(max(s.Basis.Index(), 0))}
+// Apply sets the options of s as the fields say.
+func (o ScalingOptions) Apply(s *ScalingSpec) {
+	s.Weak, s.Exclusive = o.Weak.On, o.Exclusive.On
+	s.Basis = analysis.Basis(max(o.Basis.Index(), 0))
+}
+
+// Plot size in pixels of a scaling study; the window scales it to fit.
+const ScalingPlotW, ScalingPlotH = 1000, 580
+
+// ScalingStudy computes a scaling study and draws its plot; call it off
+// the UI goroutine.
+func ScalingStudy(trials []ScalingTrial, spec ScalingSpec, format numfmt.Format) (*ScalingReport, image.Image, error) {
+	rep, err := NewScalingReport(trials, spec, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := rep.Chart()
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := c.Image(ScalingPlotW, ScalingPlotH)
+	return rep, img, err
 }
