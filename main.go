@@ -20,6 +20,7 @@ import (
 	"cubeview/format"
 	_ "cubeview/internal/cleanlocale"
 	"cubeview/ui"
+	"cubeview/view"
 )
 
 // appMetadata is the application's metadata; its Version is the program's.
@@ -53,20 +54,27 @@ func main() {
 	}
 	// From here on windows open; what can be checked without one is
 	// checked first, so that a terminal gets one line, not a window.
-	if o, err := ui.ParseArgs(args); err == nil && !o.Help {
-		for _, f := range o.Files {
-			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) && !format.IsReference(f) {
-				fmt.Fprintf(os.Stderr, "cubeview: %s: no such file or folder\n", f)
-				os.Exit(1)
-			}
-		}
-		if !haveDisplay() {
-			fmt.Fprintln(os.Stderr, noDisplay)
+	o, err := view.ParseLaunch(args)
+	if o.Help {
+		fmt.Println(view.LaunchUsage)
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cubeview: %v\n%s\n", err, view.LaunchUsage)
+		os.Exit(2)
+	}
+	for _, f := range o.Files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) && !format.IsReference(f) {
+			fmt.Fprintf(os.Stderr, "cubeview: %s: no such file or folder\n", f)
 			os.Exit(1)
 		}
 	}
+	if !haveDisplay() {
+		fmt.Fprintln(os.Stderr, noDisplay)
+		os.Exit(1)
+	}
 	defer exitIfDisplayFails()
-	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), args))
+	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), o))
 }
 
 // noDisplay is the one line a window request without a display gets.

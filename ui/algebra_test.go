@@ -842,19 +842,6 @@ func TestOpenExpression(t *testing.T) {
 	}
 }
 
-func TestParseCalcFlag(t *testing.T) {
-	o, err := ParseArgs([]string{"--calc", "diff(a.cubex, b.cubex)", "--snapshot", "x.png", "--select-metric", "time"})
-	if err != nil || o.Calc != "diff(a.cubex, b.cubex)" || o.Snapshot != "x.png" {
-		t.Errorf("ParseArgs: %+v, %v", o, err)
-	}
-	if _, err := ParseArgs([]string{"--calc", "diff(a, b)", "--snapshot", "x.png", "c.cubex"}); err == nil {
-		t.Error("--snapshot with --calc and a file should fail")
-	}
-	if _, err := ParseArgs([]string{"--calc"}); err == nil {
-		t.Error("--calc without a value should fail")
-	}
-}
-
 // TestDisplayNames renders recorded expressions for people.
 func TestDisplayNames(t *testing.T) {
 	tests := []struct {

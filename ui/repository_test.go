@@ -517,7 +517,7 @@ func TestRepositoryReadOnly(t *testing.T) {
 }
 
 func TestRepositoryFlags(t *testing.T) {
-	o, err := ParseArgs([]string{"--repo", "runs.db", "--repository"})
+	o, err := view.ParseLaunch([]string{"--repo", "runs.db", "--repository"})
 	if err != nil || o.Repo != "runs.db" || !o.Repository || len(o.Files) != 0 {
 		t.Errorf("--repo runs.db --repository: %+v, %v", o, err)
 	}

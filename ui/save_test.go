@@ -2,8 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -218,30 +216,5 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 	answer(t, td, "Cancel", "Replace an input?", "an operand cpi-mpi of this window's experiment", tau)
 	if string(readFile(t, inside)) != "kept" {
 		t.Fatal("cancelling changed a file in the folder operand")
-	}
-}
-
-// TestWritePNGAtomic: the snapshot is a whole PNG and no temporary file
-// stays next to it; a failed capture writes nothing.
-func TestWritePNGAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "shot.png")
-	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
-	if err := writePNG(path, img); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if got, err := png.Decode(f); err != nil || got.Bounds() != img.Bounds() {
-		t.Errorf("decoded %v, %v", got, err)
-	}
-	if err := writePNG(filepath.Join(dir, "none.png"), nil); err == nil {
-		t.Error("no error for a failed capture")
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("folder holds %d entries, want the snapshot only", len(entries))
 	}
 }

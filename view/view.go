@@ -1157,6 +1157,14 @@ func (v *View) Ancestors(d Dim, n Node) []Node {
 	return out
 }
 
+// Reveal expands the rows above n in pane d and selects n.
+func (v *View) Reveal(d Dim, n Node) {
+	for _, a := range v.Ancestors(d, n) {
+		v.SetExpanded(d, a, true)
+	}
+	v.Select(d, n)
+}
+
 func nodes(k NodeKind, idx []int) []Node {
 	out := make([]Node, len(idx))
 	for i, x := range idx {

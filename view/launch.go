@@ -1,0 +1,148 @@
+package view
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cubeview/internal/flagargs"
+)
+
+// Launch holds the GUI's command-line arguments: the files to open and
+// what a snapshot shows.
+type Launch struct {
+	Files []string
+	// Snapshot, when set, renders the window of the (first) file into
+	// this PNG file and exits.
+	Snapshot     string
+	Width        int
+	Height       int
+	SelectMetric string // uniq_name of the metric to select
+	SelectCnode  string // call path (region names joined by "/") to select
+	ExpandSystem bool   // expand the whole system tree
+	Flat         bool   // show the flat profile
+	Hottest      bool   // expand the hottest call path below the selection
+	SystemMode   string // value mode of the system pane, e.g. "peer distribution"
+	Source       bool   // show the source panel
+	Calc         string // algebra expression over files whose result opens (and is rendered)
+	Repo         string // repository location (--repo); "" for $CUBEVIEW_REPO or the default
+	Repository   bool   // open the repository window
+	Help         bool
+}
+
+// LaunchUsage is the GUI's usage text.
+const LaunchUsage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
+       cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
+                [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
+                [--system-mode MODE]
+                [FILE | --calc EXPR]
+
+Opens each experiment FILE in its own window: a CUBE file (.cube,
+.cube.gz, .cubex) or another tool's profile, file or folder (TAU, gprof,
+mpiP, pprof, callgrind, HPCToolkit, Caliper; see "cubeview help");
+without a file, the bundled example (before and after). --calc EXPR opens
+the result of an algebra expression over files in a window titled by the
+expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in
+"cubeview help calc"). With --snapshot the window of FILE, of EXPR's
+result or of the example's "before" is rendered at the given size (default
+1280x800) into OUT.png and cubeview exits; --system-mode sets the system
+pane's value mode (peer-percent, peer-distribution, own-root-percent, …). --repository opens the
+experiment repository's window (File › Repository…); --repo LOC names the
+repository (an SQLite file or a postgres:// URL) it and repo:ID references
+read instead of $CUBEVIEW_REPO or the default.`
+
+// ParseLaunch parses the GUI command line. Flags and files may be mixed;
+// "--" ends the flags.
+func ParseLaunch(args []string) (Launch, error) {
+	o := Launch{Width: 1280, Height: 800}
+	fs := flagargs.New("cubeview")
+	fs.StringVar(&o.Snapshot, "snapshot", "", "render into a PNG file and exit")
+	size := fs.String("size", "", "snapshot size WIDTHxHEIGHT")
+	fs.StringVar(&o.SelectMetric, "select-metric", "", "metric to select in the snapshot")
+	fs.StringVar(&o.SelectCnode, "select-cnode", "", "call path to select in the snapshot")
+	fs.BoolVar(&o.ExpandSystem, "expand-system", false, "expand the system tree in the snapshot")
+	fs.BoolVar(&o.Flat, "flat", false, "show the flat profile in the snapshot")
+	fs.BoolVar(&o.Hottest, "hottest", false, "expand the hottest path in the snapshot")
+	fs.StringVar(&o.SystemMode, "system-mode", "", "value mode of the system pane in the snapshot, e.g. 'peer distribution'")
+	fs.BoolVar(&o.Source, "source", false, "show the source panel in the snapshot")
+	fs.StringVar(&o.Calc, "calc", "", "open the result of an algebra expression")
+	fs.StringVar(&o.Repo, "repo", "", "repository location")
+	fs.BoolVar(&o.Repository, "repository", false, "open the repository window")
+	files, err := flagargs.Parse(fs, args)
+	if flagargs.IsHelp(err) {
+		o.Help = true
+		return o, nil
+	}
+	if err != nil {
+		return o, err
+	}
+	o.Files = files
+	if *size != "" {
+		if o.Width, o.Height, err = parseSize(*size); err != nil {
+			return o, err
+		}
+	}
+	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest || o.Source || o.SystemMode != "") {
+		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat, --hottest, --source and --system-mode need --snapshot")
+	}
+	if _, ok := ParseMode(SystemPane, o.SystemMode); o.SystemMode != "" && !ok {
+		return o, fmt.Errorf("--system-mode: no mode %q in the system pane; one of %s", o.SystemMode, systemModeNames())
+	}
+	if o.Snapshot != "" && len(o.Files) > 1 {
+		return o, errors.New("--snapshot renders one file")
+	}
+	if o.Snapshot != "" && o.Calc != "" && len(o.Files) > 0 {
+		return o, errors.New("--snapshot renders one file or one --calc expression, not both")
+	}
+	return o, nil
+}
+
+// Select reveals and selects in v the metric (--select-metric) and the
+// call path (--select-cnode; its region in the flat profile) o names;
+// the error names the option and the experiment, name.
+func (o Launch) Select(v *View, name string) error {
+	e := v.Experiment()
+	if o.SelectMetric != "" {
+		m := e.MetricByName(o.SelectMetric)
+		if m < 0 {
+			return fmt.Errorf("--select-metric: no metric %q in %s", o.SelectMetric, name)
+		}
+		v.Reveal(MetricPane, Node{Kind: MetricNode, Index: m})
+	}
+	if o.SelectCnode != "" {
+		c := e.CnodeByPath(o.SelectCnode)
+		if c < 0 {
+			return fmt.Errorf("--select-cnode: no call path %q in %s", o.SelectCnode, name)
+		}
+		n := Node{Kind: CnodeNode, Index: c}
+		if v.Flat() {
+			n = Node{Kind: RegionNode, Index: e.Cnodes[c].Region}
+		}
+		v.Reveal(CallPane, n)
+	}
+	return nil
+}
+
+func parseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		w, err = strconv.Atoi(a)
+		if err == nil {
+			h, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || w < 200 || h < 150 || w > 10000 || h > 10000 {
+		return 0, 0, fmt.Errorf("--size %q: want WIDTHxHEIGHT, at least 200x150", s)
+	}
+	return w, h, nil
+}
+
+// systemModeNames lists the system pane's modes as --system-mode takes them.
+func systemModeNames() string {
+	var names []string
+	for _, m := range Modes(SystemPane) {
+		names = append(names, strings.ReplaceAll(strings.ToLower(m.String()), " ", "-"))
+	}
+	return strings.Join(names, ", ")
+}
