@@ -25,16 +25,14 @@ type tableSource struct {
 // table shows them in order.
 type sortedTable struct {
 	src   tableSource
-	sort  view.TableSort
-	order []int // report rows in display order
+	order *view.TableOrder
 	table *widget.Table
 }
 
 func newSortedTable(src tableSource) *sortedTable {
-	s := &sortedTable{src: src, sort: view.Unsorted}
-	s.resort()
+	s := &sortedTable{src: src, order: view.NewTableOrder(src.rows, src.key)}
 	s.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(s.order), src.cols },
+		func() (int, int) { return s.order.Len(), src.cols },
 		func() fyne.CanvasObject { return truncLabel("") },
 		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.Cell(id.Row, id.Col)) })
 	s.table.ShowHeaderColumn = false
@@ -47,45 +45,41 @@ func newSortedTable(src tableSource) *sortedTable {
 			return
 		}
 		c := id.Col
-		h.SetText(s.sort.Title(c, src.title(c)))
+		h.SetText(s.order.Sort.Title(c, src.title(c)))
 		h.onTap = func() { s.SortBy(c) }
 	}
 	s.table.OnSelected = func(id widget.TableCellID) {
-		if id.Row >= 0 && id.Row < len(s.order) && src.selected != nil {
-			src.selected(s.order[id.Row])
+		if r := s.order.Row(id.Row); r >= 0 && src.selected != nil {
+			src.selected(r)
 		}
 	}
 	return s
 }
 
-func (s *sortedTable) resort() { s.order = s.sort.Order(s.src.rows(), s.src.key) }
-
 // SortBy sorts by column c, as a click on its header does.
 func (s *sortedTable) SortBy(c int) {
-	s.sort = s.sort.Click(c, s.src.numeric(c))
-	s.resort()
+	s.order.Click(c, s.src.numeric(c))
 	s.table.UnselectAll()
 	s.table.Refresh()
 }
 
 // Reset shows the rows in the report's order again, as after new results.
 func (s *sortedTable) Reset() {
-	s.sort = view.Unsorted
-	s.resort()
+	s.order.Reset()
 	s.table.UnselectAll()
 	s.table.Refresh()
 }
 
 // Cell returns the text the table shows at display row r, column c.
 func (s *sortedTable) Cell(r, c int) string {
-	if r < 0 || r >= len(s.order) || c < 0 || c >= s.src.cols {
-		return ""
+	if row := s.order.Row(r); row >= 0 && c >= 0 && c < s.src.cols {
+		return s.src.cell(row, c)
 	}
-	return s.src.cell(s.order[r], c)
+	return ""
 }
 
-// Row returns the report's row shown at display row r.
-func (s *sortedTable) Row(r int) int { return s.order[r] }
+// Row returns the report's row shown at display row r, or -1.
+func (s *sortedTable) Row(r int) int { return s.order.Row(r) }
 
 // sortHeader is a column header that sorts its table when tapped. It is
 // not hoverable, so that the table still resizes columns by dragging.

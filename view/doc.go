@@ -16,5 +16,11 @@
 // of derived experiments with the operands that had them, and names
 // derived experiments by their expression for people ("before − after").
 //
+// For the widgets it says what a tree pane's keys do (Navigate), which
+// rows a pane has by id (PaneRows), how a result table is sorted
+// (TableOrder) and where a long label is cut (ElideMiddle); for the
+// application it reads documents (ReadDoc), writes the bundled example
+// and keeps the recent files in the user's preferences.
+//
 // It imports no user-interface toolkit; its tests run without one.
 package view
