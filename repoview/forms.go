@@ -149,19 +149,19 @@ func (c *Controller) metricNames(filter string, use func([]string), form *view.F
 // starts the study.
 type ScalingForm struct {
 	*view.Form
-	Metric, Derived, X, Preview *view.Field
-	Options                     view.ScalingOptions // compare, weak, exclusive: as Algebra › Scaling…
-	trials                      []repo.Trial
+	view.ScalingFields  // metric, compare, weak, exclusive: as Algebra › Scaling…
+	Derived, X, Preview *view.Field
+	trials              []repo.Trial
 }
 
 // ScalingForm returns the Scaling… dialog of the marked trials; it offers
 // their metrics once they are read.
 func (c *Controller) ScalingForm() *ScalingForm {
-	f := &ScalingForm{Options: view.NewScalingOptions(), trials: c.B.MarkedTrials(),
-		Metric:  &view.Field{Kind: view.ChoiceField, Label: "Metric", Placeholder: "reading the trials' metrics …"},
+	f := &ScalingForm{ScalingFields: view.NewScalingFields(), trials: c.B.MarkedTrials(),
 		Derived: &view.Field{Kind: view.TextField, Label: "or derived", Placeholder: "optional: a derived metric to study, e.g. tpv = time / visits"},
 		Preview: &view.Field{Kind: view.NoteField, Wrap: true, Plain: true},
 	}
+	f.Metric.Placeholder = "reading the trials' metrics …"
 	f.X = &view.Field{Kind: view.ChoiceField, Label: "x", Options: ScalingAttrs(f.trials)}
 	f.Preview.Text = "The marked trials share no numeric attribute to order them by: set one (e.g. size=25) first."
 	if len(f.X.Options) > 0 {
@@ -171,7 +171,7 @@ func (c *Controller) ScalingForm() *ScalingForm {
 	f.Form = &view.Form{Title: "Scaling of repository trials", Confirm: "Compute",
 		Fields: []*view.Field{
 			{Kind: view.NoteField, Text: fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials)), Plain: true, Width: 720},
-			f.Metric, f.Derived, f.X, f.Options.Basis, f.Options.Weak, f.Options.Exclusive, f.Preview,
+			f.Metric, f.Derived, f.X, f.Basis, f.Weak, f.Exclusive, f.Preview,
 			view.Note("Per call path: its value in each trial (ordered by x), the speedup and parallel efficiency\n" +
 				"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
 				"windows of the trials that are open.")},
@@ -206,8 +206,7 @@ func (c *Controller) ScalingForm() *ScalingForm {
 // Spec returns the study the form describes: of the derived metric when
 // one is given, else of the metric chosen.
 func (f *ScalingForm) Spec() (view.ScalingSpec, *model.DerivedMetric, error) {
-	s := view.ScalingSpec{Metric: f.Metric.Text, X: view.XGiven, XText: f.X.Text}
-	f.Options.Apply(&s)
+	s := f.ScalingFields.Spec(f.Metric.Text, view.XGiven, f.X.Text)
 	d, err := ScalingDerived(f.Derived.Text)
 	if d != nil {
 		s.Metric = d.UniqName

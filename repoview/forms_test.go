@@ -122,7 +122,7 @@ func TestScalingForm(t *testing.T) {
 		t.Errorf("x = size: preview %q, %v", f.Preview.Text, err)
 	}
 	f.Set(f.X, "procs")
-	f.SetOn(f.Options.Exclusive, true)
+	f.SetOn(f.Exclusive, true)
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}

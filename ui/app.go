@@ -54,7 +54,7 @@ const (
 // the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {
 	a.Settings().SetTheme(appTheme{theme.DefaultTheme()})
-	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, prefSourceMappings, prefSourceDirs)
+	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, view.PrefSourceMappings, view.PrefSourceDirs)
 	return &App{fy: a, prefs: p, async: func(work, done func()) {
 		go func() {
 			work()

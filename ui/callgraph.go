@@ -22,11 +22,8 @@ type callGraphPanel struct {
 	box              fyne.CanvasObject
 }
 
-// Columns of the caller and callee tables.
-var callGraphColumns = []struct {
-	title string
-	width float32
-}{{"Cost", 150}, {"Calls", 100}, {"", 420}}
+// callGraphWidths are the widths of view.CallGraphColumns.
+var callGraphWidths = []float32{150, 100, 420}
 
 func newCallGraphPanel(w *Window) *callGraphPanel {
 	p := &callGraphPanel{w: w, title: truncLabel(""), note: noteLabel("")}
@@ -43,12 +40,8 @@ func newCallGraphPanel(w *Window) *callGraphPanel {
 // newTable returns a table of the rows rows returns, headed by what.
 func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) *widget.Table {
 	t := widget.NewTableWithHeaders(
-		func() (int, int) { return len(rows()), len(callGraphColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, newSwatch(), nil, l)
-		},
+		func() (int, int) { return len(rows()), len(view.CallGraphColumns) },
+		func() fyne.CanvasObject { return container.NewBorder(nil, nil, newSwatch(), nil, truncLabel("")) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			c := o.(*fyne.Container)
 			l, s := c.Objects[0].(*widget.Label), c.Objects[1].(*swatch)
@@ -58,37 +51,31 @@ func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) 
 			}
 			r := rs[id.Row]
 			s.Hide()
-			l.TextStyle.Monospace = id.Col < 2
-			switch id.Col {
-			case 0:
+			if id.Col == 0 {
 				s.set(r.Color, r.Relief)
 				s.Show()
-				l.Alignment = fyne.TextAlignTrailing
-				l.SetText(r.Text)
-			case 1:
-				l.Alignment = fyne.TextAlignTrailing
-				l.SetText(r.CallsText)
-			default:
-				l.Alignment = fyne.TextAlignLeading
-				l.SetText(r.Label)
 			}
+			l.TextStyle.Monospace = id.Col < 2
+			l.Alignment = fyne.TextAlignLeading
+			if id.Col < 2 {
+				l.Alignment = fyne.TextAlignTrailing
+			}
+			l.SetText(r.Column(id.Col))
 		})
 	t.ShowHeaderColumn = false
-	t.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
+	t.CreateHeader = func() fyne.CanvasObject { return titleLabel("") }
 	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		if id.Col < 0 {
 			return
 		}
-		title := callGraphColumns[id.Col].title
+		title := view.CallGraphColumns[id.Col]
 		if title == "" {
 			title = what
 		}
 		o.(*widget.Label).SetText(title)
 	}
-	for i, c := range callGraphColumns {
-		t.SetColumnWidth(i, c.width)
+	for i, width := range callGraphWidths {
+		t.SetColumnWidth(i, width)
 	}
 	t.OnSelected = func(id widget.TableCellID) {
 		t.UnselectAll()

@@ -28,20 +28,20 @@ func TestDerivedMetricDialog(t *testing.T) {
 	}
 	e0 := w.Document().Exp
 	f := w.newDerivedForm()
-	f.name.SetText("l2_per_l1")
-	f.expr.SetText("PAPI_L2_DCM / (PAPI_L1_DCM")
-	if err := f.expr.Validate(); err == nil || !strings.Contains(f.problem.Text, "column 27") {
-		t.Errorf("bad expression: validation %v, problem %q; want the column", err, f.problem.Text)
+	_ = f.Set(f.Name, "l2_per_l1")
+	_ = f.Set(f.Expression, "PAPI_L2_DCM / (PAPI_L1_DCM")
+	if !strings.Contains(f.Expression.Problem, "column 27") {
+		t.Errorf("bad expression: problem %q; want the column", f.Expression.Problem)
 	}
-	if err := f.Submit(); err == nil {
+	if err := f.Confirmed(); err == nil {
 		t.Fatal("a bad expression was accepted")
 	}
-	f.expr.SetText("PAPI_L2_DCM / PAPI_L1_DCM")
-	f.thresholds.SetText("low < 0.1 < high")
-	if err := f.expr.Validate(); err != nil || f.problem.Text != "" {
-		t.Errorf("good expression: validation %v, problem %q", err, f.problem.Text)
+	_ = f.Set(f.Expression, "PAPI_L2_DCM / PAPI_L1_DCM")
+	_ = f.Set(f.Thresholds, "low < 0.1 < high")
+	if f.Expression.Problem != "" {
+		t.Errorf("good expression: problem %q", f.Expression.Problem)
 	}
-	if err := f.Submit(); err != nil {
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	e := w.Document().Exp

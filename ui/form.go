@@ -104,7 +104,7 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 		if x.Kind == view.CheckField {
 			label = ""
 		}
-		grid.Append(label, obj)
+		grid.AppendItem(&widget.FormItem{Text: label, Widget: obj, HintText: x.Hint})
 	}
 	syncAll()
 	f.Redraw = syncAll

@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"sync"
 	"testing"
 
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // TestMemoryPreference: the saved memory budget is applied when a window
@@ -25,10 +25,10 @@ func TestMemoryPreference(t *testing.T) {
 		{"bad preference ignored", 0, "lots", 0, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			budgetOnce = sync.Once{}
+			memoryPreference = view.MemoryPreference{}
 			model.SetMemoryBudget(c.cmdLine)
 			a := newTestApp(t)
-			if err := a.prefs.SetString(memoryBudgetKey, c.pref); err != nil {
+			if err := a.prefs.SetString(view.MemoryBudgetKey, c.pref); err != nil {
 				t.Fatal(err)
 			}
 			w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))

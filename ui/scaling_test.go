@@ -30,11 +30,11 @@ func TestScalingFromMenu(t *testing.T) {
 		t.Error("Scaling… shows no dialog")
 	}
 	f := w64.newScalingForm()
-	f.operands.CheckOnly(w64.Document(), w27.Document())
-	if !f.metric.Set("time") {
-		t.Fatalf("time not offered: %v", f.metric.uniq)
+	f.CheckOnly(w64.Document(), w27.Document())
+	if !f.Metric.Set("time") {
+		t.Fatalf("time not offered: %v", f.Metric.Uniq())
 	}
-	if err := f.Submit(); err != nil {
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	s := w64.scaling
@@ -72,7 +72,7 @@ func TestScalingFromMenu(t *testing.T) {
 			t.Fatalf("row %d: call path %s not in analysis.Series", i, path)
 		}
 		for c, cell := range cells {
-			if got := s.cell(widget.TableCellID{Row: i, Col: c}); got != cell {
+			if got := s.sorted.Cell(i, c); got != cell {
 				t.Fatalf("cell %d,%d shows %q, report %q", i, c, got, cell)
 			}
 		}
@@ -105,7 +105,7 @@ func TestScalingFromMenu(t *testing.T) {
 	}
 	prev := math.Inf(1)
 	for i := range s.rep.Rows {
-		x, err := strconv.ParseFloat(s.cell(widget.TableCellID{Row: i, Col: 5}), 64)
+		x, err := strconv.ParseFloat(s.sorted.Cell(i, 5), 64)
 		if err != nil {
 			break // "–" comes last
 		}
@@ -115,8 +115,8 @@ func TestScalingFromMenu(t *testing.T) {
 		prev = x
 	}
 	s.table.Select(widget.TableCellID{Row: 0, Col: 0})
-	if n := w27.view.Selected(view.CallPane); n.Kind != view.CnodeNode || e27.CallPath(n.Index) != s.cell(widget.TableCellID{Row: 0, Col: 0}) {
-		t.Errorf("first sorted row %s: selects %v", s.cell(widget.TableCellID{Row: 0, Col: 0}), n)
+	if n := w27.view.Selected(view.CallPane); n.Kind != view.CnodeNode || e27.CallPath(n.Index) != s.sorted.Cell(0, 0) {
+		t.Errorf("first sorted row %s: selects %v", s.sorted.Cell(0, 0), n)
 	}
 	s.sorted.Reset()
 	// Clicking rows selects the call path in both windows.
@@ -145,12 +145,12 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	for _, w := range ws {
 		docs = append(docs, w.Document())
 	}
-	f.operands.CheckOnly(docs...)
-	f.metric.Set("time")
-	f.x.SetSelected(view.XSourceNames[view.XValues])
-	f.xText.SetText("10, 25, 50, 2000")
-	f.weak.SetChecked(true)
-	if err := f.Submit(); err != nil {
+	f.CheckOnly(docs...)
+	f.Metric.Set("time")
+	_ = f.Set(f.X, view.XSourceNames[view.XValues])
+	_ = f.Set(f.XText, "10, 25, 50, 2000")
+	f.SetOn(f.Options.Weak, true)
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	s := ws[0].scaling
@@ -169,21 +169,21 @@ func TestScalingValuesAndErrors(t *testing.T) {
 		}
 	}
 	// Too few experiments, a bad x list, a missing attribute.
-	f.operands.CheckOnly(docs[0])
-	if err := f.Submit(); err == nil {
+	f.CheckOnly(docs[0])
+	if err := f.Confirmed(); err == nil {
 		t.Error("one experiment accepted")
 	}
-	f.operands.CheckOnly(docs...)
+	f.CheckOnly(docs...)
 	before := ws[0].scaling
 	var reported []string
 	a.fatal = func(err error) { reported = append(reported, err.Error()) }
-	f.xText.SetText("1, 2")
-	if err := f.Submit(); err != nil || ws[0].scaling != before {
+	_ = f.Set(f.XText, "1, 2")
+	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
 		t.Errorf("two x values for four experiments: %v, result %v", err, ws[0].scaling != before)
 	}
-	f.x.SetSelected(view.XSourceNames[view.XAttribute])
-	f.xText.SetText("no_such_attribute")
-	if err := f.Submit(); err != nil || ws[0].scaling != before {
+	_ = f.Set(f.X, view.XSourceNames[view.XAttribute])
+	_ = f.Set(f.XText, "no_such_attribute")
+	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
 		t.Errorf("missing attribute: %v", err)
 	}
 	if len(reported) != 2 || !strings.Contains(reported[0], "2 given for 4 trials") || !strings.Contains(reported[1], "no_such_attribute") {

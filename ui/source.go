@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"image/color"
 	"math"
 
 	"fyne.io/fyne/v2"
@@ -30,16 +28,14 @@ func (l *sourceList) Resize(s fyne.Size) {
 	}
 }
 
-// sourcePanel shows, below the panes, the source file of the call pane's
-// selection: scrolled to the selected region (or call site), its lines
-// shaded, each line with a call site or a region's beginning annotated
-// with the selected metric's inclusive value in the call pane's value
-// mode. A file is read and highlighted in the background; a large one
-// shows the lines around the target first.
+// sourcePanel draws the source panel below the panes (view.SourcePanel
+// says what it shows): the source file of the call pane's selection,
+// scrolled to the selected region (or call site), its lines shaded, each
+// line with a call site or a region's beginning annotated with the
+// selected metric's inclusive value in the call pane's value mode.
 type sourcePanel struct {
-	w     *Window
-	view  *view.View // the view followed; another one means a new experiment
-	shown bool
+	w *Window
+	m view.SourcePanel
 
 	content    fyne.CanvasObject
 	title      *widget.Label
@@ -51,26 +47,13 @@ type sourcePanel struct {
 	addDir     *widget.Button
 	messageBox *fyne.Container
 
-	target        view.SourceTarget
-	file          *view.SourceFile // nil while no file is shown
-	err           error            // why target.file is not shown
-	stale         bool             // look for the file again
-	annots        map[int][]view.SourceNote
-	dropped       int
-	valuesInfo    string
 	numberWidth   float32
 	valueWidth    float32
 	scrollPending bool
-
-	gen    int // increases with every load; older loads' results are dropped
-	cancel context.CancelFunc
-	jobs   int
-	idle   []func()
-	cache  view.SourceCache
 }
 
 // SourceShown reports whether the source panel is shown.
-func (w *Window) SourceShown() bool { return w.source != nil && w.source.shown }
+func (w *Window) SourceShown() bool { return w.source != nil && w.source.m.Shown() }
 
 // ShowSource shows or hides the source panel below the panes.
 func (w *Window) ShowSource(on bool) {
@@ -79,16 +62,13 @@ func (w *Window) ShowSource(on bool) {
 	}
 	if w.source == nil {
 		w.source = newSourcePanel(w)
-		w.OnRefresh(w.source.follow)
+		w.OnRefresh(w.source.m.Follow)
 	}
-	p := w.source
-	p.shown = on
+	w.source.m.Show(on)
 	if on {
-		w.SetPanel(p.content)
-		p.stale = true
-		p.follow()
+		w.SetPanel(w.source.content)
+		w.source.m.Reload()
 	} else {
-		p.stop()
 		w.SetPanel(nil)
 	}
 	w.rebuildMenu()
@@ -97,32 +77,36 @@ func (w *Window) ShowSource(on bool) {
 // revealCnode selects call path c in the call pane (its region in the
 // flat profile).
 func (w *Window) revealCnode(c int) {
-	if w.view == nil || c < 0 || c >= len(w.view.Experiment().Cnodes) {
+	if w.view == nil {
 		return
 	}
-	n := view.Node{Kind: view.CnodeNode, Index: c}
-	if w.view.Flat() {
-		n = view.Node{Kind: view.RegionNode, Index: w.view.Experiment().Cnodes[c].Region}
+	if n, ok := w.view.CallPathRow(c); ok {
+		w.active = view.CallPane
+		w.panes[view.CallPane].Reveal(n)
 	}
-	w.active = view.CallPane
-	w.panes[view.CallPane].Reveal(n)
 }
 
 // whenSourceIdle runs f once the source panel has no background work,
 // at once when it is hidden or idle.
 func (w *Window) whenSourceIdle(f func()) {
-	if p := w.source; p != nil && p.shown && p.jobs > 0 {
-		p.idle = append(p.idle, f)
+	if w.source == nil {
+		f()
 		return
 	}
-	f()
+	w.source.m.WhenIdle(f)
 }
 
 func newSourcePanel(w *Window) *sourcePanel {
 	p := &sourcePanel{w: w}
-	p.title = widget.NewLabelWithStyle("Source", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.info = widget.NewLabel("")
-	p.info.Truncation = fyne.TextTruncateEllipsis
+	p.m = view.SourcePanel{
+		Run:      w.app.async,
+		View:     func() *view.View { return w.view },
+		Resolver: func() *sourceview.Resolver { return w.app.sourceSettings().Resolver(w.doc, w.app.docs) },
+		Redraw:   p.redraw,
+		Busy:     p.busy,
+	}
+	p.title = titleLabel("Source")
+	p.info = truncLabel("")
 	p.info.Importance = widget.LowImportance
 	p.activity = widget.NewActivity()
 	p.activity.Hide()
@@ -132,7 +116,7 @@ func newSourcePanel(w *Window) *sourcePanel {
 	head := container.NewBorder(nil, nil, p.title, container.NewHBox(p.activity, paths, closeButton), p.info)
 
 	p.list = &sourceList{resized: p.applyScroll}
-	p.list.Length = func() int { return len(p.lines()) }
+	p.list.Length = func() int { return len(p.m.Lines()) }
 	p.list.CreateItem = func() fyne.CanvasObject { return newSourceRow(p) }
 	p.list.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) { o.(*sourceRow).setLine(id + 1) }
 	p.list.HideSeparators = true
@@ -141,133 +125,42 @@ func newSourcePanel(w *Window) *sourcePanel {
 	p.message = widget.NewLabel("")
 	p.message.Wrapping = fyne.TextWrapWord
 	p.message.Alignment = fyne.TextAlignCenter
-	p.locate = widget.NewButtonWithIcon("Locate…", theme.SearchIcon(), p.locateDialog)
+	p.locate = widget.NewButtonWithIcon("Locate…", theme.SearchIcon(), func() { pickPath(w.win, false, p.Locate, w.showError) })
 	p.locate.Importance = widget.HighImportance
-	p.addDir = widget.NewButtonWithIcon("Add search folder…", theme.FolderIcon(), p.folderDialog)
+	p.addDir = widget.NewButtonWithIcon("Add search folder…", theme.FolderIcon(), func() { pickPath(w.win, true, p.addSearchDir, w.showError) })
 	p.messageBox = container.NewVBox(layout.NewSpacer(), p.message,
 		container.NewCenter(container.NewHBox(p.locate, p.addDir)), layout.NewSpacer())
 	p.messageBox.Hide()
 
-	body := container.NewStack(container.NewThemeOverride(p.list, compactTheme{}), p.messageBox)
+	body := container.NewStack(container.NewThemeOverride(p.list, compactTheme{fyne.CurrentApp().Settings().Theme()}), p.messageBox)
 	p.content = container.NewBorder(container.NewVBox(widget.NewSeparator(), head), nil, nil, nil, body)
 	return p
 }
 
-// lines returns the lines shown, none while no file is.
-func (p *sourcePanel) lines() []sourceview.Line {
-	if p.file == nil {
-		return nil
-	}
-	return p.file.Lines
-}
-
-// showsTarget reports whether the file shown is the target's.
-func (p *sourcePanel) showsTarget() bool { return p.file != nil && p.err == nil }
-
-// follow brings the panel up to date with the window's selection and
-// values; the window calls it after every refresh.
-func (p *sourcePanel) follow() {
-	if !p.shown {
+// redraw shows what the panel's state says: the head, and the message
+// or the lines; scroll scrolls to the target.
+func (p *sourcePanel) redraw(scroll bool) {
+	p.title.SetText(p.m.Title())
+	p.info.SetText(p.m.Info())
+	if text, find := p.m.Message(); text != "" {
+		p.showMessage(text, find)
 		return
 	}
-	v := p.w.view
-	if v == nil {
-		p.showMessage("No experiment is open.", false)
-		return
+	p.messageBox.Hide()
+	p.list.Show()
+	style := fyne.TextStyle{Monospace: true}
+	p.numberWidth = fyne.MeasureText(view.LineNumberSample(len(p.m.Lines())), p.textSize(), style).Width
+	p.valueWidth = 0
+	for _, notes := range p.m.Notes() {
+		if len(notes) > 0 {
+			p.valueWidth = max(p.valueWidth, fyne.MeasureText(notes[0].Text, p.textSize(), style).Width)
+		}
 	}
-	if v != p.view {
-		p.view, p.stale = v, true
-	}
-	t := v.SourceTarget()
-	switch {
-	case p.stale || t.File != p.target.File || t.File == "" && t != p.target:
-		p.stale = false
-		p.target = t
-		p.open()
-		return
-	case t != p.target:
-		p.target = t
+	p.list.Refresh()
+	if scroll {
 		p.scrollPending = true
 		p.applyScroll()
 	}
-	p.annotate()
-	p.updateHead()
-	p.list.Refresh()
-}
-
-// reload looks for the target's file again (after the source paths changed).
-func (p *sourcePanel) reload() {
-	p.stale = true
-	p.follow()
-}
-
-// stop abandons background work.
-func (p *sourcePanel) stop() {
-	p.gen++
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
-}
-
-// open loads the target's file in the background and shows it.
-func (p *sourcePanel) open() {
-	p.stop()
-	t := p.target
-	p.file, p.err, p.annots = nil, nil, nil
-	p.updateHead()
-	if t.File == "" {
-		p.showMessage(t.None, false)
-		return
-	}
-	p.showMessage("Reading "+t.File+" …", false)
-	gen := p.gen
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	r := p.w.app.sourceResolver(p.w.doc)
-	var res view.SourceLoad
-	p.startJob()
-	p.w.app.async(func() { res = view.LoadSource(ctx, r, t, &p.cache) }, func() {
-		defer p.endJob()
-		if gen != p.gen {
-			return
-		}
-		p.show(res)
-		if res.Err != nil || res.File.Exact {
-			return
-		}
-		// The whole file, exactly, in the background.
-		var full *view.SourceFile
-		p.startJob()
-		p.w.app.async(func() { full = view.HighlightAll(ctx, res, &p.cache) }, func() {
-			defer p.endJob()
-			if gen != p.gen || full == nil {
-				return
-			}
-			p.file = full
-			p.updateHead()
-			p.list.Refresh()
-		})
-	})
-}
-
-// show puts a loaded file (or the reason it is not shown) on screen.
-func (p *sourcePanel) show(res view.SourceLoad) {
-	if res.Err != nil {
-		p.err = res.Err
-		p.updateHead()
-		p.showMessage(view.SourceProblem(p.target.File, res.Err), true)
-		return
-	}
-	p.file = res.File
-	p.messageBox.Hide()
-	p.list.Show()
-	p.numberWidth = fyne.MeasureText(view.LineNumberSample(len(p.file.Lines)), p.textSize(), fyne.TextStyle{Monospace: true}).Width
-	p.annotate()
-	p.updateHead()
-	p.list.Refresh()
-	p.scrollPending = true
-	p.applyScroll()
 }
 
 // showMessage shows text instead of the lines, with the Locate… and Add
@@ -285,37 +178,26 @@ func (p *sourcePanel) showMessage(text string, find bool) {
 	p.messageBox.Show()
 }
 
-func (p *sourcePanel) startJob() {
-	p.jobs++
-	p.activity.Show()
-	p.activity.Start()
-}
-
-func (p *sourcePanel) endJob() {
-	if p.jobs > 0 {
-		p.jobs--
-	}
-	if p.jobs > 0 {
-		return
-	}
-	p.activity.Stop()
-	p.activity.Hide()
-	idle := p.idle
-	p.idle = nil
-	for _, f := range idle {
-		f()
+// busy shows whether background work runs.
+func (p *sourcePanel) busy(on bool) {
+	if on {
+		p.activity.Show()
+		p.activity.Start()
+	} else {
+		p.activity.Stop()
+		p.activity.Hide()
 	}
 }
 
 // applyScroll scrolls to the focus line, a few lines of context above it,
 // once the list has a size.
 func (p *sourcePanel) applyScroll() {
-	if !p.scrollPending || p.file == nil || p.list.Size().Height <= 0 {
+	if !p.scrollPending || p.m.File() == nil || p.list.Size().Height <= 0 {
 		return
 	}
 	p.scrollPending = false
 	step := p.rowHeight() + compactTheme{}.Size(theme.SizeNamePadding)
-	p.list.ScrollToOffset(float32(p.target.TopRow()) * step)
+	p.list.ScrollToOffset(float32(p.m.Target().TopRow()) * step)
 }
 
 func (p *sourcePanel) textSize() float32 { return theme.Size(theme.SizeNameText) }
@@ -333,88 +215,57 @@ func (p *sourcePanel) gutterWidth() float32 {
 	return focusBar + gutterGap + p.numberWidth + gutterGap + swatchSize + gutterGap + p.valueWidth + 2*gutterGap
 }
 
-// annotate computes the annotations of the file shown for the current
-// metric selection and value mode.
-func (p *sourcePanel) annotate() {
-	p.annots, p.dropped, p.valuesInfo = nil, 0, ""
-	v := p.w.view
-	if v == nil || p.file == nil {
-		return
-	}
-	p.annots, p.dropped, p.valuesInfo = v.SourceNotes(p.target.File, len(p.file.Lines))
-	p.valueWidth = 0
-	style := fyne.TextStyle{Monospace: true}
-	for _, notes := range p.annots {
-		if len(notes) > 0 {
-			p.valueWidth = max(p.valueWidth, fyne.MeasureText(notes[0].Text, p.textSize(), style).Width)
-		}
-	}
-}
-
-// updateHead writes the title and the information line.
-func (p *sourcePanel) updateHead() {
-	p.title.SetText(p.target.Title())
-	p.info.SetText(view.SourceInfo(p.target, p.file, p.err, p.dropped, p.valuesInfo))
-}
-
-// locateDialog asks for the missing file and learns where it is.
-func (p *sourcePanel) locateDialog() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			p.w.showError(err)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		p.Locate(path)
-	}, p.w.win)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
-}
-
 // Locate tells the panel that its missing file is at path: the lesson is
 // remembered as a path mapping and the panels look again.
 func (p *sourcePanel) Locate(path string) {
-	if err := p.w.app.LearnSourcePath(p.w.doc, p.target.File, path); err != nil {
+	if err := p.w.app.sourceSettings().Learn(p.w.doc, p.w.app.docs, p.m.Target().File, path); err != nil {
 		p.w.showError(err)
 	}
 }
 
-// folderDialog asks for a folder to search for source files.
-func (p *sourcePanel) folderDialog() {
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil {
-			p.w.showError(err)
-			return
+// addSearchDir adds dir to the folders searched for source files.
+func (p *sourcePanel) addSearchDir(dir string) {
+	if err := p.w.app.sourceSettings().AddDir(dir); err != nil {
+		p.w.showError(err)
+	}
+}
+
+// pickPath asks in a large dialog over win for a file, or with folder
+// for a folder, and passes its path to use; an error goes to showErr.
+func pickPath(win fyne.Window, folder bool, use func(path string), showErr func(error)) {
+	got := func(u fyne.URI, err error) {
+		switch {
+		case err != nil:
+			showErr(err)
+		case u != nil:
+			use(u.Path())
 		}
-		if u != nil {
-			p.w.app.AddSourceDir(u.Path())
-		}
-	}, p.w.win)
+	}
+	var d *dialog.FileDialog
+	if folder {
+		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) { got(u, err) }, win)
+	} else {
+		d = dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if rc == nil {
+				got(nil, err)
+				return
+			}
+			defer rc.Close()
+			got(rc.URI(), err)
+		}, win)
+	}
 	d.Resize(fyne.NewSize(900, 600))
 	d.Show()
 }
 
 // compactTheme packs the source lines closely: the list spaces its rows
-// by the theme's padding. Everything else comes from the app's theme.
-type compactTheme struct{}
-
-func (compactTheme) base() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
-
-func (t compactTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	return t.base().Color(n, v)
-}
-
-func (t compactTheme) Font(s fyne.TextStyle) fyne.Resource { return t.base().Font(s) }
-
-func (t compactTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Icon(n) }
+// by the theme's padding. Everything else comes from the app's theme,
+// which is set once at the start.
+type compactTheme struct{ fyne.Theme }
 
 func (t compactTheme) Size(n fyne.ThemeSizeName) float32 {
 	if n == theme.SizeNamePadding {
 		return 0
 	}
-	return t.base().Size(n)
+	return t.Theme.Size(n)
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -69,14 +68,14 @@ func (r *sourceRow) setLine(n int) {
 
 // notes returns the annotations of the row's line.
 func (r *sourceRow) notes() []view.SourceNote {
-	return r.p.annots[r.line]
+	return r.p.m.Notes()[r.line]
 }
 
 // MouseIn shows what the line's annotations stand for below the status
 // line, as the tree rows do with their descriptions.
 func (r *sourceRow) MouseIn(*desktop.MouseEvent) {
 	if notes := r.notes(); len(notes) > 0 {
-		r.p.w.hint.SetText(view.DescribeNotes(r.p.w.view.Experiment(), notes, r.p.valuesInfo))
+		r.p.w.hint.SetText(view.DescribeNotes(r.p.w.view.Experiment(), notes, r.p.m.ValuesInfo()))
 	}
 }
 
@@ -144,13 +143,13 @@ func (rr *sourceRowRenderer) Refresh() {
 	dim := theme.Color(theme.ColorNamePlaceHolder)
 	size := p.textSize()
 	var line *sourceview.Line
-	if r.line >= 1 && r.line <= len(p.lines()) {
-		line = &p.lines()[r.line-1]
+	if lines := p.m.Lines(); r.line >= 1 && r.line <= len(lines) {
+		line = &lines[r.line-1]
 	}
 
 	r.bg.FillColor = color.Transparent
 	r.bar.FillColor = color.Transparent
-	if t := p.target; line != nil && p.showsTarget() {
+	if t := p.m.Target(); line != nil && p.m.ShowsTarget() {
 		if t.Shaded(r.line) {
 			r.bg.FillColor = theme.Color(theme.ColorNameSelection)
 		}
@@ -159,10 +158,7 @@ func (rr *sourceRowRenderer) Refresh() {
 		}
 	}
 
-	r.number.Text = ""
-	if line != nil {
-		r.number.Text = strconv.Itoa(r.line)
-	}
+	r.number.Text = p.m.LineNumber(r.line)
 	r.number.Color, r.number.TextSize = dim, size
 
 	notes := r.notes()

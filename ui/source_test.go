@@ -129,7 +129,7 @@ func srcCheckAnnotations(t *testing.T, p *sourcePanel, want map[int][]sourceview
 		t.Fatal("no annotations expected: the test checks nothing")
 	}
 	for line, as := range want {
-		got := p.annots[line]
+		got := p.m.Notes()[line]
 		if len(got) != len(as) {
 			t.Errorf("line %d: %d annotations, want %d (%v)", line, len(got), len(as), as)
 			continue
@@ -145,9 +145,9 @@ func srcCheckAnnotations(t *testing.T, p *sourcePanel, want map[int][]sourceview
 			}
 		}
 	}
-	for line := range p.annots {
+	for line := range p.m.Notes() {
 		if _, ok := want[line]; !ok {
-			t.Errorf("line %d annotated (%v), want no annotation", line, p.annots[line])
+			t.Errorf("line %d annotated (%v), want no annotation", line, p.m.Notes()[line])
 		}
 	}
 }
@@ -181,13 +181,13 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 			if !view.LooksLikeFile(file) {
 				file = e.Cnodes[c].CallFile
 			}
-			if p.file == nil {
+			if p.m.File() == nil {
 				t.Fatalf("no file shown; message %q", p.message.Text)
 			}
-			if want := filepath.Join(files.Dir, filepath.FromSlash(file)); p.file.Path != want {
-				t.Errorf("shows %s, want %s", p.file.Path, want)
+			if want := filepath.Join(files.Dir, filepath.FromSlash(file)); p.m.File().Path != want {
+				t.Errorf("shows %s, want %s", p.m.File().Path, want)
 			}
-			if got := p.target; got.Focus != tt.focus || got.Begin != tt.begin || got.End != tt.end {
+			if got := p.m.Target(); got.Focus != tt.focus || got.Begin != tt.begin || got.End != tt.end {
 				t.Errorf("focus %d, shaded %d–%d; want %d, %d–%d", got.Focus, got.Begin, got.End, tt.focus, tt.begin, tt.end)
 			}
 			rows := srcDrawnRows(p)
@@ -207,7 +207,7 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 			if got := focus.number.Text; got != fmt.Sprint(tt.focus) {
 				t.Errorf("gutter of line %d shows %q", tt.focus, got)
 			}
-			text := p.lines()[tt.focus-1]
+			text := p.m.Lines()[tt.focus-1]
 			if !strings.Contains(text.Text(), e.CnodeRegion(c).Name) {
 				t.Errorf("line %d is %q, want it to name %s", tt.focus, text.Text(), e.CnodeRegion(c).Name)
 			}
@@ -272,11 +272,11 @@ func TestSourceMetricChange(t *testing.T) {
 	// 257.42 s, red. main's inclusive 268.54 s exceeds that automatic range
 	// and takes the end colour too, not the gray of a user range's outliers.
 	for _, line := range []int{86, 111} {
-		if n := p.annots[line][0]; n.Color != colormap.Red {
+		if n := p.m.Notes()[line][0]; n.Color != colormap.Red {
 			t.Errorf("line %d (%v): colour %v, want red", line, n.Annotation, n.Color)
 		}
 	}
-	if n := p.annots[88][0]; n.Color == colormap.Red || n.Color == colormap.Gray {
+	if n := p.m.Notes()[88][0]; n.Color == colormap.Red || n.Color == colormap.Gray {
 		t.Errorf("line 88 (%v): colour %v, want a colour of the spectrum below red", n.Annotation, n.Color)
 	}
 
@@ -338,8 +338,8 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	p := w.source
 	srcPickCallPath(t, w, "main/foo")
 
-	if p.file != nil || !p.messageBox.Visible() || !p.locate.Visible() {
-		t.Fatalf("missing file: file %v, message shown %v, Locate shown %v", p.file, p.messageBox.Visible(), p.locate.Visible())
+	if p.m.File() != nil || !p.messageBox.Visible() || !p.locate.Visible() {
+		t.Fatalf("missing file: file %v, message shown %v, Locate shown %v", p.m.File(), p.messageBox.Visible(), p.locate.Visible())
 	}
 	if !strings.Contains(p.message.Text, "/build/host/proj/src/kernel.c") || !strings.Contains(p.message.Text, "not found") {
 		t.Errorf("message %q does not say which file is missing", p.message.Text)
@@ -347,18 +347,18 @@ func TestSourceMissingFileLocate(t *testing.T) {
 
 	located := filepath.Join(local, "src", "kernel.c")
 	p.Locate(located) // what the Locate… button's file dialog calls
-	if p.file == nil || p.file.Path != located {
-		t.Fatalf("after Locate the panel shows %v, want %s (message %q)", p.file, located, p.message.Text)
+	if p.m.File() == nil || p.m.File().Path != located {
+		t.Fatalf("after Locate the panel shows %v, want %s (message %q)", p.m.File(), located, p.message.Text)
 	}
 	if p.messageBox.Visible() {
 		t.Error("the message is still shown")
 	}
-	mappings, _ := a.SourcePaths()
+	mappings, _ := a.sourceSettings().Paths()
 	want := sourceview.Mapping{From: "/build/host/proj", To: local}
 	if !slices.Contains(mappings, want) {
 		t.Errorf("mappings %v, want %v", mappings, want)
 	}
-	if got := a.prefs.StringList(prefSourceMappings); !slices.Contains(got, want.String()) {
+	if got := a.prefs.StringList(view.PrefSourceMappings); !slices.Contains(got, want.String()) {
 		t.Errorf("preferences hold %q, want %q", got, want.String())
 	}
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar
@@ -368,8 +368,8 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	w2.win.Resize(fyne.NewSize(1400, 900))
 	w2.ShowSource(true)
 	srcPickCallPath(t, w2, "main/bar")
-	if want := filepath.Join(local, "src", "util", "io.c"); w2.source.file == nil || w2.source.file.Path != want {
-		t.Errorf("second window shows %v, want %s (message %q)", w2.source.file, want, w2.source.message.Text)
+	if want := filepath.Join(local, "src", "util", "io.c"); w2.source.m.File() == nil || w2.source.m.File().Path != want {
+		t.Errorf("second window shows %v, want %s (message %q)", w2.source.m.File(), want, w2.source.message.Text)
 	}
 }
 
@@ -377,7 +377,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 func srcCheckAnnotatedLines(t *testing.T, p *sourcePanel, lines ...int) {
 	t.Helper()
 	var got []int
-	for l := range p.annots {
+	for l := range p.m.Notes() {
 		got = append(got, l)
 	}
 	slices.Sort(got)
@@ -401,10 +401,10 @@ func TestSourceLocateRenamed(t *testing.T) {
 	w.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	w.source.Locate(located)
-	if w.source.file == nil || w.source.file.Path != located {
-		t.Fatalf("after Locate the panel shows %v, want %s", w.source.file, located)
+	if w.source.m.File() == nil || w.source.m.File().Path != located {
+		t.Fatalf("after Locate the panel shows %v, want %s", w.source.m.File(), located)
 	}
-	if mappings, _ := a.SourcePaths(); !slices.Contains(mappings, sourceview.Mapping{From: "/build/kernel.c", To: located}) {
+	if mappings, _ := a.sourceSettings().Paths(); !slices.Contains(mappings, sourceview.Mapping{From: "/build/kernel.c", To: located}) {
 		t.Errorf("mappings %v, want the whole path mapped", mappings)
 	}
 }
@@ -439,8 +439,8 @@ func TestSourceDerived(t *testing.T) {
 	w.ShowSource(true)
 	p := w.source
 	srcPickCallPath(t, w, "main/solver_iterate")
-	if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.Path != want {
-		t.Fatalf("shows %v, want %s (message %q)", p.file, want, p.message.Text)
+	if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.m.File() == nil || p.m.File().Path != want {
+		t.Fatalf("shows %v, want %s (message %q)", p.m.File(), want, p.message.Text)
 	}
 	want := srcModelAnnotations(t, diff, "example-src/solver.c", "mpi_barrier_wait")
 	srcCheckAnnotations(t, p, want, nil)
@@ -468,8 +468,8 @@ func TestSourceNoLocation(t *testing.T) {
 	w.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	p := w.source
-	if p.file != nil || !p.messageBox.Visible() || p.locate.Visible() {
-		t.Errorf("file %v, message %v, Locate %v: want a message without Locate", p.file, p.messageBox.Visible(), p.locate.Visible())
+	if p.m.File() != nil || !p.messageBox.Visible() || p.locate.Visible() {
+		t.Errorf("file %v, message %v, Locate %v: want a message without Locate", p.m.File(), p.messageBox.Visible(), p.locate.Visible())
 	}
 	if !strings.Contains(p.message.Text, "No source location") || !strings.Contains(p.message.Text, "foo") {
 		t.Errorf("message %q", p.message.Text)
@@ -507,16 +507,16 @@ func TestSourceLargeFile(t *testing.T) {
 	queue = queue[1:]
 
 	begin := 10*f + 2
-	if p.file == nil || len(p.file.Lines) != 10*functions || p.file.Exact {
-		t.Fatalf("first view: %+v, want %d lines, not yet highlighted completely", p.file, 10*functions)
+	if p.m.File() == nil || len(p.m.File().Lines) != 10*functions || p.m.File().Exact {
+		t.Fatalf("first view: %+v, want %d lines, not yet highlighted completely", p.m.File(), 10*functions)
 	}
 	category := func(line int, text string) sourceview.Category {
-		for _, s := range p.lines()[line-1].Spans {
+		for _, s := range p.m.Lines()[line-1].Spans {
 			if strings.Contains(s.Text, text) {
 				return s.Category
 			}
 		}
-		t.Fatalf("line %d has no span with %q: %v", line, text, p.lines()[line-1].Spans)
+		t.Fatalf("line %d has no span with %q: %v", line, text, p.m.Lines()[line-1].Spans)
 		return 0
 	}
 	if c := category(begin+3, "for"); c != sourceview.Keyword {
@@ -535,17 +535,17 @@ func TestSourceLargeFile(t *testing.T) {
 		t.Fatalf("%d background jobs queued, want the complete highlighting", len(queue))
 	}
 	queue[0]()
-	if !p.file.Exact || category(5, "for") != sourceview.Keyword {
+	if !p.m.File().Exact || category(5, "for") != sourceview.Keyword {
 		t.Error("after the complete highlighting, line 5 is still plain")
 	}
 	if strings.Contains(p.info.Text, "highlighting") {
 		t.Errorf("info %q still says highlighting goes on", p.info.Text)
 	}
 	// The annotations: each kernel's definition and its call from main.
-	if as := p.annots[begin]; len(as) != 1 || as[0].Kind != sourceview.RegionBegin || as[0].Name != fmt.Sprintf("kernel_%d", f) {
+	if as := p.m.Notes()[begin]; len(as) != 1 || as[0].Kind != sourceview.RegionBegin || as[0].Name != fmt.Sprintf("kernel_%d", f) {
 		t.Errorf("line %d annotations %v", begin, as)
 	}
-	if got := len(p.annots); got != 2*functions {
+	if got := len(p.m.Notes()); got != 2*functions {
 		t.Errorf("%d annotated lines, want %d", got, 2*functions)
 	}
 }
@@ -560,10 +560,10 @@ func TestSourceSelectionMovesWithinFile(t *testing.T) {
 	w.ShowSource(true)
 	p := w.source
 	srcPickCallPath(t, w, "main/kernel_10")
-	file := p.file
+	file := p.m.File()
 	for _, f := range []int{150, 3, 199} {
 		srcPickCallPath(t, w, fmt.Sprintf("main/kernel_%d", f))
-		if p.file != file {
+		if p.m.File() != file {
 			t.Errorf("kernel_%d: the file was read again", f)
 		}
 		if r := srcDrawnRows(p)[10*f+2]; r == nil || !srcInView(p, r) {
@@ -581,7 +581,7 @@ func TestSourceMenuToggles(t *testing.T) {
 		t.Fatal("no View › Source menu item")
 	}
 	item.Action()
-	if !w.SourceShown() || w.source.file == nil {
+	if !w.SourceShown() || w.source.m.File() == nil {
 		t.Fatal("View › Source did not show the source of the selection")
 	}
 	if it := srcMenuItem(w, "View", "Source"); it == nil || !it.Checked {
@@ -627,11 +627,11 @@ func TestSourceFlatProfile(t *testing.T) {
 		if w.view.Selected(view.CallPane) != n {
 			t.Fatalf("%v not selected", n)
 		}
-		if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.file == nil || p.file.Path != want {
-			t.Fatalf("%v: shows %v, want %s", n, p.file, want)
+		if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.m.File() == nil || p.m.File().Path != want {
+			t.Fatalf("%v: shows %v, want %s", n, p.m.File(), want)
 		}
-		if p.target.Begin != 68 || p.target.End != 76 {
-			t.Errorf("%v: shaded %d–%d, want y_solve's 68–76", n, p.target.Begin, p.target.End)
+		if p.m.Target().Begin != 68 || p.m.Target().End != 76 {
+			t.Errorf("%v: shaded %d–%d, want y_solve's 68–76", n, p.m.Target().Begin, p.m.Target().End)
 		}
 		if r := srcDrawnRows(p)[68]; r == nil || !srcInView(p, r) {
 			t.Errorf("%v: line 68 not in view", n)
@@ -657,7 +657,7 @@ func TestSourceDroppedAnnotations(t *testing.T) {
 	srcPickCallPath(t, w, "main/foo")
 	p := w.source
 	srcCheckAnnotatedLines(t, p, 2, 3)
-	if p.dropped != 1 || !strings.Contains(p.info.Text, "1 annotation beyond the last line") {
-		t.Errorf("dropped %d, info %q; want 1 reported", p.dropped, p.info.Text)
+	if p.m.Dropped() != 1 || !strings.Contains(p.info.Text, "1 annotation beyond the last line") {
+		t.Errorf("dropped %d, info %q; want 1 reported", p.m.Dropped(), p.info.Text)
 	}
 }

@@ -9,46 +9,35 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/model"
 	"cubeview/view"
-)
-
-// statsTop is the number of call paths in the per-metric box plot.
-const statsTop = 10
-
-// Pixel sizes the box plots are drawn at; the panel scales them to fit.
-const (
-	selectedPlotW, selectedPlotH = 640, 200
-	topPlotW, topPlotH           = 820, 460
 )
 
 // statsPanel shows, below the panes, the statistics of the selected call
 // path's values across locations (numbers and a box plot) and a box plot
-// of the metric's top call paths. It follows the selection.
+// of the metric's top call paths; view.StatsPanel follows the selection.
 type statsPanel struct {
-	w       *Window
+	m       view.StatsPanel
 	shown   bool
-	key     view.StatsKey
-	topKey  topKey
-	gen     int // the latest computation; older results are dropped
 	title   *widget.Label
 	lines   *fyne.Container
 	message *widget.Label
 	selImg  *canvas.Image
 	topImg  *canvas.Image
 	box     fyne.CanvasObject
-
-	rep *view.StatsReport // what is shown
-}
-
-type topKey struct {
-	exp    *model.Experiment
-	metric int
 }
 
 func newStatsPanel(w *Window) *statsPanel {
-	p := &statsPanel{w: w}
-	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p := &statsPanel{}
+	p.m = view.StatsPanel{
+		Run:     w.app.async,
+		View:    func() *view.View { return w.view },
+		Visible: func() bool { return p.shown && w.panelShows(p.box) },
+		Busy:    w.startBusy,
+		Idle:    w.stopBusy,
+		Show:    p.show,
+		Message: p.showMessage,
+	}
+	p.title = titleLabel("")
 	p.title.Wrapping = fyne.TextWrapWord
 	// Two name–value pairs a line keep the numbers and the box in view.
 	p.lines = container.NewGridWithColumns(4)
@@ -83,82 +72,19 @@ func (w *Window) ShowStats(on bool) {
 	}
 	if w.stats == nil {
 		w.stats = newStatsPanel(w)
-		w.OnRefresh(w.stats.follow)
+		w.OnRefresh(w.stats.m.Follow)
 	}
 	p := w.stats
 	p.shown = on
 	if on {
 		w.showAnalysisPanel(p.box, 0.42)
-		p.key, p.topKey = view.StatsKey{}, topKey{}
-		p.follow()
+		p.m.Reset()
+		p.m.Follow()
 	} else {
-		p.gen++ // drop results on their way
+		p.m.Drop()
 		w.SetPanel(nil)
 	}
 	w.rebuildMenu()
-}
-
-// follow recomputes the statistics when the selection changed.
-func (p *statsPanel) follow() {
-	w := p.w
-	if !p.shown || w.view == nil || !w.panelShows(p.box) {
-		return
-	}
-	key := w.view.StatsKey()
-	if key == p.key {
-		return
-	}
-	p.key = key
-	tk := topKey{key.Exp, key.Metric}
-	top := 0
-	if tk != p.topKey {
-		top = statsTop
-	}
-	req, err := w.view.StatsRequest(top)
-	if err != nil {
-		p.showMessage(err.Error())
-		return
-	}
-	p.gen++
-	gen := p.gen
-	w.startBusy("Statistics of " + req.Call + " …")
-	var rep *view.StatsReport
-	var sel, topImg image.Image
-	w.app.async(func() {
-		if rep, err = req.Compute(); err != nil {
-			return
-		}
-		selected, topChart, cerr := rep.Charts()
-		if err = cerr; err != nil {
-			return
-		}
-		if selected != nil {
-			if sel, err = selected.Image(selectedPlotW, selectedPlotH); err != nil {
-				return
-			}
-		}
-		if topChart != nil {
-			topImg, err = topChart.Image(topPlotW, topPlotH)
-		}
-	}, func() {
-		w.stopBusy()
-		if gen != p.gen {
-			return // a newer selection is on its way
-		}
-		if err != nil {
-			p.key = view.StatsKey{}
-			p.showMessage(err.Error())
-			return
-		}
-		if top > 0 {
-			p.topKey = tk
-			p.topImg.Image = topImg
-			p.topImg.Refresh()
-		} else if p.rep != nil {
-			rep.Top, rep.TopBoxes, rep.TopTitle = p.rep.Top, p.rep.TopBoxes, p.rep.TopTitle
-		}
-		p.show(rep, sel)
-	})
 }
 
 func (p *statsPanel) showMessage(text string) {
@@ -168,8 +94,9 @@ func (p *statsPanel) showMessage(text string) {
 	p.selImg.Hide()
 }
 
-func (p *statsPanel) show(rep *view.StatsReport, sel image.Image) {
-	p.rep = rep
+func (p *statsPanel) show(rep *view.StatsReport, sel, top image.Image) {
+	p.topImg.Image = top
+	p.topImg.Refresh()
 	p.message.Hide()
 	p.title.SetText(rep.Title)
 	p.lines.Objects = nil

@@ -24,14 +24,14 @@ func TestStatisticsPanel(t *testing.T) {
 		t.Fatalf("View › Statistics missing or disabled: %+v", it)
 	}
 	it.Action()
-	if !w.StatsShown() || w.stats.rep == nil {
+	if !w.StatsShown() || w.stats.m.Report() == nil {
 		t.Fatal("the statistics panel is not shown")
 	}
 	e := w.Document().Exp
 	v := w.view
 	check := func(uniq string, c view.Node, inclusive bool) {
 		t.Helper()
-		got := w.stats.rep
+		got := w.stats.m.Report()
 		want, err := analysis.Statistics(e, uniq, []int{c.Index}, inclusive)
 		if err != nil {
 			t.Fatal(err)
@@ -84,9 +84,9 @@ func TestStatisticsPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top := w.stats.rep.Top
-	if len(top) == 0 || len(top) > statsTop || len(w.stats.rep.TopBoxes) != len(top) {
-		t.Fatalf("%d top call paths, %d boxes", len(top), len(w.stats.rep.TopBoxes))
+	top := w.stats.m.Report().Top
+	if len(top) == 0 || len(top) > view.StatsTop || len(w.stats.m.Report().TopBoxes) != len(top) {
+		t.Fatalf("%d top call paths, %d boxes", len(top), len(w.stats.m.Report().TopBoxes))
 	}
 	for _, s := range all {
 		if abs(s.Sum) > abs(top[len(top)-1].Sum) {

@@ -294,3 +294,19 @@ func (v *View) toolSystemValues(ms model.MetricSel, sys []float64) []float64 {
 	}
 	return out
 }
+
+// CallGraphColumns are the titles of the columns of the caller and callee
+// tables; the last one's is "Callers" or "Callees".
+var CallGraphColumns = []string{"Cost", "Calls", ""}
+
+// Column returns the text of column c (CallGraphColumns) of r: the cost,
+// the calls, the caller's or callee's name.
+func (r CallGraphRow) Column(c int) string {
+	switch c {
+	case 0:
+		return r.Text
+	case 1:
+		return r.CallsText
+	}
+	return r.Label
+}

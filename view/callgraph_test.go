@@ -410,3 +410,14 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 		}
 	}
 }
+
+func TestCallGraphRowColumns(t *testing.T) {
+	r := CallGraphRow{Label: "foo", CallsText: "12", Cell: Cell{Text: "3.00"}}
+	var got []string
+	for c := range CallGraphColumns {
+		got = append(got, r.Column(c))
+	}
+	if strings.Join(got, "|") != "3.00|12|foo" {
+		t.Errorf("columns %q, want cost, calls, name", got)
+	}
+}

@@ -32,11 +32,12 @@ type Field struct {
 	Options     []string // the choices of a choice, radio, list or combo field
 	Checked     []bool   // a list field's check boxes, parallel to Options
 	Placeholder string
-	Lines       int  // visible lines of a text field; 0 or 1 is one line
-	Monospace   bool // a text field or note in a fixed-width font
-	Wrap        bool // a note wraps at the dialog's width (else its own line breaks only)
-	Warn        bool // a note shown as a problem
-	Plain       bool // a note in the text's colour (else dimmed, as a hint)
+	Lines       int    // visible lines of a text field; 0 or 1 is one line
+	Monospace   bool   // a text field or note in a fixed-width font
+	Wrap        bool   // a note wraps at the dialog's width (else its own line breaks only)
+	Warn        bool   // a note shown as a problem
+	Plain       bool   // a note in the text's colour (else dimmed, as a hint)
+	Hint        string // a dimmed line under a labelled field saying what it takes
 	Disabled    bool
 	// Width is the least width of the form's content, in points, when
 	// this field needs it (the widest field wins); 0 for no demand.

@@ -1,50 +1,187 @@
 package view
 
 import (
-	"image"
+	"errors"
+	"fmt"
+	"slices"
 
 	"cubeview/analysis"
-	"cubeview/numfmt"
+	"cubeview/model"
 )
 
-// ScalingOptions are the fields of a scaling study's options that both
-// Scaling… dialogs (of the open experiments and of repository trials)
-// have: what to compare across locations, weak scaling and exclusive
-// values.
-type ScalingOptions struct {
-	Basis, Weak, Exclusive *Field
+// ScalingFields are the fields both scaling dialogs have (Algebra ›
+// Scaling… and the repository window's Scaling…): the metric, what the
+// runs are compared by, weak scaling and own values.
+type ScalingFields struct {
+	Metric, Basis, Weak, Exclusive *Field
 }
 
-// NewScalingOptions returns the option fields, comparing means.
-func NewScalingOptions() ScalingOptions {
-	return ScalingOptions{
-		Basis: &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
-		Weak:  &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
+// NewScalingFields returns the shared fields of a scaling dialog: no
+// metric offered yet, runs compared by their mean, strong scaling of
+// inclusive values.
+func NewScalingFields() ScalingFields {
+	return ScalingFields{
+		Metric: &Field{Kind: ChoiceField, Label: "Metric"},
+		Basis:  &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
+		Weak:   &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &Field{Kind: CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
 	}
 }
 
-// Apply sets the options of s as the fields say.
-func (o ScalingOptions) Apply(s *ScalingSpec) {
-	s.Weak, s.Exclusive = o.Weak.On, o.Exclusive.On
-	s.Basis = analysis.Basis(max(o.Basis.Index(), 0))
+// Spec returns the study of metric (a uniq_name) the fields describe, x
+// from x and xText.
+func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec {
+	return ScalingSpec{Metric: metric, X: x, XText: xText, Weak: s.Weak.On, Exclusive: s.Exclusive.On,
+		Basis: analysis.Basis(max(s.Basis.Index(), 0))}
 }
 
-// Plot size in pixels of a scaling study; the window scales it to fit.
-const ScalingPlotW, ScalingPlotH = 1000, 580
+// ScalingForm is Algebra › Scaling…: the experiments of the study (an
+// ordered check list), the metric, where x comes from and how to
+// compare. Submit passes the study to the run function given to
+// NewScalingForm.
+type ScalingForm struct {
+	*Form
+	Experiments, X, XText, Preview *Field
+	Metric                         *MetricChoice
+	Options                        ScalingFields // Options.Metric is Metric.Field
+	docs                           []*Doc        // in the order of Experiments.Options
+	labels                         map[string]*Doc
+}
 
-// ScalingStudy computes a scaling study and draws its plot; call it off
-// the UI goroutine.
-func ScalingStudy(trials []ScalingTrial, spec ScalingSpec, format numfmt.Format) (*ScalingReport, image.Image, error) {
-	rep, err := NewScalingReport(trials, spec, format)
-	if err != nil {
-		return nil, nil, err
+// NewScalingForm returns the form over the open documents docs, with
+// first at the top of the list; first and every experiment read from a
+// file that is not itself a result are checked. The metric is the one
+// named metric when they have it.
+func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, ScalingSpec)) *ScalingForm {
+	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*Doc{}}
+	f.Metric = &MetricChoice{Field: f.Options.Metric}
+	f.Experiments = &Field{Kind: ListField}
+	for i, label := range DocLabels(docs) {
+		d := docs[i]
+		f.labels[label] = d
+		on := d == first || d.Path != "" && d.Expression == ""
+		if d == first {
+			f.docs = append([]*Doc{d}, f.docs...)
+			f.Experiments.Options = append([]string{label}, f.Experiments.Options...)
+			f.Experiments.Checked = append([]bool{on}, f.Experiments.Checked...)
+		} else {
+			f.docs = append(f.docs, d)
+			f.Experiments.Options = append(f.Experiments.Options, label)
+			f.Experiments.Checked = append(f.Experiments.Checked, on)
+		}
 	}
-	c, err := rep.Chart()
-	if err != nil {
-		return nil, nil, err
+	f.X = &Field{Kind: RadioField, Label: "x", Options: XSourceNames, Text: XSourceNames[XProcesses]}
+	f.XText = &Field{Kind: TextField, Placeholder: "attribute name, or one value per experiment: 16, 32, 64"}
+	f.Preview = &Field{Kind: NoteField, Wrap: true, Plain: true}
+	f.update()
+	f.Metric.Set(metric)
+	o := f.Options
+	f.Form = &Form{Title: "Scaling", Confirm: "Compute", Fields: []*Field{
+		{Kind: NoteField, Text: "Experiments (check two or more):", Plain: true, Width: 720}, f.Experiments,
+		f.Metric.Field, f.X, f.XText, o.Basis, o.Weak, o.Exclusive, f.Preview,
+		Note("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
+			"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
+			"experiments' windows. Trials of the repository: check them in File › Repository… and press Scaling…."),
+	}}
+	f.Changed = func(x *Field) {
+		if x == f.Experiments || x == f.X || x == f.XText {
+			f.update()
+		}
 	}
-	img, err := c.Image(ScalingPlotW, ScalingPlotH)
-	return rep, img, err
+	f.Submit = func() error {
+		docs, spec, err := f.Spec()
+		if err != nil {
+			return err
+		}
+		run(docs, spec)
+		return nil
+	}
+	return f
+}
+
+// update offers the metrics of the checked experiments and shows x.
+func (f *ScalingForm) update() {
+	docs := f.Checked()
+	f.Metric.OfferDocs(docs...)
+	trials := make([]ScalingTrial, len(docs))
+	for i, d := range docs {
+		trials[i] = ScalingTrial{Name: d.Name, Exp: d.Exp}
+	}
+	f.Preview.Text = ScalingXPreview(XSourceNamed(f.X.Text), f.XText.Text, trials)
+}
+
+// Checked returns the checked experiments in list order.
+func (f *ScalingForm) Checked() []*Doc {
+	var out []*Doc
+	for _, label := range f.Experiments.CheckedOptions() {
+		out = append(out, f.labels[label])
+	}
+	return out
+}
+
+// CheckOnly checks exactly docs and puts them first, in their order, as
+// the user could.
+func (f *ScalingForm) CheckOnly(docs ...*Doc) {
+	x := f.Experiments
+	var front, rest []string
+	for _, d := range docs {
+		for label, l := range f.labels {
+			if l == d {
+				front = append(front, label)
+			}
+		}
+	}
+	for _, o := range x.Options {
+		if !slices.Contains(front, o) {
+			rest = append(rest, o)
+		}
+	}
+	x.Options = append(front, rest...)
+	x.Checked = make([]bool, len(x.Options))
+	for i := range front {
+		x.Checked[i] = true
+	}
+	f.Changed(x)
+}
+
+// Spec returns the study the form describes and its experiments.
+func (f *ScalingForm) Spec() ([]*Doc, ScalingSpec, error) {
+	docs := f.Checked()
+	s := f.Options.Spec(f.Metric.Metric(), XSourceNamed(f.X.Text), f.XText.Text)
+	if len(docs) < 2 {
+		return docs, s, errors.New("scaling: check at least two experiments")
+	}
+	return docs, s, nil
+}
+
+// DocTrials returns docs as the trials of a scaling study, named by
+// their labels (DocLabels).
+func DocTrials(docs []*Doc) []ScalingTrial {
+	labels := DocLabels(docs)
+	trials := make([]ScalingTrial, len(docs))
+	for i, d := range docs {
+		trials[i] = ScalingTrial{Name: labels[i], Exp: d.Exp}
+	}
+	return trials
+}
+
+// ScalingBusy is the progress message while a study of n experiments
+// runs.
+func ScalingBusy(n int) string { return fmt.Sprintf("Scaling of %d experiments …", n) }
+
+// StudyDocs returns the documents of the study's trials in the trials'
+// order (by x); docs are the documents studied, in any order.
+func (s *ScalingReport) StudyDocs(docs []*Doc) []*Doc {
+	exps := make([]*model.Experiment, len(docs))
+	for i, d := range docs {
+		exps[i] = d.Exp
+	}
+	var out []*Doc
+	for _, i := range s.TrialOrder(exps) {
+		if i >= 0 {
+			out = append(out, docs[i])
+		}
+	}
+	return out
 }

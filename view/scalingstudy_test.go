@@ -6,10 +6,9 @@ import (
 	"cubeview/numfmt"
 )
 
-// TestScalingStudyPlot: ScalingStudy returns the report of
-// NewScalingReport and its plot at the plot size; too few trials are an
-// error, with no plot.
-func TestScalingStudyPlot(t *testing.T) {
+// TestScalingStudy returns the report of NewScalingReport and its plot at
+// the plot size; too few trials are an error, with no plot.
+func TestScalingStudy(t *testing.T) {
 	trials := []ScalingTrial{{Name: "two", Exp: handMade(), X: 2}, {Name: "four", Exp: handMade(), X: 4}}
 	spec := ScalingSpec{Metric: "time", X: XGiven, XText: "procs"}
 	rep, img, err := ScalingStudy(trials, spec, numfmt.Cube())

@@ -1,0 +1,202 @@
+package view
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"cubeview/algebra"
+	"cubeview/analysis"
+	"cubeview/model"
+	"cubeview/numfmt"
+)
+
+// Choices of the δ kind in the Where did it change dialog.
+const (
+	DeltaAbsolute = "absolute, in the metric's unit"
+	DeltaRelative = "% of the whole-program value"
+)
+
+// PerfDiffRequest is a comparison of two open experiments.
+type PerfDiffRequest struct {
+	A, B    *Doc
+	Options analysis.PerfDiffOptions
+}
+
+// PerfDiffForm is Algebra › Where did it change…: two open experiments,
+// a metric of theirs and δ. Submit passes the comparison to the run
+// function given to NewPerfDiffForm.
+type PerfDiffForm struct {
+	*Form
+	A, B, Delta, Kind *Field
+	Metric            *MetricChoice
+	docs              []*Doc
+	labels            []string
+}
+
+// NewPerfDiffForm returns the form over the open documents docs: A is
+// current, B the one after it (wrapping around), the metric the one
+// named metric when they have it.
+func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
+	f := &PerfDiffForm{docs: docs, labels: DocLabels(docs), Metric: NewMetricChoice()}
+	f.A = &Field{Kind: ChoiceField, Label: "Experiment A", Options: f.labels, Width: 720}
+	f.B = &Field{Kind: ChoiceField, Label: "Experiment B", Options: f.labels}
+	f.Delta = &Field{Kind: TextField, Label: "δ", Text: "1"}
+	f.Kind = &Field{Kind: RadioField, Options: []string{DeltaAbsolute, DeltaRelative}, Text: DeltaAbsolute}
+	a, b := docPair(docs, current)
+	if a >= 0 {
+		f.A.Text = f.labels[a]
+	}
+	if b >= 0 {
+		f.B.Text = f.labels[b]
+	}
+	f.offerMetrics()
+	f.Metric.Set(metric)
+	note := Note("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
+		"whose values differ by at least δ is refined one step in the call tree and in the system tree.\n" +
+		"Significant foci are those no finer focus of which differs. Click a result to select it in the\n" +
+		"window of A − B (for a derived metric: in the windows of A and B).")
+	f.Form = &Form{Title: "Where did it change?", Confirm: "Compare",
+		Fields: []*Field{f.A, f.B, f.Metric.Field, f.Delta, f.Kind, note}}
+	f.Changed = func(x *Field) {
+		if x == f.A || x == f.B {
+			f.offerMetrics()
+		}
+	}
+	f.Submit = func() error {
+		r, err := f.Request()
+		if err != nil {
+			return err
+		}
+		run(r)
+		return nil
+	}
+	return f
+}
+
+// docPair returns the positions of current among docs and of the
+// document after it, wrapping around, so that of a pair opened as before
+// and after each window offers the other; current's own when it is the
+// only one. -1 when current is not among docs.
+func docPair(docs []*Doc, current *Doc) (me, other int) {
+	me = -1
+	for i, d := range docs {
+		if d == current {
+			me = i
+		}
+	}
+	if me >= 0 && len(docs) > 1 {
+		return me, (me + 1) % len(docs)
+	}
+	return me, me
+}
+
+// doc returns the document labelled label, nil when none is.
+func (f *PerfDiffForm) doc(label string) *Doc {
+	for i, l := range f.labels {
+		if l == label {
+			return f.docs[i]
+		}
+	}
+	return nil
+}
+
+// offerMetrics offers the metrics of A and B.
+func (f *PerfDiffForm) offerMetrics() { f.Metric.OfferDocs(f.doc(f.A.Text), f.doc(f.B.Text)) }
+
+// Request returns the comparison the form describes, or why it cannot run.
+func (f *PerfDiffForm) Request() (PerfDiffRequest, error) {
+	r := PerfDiffRequest{A: f.doc(f.A.Text), B: f.doc(f.B.Text)}
+	if r.A == nil || r.B == nil {
+		return r, errors.New("choose experiments A and B")
+	}
+	r.Options.Metric = f.Metric.Metric()
+	if r.Options.Metric == "" {
+		return r, errors.New("choose a metric")
+	}
+	r.Options.Relative = f.Kind.Text == DeltaRelative
+	var err error
+	r.Options.Delta, err = ParseDelta(f.Delta.Text, r.Options.Relative)
+	return r, err
+}
+
+// PerfDiffJob is a comparison on its way: where its result list goes,
+// and what was computed.
+type PerfDiffJob struct {
+	PerfDiffRequest
+	Diff Operation // A − B
+	// Derived reports that the metric is derived in A or B: A − B of a
+	// derived metric is its formula over the operands' differences, not
+	// A's value minus B's, so the list goes below A's window and a click
+	// selects the focus in the windows of A and B, which show the values
+	// compared.
+	Derived bool
+	// InDifference is the open document A − B whose window shows the
+	// list; nil when none is open (or the metric is derived).
+	InDifference *Doc
+	Names        [2]string // of A and B, as the list names them
+
+	Report *PerfDiffReport
+	Result *model.Experiment // A − B, computed when no window shows it
+}
+
+// NewPerfDiffJob plans the comparison r among the open documents.
+func NewPerfDiffJob(r PerfDiffRequest, open []*Doc) *PerfDiffJob {
+	j := &PerfDiffJob{PerfDiffRequest: r, Diff: Operation{Op: algebra.OpDiff, Operands: []*Doc{r.A, r.B}}}
+	j.Derived = derivedIn(r.A, r.Options.Metric) || derivedIn(r.B, r.Options.Metric)
+	if !j.Derived {
+		j.InDifference = FindResult(open, j.Diff)
+	}
+	names := OperandNames(j.Diff.Operands)
+	j.Names = [2]string{names[0], names[1]}
+	return j
+}
+
+// FindResult returns the open document that is op's result, nil when
+// none is.
+func FindResult(open []*Doc, op Operation) *Doc {
+	name := op.Name()
+	for _, d := range open {
+		if d != nil && d.Expression == name && slices.Equal(d.Sources, op.Operands) {
+			return d
+		}
+	}
+	return nil
+}
+
+// derivedIn reports whether metric uniq is a derived metric of d.
+func derivedIn(d *Doc, uniq string) bool {
+	m := d.Exp.MetricByName(uniq)
+	return m >= 0 && d.Exp.Metrics[m].IsDerived()
+}
+
+// Busy is the progress message while the comparison runs.
+func (j *PerfDiffJob) Busy() string {
+	return fmt.Sprintf("Comparing %s and %s …", j.Names[0], j.Names[1])
+}
+
+// Compute compares, and computes A − B when the list goes into its new
+// window (neither derived nor open); call it off the UI goroutine.
+func (j *PerfDiffJob) Compute(format numfmt.Format) error {
+	pd, err := analysis.PerfDiff(j.A.Exp, j.B.Exp, j.Options)
+	if err != nil {
+		return err
+	}
+	m := PerfDiffMetric(j.A.Exp, j.B.Exp, j.Options.Metric)
+	j.Report = NewPerfDiffReport(pd, m, j.Names[0], j.Names[1], format)
+	if !j.Derived && j.InDifference == nil {
+		j.Result, err = j.Diff.Evaluate()
+	}
+	return err
+}
+
+// Legend explains the result list: what a star means and what a click
+// selects.
+func (j *PerfDiffJob) Legend() string {
+	if j.Derived {
+		return "★ significant: no finer focus differs. " + j.Names[0] + " − " + j.Names[1] +
+			" of a derived metric is each one's value at the focus, subtracted. Click a row to select the focus here and in " +
+			j.Names[1] + "'s window, a column's title to sort by it."
+	}
+	return "★ significant: no finer focus differs. Click a row to select its metric, call path and system node above, a column's title to sort by it."
+}

@@ -1,0 +1,100 @@
+package view
+
+import (
+	"strings"
+
+	"cubeview/sourceview"
+)
+
+// Preference keys of the source-path settings, shared by all windows.
+const (
+	PrefSourceMappings = "sourceMappings"   // sourceview.Mapping.String per entry
+	PrefSourceDirs     = "sourceSearchDirs" // one directory per entry
+)
+
+// SourcePrefs keeps the source-path settings: the user's preferences.
+type SourcePrefs interface {
+	StringList(key string) []string
+	SetStringList(key string, l []string) error
+}
+
+// SourceSettings are the user's source-path mappings and search folders
+// as remembered in the preferences.
+type SourceSettings struct {
+	Prefs SourcePrefs
+	// Changed runs after every change, so that the source panels look
+	// for their files again.
+	Changed func()
+}
+
+// Paths returns the mappings and search folders; entries that do not
+// parse are skipped.
+func (s SourceSettings) Paths() (mappings []sourceview.Mapping, dirs []string) {
+	return StoredSourcePaths(s.Prefs.StringList(PrefSourceMappings), s.Prefs.StringList(PrefSourceDirs))
+}
+
+// Set stores the mappings and search folders.
+func (s SourceSettings) Set(mappings []sourceview.Mapping, dirs []string) error {
+	err := s.Prefs.SetStringList(PrefSourceMappings, MappingStrings(mappings))
+	if derr := s.Prefs.SetStringList(PrefSourceDirs, dirs); err == nil {
+		err = derr
+	}
+	s.Changed()
+	return err
+}
+
+// sourceOrigin returns doc, or an empty document for none.
+func sourceOrigin(doc *Doc) *Doc {
+	if doc == nil {
+		return &Doc{}
+	}
+	return doc
+}
+
+// Resolver returns the resolver for the source files of doc (nil: none)
+// among the open documents (SourceResolver).
+func (s SourceSettings) Resolver(doc *Doc, open []*Doc) *sourceview.Resolver {
+	mappings, dirs := s.Paths()
+	return SourceResolver(sourceOrigin(doc), open, mappings, dirs)
+}
+
+// Learn remembers that the source file recorded as recorded in doc is
+// located at located (LearnSourcePath); the error says why located cannot
+// be used.
+func (s SourceSettings) Learn(doc *Doc, open []*Doc, recorded, located string) error {
+	mappings, dirs := s.Paths()
+	mappings, dirs, err := LearnSourcePath(sourceOrigin(doc), open, mappings, dirs, recorded, located)
+	if err != nil {
+		return err
+	}
+	return s.Set(mappings, dirs)
+}
+
+// AddDir adds dir to the search folders.
+func (s SourceSettings) AddDir(dir string) error {
+	mappings, dirs := s.Paths()
+	return s.Set(mappings, AddSourceDir(dirs, dir))
+}
+
+// Form is the source panel's Paths… dialog: the mappings and search
+// folders as text, one entry per line.
+func (s SourceSettings) Form() *Form {
+	mappings, dirs := s.Paths()
+	m := &Field{Kind: TextField, Label: "Path mappings", Lines: 5, Width: 700,
+		Text:        strings.Join(MappingStrings(mappings), "\n"),
+		Placeholder: "/build/host/project => /home/me/project",
+		Hint:        "One per line: old prefix => new prefix"}
+	d := &Field{Kind: TextField, Label: "Search folders", Lines: 4,
+		Text:        strings.Join(dirs, "\n"),
+		Placeholder: "/home/me/project/src",
+		Hint:        "One folder per line; a file's path and its tails are looked for below each"}
+	f := &Form{Title: "Source paths", Confirm: "Save", Fields: []*Field{m, d}}
+	f.Submit = func() error {
+		mappings, dirs, err := ParseSourcePaths(m.Text, d.Text)
+		if err != nil {
+			return err
+		}
+		return s.Set(mappings, dirs)
+	}
+	return f
+}

@@ -1,0 +1,207 @@
+package view
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cubeview/internal/testkit/handmade"
+	"cubeview/sourceview"
+)
+
+// heldRunner holds background work back until flush runs it, so that a
+// test sees the state while the work is on its way.
+type heldRunner struct{ jobs [][2]func() }
+
+func (h *heldRunner) run(work, done func()) { h.jobs = append(h.jobs, [2]func(){work, done}) }
+
+// flush runs the work held and what its completions start, in order.
+func (h *heldRunner) flush() {
+	for len(h.jobs) > 0 {
+		j := h.jobs[0]
+		h.jobs = h.jobs[1:]
+		j[0]()
+		j[1]()
+	}
+}
+
+// sourcePanelFixture returns a panel following v over a directory with
+// foo.c and main.c (bar.c is missing), and the record of its redraws and
+// busy changes.
+func sourcePanelFixture(t *testing.T, v *View) (*SourcePanel, *heldRunner, *[]bool, *[]bool) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, lines := range map[string]int{"foo.c": 12, "main.c": 45} {
+		text := strings.Repeat("int x;\n", lines)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &heldRunner{}
+	var redraws, busy []bool
+	p := &SourcePanel{
+		Run:      h.run,
+		View:     func() *View { return v },
+		Resolver: func() *sourceview.Resolver { return &sourceview.Resolver{Base: dir} },
+		Redraw:   func(scroll bool) { redraws = append(redraws, scroll) },
+		Busy:     func(on bool) { busy = append(busy, on) },
+	}
+	return p, h, &redraws, &busy
+}
+
+func TestSourcePanelOpensAndFollows(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	v.Select(CallPane, cFoo)
+	p, h, redraws, busy := sourcePanelFixture(t, v)
+
+	p.Follow()
+	if len(*redraws) != 0 || len(h.jobs) != 0 {
+		t.Fatalf("a hidden panel redraws (%v) or reads (%d jobs)", *redraws, len(h.jobs))
+	}
+	p.Show(true)
+	p.Reload()
+	if msg, find := p.Message(); msg != "Reading foo.c …" || find || p.File() != nil || len(*busy) != 1 || !(*busy)[0] {
+		t.Fatalf("while reading: message %q (find %v), file %v, busy %v", msg, find, p.File(), *busy)
+	}
+	idle := false
+	p.WhenIdle(func() { idle = true })
+	if idle {
+		t.Fatal("WhenIdle ran while the file is being read")
+	}
+	h.flush()
+	if !idle || (*busy)[len(*busy)-1] {
+		t.Errorf("after reading: idle ran %v, busy %v", idle, *busy)
+	}
+	if f := p.File(); f == nil || filepath.Base(f.Path) != "foo.c" || len(p.Lines()) != 12 || !p.ShowsTarget() {
+		t.Fatalf("file %+v, want foo.c's 12 lines", f)
+	}
+	if p.LineNumber(12) != "12" || p.LineNumber(13) != "" || p.LineNumber(0) != "" {
+		t.Errorf("line numbers %q %q %q", p.LineNumber(12), p.LineNumber(13), p.LineNumber(0))
+	}
+	if msg, _ := p.Message(); msg != "" || !(*redraws)[len(*redraws)-1] {
+		t.Errorf("after reading: message %q, redraws %v; want the lines, scrolled", msg, *redraws)
+	}
+	// foo's definition begins at 3; bar is called from foo.c's line 6.
+	if n := p.Notes(); len(n[3]) != 1 || n[3][0].Kind != sourceview.RegionBegin || len(n[6]) != 1 || n[6][0].Kind != sourceview.CallSite {
+		t.Errorf("notes %v, want foo's beginning at 3 and bar's call at 6", n)
+	}
+	if p.Title() != "foo.c — region foo, lines 3–9" || !strings.HasSuffix(p.Info(), filepath.Join("foo.c")) || p.ValuesInfo() == "" {
+		t.Errorf("title %q, info %q, values %q", p.Title(), p.Info(), p.ValuesInfo())
+	}
+
+	// Another target in the same file scrolls without reading again.
+	v.exp.Regions[2].Module, v.exp.Regions[2].Begin = "MPI", 0
+	v.Select(CallPane, cBar3)
+	n := len(*redraws)
+	p.Follow()
+	if len(h.jobs) != 0 || len(*redraws) != n+1 || !(*redraws)[n] || p.Target().Focus != 6 {
+		t.Errorf("same file: %d jobs, redraws %v, target %+v; want a scroll to line 6", len(h.jobs), (*redraws)[n:], p.Target())
+	}
+}
+
+func TestSourcePanelMissingAndNone(t *testing.T) {
+	v := NewView(handMade())
+	v.exp.Regions[0].Module, v.exp.Regions[0].Begin = "MPI", 0
+	mustUpdate(t, v)
+	v.Select(CallPane, cBar)
+	p, h, _, _ := sourcePanelFixture(t, v)
+	p.Show(true)
+	p.Reload()
+	h.flush()
+	msg, find := p.Message()
+	if p.File() != nil || !find || !strings.Contains(msg, "bar.c was not found") || p.ShowsTarget() {
+		t.Errorf("missing bar.c: file %v, message %q, find %v", p.File(), msg, find)
+	}
+	if !strings.Contains(p.Info(), "not found") {
+		t.Errorf("info %q does not say why", p.Info())
+	}
+	v.Select(CallPane, cMain)
+	p.Follow()
+	if msg, find := p.Message(); msg != "No source location is recorded for main." || find || len(h.jobs) != 0 {
+		t.Errorf("no location: message %q, find %v, %d jobs", msg, find, len(h.jobs))
+	}
+}
+
+func TestSourcePanelDropsOldLoads(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	v.Select(CallPane, cMain)
+	p, h, _, busy := sourcePanelFixture(t, v)
+	p.Show(true)
+	p.Reload()
+	v.Select(CallPane, cFoo) // before main.c is read
+	p.Follow()
+	h.jobs[0], h.jobs[1] = h.jobs[1], h.jobs[0] // main.c's read ends last
+	h.flush()
+	if f := p.File(); f == nil || filepath.Base(f.Path) != "foo.c" || p.Target().File != "foo.c" || !p.ShowsTarget() {
+		t.Fatalf("shows %+v for target %+v; main.c's late result must be dropped", f, p.Target())
+	}
+	if (*busy)[len(*busy)-1] {
+		t.Errorf("busy %v after all work ended", *busy)
+	}
+
+	// Hiding drops the work on its way.
+	v.Select(CallPane, cMain)
+	p.Follow()
+	p.Show(false)
+	h.flush()
+	if p.File() != nil {
+		t.Errorf("a hidden panel took main.c: %+v", p.File())
+	}
+	ran := false
+	p.WhenIdle(func() { ran = true })
+	if !ran {
+		t.Error("WhenIdle waits for a hidden panel")
+	}
+}
+
+func TestSourcePanelLargeFileHighlightsLater(t *testing.T) {
+	const functions = 1000
+	path, e := handmade.BigSource(t, functions)
+	v := NewView(e)
+	mustUpdate(t, v)
+	v.Select(CallPane, Node{CnodeNode, 900})
+	p, h, redraws, _ := sourcePanelFixture(t, v)
+	p.Show(true)
+	p.Reload()
+	// Run the read, hold the complete highlighting.
+	j := h.jobs[0]
+	h.jobs = h.jobs[1:]
+	j[0]()
+	j[1]()
+	if f := p.File(); f == nil || f.Path != path || f.Exact || !strings.Contains(p.Info(), "highlighting") || len(h.jobs) != 1 {
+		t.Fatalf("first view: %+v, info %q, %d jobs held; want a part highlighted and the rest on its way", f, p.Info(), len(h.jobs))
+	}
+	n := len(*redraws)
+	h.flush()
+	if f := p.File(); !f.Exact || strings.Contains(p.Info(), "highlighting") || len(*redraws) != n+1 || (*redraws)[n] {
+		t.Errorf("complete: exact %v, info %q, redraws %v", f.Exact, p.Info(), (*redraws)[n:])
+	}
+}
+
+func TestSourcePanelNoExperiment(t *testing.T) {
+	p, _, redraws, _ := sourcePanelFixture(t, nil)
+	p.View = func() *View { return nil }
+	p.Show(true)
+	p.Reload()
+	if msg, find := p.Message(); msg != "No experiment is open." || find || len(*redraws) != 1 {
+		t.Errorf("message %q, find %v, redraws %v", msg, find, *redraws)
+	}
+}
+
+func TestCallPathRow(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	if n, ok := v.CallPathRow(3); !ok || n != cBar3 {
+		t.Errorf("CallPathRow(3) = %v, %v", n, ok)
+	}
+	v.SetFlat(true)
+	if n, ok := v.CallPathRow(3); !ok || n != rBar {
+		t.Errorf("flat: CallPathRow(3) = %v, %v; want bar's region", n, ok)
+	}
+	if _, ok := v.CallPathRow(5); ok {
+		t.Error("CallPathRow(5) of 5 call paths")
+	}
+}

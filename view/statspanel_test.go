@@ -1,0 +1,108 @@
+package view
+
+import (
+	"image"
+	"testing"
+)
+
+// statsShown records what a StatsPanel gave its widgets.
+type statsShown struct {
+	reps     []*StatsReport
+	sel, top []image.Image
+	messages []string
+	busy     []string
+	idle     int
+}
+
+func statsPanelFixture(v *View, visible *bool) (*StatsPanel, *heldRunner, *statsShown) {
+	h := &heldRunner{}
+	s := &statsShown{}
+	p := &StatsPanel{
+		Run:     h.run,
+		View:    func() *View { return v },
+		Visible: func() bool { return *visible },
+		Busy:    func(text string) { s.busy = append(s.busy, text) },
+		Idle:    func() { s.idle++ },
+		Show: func(rep *StatsReport, sel, top image.Image) {
+			s.reps, s.sel, s.top = append(s.reps, rep), append(s.sel, sel), append(s.top, top)
+		},
+		Message: func(text string) { s.messages = append(s.messages, text) },
+	}
+	return p, h, s
+}
+
+func TestStatsPanelFollows(t *testing.T) {
+	v := NewView(handMade())
+	v.Select(CallPane, cFoo)
+	mustUpdate(t, v)
+	visible := false
+	p, h, s := statsPanelFixture(v, &visible)
+	p.Follow()
+	if len(h.jobs) != 0 {
+		t.Fatal("a hidden panel computes")
+	}
+	visible = true
+	p.Follow()
+	if len(s.busy) != 1 || s.busy[0] != "Statistics of main/foo …" || len(s.reps) != 0 {
+		t.Fatalf("busy %q, %d shown before the work ran", s.busy, len(s.reps))
+	}
+	h.flush()
+	if len(s.reps) != 1 || s.idle != 1 || p.Report() != s.reps[0] || len(s.reps[0].Top) == 0 {
+		t.Fatalf("after the work: %d shown, idle %d, top %v", len(s.reps), s.idle, p.Report())
+	}
+	if s.sel[0].Bounds().Dx() != SelectedPlotW || s.top[0] == nil || s.top[0].Bounds().Dx() != TopPlotW {
+		t.Errorf("plots %v, %v", s.sel[0].Bounds(), s.top[0])
+	}
+	p.Follow() // nothing changed
+	if len(h.jobs) != 0 || len(s.busy) != 1 {
+		t.Error("an unchanged selection computed again")
+	}
+	// Another call path of the same metric keeps the top call paths.
+	v.Select(CallPane, cBar)
+	mustUpdate(t, v)
+	p.Follow()
+	h.flush()
+	if len(s.reps) != 2 || s.top[1] != s.top[0] || len(s.reps[1].Top) != len(s.reps[0].Top) || s.reps[1].TopTitle != s.reps[0].TopTitle {
+		t.Errorf("second report: top plot kept %v, top %d of %d", s.top[1] == s.top[0], len(s.reps[1].Top), len(s.reps[0].Top))
+	}
+	// A newer selection drops the older result; so does hiding.
+	v.Select(CallPane, cMain)
+	mustUpdate(t, v)
+	p.Follow()
+	v.Select(CallPane, cFoo2)
+	mustUpdate(t, v)
+	p.Follow()
+	h.jobs[0], h.jobs[1] = h.jobs[1], h.jobs[0]
+	h.flush()
+	if len(s.reps) != 3 || s.reps[2].Title != p.Report().Title || p.Report().Title == s.reps[1].Title {
+		t.Fatalf("%d reports shown; the late one must be dropped", len(s.reps))
+	}
+	v.Select(CallPane, cBar3)
+	mustUpdate(t, v)
+	p.Follow()
+	p.Drop()
+	h.flush()
+	if len(s.reps) != 3 || s.idle != 5 {
+		t.Errorf("dropped work shown (%d reports) or left busy (%d idle)", len(s.reps), s.idle)
+	}
+	// Reset computes the same selection again, with its top call paths.
+	p.Reset()
+	p.Follow()
+	h.flush()
+	if len(s.reps) != 4 || s.top[3] == s.top[2] {
+		t.Errorf("after Reset: %d reports, top plot redrawn %v", len(s.reps), s.top[3] != s.top[2])
+	}
+}
+
+func TestStatsPanelMessage(t *testing.T) {
+	v := NewView(handMade())
+	v.exp.Metrics[0].Unavailable = "not recorded"
+	v.Select(CallPane, cFoo)
+	mustUpdate(t, v)
+	visible := true
+	p, h, s := statsPanelFixture(v, &visible)
+	p.Follow()
+	if len(s.messages) != 1 || s.messages[0] != "statistics: metric Time has no values: not recorded" || len(h.jobs) != 0 {
+		t.Errorf("messages %q, %d jobs", s.messages, len(h.jobs))
+	}
+}
