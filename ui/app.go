@@ -42,14 +42,6 @@ type App struct {
 	repoLocation string
 }
 
-// Preference keys of the window's settings (the recent files' are view's).
-const (
-	hotThresholdKey = "hotPathThreshold" // share, 0 < t < 1
-	numberStyleKey  = "numberStyle"      // index into numfmt.Styles
-	decimalsKey     = "decimals"
-	paneSplitKey    = "paneSplit" // offsets of the two splits, as text
-)
-
 // NewApp returns the application running on a, with the preferences in
 // the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {

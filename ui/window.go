@@ -1,14 +1,8 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -19,10 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/algebra"
-	"cubeview/colormap"
 	"cubeview/format"
 	"cubeview/internal/timinglog"
-	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/view"
 )
@@ -71,7 +63,7 @@ type Window struct {
 	// splits divide metric | call and call | system; fitted holds the
 	// offsets last set by fitPanes, to tell when the user moved them.
 	splits [2]*container.Split
-	fitted [2]float64
+	fitted view.Split
 }
 
 func (a *App) newWindow() *Window {
@@ -223,12 +215,11 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	w.active = d
 	w.view.SetMode(d, m)
 	if m == view.ExternalPercent && w.view.External() == nil {
-		if ref := w.defaultReference(); ref != nil {
+		ref := w.defaultReference()
+		if ref != nil {
 			w.view.SetExternal(ref.Exp)
-			w.hint.SetText("External percent of " + ref.Name + " (View › Choose external reference… changes it).")
-		} else {
-			w.hint.SetText("External percent needs a second open experiment (View › External reference).")
 		}
+		w.hint.SetText(view.ExternalHint(ref))
 		w.rebuildMenu()
 	}
 	if w.modes[d].Selected != m.String() {
@@ -241,8 +232,8 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 func (w *Window) setDocument(doc *view.Doc) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
-	w.view.SetHotThreshold(w.app.prefs.Float(hotThresholdKey, 0))
-	w.applyNumberPrefs()
+	w.view.SetHotThreshold(view.HotThresholdPref(w.app.prefs))
+	w.view.SetNumberFormat(view.NumberFormatPref(w.app.prefs))
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(view.WindowTitle(doc))
@@ -291,7 +282,7 @@ func (w *Window) refresh() {
 	}
 	w.titles[view.CallPane].SetText(map[bool]string{false: "Call tree", true: "Flat profile"}[w.view.Flat()])
 	for d := view.MetricPane; d <= view.SystemPane; d++ {
-		w.infos[d].SetText(w.info(d))
+		w.infos[d].SetText(w.view.PaneInfo(d, w.referenceName()))
 	}
 	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
@@ -328,24 +319,14 @@ func (w *Window) prefetch() {
 
 // fitPanes divides the window's width between the panes: the metric and
 // system panes get what their rows need, within bounds, and the call pane
-// the rest; a split the user chose is kept instead (preference paneSplit).
+// the rest; a split the user chose is kept instead (view.SplitPref).
 func (w *Window) fitPanes() {
-	if l := w.app.prefs.StringList(paneSplitKey); len(l) == 2 {
-		a, err1 := strconv.ParseFloat(l[0], 64)
-		b, err2 := strconv.ParseFloat(l[1], 64)
-		if err1 == nil && err2 == nil && a > 0.05 && a < 0.9 && b > 0.05 && b < 0.95 {
-			w.setSplit(a, b)
-			return
-		}
+	if s, ok := view.SplitPref(w.app.prefs); ok {
+		w.setSplit(s)
+		return
 	}
-	total := w.win.Canvas().Size().Width
-	if total < 400 {
-		total = 1280
-	}
-	bounded := func(x float32) float32 { return min(max(x, 0.15*total), 0.35*total) }
-	need := func(d view.Dim) float32 { return max(w.panes[d].contentWidth(), w.headWidth(d)) }
-	m, s := bounded(need(view.MetricPane)), bounded(need(view.SystemPane))
-	w.setSplit(float64(m/total), float64((total-m-s)/(total-m)))
+	need := func(d view.Dim) float64 { return float64(max(w.panes[d].contentWidth(), w.headWidth(d))) }
+	w.setSplit(view.FitSplit(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane)))
 }
 
 // headWidth returns the width the title of pane d and the name of its
@@ -356,59 +337,39 @@ func (w *Window) headWidth(d view.Dim) float32 {
 	return w.titles[d].MinSize().Width + text + theme.Size(theme.SizeNameInlineIcon) + 8*pad
 }
 
+// split returns the offsets of the splits as they are now.
+func (w *Window) split() view.Split {
+	return view.Split{Outer: w.splits[0].Offset, Inner: w.splits[1].Offset}
+}
+
 // refitPanes fits the panes again after rows were expanded or collapsed,
 // unless the user has moved a split (in this window or for all windows).
 func (w *Window) refitPanes() {
-	if w.fitted == ([2]float64{}) || len(w.app.prefs.StringList(paneSplitKey)) == 2 {
-		return
+	if w.fitted != (view.Split{}) && !view.HasSplitPref(w.app.prefs) && w.split().Near(w.fitted) {
+		w.fitPanes()
 	}
-	if math.Abs(w.splits[0].Offset-w.fitted[0]) > 1e-3 || math.Abs(w.splits[1].Offset-w.fitted[1]) > 1e-3 {
-		return
-	}
-	w.fitPanes()
 }
 
-func (w *Window) setSplit(outer, inner float64) {
-	w.splits[0].SetOffset(outer)
-	w.splits[1].SetOffset(inner)
-	w.fitted = [2]float64{w.splits[0].Offset, w.splits[1].Offset}
+func (w *Window) setSplit(s view.Split) {
+	w.splits[0].SetOffset(s.Outer)
+	w.splits[1].SetOffset(s.Inner)
+	w.fitted = w.split()
 }
 
 // rememberSplit saves the split when the user moved it.
 func (w *Window) rememberSplit() {
-	if w.fitted == ([2]float64{}) {
-		return // not fitted yet
+	if w.fitted == (view.Split{}) || w.split().Near(w.fitted) {
+		return // not fitted yet, or not moved
 	}
-	a, b := w.splits[0].Offset, w.splits[1].Offset
-	if math.Abs(a-w.fitted[0]) < 1e-3 && math.Abs(b-w.fitted[1]) < 1e-3 {
-		return
-	}
-	w.fitted = [2]float64{a, b}
-	w.app.prefs.SetStringList(paneSplitKey, []string{strconv.FormatFloat(a, 'f', 4, 64), strconv.FormatFloat(b, 'f', 4, 64)})
+	w.fitted = w.split()
+	view.SaveSplit(w.app.prefs, w.fitted)
 }
 
 // load reads metric data in the background, showing progress, then calls then.
 func (w *Window) load(refs []view.BlockRef, then func()) {
 	w.loading = true
 	w.startBusy("Loading " + view.Count(len(refs), "metric") + " …")
-	w.app.async(func() {
-		// One pass over the file per metric, as many at once as there
-		// are processors. Errors surface when the view uses the data.
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for _, r := range refs {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				if r.Rows {
-					_, _ = r.Exp.Block(r.Metric)
-				}
-				_, _ = r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true})
-			}()
-		}
-		wg.Wait()
-	}, func() {
+	w.app.async(func() { view.Read(refs) }, func() {
 		w.loading = false
 		w.stopBusy()
 		then()
@@ -434,15 +395,6 @@ func (w *Window) SetPanel(obj fyne.CanvasObject) {
 
 // whenReady runs f once the window shows complete values.
 func (w *Window) whenReady(f func()) { w.ready = append(w.ready, f) }
-
-func (w *Window) info(d view.Dim) string {
-	v := w.view
-	s := v.ScaleInfo(d)
-	if s != "" && v.Mode(d) == view.ExternalPercent {
-		s += " · reference " + w.referenceName()
-	}
-	return s
-}
 
 func (w *Window) startBusy(what string) {
 	w.busy++
@@ -527,21 +479,13 @@ func (w *Window) SetDecimals(n int) {
 
 func (w *Window) setNumberFormat(f numfmt.Format) {
 	w.view.SetNumberFormat(f)
-	if i := numfmt.StyleOf(f); i >= 0 {
-		w.app.prefs.SetFloat(numberStyleKey, float64(i))
-	}
-	w.app.prefs.SetFloat(decimalsKey, float64(f.Decimals))
+	view.SaveNumberFormat(w.app.prefs, f)
 	w.rebuildMenu()
 	w.refresh()
 }
 
-// applyNumberPrefs gives a new view the remembered number format.
-func (w *Window) applyNumberPrefs() { w.view.SetNumberFormat(w.app.numberFormat()) }
-
 // numberFormat returns the remembered number format (View › Numbers).
-func (a *App) numberFormat() numfmt.Format {
-	return numfmt.StyleFormat(int(a.prefs.Float(numberStyleKey, 0)), int(a.prefs.Float(decimalsKey, -1)))
-}
+func (a *App) numberFormat() numfmt.Format { return view.NumberFormatPref(a.prefs) }
 
 // SetHotThreshold sets the share of its parent's value a child must
 // exceed for the hottest path to go on into it.
@@ -550,41 +494,25 @@ func (w *Window) SetHotThreshold(t float64) {
 		return
 	}
 	w.view.SetHotThreshold(t)
-	w.app.prefs.SetFloat(hotThresholdKey, w.view.HotThreshold())
+	view.SaveHotThreshold(w.app.prefs, w.view.HotThreshold())
 	w.rebuildMenu()
 }
 
-// ExpandHottest expands, from the selected node of pane d, the path of
-// largest inclusive values for as long as a child holds more than the
-// hot-path threshold of its parent, and selects its end; the status line
-// says why it stopped there.
+// ExpandHottest expands the hottest path below the selected node of
+// pane d (view.View.ExpandHottest), reading the values it follows first.
 func (w *Window) ExpandHottest(d view.Dim) {
 	v := w.view
-	if v == nil || w.loading {
+	if v == nil || w.loading || !v.Selected(d).Valid() {
 		return
 	}
-	n := v.Selected(d)
-	if !n.Valid() {
-		return
-	}
-	// The path follows current values: load what they need first.
-	need := v.Missing()
-	if n.Kind == view.MetricNode {
-		need = append(need, v.MissingUnder(n.Index)...)
-	}
-	if len(need) > 0 {
+	if need := v.HottestNeeds(d); len(need) > 0 {
 		w.load(need, func() { w.ExpandHottest(d) })
 		return
 	}
-	if err := v.Update(); err != nil {
+	last, err := v.ExpandHottest(d)
+	if err != nil {
 		w.showError(err)
 	}
-	path, _ := v.HottestPath(d, n) // the status line explains where it stopped
-	for _, p := range path[:len(path)-1] {
-		v.SetExpanded(d, p, true)
-	}
-	last := path[len(path)-1]
-	v.Select(d, last)
 	w.active = d
 	w.panes[d].Sync()
 	w.refresh()
@@ -615,14 +543,8 @@ func (w *Window) Find(pattern string) {
 	if w.view == nil {
 		return
 	}
-	d := w.active
-	found := w.view.Find(d, pattern)
-	if len(found) == 0 {
-		if pattern == "" {
-			w.findInfo.SetText("")
-		} else {
-			w.findInfo.SetText("no match in the " + strings.ToLower(d.String()))
-		}
+	if len(w.view.Find(w.active, pattern)) == 0 {
+		w.findInfo.SetText(view.FindMiss(w.active, pattern))
 		w.refresh()
 		return
 	}
@@ -634,12 +556,11 @@ func (w *Window) FindNext(delta int) {
 	if w.view == nil {
 		return
 	}
-	d, _, _ := w.view.FindState()
-	n, pos, total, ok := w.view.FindStep(delta)
+	d, n, text, ok := w.view.FindMove(delta)
 	if !ok {
 		return
 	}
-	w.findInfo.SetText(fmt.Sprintf("%d of %d in the %s", pos, total, strings.ToLower(d.String())))
+	w.findInfo.SetText(text)
 	w.panes[d].Reveal(n)
 	w.refresh()
 }
@@ -654,24 +575,9 @@ func (w *Window) contextMenu(d view.Dim, n view.Node, at fyne.Position) {
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
-// maxExpand bounds "Expand subtree" so that a huge tree cannot stall the window.
-const maxExpand = 5000
-
+// expandSubtree expands or collapses n and the branches below it.
 func (w *Window) expandSubtree(d view.Dim, n view.Node, open bool) {
-	v := w.view
-	k := 0
-	var walk func(n view.Node)
-	walk = func(n view.Node) {
-		if k >= maxExpand || !v.IsBranch(d, n) {
-			return
-		}
-		k++
-		v.SetExpanded(d, n, open)
-		for _, c := range v.Children(d, n) {
-			walk(c)
-		}
-	}
-	walk(n)
+	w.view.ExpandSubtree(d, n, open)
 	w.panes[d].Sync()
 	w.refresh()
 	w.refitPanes()
@@ -839,45 +745,9 @@ func (w *Window) SaveAs(path string) {
 	})
 }
 
+// rangeDialog asks for the colour range of the active pane.
 func (w *Window) rangeDialog() {
-	if w.view == nil {
-		return
+	if w.view != nil {
+		showForm(w.win, w.view.RangeForm(w.active, w.refresh), w.showError)
 	}
-	d := w.active
-	lo, hi := widget.NewEntry(), widget.NewEntry()
-	if r := w.view.UserRange(d); r != nil {
-		lo.SetText(strconv.FormatFloat(r.Min, 'g', -1, 64))
-		hi.SetText(strconv.FormatFloat(r.Max, 'g', -1, 64))
-	}
-	lo.SetPlaceHolder("0")
-	hi.SetPlaceHolder("automatic")
-	items := []*widget.FormItem{
-		widget.NewFormItem("Minimum", lo),
-		widget.NewFormItem("Maximum", hi),
-	}
-	dialog.ShowForm("Colour range of the "+strings.ToLower(d.String()), "Apply", "Cancel", items, func(ok bool) {
-		if !ok {
-			return
-		}
-		if strings.TrimSpace(hi.Text) == "" {
-			w.view.SetUserRange(d, nil)
-			w.refresh()
-			return
-		}
-		min, err1 := strconv.ParseFloat(strings.TrimSpace(orZero(lo.Text)), 64)
-		max, err2 := strconv.ParseFloat(strings.TrimSpace(hi.Text), 64)
-		if err := errors.Join(err1, err2); err != nil || min > max || min < 0 {
-			w.showError(fmt.Errorf("colour range: want 0 ≤ minimum ≤ maximum, got %q and %q", lo.Text, hi.Text))
-			return
-		}
-		w.view.SetUserRange(d, &colormap.Range{Min: min, Max: max})
-		w.refresh()
-	}, w.win)
-}
-
-func orZero(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "0"
-	}
-	return s
 }

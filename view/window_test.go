@@ -1,0 +1,228 @@
+package view
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"cubeview/colormap"
+	"cubeview/format"
+	"cubeview/internal/prefs"
+	"cubeview/internal/testkit"
+	"cubeview/model"
+	"cubeview/numfmt"
+)
+
+func TestFindTexts(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	if got := FindMiss(CallPane, ""); got != "" {
+		t.Errorf("FindMiss of nothing = %q", got)
+	}
+	if got := FindMiss(SystemPane, "zz"); got != "no match in the system tree" {
+		t.Errorf("FindMiss = %q", got)
+	}
+	if _, _, _, ok := v.FindMove(1); ok {
+		t.Error("FindMove without a search moved")
+	}
+	v.Find(CallPane, "ba")
+	for _, want := range []struct {
+		delta int
+		n     Node
+		text  string
+	}{{0, cBar3, "1 of 2 in the call tree"}, {1, cBar, "2 of 2 in the call tree"}, {1, cBar3, "1 of 2 in the call tree"}, {-1, cBar, "2 of 2 in the call tree"}} {
+		d, n, text, ok := v.FindMove(want.delta)
+		if !ok || d != CallPane || n != want.n || text != want.text {
+			t.Errorf("FindMove(%d) = %v %v %q %v, want %v %q", want.delta, d, n, text, ok, want.n, want.text)
+		}
+	}
+}
+
+func TestExternalHintAndPaneInfo(t *testing.T) {
+	if got := ExternalHint(&Doc{Name: "b.cubex"}); got != "External percent of b.cubex (View › Choose external reference… changes it)." {
+		t.Errorf("hint = %q", got)
+	}
+	if got := ExternalHint(nil); !strings.Contains(got, "needs a second open experiment") {
+		t.Errorf("hint without a reference = %q", got)
+	}
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	plain := v.PaneInfo(CallPane, "b.cubex")
+	if !strings.HasPrefix(plain, "scale ") || strings.Contains(plain, "reference") {
+		t.Errorf("absolute: %q", plain)
+	}
+	v.SetExternal(handMade())
+	v.SetMode(CallPane, ExternalPercent)
+	mustUpdate(t, v)
+	if got := v.PaneInfo(CallPane, "b.cubex"); !strings.HasSuffix(got, " · reference b.cubex") {
+		t.Errorf("external percent: %q", got)
+	}
+}
+
+func TestExpandSubtree(t *testing.T) {
+	v := NewView(handMade())
+	v.ExpandSubtree(CallPane, cMain, true)
+	for _, n := range []Node{cMain, cFoo, cFoo2} {
+		if !v.Expanded(CallPane, n) {
+			t.Errorf("%v not expanded", n)
+		}
+	}
+	v.ExpandSubtree(CallPane, cFoo, false)
+	if !v.Expanded(CallPane, cMain) || v.Expanded(CallPane, cFoo) || v.Expanded(CallPane, cFoo2) {
+		t.Error("collapsing foo's subtree did not collapse foo and its child only")
+	}
+	// The walk stops after MaxExpand branches.
+	wide := NewView(bigCallTree(MaxExpand + 50))
+	root := wide.Roots(CallPane)[0]
+	wide.ExpandSubtree(CallPane, root, true)
+	open := 0
+	for c := range wide.Experiment().Cnodes {
+		if wide.Expanded(CallPane, Node{CnodeNode, c}) {
+			open++
+		}
+	}
+	if open != MaxExpand {
+		t.Errorf("%d branches expanded, want MaxExpand = %d", open, MaxExpand)
+	}
+}
+
+func TestExpandHottest(t *testing.T) {
+	v := NewView(handMade())
+	v.Select(CallPane, cMain)
+	if need := v.HottestNeeds(CallPane); len(need) != 0 {
+		t.Fatalf("data in memory, yet needs %v", need)
+	}
+	last, err := v.ExpandHottest(CallPane)
+	if err != nil || last != cFoo2 || v.Selected(CallPane) != cFoo2 {
+		t.Errorf("ExpandHottest = %v, %v; selected %v; want foo's child", last, err, v.Selected(CallPane))
+	}
+	if !v.Expanded(CallPane, cMain) || !v.Expanded(CallPane, cFoo) || v.Expanded(CallPane, cFoo2) {
+		t.Error("the path above the end is not expanded, or the end is")
+	}
+}
+
+// TestHottestNeeds reads what the hottest path below a metric of a file
+// needs, the values of the metric and of those below it, and follows it.
+func TestHottestNeeds(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "cpi", "profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(e)
+	n := v.Roots(MetricPane)[0]
+	v.Select(MetricPane, n)
+	need := v.HottestNeeds(MetricPane)
+	if !slices.ContainsFunc(need, func(r BlockRef) bool { return r.Metric == n.Index }) {
+		t.Fatalf("needs %v, not metric %d itself", need, n.Index)
+	}
+	Read(need)
+	if need := v.HottestNeeds(MetricPane); len(need) != 0 {
+		t.Errorf("after Read still needs %v", need)
+	}
+	last, err := v.ExpandHottest(MetricPane)
+	if err != nil || last != n || v.Selected(MetricPane) != n {
+		t.Errorf("ExpandHottest = %v, %v; want %v (no sub-metrics)", last, err, n)
+	}
+}
+
+func TestRangeForm(t *testing.T) {
+	v := NewView(handMade())
+	done := 0
+	f := v.RangeForm(SystemPane, func() { done++ })
+	if f.Title != "Colour range of the system tree" || f.Confirm != "Apply" || f.Fields[0].Text != "" || f.Fields[1].Placeholder != "automatic" {
+		t.Errorf("form %q %q %+v", f.Title, f.Confirm, f.Fields[1])
+	}
+	f.Set(f.Field("Maximum"), "10")
+	if err := f.Confirmed(); err != nil || done != 1 {
+		t.Fatalf("Apply: %v, done %d", err, done)
+	}
+	if r := v.UserRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
+		t.Errorf("range %v, want 0 to 10", r)
+	}
+	f = v.RangeForm(SystemPane, func() { done++ })
+	if f.Fields[0].Text != "0" || f.Fields[1].Text != "10" {
+		t.Errorf("the form does not show the range set: %q %q", f.Fields[0].Text, f.Fields[1].Text)
+	}
+	for _, bad := range [][2]string{{"5", "2"}, {"-1", "2"}, {"x", "2"}} {
+		f.Set(f.Fields[0], bad[0])
+		f.Set(f.Fields[1], bad[1])
+		err := f.Confirmed()
+		if err == nil || !strings.Contains(err.Error(), "want 0 ≤ minimum ≤ maximum, got \""+bad[0]+"\"") {
+			t.Errorf("%q to %q: error %v", bad[0], bad[1], err)
+		}
+	}
+	f.Set(f.Fields[1], " ")
+	if err := f.Confirmed(); err != nil || v.UserRange(SystemPane) != nil || done != 2 {
+		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.UserRange(SystemPane), done)
+	}
+}
+
+func TestWindowPrefs(t *testing.T) {
+	p := prefs.Open(filepath.Join(t.TempDir(), "prefs.json"))
+	if got := NumberFormatPref(p); got != numfmt.Grouped() {
+		t.Errorf("default number format %+v", got)
+	}
+	f := numfmt.Engineer()
+	f.Decimals = 4
+	SaveNumberFormat(p, f)
+	if got := NumberFormatPref(p); got != f {
+		t.Errorf("number format read back %+v, want %+v", got, f)
+	}
+	if HotThresholdPref(p) != 0 {
+		t.Error("a hot threshold without a preference")
+	}
+	SaveHotThreshold(p, 0.75)
+	if got := HotThresholdPref(p); got != 0.75 {
+		t.Errorf("hot threshold %v", got)
+	}
+	if _, ok := SplitPref(p); ok || HasSplitPref(p) {
+		t.Error("a split without a preference")
+	}
+	SaveSplit(p, Split{0.25, 0.6})
+	if s, ok := SplitPref(p); !ok || !s.Near(Split{0.25, 0.6}) {
+		t.Errorf("split read back %v %v", s, ok)
+	}
+	SaveSplit(p, Split{0.95, 0.6}) // out of bounds: fitted again, but chosen
+	if _, ok := SplitPref(p); ok || !HasSplitPref(p) {
+		t.Error("an out-of-bounds split is taken, or not remembered as chosen")
+	}
+}
+
+func TestFitSplit(t *testing.T) {
+	tests := []struct {
+		total, metric, system float64
+		want                  Split
+	}{
+		{1000, 250, 200, Split{0.25, 550.0 / 750}},
+		{1000, 50, 900, Split{0.15, 500.0 / 850}}, // bounded to 15 % and 35 %
+		{100, 0, 0, Split{0.15, (1280 - 2*192.0) / (1280 - 192)}},
+	}
+	for _, tt := range tests {
+		if got := FitSplit(tt.total, tt.metric, tt.system); !got.Near(tt.want) {
+			t.Errorf("FitSplit(%v, %v, %v) = %v, want %v", tt.total, tt.metric, tt.system, got, tt.want)
+		}
+	}
+	if (Split{0.2, 0.5}).Near(Split{0.2, 0.502}) {
+		t.Error("splits 0.002 apart are near")
+	}
+}
+
+// bigCallTree returns an experiment whose call tree is a chain of n call
+// paths below main, each a branch but the last.
+func bigCallTree(n int) *model.Experiment {
+	e := &model.Experiment{
+		Metrics: []model.Metric{{UniqName: "time", DispName: "Time", DataType: "DOUBLE", Parent: -1}},
+		Regions: []model.Region{{Name: "main"}},
+		System: []model.SystemNode{
+			{Kind: model.Group, Class: "process", Name: "rank 0", Parent: -1},
+			{Kind: model.Leaf, Class: "thread", Name: "t0", Parent: 0},
+		},
+	}
+	for c := range n {
+		e.Cnodes = append(e.Cnodes, model.Cnode{ID: c, Parent: c - 1, CallLine: -1})
+	}
+	e.Link()
+	e.NumberLocations()
+	return e
+}
