@@ -188,15 +188,9 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 }
 
 func (w *Window) newModeSelect(d view.Dim) *widget.Select {
-	var names []string
-	for _, m := range view.Modes(d) {
-		names = append(names, m.String())
-	}
-	s := widget.NewSelect(names, func(name string) {
-		for _, m := range view.Modes(d) {
-			if m.String() == name {
-				w.SetMode(d, m)
-			}
+	s := widget.NewSelect(view.ModeNames(d), func(name string) {
+		if m, ok := view.ParseMode(d, name); ok {
+			w.SetMode(d, m)
 		}
 	})
 	s.SetSelectedIndex(0)
@@ -277,7 +271,7 @@ func (w *Window) refresh() {
 			p.Refresh()
 		}
 	}
-	w.titles[view.CallPane].SetText(map[bool]string{false: "Call tree", true: "Flat profile"}[w.view.Flat()])
+	w.titles[view.CallPane].SetText(w.view.Title(view.CallPane))
 	for d := view.MetricPane; d <= view.SystemPane; d++ {
 		w.infos[d].SetText(w.view.PaneInfo(d, w.referenceName()))
 	}
@@ -578,13 +572,8 @@ func (w *Window) rebuildMenu() {
 // menu returns the menu bar: view.MainMenu bound to the handlers.
 func (w *Window) menu() *fyne.MainMenu {
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
-	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(),
+	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
 		SourceShown: w.SourceShown(), StatsShown: w.StatsShown(), CallGraphShown: w.CallGraphShown()}
-	for _, d := range w.app.docs {
-		if d != w.doc {
-			st.Others = append(st.Others, d)
-		}
-	}
 	do := w.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
 	for _, m := range view.MainMenu(w.view, st) {

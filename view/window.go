@@ -200,3 +200,34 @@ func ReadRows(refs []BlockRef) {
 		_, _ = r.Exp.Block(r.Metric)
 	}
 }
+
+// Title returns the title of pane d: the call pane's says whether it
+// shows the call tree or the flat profile.
+func (v *View) Title(d Dim) string {
+	if d == CallPane && v.Flat() {
+		return "Flat profile"
+	}
+	return d.String()
+}
+
+// ModeNames returns the names of the value modes of pane d, as a mode
+// selector offers them (ParseMode reads them back).
+func ModeNames(d Dim) []string {
+	var names []string
+	for _, m := range Modes(d) {
+		names = append(names, m.String())
+	}
+	return names
+}
+
+// Others returns the open documents but doc, in order: the external
+// references a window of doc offers.
+func Others(docs []*Doc, doc *Doc) []*Doc {
+	var out []*Doc
+	for _, d := range docs {
+		if d != doc {
+			out = append(out, d)
+		}
+	}
+	return out
+}

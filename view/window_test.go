@@ -279,3 +279,33 @@ func TestReadRows(t *testing.T) {
 		t.Errorf("still to read ahead: %v", refs)
 	}
 }
+
+func TestPaneTitlesAndModeNames(t *testing.T) {
+	v := NewView(handMade())
+	if got := v.Title(CallPane); got != "Call tree" {
+		t.Errorf("call pane title %q", got)
+	}
+	v.SetFlat(true)
+	if got, sys := v.Title(CallPane), v.Title(SystemPane); got != "Flat profile" || sys != "System tree" {
+		t.Errorf("titles in the flat profile %q, %q", got, sys)
+	}
+	names := ModeNames(SystemPane)
+	if len(names) != len(Modes(SystemPane)) || names[6] != "Peer distribution" {
+		t.Errorf("system modes %q", names)
+	}
+	for _, n := range names {
+		if m, ok := ParseMode(SystemPane, n); !ok || m.String() != n {
+			t.Errorf("ParseMode(%q) = %v, %v", n, m, ok)
+		}
+	}
+}
+
+func TestOthers(t *testing.T) {
+	a, b, c := &Doc{Name: "a"}, &Doc{Name: "b"}, &Doc{Name: "c"}
+	if got := Others([]*Doc{a, b, c}, b); !slices.Equal(got, []*Doc{a, c}) {
+		t.Errorf("Others = %v", got)
+	}
+	if got := Others([]*Doc{a}, a); len(got) != 0 {
+		t.Errorf("Others of the only document = %v", got)
+	}
+}
