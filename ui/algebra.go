@@ -1,34 +1,28 @@
 package ui
 
 import (
-	"fmt"
-
 	"cubeview/algebra"
 	"cubeview/format"
-	"cubeview/model"
 	"cubeview/view"
 )
+
+// busyWith is the view.Busy of w: its progress bar with a text.
+func (w *Window) busyWith(what string) func() {
+	w.startBusy(what)
+	return w.stopBusy
+}
 
 // Compute runs r in the background, showing progress in from, and opens
 // the result in a new window titled by its expression. The result holds
 // all its data, so closing an operand's window later does not affect it.
 // Errors are shown in from.
 func (a *App) Compute(r view.Operation, from *Window) {
-	if err := r.Check(); err != nil {
-		from.showError(err)
-		return
-	}
-	name := r.Name()
-	from.startBusy("Computing " + name + " …")
-	var res *model.Experiment
-	var err error
-	a.async(func() { res, err = r.Evaluate() }, func() {
-		from.stopBusy()
+	r.Compute(a.async, from.busyWith, func(doc *view.Doc, err error) {
 		if err != nil {
-			from.showError(fmt.Errorf("%s: %w", name, err))
+			from.showError(err)
 			return
 		}
-		a.Show(r.Result(res))
+		a.Show(doc)
 	})
 }
 
@@ -42,28 +36,11 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 		target = a.newWindow()
 		a.show(target)
 	}
-	x, err := algebra.Parse(text)
-	if err == nil && x.Op == algebra.NoOp {
-		err = fmt.Errorf("expression %q is a file, not an operation", text)
-	}
-	if err != nil {
-		target.showMessage("Could not evaluate the expression.")
-		target.showError(err)
-		return
-	}
-	target.startBusy("Computing " + text + " …")
-	var res *model.Experiment
-	a.async(func() { res, err = algebra.Eval(x, format.Open, opt) }, func() {
-		target.stopBusy()
+	view.EvaluateExpression(text, opt, format.Open, a.async, target.busyWith, func(doc *view.Doc, message string, err error) {
 		if err != nil {
-			target.showMessage("Could not evaluate " + text + ".")
+			target.showMessage(message)
 			target.showError(err)
 			return
-		}
-		doc := &view.Doc{Exp: res, Name: res.Source}
-		doc.Describe()
-		if doc.Expression != "" {
-			doc.Name = doc.Expression
 		}
 		target.setDocument(doc)
 	})
@@ -72,14 +49,5 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 // showDerived prepares the view of a derived experiment: operand markers
 // and, for differences, diverging colours around zero.
 func (w *Window) showDerived(doc *view.Doc) {
-	doc.Describe()
-	if len(doc.Operands) > 0 {
-		w.view.SetOperandNames(doc.Operands)
-	}
-	if doc.Expression != "" && view.IsDifference(doc.Exp) {
-		s := w.view.Scale()
-		s.Diverging = true
-		w.view.SetScale(s)
-	}
-	w.hint.SetText(view.MatchingNote(doc.Exp))
+	w.hint.SetText(w.view.ShowDerived(doc))
 }

@@ -29,16 +29,16 @@ func TestOperationFormRootsAndRenames(t *testing.T) {
 	callee.Name = calleeName + "_v2"
 
 	f := bw.newOperationForm(algebra.OpDiff)
-	f.renames.SetText("(unclosed=x")
-	if _, err := f.Request(); err == nil || !strings.Contains(f.preview.Text, "rename rule") {
-		t.Errorf("bad rule: preview %q, error %v", f.preview.Text, err)
+	set(t, f.Form, f.Renames, "(unclosed=x")
+	if _, err := f.Request(); err == nil || !strings.Contains(f.Preview.Text, "rename rule") {
+		t.Errorf("bad rule: preview %q, error %v", f.Preview.Text, err)
 	}
-	f.renames.SetText("\n" + calleeName + "_v2=" + calleeName + "\n")
+	set(t, f.Form, f.Renames, "\n"+calleeName+"_v2="+calleeName+"\n")
 	r, err := f.Request()
 	if err != nil || len(r.Options.Renames) != 1 || r.Options.StrictRoots {
 		t.Fatalf("request %+v, %v", r.Options, err)
 	}
-	if err := f.Submit(); err != nil {
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	res := lastWindow(t, a).Document()
@@ -53,8 +53,8 @@ func TestOperationFormRootsAndRenames(t *testing.T) {
 	}
 
 	f = bw.newOperationForm(algebra.OpDiff)
-	f.strictRoots.SetChecked(true)
-	if err := f.Submit(); err != nil {
+	f.SetOn(f.StrictRoots, true)
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	res = lastWindow(t, a).Document()

@@ -66,8 +66,8 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 	diff := func(strictRoots bool, rules string) (*Window, algebra.Provenance) {
 		t.Helper()
 		f := w.newOperationForm(algebra.OpDiff)
-		f.strictRoots.SetChecked(strictRoots)
-		f.renames.SetText(rules)
+		f.SetOn(f.StrictRoots, strictRoots)
+		set(t, f.Form, f.Renames, rules)
 		d := submit(t, a, f)
 		p, ok, err := algebra.ReadProvenance(d.Document().Exp)
 		if !ok || err != nil {
@@ -116,11 +116,11 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 	// A rule that is no regular expression stops the dialog with a
 	// message naming the line.
 	f := w.newOperationForm(algebra.OpMean)
-	f.renames.SetText("main=main\nsolve(=x")
-	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "line 2") {
+	set(t, f.Form, f.Renames, "main=main\nsolve(=x")
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("bad rule: %v", err)
 	}
-	if !strings.Contains(f.preview.Text, "line 2") {
-		t.Errorf("preview %q", f.preview.Text)
+	if !strings.Contains(f.Preview.Text, "line 2") {
+		t.Errorf("preview %q", f.Preview.Text)
 	}
 }

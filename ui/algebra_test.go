@@ -48,16 +48,25 @@ func lastWindow(t *testing.T, a *App) *Window {
 
 // submit runs an algebra form as its Compute button does and returns the
 // result's window.
-func submit(t *testing.T, a *App, f *operationForm) *Window {
+func submit(t *testing.T, a *App, f *view.OperationForm) *Window {
 	t.Helper()
 	n := len(a.Windows())
-	if err := f.Submit(); err != nil {
+	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	if len(a.Windows()) != n+1 {
 		t.Fatalf("%d windows after the operation, want %d", len(a.Windows()), n+1)
 	}
 	return lastWindow(t, a)
+}
+
+// set sets field x of form f as the user does, failing t when x does
+// not offer text.
+func set(t *testing.T, f *view.Form, x *view.Field, text string) {
+	t.Helper()
+	if err := f.Set(x, text); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // menuItem finds the item labelled label in the menu named menu of w.
@@ -153,11 +162,11 @@ func TestDifferenceFromMenu(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
 	f := bw.newOperationForm(algebra.OpDiff)
-	if f.minuend.Selected != "before.cubex" || f.subtrahend.Selected != "after.cubex" {
-		t.Fatalf("preselected %q − %q, want before.cubex − after.cubex", f.minuend.Selected, f.subtrahend.Selected)
+	if f.Minuend.Text != "before.cubex" || f.Subtrahend.Text != "after.cubex" {
+		t.Fatalf("preselected %q − %q, want before.cubex − after.cubex", f.Minuend.Text, f.Subtrahend.Text)
 	}
-	if !strings.Contains(f.preview.Text, "before − after") {
-		t.Errorf("dialog preview %q", f.preview.Text)
+	if !strings.Contains(f.Preview.Text, "before − after") {
+		t.Errorf("dialog preview %q", f.Preview.Text)
 	}
 	w := submit(t, a, f)
 	if got := w.win.Title(); got != "cubeview — before − after" {
@@ -245,7 +254,7 @@ func TestMergeShowsUnionOfMetrics(t *testing.T) {
 	l2 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L2_DCM_negative.cubex"))
 	l3 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L3_DCA_negative.cubex"))
 	f := l2.newOperationForm(algebra.OpMerge)
-	if got := f.operands.Selected(); len(got) != 2 || got[0] != l2.Document() || got[1] != l3.Document() {
+	if got := f.Selected(); len(got) != 2 || got[0] != l2.Document() || got[1] != l3.Document() {
 		t.Fatalf("preselected operands %v", got)
 	}
 	w := submit(t, a, f)
@@ -327,7 +336,7 @@ func TestMeanOfThreeRuns(t *testing.T) {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
 	f := ws[0].newOperationForm(algebra.OpMean)
-	f.operands.CheckOnly(ws[0].Document(), ws[1].Document(), ws[2].Document())
+	f.CheckOnly(ws[0].Document(), ws[1].Document(), ws[2].Document())
 	w := submit(t, a, f)
 	if got := w.win.Title(); got != "cubeview — mean(mm.x10y1z1.r1, mm.x25y1z1.r1, mm.x50y1z1.r1)" {
 		t.Errorf("title %q", got)
@@ -397,8 +406,8 @@ func cutAndDiff(t *testing.T, a *App) (before, cut, diff *Window) {
 		t.Errorf("cut window named %q", got)
 	}
 	f := before.newOperationForm(algebra.OpDiff)
-	f.minuend.SetSelected("before.cubex")
-	f.subtrahend.SetSelected(cut.Document().Name)
+	set(t, f.Form, f.Minuend, "before.cubex")
+	set(t, f.Form, f.Subtrahend, cut.Document().Name)
 	diff = submit(t, a, f)
 	return before, cut, diff
 }
@@ -551,14 +560,16 @@ func TestExternalPercentOfOperand(t *testing.T) {
 	check(bw.Document().Exp)
 
 	f := w.newReferenceForm()
-	if !slices.Equal(f.choice.Options, []string{"None", "before.cubex", "after.cubex"}) {
-		t.Errorf("chooser offers %v", f.choice.Options)
+	if !slices.Equal(f.Field("Reference").Options, []string{"None", "before.cubex", "after.cubex"}) {
+		t.Errorf("chooser offers %v", f.Field("Reference").Options)
 	}
-	if f.choice.Selected != "before.cubex" {
-		t.Errorf("chooser shows %q selected", f.choice.Selected)
+	if f.Field("Reference").Text != "before.cubex" {
+		t.Errorf("chooser shows %q selected", f.Field("Reference").Text)
 	}
-	f.choice.SetSelected("after.cubex")
-	f.Apply()
+	set(t, f, f.Field("Reference"), "after.cubex")
+	if err := f.Confirmed(); err != nil {
+		t.Fatal(err)
+	}
 	if w.view.External() != aw.Document().Exp {
 		t.Fatal("the chosen reference is not after")
 	}
@@ -602,8 +613,8 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 	}
 	// The result is an operand again: (before − after) − (before − after) = 0.
 	f := w.newOperationForm(algebra.OpDiff)
-	if f.minuend.Selected != "before − after" || f.subtrahend.Selected != "before − after" {
-		t.Fatalf("operands %q, %q", f.minuend.Selected, f.subtrahend.Selected)
+	if f.Minuend.Text != "before − after" || f.Subtrahend.Text != "before − after" {
+		t.Fatalf("operands %q, %q", f.Minuend.Text, f.Subtrahend.Text)
 	}
 	z := submit(t, a, f)
 	if got := z.Document().Name; got != "(before − after) − (before − after)" {
@@ -722,13 +733,13 @@ func TestCompositeEqualsCalc(t *testing.T) {
 		ws = append(ws, openWindow(t, a, p))
 	}
 	f := ws[0].newOperationForm(algebra.OpMean)
-	f.operands.CheckOnly(ws[0].Document(), ws[1].Document())
+	f.CheckOnly(ws[0].Document(), ws[1].Document())
 	m1 := submit(t, a, f)
 	f = ws[2].newOperationForm(algebra.OpMean)
-	f.operands.CheckOnly(ws[2].Document(), ws[3].Document())
+	f.CheckOnly(ws[2].Document(), ws[3].Document())
 	m2 := submit(t, a, f)
 	d := m1.newOperationForm(algebra.OpDiff)
-	d.subtrahend.SetSelected(m2.Document().Name)
+	set(t, d.Form, d.Subtrahend, m2.Document().Name)
 	w := submit(t, a, d)
 	if got := w.Document().Name; got != "mean(mm.x10y1z1.r1, mm.x25y1z1.r1) − mean(mm.x50y1z1.r1, mm.x2000y1z1.r1)" {
 		t.Errorf("name %q", got)
@@ -794,25 +805,25 @@ func TestOperationFormChecks(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
 	f := bw.newOperationForm(algebra.OpMean)
-	f.operands.CheckOnly(aw.Document())
-	if err := f.Submit(); err == nil || !strings.Contains(err.Error(), "at least two") {
+	f.CheckOnly(aw.Document())
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "at least two") {
 		t.Errorf("mean of one: %v", err)
 	}
-	if !strings.Contains(f.preview.Text, "at least two") {
-		t.Errorf("preview %q", f.preview.Text)
+	if !strings.Contains(f.Preview.Text, "at least two") {
+		t.Errorf("preview %q", f.Preview.Text)
 	}
 	// Order in the merge list follows the arrows.
 	m := bw.newOperationForm(algebra.OpMerge)
-	m.operands.Move(0, 1)
-	if got := m.operands.Selected(); len(got) != 2 || got[0] != aw.Document() {
+	m.Move(m.Operands, 0, 1)
+	if got := m.Selected(); len(got) != 2 || got[0] != aw.Document() {
 		t.Errorf("after moving before down: %v", got)
 	}
 	r, err := m.Request()
 	if err != nil || r.Name() != "merge(after, before)" {
 		t.Errorf("request %q, %v", r.Name(), err)
 	}
-	m.system.SetSelected("collapse")
-	m.strict.SetChecked(true)
+	set(t, m.Form, m.System, "collapse")
+	m.SetOn(m.Strict, true)
 	if o, err := m.Options(); err != nil || o.System != algebra.SystemCollapse || !o.StrictLines {
 		t.Errorf("options %+v", o)
 	}

@@ -312,27 +312,27 @@ func TestDialogs(t *testing.T) {
 	}
 	w := openWindow(t, a, paths[0])
 	f := w.newOpenForm(nil)
-	if got, want := f.entry.Text, filepath.Dir(paths[0])+"/"; got != want {
+	if got, want := f.Focus.Text, filepath.Dir(paths[0])+"/"; got != want {
 		t.Errorf("Open starts at %q, want the last folder %q", got, want)
 	}
-	f.entry.SetText(filepath.Join(root, "missing.cubex"))
-	if f.Submit() || !f.problem.Visible() || !strings.Contains(f.problem.Text, "missing.cubex: no such file") {
-		t.Errorf("missing file: problem %q", f.problem.Text)
+	set(t, f, f.Focus, filepath.Join(root, "missing.cubex"))
+	if err := f.Confirmed(); err == nil || !strings.Contains(f.Focus.Problem, "missing.cubex: no such file") {
+		t.Errorf("missing file: problem %q", f.Focus.Problem)
 	}
 
 	form := w.newOperationForm(algebra.OpDiff)
 	t.Chdir(root)
-	g := w.newOpenForm(form.opened(func(d *view.Doc) { form.choose(form.subtrahend, d) }))
-	g.entry.SetText("tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
-	if !g.Submit() {
-		t.Fatalf("typed path not opened: %q", g.problem.Text)
+	g := w.newOpenForm(func(d *view.Doc) { form.Opened(d, form.Subtrahend) })
+	set(t, g, g.Focus, "tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
+	if err := g.Confirmed(); err != nil {
+		t.Fatalf("typed path not opened: %v", err)
 	}
 	want := []string{"…/tea_leaf_baseline_8x12_trace/scout.cubex", "…/tea_leaf_optimized_8x12_trace/scout.cubex"}
 	if got := view.DocLabels(a.Documents()); !slices.Equal(got, want) {
 		t.Errorf("labels %q, want %q", got, want)
 	}
-	if form.minuend.Selected != want[0] || form.subtrahend.Selected != want[1] {
-		t.Errorf("difference of %q and %q, want the new file as subtrahend", form.minuend.Selected, form.subtrahend.Selected)
+	if form.Minuend.Text != want[0] || form.Subtrahend.Text != want[1] {
+		t.Errorf("difference of %q and %q, want the new file as subtrahend", form.Minuend.Text, form.Subtrahend.Text)
 	}
 	if r, err := form.Request(); err != nil || r.Operands[1].Path != paths[1] {
 		t.Errorf("request %v, %v", r, err)

@@ -15,17 +15,26 @@ import (
 // showForm shows f in a dialog over parent: its fields as widgets, Cancel
 // and f.Confirm. The widgets mirror the fields: a change by the user sets
 // the field and the form, and then every widget shows its field again.
-// Confirming runs f.Confirmed and passes its error to showErr.
+// Confirming (also Enter in a one-line text field) runs f.Confirmed and
+// passes its error to showErr; while a field is invalid, the dialog
+// stays open with the problems under the fields instead.
 func showForm(parent fyne.Window, f *view.Form, showErr func(error)) {
-	content, focus := formContent(f)
-	d := dialog.NewCustomConfirm(f.Title, f.Confirm, "Cancel", content, func(ok bool) {
+	var d *dialog.ConfirmDialog
+	content, focus := formContent(f, func() { d.Confirm() })
+	d = dialog.NewCustomConfirm(f.Title, f.Confirm, "Cancel", content, func(ok bool) {
 		if !ok {
+			return
+		}
+		if f.Check() != nil {
+			f.Redraw()
+			d.Show()
 			return
 		}
 		if err := f.Confirmed(); err != nil {
 			showErr(err)
 		}
 	}, parent)
+	f.Close = d.Hide
 	var width float32
 	for _, x := range f.Fields {
 		width = max(width, x.Width)
@@ -40,7 +49,7 @@ func showForm(parent fyne.Window, f *view.Form, showErr func(error)) {
 // formContent returns the widgets of f and the one to focus first. Fields
 // with a label, check boxes and choices line up in a two-column grid;
 // notes and lists without a label take the whole width.
-func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
+func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusable) {
 	var syncs []func()
 	syncing := false
 	syncAll := func() {
@@ -61,7 +70,7 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 	var grid *widget.Form
 	var focus fyne.Focusable
 	for _, x := range f.Fields {
-		obj, sync := fieldWidget(f, x, changed)
+		obj, sync := fieldWidget(f, x, changed, confirm)
 		syncs = append(syncs, sync)
 		if x == f.Focus {
 			focus, _ = obj.(fyne.Focusable)
@@ -69,7 +78,11 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 		if x.Button != "" {
 			var buttons fyne.CanvasObject = widget.NewButton(x.Button, x.Action)
 			if len(x.More) > 0 {
-				box := container.NewVBox(buttons)
+				// Side by side beside a line, stacked beside a taller field.
+				box := container.NewHBox(buttons)
+				if x.Lines > 1 {
+					box = container.NewVBox(buttons)
+				}
 				for _, b := range x.More {
 					box.Add(widget.NewButton(b.Text, b.Action))
 				}
@@ -113,7 +126,7 @@ func formContent(f *view.Form) (fyne.CanvasObject, fyne.Focusable) {
 
 // fieldWidget returns the widget of field x of f and the function that
 // shows x's current value in it.
-func fieldWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.CanvasObject, func()) {
+func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func()) (fyne.CanvasObject, func()) {
 	enable := func(w fyne.Disableable) {
 		if x.Disabled {
 			w.Disable()
@@ -131,6 +144,9 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.Canvas
 		e.SetPlaceHolder(x.Placeholder)
 		e.TextStyle.Monospace = x.Monospace
 		e.OnChanged = func(s string) { changed(func() { _ = f.Set(x, s) }) }
+		if x.Lines <= 1 {
+			e.OnSubmitted = func(string) { confirm() }
+		}
 		return e, func() {
 			if e.Text != x.Text {
 				e.SetText(x.Text)

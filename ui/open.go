@@ -1,27 +1,15 @@
 package ui
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/widget"
 
-	"cubeview/format"
 	"cubeview/view"
 )
 
-// Experiments come as files (CUBE, gprof, mpiP, pprof, callgrind reports)
-// or as folders (TAU profile directories, HPCToolkit databases):
-// format.Open recognises either by its content, so every way into the
-// application — File › Open…, File › Open folder…, the operand pickers of
-// the algebra dialogs and drag and drop — accepts both, and no file
-// picker filters by ending.
+// Every way into the application accepts files and experiment folders
+// alike (see view/open.go).
 
 // dropped opens the files and folders dropped on the window.
 func (w *Window) dropped(uris []fyne.URI) {
@@ -32,103 +20,31 @@ func (w *Window) dropped(uris []fyne.URI) {
 	}
 }
 
-// openForm asks for an experiment: a path typed or pasted (relative to
-// the current directory, ~ for the home folder) or picked with Browse…,
-// which starts in the folder of the typed path, the folder used last or
-// the current directory.
-type openForm struct {
-	w       *Window
-	entry   *widget.Entry
-	problem *widget.Label
-	content fyne.CanvasObject
-	then    func(*view.Doc) // nil: just open
-	done    func()          // closes the dialog
-}
-
-func (w *Window) newOpenForm(then func(*view.Doc)) *openForm {
-	f := &openForm{w: w, then: then, entry: widget.NewEntry(), problem: widget.NewLabel("")}
-	f.entry.SetPlaceHolder("path of an experiment file or folder (CUBE, TAU, gprof, mpiP, pprof, callgrind, HPCToolkit, Caliper)")
-	f.entry.SetText(w.app.startFolder() + string(filepath.Separator))
-	f.entry.OnSubmitted = func(string) { f.Submit() }
-	f.problem.Wrapping = fyne.TextWrapWord
-	f.problem.Importance = widget.DangerImportance
-	f.problem.Hide()
-	browse := widget.NewButton("Browse…", f.browse)
-	f.content = container.NewVBox(container.NewBorder(nil, nil, nil, browse, f.entry), f.problem)
-	return f
+// newOpenForm returns File › Open… (view.OpenForm), starting in the
+// folder used last; then, if set, receives the experiment once it shows
+// in its window.
+func (w *Window) newOpenForm(then func(*view.Doc)) *view.Form {
+	return view.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.browse)
 }
 
 // startFolder returns the folder used last, else the current directory.
-func (a *App) startFolder() string {
-	if d := view.LastFolder(a.prefs); d != "" {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
-	}
-	return "."
-}
+func (a *App) startFolder() string { return view.StartFolder(view.LastFolder(a.prefs)) }
 
-// path returns the typed path made absolute.
-func (f *openForm) path() string {
-	p := strings.TrimSpace(f.entry.Text)
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(home, p[1:])
-		}
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	return p
-}
-
-// Submit opens the typed path: a file or an experiment folder (a TAU
-// profile directory, an HPCToolkit database) in a new window; another
-// folder in the file picker; a path that is neither is reported in the
-// form. Whether a file is an experiment is format.Open's to say.
-func (f *openForm) Submit() bool {
-	p := f.path()
-	st, err := os.Stat(p)
-	switch {
-	case err != nil:
-		f.problem.SetText(fmt.Sprintf("%s: no such file or folder", p))
-		f.problem.Show()
-		return false
-	case st.IsDir() && !format.IsExperimentFolder(p):
-		f.browse()
-		return false
-	}
-	if f.done != nil {
-		f.done()
-	}
-	f.w.app.openFile(p, f.w, f.then)
-	return true
-}
-
-// browse shows the file picker in the folder of the typed path.
-func (f *openForm) browse() {
-	dir := f.path()
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = filepath.Dir(dir)
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		dir = f.w.app.startFolder()
-	}
+// browse shows the file picker in folder dir and hands the file picked
+// to picked.
+func (w *Window) browse(dir string, picked func(path string)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			f.w.showError(err)
+			w.showError(err)
 			return
 		}
 		if r == nil {
 			return
 		}
-		f.entry.SetText(r.URI().Path())
+		path := r.URI().Path()
 		r.Close()
-		f.Submit()
-	}, f.w.win)
+		picked(path)
+	}, w.win)
 	setLocation(d, dir)
 	d.Resize(fyne.NewSize(900, 600))
 	d.Show()
@@ -147,16 +63,7 @@ func (w *Window) openDialog() { w.openDialogThen(nil) }
 // openDialogThen asks for an experiment to open; then, if set, receives
 // it once it shows in its window.
 func (w *Window) openDialogThen(then func(*view.Doc)) {
-	f := w.newOpenForm(then)
-	d := dialog.NewCustomWithoutButtons("Open experiment", f.content, w.win)
-	f.done = d.Hide
-	d.SetButtons([]fyne.CanvasObject{
-		widget.NewButton("Cancel", d.Hide),
-		&widget.Button{Text: "Open", Importance: widget.HighImportance, OnTapped: func() { f.Submit() }},
-	})
-	d.Resize(fyne.NewSize(720, 0).Max(d.MinSize()))
-	d.Show()
-	w.win.Canvas().Focus(f.entry)
+	showForm(w.win, w.newOpenForm(then), w.showError)
 }
 
 // openFolderDialog is File › Open folder….

@@ -122,14 +122,14 @@ func TestOperandPickerOpens(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	f := w.newOperationForm(algebra.OpDiff)
-	f.openOperand(dataFile(t, "tau/cpi-mpi"), func(d *view.Doc) { f.choose(f.subtrahend, d) })
+	w.app.openFile(dataFile(t, "tau/cpi-mpi"), w, func(d *view.Doc) { f.Opened(d, f.Subtrahend) })
 	if len(a.Documents()) != 2 {
 		t.Fatalf("%d experiments open, want 2", len(a.Documents()))
 	}
-	if f.minuend.Selected != "profile.cubex" || f.subtrahend.Selected != "cpi-mpi" {
-		t.Fatalf("pickers show %q − %q", f.minuend.Selected, f.subtrahend.Selected)
+	if f.Minuend.Text != "profile.cubex" || f.Subtrahend.Text != "cpi-mpi" {
+		t.Fatalf("pickers show %q − %q", f.Minuend.Text, f.Subtrahend.Text)
 	}
-	if got := f.preview.Text; got != "Result: profile − cpi-mpi" {
+	if got := f.Preview.Text; got != "Result: profile − cpi-mpi" {
 		t.Errorf("preview %q", got)
 	}
 	d := submit(t, a, f)
@@ -153,16 +153,16 @@ func TestOperandPickerOpens(t *testing.T) {
 
 	// Merge and mean: the opened experiment is checked in the list.
 	f = w.newOperationForm(algebra.OpMean)
-	f.openOperand(dataFile(t, "gprof/cycle.prof"), func(d *view.Doc) { f.operands.SetChecked(d, true) })
+	w.app.openFile(dataFile(t, "gprof/cycle.prof"), w, func(d *view.Doc) { f.Opened(d, f.Operands) })
 	var names []string
-	for _, d := range f.operands.Selected() {
+	for _, d := range f.Selected() {
 		names = append(names, d.Name)
 	}
 	if got := strings.Join(names, ","); got != "profile.cubex,cpi-mpi,cycle.prof" {
 		t.Errorf("checked operands %s", got)
 	}
-	for _, it := range f.operands.items {
-		if it.check.Text == "" {
+	for _, o := range f.Operands.Options {
+		if o == "" {
 			t.Errorf("an operand has no label")
 		}
 	}
@@ -196,9 +196,9 @@ func TestOpenFormAnyFormat(t *testing.T) {
 	} {
 		var got *view.Doc
 		f := w.newOpenForm(func(d *view.Doc) { got = d })
-		f.entry.SetText(tc.path)
-		if !f.Submit() {
-			t.Errorf("%s not opened: %q", tc.path, f.problem.Text)
+		set(t, f, f.Focus, tc.path)
+		if err := f.Confirmed(); err != nil {
+			t.Errorf("%s not opened: %v", tc.path, err)
 			continue
 		}
 		if got == nil || got.Name != tc.name {
@@ -206,11 +206,12 @@ func TestOpenFormAnyFormat(t *testing.T) {
 		}
 	}
 	f := w.newOpenForm(nil)
-	f.entry.SetText(dataFile(t, "cube4/cpi"))
-	if f.Submit() {
-		t.Errorf("a folder of experiments was opened, want it browsed")
+	set(t, f, f.Focus, dataFile(t, "cube4/cpi"))
+	n := len(a.Documents())
+	if err := f.Confirmed(); err != nil || len(a.Documents()) != n || w.win.Canvas().Overlays().Top() == nil {
+		t.Errorf("a folder of experiments: %v, %d experiments open (want %d), file picker %v; want it browsed", err, len(a.Documents()), n, w.win.Canvas().Overlays().Top())
 	}
-	if f.problem.Visible() {
-		t.Errorf("a folder of experiments: problem %q", f.problem.Text)
+	if f.Focus.Problem != "" {
+		t.Errorf("a folder of experiments: problem %q", f.Focus.Problem)
 	}
 }

@@ -114,11 +114,11 @@ func TestSaveAsAsksBeforeReplacingInput(t *testing.T) {
 	before := readFile(t, own)
 	w := openWindow(t, a, own)
 	// The path proposed is beside the input, never the input itself.
-	if got, want := w.defaultSavePath(), filepath.Join(dir, "profile-copy.cubex"); got != want {
+	if got, want := w.saveForm().Focus.Text, filepath.Join(dir, "profile-copy.cubex"); got != want {
 		t.Errorf("Save as proposes %s, want %s", got, want)
 	}
 	copyFile(t, own, filepath.Join(dir, "profile-copy.cubex"))
-	if got, want := w.defaultSavePath(), filepath.Join(dir, "profile-copy2.cubex"); got != want {
+	if got, want := w.saveForm().Focus.Text, filepath.Join(dir, "profile-copy2.cubex"); got != want {
 		t.Errorf("Save as proposes %s, want %s", got, want)
 	}
 
@@ -187,7 +187,7 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 	if !bytes.Equal(readFile(t, files.After), after) {
 		t.Fatal("cancelling changed the operand")
 	}
-	if got := d.defaultSavePath(); filepath.Dir(got) != filepath.Dir(files.Before) || !strings.HasSuffix(got, ".cubex") {
+	if got := d.saveForm().Focus.Text; filepath.Dir(got) != filepath.Dir(files.Before) || !strings.HasSuffix(got, ".cubex") {
 		t.Errorf("proposed %s, want a .cubex beside the operands", got)
 	}
 
@@ -210,7 +210,7 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 	}
 	cpi := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	f := cpi.newOperationForm(algebra.OpDiff)
-	f.openOperand(tau, func(d *view.Doc) { f.choose(f.subtrahend, d) })
+	cpi.app.openFile(tau, cpi, func(d *view.Doc) { f.Opened(d, f.Subtrahend) })
 	td := submit(t, a, f)
 	td.RequestSave(inside)
 	answer(t, td, "Cancel", "Replace an input?", "an operand cpi-mpi of this window's experiment", tau)

@@ -51,7 +51,8 @@ type Field struct {
 	// "Open file…" beside a choice of experiments).
 	Button string
 	Action func()
-	// More are further buttons beside the field, under Button.
+	// More are further buttons beside the field: after Button beside a
+	// line ("Open folder…"), under it beside a taller field.
 	More []FieldButton
 }
 
@@ -78,9 +79,18 @@ type Form struct {
 	Submit func() error
 	// Focus is the field that has the keyboard first; nil for none.
 	Focus *Field
-	// Redraw, set by the dialog that shows the form, shows every field's
-	// value again; Update calls it.
-	Redraw func()
+	// Redraw and Close are set by the dialog that shows the form: Redraw
+	// shows every field's value again (Update calls it), Close closes the
+	// dialog (Done calls it).
+	Redraw, Close func()
+}
+
+// Done closes the dialog showing the form, if any: code that submits the
+// form other than through its confirm button calls it.
+func (f *Form) Done() {
+	if f.Close != nil {
+		f.Close()
+	}
 }
 
 // Update runs change, which may change any field, and then shows the

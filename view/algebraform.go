@@ -1,0 +1,267 @@
+package view
+
+import (
+	"errors"
+	"slices"
+
+	"cubeview/algebra"
+)
+
+// OperationForm is the dialog of Algebra › Difference…, Merge… and
+// Mean…: the operands — a minuend and a subtrahend, or an ordered list of
+// experiments to check — each with buttons that open a further
+// experiment, and the integration options of the command line, with the
+// expression of the result shown as they change.
+type OperationForm struct {
+	*Form
+	Op  algebra.Op
+	src OperandSource
+
+	docs   []*Doc // the experiments offered, in the order of labels
+	labels []string
+
+	Minuend, Subtrahend *Field // Difference: choices of the open experiments
+	Operands            *Field // Merge and Mean: the list of them
+	System              *Field // system-tree radio (SystemModeNames)
+	Strict              *Field // strict line matching
+	StrictRoots         *Field // strict root matching
+	Renames             *Field // region renaming rules, one a line
+	Preview             *Field // the result's expression, or why there is none
+}
+
+// OperandSource is what an operation dialog needs from the application:
+// the experiments open now, a way to open another one from a file or a
+// folder (in a window of its own; then receives it once it is there, nil
+// when it could not be read), and the computation of the operation.
+type OperandSource struct {
+	Docs       func() []*Doc
+	OpenFile   func(then func(*Doc))
+	OpenFolder func(then func(*Doc))
+	Compute    func(Operation)
+}
+
+// NewOperationForm returns the dialog of op over the experiments open
+// now, with current (the window's experiment) as the first operand: a
+// difference starts with the experiment after it (wrapping around, so
+// that of a pair opened as before and after each window offers the
+// other) as the subtrahend; a list checks current and every experiment
+// read from a file that is not itself a result.
+func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *OperationForm {
+	f := &OperationForm{Op: op, src: src, docs: src.Docs()}
+	f.labels = DocLabels(f.docs)
+	f.Form = &Form{Title: op.Title(), Confirm: "Compute", Submit: f.submit, Changed: func(*Field) { f.update() }}
+	var note string
+	switch op {
+	case algebra.OpDiff:
+		a, b := PairChoice(f.docs, current)
+		f.Minuend, f.Subtrahend = f.picker("Minuend", a), f.picker("Subtrahend", b)
+		f.Fields = append(f.Fields, f.Minuend, f.Subtrahend)
+		note = "The result is minuend − subtrahend: positive where the minuend had more."
+	default:
+		f.Operands = &Field{Kind: ListField}
+		for i, d := range f.docs {
+			on := d == current || d.Path != "" && d.Expression == ""
+			if d == current {
+				f.Operands.Options = slices.Insert(f.Operands.Options, 0, f.labels[i])
+				f.Operands.Checked = slices.Insert(f.Operands.Checked, 0, on)
+			} else {
+				f.Operands.Options = append(f.Operands.Options, f.labels[i])
+				f.Operands.Checked = append(f.Operands.Checked, on)
+			}
+		}
+		f.Fields = append(f.Fields, f.Operands, f.withOpen(&Field{Kind: NoteField, Plain: true, Text: "Open another experiment:"}, f.Operands))
+		note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
+		if op == algebra.OpMerge {
+			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
+		}
+	}
+	f.System = &Field{Kind: RadioField, Label: "System tree", Options: SystemModeNames, Text: SystemModeNames[algebra.SystemAuto]}
+	f.Strict = &Field{Kind: CheckField, Label: "Strict line matching (regions and call sites must have the same lines)"}
+	f.StrictRoots = &Field{Kind: CheckField, Label: "Strict root matching (call-tree roots of different regions stay apart; " +
+		"by default, when every operand has one root, the roots match whatever their names)"}
+	f.Renames = &Field{Kind: TextField, Label: "Rename regions", Lines: 2,
+		Placeholder: "OLD=NEW, one rule a line, applied in order, e.g. tea_leaf_.*=tea_leaf"}
+	f.Preview = &Field{Kind: NoteField, Wrap: true, Plain: true}
+	renameHelp := &Field{Kind: NoteField, Label: " ", Wrap: true, Text: "Regions are renamed in every operand before matching, for functions renamed between versions: " +
+		"OLD is a regular expression that must match the whole name, NEW may use $1 …; write \\= for a '=' in OLD."}
+	systemHelp := &Field{Kind: NoteField, Wrap: true, Text: "Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise."}
+	f.Fields = append(f.Fields, &Field{Kind: NoteField, Wrap: true, Plain: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, systemHelp, f.Preview)
+	f.Fields[0].Width = 640
+	f.update()
+	return f
+}
+
+// picker returns a choice of the open experiments labelled label, with
+// the i-th chosen (none for −1), and the buttons that open another one.
+func (f *OperationForm) picker(label string, i int) *Field {
+	x := &Field{Kind: ChoiceField, Label: label, Options: slices.Clone(f.labels)}
+	if i >= 0 {
+		x.Text = f.labels[i]
+	}
+	return f.withOpen(x, x)
+}
+
+// withOpen gives x the buttons that open a file or a folder; the
+// experiment opened goes to field to (see Opened).
+func (f *OperationForm) withOpen(x, to *Field) *Field {
+	x.Button, x.Action = "Open file…", func() { f.src.OpenFile(func(d *Doc) { f.Opened(d, to) }) }
+	x.More = []FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *Doc) { f.Opened(d, to) }) }}}
+	return x
+}
+
+// PairChoice returns the indices in docs of the experiments a dialog of
+// two starts with: current and the one after it, wrapping around, so
+// that of a pair opened as before and after each window offers the
+// other; current twice when it is the only one; −1 for one not in docs.
+func PairChoice(docs []*Doc, current *Doc) (first, second int) {
+	first = slices.Index(docs, current)
+	second = first
+	if len(docs) > 1 {
+		second = (first + 1) % len(docs)
+	}
+	return first, second
+}
+
+// doc returns the experiment labelled label, nil if none.
+func (f *OperationForm) doc(label string) *Doc {
+	if i := slices.Index(f.labels, label); i >= 0 {
+		return f.docs[i]
+	}
+	return nil
+}
+
+// Opened offers the experiments open now, keeping every choice (labels
+// may change: two experiments of one name are numbered), and gives d, an
+// experiment opened from the dialog, to field to: a choice chooses it,
+// the list checks it. Nothing happens for nil (it could not be read).
+func (f *OperationForm) Opened(d *Doc, to *Field) {
+	if d == nil {
+		return
+	}
+	keep := map[*Field]*Doc{}
+	for _, x := range []*Field{f.Minuend, f.Subtrahend} {
+		if x != nil {
+			keep[x] = f.doc(x.Text)
+		}
+	}
+	var listed []*Doc
+	if f.Operands != nil {
+		for _, l := range f.Operands.Options {
+			listed = append(listed, f.doc(l))
+		}
+	}
+	f.docs = f.src.Docs()
+	f.labels = DocLabels(f.docs)
+	label := func(d *Doc) string {
+		if i := slices.Index(f.docs, d); i >= 0 {
+			return f.labels[i]
+		}
+		return ""
+	}
+	for x, kept := range keep {
+		x.Options = slices.Clone(f.labels)
+		x.Text = label(kept)
+	}
+	if f.Operands != nil {
+		l := f.Operands
+		for _, x := range f.docs {
+			if !slices.Contains(listed, x) {
+				listed = append(listed, x)
+				l.Checked = append(l.Checked, false)
+			}
+		}
+		l.Options = nil
+		for _, x := range listed {
+			l.Options = append(l.Options, label(x))
+		}
+	}
+	switch {
+	case to == nil:
+	case to.Kind == ListField:
+		to.Checked[slices.Index(to.Options, label(d))] = true
+	default:
+		to.Text = label(d)
+	}
+	f.Update(f.update)
+}
+
+// Selected returns the checked experiments of the list in list order.
+func (f *OperationForm) Selected() []*Doc {
+	var out []*Doc
+	for _, l := range f.Operands.CheckedOptions() {
+		out = append(out, f.doc(l))
+	}
+	return out
+}
+
+// CheckOnly checks exactly docs in the list and puts them first, in
+// their order, as a user would with the check boxes and arrows.
+func (f *OperationForm) CheckOnly(docs ...*Doc) {
+	l := f.Operands
+	var front []string
+	for _, d := range docs {
+		if i := slices.Index(f.docs, d); i >= 0 {
+			front = append(front, f.labels[i])
+		}
+	}
+	var rest []string
+	for _, o := range l.Options {
+		if !slices.Contains(front, o) {
+			rest = append(rest, o)
+		}
+	}
+	l.Options = append(front, rest...)
+	l.Checked = make([]bool, len(l.Options))
+	for i := range front {
+		l.Checked[i] = true
+	}
+	f.changed(l)
+}
+
+// Options returns the chosen integration options, or why the renaming
+// rules cannot be used.
+func (f *OperationForm) Options() (algebra.Options, error) {
+	opt := algebra.Options{StrictLines: f.Strict.On, StrictRoots: f.StrictRoots.On, System: SystemModeNamed(f.System.Text)}
+	var err error
+	opt.Renames, err = ParseRenames(f.Renames.Text)
+	return opt, err
+}
+
+// Request returns the operation the form describes, or why it cannot run.
+func (f *OperationForm) Request() (Operation, error) {
+	opt, err := f.Options()
+	r := Operation{Op: f.Op, Options: opt}
+	if err != nil {
+		return r, err
+	}
+	if f.Op == algebra.OpDiff {
+		a, b := f.doc(f.Minuend.Text), f.doc(f.Subtrahend.Text)
+		if a == nil || b == nil {
+			return r, errors.New("choose a minuend and a subtrahend")
+		}
+		r.Operands = []*Doc{a, b}
+	} else {
+		r.Operands = f.Selected()
+	}
+	return r, r.Check()
+}
+
+// submit starts the operation; the result opens in a new window.
+func (f *OperationForm) submit() error {
+	r, err := f.Request()
+	if err != nil {
+		return err
+	}
+	f.src.Compute(r)
+	return nil
+}
+
+// update shows the expression that the operation would produce.
+func (f *OperationForm) update() {
+	r, err := f.Request()
+	if err != nil {
+		f.Preview.Text = "Result: — (" + err.Error() + ")"
+		return
+	}
+	f.Preview.Text = "Result: " + r.Name()
+}

@@ -1,0 +1,69 @@
+package view
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStartFolderAndExpandPath(t *testing.T) {
+	dir := t.TempDir()
+	if got := StartFolder(dir); got != dir {
+		t.Errorf("StartFolder(%s) = %s", dir, got)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, last := range []string{"", filepath.Join(dir, "gone")} {
+		if got := StartFolder(last); got != wd {
+			t.Errorf("StartFolder(%q) = %s, want the current directory %s", last, got, wd)
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"  ~/runs/a.cubex ", filepath.Join(home, "runs/a.cubex")},
+		{"~", home},
+		{"runs/a.cubex", filepath.Join(wd, "runs/a.cubex")},
+		{"/abs/./a.cubex", "/abs/a.cubex"},
+	} {
+		if got := ExpandPath(tt.text); got != tt.want {
+			t.Errorf("ExpandPath(%q) = %s, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestCheckOpenPathAndBrowseFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.cubex")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if browse, err := CheckOpenPath(file); browse || err != nil {
+		t.Errorf("a file: browse %v, %v; want it opened", browse, err)
+	}
+	if browse, err := CheckOpenPath(dir); !browse || err != nil {
+		t.Errorf("a folder of files: browse %v, %v; want it browsed", browse, err)
+	}
+	missing := filepath.Join(dir, "missing.cubex")
+	if _, err := CheckOpenPath(missing); err == nil || err.Error() != missing+": no such file or folder" {
+		t.Errorf("a missing file: %v", err)
+	}
+	for _, tt := range []struct{ path, want string }{
+		{dir, dir},
+		{file, dir},
+		{missing, dir},
+		{"/no/such/folder/x.cubex", "/start"},
+	} {
+		if got := BrowseFolder(tt.path, "/start"); got != tt.want {
+			t.Errorf("BrowseFolder(%s) = %s, want %s", tt.path, got, tt.want)
+		}
+	}
+	if !strings.HasPrefix(SaveHelp(), "The ending chooses the format: .cubex") {
+		t.Errorf("save help %q", SaveHelp())
+	}
+}
