@@ -149,7 +149,7 @@ func (c *Controller) metricNames(filter string, use func([]string), form *view.F
 // starts the study.
 type ScalingForm struct {
 	*view.Form
-	view.ScalingFields
+	view.ScalingFields  // metric, compare, weak, exclusive: as Algebra › Scaling…
 	Derived, X, Preview *view.Field
 	trials              []repo.Trial
 }
@@ -159,7 +159,7 @@ type ScalingForm struct {
 func (c *Controller) ScalingForm() *ScalingForm {
 	f := &ScalingForm{ScalingFields: view.NewScalingFields(), trials: c.B.MarkedTrials(),
 		Derived: &view.Field{Kind: view.TextField, Label: "or derived", Placeholder: "optional: a derived metric to study, e.g. tpv = time / visits"},
-		Preview: &view.Field{Kind: view.NoteField, Wrap: true},
+		Preview: &view.Field{Kind: view.NoteField, Wrap: true, Plain: true},
 	}
 	f.Metric.Placeholder = "reading the trials' metrics …"
 	f.X = &view.Field{Kind: view.ChoiceField, Label: "x", Options: ScalingAttrs(f.trials)}
@@ -170,7 +170,7 @@ func (c *Controller) ScalingForm() *ScalingForm {
 	}
 	f.Form = &view.Form{Title: "Scaling of repository trials", Confirm: "Compute",
 		Fields: []*view.Field{
-			{Kind: view.NoteField, Text: fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials)), Width: 720},
+			{Kind: view.NoteField, Text: fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials)), Plain: true, Width: 720},
 			f.Metric, f.Derived, f.X, f.Basis, f.Weak, f.Exclusive, f.Preview,
 			view.Note("Per call path: its value in each trial (ordered by x), the speedup and parallel efficiency\n" +
 				"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +

@@ -89,7 +89,7 @@ func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) 
 // choose selects the region of row r in the call pane.
 func (p *callGraphPanel) choose(r view.CallGraphRow) {
 	if !r.Node.Valid() {
-		p.w.hint.SetText(r.Label + " has no row in the call pane")
+		p.w.hint.SetText(r.NoRow())
 		return
 	}
 	p.w.selectNode(view.CallPane, r.Node)

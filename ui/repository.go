@@ -162,16 +162,20 @@ func (rw *repoWindow) build() {
 
 	rw.table = widget.NewTableWithHeaders(rw.tableSize, rw.newCell, rw.updateCell)
 	rw.table.ShowHeaderColumn = false
-	rw.table.CreateHeader = func() fyne.CanvasObject { return truncated(bold("")) }
+	rw.table.CreateHeader = func() fyne.CanvasObject {
+		l := titleLabel("")
+		l.Truncation = fyne.TextTruncateEllipsis
+		return l
+	}
 	rw.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		o.(*widget.Label).SetText(rw.columnTitle(id.Col))
 	}
 	rw.table.OnSelected = func(id widget.TableCellID) { rw.clickRow(id.Row) }
 
-	rw.title = bold("No trial selected")
+	rw.title = titleLabel("No trial selected")
 	rw.title.Wrapping = fyne.TextWrapWord
 	rw.fields = container.New(layout.NewFormLayout())
-	rw.attrList = widget.NewList(func() int { return len(rw.c.Details().Attrs) }, func() fyne.CanvasObject { return truncated(widget.NewLabel("")) },
+	rw.attrList = widget.NewList(func() int { return len(rw.c.Details().Attrs) }, func() fyne.CanvasObject { return truncLabel("") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if as := rw.c.Details().Attrs; i < len(as) {
 				o.(*widget.Label).SetText(as[i].Line())
@@ -188,14 +192,14 @@ func (rw *repoWindow) build() {
 			rw.c.RemoveAttr(d.Trial.ID, d.Attrs[rw.attrSel].Key)
 		}
 	})
-	attrHead := container.NewBorder(nil, nil, bold("Attributes"), rw.attrRm)
+	attrHead := container.NewBorder(nil, nil, titleLabel("Attributes"), rw.attrRm)
 	attrEdit := container.NewBorder(nil, nil, nil, rw.attrSet, rw.attrEntry)
 	detailsSplit := container.NewVSplit(container.NewVScroll(container.NewVBox(rw.title, rw.fields)),
 		container.NewBorder(attrHead, attrEdit, nil, nil, rw.attrList))
 	detailsSplit.SetOffset(0.55)
 	main := container.NewHSplit(rw.table, detailsSplit)
 	main.SetOffset(0.66)
-	rw.hitTitle = bold("")
+	rw.hitTitle = titleLabel("")
 	rw.hitTitle.Wrapping = fyne.TextWrapWord
 	rw.hitSorted = newSortedTable(tableSource{
 		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
@@ -223,8 +227,8 @@ func (rw *repoWindow) build() {
 	rw.hitsBox.Hide()
 
 	rw.summary = widget.NewLabel("")
-	rw.marked = truncated(widget.NewLabel(""))
-	rw.status = truncated(widget.NewLabel(""))
+	rw.marked = truncLabel("")
+	rw.status = truncLabel("")
 	rw.status.Importance = widget.LowImportance
 	rw.progress = widget.NewProgressBar()
 	rw.progressLabel = widget.NewLabel("")
@@ -325,7 +329,7 @@ func (rw *repoWindow) layoutColumns() {
 // and a label.
 func (rw *repoWindow) newCell() fyne.CanvasObject {
 	indent := canvas.NewRectangle(color.Transparent)
-	return container.NewBorder(nil, nil, container.NewHBox(widget.NewCheck("", nil), indent), nil, truncated(widget.NewLabel("")))
+	return container.NewBorder(nil, nil, container.NewHBox(widget.NewCheck("", nil), indent), nil, truncLabel(""))
 }
 
 // treeIndent is the indent of one tree level.
@@ -528,17 +532,6 @@ func (rw *repoWindow) closeHits() {
 	rw.c.CloseHits()
 	rw.hitsBox.Hide()
 	rw.split.SetOffset(1)
-}
-
-// bold returns a label of text in bold.
-func bold(text string) *widget.Label {
-	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-}
-
-// truncated returns l cut off with an ellipsis when it is too long.
-func truncated(l *widget.Label) *widget.Label {
-	l.Truncation = fyne.TextTruncateEllipsis
-	return l
 }
 
 // showImportDialog shows the Import… dialog (repoview.ImportForm).

@@ -58,7 +58,7 @@ type scalingWindow struct {
 }
 
 func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view.Doc) *scalingWindow {
-	s := &scalingWindow{app: a, rep: rep, docs: rep.StudyDocs(docs), win: a.fy.NewWindow("cubeview — scaling: " + rep.Result.Metric)}
+	s := &scalingWindow{app: a, rep: rep, docs: rep.StudyDocs(docs), win: a.fy.NewWindow(rep.WindowTitle())}
 	s.sorted = newSortedTable(tableSource{
 		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
 		title: func(c int) string { return rep.Columns[c] },
@@ -75,7 +75,7 @@ func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view
 	s.plot.SetMinSize(fyne.NewSize(480, 280))
 	title := titleLabel(rep.Title)
 	title.Wrapping = fyne.TextWrapWord
-	hint := noteLabel(rep.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones.")
+	hint := noteLabel(rep.Hint())
 	split := container.NewVSplit(s.plot, s.table)
 	split.SetOffset(0.6)
 	s.win.SetContent(container.NewBorder(container.NewVBox(title, hint), nil, nil, nil, split))

@@ -310,3 +310,7 @@ func (r CallGraphRow) Column(c int) string {
 	}
 	return r.Label
 }
+
+// NoRow says that r's region has no row in the call pane (its Node is
+// not valid), for the hint line.
+func (r CallGraphRow) NoRow() string { return r.Label + " has no row in the call pane" }

@@ -420,4 +420,7 @@ func TestCallGraphRowColumns(t *testing.T) {
 	if strings.Join(got, "|") != "3.00|12|foo" {
 		t.Errorf("columns %q, want cost, calls, name", got)
 	}
+	if r.NoRow() != "foo has no row in the call pane" {
+		t.Errorf("NoRow() = %q", r.NoRow())
+	}
 }

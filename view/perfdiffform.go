@@ -43,7 +43,7 @@ func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiff
 	f.B = &Field{Kind: ChoiceField, Label: "Experiment B", Options: f.labels}
 	f.Delta = &Field{Kind: TextField, Label: "δ", Text: "1"}
 	f.Kind = &Field{Kind: RadioField, Options: []string{DeltaAbsolute, DeltaRelative}, Text: DeltaAbsolute}
-	a, b := docPair(docs, current)
+	a, b := PairChoice(docs, current)
 	if a >= 0 {
 		f.A.Text = f.labels[a]
 	}
@@ -72,23 +72,6 @@ func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiff
 		return nil
 	}
 	return f
-}
-
-// docPair returns the positions of current among docs and of the
-// document after it, wrapping around, so that of a pair opened as before
-// and after each window offers the other; current's own when it is the
-// only one. -1 when current is not among docs.
-func docPair(docs []*Doc, current *Doc) (me, other int) {
-	me = -1
-	for i, d := range docs {
-		if d == current {
-			me = i
-		}
-	}
-	if me >= 0 && len(docs) > 1 {
-		return me, (me + 1) % len(docs)
-	}
-	return me, me
 }
 
 // doc returns the document labelled label, nil when none is.

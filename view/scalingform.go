@@ -185,3 +185,12 @@ func (s *ScalingReport) StudyDocs(docs []*Doc) []*Doc {
 	}
 	return out
 }
+
+// WindowTitle is the title of the window that shows the study.
+func (s *ScalingReport) WindowTitle() string { return "cubeview — scaling: " + s.Result.Metric }
+
+// Hint says, under the study's title, which runs it compares and what a
+// click does.
+func (s *ScalingReport) Hint() string {
+	return s.Runs + ". Click a call path to select it in the experiments' windows, a column's title to sort by it; the plot shows the largest ones."
+}

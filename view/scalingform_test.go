@@ -81,6 +81,9 @@ func TestScalingStudyDocs(t *testing.T) {
 	if got := rep.StudyDocs(docs); !slices.Equal(got, []*Doc{docs[1], docs[0]}) {
 		t.Errorf("StudyDocs = %v, want small, big", got)
 	}
+	if rep.WindowTitle() != "cubeview — scaling: time" || !strings.HasPrefix(rep.Hint(), "x 1: small, 2: big. Click a call path") {
+		t.Errorf("window title %q, hint %q", rep.WindowTitle(), rep.Hint())
+	}
 	if _, _, err := ScalingStudy(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1"}, numfmt.Cube()); err == nil {
 		t.Error("one x for two trials accepted")
 	}
