@@ -65,16 +65,10 @@ func (a *App) Snapshot(o view.Launch, stderr io.Writer) int {
 		os.Exit(1)
 	})
 	defer watchdog.Stop()
-	file := ""
-	if len(o.Files) > 0 {
-		file = o.Files[0]
-	} else if o.Calc == "" {
-		files, err := view.WriteExample()
-		if err != nil {
-			fmt.Fprintf(stderr, "cubeview: %v\n", err)
-			return 1
-		}
-		file = files.Before
+	file, err := o.SnapshotFile()
+	if err != nil {
+		fmt.Fprintf(stderr, "cubeview: %v\n", err)
+		return 1
 	}
 	w := a.newWindow()
 	w.win.Resize(fyne.NewSize(float32(o.Width), float32(o.Height)))

@@ -99,17 +99,14 @@ func (w *Window) Status() string { return w.status.Text }
 func (w *Window) build() {
 	for d := view.MetricPane; d <= view.SystemPane; d++ {
 		w.panes[d] = w.newPane(d)
-		w.titles[d] = widget.NewLabelWithStyle(d.String(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		w.infos[d] = widget.NewLabel("")
-		w.infos[d].Truncation = fyne.TextTruncateEllipsis
+		w.titles[d] = titleLabel(d.String())
+		w.infos[d] = truncLabel("")
 		w.modes[d] = w.newModeSelect(d)
 	}
 	w.flatCheck = widget.NewCheck("Flat profile", func(on bool) { w.SetFlat(on) })
 	w.legend = newLegend()
-	w.status = widget.NewLabel("")
-	w.status.Truncation = fyne.TextTruncateEllipsis
-	w.hint = widget.NewLabel("")
-	w.hint.Truncation = fyne.TextTruncateEllipsis
+	w.status = truncLabel("")
+	w.hint = truncLabel("")
 	w.hint.Importance = widget.LowImportance
 	w.progress = widget.NewProgressBarInfinite()
 	w.progress.Stop()
@@ -191,15 +188,9 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 }
 
 func (w *Window) newModeSelect(d view.Dim) *widget.Select {
-	var names []string
-	for _, m := range view.Modes(d) {
-		names = append(names, m.String())
-	}
-	s := widget.NewSelect(names, func(name string) {
-		for _, m := range view.Modes(d) {
-			if m.String() == name {
-				w.SetMode(d, m)
-			}
+	s := widget.NewSelect(view.ModeNames(d), func(name string) {
+		if m, ok := view.ParseMode(d, name); ok {
+			w.SetMode(d, m)
 		}
 	})
 	s.SetSelectedIndex(0)
@@ -280,7 +271,7 @@ func (w *Window) refresh() {
 			p.Refresh()
 		}
 	}
-	w.titles[view.CallPane].SetText(map[bool]string{false: "Call tree", true: "Flat profile"}[w.view.Flat()])
+	w.titles[view.CallPane].SetText(w.view.Title(view.CallPane))
 	for d := view.MetricPane; d <= view.SystemPane; d++ {
 		w.infos[d].SetText(w.view.PaneInfo(d, w.referenceName()))
 	}
@@ -310,11 +301,7 @@ func (w *Window) prefetch() {
 		return
 	}
 	w.prefetching = true
-	w.app.async(func() {
-		for _, r := range refs {
-			_, _ = r.Exp.Block(r.Metric) // errors surface when the view uses the data
-		}
-	}, func() { w.prefetching = false })
+	w.app.async(func() { view.ReadRows(refs) }, func() { w.prefetching = false })
 }
 
 // fitPanes divides the window's width between the panes: the metric and
@@ -445,43 +432,29 @@ func (w *Window) SetFlat(on bool) {
 
 // SetOrder sets the sort order of all panes.
 func (w *Window) SetOrder(o view.SortOrder) {
-	if w.view == nil {
-		return
-	}
-	w.view.SetOrder(o)
-	for _, p := range w.panes {
-		p.Reload()
-	}
-	w.rebuildMenu()
-	w.refresh()
+	w.update(func(v *view.View) {
+		v.SetOrder(o)
+		for _, p := range w.panes {
+			p.Reload()
+		}
+	})
 }
 
 // SetNumberStyle sets the number format to numfmt.Styles[i], keeping the
 // decimals; the choice is remembered.
 func (w *Window) SetNumberStyle(i int) {
-	if w.view == nil || i < 0 || i >= len(numfmt.Styles) {
-		return
-	}
-	f := numfmt.Styles[i].Format()
-	f.Decimals = w.view.NumberFormat().Decimals
-	w.setNumberFormat(f)
+	w.update(func(v *view.View) {
+		v.SetNumberStyle(i)
+		view.SaveNumberFormat(w.app.prefs, v.NumberFormat())
+	})
 }
 
 // SetDecimals sets the number of decimals shown; it is remembered.
 func (w *Window) SetDecimals(n int) {
-	if w.view == nil {
-		return
-	}
-	f := w.view.NumberFormat()
-	f.Decimals = n
-	w.setNumberFormat(f)
-}
-
-func (w *Window) setNumberFormat(f numfmt.Format) {
-	w.view.SetNumberFormat(f)
-	view.SaveNumberFormat(w.app.prefs, f)
-	w.rebuildMenu()
-	w.refresh()
+	w.update(func(v *view.View) {
+		v.SetDecimals(n)
+		view.SaveNumberFormat(w.app.prefs, v.NumberFormat())
+	})
 }
 
 // numberFormat returns the remembered number format (View › Numbers).
@@ -490,12 +463,21 @@ func (a *App) numberFormat() numfmt.Format { return view.NumberFormatPref(a.pref
 // SetHotThreshold sets the share of its parent's value a child must
 // exceed for the hottest path to go on into it.
 func (w *Window) SetHotThreshold(t float64) {
+	w.update(func(v *view.View) {
+		v.SetHotThreshold(t)
+		view.SaveHotThreshold(w.app.prefs, v.HotThreshold())
+	})
+}
+
+// update changes the view with f, if there is one, and shows the change
+// in the menus and panes.
+func (w *Window) update(f func(v *view.View)) {
 	if w.view == nil {
 		return
 	}
-	w.view.SetHotThreshold(t)
-	view.SaveHotThreshold(w.app.prefs, w.view.HotThreshold())
+	f(w.view)
 	w.rebuildMenu()
+	w.refresh()
 }
 
 // ExpandHottest expands the hottest path below the selected node of
@@ -590,13 +572,8 @@ func (w *Window) rebuildMenu() {
 // menu returns the menu bar: view.MainMenu bound to the handlers.
 func (w *Window) menu() *fyne.MainMenu {
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
-	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(),
+	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
 		SourceShown: w.SourceShown(), StatsShown: w.StatsShown(), CallGraphShown: w.CallGraphShown()}
-	for _, d := range w.app.docs {
-		if d != w.doc {
-			st.Others = append(st.Others, d)
-		}
-	}
 	do := w.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
 	for _, m := range view.MainMenu(w.view, st) {
@@ -658,7 +635,7 @@ func (w *Window) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.C
 		view.CmdFindNext:        func(int) { w.FindNext(1) },
 		view.CmdFindPrev:        func(int) { w.FindNext(-1) },
 		view.CmdColourRange:     func(int) { w.rangeDialog() },
-		view.CmdDiverging:       func(int) { w.toggleDiverging() },
+		view.CmdDiverging:       func(int) { w.update(func(v *view.View) { v.SetDiverging(!v.Scale().Diverging) }) },
 		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
 		view.CmdReference:       func(int) { w.showReferenceChooser() },
 		view.CmdSource:          func(int) { w.ShowSource(!w.SourceShown()) },
@@ -689,29 +666,8 @@ func element(docs []*view.Doc, i int) *view.Doc {
 	return docs[i]
 }
 
-// toggleDiverging switches diverging colours on or off.
-func (w *Window) toggleDiverging() {
-	if w.view == nil {
-		return
-	}
-	s := w.view.Scale()
-	s.Diverging = !s.Diverging
-	w.view.SetScale(s)
-	w.rebuildMenu()
-	w.refresh()
-}
-
 func (w *Window) setExternal(d *view.Doc) {
-	if w.view == nil {
-		return
-	}
-	if d == nil {
-		w.view.SetExternal(nil)
-	} else {
-		w.view.SetExternal(d.Exp)
-	}
-	w.rebuildMenu()
-	w.refresh()
+	w.update(func(v *view.View) { v.SetExternalDoc(d) })
 }
 
 func (w *Window) addShortcuts() {

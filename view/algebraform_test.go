@@ -142,3 +142,21 @@ func TestOperationFormList(t *testing.T) {
 		t.Errorf("mean note %q", m.Fields[2].Text)
 	}
 }
+
+func TestPairChoice(t *testing.T) {
+	a, b, c := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex"), namedDoc("/r/c.cubex")
+	for _, tt := range []struct {
+		docs          []*Doc
+		current       *Doc
+		first, second int
+	}{
+		{[]*Doc{a, b, c}, a, 0, 1},
+		{[]*Doc{a, b, c}, c, 2, 0}, // wraps around
+		{[]*Doc{a}, a, 0, 0},
+		{[]*Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
+	} {
+		if f, s := PairChoice(tt.docs, tt.current); f != tt.first || s != tt.second {
+			t.Errorf("PairChoice(%d docs, %s) = %d, %d; want %d, %d", len(tt.docs), tt.current.Name, f, s, tt.first, tt.second)
+		}
+	}
+}

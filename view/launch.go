@@ -124,6 +124,20 @@ func (o Launch) Select(v *View, name string) error {
 	return nil
 }
 
+// SnapshotFile returns the file a snapshot shows: the file named, else,
+// without --calc, the bundled example's "before" (written out first);
+// "" for the result of --calc.
+func (o Launch) SnapshotFile() (string, error) {
+	switch {
+	case len(o.Files) > 0:
+		return o.Files[0], nil
+	case o.Calc != "":
+		return "", nil
+	}
+	files, err := WriteExample()
+	return files.Before, err
+}
+
 func parseSize(s string) (w, h int, err error) {
 	a, b, ok := strings.Cut(strings.ToLower(s), "x")
 	if ok {

@@ -1,6 +1,9 @@
 package view
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -84,5 +87,26 @@ func TestLaunchSelect(t *testing.T) {
 		if err := o.Select(v, "x.cubex"); err == nil || !strings.Contains(err.Error(), "nosuch") || !strings.Contains(err.Error(), "x.cubex") {
 			t.Errorf("%+v: error %v, want one naming nosuch and the file", o, err)
 		}
+	}
+}
+
+func TestSnapshotFile(t *testing.T) {
+	if f, err := (Launch{Files: []string{"a.cubex"}}).SnapshotFile(); f != "a.cubex" || err != nil {
+		t.Errorf("with a file: %q, %v", f, err)
+	}
+	if f, err := (Launch{Calc: "diff(a, b)"}).SnapshotFile(); f != "" || err != nil {
+		t.Errorf("with --calc: %q, %v", f, err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	f, err := (Launch{}).SnapshotFile()
+	if errors.Is(err, ErrNoExample) {
+		t.Skip("this build has no bundled example")
+	}
+	if err != nil || filepath.Base(f) == "" {
+		t.Fatalf("the example: %q, %v", f, err)
+	}
+	if _, err := os.Stat(f); err != nil {
+		t.Errorf("the example's file is not written: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // What a window does with its View beyond showing it: the find bar's
@@ -155,4 +156,78 @@ func (v *View) RangeForm(d Dim, done func()) *Form {
 		return nil
 	}
 	return f
+}
+
+// SetDiverging switches diverging colours (blue below zero) on or off.
+func (v *View) SetDiverging(on bool) {
+	s := v.Scale()
+	s.Diverging = on
+	v.SetScale(s)
+}
+
+// SetExternalDoc makes d's experiment the external reference; nil for none.
+func (v *View) SetExternalDoc(d *Doc) {
+	if d == nil {
+		v.SetExternal(nil)
+	} else {
+		v.SetExternal(d.Exp)
+	}
+}
+
+// SetNumberStyle sets the number format to numfmt.Styles[i], keeping the
+// decimals; an i out of range changes nothing.
+func (v *View) SetNumberStyle(i int) {
+	if i < 0 || i >= len(numfmt.Styles) {
+		return
+	}
+	f := numfmt.Styles[i].Format()
+	f.Decimals = v.NumberFormat().Decimals
+	v.SetNumberFormat(f)
+}
+
+// SetDecimals sets the number of decimals shown.
+func (v *View) SetDecimals(n int) {
+	f := v.NumberFormat()
+	f.Decimals = n
+	v.SetNumberFormat(f)
+}
+
+// ReadRows reads the rows of the metrics refs name, ahead of their use
+// (Prefetch); errors surface when a View uses the data. Call it off the
+// UI goroutine.
+func ReadRows(refs []BlockRef) {
+	for _, r := range refs {
+		_, _ = r.Exp.Block(r.Metric)
+	}
+}
+
+// Title returns the title of pane d: the call pane's says whether it
+// shows the call tree or the flat profile.
+func (v *View) Title(d Dim) string {
+	if d == CallPane && v.Flat() {
+		return "Flat profile"
+	}
+	return d.String()
+}
+
+// ModeNames returns the names of the value modes of pane d, as a mode
+// selector offers them (ParseMode reads them back).
+func ModeNames(d Dim) []string {
+	var names []string
+	for _, m := range Modes(d) {
+		names = append(names, m.String())
+	}
+	return names
+}
+
+// Others returns the open documents but doc, in order: the external
+// references a window of doc offers.
+func Others(docs []*Doc, doc *Doc) []*Doc {
+	var out []*Doc
+	for _, d := range docs {
+		if d != doc {
+			out = append(out, d)
+		}
+	}
+	return out
 }

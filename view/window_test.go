@@ -226,3 +226,86 @@ func bigCallTree(n int) *model.Experiment {
 	e.NumberLocations()
 	return e
 }
+
+func TestWindowSetters(t *testing.T) {
+	v := NewView(handDiff())
+	v.SetDiverging(true)
+	if !v.Scale().Diverging {
+		t.Error("SetDiverging(true) left the scale as it was")
+	}
+	v.SetDiverging(false)
+	if v.Scale().Diverging {
+		t.Error("SetDiverging(false) left diverging colours on")
+	}
+	ref := &Doc{Exp: handMade(), Name: "ref"}
+	v.SetExternalDoc(ref)
+	if v.External() != ref.Exp {
+		t.Error("SetExternalDoc did not set the reference")
+	}
+	v.SetExternalDoc(nil)
+	if v.External() != nil {
+		t.Error("SetExternalDoc(nil) kept a reference")
+	}
+	v.SetDecimals(4)
+	v.SetNumberStyle(1)
+	want := numfmt.Engineer()
+	want.Decimals = 4
+	if got := v.NumberFormat(); got != want {
+		t.Errorf("number format %+v, want engineering with 4 decimals", got)
+	}
+	v.SetNumberStyle(len(numfmt.Styles))
+	if got := v.NumberFormat(); got != want {
+		t.Errorf("a style out of range changed the format to %+v", got)
+	}
+}
+
+func TestReadRows(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "cpi", "profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(e)
+	refs := v.Prefetch()
+	if len(refs) == 0 {
+		t.Fatal("nothing to read ahead in a new view of a file")
+	}
+	ReadRows(refs)
+	for _, r := range refs {
+		if !e.Loaded(r.Metric) {
+			t.Errorf("metric %d not loaded", r.Metric)
+		}
+	}
+	if refs := v.Prefetch(); len(refs) != 0 {
+		t.Errorf("still to read ahead: %v", refs)
+	}
+}
+
+func TestPaneTitlesAndModeNames(t *testing.T) {
+	v := NewView(handMade())
+	if got := v.Title(CallPane); got != "Call tree" {
+		t.Errorf("call pane title %q", got)
+	}
+	v.SetFlat(true)
+	if got, sys := v.Title(CallPane), v.Title(SystemPane); got != "Flat profile" || sys != "System tree" {
+		t.Errorf("titles in the flat profile %q, %q", got, sys)
+	}
+	names := ModeNames(SystemPane)
+	if len(names) != len(Modes(SystemPane)) || names[6] != "Peer distribution" {
+		t.Errorf("system modes %q", names)
+	}
+	for _, n := range names {
+		if m, ok := ParseMode(SystemPane, n); !ok || m.String() != n {
+			t.Errorf("ParseMode(%q) = %v, %v", n, m, ok)
+		}
+	}
+}
+
+func TestOthers(t *testing.T) {
+	a, b, c := &Doc{Name: "a"}, &Doc{Name: "b"}, &Doc{Name: "c"}
+	if got := Others([]*Doc{a, b, c}, b); !slices.Equal(got, []*Doc{a, c}) {
+		t.Errorf("Others = %v", got)
+	}
+	if got := Others([]*Doc{a}, a); len(got) != 0 {
+		t.Errorf("Others of the only document = %v", got)
+	}
+}
