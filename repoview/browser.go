@@ -161,6 +161,55 @@ func (b *Browser) Columns() []Column { return b.columns }
 // Rows returns the visible rows of the tree.
 func (b *Browser) Rows() []Row { return b.rows }
 
+// TableSize returns the table's rows and columns: the tree column and
+// the Columns after it.
+func (b *Browser) TableSize() (rows, cols int) { return len(b.rows), 1 + len(b.columns) }
+
+// ColumnTitle returns the title of table column col: the tree column's,
+// then the Columns'; "" when there is no such column.
+func (b *Browser) ColumnTitle(col int) string {
+	if col == 0 {
+		return "application / experiment / trial"
+	}
+	if col > 0 && col-1 < len(b.columns) {
+		return b.columns[col-1].Title
+	}
+	return ""
+}
+
+// ColumnWidth returns the width of table column col in points: wide for
+// the tree, narrow for the id, wider for the format and the import time.
+func (b *Browser) ColumnWidth(col int) float32 {
+	if col == 0 {
+		return 380
+	}
+	switch b.ColumnTitle(col) {
+	case "id":
+		return 50
+	case "format":
+		return 170
+	case "imported":
+		return 150
+	}
+	return 90
+}
+
+// CellText returns what table cell (row, col) shows: the row's tree text
+// in the tree column, else its cell of the column ("" for a group).
+func (b *Browser) CellText(row, col int) string {
+	if row < 0 || row >= len(b.rows) {
+		return ""
+	}
+	r := &b.rows[row]
+	if col == 0 {
+		return r.TreeText()
+	}
+	if col > 0 && col-1 < len(r.Cells) {
+		return r.Cells[col-1]
+	}
+	return ""
+}
+
 // Summary says what the listing holds: "7 trials in 2 applications".
 func (b *Browser) Summary() string {
 	apps := map[string]bool{}

@@ -114,6 +114,15 @@ func NewHitTable(q repo.Query, hits []repo.Hit, f numfmt.Format) *HitTable {
 	return t
 }
 
+// Column returns the title of column c; "" when t is nil (no search
+// shown).
+func (t *HitTable) Column(c int) string {
+	if t == nil || c < 0 || c >= len(t.Columns) {
+		return ""
+	}
+	return t.Columns[c]
+}
+
 // SortKey returns what cell (i, c) of the table sorts by.
 func (t *HitTable) SortKey(i, c int) view.SortKey {
 	h := &t.Hits[i]

@@ -160,7 +160,7 @@ func (rw *repoWindow) build() {
 		container.NewBorder(nil, nil, widget.NewLabel("Filter"), tools, rw.filter),
 		rw.filterMsg, rw.readOnly)
 
-	rw.table = widget.NewTableWithHeaders(rw.tableSize, rw.newCell, rw.updateCell)
+	rw.table = widget.NewTableWithHeaders(rw.b.TableSize, rw.newCell, rw.updateCell)
 	rw.table.ShowHeaderColumn = false
 	rw.table.CreateHeader = func() fyne.CanvasObject {
 		l := titleLabel("")
@@ -168,7 +168,7 @@ func (rw *repoWindow) build() {
 		return l
 	}
 	rw.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		o.(*widget.Label).SetText(rw.columnTitle(id.Col))
+		o.(*widget.Label).SetText(rw.b.ColumnTitle(id.Col))
 	}
 	rw.table.OnSelected = func(id widget.TableCellID) { rw.clickRow(id.Row) }
 
@@ -203,15 +203,10 @@ func (rw *repoWindow) build() {
 	rw.hitTitle.Wrapping = fyne.TextWrapWord
 	rw.hitSorted = newSortedTable(tableSource{
 		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
-		title: func(c int) string {
-			if rw.c.Hits() == nil {
-				return ""
-			}
-			return rw.c.Hits().Columns[c]
-		},
+		title:    func(c int) string { return rw.c.Hits().Column(c) },
 		cell:     func(r, c int) string { return rw.c.Hits().Rows[r][c] },
 		key:      func(r, c int) view.SortKey { return rw.c.Hits().SortKey(r, c) },
-		numeric:  func(c int) bool { return rw.c.Hits() != nil && rw.c.Hits().Numeric(c) },
+		numeric:  func(c int) bool { return rw.c.Hits().Numeric(c) },
 		selected: rw.OpenHit,
 	})
 	rw.hitTable = rw.hitSorted.table
@@ -297,31 +292,10 @@ func (rw *repoWindow) imported(summary string) {
 	}
 }
 
-func (rw *repoWindow) tableSize() (int, int) { return len(rw.b.Rows()), 1 + len(rw.b.Columns()) }
-
-func (rw *repoWindow) columnTitle(col int) string {
-	if col == 0 {
-		return "application / experiment / trial"
-	}
-	if cs := rw.b.Columns(); col-1 < len(cs) {
-		return cs[col-1].Title
-	}
-	return ""
-}
-
 func (rw *repoWindow) layoutColumns() {
-	rw.table.SetColumnWidth(0, 380)
-	for i, c := range rw.b.Columns() {
-		w := float32(90)
-		switch c.Title {
-		case "id":
-			w = 50
-		case "format":
-			w = 170
-		case "imported":
-			w = 150
-		}
-		rw.table.SetColumnWidth(i+1, w)
+	_, cols := rw.b.TableSize()
+	for c := range cols {
+		rw.table.SetColumnWidth(c, rw.b.ColumnWidth(c))
 	}
 }
 
@@ -345,13 +319,9 @@ func (rw *repoWindow) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	}
 	row := rows[id.Row]
 	label.TextStyle.Bold = row.Kind != repoview.TrialRow
+	label.SetText(rw.b.CellText(id.Row, id.Col))
 	if id.Col > 0 {
 		left.Hide()
-		text := ""
-		if id.Col-1 < len(row.Cells) {
-			text = row.Cells[id.Col-1]
-		}
-		label.SetText(text)
 		return
 	}
 	left.Show()
@@ -365,7 +335,6 @@ func (rw *repoWindow) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	}
 	i := id.Row
 	check.OnChanged = func(on bool) { rw.Mark(i, on) }
-	label.SetText(row.TreeText())
 }
 
 // Mark marks or unmarks row i's trials as operands.

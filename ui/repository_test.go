@@ -66,7 +66,7 @@ func cellText(rw *repoWindow, row, col int) (text string, check *widget.Check) {
 // table's id column.
 func shownTrials(t *testing.T, rw *repoWindow) []int64 {
 	t.Helper()
-	rows, _ := rw.tableSize()
+	rows, _ := rw.b.TableSize()
 	var ids []int64
 	for i := 0; i < rows; i++ {
 		if text, _ := cellText(rw, i, 1); text != "" {
@@ -105,14 +105,14 @@ func TestRepositoryTreeAndFilter(t *testing.T) {
 	if text, check := cellText(rw, 0, 0); text != "▾ lulesh (3 trials)" || check == nil {
 		t.Errorf("first row %q (check %v)", text, check)
 	}
-	if _, cols := rw.tableSize(); rw.columnTitle(0) == "" || cols != 9 {
+	if _, cols := rw.b.TableSize(); rw.b.ColumnTitle(0) == "" || cols != 9 {
 		t.Errorf("%d columns", cols)
 	}
 	// The p64 run's row: procs 64 and the user's attributes.
 	row := rw.b.RowOf(5)
 	for col, want := range map[int]string{1: "5", 2: "64", 5: "gcc-13", 6: "25"} {
 		if got, check := cellText(rw, row, col); got != want || check != nil {
-			t.Errorf("p64 row, column %s: %q, want %q", rw.columnTitle(col), got, want)
+			t.Errorf("p64 row, column %s: %q, want %q", rw.b.ColumnTitle(col), got, want)
 		}
 	}
 	for _, f := range []string{"app = lulesh and procs >= 64", "size <= 25 and app = mm", "compiler ~ 'gcc-1?'"} {
