@@ -33,28 +33,42 @@ func (a *App) startFolder() string { return view.StartFolder(view.LastFolder(a.p
 // browse shows the file picker in folder dir and hands the file picked
 // to picked.
 func (w *Window) browse(dir string, picked func(path string)) {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			w.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		picked(path)
-	}, w.win)
-	setLocation(d, dir)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
+	pickPath(w.win, false, dir, picked, w.showError)
 }
 
-// setLocation starts file dialog d in folder dir.
-func setLocation(d *dialog.FileDialog, dir string) {
-	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-		d.SetLocation(l)
+// pickPath asks in a large dialog over win for a file, or with folder
+// for a folder, starting in dir unless it is "", and passes its path to
+// use; an error goes to showErr.
+func pickPath(win fyne.Window, folder bool, dir string, use func(path string), showErr func(error)) *dialog.FileDialog {
+	got := func(u fyne.URI, err error) {
+		switch {
+		case err != nil:
+			showErr(err)
+		case u != nil:
+			use(u.Path())
+		}
 	}
+	var d *dialog.FileDialog
+	if folder {
+		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) { got(u, err) }, win)
+	} else {
+		d = dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if rc == nil {
+				got(nil, err)
+				return
+			}
+			defer rc.Close()
+			got(rc.URI(), err)
+		}, win)
+	}
+	if dir != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Resize(fyne.NewSize(900, 600))
+	d.Show()
+	return d
 }
 
 // openDialog is File › Open….
@@ -75,18 +89,5 @@ func (w *Window) openFolderDialog() {
 // directory, an HPCToolkit database), or where Save as writes — starting
 // in the folder used last, and calls then with its path.
 func (w *Window) chooseFolder(then func(path string)) {
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil {
-			w.showError(err)
-			return
-		}
-		if u == nil {
-			return
-		}
-		then(u.Path())
-	}, w.win)
-	setLocation(d, w.app.startFolder())
-	d.SetConfirmText("Choose folder")
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
+	pickPath(w.win, true, w.app.startFolder(), then, w.showError).SetConfirmText("Choose folder")
 }

@@ -510,23 +510,7 @@ func (rw *repoWindow) showImportDialog() {
 
 // pickPath asks for a file (or a folder) and passes its path to add.
 func (rw *repoWindow) pickPath(folder bool, add func(path string)) {
-	var d *dialog.FileDialog
-	if folder {
-		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err == nil && u != nil {
-				add(u.Path())
-			}
-		}, rw.win)
-	} else {
-		d = dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err == nil && r != nil {
-				add(r.URI().Path())
-				r.Close()
-			}
-		}, rw.win)
-	}
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
+	pickPath(rw.win, folder, "", add, rw.showError)
 }
 
 // showSearchDialog shows the Search… dialog (repoview.SearchForm).

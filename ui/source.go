@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -125,9 +124,9 @@ func newSourcePanel(w *Window) *sourcePanel {
 	p.message = widget.NewLabel("")
 	p.message.Wrapping = fyne.TextWrapWord
 	p.message.Alignment = fyne.TextAlignCenter
-	p.locate = widget.NewButtonWithIcon("Locate…", theme.SearchIcon(), func() { pickPath(w.win, false, p.Locate, w.showError) })
+	p.locate = widget.NewButtonWithIcon("Locate…", theme.SearchIcon(), func() { pickPath(w.win, false, "", p.Locate, w.showError) })
 	p.locate.Importance = widget.HighImportance
-	p.addDir = widget.NewButtonWithIcon("Add search folder…", theme.FolderIcon(), func() { pickPath(w.win, true, p.addSearchDir, w.showError) })
+	p.addDir = widget.NewButtonWithIcon("Add search folder…", theme.FolderIcon(), func() { pickPath(w.win, true, "", p.addSearchDir, w.showError) })
 	p.messageBox = container.NewVBox(layout.NewSpacer(), p.message,
 		container.NewCenter(container.NewHBox(p.locate, p.addDir)), layout.NewSpacer())
 	p.messageBox.Hide()
@@ -228,34 +227,6 @@ func (p *sourcePanel) addSearchDir(dir string) {
 	if err := p.w.app.sourceSettings().AddDir(dir); err != nil {
 		p.w.showError(err)
 	}
-}
-
-// pickPath asks in a large dialog over win for a file, or with folder
-// for a folder, and passes its path to use; an error goes to showErr.
-func pickPath(win fyne.Window, folder bool, use func(path string), showErr func(error)) {
-	got := func(u fyne.URI, err error) {
-		switch {
-		case err != nil:
-			showErr(err)
-		case u != nil:
-			use(u.Path())
-		}
-	}
-	var d *dialog.FileDialog
-	if folder {
-		d = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) { got(u, err) }, win)
-	} else {
-		d = dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-			if rc == nil {
-				got(nil, err)
-				return
-			}
-			defer rc.Close()
-			got(rc.URI(), err)
-		}, win)
-	}
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
 }
 
 // compactTheme packs the source lines closely: the list spaces its rows

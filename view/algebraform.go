@@ -197,25 +197,14 @@ func (f *OperationForm) Selected() []*Doc {
 // CheckOnly checks exactly docs in the list and puts them first, in
 // their order, as a user would with the check boxes and arrows.
 func (f *OperationForm) CheckOnly(docs ...*Doc) {
-	l := f.Operands
-	var front []string
+	var labels []string
 	for _, d := range docs {
 		if i := slices.Index(f.docs, d); i >= 0 {
-			front = append(front, f.labels[i])
+			labels = append(labels, f.labels[i])
 		}
 	}
-	var rest []string
-	for _, o := range l.Options {
-		if !slices.Contains(front, o) {
-			rest = append(rest, o)
-		}
-	}
-	l.Options = append(front, rest...)
-	l.Checked = make([]bool, len(l.Options))
-	for i := range front {
-		l.Checked[i] = true
-	}
-	f.changed(l)
+	f.Operands.CheckOnly(labels)
+	f.changed(f.Operands)
 }
 
 // Options returns the chosen integration options, or why the renaming

@@ -208,6 +208,28 @@ func (x *Field) CheckedOptions() []string {
 	return out
 }
 
+// CheckOnly checks exactly the options named by first, in their order
+// at the top of a list field, and unchecks the rest, which keep their
+// order below; names not among the options are passed over.
+func (x *Field) CheckOnly(first []string) {
+	var front, rest []string
+	for _, o := range first {
+		if slices.Contains(x.Options, o) && !slices.Contains(front, o) {
+			front = append(front, o)
+		}
+	}
+	for _, o := range x.Options {
+		if !slices.Contains(front, o) {
+			rest = append(rest, o)
+		}
+	}
+	x.Options = append(front, rest...)
+	x.Checked = make([]bool, len(x.Options))
+	for i := range front {
+		x.Checked[i] = true
+	}
+}
+
 // Index returns the position of a choice or radio field's option among
 // its options, −1 when none is chosen.
 func (x *Field) Index() int { return slices.Index(x.Options, x.Text) }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,5 +87,9 @@ func TestFormFields(t *testing.T) {
 	}
 	if err := f.Confirmed(); err == nil {
 		t.Error("a form without Submit was confirmed")
+	}
+	list.CheckOnly([]string{"b", "x", "a", "b"})
+	if got := strings.Join(list.Options, ","); got != "b,a,c" || !slices.Equal(list.Checked, []bool{true, true, false}) {
+		t.Errorf("CheckOnly(b, x, a, b): options %q checked %v, want b,a,c with b and a checked", got, list.Checked)
 	}
 }

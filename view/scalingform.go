@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"slices"
 
 	"cubeview/analysis"
 	"cubeview/model"
@@ -125,8 +124,7 @@ func (f *ScalingForm) Checked() []*Doc {
 // CheckOnly checks exactly docs and puts them first, in their order, as
 // the user could.
 func (f *ScalingForm) CheckOnly(docs ...*Doc) {
-	x := f.Experiments
-	var front, rest []string
+	var front []string
 	for _, d := range docs {
 		for label, l := range f.labels {
 			if l == d {
@@ -134,17 +132,8 @@ func (f *ScalingForm) CheckOnly(docs ...*Doc) {
 			}
 		}
 	}
-	for _, o := range x.Options {
-		if !slices.Contains(front, o) {
-			rest = append(rest, o)
-		}
-	}
-	x.Options = append(front, rest...)
-	x.Checked = make([]bool, len(x.Options))
-	for i := range front {
-		x.Checked[i] = true
-	}
-	f.Changed(x)
+	f.Experiments.CheckOnly(front)
+	f.Changed(f.Experiments)
 }
 
 // Spec returns the study the form describes and its experiments.
