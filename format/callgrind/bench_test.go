@@ -97,7 +97,7 @@ func BenchmarkOpen50MB(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := testkit.CPUTime()
 	for b.Loop() {
 		if _, err := Open(path); err != nil {
 			b.Fatal(err)
@@ -105,7 +105,7 @@ func BenchmarkOpen50MB(b *testing.B) {
 	}
 	// On a shared machine wall time overstates the cost; CPU time (all
 	// threads, garbage collection included) says what the import takes.
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
 	}
 }
