@@ -1,0 +1,57 @@
+package testkit
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMirrorFiles(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	mirrors := t.TempDir()
+	work := t.TempDir()
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run(work, "init", "-q")
+	for name, text := range map[string]string{"a/x.prof": "first\n", "a/y.txt": "no", "b/z.prof": "third"} {
+		p := filepath.Join(work, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(work, "add", ".")
+	run(work, "commit", "-q", "-m", "x")
+	run(mirrors, "clone", "-q", "--bare", work, filepath.Join(mirrors, "own+proj", "repo"))
+	t.Setenv(MirrorEnv, mirrors)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+
+	for round := 0; round < 2; round++ { // the second round reads the cache
+		paths, local := MirrorFiles(t, "own/proj", func(p string) bool { return strings.HasSuffix(p, ".prof") })
+		if strings.Join(paths, ",") != "a/x.prof,b/z.prof" {
+			t.Fatalf("paths = %v", paths)
+		}
+		got, err := os.ReadFile(local["a/x.prof"])
+		if err != nil || string(got) != "first\n" {
+			t.Fatalf("a/x.prof = %q, %v", got, err)
+		}
+		got, err = os.ReadFile(local["b/z.prof"])
+		if err != nil || string(got) != "third" {
+			t.Fatalf("b/z.prof = %q, %v", got, err)
+		}
+	}
+}
