@@ -83,6 +83,8 @@ type part struct {
 	calls []callCount
 	// the slot of the region last touched, to skip the map
 	lastRegion, lastSlot int32
+	// summaryAfterBody: the summary: line follows the costs
+	summaryAfterBody bool
 }
 
 // slotOf returns the slot of region r in part pt, adding one when new.
@@ -134,6 +136,9 @@ type profile struct {
 	outCalls         []uint64 // region*nev: cost of calls made by the region
 	inCalls          []uint64 // region*nev: cost of calls into the region
 	called           []bool   // per region: target of at least one call
+	// signed is set when a cost is negative: costs are then int64 in
+	// two's complement
+	signed bool
 }
 
 // parser reads a callgrind or cachegrind file.
@@ -296,6 +301,9 @@ func (ps *parser) header(key, value string) error {
 			ps.newPart()
 		}
 		ps.part.attrs = append(ps.part.attrs, [2]string{key, value})
+		if key == "summary" && ps.inBody {
+			ps.part.summaryAfterBody = true // cachegrind writes it last
+		}
 		return nil
 	case "version":
 		if v, err := strconv.Atoi(strings.TrimSpace(value)); err != nil || v > 1 {
@@ -524,10 +532,9 @@ func (ps *parser) spec(key, value []byte) error {
 	case "fl":
 		ps.curFile, err = ps.lookup(ctxFl, value)
 	case "fi", "fe":
-		if ps.curFn < 0 {
-			return ps.errorf("%s= line before any fn= line", key)
-		}
-		if ps.curFile, err = ps.lookup(ctxFl, value); err == nil {
+		// Before the first fn= line (gprof2dot's and KCachegrind's inputs
+		// have them) it only names the file, as fl= does.
+		if ps.curFile, err = ps.lookup(ctxFl, value); err == nil && ps.curFn >= 0 {
 			ps.setRegion()
 		}
 	case "fn":
@@ -629,11 +636,12 @@ func (ps *parser) costLine(b []byte) error {
 			j++
 		}
 		if j == i || j < len(rest) && rest[j] != ' ' && rest[j] != '\t' {
-			// hexadecimal, 20 digits or malformed
+			// signed (cg_diff writes negative costs), hexadecimal, 20
+			// digits or malformed
 			var after []byte
 			var err error
-			if v, after, err = scanNumber(rest[i:]); err != nil {
-				return ps.errorf("bad cost in %q", clip(b))
+			if v, after, err = ps.scanCost(rest[i:]); err != nil {
+				return ps.errorf("bad cost in %q: %v", clip(b), err)
 			}
 			j = len(rest) - len(after)
 		}
@@ -852,6 +860,32 @@ func (ps *parser) positions(b []byte) ([]byte, int64, error) {
 }
 
 var errNumber = errors.New("bad number")
+
+// scanCost reads a cost at the start of b: a number as scanNumber reads
+// it, possibly signed. A negative cost (what cg_diff writes) is kept in
+// two's complement, so that sums stay exact, and marks the profile as
+// signed.
+func (ps *parser) scanCost(b []byte) (uint64, []byte, error) {
+	if len(b) > 0 && b[0] == '*' {
+		return 0, b, errors.New(`"*" (same as before) compresses positions, not costs`)
+	}
+	neg := len(b) > 0 && b[0] == '-'
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		b = b[1:]
+	}
+	v, rest, err := scanNumber(b)
+	if err != nil {
+		return 0, b, err
+	}
+	if neg {
+		if v > 1<<63 {
+			return 0, b, errNumber
+		}
+		ps.p.signed = true
+		v = -v
+	}
+	return v, rest, nil
+}
 
 // scanNumber reads a decimal or 0x-prefixed hexadecimal number at the
 // start of b and returns the rest.

@@ -3,6 +3,7 @@ package pprof
 import (
 	"bytes"
 	"compress/gzip"
+	"cubeview/format/importer"
 	"strings"
 	"testing"
 
@@ -96,6 +97,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("goroutine profile: total 2\n2 @ 0x1 0x2\n"))
 	f.Add([]byte{0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		Detect(data[:min(len(data), importer.HeadSize)], "fuzz") // must not panic
 		e, err := Parse(bytes.NewReader(data), "fuzz")
 		if err != nil {
 			return

@@ -104,7 +104,7 @@ func parse(data []byte) (p *profile.Profile, format string, err error) {
 		}
 		return p, "pprof (protobuf)", nil
 	}
-	if protoProfile(data[:min(len(data), 1024)]) {
+	if protoProfile(data[:min(len(data), 1024)], false) {
 		return nil, "", fmt.Errorf("malformed protobuf profile: %w", err)
 	}
 	p, err = profile.ParseData(data)
@@ -622,10 +622,7 @@ func Detect(head []byte, path string) importer.Confidence {
 	if legacyCPUHeader(head) {
 		return importer.Likely
 	}
-	if protoProfile(head) {
-		return importer.Weak
-	}
-	return importer.No
+	return protoConfidence(head)
 }
 
 var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
@@ -651,46 +648,4 @@ func legacyCPUHeader(h []byte) bool {
 		}
 	}
 	return false
-}
-
-// protoProfile reports whether head starts with protobuf fields that a
-// profile.proto message can hold: known field numbers with their wire
-// types, the first being a message field (sample_type, sample, mapping,
-// location, function, string_table or period_type).
-func protoProfile(h []byte) bool {
-	fields := 0
-	for len(h) > 0 && fields < 16 {
-		key, n := binary.Uvarint(h)
-		if n <= 0 {
-			return false
-		}
-		h = h[n:]
-		num, wire := key>>3, key&7
-		message := num >= 1 && num <= 6 || num == 11 || num == 13
-		scalar := num >= 7 && num <= 10 || num >= 12 && num <= 15
-		if fields == 0 && !(message && num != 13) {
-			return false
-		}
-		switch {
-		case wire == 2 && message:
-			l, n := binary.Uvarint(h)
-			if n <= 0 {
-				return false
-			}
-			h = h[n:]
-			if l > uint64(len(h)) {
-				return true // runs past the head: plausible so far
-			}
-			h = h[l:]
-		case wire == 0 && scalar:
-			if _, n := binary.Uvarint(h); n <= 0 {
-				return false
-			}
-			h = h[n:]
-		default:
-			return false
-		}
-		fields++
-	}
-	return fields > 0
 }
