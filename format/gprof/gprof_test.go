@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -104,7 +105,7 @@ func TestDetect(t *testing.T) {
 		if raw == nil {
 			raw = []byte(tt.head)
 		}
-		if got := Detect("x.prof", false, raw); got != tt.want {
+		if got := Detect(raw, "x.prof") == importer.Certain; got != tt.want {
 			t.Errorf("Detect(%q) = %v", raw, got)
 		}
 	}
@@ -230,7 +231,7 @@ func TestQuirks(t *testing.T) {
 		{file: "no-functions.prof", err: "no-functions.prof: the gprof report lists no function (gprof says \"no time accumulated\""},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			e, err := Open(filepath.Join("testdata", tt.file))
+			e, err := Read(filepath.Join("testdata", tt.file), importer.Options{})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want %q", err, tt.err)

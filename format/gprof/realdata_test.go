@@ -15,6 +15,7 @@ import (
 
 	"cubeview/format"
 	"cubeview/format/gprof"
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -599,7 +600,7 @@ func TestNoDataIsAnError(t *testing.T) {
 
 // TestRoundTrip: the call graph survives both writers.
 func TestRoundTrip(t *testing.T) {
-	e, err := gprof.Open(testkit.Data(t, "gprof", "gnu1.prof"))
+	e, err := gprof.Read(testkit.Data(t, "gprof", "gnu1.prof"), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +665,7 @@ func benchmarkRead(b *testing.B, path string) {
 	b.ReportAllocs()
 	start := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
-		if _, err := gprof.Open(path); err != nil {
+		if _, err := gprof.Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
