@@ -80,8 +80,16 @@ var extractMu sync.Mutex
 // Files the snapshot lacks (large ones, Git LFS pointers) are left out.
 func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
+	return MirrorFilesAt(t, repo, "HEAD", match)
+}
+
+// MirrorFilesAt is MirrorFiles at revision rev of the snapshot (a commit
+// of its history), for files a repository held once but no longer does.
+// The test fails when the snapshot lacks the revision.
+func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
+	t.Helper()
 	gitDir := Mirror(t, repo)
-	commit, err := git(gitDir, nil, "rev-parse", "HEAD")
+	commit, err := git(gitDir, nil, "rev-parse", "--verify", rev+"^{commit}")
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
@@ -91,8 +99,7 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 		cache = os.TempDir()
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
-	// No %(objectsize): it needs the blob, which a snapshot may lack.
-	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", "HEAD")
+	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
