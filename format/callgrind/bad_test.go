@@ -72,3 +72,18 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestLongTokenQuoted: an error about a huge malformed line quotes a
+// bounded part of it (importer.Quote), not the whole line.
+func TestLongTokenQuoted(t *testing.T) {
+	for _, bad := range []string{strings.Repeat("x", 4<<20), strings.Repeat("k", 4<<20) + "=1", "9 " + strings.Repeat("7", 4<<20) + "z"} {
+		_, err := Parse(strings.NewReader(goodHeader+"fn=main\n"+bad+"\n"), "long.callgrind", importer.Options{})
+		if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "long.callgrind:5:") {
+			n := 0
+			if err != nil {
+				n = len(err.Error())
+			}
+			t.Errorf("error of %d bytes: %.200v", n, err)
+		}
+	}
+}

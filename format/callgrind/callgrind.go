@@ -1,6 +1,7 @@
 package callgrind
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -36,7 +37,11 @@ func Read(path string, opts importer.Options) (*model.Experiment, error) {
 // error messages. Each part's costs are checked against its own totals:
 // or summary: line (see checkTotals).
 func Parse(r io.Reader, name string, opts importer.Options) (*model.Experiment, error) {
-	p, err := newParser(name).parse(r)
+	br := bufio.NewReaderSize(r, 1<<16)
+	if bom, _ := br.Peek(3); string(bom) == "\xef\xbb\xbf" { // a UTF-8 byte-order mark
+		br.Discard(3)
+	}
+	p, err := newParser(name).parse(br)
 	if err != nil {
 		return nil, err
 	}
