@@ -23,14 +23,10 @@ func realFiles(t *testing.T) []string {
 	return files
 }
 
-// annotate runs callgrind_annotate on path and returns, per function label
-// ("file:function", as it prints them), the cost of every event.
-func annotate(t *testing.T, path string, inclusive bool) (events []string, rows map[string][]int64) {
-	return annotateWith(t, "callgrind_annotate", path, inclusive)
-}
-
-// annotateWith is annotate with tool: callgrind_annotate, or cg_annotate
-// for cachegrind files (which have no inclusive costs).
+// annotateWith runs tool — callgrind_annotate, or cg_annotate for
+// cachegrind files (which have no inclusive costs) — on path and returns,
+// per function label ("file:function", as it prints them), the cost of
+// every event.
 func annotateWith(t *testing.T, tool, path string, inclusive bool) (events []string, rows map[string][]int64) {
 	t.Helper()
 	tool, err := exec.LookPath(tool)

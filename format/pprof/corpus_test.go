@@ -44,7 +44,10 @@ func spinInner(n int) float64 {
 	return x
 }
 
-var sink []byte
+var (
+	sink     []byte
+	spinSink float64
+)
 
 // TestRuntimeProfiles writes a CPU and a heap profile with runtime/pprof,
 // as "go test -cpuprofile/-memprofile" do; each must be recognised (the
@@ -62,7 +65,7 @@ func TestRuntimeProfiles(t *testing.T) {
 	if err := rpprof.StartCPUProfile(f); err != nil {
 		t.Skipf("CPU profiling unavailable: %v", err)
 	}
-	spin(300 * time.Millisecond)
+	spinSink = spin(300 * time.Millisecond)
 	rpprof.StopCPUProfile()
 	f.Close()
 
