@@ -3,6 +3,7 @@ package tau
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -23,12 +24,71 @@ func (t thread) file() string {
 	return fmt.Sprintf("profile.%d.%d.%d", t.node, t.context, t.thread)
 }
 
-// layout is what a profile directory holds: the metric sub-directories
-// ("" for a single-metric run) and the threads, in (node, context,
-// thread) order.
-type layout struct {
+func (t thread) String() string {
+	return fmt.Sprintf("node %d, context %d, thread %d", t.node, t.context, t.thread)
+}
+
+// dirSource is a profile directory: the metric sub-directories ("" for a
+// single-metric run) and the threads, in (node, context, thread) order.
+type dirSource struct {
+	fsys    fs.FS
+	name    string
 	dirs    []string
+	metrics []metricDef
 	threads []thread
+}
+
+func (d *dirSource) threadList() []thread    { return d.threads }
+func (d *dirSource) metricList() []metricDef { return d.metrics }
+
+// load reads and parses the file of thread col in metric directory k.
+func (d *dirSource) load(col, k int, buf []byte, p *profile) ([]byte, error) {
+	file := path.Join(d.dirs[k], d.threads[col].file())
+	buf, err := readFile(d.fsys, file, buf)
+	if err != nil {
+		return buf, damaged(fmt.Errorf("%s: %w", path.Join(d.name, file), err))
+	}
+	if err := parseProfile(buf, path.Join(d.name, file), p); err != nil {
+		return buf, damaged(err)
+	}
+	return buf, nil
+}
+
+// readFile reads name from fsys into buf, reusing its memory.
+func readFile(fsys fs.FS, name string, buf []byte) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	size := st.Size()
+	if size > 1<<32 {
+		return buf, fmt.Errorf("%d bytes is larger than a profile file can be", size)
+	}
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+size/32+512)
+	}
+	buf = buf[:cap(buf)]
+	n := 0
+	for {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+		if n == len(buf) { // grew while reading
+			buf = append(buf, 0)[:n]
+			buf = buf[:cap(buf)]
+		}
+	}
+	return buf[:n], nil
 }
 
 // IsProfileName reports whether name (a base name) is a TAU profile file
@@ -38,6 +98,7 @@ func IsProfileName(name string) bool { return profileName.MatchString(name) }
 // IsProfileHead reports whether head, the first bytes of a file, starts
 // like a TAU profile: "<count> templated_functions".
 func IsProfileHead(head []byte) bool {
+	head = bytes.TrimPrefix(head, utf8BOM)
 	count, rest, ok := bytes.Cut(head, []byte{' '})
 	if !ok || len(count) == 0 || len(count) > 12 {
 		return false
@@ -50,14 +111,14 @@ func IsProfileHead(head []byte) bool {
 	return bytes.HasPrefix(rest, []byte("templated_functions"))
 }
 
-// scan finds the metric directories and threads of the profile directory
-// at the root of fsys; name names it in errors.
-func scan(fsys fs.FS, name string) (layout, error) {
+// scanDir finds the metric directories and threads of the profile
+// directory at the root of fsys; name names it in errors.
+func scanDir(fsys fs.FS, name string) (*dirSource, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return layout{}, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	var l layout
+	l := &dirSource{fsys: fsys, name: name}
 	var top []string
 	for _, e := range entries {
 		switch {
@@ -69,7 +130,7 @@ func scan(fsys fs.FS, name string) (layout, error) {
 	}
 	if len(l.dirs) == 0 {
 		if len(top) == 0 {
-			return layout{}, fmt.Errorf("%s: no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T)", name)
+			return nil, fmt.Errorf("%s: no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T)", name)
 		}
 		l.dirs = []string{""}
 	}
@@ -91,7 +152,7 @@ func scan(fsys fs.FS, name string) (layout, error) {
 		if d != "" {
 			es, err := fs.ReadDir(fsys, d)
 			if err != nil {
-				return layout{}, fmt.Errorf("%s: %w", path.Join(name, d), err)
+				return nil, fmt.Errorf("%s: %w", path.Join(name, d), err)
 			}
 			files = files[:0:0]
 			for _, e := range es {
@@ -100,14 +161,14 @@ func scan(fsys fs.FS, name string) (layout, error) {
 				}
 			}
 			if len(files) == 0 {
-				return layout{}, fmt.Errorf("%s: metric directory without profile files (profile.N.C.T)", path.Join(name, d))
+				return nil, fmt.Errorf("%s: metric directory without profile files (profile.N.C.T)", path.Join(name, d))
 			}
 		}
 		set := map[thread]bool{}
 		for _, f := range files {
 			t, err := parseThread(f)
 			if err != nil {
-				return layout{}, fmt.Errorf("%s: %w", path.Join(name, d, f), err)
+				return nil, fmt.Errorf("%s: %w", path.Join(name, d, f), err)
 			}
 			set[t] = true
 		}
@@ -120,12 +181,12 @@ func scan(fsys fs.FS, name string) (layout, error) {
 		}
 		for t := range ref {
 			if !set[t] {
-				return layout{}, fmt.Errorf("%s: missing: %s has %s but %s does not", path.Join(name, d, t.file()), l.dirs[0], t.file(), d)
+				return nil, fmt.Errorf("%s: missing: %s has %s but %s does not", path.Join(name, d, t.file()), l.dirs[0], t.file(), d)
 			}
 		}
 		for t := range set {
 			if !ref[t] {
-				return layout{}, fmt.Errorf("%s: %s has %s but %s does not", path.Join(name, l.dirs[0], t.file()), d, t.file(), l.dirs[0])
+				return nil, fmt.Errorf("%s: %s has %s but %s does not", path.Join(name, l.dirs[0], t.file()), d, t.file(), l.dirs[0])
 			}
 		}
 	}
@@ -150,9 +211,13 @@ func scan(fsys fs.FS, name string) (layout, error) {
 			want = thread{t.node, t.context, l.threads[i-1].thread + 1}
 		}
 		if t != want {
-			return layout{}, fmt.Errorf("%s: %s is missing: thread ids must not skip (found %s)",
+			return nil, fmt.Errorf("%s: %s is missing: thread ids must not skip (found %s)",
 				path.Join(name, l.dirs[0], want.file()), want.file(), t.file())
 		}
+	}
+	for _, d := range l.dirs {
+		m := strings.TrimPrefix(d, multiPrefix)
+		l.metrics = append(l.metrics, metricDef{name: m, isTime: m == "" || isTimeMetric(m)})
 	}
 	return l, nil
 }

@@ -27,8 +27,14 @@ type userEvent struct {
 	line                          int
 }
 
-// profile is what one profile.N.C.T file holds.
+// profile is what one profile.N.C.T file holds: one thread's values of
+// one metric.
 type profile struct {
+	name string // the file, "dir/profile.N.C.T", or what else names it in messages
+	// stray, when not empty, says where text that follows the complete
+	// profile begins ("file:line: …"): kept with a warning, or refused by
+	// a strict read.
+	stray string
 	// metric names the metric from the header (templated_functions_MULTI_X)
 	// or the metadata's "Metric Name"; empty when neither says.
 	metric     string
@@ -85,7 +91,8 @@ func (r *lineReader) next() ([]byte, bool) {
 // parseProfile reads one profile file into p, reusing p's slices; name is
 // the file's path for error messages ("name:line: problem").
 func parseProfile(data []byte, name string, p *profile) error {
-	*p = profile{events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
+	*p = profile{name: name, events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	r := &lineReader{data: data}
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, r.line, fmt.Sprintf(format, args...))
@@ -164,6 +171,9 @@ func parseProfile(data []byte, name string, p *profile) error {
 		if err != nil {
 			return fail("event %d of %d: %v", i+1, n, err)
 		}
+		if len(ev.name) == 0 {
+			return fail("event %d of %d has an empty name", i+1, n)
+		}
 		ev.line = int32(min(r.line, 1<<31-1))
 		p.events = append(p.events, ev)
 		for k := 0; k < profileCalls; k++ { // per-invocation lines, not kept
@@ -191,7 +201,9 @@ func parseProfile(data []byte, name string, p *profile) error {
 	}
 	k, word, err := countLine(line)
 	if err != nil || word != "userevents" {
-		return fail("want \"<number> userevents\" after the aggregates, found %q", clip(line))
+		// Older TAU versions end here when there are no user events.
+		p.stray = strayText(name, r, line, "the aggregates")
+		return nil
 	}
 	if k > maxDeclared(data) {
 		return fail("declares %d user events but the file has only %d lines (truncated?)", k, maxDeclared(data))
@@ -216,12 +228,37 @@ func parseProfile(data []byte, name string, p *profile) error {
 		if err := parseNumbers(rest, vals[:5], userColumns[:]); err != nil {
 			return fail("user event %q: %v", clip(name), err)
 		}
+		if len(name) == 0 {
+			return fail("user event %d of %d has an empty name", i+1, k)
+		}
 		p.user = append(p.user, userEvent{name: name, count: vals[0], max: vals[1], min: vals[2], mean: vals[3], sumsqr: vals[4], line: r.line})
 	}
 	if line, ok = nextNonBlank(r); ok {
-		return fail("unexpected text after the user events: %q", clip(line))
+		p.stray = strayText(name, r, line, "the user events")
 	}
 	return nil
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// strayText describes text after a complete profile: where it starts,
+// how many lines it has, and its first line.
+func strayText(name string, r *lineReader, first []byte, after string) string {
+	at, lines := r.line, 1
+	for {
+		line, ok := r.next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			lines = r.line - at + 1
+		}
+	}
+	what := "a line"
+	if lines > 1 {
+		what = fmt.Sprintf("%d lines", lines)
+	}
+	return fmt.Sprintf("%s:%d: %s of unexpected text after %s, starting %q", name, at, what, after, clip(first))
 }
 
 var (
