@@ -215,9 +215,9 @@ type reader struct {
 	applied     int    // threads applied so far
 	dropped     []bool // threads left out: their profile is damaged
 	firstDamage error
-	warnings []string
-	meta     [][]model.Attr
-	meta0    map[string]string // the first thread's metadata
+	warnings    []string
+	meta        [][]model.Attr
+	meta0       map[string]string // the first thread's metadata
 
 	plainUser   map[string][][numStats]float64
 	plainOrder  []string
