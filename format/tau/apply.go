@@ -160,9 +160,9 @@ func isPathName(name []byte) bool {
 }
 
 // isSampleGroup reports whether a GROUP value marks an event of
-// event-based sampling (TAU_SAMPLE, TAU_SAMPLE_CONTEXT).
+// event-based sampling (TAU_SAMPLE, TAU_SAMPLE_CONTEXT, TAU_UNWIND).
 func isSampleGroup(group []byte) bool {
-	return bytes.Contains(group, []byte("TAU_SAMPLE"))
+	return bytes.Contains(group, []byte("TAU_SAMPLE")) || bytes.Contains(group, []byte("TAU_UNWIND"))
 }
 
 // valueOut returns the output of TAU metric k for instrumented or
