@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"html"
 	"io"
 	"math"
 	"os"
@@ -523,4 +524,149 @@ func readPackedRun(t *testing.T, path string) tauRun {
 		run.threads = append(run.threads, th.evs)
 	}
 	return run
+}
+
+// xmlToken matches the elements of TAU's XML profiles the simple reader
+// below needs, in document order.
+var xmlToken = regexp.MustCompile(`(?s)<thread id="([^"]*)" node="(\d+)" context="(\d+)" thread="(\d+)">` +
+	`|<definitions thread="([^"]*)">` +
+	`|<metric id="(\d+)"><name>(.*?)</name>` +
+	`|<event id="(\d+)"><name>(.*?)</name><group>(.*?)</group>` +
+	`|<profile thread="([^"]*)">` +
+	`|<interval_data metrics="([^"]*)">(.*?)</interval_data>` +
+	`|<derivedprofile.*?</derivedprofile>`)
+
+func xmlText(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "<![CDATA[") {
+		return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "<![CDATA["), "]]>"))
+	}
+	return strings.TrimSpace(html.UnescapeString(s))
+}
+
+// readXMLRun reads a TAU XML profile's (decompressed) text the simple
+// way: definitions by id (of the thread, else of all threads), and each
+// thread's last profile.
+func readXMLRun(t *testing.T, text string) tauRun {
+	t.Helper()
+	type key struct{ scope, id string }
+	metrics, events := map[key]string{}, map[key][2]string{}
+	var run tauRun
+	metricIdx := map[string]int{}
+	type thread struct {
+		key  [3]int
+		evs  map[string]*tauEvent
+		list []string
+	}
+	threads := map[string]*thread{}
+	scope, cur := "", ""
+	for _, m := range xmlToken.FindAllStringSubmatch(text, -1) {
+		switch {
+		case m[1] != "":
+			if threads[m[1]] == nil {
+				var k [3]int
+				for i := range k {
+					k[i], _ = strconv.Atoi(m[2+i])
+				}
+				threads[m[1]] = &thread{key: k}
+			}
+		case m[5] != "":
+			scope = m[5]
+		case m[6] != "":
+			name := xmlText(m[7])
+			metrics[key{scope, m[6]}] = name
+			if _, ok := metricIdx[name]; !ok {
+				metricIdx[name] = len(run.metrics)
+				run.metrics = append(run.metrics, name)
+			}
+		case m[8] != "":
+			events[key{scope, m[8]}] = [2]string{xmlText(m[9]), xmlText(m[10])}
+		case m[11] != "":
+			cur = m[11]
+			threads[cur].evs, threads[cur].list = map[string]*tauEvent{}, nil
+		case m[12] != "" || m[13] != "":
+			th := threads[cur]
+			ids := strings.Fields(m[12])
+			for _, line := range strings.Split(strings.TrimSpace(m[13]), "\n") {
+				f := strings.Fields(line)
+				if len(f) == 0 {
+					continue
+				}
+				def, ok := events[key{cur, f[0]}]
+				if !ok {
+					def = events[key{"*", f[0]}]
+				}
+				ev := th.evs[def[0]]
+				if ev == nil {
+					ev = &tauEvent{name: def[0], group: def[1], excl: make([]float64, len(run.metrics)), incl: make([]float64, len(run.metrics))}
+					th.evs[def[0]] = ev
+					th.list = append(th.list, def[0])
+				}
+				num := func(s string) float64 {
+					v, err := strconv.ParseFloat(s, 64)
+					if err != nil {
+						t.Fatalf("%q: %v", line, err)
+					}
+					return v
+				}
+				ev.calls = num(f[1])
+				for i, id := range ids {
+					name, ok := metrics[key{cur, id}]
+					if !ok {
+						name = metrics[key{"*", id}]
+					}
+					k := metricIdx[name]
+					ev.excl[k], ev.incl[k] = num(f[3+2*i]), num(f[4+2*i])
+				}
+			}
+		}
+	}
+	var list []*thread
+	for _, th := range threads {
+		list = append(list, th)
+	}
+	slices.SortFunc(list, func(a, b *thread) int { return slices.Compare(a.key[:], b.key[:]) })
+	for _, th := range list {
+		var evs []tauEvent
+		for _, n := range th.list {
+			evs = append(evs, *th.evs[n])
+		}
+		run.threads = append(run.threads, evs)
+	}
+	return run
+}
+
+// readXMLTotals returns the values of TAU's own "total" profile of a
+// merged XML profile (first metric): per instrumented event, calls,
+// exclusive and inclusive summed over the threads.
+func readXMLTotals(text string) map[string][3]float64 {
+	names := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?s)<definitions thread="\*">(.*?)</definitions>`).FindAllStringSubmatch(text, -1) {
+		for _, e := range regexp.MustCompile(`(?s)<event id="(\d+)"><name>(.*?)</name><group>(.*?)</group>`).FindAllStringSubmatch(m[1], -1) {
+			if ev := (tauEvent{group: e[3]}); !ev.sample() && !ev.derived() {
+				names[e[1]] = xmlText(e[2])
+			}
+		}
+	}
+	m := regexp.MustCompile(`(?s)<derivedprofile derivedentity="total">\s*<derivedinterval_data metrics="[^"]*">(.*?)</derivedinterval_data>`).FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	out := map[string][3]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		name, ok := names[f[0]]
+		if !ok {
+			continue
+		}
+		var v [3]float64
+		for i, j := range []int{1, 3, 4} {
+			v[i], _ = strconv.ParseFloat(f[j], 64)
+		}
+		out[name] = v
+	}
+	return out
 }

@@ -7,12 +7,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"cubeview/format/tau"
 	"cubeview/internal/testkit"
+	"cubeview/model"
 )
 
 // corpusTable logs one line of the table of real files a test read:
@@ -160,4 +163,202 @@ func untarDirs(t *testing.T, archive string) []string {
 	}
 	slices.Sort(dirs)
 	return dirs
+}
+
+// xmlSources are the real TAU XML profiles: the merged profiles of
+// PerfExplorer's examples in TAU's sources, and a snapshot file a
+// repository held at one commit (TAU 2.34, TAU_PROFILE_FORMAT=snapshot).
+var tauprofileName = regexp.MustCompile(`^tauprofile(-[a-z]+)?\.xml(\.gz)?$`)
+
+var xmlSources = []struct {
+	repo, rev string
+	match     func(string) bool
+}{
+	{"UO-OACISS/tau2", "HEAD", func(p string) bool {
+		return tauprofileName.MatchString(path.Base(p)) || strings.HasSuffix(p, "MetadataCorrelation/tauprofile.xml.csv")
+	}},
+	{"ThanGeo/Hecatoncheir", "479dc39f5d2b561c38506a9c9ca7b61b57162260", func(p string) bool { return p == "snapshot.0.0.0" }},
+}
+
+// TestRealXMLProfiles reads the real TAU XML profiles and compares each
+// thread's values with the documents' own interval data, the flat
+// profile with TAU's own "total" profile where the document has one, and
+// MetadataCorrelation's values with what PerfExplorer exported of them.
+func TestRealXMLProfiles(t *testing.T) {
+	var tried, opened, compared, disagree, quirks int
+	for _, src := range xmlSources {
+		t.Run(strings.ReplaceAll(src.repo, "/", "+"), func(t *testing.T) {
+			paths, local := testkit.MirrorFilesAt(t, src.repo, src.rev, src.match)
+			for _, p := range paths {
+				if strings.HasSuffix(p, ".csv") {
+					continue
+				}
+				tried++
+				e, err := tau.OpenSnapshot(local[p], tau.Options{})
+				if err != nil {
+					t.Errorf("%s: %v", p, err)
+					continue
+				}
+				if err := e.Validate(); err != nil {
+					t.Errorf("%s: invalid: %v", p, err)
+					continue
+				}
+				opened++
+				text := xmlContent(t, local[p])
+				c, d, q := compareRun(t, e, readXMLRun(t, text), p)
+				compared += c
+				disagree += d
+				quirks += q
+				c, d = compareTotals(t, e, readXMLTotals(text), p)
+				compared += c
+				disagree += d
+				if csv, ok := local[p+".csv"]; ok {
+					c, d = comparePerfExplorerCSV(t, e, csv)
+					compared += c
+					disagree += d
+				}
+			}
+		})
+	}
+	corpusTable(t, "TAU XML profile", tried, opened, compared, disagree, quirks)
+}
+
+func xmlContent(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zr, err := gzip.NewReader(strings.NewReader(string(data))); err == nil {
+		if data, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return strings.ReplaceAll(string(data), "\x00", " ")
+}
+
+// compareTotals compares TAU's own totals over the threads with the
+// experiment's flat profile (an event) or call tree (a call path), as the
+// display shows them: exclusive, inclusive, calls.
+func compareTotals(t *testing.T, e *model.Experiment, totals map[string][3]float64, label string) (compared, disagree int) {
+	t.Helper()
+	if totals == nil {
+		return 0, 0
+	}
+	tm, visits := e.MetricByName("TIME"), e.MetricByName("visits")
+	sel := func(m int) model.MetricSel { return model.MetricSel{Metric: m, Inclusive: true} }
+	fEx, fIn, err := e.FlatProfileOf(sel(tm))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fCalls, _, _ := e.FlatProfileOf(sel(visits))
+	cEx, _ := e.CallTreeValues(sel(tm), false)
+	cIn, _ := e.CallTreeValues(sel(tm), true)
+	cCalls, _ := e.CallTreeValues(sel(visits), false)
+	region := map[string]int{}
+	for r, reg := range e.Regions {
+		region[reg.Name] = r
+	}
+	for name, want := range totals {
+		var got [3]float64
+		if strings.Contains(name, "=>") {
+			c := findCnode(e, splitTAUPath(name))
+			if c < 0 {
+				t.Errorf("%s: total of %q: no cnode", label, name)
+				disagree++
+				continue
+			}
+			got = [3]float64{cCalls[c], cEx[c], cIn[c]}
+		} else {
+			r, ok := region[name]
+			if !ok {
+				continue
+			}
+			got = [3]float64{fCalls[r], fEx[r], fIn[r]}
+		}
+		for i, what := range []string{"calls", "exclusive", "inclusive"} {
+			w := want[i]
+			if i > 0 {
+				w /= 1e6
+			}
+			compared++
+			if !closeTo(got[i], w) {
+				disagree++
+				if disagree <= 10 {
+					t.Errorf("%s: %s: total %s %v, TAU's total profile says %v", label, name, what, got[i], w)
+				}
+			}
+		}
+	}
+	return compared, disagree
+}
+
+// comparePerfExplorerCSV compares what PerfExplorer's MetadataCorrelation
+// example exported of its tauprofile.xml — per process the exclusive
+// TIME (µs) of five events and five metadata values — with the
+// experiment's values at each location and its metadata.
+func comparePerfExplorerCSV(t *testing.T, e *model.Experiment, file string) (compared, disagree int) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	header := strings.Fields(lines[0])
+	events := map[string]string{"se_timestep": "se timestep", "adv": "adv", "se_btr_vel": "se btr vel",
+		"equation_of_state": "equation of state", "MPI_Wait()": "MPI_Wait()"}
+	tm := e.MetricByName("TIME")
+	for _, line := range lines[1:] {
+		f := strings.Fields(line)
+		loc, _ := strconv.Atoi(f[0])
+		for i, col := range header[1:] {
+			want, err := strconv.ParseFloat(f[i+1], 64)
+			if err != nil {
+				t.Fatalf("%s: %q", file, line)
+			}
+			var got float64
+			if ev, ok := events[col]; ok {
+				c := findCnode(e, []string{ev})
+				if c < 0 {
+					t.Errorf("no root %q", ev)
+					disagree++
+					continue
+				}
+				vals, err := e.LocationValues(model.MetricSel{Metric: tm, Inclusive: true}, model.CnodeSel{Cnode: c})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, want = vals[loc], want/1e6
+			} else {
+				if want == 0 {
+					continue // PerfExplorer's "absent"
+				}
+				v, ok := attrOf(e.Location(loc).Attrs, col)
+				if !ok {
+					v, ok = e.Attr(col)
+				}
+				if !ok {
+					t.Errorf("location %d: no metadata %q", loc, col)
+					disagree++
+					continue
+				}
+				got, _ = strconv.ParseFloat(v, 64)
+			}
+			compared++
+			if !closeTo(got, want) {
+				disagree++
+				t.Errorf("location %d %s: %v, PerfExplorer exported %v", loc, col, got, want)
+			}
+		}
+	}
+	return compared, disagree
+}
+
+func attrOf(as []model.Attr, key string) (string, bool) {
+	for _, a := range as {
+		if a.Key == key {
+			return a.Value, true
+		}
+	}
+	return "", false
 }

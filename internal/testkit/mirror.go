@@ -79,8 +79,19 @@ var extractMu sync.Mutex
 // Files the snapshot lacks (large ones, Git LFS pointers) are left out.
 func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
+	return MirrorFilesAt(t, repo, "HEAD", match)
+}
+
+// MirrorFilesAt is MirrorFiles for the snapshot's files at an earlier
+// commit (a file a repository held once); the test is skipped when the
+// snapshot lacks that commit.
+func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
+	t.Helper()
 	gitDir := Mirror(t, repo)
-	commit, err := git(gitDir, nil, "rev-parse", "HEAD")
+	commit, err := git(gitDir, nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	if err != nil && rev != "HEAD" {
+		t.Skipf("the snapshot of %s lacks commit %s", repo, rev)
+	}
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
@@ -91,7 +102,7 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
 	// No %(objectsize): it fails on a blob the snapshot lacks.
-	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", "HEAD")
+	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
