@@ -362,3 +362,39 @@ func attrOf(as []model.Attr, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// benchmarkMirrorFile reads one real file of a snapshot with open.
+func benchmarkMirrorFile(b *testing.B, repo, file string, open func(string, tau.Options) (*model.Experiment, error)) {
+	_, local := testkit.MirrorFiles(b, repo, func(p string) bool { return p == file })
+	path, ok := local[file]
+	if !ok {
+		b.Skipf("the snapshot of %s lacks %s", repo, file)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	cpu0 := testkit.CPUTime()
+	for b.Loop() {
+		if _, err := open(path, tau.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := testkit.CPUTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+}
+
+// BenchmarkReadPackedXGC reads the largest real packed profile: XGC, 96
+// threads, 5 metrics, call paths and samples (1.2 MB compressed).
+func BenchmarkReadPackedXGC(b *testing.B) {
+	benchmarkMirrorFile(b, "UO-OACISS/tau2", "tools/src/perfexplorer/examples/HardwareCounterBasicAnalysis/xgc.ppk", tau.OpenPacked)
+}
+
+// BenchmarkReadXMLSunburst reads the largest real TAU XML profile: 256
+// threads merged into one 2 MB document.
+func BenchmarkReadXMLSunburst(b *testing.B) {
+	benchmarkMirrorFile(b, "UO-OACISS/tau2", "tools/src/perfexplorer/examples/Sunburst/tauprofile.xml", tau.OpenSnapshot)
+}
