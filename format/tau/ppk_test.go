@@ -5,9 +5,9 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"math"
-	"strings"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -343,4 +343,3 @@ func FuzzPacked(f *testing.F) {
 		}
 	})
 }
-
