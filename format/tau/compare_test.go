@@ -526,15 +526,16 @@ func readPackedRun(t *testing.T, path string) tauRun {
 	return run
 }
 
-// xmlToken matches the elements of TAU's XML profiles the simple reader
-// below needs, in document order.
-var xmlToken = regexp.MustCompile(`(?s)<thread id="([^"]*)" node="(\d+)" context="(\d+)" thread="(\d+)">` +
-	`|<definitions thread="([^"]*)">` +
-	`|<metric id="(\d+)"><name>(.*?)</name>` +
-	`|<event id="(\d+)"><name>(.*?)</name><group>(.*?)</group>` +
-	`|<profile thread="([^"]*)">` +
-	`|<interval_data metrics="([^"]*)">(.*?)</interval_data>` +
-	`|<derivedprofile.*?</derivedprofile>`)
+// The lines of TAU's XML profiles the simple reader below needs: TAU
+// writes each of these elements on a line of its own.
+var (
+	xmlThread     = regexp.MustCompile(`<thread id="([^"]*)" node="(\d+)" context="(\d+)" thread="(\d+)">`)
+	xmlDefs       = regexp.MustCompile(`<definitions thread="([^"]*)">`)
+	xmlMetric     = regexp.MustCompile(`<metric id="(\d+)"><name>(.*?)</name>`)
+	xmlEvent      = regexp.MustCompile(`<event id="(\d+)"><name>(.*?)</name><group>(.*?)</group>`)
+	xmlProfile    = regexp.MustCompile(`<profile thread="([^"]*)">`)
+	xmlIntervalAt = regexp.MustCompile(`<interval_data metrics="([^"]*)">`)
+)
 
 func xmlText(s string) string {
 	s = strings.TrimSpace(s)
@@ -545,8 +546,8 @@ func xmlText(s string) string {
 }
 
 // readXMLRun reads a TAU XML profile's (decompressed) text the simple
-// way: definitions by id (of the thread, else of all threads), and each
-// thread's last profile.
+// way, line by line: definitions by id (of the thread, else of all
+// threads), and each thread's last profile.
 func readXMLRun(t *testing.T, text string) tauRun {
 	t.Helper()
 	type key struct{ scope, id string }
@@ -560,64 +561,74 @@ func readXMLRun(t *testing.T, text string) tauRun {
 	}
 	threads := map[string]*thread{}
 	scope, cur := "", ""
-	for _, m := range xmlToken.FindAllStringSubmatch(text, -1) {
+	var ids []string // metrics of the interval data being read, or nil
+	skip := false    // in a derived profile
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		return v
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
 		switch {
-		case m[1] != "":
-			if threads[m[1]] == nil {
+		case skip:
+			skip = !strings.Contains(line, "</derivedprofile>")
+		case strings.HasPrefix(line, "<derivedprofile"):
+			skip = !strings.Contains(line, "</derivedprofile>")
+		case ids != nil:
+			if strings.HasPrefix(line, "</interval_data>") {
+				ids = nil
+				continue
+			}
+			f := strings.Fields(line)
+			if len(f) == 0 {
+				continue
+			}
+			def, ok := events[key{cur, f[0]}]
+			if !ok {
+				def = events[key{"*", f[0]}]
+			}
+			th := threads[cur]
+			ev := th.evs[def[0]]
+			if ev == nil {
+				ev = &tauEvent{name: def[0], group: def[1], excl: make([]float64, len(run.metrics)), incl: make([]float64, len(run.metrics))}
+				th.evs[def[0]] = ev
+				th.list = append(th.list, def[0])
+			}
+			ev.calls = num(f[1])
+			for i, id := range ids {
+				name, ok := metrics[key{cur, id}]
+				if !ok {
+					name = metrics[key{"*", id}]
+				}
+				k := metricIdx[name]
+				ev.excl[k], ev.incl[k] = num(f[3+2*i]), num(f[4+2*i])
+			}
+		default:
+			if m := xmlThread.FindStringSubmatch(line); m != nil && threads[m[1]] == nil {
 				var k [3]int
 				for i := range k {
 					k[i], _ = strconv.Atoi(m[2+i])
 				}
 				threads[m[1]] = &thread{key: k}
-			}
-		case m[5] != "":
-			scope = m[5]
-		case m[6] != "":
-			name := xmlText(m[7])
-			metrics[key{scope, m[6]}] = name
-			if _, ok := metricIdx[name]; !ok {
-				metricIdx[name] = len(run.metrics)
-				run.metrics = append(run.metrics, name)
-			}
-		case m[8] != "":
-			events[key{scope, m[8]}] = [2]string{xmlText(m[9]), xmlText(m[10])}
-		case m[11] != "":
-			cur = m[11]
-			threads[cur].evs, threads[cur].list = map[string]*tauEvent{}, nil
-		case m[12] != "" || m[13] != "":
-			th := threads[cur]
-			ids := strings.Fields(m[12])
-			for _, line := range strings.Split(strings.TrimSpace(m[13]), "\n") {
-				f := strings.Fields(line)
-				if len(f) == 0 {
-					continue
+			} else if m := xmlDefs.FindStringSubmatch(line); m != nil {
+				scope = m[1]
+			} else if m := xmlMetric.FindStringSubmatch(line); m != nil {
+				name := xmlText(m[2])
+				metrics[key{scope, m[1]}] = name
+				if _, ok := metricIdx[name]; !ok {
+					metricIdx[name] = len(run.metrics)
+					run.metrics = append(run.metrics, name)
 				}
-				def, ok := events[key{cur, f[0]}]
-				if !ok {
-					def = events[key{"*", f[0]}]
-				}
-				ev := th.evs[def[0]]
-				if ev == nil {
-					ev = &tauEvent{name: def[0], group: def[1], excl: make([]float64, len(run.metrics)), incl: make([]float64, len(run.metrics))}
-					th.evs[def[0]] = ev
-					th.list = append(th.list, def[0])
-				}
-				num := func(s string) float64 {
-					v, err := strconv.ParseFloat(s, 64)
-					if err != nil {
-						t.Fatalf("%q: %v", line, err)
-					}
-					return v
-				}
-				ev.calls = num(f[1])
-				for i, id := range ids {
-					name, ok := metrics[key{cur, id}]
-					if !ok {
-						name = metrics[key{"*", id}]
-					}
-					k := metricIdx[name]
-					ev.excl[k], ev.incl[k] = num(f[3+2*i]), num(f[4+2*i])
-				}
+			} else if m := xmlEvent.FindStringSubmatch(line); m != nil {
+				events[key{scope, m[1]}] = [2]string{xmlText(m[2]), xmlText(m[3])}
+			} else if m := xmlProfile.FindStringSubmatch(line); m != nil {
+				cur = m[1]
+				threads[cur].evs, threads[cur].list = map[string]*tauEvent{}, nil
+			} else if m := xmlIntervalAt.FindStringSubmatch(line); m != nil {
+				ids = strings.Fields(m[1])
 			}
 		}
 	}
@@ -640,20 +651,35 @@ func readXMLRun(t *testing.T, text string) tauRun {
 // merged XML profile (first metric): per instrumented event, calls,
 // exclusive and inclusive summed over the threads.
 func readXMLTotals(text string) map[string][3]float64 {
-	names := map[string]string{}
-	for _, m := range regexp.MustCompile(`(?s)<definitions thread="\*">(.*?)</definitions>`).FindAllStringSubmatch(text, -1) {
-		for _, e := range regexp.MustCompile(`(?s)<event id="(\d+)"><name>(.*?)</name><group>(.*?)</group>`).FindAllStringSubmatch(m[1], -1) {
-			if ev := (tauEvent{group: e[3]}); !ev.sample() && !ev.derived() {
-				names[e[1]] = xmlText(e[2])
-			}
-		}
-	}
-	m := regexp.MustCompile(`(?s)<derivedprofile derivedentity="total">\s*<derivedinterval_data metrics="[^"]*">(.*?)</derivedinterval_data>`).FindStringSubmatch(text)
-	if m == nil {
+	start := strings.Index(text, `<derivedprofile derivedentity="total">`)
+	if start < 0 {
 		return nil
 	}
+	names := map[string]string{}
+	for rest := text; ; {
+		i := strings.Index(rest, `<definitions thread="*">`)
+		if i < 0 {
+			break
+		}
+		rest = rest[i:]
+		end := strings.Index(rest, "</definitions>")
+		if end < 0 {
+			break
+		}
+		for _, line := range strings.Split(rest[:end], "\n") {
+			if e := xmlEvent.FindStringSubmatch(line); e != nil {
+				if ev := (tauEvent{group: e[3]}); !ev.sample() && !ev.derived() {
+					names[e[1]] = xmlText(e[2])
+				}
+			}
+		}
+		rest = rest[end:]
+	}
+	block := text[start:]
+	block = block[strings.Index(block, ">\n")+2:]
+	block = block[strings.Index(block, ">")+1 : strings.Index(block, "</derivedinterval_data>")]
 	out := map[string][3]float64{}
-	for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 5 {
 			continue
