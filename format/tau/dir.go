@@ -2,6 +2,8 @@ package tau
 
 import (
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -31,11 +33,12 @@ func (t thread) String() string {
 // dirSource is a profile directory: the metric sub-directories ("" for a
 // single-metric run) and the threads, in (node, context, thread) order.
 type dirSource struct {
-	fsys    fs.FS
-	name    string
-	dirs    []string
-	metrics []metricDef
-	threads []thread
+	fsys     fs.FS
+	name     string
+	dirs     []string
+	metrics  []metricDef
+	threads  []thread
+	warnings []string // threads left out
 }
 
 func (d *dirSource) threadList() []thread    { return d.threads }
@@ -112,14 +115,75 @@ func IsProfileHead(head []byte) bool {
 }
 
 // scanDir finds the metric directories and threads of the profile
-// directory at the root of fsys; name names it in errors.
-func scanDir(fsys fs.FS, name string) (*dirSource, error) {
-	entries, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
+// directory at the root of fsys; name names it in errors. Threads whose
+// file is missing from a metric directory, and missing threads (thread
+// ids skip), are left out with a warning, or refused when strict.
+func scanDir(fsys fs.FS, name string, strict bool) (*dirSource, error) {
 	l := &dirSource{fsys: fsys, name: name}
-	var top []string
+	top, err := l.listMetrics()
+	if err != nil {
+		return nil, err
+	}
+	sets := make([]map[thread]bool, len(l.dirs))
+	for k, d := range l.dirs {
+		if sets[k], err = l.threadsIn(d, top); err != nil {
+			return nil, err
+		}
+	}
+	// The threads of the run are those with a file of every metric.
+	for t := range sets[0] {
+		l.threads = append(l.threads, t)
+	}
+	for k := range sets {
+		for t := range sets[k] {
+			if k > 0 && !sets[0][t] {
+				l.threads = append(l.threads, t)
+			}
+		}
+	}
+	slices.SortFunc(l.threads, func(a, b thread) int {
+		return cmp.Or(a.node-b.node, a.context-b.context, a.thread-b.thread)
+	})
+	var problems []string
+	kept := l.threads[:0]
+	for _, t := range l.threads {
+		var missing []string
+		for k, d := range l.dirs {
+			if !sets[k][t] {
+				missing = append(missing, path.Join(name, d, t.file()))
+			}
+		}
+		if len(missing) == 0 {
+			kept = append(kept, t)
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("%s: missing: the other metrics have %s; that thread (%s) is left out", strings.Join(missing, ", "), t.file(), t))
+	}
+	l.threads = kept
+	problems = append(problems, l.gaps()...)
+	if len(problems) > 0 && strict {
+		msg, _, _ := strings.Cut(problems[0], "; ")
+		return nil, errors.New(msg)
+	}
+	if len(l.threads) == 0 {
+		return nil, fmt.Errorf("%s: no thread has a profile file of every metric", name)
+	}
+	l.warnings = problems
+	for _, d := range l.dirs {
+		m := strings.TrimPrefix(d, multiPrefix)
+		l.metrics = append(l.metrics, metricDef{name: m, isTime: m == "" || isTimeMetric(m)})
+	}
+	return l, nil
+}
+
+// listMetrics finds the metric directories (MULTI__<metric>, or "" for
+// the profile files at the top), time first (the visits come from the
+// first metric), then by name; it returns the profile files at the top.
+func (l *dirSource) listMetrics() (top []string, err error) {
+	entries, err := fs.ReadDir(l.fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.name, err)
+	}
 	for _, e := range entries {
 		switch {
 		case e.IsDir() && strings.HasPrefix(e.Name(), multiPrefix):
@@ -130,11 +194,10 @@ func scanDir(fsys fs.FS, name string) (*dirSource, error) {
 	}
 	if len(l.dirs) == 0 {
 		if len(top) == 0 {
-			return nil, fmt.Errorf("%s: no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T)", name)
+			return nil, fmt.Errorf("%s: no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T)", l.name)
 		}
 		l.dirs = []string{""}
 	}
-	// Time first (the visits come from the first metric), then by name.
 	slices.SortFunc(l.dirs, func(a, b string) int {
 		ta, tb := isTimeMetric(strings.TrimPrefix(a, multiPrefix)), isTimeMetric(strings.TrimPrefix(b, multiPrefix))
 		if ta != tb {
@@ -145,61 +208,44 @@ func scanDir(fsys fs.FS, name string) (*dirSource, error) {
 		}
 		return strings.Compare(a, b)
 	})
+	return top, nil
+}
 
-	var ref map[thread]bool
-	for _, d := range l.dirs {
-		files := top
-		if d != "" {
-			es, err := fs.ReadDir(fsys, d)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path.Join(name, d), err)
-			}
-			files = files[:0:0]
-			for _, e := range es {
-				if !e.IsDir() && IsProfileName(e.Name()) {
-					files = append(files, e.Name())
-				}
-			}
-			if len(files) == 0 {
-				return nil, fmt.Errorf("%s: metric directory without profile files (profile.N.C.T)", path.Join(name, d))
+// threadsIn returns the threads of the profile files of metric directory
+// d (top for "").
+func (l *dirSource) threadsIn(d string, top []string) (map[thread]bool, error) {
+	files := top
+	if d != "" {
+		es, err := fs.ReadDir(l.fsys, d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Join(l.name, d), err)
+		}
+		files = nil
+		for _, e := range es {
+			if !e.IsDir() && IsProfileName(e.Name()) {
+				files = append(files, e.Name())
 			}
 		}
-		set := map[thread]bool{}
-		for _, f := range files {
-			t, err := parseThread(f)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path.Join(name, d, f), err)
-			}
-			set[t] = true
-		}
-		if ref == nil {
-			ref = set
-			for t := range set {
-				l.threads = append(l.threads, t)
-			}
-			continue
-		}
-		for t := range ref {
-			if !set[t] {
-				return nil, fmt.Errorf("%s: missing: %s has %s but %s does not", path.Join(name, d, t.file()), l.dirs[0], t.file(), d)
-			}
-		}
-		for t := range set {
-			if !ref[t] {
-				return nil, fmt.Errorf("%s: %s has %s but %s does not", path.Join(name, l.dirs[0], t.file()), d, t.file(), l.dirs[0])
-			}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s: metric directory without profile files (profile.N.C.T)", path.Join(l.name, d))
 		}
 	}
-	slices.SortFunc(l.threads, func(a, b thread) int {
-		if a.node != b.node {
-			return a.node - b.node
+	set := map[thread]bool{}
+	for _, f := range files {
+		t, err := parseThread(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Join(l.name, d, f), err)
 		}
-		if a.context != b.context {
-			return a.context - b.context
-		}
-		return a.thread - b.thread
-	})
-	// Contexts and threads of a node are numbered from 0 without gaps.
+		set[t] = true
+	}
+	return set, nil
+}
+
+// gaps names the threads missing before the ones read: contexts and
+// threads of a node are numbered from 0 without gaps, and a profile file
+// missing there is a thread lost.
+func (l *dirSource) gaps() []string {
+	var out []string
 	for i, t := range l.threads {
 		var want thread
 		switch {
@@ -211,15 +257,10 @@ func scanDir(fsys fs.FS, name string) (*dirSource, error) {
 			want = thread{t.node, t.context, l.threads[i-1].thread + 1}
 		}
 		if t != want {
-			return nil, fmt.Errorf("%s: %s is missing: thread ids must not skip (found %s)",
-				path.Join(name, l.dirs[0], want.file()), want.file(), t.file())
+			out = append(out, fmt.Sprintf("%s: %s is missing: thread ids must not skip (found %s); the run lacks that thread", path.Join(l.name, l.dirs[0], want.file()), want.file(), t.file()))
 		}
 	}
-	for _, d := range l.dirs {
-		m := strings.TrimPrefix(d, multiPrefix)
-		l.metrics = append(l.metrics, metricDef{name: m, isTime: m == "" || isTimeMetric(m)})
-	}
-	return l, nil
+	return out
 }
 
 func parseThread(file string) (thread, error) {

@@ -115,6 +115,16 @@ type snapParser struct {
 	unified *snapDefs
 	defs    map[string]*snapDefs // per thread id
 	threads map[string]*snapThread
+
+	// The state of the element being read.
+	stack              []string
+	text               bytes.Buffer
+	thread             *snapThread
+	curDefs            *snapDefs
+	curID              int
+	elName, group, val []byte
+	inMetadata         bool
+	metricsOfInterval  []int
 }
 
 // snapRun collects the threads and metrics of all files of a run.
@@ -178,20 +188,10 @@ func (p *snapParser) intAttr(se xml.StartElement, name string) (int, error) {
 
 // parse reads the file's documents.
 func (p *snapParser) parse() error {
-	var stack []string
-	var text bytes.Buffer
-	var (
-		curThread         *snapThread
-		curDefs           *snapDefs
-		curID             int
-		name, group, val  []byte
-		inMetadata        bool
-		metricsOfInterval []int
-	)
 	for {
 		tok, err := p.d.Token()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			var se *xml.SyntaxError
@@ -202,146 +202,164 @@ func (p *snapParser) parse() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			el := t.Name.Local
-			parent := ""
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1]
-			}
-			text.Reset()
-			switch el {
-			case "derivedentity", "derivedprofile":
-				// Statistics ParaProf can compute itself (total, mean, …).
-				if err := p.d.Skip(); err != nil {
-					return p.fail("%v", err)
-				}
-				continue
-			case "thread":
-				th, err := p.thread(t)
-				if err != nil {
-					return err
-				}
-				curThread = th
-			case "metadata":
-				inMetadata = parent == "thread"
-			case "definitions":
-				id, _ := attr(t, "thread")
-				if id == "*" {
-					if p.unified == nil {
-						p.unified = newSnapDefs()
-					}
-					curDefs = p.unified
-				} else {
-					if p.defs[id] == nil {
-						p.defs[id] = newSnapDefs()
-					}
-					curDefs = p.defs[id]
-				}
-			case "metric", "event", "userevent":
-				if curDefs == nil {
-					return p.fail("<%s> outside <definitions>", el)
-				}
-				if curID, err = p.intAttr(t, "id"); err != nil {
-					return err
-				}
-				name, group = nil, nil
-			case "attribute":
-				name, val = nil, nil
-			case "profile":
-				id, _ := attr(t, "thread")
-				th := p.threads[id]
-				if th == nil {
-					return p.fail("<profile thread=%q> of a thread no <thread> element defines", clip([]byte(id)))
-				}
-				// A later snapshot holds the totals up to its time.
-				th.intervals, th.atomics, th.byEvent = nil, nil, map[*snapEventDef]*snapInterval{}
-				curThread = th
-			case "interval_data":
-				if curThread == nil || parent != "profile" {
-					return p.fail("<interval_data> outside <profile>")
-				}
-				ids, _ := attr(t, "metrics")
-				metricsOfInterval = metricsOfInterval[:0]
-				for _, f := range strings.Fields(ids) {
-					id, err := strconv.Atoi(f)
-					if err != nil {
-						return p.fail("<interval_data metrics=%q>: not a list of metric ids", clip([]byte(ids)))
-					}
-					m, ok := p.lookupMetric(curThread.id, id)
-					if !ok {
-						return p.fail("<interval_data> of thread %s: metric id %d is not defined", curThread.id, id)
-					}
-					metricsOfInterval = append(metricsOfInterval, m)
-				}
-			case "atomic_data":
-				if curThread == nil || parent != "profile" {
-					return p.fail("<atomic_data> outside <profile>")
-				}
-			}
-			stack = append(stack, el)
+			err = p.start(t)
 		case xml.CharData:
-			if text.Len() < 1<<30 {
-				text.Write(t)
+			if p.text.Len() < 1<<30 {
+				p.text.Write(t)
 			}
 		case xml.EndElement:
-			el := t.Name.Local
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			parent := ""
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1]
-			}
-			switch el {
-			case "name":
-				switch parent {
-				case "metric", "event", "userevent", "attribute":
-					name = bytes.Clone(bytes.TrimSpace(text.Bytes()))
-				}
-			case "group":
-				group = bytes.Clone(bytes.TrimSpace(text.Bytes()))
-			case "value":
-				val = bytes.Clone(text.Bytes())
-			case "attribute":
-				if inMetadata && curThread != nil {
-					curThread.setMeta(name, val)
-				}
-			case "metadata":
-				inMetadata = false
-			case "metric":
-				if len(name) == 0 {
-					return p.fail("metric %d has an empty name", curID)
-				}
-				curDefs.metrics[curID] = p.run.metric(string(name))
-			case "event":
-				if len(name) == 0 {
-					return p.fail("event %d has an empty name", curID)
-				}
-				curDefs.events[curID] = &snapEventDef{name: name, group: group}
-			case "userevent":
-				if len(name) == 0 {
-					return p.fail("user event %d has an empty name", curID)
-				}
-				curDefs.user[curID] = name
-			case "interval_data":
-				if err := p.intervals(curThread, metricsOfInterval, text.Bytes()); err != nil {
-					return err
-				}
-			case "atomic_data":
-				if err := p.atomics(curThread, text.Bytes()); err != nil {
-					return err
-				}
-			case "definitions":
-				curDefs = nil
-			}
-			text.Reset()
+			err = p.end(t)
 		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (p *snapParser) parent() string {
+	if len(p.stack) == 0 {
+		return ""
+	}
+	return p.stack[len(p.stack)-1]
+}
+
+// start handles the start of an element.
+func (p *snapParser) start(t xml.StartElement) error {
+	el := t.Name.Local
+	p.text.Reset()
+	var err error
+	switch el {
+	case "derivedentity", "derivedprofile":
+		// Statistics ParaProf can compute itself (total, mean, …).
+		if err := p.d.Skip(); err != nil {
+			return p.fail("%v", err)
+		}
+		return nil
+	case "thread":
+		p.thread, err = p.threadElement(t)
+	case "metadata":
+		p.inMetadata = p.parent() == "thread"
+	case "definitions":
+		p.curDefs = p.definitions(t)
+	case "metric", "event", "userevent":
+		if p.curDefs == nil {
+			return p.fail("<%s> outside <definitions>", el)
+		}
+		p.curID, err = p.intAttr(t, "id")
+		p.elName, p.group = nil, nil
+	case "attribute":
+		p.elName, p.val = nil, nil
+	case "profile":
+		id, _ := attr(t, "thread")
+		th := p.threads[id]
+		if th == nil {
+			return p.fail("<profile thread=%q> of a thread no <thread> element defines", clip([]byte(id)))
+		}
+		// A later snapshot holds the totals up to its time.
+		th.intervals, th.atomics, th.byEvent = nil, nil, map[*snapEventDef]*snapInterval{}
+		p.thread = th
+	case "interval_data":
+		err = p.intervalMetrics(t)
+	case "atomic_data":
+		if p.thread == nil || p.parent() != "profile" {
+			return p.fail("<atomic_data> outside <profile>")
+		}
+	}
+	p.stack = append(p.stack, el)
+	return err
+}
+
+// definitions returns the definitions an element opens: of all threads
+// (thread="*") or of one.
+func (p *snapParser) definitions(t xml.StartElement) *snapDefs {
+	id, _ := attr(t, "thread")
+	if id == "*" {
+		if p.unified == nil {
+			p.unified = newSnapDefs()
+		}
+		return p.unified
+	}
+	if p.defs[id] == nil {
+		p.defs[id] = newSnapDefs()
+	}
+	return p.defs[id]
+}
+
+// intervalMetrics reads the metrics an <interval_data> element lists.
+func (p *snapParser) intervalMetrics(t xml.StartElement) error {
+	if p.thread == nil || p.parent() != "profile" {
+		return p.fail("<interval_data> outside <profile>")
+	}
+	ids, _ := attr(t, "metrics")
+	p.metricsOfInterval = p.metricsOfInterval[:0]
+	for _, f := range strings.Fields(ids) {
+		id, err := strconv.Atoi(f)
+		if err != nil {
+			return p.fail("<interval_data metrics=%q>: not a list of metric ids", clip([]byte(ids)))
+		}
+		m, ok := p.lookupMetric(p.thread.id, id)
+		if !ok {
+			return p.fail("<interval_data> of thread %s: metric id %d is not defined", p.thread.id, id)
+		}
+		p.metricsOfInterval = append(p.metricsOfInterval, m)
 	}
 	return nil
 }
 
-// thread handles a <thread> element: a new thread, or metadata added to
-// one defined before.
-func (p *snapParser) thread(se xml.StartElement) (*snapThread, error) {
+// end handles the end of an element.
+func (p *snapParser) end(t xml.EndElement) error {
+	el := t.Name.Local
+	if len(p.stack) > 0 {
+		p.stack = p.stack[:len(p.stack)-1]
+	}
+	defer p.text.Reset()
+	switch el {
+	case "name":
+		switch p.parent() {
+		case "metric", "event", "userevent", "attribute":
+			p.elName = bytes.Clone(bytes.TrimSpace(p.text.Bytes()))
+		}
+	case "group":
+		p.group = bytes.Clone(bytes.TrimSpace(p.text.Bytes()))
+	case "value":
+		p.val = bytes.Clone(p.text.Bytes())
+	case "attribute":
+		if p.inMetadata && p.thread != nil {
+			p.thread.setMeta(p.elName, p.val)
+		}
+	case "metadata":
+		p.inMetadata = false
+	case "metric", "event", "userevent":
+		return p.define(el)
+	case "interval_data":
+		return p.intervals(p.thread, p.metricsOfInterval, p.text.Bytes())
+	case "atomic_data":
+		return p.atomics(p.thread, p.text.Bytes())
+	case "definitions":
+		p.curDefs = nil
+	}
+	return nil
+}
+
+// define adds the metric, event or user event just read.
+func (p *snapParser) define(el string) error {
+	if len(p.elName) == 0 {
+		return p.fail("%s %d has an empty name", map[string]string{"metric": "metric", "event": "event", "userevent": "user event"}[el], p.curID)
+	}
+	switch el {
+	case "metric":
+		p.curDefs.metrics[p.curID] = p.run.metric(string(p.elName))
+	case "event":
+		p.curDefs.events[p.curID] = &snapEventDef{name: p.elName, group: p.group}
+	case "userevent":
+		p.curDefs.user[p.curID] = p.elName
+	}
+	return nil
+}
+
+// threadElement handles a <thread> element: a new thread, or metadata
+// added to one defined before.
+func (p *snapParser) threadElement(se xml.StartElement) (*snapThread, error) {
 	id, ok := attr(se, "id")
 	if !ok {
 		return nil, p.fail("<thread> without the id attribute")

@@ -70,11 +70,16 @@ func ReadFS(fsys fs.FS, name string) (*model.Experiment, error) {
 
 // ReadFSWith is ReadFS with options.
 func ReadFSWith(fsys fs.FS, name string, opts Options) (*model.Experiment, error) {
-	d, err := scanDir(fsys, name)
+	d, err := scanDir(fsys, name, opts.Strict)
 	if err != nil {
 		return nil, err
 	}
-	return readRun(d, opts, fmt.Sprintf("TAU profile (%d threads, %d metric%s)", len(d.threads), len(d.metrics), plural(len(d.metrics))))
+	e, err := readRun(d, opts, fmt.Sprintf("TAU profile (%d threads, %d metric%s)", len(d.threads), len(d.metrics), plural(len(d.metrics))))
+	if err != nil {
+		return nil, err
+	}
+	e.Warnings = append(d.warnings, e.Warnings...)
+	return e, nil
 }
 
 // source supplies the profiles of one run — a profile directory, a packed

@@ -402,9 +402,6 @@ func TestBadInput(t *testing.T) {
 		{"non-numeric", map[string]string{"profile.0.0.0": strings.Replace(good, `"foo()" 3 1 300`, `"foo()" 3 1 x300`, 1)}, `run/profile.0.0.0:4: event 2 of 7: event "foo()": column Excl: "x300" is not a number`},
 		{"missing column", map[string]string{"profile.0.0.0": strings.Replace(good, `"foo()" 3 1 300 800 0 GROUP="TAU_USER"`, `"foo()" 3 1 300`, 1)}, "run/profile.0.0.0:4: event 2 of 7: event \"foo()\": column Incl is missing"},
 		{"not a profile", map[string]string{"profile.0.0.0": "hello\n"}, "run/profile.0.0.0:1: not a TAU profile"},
-		{"thread ids skip", map[string]string{"profile.0.0.0": good, "profile.0.0.2": good}, "run/profile.0.0.1: profile.0.0.1 is missing: thread ids must not skip (found profile.0.0.2)"},
-		{"first thread missing", map[string]string{"profile.0.0.1": good}, "run/profile.0.0.0: profile.0.0.0 is missing"},
-		{"missing MULTI member", map[string]string{"MULTI__TIME/profile.0.0.0": good, "MULTI__TIME/profile.0.0.1": good, "MULTI__PAPI_L1_DCM/profile.0.0.0": good}, "run/MULTI__PAPI_L1_DCM/profile.0.0.1: missing: MULTI__TIME has profile.0.0.1 but MULTI__PAPI_L1_DCM does not"},
 		{"empty MULTI", map[string]string{"MULTI__TIME/profile.0.0.0": good, "MULTI__X/readme": "x"}, "run/MULTI__X: metric directory without profile files"},
 		{"no profiles", map[string]string{"readme": "x"}, "run: no TAU profile files"},
 		{"aggregates", map[string]string{"profile.0.0.0": strings.Replace(good, "0 aggregates", "2 aggregates", 1)}, "run/profile.0.0.0:10: 2 aggregates: aggregate profiles are not supported"},
@@ -473,6 +470,45 @@ func TestDamagedThread(t *testing.T) {
 	_, err := read(t, map[string]string{"profile.0.0.0": "", "profile.0.0.1": "x"})
 	if err == nil || err.Error() != "run/profile.0.0.0: empty file" {
 		t.Errorf("all damaged: error %v", err)
+	}
+}
+
+// TestMissingThreadFiles: a thread whose file is missing (ids skip, or one
+// metric directory lacks it) is left out with a warning naming the file;
+// a strict read refuses the run.
+func TestMissingThreadFiles(t *testing.T) {
+	good := prof("templated_functions_MULTI_TIME", nil, treeEvents, []string{})
+	for _, tt := range []struct {
+		name      string
+		files     []string
+		locations int
+		warning   string
+	}{
+		{"thread ids skip", []string{"profile.0.0.0", "profile.0.0.2"}, 2, "run/profile.0.0.1: profile.0.0.1 is missing: thread ids must not skip (found profile.0.0.2); the run lacks that thread"},
+		{"first thread missing", []string{"profile.0.0.1"}, 1, "run/profile.0.0.0: profile.0.0.0 is missing: thread ids must not skip (found profile.0.0.1); the run lacks that thread"},
+		{"missing MULTI member", []string{"MULTI__TIME/profile.0.0.0", "MULTI__TIME/profile.0.0.1", "MULTI__PAPI_L1_DCM/profile.0.0.0"}, 1,
+			"run/MULTI__PAPI_L1_DCM/profile.0.0.1: missing: the other metrics have profile.0.0.1; that thread (node 0, context 0, thread 1) is left out"},
+	} {
+		files := map[string]string{}
+		for _, f := range tt.files {
+			files[f] = good
+		}
+		e, err := read(t, files)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if e.NumLocations() != tt.locations || len(e.Warnings) != 1 || e.Warnings[0] != tt.warning {
+			t.Errorf("%s: %d locations, warnings %q; want %d and %q", tt.name, e.NumLocations(), e.Warnings, tt.locations, tt.warning)
+		}
+		fsys := fstest.MapFS{}
+		for _, f := range tt.files {
+			fsys[f] = &fstest.MapFile{Data: []byte(good)}
+		}
+		want, _, _ := strings.Cut(tt.warning, "; ")
+		if _, err := ReadFSWith(fsys, "run", Options{Strict: true}); err == nil || err.Error() != want {
+			t.Errorf("%s: strict: %v, want %q", tt.name, err, want)
+		}
 	}
 }
 
