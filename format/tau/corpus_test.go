@@ -66,12 +66,23 @@ func TestRealPackedProfiles(t *testing.T) {
 
 // profileRepos hold TAU profile directories: TAU's own examples and
 // tests, Hatchet's test data, and course and project repositories whose
-// authors profiled their programs with TAU.
-var profileRepos = []string{
-	"UO-OACISS/tau2", "LLNL/hatchet", "ag14774/MPILattice-Boltzmann", "stevenpl98/ParallelFinalProject",
-	"AnhTuTran/temp", "HomeworkBox/cs140_hw3", "NarcisNogue/CAP_Practica1", "RubenBorges/Misc",
-	"adhunganaunm/CS491", "ellenshin/UoB_OpenMP", "jonesmabea/HPC", "s1998/parallel-DBSCAN",
-	"scrasmussen/tools", "taroyz/hehe", "Arroch35/Lab1-Parallel-Programming", "msmania/Score-P",
+// authors profiled their programs with TAU (some at an earlier commit,
+// when they still held the profiles).
+var profileRepos = []struct{ repo, rev string }{
+	{"UO-OACISS/tau2", "HEAD"}, {"LLNL/hatchet", "HEAD"}, {"ag14774/MPILattice-Boltzmann", "HEAD"},
+	{"stevenpl98/ParallelFinalProject", "HEAD"}, {"AnhTuTran/temp", "HEAD"}, {"HomeworkBox/cs140_hw3", "HEAD"},
+	{"NarcisNogue/CAP_Practica1", "HEAD"}, {"RubenBorges/Misc", "HEAD"}, {"adhunganaunm/CS491", "HEAD"},
+	{"ellenshin/UoB_OpenMP", "HEAD"}, {"jonesmabea/HPC", "HEAD"}, {"s1998/parallel-DBSCAN", "HEAD"},
+	{"scrasmussen/tools", "HEAD"}, {"taroyz/hehe", "HEAD"}, {"Arroch35/Lab1-Parallel-Programming", "HEAD"},
+	{"msmania/Score-P", "HEAD"},
+	{"amintos/mpi-factoring", "2d810de1a09ce2c6682dc96c0d1cbca0ab834f62"},
+	{"jeevan0920/CS633-Project", "44dde20f02d7ef1003ea9349203b0a847cd9a663"},
+	{"marinom1/Parallel-Sorting-Project", "de774543bd9a2d7308b0bbf0433d984d78f89876"},
+	{"wilsonmui/Assignment2", "4df071246346cb2cc9450c2567d238811bbae8c9"},
+	{"DramaCow/d2q9-bgk", "10fad314b9ee7509ac1d368e40e2591349610252"},
+	{"brunowu/m-UCGLE", "64b2ce826019b7ddf53f1210fdd08a1f2ce2ff7c"},
+	{"cg14823/HPC-CW1", "39ea5a38fb8d6725b3a4e5b088df51d7ebcd808c"},
+	{"ThanGeo/Hecatoncheir", "6ef63324f6546937a2f8f8e422119f6eaf20d02b"},
 }
 
 // TestRealProfileDirs reads every TAU profile directory of the
@@ -96,9 +107,10 @@ func TestRealProfileDirs(t *testing.T) {
 		disagree += d
 		quirks += q
 	}
-	for _, repo := range profileRepos {
-		t.Run(strings.ReplaceAll(repo, "/", "+"), func(t *testing.T) {
-			paths, local := testkit.MirrorFiles(t, repo, func(p string) bool {
+	for _, src := range profileRepos {
+		repo := src.repo
+		t.Run(strings.ReplaceAll(repo, "/", "+")+"@"+src.rev[:min(len(src.rev), 7)], func(t *testing.T) {
+			paths, local := testkit.MirrorFilesAt(t, repo, src.rev, func(p string) bool {
 				return profileFileRE.MatchString(path.Base(p)) || strings.HasSuffix(p, "PowerCapEffect/profile_data.tgz")
 			})
 			dirs := map[string]string{}
