@@ -85,11 +85,6 @@ var lookalikes = []lookalike{
 		file: func(name string, head []byte) bool { return hasExt(name, ".trc", ".edf") },
 	},
 	{
-		what: "a TAU packed profile (.ppk)",
-		hint: `unpack it with "paraprof --dump FILE.ppk" and open the profile directory`,
-		file: func(name string, head []byte) bool { return hasExt(name, ".ppk") },
-	},
-	{
 		what: "an SQLite database",
 		hint: "an experiment repository is opened with cubeview repo --repo FILE",
 		file: func(name string, head []byte) bool { return bytes.HasPrefix(head, []byte("SQLite format 3\x00")) },
@@ -173,3 +168,10 @@ func hasExt(name string, exts ...string) bool {
 func anyName(names []string, f func(string) bool) bool { return slices.ContainsFunc(names, f) }
 
 func isCubex(name string) bool { return hasExt(name, ".cubex") }
+
+// isLookalike reports whether the input at path looks like a kind of
+// file no reader reads: then a reader's weak guess is not tried.
+func isLookalike(path string, dir bool, head []byte) bool {
+	what, _ := lookalikeOf(path, dir, head)
+	return what != ""
+}

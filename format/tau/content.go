@@ -2,18 +2,26 @@ package tau
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+
+	"cubeview/format/importer"
 )
 
-// readContent returns the content of the file at path, decompressed when
-// it is gzip-compressed, within a budget of 1 GiB plus 100 times its size.
+// readContent returns the content of the file at path, decompressed
+// within the shared decompression budget when it is gzip-compressed.
 func readContent(path string) ([]byte, error) {
-	return readFSContent(os.DirFS(filepath.Dir(path)), filepath.Base(path), path)
+	f, err := importer.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
 }
 
 // readFSContent is readContent for file name of fsys, named display in
@@ -23,20 +31,15 @@ func readFSContent(fsys fs.FS, name, display string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", display, err)
 	}
-	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+	if !importer.IsGzip(data) {
 		return data, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	r, err := importer.Gunzip(bytes.NewReader(data), int64(len(data)))
+	if err == nil {
+		data, err = io.ReadAll(r)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: bad gzip data: %w", display, err)
+		return nil, fmt.Errorf("%s: %w", display, err)
 	}
-	budget := int64(1<<30 + 100*len(data))
-	out, err := io.ReadAll(io.LimitReader(zr, budget+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: bad gzip data: %w", display, err)
-	}
-	if int64(len(out)) > budget {
-		return nil, fmt.Errorf("%s: decompresses to more than %d bytes", display, budget)
-	}
-	return out, nil
+	return data, nil
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format"
+	"cubeview/format/importer"
 	"cubeview/format/tau"
 	"cubeview/internal/testkit"
 	"cubeview/model"
@@ -44,7 +46,7 @@ func TestRealPackedProfiles(t *testing.T) {
 					}
 					seen[sum] = true
 				}
-				e, err := tau.OpenPacked(local[p], tau.Options{})
+				e, err := format.Open(local[p])
 				if err != nil {
 					t.Errorf("%s: %v", p, err)
 					continue
@@ -92,7 +94,7 @@ func TestRealProfileDirs(t *testing.T) {
 	var tried, opened, compared, disagree, quirks int
 	check := func(t *testing.T, dir, label string) {
 		tried++
-		e, err := tau.OpenWith(dir, tau.Options{})
+		e, err := format.Open(dir)
 		if err != nil {
 			t.Errorf("%s: %v", label, err)
 			return
@@ -233,7 +235,7 @@ func TestRealXMLProfiles(t *testing.T) {
 					continue
 				}
 				tried++
-				e, err := tau.OpenSnapshot(local[p], tau.Options{})
+				e, err := format.Open(local[p])
 				if err != nil {
 					t.Errorf("%s: %v", p, err)
 					continue
@@ -403,7 +405,7 @@ func attrOf(as []model.Attr, key string) (string, bool) {
 }
 
 // benchmarkMirrorFile reads one real file of a snapshot with open.
-func benchmarkMirrorFile(b *testing.B, repo, file string, open func(string, tau.Options) (*model.Experiment, error)) {
+func benchmarkMirrorFile(b *testing.B, repo, file string, open func(string, importer.Options) (*model.Experiment, error)) {
 	_, local := testkit.MirrorFiles(b, repo, func(p string) bool { return p == file })
 	path, ok := local[file]
 	if !ok {
@@ -417,7 +419,7 @@ func benchmarkMirrorFile(b *testing.B, repo, file string, open func(string, tau.
 	b.ReportAllocs()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		if _, err := open(path, tau.Options{}); err != nil {
+		if _, err := open(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -429,11 +431,11 @@ func benchmarkMirrorFile(b *testing.B, repo, file string, open func(string, tau.
 // BenchmarkReadPackedXGC reads the largest real packed profile: XGC, 96
 // threads, 5 metrics, call paths and samples (1.2 MB compressed).
 func BenchmarkReadPackedXGC(b *testing.B) {
-	benchmarkMirrorFile(b, "UO-OACISS/tau2", "tools/src/perfexplorer/examples/HardwareCounterBasicAnalysis/xgc.ppk", tau.OpenPacked)
+	benchmarkMirrorFile(b, "UO-OACISS/tau2", "tools/src/perfexplorer/examples/HardwareCounterBasicAnalysis/xgc.ppk", tau.ReadPacked)
 }
 
 // BenchmarkReadXMLSunburst reads the largest real TAU XML profile: 256
 // threads merged into one 2 MB document.
 func BenchmarkReadXMLSunburst(b *testing.B) {
-	benchmarkMirrorFile(b, "UO-OACISS/tau2", "tools/src/perfexplorer/examples/Sunburst/tauprofile.xml", tau.OpenSnapshot)
+	benchmarkMirrorFile(b, "UO-OACISS/tau2", "tools/src/perfexplorer/examples/Sunburst/tauprofile.xml", tau.ReadXML)
 }

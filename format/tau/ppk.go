@@ -10,8 +10,27 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
+
+// Packed is ParaProf's packed profile format in the registry of formats.
+var Packed = importer.Format{
+	Name:   "TAU packed profile",
+	Tool:   "TAU",
+	Files:  "a ParaProf packed profile (`.ppk`), as `paraprof --pack` and TAUdb write one",
+	Detect: DetectPacked,
+	Read:   ReadPacked,
+}
+
+// DetectPacked recognises a packed profile by its signature (in the
+// decompressed content; ParaProf also reads one stored uncompressed).
+func DetectPacked(head []byte, _ string) importer.Confidence {
+	if head != nil && IsPackedHead(head) {
+		return importer.Certain
+	}
+	return importer.No
+}
 
 // ppkMagic starts a packed profile: "PPK" as three big-endian UTF-16
 // characters (Java's DataOutputStream.writeChar).
@@ -388,7 +407,7 @@ func (s *ppkSource) threadData(d *ppkDecoder, trialMeta []rawAttr, threadMeta ma
 }
 
 // readPacked reads the experiment of a packed profile's decompressed data.
-func readPacked(data []byte, name string, opts Options) (*model.Experiment, error) {
+func readPacked(data []byte, name string, opts importer.Options) (*model.Experiment, error) {
 	s, err := decodePacked(data, name)
 	if err != nil {
 		return nil, err
@@ -406,9 +425,13 @@ func readPacked(data []byte, name string, opts Options) (*model.Experiment, erro
 	return e, nil
 }
 
-// OpenPacked reads the ParaProf packed profile (.ppk) at path, plain or
-// gzip-compressed.
-func OpenPacked(path string, opts Options) (*model.Experiment, error) {
+// ReadPacked reads the ParaProf packed profile (.ppk) at path, plain or
+// gzip-compressed (within the shared decompression budget). Functions
+// ParaProf derived from others (groups TAU_CALLPATH_DERIVED, TAU_DERIVED)
+// are left out; the rest is read as the profile directory it was packed
+// from. Without opts.Strict, bytes after the last thread are ignored with
+// a warning.
+func ReadPacked(path string, opts importer.Options) (*model.Experiment, error) {
 	data, err := readContent(path)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cubeview/format/importer"
 )
 
 // ppkFunc, ppkThreadData describe what writePPK packs.
@@ -184,7 +186,7 @@ func TestPackedSameAsProfiles(t *testing.T) {
 	if err := os.WriteFile(file, gzipped(p.bytes()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, err := OpenPacked(file, Options{})
+	e, err := ReadPacked(file, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,23 +283,23 @@ func TestPackedBadInput(t *testing.T) {
 		{"NaN", append(bytes.Clone(good[:nanAt]), append([]byte{0x7f, 0xf8, 0, 0, 0, 0, 0, 1}, good[nanAt+8:]...)...), "is not a value"},
 		{"modified UTF-8", bytes.Replace(good, []byte("foo()"), []byte("fo\xff()"), 1), `function name: not modified UTF-8 text: "fo\xff()"`},
 	} {
-		_, err := readPacked(tt.data, "run.ppk", Options{})
+		_, err := readPacked(tt.data, "run.ppk", importer.Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
 	// Bytes after the last thread: a warning, or refused when strict.
-	e, err := readPacked(append(bytes.Clone(good), 1, 2, 3), "run.ppk", Options{})
+	e, err := readPacked(append(bytes.Clone(good), 1, 2, 3), "run.ppk", importer.Options{})
 	if err != nil || len(e.Warnings) != 1 || e.Warnings[0] != "run.ppk: 3 bytes after the last thread's data ignored" {
 		t.Errorf("trailing bytes: %v, warnings %q", err, e.Warnings)
 	}
-	if _, err := readPacked(append(bytes.Clone(good), 1, 2, 3), "run.ppk", Options{Strict: true}); err == nil {
+	if _, err := readPacked(append(bytes.Clone(good), 1, 2, 3), "run.ppk", importer.Options{Strict: true}); err == nil {
 		t.Error("trailing bytes: a strict read accepts them")
 	}
 	// A thread listed twice.
 	p := samplePPK()
 	p.threads[1].n = 0
-	if _, err := readPacked(p.bytes(), "run.ppk", Options{}); err == nil || !strings.Contains(err.Error(), "thread node 0, context 0, thread 0 is listed twice") {
+	if _, err := readPacked(p.bytes(), "run.ppk", importer.Options{}); err == nil || !strings.Contains(err.Error(), "thread node 0, context 0, thread 0 is listed twice") {
 		t.Errorf("duplicate thread: %v", err)
 	}
 }
@@ -334,7 +336,7 @@ func FuzzPacked(f *testing.F) {
 	}
 	f.Add(p.bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := readPacked(data, "fuzz.ppk", Options{})
+		e, err := readPacked(data, "fuzz.ppk", importer.Options{})
 		if err != nil {
 			return
 		}

@@ -16,8 +16,39 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
+
+// XML is TAU's XML profile format in the registry of formats.
+var XML = importer.Format{
+	Name:   "TAU XML profile",
+	Tool:   "TAU",
+	Files:  "a TAU XML profile: `tauprofile.xml` (plain or gzip-compressed), or a directory of `snapshot.N.C.T` files (TAU's and Score-P's snapshot format) or one such file",
+	Detect: DetectXML,
+	Read:   ReadXML,
+}
+
+// DetectXML recognises a TAU XML profile by its root element, or a
+// directory holding snapshot.N.C.T files.
+func DetectXML(head []byte, path string) importer.Confidence {
+	if head != nil {
+		if IsSnapshotHead(head) {
+			return importer.Certain
+		}
+		return importer.No
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return importer.No
+	}
+	for _, e := range entries {
+		if !e.IsDir() && IsSnapshotName(e.Name()) {
+			return importer.Likely
+		}
+	}
+	return importer.No
+}
 
 // IsSnapshotHead reports whether head, the first bytes of a file's
 // (decompressed) content, start like a TAU XML profile: a <profile_xml>
@@ -579,7 +610,7 @@ func newSnapSource(run *snapRun, name string) (*snapSource, error) {
 }
 
 // readSnapshot reads the experiment of one TAU XML file's content.
-func readSnapshot(data []byte, name string, opts Options) (*model.Experiment, error) {
+func readSnapshot(data []byte, name string, opts importer.Options) (*model.Experiment, error) {
 	run := &snapRun{metricIdx: map[string]int{}}
 	if err := parseSnapshot(data, name, run); err != nil {
 		return nil, err
@@ -594,7 +625,7 @@ func readSnapshot(data []byte, name string, opts Options) (*model.Experiment, er
 // readSnapshotDir reads the snapshot.N.C.T files of the directory at the
 // root of fsys; name names it. A file that cannot be read is left out
 // with a warning, unless strict.
-func readSnapshotDir(fsys fs.FS, name string, opts Options) (*model.Experiment, error) {
+func readSnapshotDir(fsys fs.FS, name string, opts importer.Options) (*model.Experiment, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -650,10 +681,13 @@ func readSnapshotDir(fsys fs.FS, name string, opts Options) (*model.Experiment, 
 	return e, nil
 }
 
-// OpenSnapshot reads a TAU XML profile: the file at path (tauprofile.xml,
+// ReadXML reads a TAU XML profile: the file at path (tauprofile.xml,
 // plain or gzip-compressed) or, for a directory or a snapshot.N.C.T file,
-// the directory's snapshot files.
-func OpenSnapshot(path string, opts Options) (*model.Experiment, error) {
+// the directory's snapshot files. Each thread's last snapshot holds its
+// values; derived statistics (total, mean, …) are left out. Without
+// opts.Strict, a snapshot file that cannot be read is left out with a
+// warning naming it, its line and the problem.
+func ReadXML(path string, opts importer.Options) (*model.Experiment, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err

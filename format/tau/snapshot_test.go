@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -89,7 +90,7 @@ func TestSnapshotSameAsProfiles(t *testing.T) {
 		"snapshot.0.0.0": {Data: []byte(snapDoc(0, "n0"))},
 		"snapshot.1.0.0": {Data: []byte(snapDoc(1, "n1"))},
 	}
-	e, err := readSnapshotDir(dir, "run", Options{})
+	e, err := readSnapshotDir(dir, "run", importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestSnapshotSameAsProfiles(t *testing.T) {
 		t.Errorf("snapshot files differ from the profile files:\n%s", diffLines(want, got))
 	}
 	merged := snapDoc(1, "n1") + "\x00 " + snapDoc(0, "n0")
-	e, err = readSnapshot([]byte(merged), "tauprofile.xml", Options{})
+	e, err = readSnapshot([]byte(merged), "tauprofile.xml", importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestSnapshotBadInput(t *testing.T) {
 		{"bad node", strings.Replace(good, `node="0"`, `node="x"`, 1), `<thread node="x">: not an id`},
 		{"empty event name", strings.Replace(good, "<name>.TAU application </name>", "<name> </name>", 1), "event 0 has an empty name"},
 	} {
-		_, err := readSnapshot([]byte(tt.data), "t.xml", Options{})
+		_, err := readSnapshot([]byte(tt.data), "t.xml", importer.Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "t.xml") {
 			t.Errorf("%s: error %v, want one naming t.xml and containing %q", tt.name, err, tt.want)
 		}
@@ -149,7 +150,7 @@ func TestSnapshotBadInput(t *testing.T) {
 	// The line of a bad data line.
 	bad := strings.Replace(good, "\n3 1 0 200 ", "\n3 1 0 2x0 ", 1)
 	line := strings.Count(bad[:strings.Index(bad, "2x0")], "\n") + 1
-	if _, err := readSnapshot([]byte(bad), "t.xml", Options{}); err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("t.xml:%d:", line)) {
+	if _, err := readSnapshot([]byte(bad), "t.xml", importer.Options{}); err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("t.xml:%d:", line)) {
 		t.Errorf("bad number on line %d: %v", line, err)
 	}
 }
@@ -162,19 +163,19 @@ func TestSnapshotDamagedFile(t *testing.T) {
 		"snapshot.1.0.0": {Data: []byte(snapDoc(1, "n1")[:500])},
 		"snapshot.2.0.0": {Data: []byte(snapDoc(2, "n2"))},
 	}
-	e, err := readSnapshotDir(dir, "run", Options{})
+	e, err := readSnapshotDir(dir, "run", importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if e.NumLocations() != 2 || len(e.Warnings) != 1 || !strings.HasPrefix(e.Warnings[0], "run/snapshot.1.0.0:") || !strings.HasSuffix(e.Warnings[0], "that file's threads are left out") {
 		t.Errorf("%d locations, warnings %q", e.NumLocations(), e.Warnings)
 	}
-	if _, err := readSnapshotDir(dir, "run", Options{Strict: true}); err == nil || !strings.HasPrefix(err.Error(), "run/snapshot.1.0.0:") {
+	if _, err := readSnapshotDir(dir, "run", importer.Options{Strict: true}); err == nil || !strings.HasPrefix(err.Error(), "run/snapshot.1.0.0:") {
 		t.Errorf("strict: %v", err)
 	}
 	// The same thread in two files.
 	dir["snapshot.1.0.0"] = &fstest.MapFile{Data: []byte(snapDoc(0, "n0"))}
-	if _, err := readSnapshotDir(dir, "run", Options{}); err == nil || !strings.Contains(err.Error(), "thread node 0, context 0, thread 0 appears twice") {
+	if _, err := readSnapshotDir(dir, "run", importer.Options{}); err == nil || !strings.Contains(err.Error(), "thread node 0, context 0, thread 0 appears twice") {
 		t.Errorf("duplicate thread: %v", err)
 	}
 }
@@ -185,7 +186,7 @@ func FuzzSnapshot(f *testing.F) {
 	f.Add([]byte(snapDoc(0, "n0")))
 	f.Add([]byte(`<profile_xml><definitions thread="*"><metric id="0"><name>TIME</name></metric><event id="0"><name>a</name><group>g</group></event></definitions></profile_xml><profile_xml><thread id="t" node="0" context="0" thread="0"></thread><profile thread="t"><interval_data metrics="0">0 1 0 5 5</interval_data></profile></profile_xml>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := readSnapshot(data, "fuzz.xml", Options{})
+		e, err := readSnapshot(data, "fuzz.xml", importer.Options{})
 		if err != nil {
 			return
 		}

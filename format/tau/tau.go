@@ -12,45 +12,50 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
-// Options tune a read.
-type Options struct {
-	// Strict refuses a run of which one thread's profile is damaged; by
-	// default the other threads are read and the experiment's Warnings
-	// name the damaged file, line and problem.
-	Strict bool
+// Format is TAU's profile format in the registry of formats.
+var Format = importer.Format{
+	Name:   "TAU profile",
+	Tool:   "TAU",
+	Files:  "a TAU profile directory of `profile.N.C.T` files (with `MULTI__<metric>` sub-directories), or one such file",
+	Detect: Detect,
+	Read:   Read,
 }
 
-// Detect reports whether path is a TAU profile: a directory holding
+// Detect recognises a TAU profile: a directory (head nil) holding
 // profile.N.C.T files or MULTI__<metric> sub-directories, or one such
-// file (whose directory is then read), recognised by its first bytes.
-func Detect(path string, dir bool, head []byte) bool {
-	if !dir {
-		return IsProfileName(filepath.Base(path)) && IsProfileHead(head)
+// file (whose directory is then read), recognised by its name and first
+// bytes.
+func Detect(head []byte, path string) importer.Confidence {
+	if head != nil {
+		if IsProfileName(filepath.Base(path)) && IsProfileHead(head) {
+			return importer.Certain
+		}
+		return importer.No
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return false
+		return importer.No
 	}
 	for _, e := range entries {
 		if e.IsDir() && strings.HasPrefix(e.Name(), multiPrefix) || !e.IsDir() && IsProfileName(e.Name()) {
-			return true
+			return importer.Likely
 		}
 	}
-	return false
+	return importer.No
 }
 
-// Open reads the TAU profile directory at path, or the directory of the
+// Read reads the TAU profile directory at path, or the directory of the
 // profile.N.C.T file at path.
-func Open(path string) (*model.Experiment, error) {
-	return OpenWith(path, Options{})
-}
-
-// OpenWith is Open with options.
-func OpenWith(path string, opts Options) (*model.Experiment, error) {
+//
+// Without opts.Strict, a thread whose profile file is missing or damaged
+// is left out with a warning naming the file (and line) and the problem,
+// and text after a complete profile is ignored with a warning.
+func Read(path string, opts importer.Options) (*model.Experiment, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -59,17 +64,13 @@ func OpenWith(path string, opts Options) (*model.Experiment, error) {
 	if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	return ReadFSWith(os.DirFS(dir), dir, opts)
+	return ReadFS(os.DirFS(dir), dir, opts)
 }
 
-// ReadFS reads the TAU profile directory at the root of fsys; name names
-// it in error messages and is joined with the files' names there.
-func ReadFS(fsys fs.FS, name string) (*model.Experiment, error) {
-	return ReadFSWith(fsys, name, Options{})
-}
-
-// ReadFSWith is ReadFS with options.
-func ReadFSWith(fsys fs.FS, name string, opts Options) (*model.Experiment, error) {
+// ReadFS reads the TAU profile directory at the root of fsys as Read
+// does; name names it in error messages and is joined with the files'
+// names there.
+func ReadFS(fsys fs.FS, name string, opts importer.Options) (*model.Experiment, error) {
 	d, err := scanDir(fsys, name, opts.Strict)
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func damaged(err error) error { return fmt.Errorf("%w%.0w", err, errDamaged) }
 // TAU_CALLPATH_DEPTH are suffixes of the real paths: when the paths do not
 // form the call tree, the run is read again, keeping them as caller →
 // callee arcs instead.
-func readRun(src source, opts Options, format string) (*model.Experiment, error) {
+func readRun(src source, opts importer.Options, format string) (*model.Experiment, error) {
 	r := newReader(src, opts, false)
 	if err := r.read(); err != nil {
 		if !errors.Is(err, errTruncated) {
@@ -184,7 +185,7 @@ type arcAcc struct {
 // result does not depend on scheduling.
 type reader struct {
 	src     source
-	opts    Options
+	opts    importer.Options
 	flat    bool // instrumented call paths become arcs of a call graph, not call paths
 	threads []thread
 	nloc    int
@@ -244,7 +245,7 @@ type scratch struct {
 	contextUser         map[string]bool
 }
 
-func newReader(src source, opts Options, flat bool) *reader {
+func newReader(src source, opts importer.Options, flat bool) *reader {
 	threads, metrics := src.threadList(), src.metricList()
 	return &reader{
 		src: src, opts: opts, flat: flat, threads: threads, nloc: len(threads), metrics: metrics,

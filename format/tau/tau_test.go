@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -54,7 +55,7 @@ func read(t *testing.T, files map[string]string) (*model.Experiment, error) {
 	for name, data := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(data)}
 	}
-	e, err := ReadFS(fsys, "run")
+	e, err := ReadFS(fsys, "run", importer.Options{})
 	if err == nil {
 		if verr := e.Validate(); verr != nil {
 			t.Fatalf("invalid experiment: %v", verr)
@@ -459,7 +460,7 @@ func TestDamagedThread(t *testing.T) {
 			for name, data := range files {
 				fsys[name] = &fstest.MapFile{Data: []byte(data)}
 			}
-			_, err = ReadFSWith(fsys, "run", Options{Strict: true})
+			_, err = ReadFS(fsys, "run", importer.Options{Strict: true})
 			want, _, _ := strings.Cut(strings.TrimSuffix(tt.warning, " (ignored)"), "; that thread")
 			if err == nil || err.Error() != want {
 				t.Errorf("strict: error %v, want %q", err, want)
@@ -506,7 +507,7 @@ func TestMissingThreadFiles(t *testing.T) {
 			fsys[f] = &fstest.MapFile{Data: []byte(good)}
 		}
 		want, _, _ := strings.Cut(tt.warning, "; ")
-		if _, err := ReadFSWith(fsys, "run", Options{Strict: true}); err == nil || err.Error() != want {
+		if _, err := ReadFS(fsys, "run", importer.Options{Strict: true}); err == nil || err.Error() != want {
 			t.Errorf("%s: strict: %v, want %q", tt.name, err, want)
 		}
 	}
