@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -344,4 +345,22 @@ func FuzzPacked(f *testing.F) {
 			t.Fatalf("invalid experiment without an error: %v", err)
 		}
 	})
+}
+
+// TestPackedBudget: a packed profile that inflates beyond the shared
+// decompression budget is refused, naming the file.
+func TestPackedBudget(t *testing.T) {
+	saved := importer.Budget
+	defer func() { importer.Budget = saved }()
+	importer.Budget = func(compressed int64) int64 { return 1 << 16 }
+	bomb := append(samplePPK().bytes(), make([]byte, 1<<20)...)
+	file := filepath.Join(t.TempDir(), "bomb.ppk")
+	if err := os.WriteFile(file, gzipped(bomb), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadPacked(file, importer.Options{})
+	var be *importer.BudgetError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), file) {
+		t.Errorf("error %v, want a budget error naming the file", err)
+	}
 }
