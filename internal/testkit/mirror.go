@@ -82,16 +82,13 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 	return MirrorFilesAt(t, repo, "HEAD", match)
 }
 
-// MirrorFilesAt is MirrorFiles for the snapshot's files at an earlier
-// commit (a file a repository held once); the test is skipped when the
-// snapshot lacks that commit.
+// MirrorFilesAt is MirrorFiles at revision rev of the snapshot (a commit
+// of its history), for files a repository held once but no longer does.
+// The test fails when the snapshot lacks the revision.
 func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
 	gitDir := Mirror(t, repo)
-	commit, err := git(gitDir, nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
-	if err != nil && rev != "HEAD" {
-		t.Skipf("the snapshot of %s lacks commit %s", repo, rev)
-	}
+	commit, err := git(gitDir, nil, "rev-parse", "--verify", rev+"^{commit}")
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
@@ -101,7 +98,6 @@ func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool)
 		cache = os.TempDir()
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
-	// No %(objectsize): it fails on a blob the snapshot lacks.
 	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
