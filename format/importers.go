@@ -30,6 +30,7 @@ var importers = []importer{
 	{"GNU gprof report", gprof.Detect, gprof.Open},
 	{"mpiP report", mpip.Detect, mpip.Open},
 	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
+	{"Caliper .cali", func(_ string, dir bool, head []byte) bool { return !dir && caliper.DetectCali(head) }, caliper.OpenCali},
 	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},
 	// pprof's protobuf is recognised by a weaker test than the others: last.
