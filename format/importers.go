@@ -6,6 +6,7 @@ import (
 	"cubeview/format/gprof"
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/mpip"
+	"cubeview/format/papi"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
 	"cubeview/model"
@@ -30,6 +31,7 @@ var importers = []importer{
 	{"GNU gprof report", gprof.Detect, gprof.Open},
 	{"mpiP report", mpip.Detect, mpip.Open},
 	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
+	{"PAPI high-level measurement", papi.Detect, papi.Open},
 	{"Caliper .cali", func(_ string, dir bool, head []byte) bool { return !dir && caliper.DetectCali(head) }, caliper.OpenCali},
 	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
 	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},

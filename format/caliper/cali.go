@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unsafe"
 )
 
 // The .cali format is a sequence of lines, one record each:
@@ -58,6 +59,11 @@ type calAttr struct {
 	alias string // attribute.alias
 	unit  string // attribute.unit
 	adiak bool   // has an adiak.type: run metadata written by Adiak
+
+	// metric is the metric of a value attribute (-1: not a metric), set
+	// once classified is.
+	metric     int32
+	classified bool
 }
 
 func (a *calAttr) nested() bool { return a.prop&propNested != 0 }
@@ -213,10 +219,12 @@ const (
 // calRecord is a parsed ctx or globals record. Its slices are reused for
 // the next record.
 type calRecord struct {
-	kind recordKind
-	refs []uint64
-	attr []uint64
-	data [][]byte
+	kind  recordKind
+	refs  []uint64
+	attr  []uint64
+	data  [][]byte
+	nodes []int32    // the refs' indices in calDB.nodes
+	attrs []*calAttr // the attributes of attr
 }
 
 // calScanner reads a .cali stream record by record.
@@ -317,7 +325,7 @@ func (s *calScanner) next() (*calRecord, error) {
 }
 
 // fields calls fn for each key=value list of a record's text.
-func (s *calScanner) fields(text []byte, fn func(key string, vals []byte) error) error {
+func (s *calScanner) fields(text []byte, fn func(key, vals []byte) error) error {
 	for len(text) > 0 {
 		end := fieldEnd(text)
 		field := text[:end]
@@ -330,7 +338,7 @@ func (s *calScanner) fields(text []byte, fn func(key string, vals []byte) error)
 		if !ok {
 			return s.errorf("field %q has no value", quote(string(field)))
 		}
-		if err := fn(string(key), vals); err != nil {
+		if err := fn(key, vals); err != nil {
 			return err
 		}
 	}
@@ -396,7 +404,7 @@ func (s *calScanner) ids(key string, vals []byte, out []uint64) ([]uint64, error
 		if i >= 0 {
 			v = vals[:i]
 		}
-		id, err := strconv.ParseUint(string(v), 10, 64)
+		id, err := strconv.ParseUint(transient(v), 10, 64)
 		if err != nil {
 			return nil, s.errorf("%s: bad node id %q", key, quote(string(v)))
 		}
@@ -414,9 +422,9 @@ func (s *calScanner) node(text []byte) error {
 	var hasID, hasAttr, hasParent bool
 	var data string
 	var one [][]byte
-	err := s.fields(text, func(key string, vals []byte) error {
+	err := s.fields(text, func(k, vals []byte) error {
 		var err error
-		switch key {
+		switch key := string(k); key {
 		case "id", "attr", "parent":
 			var v []uint64
 			if v, err = s.ids(key, vals, nil); err != nil {
@@ -458,14 +466,14 @@ func (s *calScanner) node(text []byte) error {
 func (s *calScanner) snapshot(text []byte) error {
 	r := &s.rec
 	r.refs, r.attr, r.data = r.refs[:0], r.attr[:0], r.data[:0]
-	err := s.fields(text, func(key string, vals []byte) error {
+	err := s.fields(text, func(key, vals []byte) error {
 		var err error
-		switch key {
-		case "ref":
-			r.refs, err = s.ids(key, vals, r.refs)
-		case "attr":
-			r.attr, err = s.ids(key, vals, r.attr)
-		case "data":
+		switch {
+		case string(key) == "ref":
+			r.refs, err = s.ids("ref", vals, r.refs)
+		case string(key) == "attr":
+			r.attr, err = s.ids("attr", vals, r.attr)
+		case string(key) == "data":
 			r.data = s.splitValues(vals, r.data)
 		}
 		return err
@@ -476,17 +484,31 @@ func (s *calScanner) snapshot(text []byte) error {
 	if len(r.attr) != len(r.data) {
 		return s.errorf("%d attributes but %d values", len(r.attr), len(r.data))
 	}
+	r.nodes, r.attrs = r.nodes[:0], r.attrs[:0]
 	for _, id := range r.refs {
-		if _, ok := s.db.index[id]; !ok {
+		i, ok := s.db.index[id]
+		if !ok {
 			return s.errorf("ref: node %d is not defined", id)
 		}
+		r.nodes = append(r.nodes, i)
 	}
 	for _, id := range r.attr {
-		if s.db.attr(id) == nil {
+		a := s.db.attr(id)
+		if a == nil {
 			return s.errorf("attr: %d is not an attribute", id)
 		}
+		r.attrs = append(r.attrs, a)
 	}
 	return nil
+}
+
+// transient returns b as a string without copying, for a parser that
+// does not keep it: b must not change while the string is in use.
+func transient(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // quote cuts a text from the file that goes into a message to a bounded

@@ -182,11 +182,12 @@ type caliProfile struct {
 	trieIdx  map[trieKey]int32
 	ctx      []nodeCtx // per metadata node, computed on first reference
 	metrics  []caliMetric
-	metricOf map[uint64]int32 // attribute id → metric, -1 if not a metric
 	locs     []locKey
 	locIdx   map[locKey]int32
 	rows     map[rowKey][]float64 // per metric; NaN where no record gave a value
 	noPath   int32                // the path of records outside any region, -1 until needed
+	mbuf     []int32              // a record's metrics and values
+	vbuf     []float64
 
 	globals    []model.Attr
 	globalSeen map[string]int
@@ -201,7 +202,7 @@ type caliProfile struct {
 
 func newCaliProfile(name string) *caliProfile {
 	return &caliProfile{
-		name: name, trieIdx: map[trieKey]int32{}, metricOf: map[uint64]int32{},
+		name: name, trieIdx: map[trieKey]int32{},
 		locIdx: map[locKey]int32{}, rows: map[rowKey][]float64{}, noPath: -1,
 		globalSeen: map[string]int{}, summedOver: map[string]bool{}, otherChans: map[string]int{},
 	}
@@ -342,8 +343,8 @@ func isOneOf(s string, list []string) bool {
 // metricOfAttr returns the metric index of a value attribute, -1 if its
 // values are not a measurement.
 func (p *caliProfile) metricOfAttr(a *calAttr) int32 {
-	if m, ok := p.metricOf[a.id]; ok {
-		return m
+	if a.classified {
+		return a.metric
 	}
 	m := int32(-1)
 	ops, base := splitOps(a.name)
@@ -381,7 +382,7 @@ func (p *caliProfile) metricOfAttr(a *calAttr) int32 {
 		m = int32(len(p.metrics))
 		p.metrics = append(p.metrics, caliMetric{attr: a, agg: agg, inclusive: incl && agg == model.Sum && !count, count: count})
 	}
-	p.metricOf[a.id] = m
+	a.metric, a.classified = m, true
 	return m
 }
 
@@ -390,9 +391,9 @@ func (p *caliProfile) record(rec *calRecord) error {
 	if rec.kind == recGlobals {
 		fresh := map[string]bool{}
 		var chain []int32
-		for _, id := range rec.refs {
+		for _, ref := range rec.nodes {
 			chain = chain[:0]
-			for n := p.db.index[id]; n >= 0; n = p.db.nodes[n].parent {
+			for n := ref; n >= 0; n = p.db.nodes[n].parent {
 				chain = append(chain, n)
 			}
 			for k := len(chain) - 1; k >= 0; k-- {
@@ -402,8 +403,8 @@ func (p *caliProfile) record(rec *calRecord) error {
 				}
 			}
 		}
-		for i, id := range rec.attr {
-			p.global(p.db.attr(id), string(rec.data[i]), fresh)
+		for i, a := range rec.attrs {
+			p.global(a, string(rec.data[i]), fresh)
 		}
 		return nil
 	}
@@ -412,8 +413,8 @@ func (p *caliProfile) record(rec *calRecord) error {
 	}
 	p.records++
 	c := nodeCtx{path: -1}
-	for _, id := range rec.refs {
-		rc, err := p.nodeContext(p.db.index[id])
+	for _, ref := range rec.nodes {
+		rc, err := p.nodeContext(ref)
 		if err != nil {
 			return err
 		}
@@ -441,11 +442,10 @@ func (p *caliProfile) record(rec *calRecord) error {
 		}
 	}
 	// immediate entries: system-tree attributes, keys, values
-	var metrics []int32
-	var values []float64
+	metrics, values := p.mbuf[:0], p.vbuf[:0]
+	defer func() { p.mbuf, p.vbuf = metrics, values }()
 	order := math.Inf(1)
-	for i, id := range rec.attr {
-		a := p.db.attr(id)
+	for i, a := range rec.attrs {
 		data := rec.data[i]
 		switch {
 		case a.global():
@@ -515,8 +515,12 @@ func (p *caliProfile) record(rec *calRecord) error {
 	k := rowKey{path, loc}
 	row := p.rows[k]
 	for i, m := range metrics {
-		for int(m) >= len(row) {
-			row = append(row, math.NaN())
+		if int(m) >= len(row) {
+			n := len(row)
+			row = append(row, make([]float64, len(p.metrics)-n)...)
+			for j := n; j < len(row); j++ {
+				row[j] = math.NaN()
+			}
 		}
 		old, v := row[m], values[i]
 		switch {
@@ -546,7 +550,7 @@ func (p *caliProfile) graft(base, rest int32) int32 {
 
 // parseValue reads an immediate value of the given Caliper type.
 func parseValue(typ string, data []byte) (float64, error) {
-	s := string(data)
+	s := transient(data) // copied below where a message keeps it
 	var v float64
 	var err error
 	switch typ {
@@ -568,10 +572,10 @@ func parseValue(typ string, data []byte) (float64, error) {
 		v, err = strconv.ParseFloat(s, 64)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("value %q is not a number", quote(s))
+		return 0, fmt.Errorf("value %q is not a number", quote(string(data)))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("value %q", quote(s))
+		return 0, fmt.Errorf("value %q", quote(string(data)))
 	}
 	return v, nil
 }
@@ -830,17 +834,24 @@ func (p *caliProfile) experiment() (*model.Experiment, error) {
 
 	nl := len(b.E.Locations)
 	vals := build.NewValues(len(plans), nl)
-	pathsAt := make([][]int32, len(p.locs))
-	for k := range p.rows {
-		pathsAt[k.loc] = append(pathsAt[k.loc], k.path)
+	type pathRow struct {
+		path int32
+		row  []float64
+	}
+	rowsAt := make([][]pathRow, len(p.locs))
+	for k, row := range p.rows {
+		rowsAt[k.loc] = append(rowsAt[k.loc], pathRow{k.path, row})
 	}
 	at := make([][]float64, len(p.trie)) // one location's rows
 	covered := make([]float64, len(p.trie))
 	below := make([]float64, len(p.trie))
-	for loc, paths := range pathsAt {
+	var paths []int32
+	for loc, rows := range rowsAt {
 		clear(at)
-		for _, t := range paths {
-			at[t] = p.rows[rowKey{t, int32(loc)}]
+		paths = paths[:0]
+		for _, r := range rows {
+			at[r.path] = r.row
+			paths = append(paths, r.path)
 		}
 		l := cols[sysOf[loc]]
 		for pm, pl := range plans {

@@ -79,8 +79,15 @@ var extractMu sync.Mutex
 // Files the snapshot lacks (large ones, Git LFS pointers) are left out.
 func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
+	return MirrorFilesAt(t, repo, "HEAD", match)
+}
+
+// MirrorFilesAt is MirrorFiles at the snapshot's commit rev, for files
+// that a repository's history holds but its newest commit no longer has.
+func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
+	t.Helper()
 	gitDir := Mirror(t, repo)
-	commit, err := git(gitDir, nil, "rev-parse", "HEAD")
+	commit, err := git(gitDir, nil, "rev-parse", "--verify", rev+"^{commit}")
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
@@ -91,7 +98,7 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
 	// No %(objectsize): it fails on a snapshot that lacks some blobs.
-	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", "HEAD")
+	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
