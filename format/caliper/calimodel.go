@@ -176,18 +176,18 @@ type rowKey struct {
 
 // caliProfile accumulates a .cali stream's records.
 type caliProfile struct {
-	name     string
-	db       *calDB
-	trie     []trieNode
-	trieIdx  map[trieKey]int32
-	ctx      []nodeCtx // per metadata node, computed on first reference
-	metrics  []caliMetric
-	locs     []locKey
-	locIdx   map[locKey]int32
-	rows     map[rowKey][]float64 // per metric; NaN where no record gave a value
-	noPath   int32                // the path of records outside any region, -1 until needed
-	mbuf     []int32              // a record's metrics and values
-	vbuf     []float64
+	name    string
+	db      *calDB
+	trie    []trieNode
+	trieIdx map[trieKey]int32
+	ctx     []nodeCtx // per metadata node, computed on first reference
+	metrics []caliMetric
+	locs    []locKey
+	locIdx  map[locKey]int32
+	rows    map[rowKey][]float64 // per metric; NaN where no record gave a value
+	noPath  int32                // the path of records outside any region, -1 until needed
+	mbuf    []int32              // a record's metrics and values
+	vbuf    []float64
 
 	globals    []model.Attr
 	globalSeen map[string]int
