@@ -1,6 +1,7 @@
 package caliper
 
 import (
+	"cubeview/format/importer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			e, err := Open(path)
+			e, err := Read(path, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
@@ -53,7 +54,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"data": [[0, 1], [null, 2]], ` + goodTables + `}`))
 	f.Add([]byte(`{"data": [[0, 0, 1.5, 2.5]], "columns": ["source.function#callpath.address", "mpi.rank", "min#time.duration", "max#time.duration"], "column_metadata": [{"is_value": false}, {"is_value": true}, {"is_value": true}, {"is_value": true}], "nodes": [{"column": "source.function#callpath.address", "label": "f"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(strings.NewReader(string(data)), "fuzz.json")
+		e, err := Parse(strings.NewReader(string(data)), "fuzz.json")
 		if err != nil {
 			return
 		}
@@ -105,7 +106,7 @@ func TestCaliBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			e, err := OpenCali(path)
+			e, err := openCali(path)
 			if err == nil {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
@@ -126,7 +127,7 @@ func TestCaliTolerated(t *testing.T) {
 	text := "\xef\xbb\xbf" + strings.ReplaceAll(goodCali, "\n", "\r\n") + "\n" +
 		"__rec=node,id=17,attr=13,data=a\\,b\\=c\\\\d\\nx,parent=16\r\n" +
 		"__rec=ctx,ref=17,attr=15,data=0.25\r\n"
-	e, err := ReadCali(strings.NewReader(text), "bom.cali")
+	e, err := ParseCali(strings.NewReader(text), "bom.cali")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func FuzzReadCali(f *testing.F) {
 		"__rec=node,id=19,attr=10,data=65,parent=5\n__rec=node,id=20,attr=8,data=sum#inclusive#sum#time.duration,parent=19\n" +
 		"__rec=node,id=21,attr=13,data=f,parent=16\n__rec=ctx,ref=21,attr=18=20,data=1=0.5\n__rec=ctx,ref=16,attr=18=20,data=1=2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := ReadCali(strings.NewReader(string(data)), "fuzz.cali")
+		e, err := ParseCali(strings.NewReader(string(data)), "fuzz.cali")
 		if err != nil {
 			return
 		}

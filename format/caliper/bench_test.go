@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkOpenCPI(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Open(path); err != nil {
+		if _, err := Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,7 +46,7 @@ func BenchmarkOpenCaliReal(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		if _, err := OpenCali(path); err != nil {
+		if _, err := openCali(path); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -107,7 +108,7 @@ func BenchmarkReadCaliSynthetic(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		if _, err := ReadCali(bytes.NewReader(data), "synthetic.cali"); err != nil {
+		if _, err := ParseCali(bytes.NewReader(data), "synthetic.cali"); err != nil {
 			b.Fatal(err)
 		}
 	}

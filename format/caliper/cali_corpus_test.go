@@ -100,7 +100,7 @@ func TestCaliCorpus(t *testing.T) {
 			}
 			ref := pyRecords(t, paths)
 			for _, f := range files {
-				e, err := OpenCali(local[f])
+				e, err := openCali(local[f])
 				if err != nil {
 					t.Errorf("%s: %v", f, err)
 					continue

@@ -46,7 +46,7 @@ func TestCaliQueryCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: cali-query output: %v", f, err)
 				}
-				e, err := OpenCali(local[f])
+				e, err := openCali(local[f])
 				if err != nil {
 					t.Errorf("%s: %v", f, err)
 					continue

@@ -6,9 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
+
+func openCali(path string) (*model.Experiment, error) {
+	return ReadCali(path, importer.Options{})
+}
 
 // cnodePath returns the names from the root down to cnode c, joined by "/".
 func cnodePath(e *model.Experiment, c int) string {
@@ -69,7 +74,7 @@ func value(t *testing.T, e *model.Experiment, m, c, l int, incl bool) float64 {
 // over ranks, a mean with its hidden sum and count, a record outside
 // every region and Adiak metadata.
 func TestCaliHandmade(t *testing.T) {
-	e, err := OpenCali(filepath.Join("testdata", "handmade.cali"))
+	e, err := openCali(filepath.Join("testdata", "handmade.cali"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +187,7 @@ func TestCaliHatchetNodeOrder(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			e, err := OpenCali(local[f])
+			e, err := openCali(local[f])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,27 +5,37 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
-// OpenCali reads the Caliper .cali file at path.
-func OpenCali(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Cali is Caliper's native .cali record stream in the registry of
+// formats.
+var Cali = importer.Format{
+	Name:   "Caliper .cali",
+	Tool:   "Caliper",
+	Files:  "Caliper `.cali` files (region profiles, spot and RAJAPerf profiles with Adiak metadata, traces)",
+	Detect: DetectCali,
+	Read:   ReadCali,
+}
+
+// ReadCali reads the Caliper .cali file at path (gzip-compressed or not).
+func ReadCali(path string, _ importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadCali(f, path)
+	return ParseCali(f, path)
 }
 
-// ReadCali reads a Caliper .cali stream from r; name is used in errors.
-func ReadCali(r io.Reader, name string) (*model.Experiment, error) {
+// ParseCali reads a Caliper .cali stream from r; name is used in errors.
+func ParseCali(r io.Reader, name string) (*model.Experiment, error) {
 	p := newCaliProfile(name)
 	s := newCalScanner(r, name)
 	p.db = s.db
@@ -35,7 +45,7 @@ func ReadCali(r io.Reader, name string) (*model.Experiment, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, err // naming the file (and line), wrapping a read error
 		}
 		if err := p.record(rec); err != nil {
 			return nil, s.errorf("%v", err)
@@ -51,16 +61,15 @@ func ReadCali(r io.Reader, name string) (*model.Experiment, error) {
 	return e, nil
 }
 
-// DetectCali reports whether head, a file's first bytes, starts a .cali
-// record stream.
-func DetectCali(head []byte) bool {
+// DetectCali recognises a .cali record stream by its first record.
+func DetectCali(head []byte, _ string) importer.Confidence {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	for _, kind := range []string{"node", "ctx", "globals"} {
 		if bytes.HasPrefix(head, []byte("__rec="+kind+",")) {
-			return true
+			return importer.Certain
 		}
 	}
-	return false
+	return importer.No
 }
 
 // Attributes that place a record in the system tree.

@@ -1,6 +1,7 @@
 package papi
 
 import (
+	"cubeview/format/importer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ func TestBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			e, err := Open(path)
+			e, err := Read(path, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
@@ -58,7 +59,7 @@ func TestBadInput(t *testing.T) {
 // TestTolerated reads a file with a byte-order mark and escaped names.
 func TestTolerated(t *testing.T) {
 	text := "\xef\xbb\xbf" + goodHead + `"threads":{"0":{"regions":{"0":{"name":"a\"b\u00e9","parent_region_id":"-1","PAPI_TOT_INS":"7"}}}}}`
-	e, err := Read(strings.NewReader(text), "rank_000002.json")
+	e, err := Parse(strings.NewReader(text), "rank_000002.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(goodHead + `"threads":{"0":{"regions":{"0":{"name":"main","parent_region_id":"-1","cycles":"5"},"1":{"name":"x","parent_region_id":"0","cycles":"9"}}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(strings.NewReader(string(data)), "rank_000000.json")
+		e, err := Parse(strings.NewReader(string(data)), "rank_000000.json")
 		if err != nil {
 			return
 		}

@@ -2,6 +2,7 @@ package papi
 
 import (
 	"bytes"
+	"cubeview/format/importer"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func BenchmarkOpenReal(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		if _, err := Open(dir); err != nil {
+		if _, err := Read(dir, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -75,7 +76,7 @@ func BenchmarkReadGenerated(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		if _, err := Read(bytes.NewReader(data), filepath.Join("gen", "rank_000000.json")); err != nil {
+		if _, err := Parse(bytes.NewReader(data), filepath.Join("gen", "rank_000000.json")); err != nil {
 			b.Fatal(err)
 		}
 	}

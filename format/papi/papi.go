@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -20,9 +21,18 @@ import (
 // rank_000012.json (PAPI 7), rank_0012 or rank_XXXXXX (PAPI 6.0).
 var rankName = regexp.MustCompile(`^rank_([0-9A-Za-z]+)(\.json)?$`)
 
-// Open reads a PAPI high-level measurement: a folder of rank files (the
-// papi_hl_output folder) or one rank file.
-func Open(path string) (*model.Experiment, error) {
+// Format is PAPI's high-level measurement in the registry of formats.
+var Format = importer.Format{
+	Name:   "PAPI high-level measurement",
+	Tool:   "PAPI",
+	Files:  "PAPI high-level API measurements: the `papi_hl_output` folder of `rank_*.json` files, or one of them",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Read reads a PAPI high-level measurement: a folder of rank files (the
+// papi_hl_output folder) or one rank file (gzip-compressed or not).
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -51,8 +61,9 @@ func Open(path string) (*model.Experiment, error) {
 	return e, nil
 }
 
-// Read reads one rank file's content from r; name is used in errors.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads one rank file's content from r; name is used in errors
+// and, when it is rank_N.json, gives the rank.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	p := newProfile()
 	if err := p.read(r, rankFile{path: name, rank: rankOf(filepath.Base(name), 0)}); err != nil {
 		return nil, err
@@ -120,31 +131,30 @@ func rankFiles(dir string) ([]rankFile, error) {
 	return out, nil
 }
 
-// Detect reports whether path is a PAPI high-level measurement: a folder
-// holding a rank file, or a file (head: its first bytes) whose JSON
-// starts as PAPI writes it.
-func Detect(path string, dir bool, head []byte) bool {
-	if !dir {
-		return detectHead(head)
+// Detect recognises a PAPI high-level measurement: a folder (head nil)
+// holding a rank file, or a file whose JSON starts as PAPI writes it.
+func Detect(head []byte, path string) importer.Confidence {
+	if head != nil {
+		if detectHead(head) {
+			return importer.Certain
+		}
+		return importer.No
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return false
+		return importer.No
 	}
 	for _, e := range entries {
 		if e.IsDir() || !rankName.MatchString(e.Name()) {
 			continue
 		}
-		f, err := os.Open(filepath.Join(path, e.Name()))
-		if err != nil {
-			return false
+		head, _, err := importer.Head(filepath.Join(path, e.Name()), 1024)
+		if err == nil && detectHead(head) {
+			return importer.Certain
 		}
-		buf := make([]byte, 1024)
-		n, _ := io.ReadFull(f, buf)
-		f.Close()
-		return detectHead(buf[:n])
+		return importer.No
 	}
-	return false
+	return importer.No
 }
 
 // detectHead reports whether a file's first bytes are a JSON object whose
@@ -247,7 +257,7 @@ func (p *profile) row(path, loc int) []float64 {
 const maxFileSize = 4 << 30
 
 func (p *profile) readFile(f rankFile) error {
-	fh, err := os.Open(f.path)
+	fh, err := importer.Open(f.path)
 	if err != nil {
 		return err
 	}

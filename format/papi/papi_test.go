@@ -1,6 +1,7 @@
 package papi
 
 import (
+	"cubeview/format/importer"
 	"encoding/json"
 	"math"
 	"os"
@@ -170,7 +171,7 @@ func rankPaths(t *testing.T, dir string) map[int]string {
 // each, nested and repeated regions, reads inside a region.
 func TestGenerated(t *testing.T) {
 	dir := filepath.Join("testdata", "papi7-threads")
-	e, err := Open(dir)
+	e, err := Read(dir, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestGenerated(t *testing.T) {
 // the largest value at a region's end.
 func TestInstant(t *testing.T) {
 	dir := filepath.Join("testdata", "papi7-instant")
-	e, err := Open(dir)
+	e, err := Read(dir, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func TestInstant(t *testing.T) {
 
 // TestPAPI6 reads PAPI 6.0's layout: region totals per thread, no nesting.
 func TestPAPI6(t *testing.T) {
-	e, err := Open(filepath.Join("testdata", "papi6"))
+	e, err := Read(filepath.Join("testdata", "papi6"), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestReal(t *testing.T) {
 	}
 	values := 0
 	for dir := range dirs {
-		e, err := Open(dir)
+		e, err := Read(dir, importer.Options{})
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -358,7 +359,7 @@ func TestWriterSummary(t *testing.T) {
 			if err := json.Unmarshal(out, &sum); err != nil {
 				t.Fatalf("%s: papi_hl_output_writer's output: %v", dir, err)
 			}
-			e, err := Open(dir)
+			e, err := Read(dir, importer.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -464,28 +465,28 @@ func compareSummary(t *testing.T, dir string, e *model.Experiment, sum map[strin
 // TestDetect recognises a measurement folder and its files by content.
 func TestDetect(t *testing.T) {
 	dir := filepath.Join("testdata", "papi7-threads")
-	if !Detect(dir, true, nil) {
+	if Detect(nil, dir) != importer.Certain {
 		t.Error("measurement folder not recognised")
 	}
-	if Detect("testdata", true, nil) {
+	if Detect(nil, "testdata") != importer.No {
 		t.Error("testdata (no rank file at its top) recognised")
 	}
 	head, err := os.ReadFile(filepath.Join(dir, "rank_000000.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Detect("rank_000000.json", false, head[:200]) {
+	if Detect(head[:200], "rank_000000.json") != importer.Certain {
 		t.Error("rank file not recognised")
 	}
 	six, err := os.ReadFile(filepath.Join("testdata", "papi6", "rank_0003"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Detect("rank_0003", false, six) {
+	if Detect(six, "rank_0003") != importer.Certain {
 		t.Error("PAPI 6.0 rank file not recognised")
 	}
 	for _, other := range []string{`{"data": [], "columns": []}`, `{"threads": {}}`, "[1, 2]", "papi_version"} {
-		if Detect("x.json", false, []byte(other)) {
+		if Detect([]byte(other), "x.json") != importer.No {
 			t.Errorf("%q recognised", other)
 		}
 	}
