@@ -23,6 +23,8 @@ import (
 var registry = []importer.Format{
 	cube.Format,
 	tau.Format,
+	tau.Packed,
+	tau.XML,
 	gprof.Format,
 	mpip.Format,
 	hpctoolkit.Format,

@@ -60,7 +60,7 @@ func Mirror(t testing.TB, repo string) string {
 		t.Skipf("snapshot of %s not available: %v", repo, err)
 	}
 	base := filepath.Join(dir, strings.Replace(repo, "/", "+", 1))
-	for _, cand := range []string{filepath.Join(base, "repo"), base} {
+	for _, cand := range []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", ".git"), base} {
 		if fi, err := os.Stat(filepath.Join(cand, "HEAD")); err == nil && !fi.IsDir() {
 			return cand
 		}
@@ -82,8 +82,9 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 	return MirrorFilesAt(t, repo, "HEAD", match)
 }
 
-// MirrorFilesAt is MirrorFiles at the snapshot's commit rev, for files
-// that a repository's history holds but its newest commit no longer has.
+// MirrorFilesAt is MirrorFiles at revision rev of the snapshot (a commit
+// of its history), for files a repository held once but no longer does.
+// The test fails when the snapshot lacks the revision.
 func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
 	gitDir := Mirror(t, repo)
@@ -97,7 +98,6 @@ func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool)
 		cache = os.TempDir()
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
-	// No %(objectsize): it fails on a snapshot that lacks some blobs.
 	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
