@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
 
 // changedTables are the tables an import, SetAttrs or Remove writes.
-var changedTables = []string{"application", "experiment", "trial", "trial_attr", "metric", "region",
-	"cnode", "sysnode", "cnode_stat", "region_stat", "location_total", "metric_data"}
+var changedTables = []string{"application", "experiment", "trial", "trial_attr", "metric", "metric_name", "region",
+	"cnode", "sysnode", "summary", "bound", "chunk"}
 
 // ReadOnly reports whether this user cannot change the repository, and
 // then why, so that a program can offer only what will work: a
@@ -19,6 +20,9 @@ var changedTables = []string{"application", "experiment", "trial", "trial_attr",
 // or an SQLite file that cannot be opened for writing. Changes are still
 // checked by the database; this only looks.
 func (r *Repo) ReadOnly(ctx context.Context) (bool, string, error) {
+	if r.readOnly != "" {
+		return true, fmt.Sprintf("%s: %s", ErrReadOnly, r.readOnly), nil
+	}
 	if r.d.name != "postgres" {
 		f, err := os.OpenFile(r.location, os.O_WRONLY, 0)
 		if err != nil {
@@ -57,21 +61,22 @@ func (r *Repo) ReadOnly(ctx context.Context) (bool, string, error) {
 // MetricNames returns the distinct unique names of the metrics stored in
 // the trials that match filter ("" for all), sorted byte by byte.
 func (r *Repo) MetricNames(ctx context.Context, filter string) ([]string, error) {
-	cond, err := compileFilter(r.d, filter)
+	cond, err := r.filter(ctx, filter)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	err = r.rows(ctx, `SELECT DISTINCT m.uniq FROM metric m WHERE m.trial IN (SELECT t.id`+trialFrom+` WHERE `+cond.sql+`) ORDER BY m.uniq`,
+	err = r.rows(ctx, `SELECT DISTINCT m.uniq FROM metric m WHERE m.trial IN (SELECT t.id`+trialFrom+` WHERE `+r.visible("t")+` AND `+cond.sql+`)`,
 		cond.args, func(s scanner) error {
 			var name string
-			err := s.Scan(&name)
+			err := s.Scan(r.d.str(&name))
 			out = append(out, name)
 			return err
 		})
 	if err != nil {
 		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
+	sort.Strings(out)
 	return out, nil
 }
 

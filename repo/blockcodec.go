@@ -12,12 +12,9 @@ import (
 	"cubeview/model"
 )
 
-// codecShuffleFlate is the only block codec so far: the rows that hold a
-// non-zero bit pattern, their values split into eight byte planes (all
-// lowest bytes, then all second bytes, …), each plane stored as it is, as
-// one repeated byte, or deflated, whichever is smallest. Splitting the
-// planes puts the slowly varying sign and exponent bytes together, which
-// compress well even when the low mantissa bytes are noise.
+// codecShuffleFlate is the codec of the whole-metric blocks of schemas 2
+// and 3: the rows that hold a non-zero bit pattern, their values split
+// into eight byte planes (see encodePlane).
 const codecShuffleFlate = 1
 
 const (
@@ -25,77 +22,6 @@ const (
 	planeConst = 1
 	planeFlate = 2
 )
-
-// encodeBlock returns the stored form of b; the eight planes are
-// compressed concurrently.
-func encodeBlock(b *model.Block) []byte {
-	nc, nl := b.NumCnodes(), b.NumLocations()
-	var rows []int
-	for c := 0; c < nc; c++ {
-		if r := b.Row(c); r != nil && !zeroBits(r) {
-			rows = append(rows, c)
-		}
-	}
-	var en encoder
-	en.uint(uint64(nc))
-	en.uint(uint64(nl))
-	en.uint(uint64(len(rows)))
-	prev := -1
-	for _, c := range rows {
-		en.uint(uint64(c - prev - 1))
-		prev = c
-	}
-	n := len(rows) * nl
-	backing := make([]byte, 8*n)
-	planes := make([][]byte, 8)
-	for p := range planes {
-		planes[p] = backing[p*n : (p+1)*n : (p+1)*n]
-	}
-	i := 0
-	for _, c := range rows {
-		for _, v := range b.Row(c) {
-			u := math.Float64bits(v)
-			planes[0][i] = byte(u)
-			planes[1][i] = byte(u >> 8)
-			planes[2][i] = byte(u >> 16)
-			planes[3][i] = byte(u >> 24)
-			planes[4][i] = byte(u >> 32)
-			planes[5][i] = byte(u >> 40)
-			planes[6][i] = byte(u >> 48)
-			planes[7][i] = byte(u >> 56)
-			i++
-		}
-	}
-	out := make([][]byte, 8)
-	var wg sync.WaitGroup
-	for p := range planes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[p] = encodePlane(planes[p])
-		}()
-	}
-	wg.Wait()
-	size := len(en.b)
-	for _, o := range out {
-		size += len(o)
-	}
-	data := make([]byte, 0, size)
-	data = append(data, en.b...)
-	for _, o := range out {
-		data = append(data, o...)
-	}
-	return data
-}
-
-func zeroBits(r []float64) bool {
-	for _, v := range r {
-		if math.Float64bits(v) != 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // sampleSize is how much of a plane is compressed first to recognise
 // noise (the low mantissa bytes of measured times), which is stored as it

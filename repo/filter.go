@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode"
@@ -92,18 +93,26 @@ type condition struct {
 }
 
 type filterParser struct {
-	d    *dialect
-	text string
-	pos  int
-	tok  ftok
-	err  *FilterError
+	d     *dialect
+	text  string
+	pos   int
+	tok   ftok
+	err   *FilterError
+	attrs []attrRef // attributes compared
 }
 
 // compileFilter turns a filter into a parameterised SQL condition; an
 // empty filter selects every trial.
 func compileFilter(d *dialect, text string) (condition, error) {
+	c, _, err := compileFilterNames(d, text)
+	return c, err
+}
+
+// compileFilterNames is compileFilter that also returns the attributes
+// the filter compares (not those it only tests with "has").
+func compileFilterNames(d *dialect, text string) (condition, []attrRef, error) {
 	if strings.TrimSpace(text) == "" {
-		return condition{sql: "1=1"}, nil
+		return condition{sql: "1=1"}, nil, nil
 	}
 	p := &filterParser{d: d, text: text}
 	p.next()
@@ -112,9 +121,19 @@ func compileFilter(d *dialect, text string) (condition, error) {
 		p.fail(p.tok.pos, "unexpected %s; want \"and\", \"or\" or the end of the filter", p.describe(p.tok))
 	}
 	if p.err != nil {
-		return condition{}, p.err
+		return condition{}, nil, p.err
 	}
-	return c, nil
+	return c, p.attrs, nil
+}
+
+// filter compiles a filter of the repository's trials, refusing
+// attributes that no trial has.
+func (r *Repo) filter(ctx context.Context, text string) (condition, error) {
+	c, attrs, err := compileFilterNames(r.d, text)
+	if err != nil {
+		return c, err
+	}
+	return c, r.checkAttributes(ctx, text, attrs)
 }
 
 func (p *filterParser) fail(pos int, format string, args ...any) {
@@ -330,7 +349,9 @@ func (p *filterParser) comparison() condition {
 			return condition{}
 		}
 	}
-	_ = namePos
+	if isAttr {
+		p.attrs = append(p.attrs, attrRef{name: name, pos: namePos})
+	}
 	var cmp string
 	var arg any
 	switch op.text {

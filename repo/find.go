@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -13,28 +12,45 @@ import (
 	"cubeview/model"
 )
 
-// Query is a search for call paths (or regions) whose metric meets a
+// Query is a search for call paths (or regions) whose metrics meet a
 // constraint, SCALEA's search over a repository.
 type Query struct {
-	// Metric is the uniq_name of the metric, as stored: inclusive along
-	// the metric tree (time includes MPI time).
+	// Metric is the metric that ranks the hits; without Constraint it is
+	// also the one the single constraint (Share, MinShare, MinValue) is
+	// about. A name is a metric's unique name as stored, inclusive along
+	// the metric tree (time includes MPI time); in a trial without a
+	// metric of that name, a canonical identity (time, visits, …) names
+	// the metric of that identity.
 	Metric string
 	// Inclusive takes call-path values with their callees; otherwise each
-	// call path's own (exclusive) value.
+	// call path's own (exclusive) value. It is the default of the
+	// constraint's tests.
 	Inclusive bool
 	// Share, when true, asks for a value of at least MinShare times the
 	// run's total of the metric (runs whose total is positive); otherwise
-	// for a value of at least MinValue.
+	// for a value of at least MinValue. Used without Constraint.
 	Share    bool
 	MinShare float64
 	MinValue float64
+	// Constraint, when set, is the condition a call path must meet, in
+	// the constraint language (see constraint.go): tests such as
+	// "time >= 10%" or "incl(mpi) < 2" joined by and, or, not. Hits are
+	// ranked by Metric, or by the metric of the first test.
+	Constraint string
 	// Kind restricts the result to regions of a kind (see RegionKind):
 	// "mpi", "omp", "user", …; empty: all.
 	Kind string
+	// Region restricts the result to regions whose name matches the
+	// pattern (* any run of characters, ? one character); a pattern with
+	// "/" matches the whole call path, region names joined by "/".
+	Region string
 	// Ranks and Threads restrict the values to locations whose process
-	// rank and thread rank lie in one of the ranges; the run's total is
-	// then taken over the same locations. Nil: all locations.
+	// rank and thread rank lie in one of the ranges, and Host to locations
+	// below a system node (a machine, a node) whose name matches the
+	// pattern; the run's total is then taken over the same locations.
+	// Nil and "": all locations.
 	Ranks, Threads []Range
+	Host           string
 	// Where restricts the trials searched (the filter language of Trials).
 	Where string
 	// Flat searches regions (the flat profile) instead of call paths.
@@ -42,9 +58,9 @@ type Query struct {
 	// Limit bounds the number of hits returned; 0: all.
 	Limit int
 	// Derived defines metrics evaluated for the search from each trial's
-	// metrics (after aggregation, as everywhere): Metric may name one,
-	// and one may use the ones before it. Trials lacking an operand are
-	// skipped.
+	// metrics (after aggregation, as everywhere): Metric and the
+	// constraint may name them, and one may use the ones before it.
+	// Trials lacking an operand have no hits.
 	Derived []model.DerivedMetric
 }
 
@@ -58,12 +74,12 @@ func (q *Query) derived(name string) *model.Formula {
 	return nil
 }
 
-// errMissing marks a metric a trial does not have: the trial is skipped.
+// errMissing marks a metric a trial does not have.
 var errMissing = errors.New("metric not in the trial")
 
-// queryVectors returns the vectors of the searched metric, evaluating
-// search-time derived metrics over what leaf returns for other names.
-func (q *Query) queryVectors(nc, nr int, leaf func(name string) (vectors, error)) (vectors, error) {
+// queryVectors returns the vectors of metric name, evaluating search-time
+// derived metrics over what leaf returns for other names.
+func (q *Query) queryVectors(name string, nc, nr int, leaf func(name string) (vectors, error)) (vectors, error) {
 	var get func(name string, depth int) (vectors, error)
 	get = func(name string, depth int) (vectors, error) {
 		f := q.derived(name)
@@ -75,7 +91,32 @@ func (q *Query) queryVectors(nc, nr int, leaf func(name string) (vectors, error)
 		}
 		return evalFormula(f, nc, nr, func(op string) (vectors, error) { return get(op, depth+1) })
 	}
-	return get(q.Metric, 0)
+	return get(name, 0)
+}
+
+// storedNames returns the stored metrics names refer to, directly or as
+// operands of search-time derived metrics.
+func (q *Query) storedNames(names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	var walk func(name string, depth int)
+	walk = func(name string, depth int) {
+		if seen[name] || depth > maxDerivedDepth {
+			return
+		}
+		seen[name] = true
+		if f := q.derived(name); f != nil {
+			for _, op := range f.Metrics() {
+				walk(op, depth+1)
+			}
+			return
+		}
+		out = append(out, name)
+	}
+	for _, n := range names {
+		walk(n, 0)
+	}
+	return out
 }
 
 // Range is an inclusive range of ranks.
@@ -124,42 +165,119 @@ type Hit struct {
 	Region int
 	// Path is the call path (region names joined by "/") or, for a flat
 	// search, the region's name.
-	Path  string
-	Value float64
-	// Total is the run's total of the metric and Share Value/Total (0 when
-	// the total is 0).
+	Path string
+	// Value is the ranking metric's value, Total the run's total of it and
+	// Share Value/Total (0 when the total is 0).
+	Value        float64
 	Total, Share float64
 }
 
-// meets reports whether v meets q's constraint for a run total.
-func (q *Query) meets(v, total float64) bool {
-	if q.Share {
-		return total > 0 && v >= q.MinShare*total
-	}
-	return v >= q.MinValue
+// plan is a checked query, ready to run.
+type plan struct {
+	q    Query
+	x    *expr
+	rank *test // the metric that ranks hits; not part of x when synthetic
+	cond condition
 }
 
-// Find runs a search. Without a rank restriction it runs in SQL on the
-// stored summaries; with one it reads the metric's data of each trial.
-func (r *Repo) Find(ctx context.Context, q Query) ([]Hit, error) {
-	if q.Metric == "" {
-		return nil, errors.New("find: no metric given")
-	}
+// byShare reports whether hits rank by their share of the run's total.
+func (p *plan) byShare() bool { return p.rank.share }
+
+// perLocation reports whether values are taken over some locations only.
+func (p *plan) perLocation() bool {
+	return p.q.Ranks != nil || p.q.Threads != nil || p.q.Host != ""
+}
+
+// metricNames returns every metric name the plan uses, the ranking one first.
+func (p *plan) metricNames() []string {
+	names := []string{p.rank.metric}
+	seen := map[string]bool{p.rank.metric: true}
+	p.x.tests(func(t *test) {
+		if !seen[t.metric] {
+			seen[t.metric] = true
+			names = append(names, t.metric)
+		}
+	})
+	return names
+}
+
+// prepare checks q against the repository: a metric, kind or attribute
+// that no trial has is an error naming it, with suggestions.
+func (r *Repo) prepare(ctx context.Context, q Query) (*plan, error) {
 	if math.IsNaN(q.MinShare) || math.IsNaN(q.MinValue) {
 		return nil, errors.New("find: the threshold is not a number")
 	}
-	cond, err := compileFilter(r.d, q.Where)
+	p := &plan{q: q}
+	switch {
+	case strings.TrimSpace(q.Constraint) != "":
+		x, err := parseConstraint(q.Constraint, q.Inclusive)
+		if err != nil {
+			return nil, err
+		}
+		p.x = x
+		if q.Metric == "" {
+			p.x.tests(func(t *test) {
+				if p.rank == nil {
+					p.rank = t
+				}
+			})
+		} else {
+			p.x.tests(func(t *test) {
+				if p.rank == nil && t.metric == q.Metric {
+					p.rank = t
+				}
+			})
+			if p.rank == nil {
+				p.rank = &test{metric: q.Metric, incl: q.Inclusive, op: ">=", value: math.Inf(-1)}
+			}
+		}
+	case q.Metric == "":
+		return nil, errors.New("find: no metric given")
+	default:
+		t := &test{metric: q.Metric, incl: q.Inclusive, op: ">=", value: q.MinValue}
+		if q.Share {
+			t.share, t.value = true, q.MinShare
+		}
+		p.x, p.rank = &expr{op: 't', t: t}, t
+	}
+	p.q.Kind = strings.ToLower(strings.TrimSpace(q.Kind))
+	cond, err := r.filter(ctx, q.Where)
+	if err != nil {
+		return nil, err
+	}
+	p.cond = cond
+	if err := r.checkMetrics(ctx, &p.q, p.metricNames()); err != nil {
+		return nil, err
+	}
+	if p.q.Kind != "" {
+		if err := r.checkKind(ctx, p.q.Kind, p.q.storedNames(p.metricNames())); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Find runs a search: from the stored summaries and bounds, reading only
+// the trials that can hold a hit (and, for the best Limit hits, only until
+// no further trial can hold a better one); restricted to some locations,
+// from each trial's data.
+func (r *Repo) Find(ctx context.Context, q Query) ([]Hit, error) {
+	p, err := r.prepare(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	var hits []Hit
 	switch {
-	case q.Ranks != nil || q.Threads != nil:
-		hits, err = r.findPerLocation(ctx, q, cond)
-	case q.derived(q.Metric) != nil:
-		hits, err = r.findDerived(ctx, q, cond)
+	case p.perLocation():
+		hits, err = r.findEach(ctx, p)
+	case r.legacySchema():
+		if t := p.x.t; p.x.op == 't' && t == p.rank && len(q.Derived) == 0 && q.Region == "" && t.lowerBound() {
+			hits, err = r.legacyFind(ctx, p.q, t, p.cond)
+		} else {
+			hits, err = r.findEach(ctx, p)
+		}
 	default:
-		hits, err = r.findSQL(ctx, q, cond)
+		hits, err = r.findSummaries(ctx, p)
 	}
 	if err != nil {
 		return nil, err
@@ -169,100 +287,138 @@ func (r *Repo) Find(ctx context.Context, q Query) ([]Hit, error) {
 			h.Share = h.Value / h.Total
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		a, b := &hits[i], &hits[j]
-		ka, kb := a.Value, b.Value
-		if q.Share {
-			ka, kb = a.Share, b.Share
-		}
-		if ka != kb {
-			return ka > kb
-		}
-		if a.Trial != b.Trial {
-			return a.Trial < b.Trial
-		}
-		if a.Cnode != b.Cnode {
-			return a.Cnode < b.Cnode
-		}
-		return a.Region < b.Region
-	})
+	sortHits(hits, p.byShare())
 	if q.Limit > 0 && len(hits) > q.Limit {
 		hits = hits[:q.Limit]
 	}
 	return hits, nil
 }
 
-func (r *Repo) findSQL(ctx context.Context, q Query, cond condition) ([]Hit, error) {
-	val := "s.excl"
-	if q.Inclusive {
-		val = "s.incl"
+// rankKey is what hits are ranked by; NaN ranks last.
+func rankKey(h *Hit, byShare bool) float64 {
+	k := h.Value
+	if byShare {
+		k = h.Share
 	}
-	var sb strings.Builder
-	var args []any
-	if q.Flat {
-		sb.WriteString(`SELECT m.trial, a.name, x.name, t.name, -1, -1, g.idx, g.name, ` + val + `, m.total
-			FROM metric m
-			JOIN region_stat s ON s.trial = m.trial AND s.metric = m.idx
-			JOIN region g ON g.trial = s.trial AND g.idx = s.region`)
-	} else {
-		sb.WriteString(`SELECT m.trial, a.name, x.name, t.name, c.idx, c.id, c.region, c.path, ` + val + `, m.total
-			FROM metric m
-			JOIN cnode_stat s ON s.trial = m.trial AND s.metric = m.idx
-			JOIN cnode c ON c.trial = s.trial AND c.idx = s.cnode`)
-		if q.Kind != "" {
-			sb.WriteString(` JOIN region g ON g.trial = c.trial AND g.idx = c.region`)
-		}
+	if math.IsNaN(k) {
+		return math.Inf(-1)
 	}
-	sb.WriteString(`
-		JOIN trial t ON t.id = m.trial
-		JOIN experiment x ON x.id = t.experiment
-		JOIN application a ON a.id = x.application
-		WHERE m.uniq_hash = ? AND m.uniq = ?`)
-	args = append(args, textHash(q.Metric), r.d.text(q.Metric))
-	if q.Share {
-		sb.WriteString(` AND m.total > 0 AND ` + val + ` >= ? * m.total`)
-		args = append(args, q.MinShare)
-	} else {
-		sb.WriteString(` AND ` + val + ` >= ?`)
-		args = append(args, q.MinValue)
-	}
-	if q.Kind != "" {
-		sb.WriteString(` AND g.kind = ?`)
-		args = append(args, r.d.text(q.Kind))
-	}
-	sb.WriteString(` AND ` + cond.sql)
-	args = append(args, cond.args...)
-	var hits []Hit
-	err := r.rows(ctx, sb.String(), args, func(s scanner) error {
-		var h Hit
-		err := s.Scan(&h.Trial, &h.App, &h.Experiment, &h.Name, &h.Cnode, &h.CnodeID, &h.Region, &h.Path, &h.Value, &h.Total)
-		hits = append(hits, h)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
-	}
-	return hits, nil
+	return k
 }
 
-// findPerLocation answers a search restricted to some locations from the
-// stored data of each trial that has the metric.
-func (r *Repo) findPerLocation(ctx context.Context, q Query, cond condition) ([]Hit, error) {
+// better reports whether a ranks before b: larger key, then lower trial,
+// call path and region.
+func better(a, b *Hit, byShare bool) bool {
+	ka, kb := rankKey(a, byShare), rankKey(b, byShare)
+	if ka != kb {
+		return ka > kb
+	}
+	if a.Trial != b.Trial {
+		return a.Trial < b.Trial
+	}
+	if a.Cnode != b.Cnode {
+		return a.Cnode < b.Cnode
+	}
+	return a.Region < b.Region
+}
+
+func sortHits(hits []Hit, byShare bool) {
+	sort.SliceStable(hits, func(i, j int) bool { return better(&hits[i], &hits[j], byShare) })
+}
+
+// trialData is what a search evaluates in one trial.
+type trialData struct {
+	id                    int64
+	app, experiment, name string
+	tree                  *tree
+	vec                   map[string]*vectors // by the name the query uses; nil: the trial lacks it
+}
+
+// evaluate appends the trial's hits.
+func (p *plan) evaluate(td *trialData, hits []Hit) []Hit {
+	q := &p.q
+	t := td.tree
+	rv := td.vec[p.rank.metric]
+	if rv == nil {
+		return hits
+	}
+	byPath := strings.Contains(q.Region, "/")
+	if q.Flat {
+		for g := range t.name {
+			if q.Kind != "" && t.kind[g] != q.Kind || q.Region != "" && !globMatch(q.Region, t.name[g]) {
+				continue
+			}
+			if !p.x.eval(func(ts *test) (float64, float64, bool) {
+				v := td.vec[ts.metric]
+				if v == nil || g >= len(v.regExcl) {
+					return 0, 0, false
+				}
+				if ts.incl {
+					return v.regIncl[g], v.total, true
+				}
+				return v.regExcl[g], v.total, true
+			}) {
+				continue
+			}
+			val := rv.regExcl[g]
+			if p.rank.incl {
+				val = rv.regIncl[g]
+			}
+			hits = append(hits, Hit{Trial: td.id, App: td.app, Experiment: td.experiment, Name: td.name,
+				Cnode: -1, CnodeID: -1, Region: g, Path: t.name[g], Value: val, Total: rv.total})
+		}
+		return hits
+	}
+	for c := range t.parent {
+		g := t.region[c]
+		if q.Kind != "" && t.kind[g] != q.Kind {
+			continue
+		}
+		if q.Region != "" {
+			subject := t.name[g]
+			if byPath {
+				subject = t.path(c)
+			}
+			if !globMatch(q.Region, subject) {
+				continue
+			}
+		}
+		if !p.x.eval(func(ts *test) (float64, float64, bool) {
+			v := td.vec[ts.metric]
+			if v == nil || c >= len(v.excl) {
+				return 0, 0, false
+			}
+			if ts.incl {
+				return v.incl[c], v.total, true
+			}
+			return v.excl[c], v.total, true
+		}) {
+			continue
+		}
+		val := rv.excl[c]
+		if p.rank.incl {
+			val = rv.incl[c]
+		}
+		hits = append(hits, Hit{Trial: td.id, App: td.app, Experiment: td.experiment, Name: td.name,
+			Cnode: c, CnodeID: t.id[c], Region: g, Path: t.path(c), Value: val, Total: rv.total})
+	}
+	return hits
+}
+
+// findEach answers a search by opening every trial the filter selects
+// and computing its values: for searches restricted to some locations
+// (whose values the summaries do not hold) and for repositories of an
+// older schema.
+func (r *Repo) findEach(ctx context.Context, p *plan) ([]Hit, error) {
 	type cand struct {
 		trial                 int64
 		app, experiment, name string
 	}
 	var cands []cand
-	has, args := "1=1", cond.args
-	if q.derived(q.Metric) == nil {
-		has = "EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND m.uniq_hash = ? AND m.uniq = ?)"
-		args = append([]any{textHash(q.Metric), r.d.text(q.Metric)}, cond.args...)
-	}
-	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name`+trialFrom+`
-		WHERE `+has+` AND `+cond.sql+` ORDER BY t.id`, args,
-		func(s scanner) error {
+	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name`+trialFrom+` WHERE `+r.visible("t")+` AND `+p.cond.sql+` ORDER BY t.id`,
+		p.cond.args, func(s scanner) error {
 			var c cand
-			err := s.Scan(&c.trial, &c.app, &c.experiment, &c.name)
+			err := s.Scan(&c.trial, r.d.str(&c.app), r.d.str(&c.experiment), r.d.str(&c.name))
 			cands = append(cands, c)
 			return err
 		})
@@ -278,218 +434,137 @@ func (r *Repo) findPerLocation(ctx context.Context, q Query, cond condition) ([]
 		if err != nil {
 			return nil, err
 		}
-		found, err := SearchExperiment(e, q)
+		td, err := p.experimentData(e)
 		if err != nil {
 			return nil, fmt.Errorf("repository %s: trial %d: %w", r.Name(), c.trial, err)
 		}
-		for _, h := range found {
-			h.Trial, h.App, h.Experiment, h.Name = c.trial, c.app, c.experiment, c.name
-			hits = append(hits, h)
+		if td == nil {
+			continue
 		}
+		td.id, td.app, td.experiment, td.name = c.trial, c.app, c.experiment, c.name
+		hits = p.evaluate(td, hits)
 	}
 	return hits, nil
 }
 
-// SearchExperiment runs q's metric constraint, kind and rank restriction
-// over one experiment (q.Where and q.Limit do not apply). Hits carry no
-// trial. It is what Find computes for each trial.
+// SearchExperiment runs q's constraint, kind, region and location
+// restrictions over one experiment (q.Where and q.Limit do not apply).
+// Hits carry no trial. It is what Find computes for each trial.
 func SearchExperiment(e *model.Experiment, q Query) ([]Hit, error) {
+	p := &plan{q: q}
+	if strings.TrimSpace(q.Constraint) != "" {
+		x, err := parseConstraint(q.Constraint, q.Inclusive)
+		if err != nil {
+			return nil, err
+		}
+		p.x = x
+		x.tests(func(t *test) {
+			if p.rank == nil && (q.Metric == "" || t.metric == q.Metric) {
+				p.rank = t
+			}
+		})
+		if p.rank == nil {
+			p.rank = &test{metric: q.Metric, incl: q.Inclusive}
+		}
+	} else {
+		t := &test{metric: q.Metric, incl: q.Inclusive, op: ">=", value: q.MinValue, share: q.Share}
+		if q.Share {
+			t.value = q.MinShare
+		}
+		p.x, p.rank = &expr{op: 't', t: t}, t
+	}
+	p.q.Kind = strings.ToLower(strings.TrimSpace(q.Kind))
+	td, err := p.experimentData(e)
+	if err != nil || td == nil {
+		return nil, err
+	}
+	hits := p.evaluate(td, nil)
+	for i := range hits {
+		hits[i].Trial, hits[i].App, hits[i].Experiment, hits[i].Name = 0, "", "", ""
+	}
+	return hits, nil
+}
+
+// experimentData computes the values a search needs from an experiment,
+// over the locations the query selects; nil when it selects none.
+func (p *plan) experimentData(e *model.Experiment) (*trialData, error) {
 	var cols []int
-	if q.Ranks != nil || q.Threads != nil {
-		if cols = selectLocations(e, q.Ranks, q.Threads); len(cols) == 0 {
+	if p.perLocation() {
+		if cols = selectLocations(e, p.q.Ranks, p.q.Threads, p.q.Host); len(cols) == 0 {
 			return nil, nil
 		}
 	}
-	v, err := q.queryVectors(len(e.Cnodes), len(e.Regions), func(name string) (vectors, error) {
-		m := e.MetricByName(name)
-		if m < 0 {
-			return vectors{}, errMissing
-		}
-		return experimentVectors(e, m, cols, 0)
-	})
-	if errors.Is(err, errMissing) {
-		return nil, nil
-	}
+	t, err := decodeTree(encodeTree(e))
 	if err != nil {
 		return nil, err
 	}
-	var hits []Hit
-	if q.Flat {
-		vals := v.regExcl
-		if q.Inclusive {
-			vals = v.regIncl
-		}
-		for g := range e.Regions {
-			if (q.Kind == "" || RegionKind(&e.Regions[g]) == q.Kind) && q.meets(vals[g], v.total) {
-				hits = append(hits, Hit{Cnode: -1, CnodeID: -1, Region: g, Path: e.Regions[g].Name, Value: vals[g], Total: v.total})
+	td := &trialData{tree: t, vec: map[string]*vectors{}}
+	for _, name := range p.metricNames() {
+		v, err := p.q.queryVectors(name, len(e.Cnodes), len(e.Regions), func(name string) (vectors, error) {
+			m := experimentMetric(e, name)
+			if m < 0 {
+				return vectors{}, errMissing
 			}
-		}
-		return hits, nil
-	}
-	vals := v.excl
-	if q.Inclusive {
-		vals = v.incl
-	}
-	paths := callPaths(e)
-	for c := range e.Cnodes {
-		g := e.Cnodes[c].Region
-		if (q.Kind == "" || RegionKind(&e.Regions[g]) == q.Kind) && q.meets(vals[c], v.total) {
-			hits = append(hits, Hit{Cnode: c, CnodeID: e.Cnodes[c].ID, Region: g, Path: paths[c], Value: vals[c], Total: v.total})
-		}
-	}
-	return hits, nil
-}
-
-// findDerived answers a search for a search-time derived metric from the
-// stored summaries of its operands, trial by trial.
-func (r *Repo) findDerived(ctx context.Context, q Query, cond condition) ([]Hit, error) {
-	type cand struct {
-		trial                 int64
-		app, experiment, name string
-		nc, nr                int
-	}
-	var cands []cand
-	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name,
-		(SELECT COUNT(*) FROM cnode c WHERE c.trial = t.id), (SELECT COUNT(*) FROM region g WHERE g.trial = t.id)`+trialFrom+`
-		WHERE `+cond.sql+` ORDER BY t.id`, cond.args, func(s scanner) error {
-		var c cand
-		err := s.Scan(&c.trial, &c.app, &c.experiment, &c.name, &c.nc, &c.nr)
-		cands = append(cands, c)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
-	}
-	var hits []Hit
-	for _, c := range cands {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		v, err := q.queryVectors(c.nc, c.nr, func(name string) (vectors, error) { return r.storedVectors(ctx, c.trial, name, c.nc, c.nr) })
+			return experimentVectors(e, m, cols, 0)
+		})
 		if errors.Is(err, errMissing) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("repository %s: trial %d: %w", r.Name(), c.trial, err)
-		}
-		found, err := r.hitsOf(ctx, c.trial, q, v)
-		if err != nil {
 			return nil, err
 		}
-		for _, h := range found {
-			h.Trial, h.App, h.Experiment, h.Name = c.trial, c.app, c.experiment, c.name
-			hits = append(hits, h)
-		}
+		td.vec[name] = &v
 	}
-	return hits, nil
+	return td, nil
 }
 
-// storedVectors reads a stored metric's vectors from the summaries.
-func (r *Repo) storedVectors(ctx context.Context, trial int64, name string, nc, nr int) (vectors, error) {
-	var idx int
-	var v vectors
-	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT idx, total FROM metric WHERE trial = ? AND uniq_hash = ? AND uniq = ?`),
-		trial, textHash(name), r.d.text(name)).Scan(&idx, &v.total)
-	if errors.Is(err, sql.ErrNoRows) {
-		return v, errMissing
+// experimentMetric returns the metric name names in e: the metric of
+// that unique name, else the one metric of that canonical identity.
+func experimentMetric(e *model.Experiment, name string) int {
+	if m := e.MetricByName(name); m >= 0 {
+		return m
 	}
-	if err != nil {
-		return v, err
+	id := canonicalIdentity(name)
+	if id == "" {
+		return -1
 	}
-	v.excl, v.incl = make([]float64, nc), make([]float64, nc)
-	v.regExcl, v.regIncl = make([]float64, nr), make([]float64, nr)
-	err = r.rows(ctx, `SELECT cnode, excl, incl FROM cnode_stat WHERE trial = ? AND metric = ?`, []any{trial, idx}, func(s scanner) error {
-		var c int
-		var x, y float64
-		if err := s.Scan(&c, &x, &y); err != nil {
-			return err
-		}
-		if c < 0 || c >= nc {
-			return errCorrupt
-		}
-		v.excl[c], v.incl[c] = x, y
-		return nil
-	})
-	if err != nil {
-		return v, err
-	}
-	err = r.rows(ctx, `SELECT region, excl, incl FROM region_stat WHERE trial = ? AND metric = ?`, []any{trial, idx}, func(s scanner) error {
-		var g int
-		var x, y float64
-		if err := s.Scan(&g, &x, &y); err != nil {
-			return err
-		}
-		if g < 0 || g >= nr {
-			return errCorrupt
-		}
-		v.regExcl[g], v.regIncl[g] = x, y
-		return nil
-	})
-	return v, err
-}
-
-// hitsOf applies q's constraint and kind to a trial's vectors.
-func (r *Repo) hitsOf(ctx context.Context, trial int64, q Query, v vectors) ([]Hit, error) {
-	type region struct{ name, kind string }
-	var regions []region
-	err := r.rows(ctx, `SELECT name, kind FROM region WHERE trial = ? ORDER BY idx`, []any{trial}, func(s scanner) error {
-		var g region
-		err := s.Scan(&g.name, &g.kind)
-		regions = append(regions, g)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	var hits []Hit
-	if q.Flat {
-		vals := v.regExcl
-		if q.Inclusive {
-			vals = v.regIncl
-		}
-		for g, reg := range regions {
-			if g < len(vals) && (q.Kind == "" || reg.kind == q.Kind) && q.meets(vals[g], v.total) {
-				hits = append(hits, Hit{Cnode: -1, CnodeID: -1, Region: g, Path: reg.name, Value: vals[g], Total: v.total})
+	found := -1
+	for m := range e.Metrics {
+		if metricIdentity(&e.Metrics[m]) == id {
+			if found >= 0 {
+				return -1
 			}
+			found = m
 		}
-		return hits, nil
 	}
-	vals := v.excl
-	if q.Inclusive {
-		vals = v.incl
-	}
-	err = r.rows(ctx, `SELECT idx, id, region, path FROM cnode WHERE trial = ? ORDER BY idx`, []any{trial}, func(s scanner) error {
-		var h Hit
-		if err := s.Scan(&h.Cnode, &h.CnodeID, &h.Region, &h.Path); err != nil {
-			return err
-		}
-		if h.Cnode >= len(vals) || h.Region < 0 || h.Region >= len(regions) {
-			return errCorrupt
-		}
-		h.Value, h.Total = vals[h.Cnode], v.total
-		if (q.Kind == "" || regions[h.Region].kind == q.Kind) && q.meets(h.Value, h.Total) {
-			hits = append(hits, h)
-		}
-		return nil
-	})
-	return hits, err
+	return found
 }
+
+// canonicalIdentity returns the canonical metric identity s names ("" for none).
+var canonicalIdentity = func(s string) string { return "" }
 
 // selectLocations returns the data columns whose process rank and thread
-// rank lie in the ranges. A location's process rank is the rank of its
-// location group (its own rank when it has none).
-func selectLocations(e *model.Experiment, ranks, threads []Range) []int {
+// rank lie in the ranges and that lie below a system node whose name
+// matches host. A location's process rank is the rank of its location
+// group (its own rank when it has none).
+func selectLocations(e *model.Experiment, ranks, threads []Range, host string) []int {
 	var cols []int
 	for l := range e.Locations {
 		n := e.Location(l)
-		proc := n.Rank
+		proc, grouped := n.Rank, false
+		onHost := host == ""
 		for p := n.Parent; p >= 0; p = e.System[p].Parent {
-			if e.System[p].Kind == model.Group {
-				proc = e.System[p].Rank
-				break
+			if e.System[p].Kind == model.Group && !grouped {
+				proc, grouped = e.System[p].Rank, true
+			}
+			if !onHost && globMatch(host, e.System[p].Name) {
+				onHost = true
 			}
 		}
-		if inRanges(ranks, proc) && inRanges(threads, n.Rank) {
+		if !onHost && globMatch(host, n.Name) {
+			onHost = true
+		}
+		if inRanges(ranks, proc) && inRanges(threads, n.Rank) && onHost {
 			cols = append(cols, l)
 		}
 	}

@@ -70,9 +70,10 @@ func postgresLoc(t testing.TB) string {
 	return u.String()
 }
 
+// openRepo opens the repository at loc, creating it when new.
 func openRepo(t testing.TB, loc string) *Repo {
 	t.Helper()
-	r, err := Open(context.Background(), loc)
+	r, err := OpenWith(context.Background(), loc, Options{Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}

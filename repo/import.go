@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"cubeview/format"
 	"cubeview/model"
@@ -87,7 +86,8 @@ type ImportOptions struct {
 	Attrs []model.Attr
 	// Force stores content that is already in the repository again.
 	Force bool
-	// Progress, if set, is called after each metric is summarised.
+	// Progress, if set, is called as the import advances: done of total
+	// steps (each metric is summarised, then stored).
 	Progress func(done, total int)
 }
 
@@ -109,8 +109,11 @@ type Source struct {
 }
 
 // Import reads the experiment at path (any format format.Open reads) and
-// stores it as a new trial in one transaction. It returns the trial's id.
+// stores it as a new trial. It returns the trial's id.
 func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int64, error) {
+	if err := r.writable("import " + path); err != nil {
+		return 0, err
+	}
 	src, err := hashSource(path)
 	if err != nil {
 		return 0, err
@@ -214,9 +217,11 @@ type querier interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }
 
+// trialBySHA returns the first stored trial with that content.
 func (r *Repo) trialBySHA(ctx context.Context, q querier, sum string) (int64, bool, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, r.d.q(`SELECT MIN(id) FROM trial WHERE sha256 = ? HAVING COUNT(*) > 0`), r.d.text(sum)).Scan(&id)
+	err := q.QueryRowContext(ctx, r.d.q(`SELECT MIN(t.id) FROM trial t WHERE t.sha256 = ? AND `+r.visible("t")+` HAVING COUNT(*) > 0`),
+		r.d.text(sum)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -226,90 +231,37 @@ func (r *Repo) trialBySHA(ctx context.Context, q querier, sum string) (int64, bo
 	return id, true, nil
 }
 
-// metricSummary is what the repository keeps of one metric besides the
-// definitions: per cnode and per region values, per location totals and
-// the encoded data.
-type metricSummary struct {
-	total            float64
-	excl, incl       []float64 // per cnode, aggregated over locations by the metric's kind
-	exclSt, inclSt   []stats   // per cnode, across locations
-	regExcl, regIncl []float64
-	locTotal         []float64
-	data             []byte // nil: no stored values
+// visible is the condition on a trial alias that hides trials being
+// imported.
+func (r *Repo) visible(alias string) string {
+	if r.legacySchema() {
+		return "1=1"
+	}
+	return alias + ".state = 0"
 }
 
-type stats struct{ min, max, mean, sd float64 }
-
-// summarise computes metric m's summary: from its block for a stored
-// metric, evaluated after aggregation for a derived one (which stores no
-// data).
-func summarise(e *model.Experiment, m int) (*metricSummary, error) {
-	met := &e.Metrics[m]
-	fail := func(err error) (*metricSummary, error) { return nil, fmt.Errorf("metric %q: %w", met.UniqName, err) }
+// summarise computes metric m's vectors over all locations: from its
+// rows for a stored metric, evaluated after aggregation for a derived one
+// (which stores no data). Rows are streamed, not loaded, where the
+// experiment's loader can.
+func summarise(e *model.Experiment, m int) (vectors, error) {
 	v, err := experimentVectors(e, m, nil, 0)
 	if err != nil {
-		return fail(err)
+		return v, fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err)
 	}
-	s := &metricSummary{total: v.total, excl: v.excl, incl: v.incl, regExcl: v.regExcl, regIncl: v.regIncl}
-	ms := model.MetricSel{Metric: m, Inclusive: true}
-	sys, err := e.SystemTreeValues(ms, e.CnodeOrder())
-	if err != nil {
-		return fail(err)
-	}
-	s.locTotal = e.LocationsOf(sys)
-	nc, nl := len(e.Cnodes), e.NumLocations()
-	s.exclSt = make([]stats, nc)
-	s.inclSt = make([]stats, nc)
-	own, err := e.PointValues(ms, false)
-	if err != nil {
-		return fail(err)
-	}
-	if own.StoredRows() == 0 {
-		return s, nil
-	}
-	withCallees, err := e.PointValues(ms, true)
-	if err != nil {
-		return fail(err)
-	}
-	for c := 0; c < nc; c++ {
-		s.exclSt[c] = rowStats(own.Row(c), nl)
-		s.inclSt[c] = rowStats(withCallees.Row(c), nl)
-	}
-	if met.HasStoredValues() {
-		s.data = encodeBlock(own)
-	}
-	return s, nil
+	return v, nil
 }
 
-// rowStats returns min, max, mean and population standard deviation of a
-// row of n values (nil: all zero).
-func rowStats(r []float64, n int) stats {
-	if r == nil || n == 0 {
-		return stats{}
-	}
-	st := stats{min: r[0], max: r[0]}
-	sum := 0.0
-	for _, v := range r {
-		if v < st.min {
-			st.min = v
-		}
-		if v > st.max {
-			st.max = v
-		}
-		sum += v
-	}
-	st.mean = sum / float64(n)
-	ss := 0.0
-	for _, v := range r {
-		d := v - st.mean
-		ss += d * d
-	}
-	st.sd = math.Sqrt(ss / float64(n))
-	return st
-}
-
-// ImportExperiment stores e as a new trial from src in one transaction.
+// ImportExperiment stores e as a new trial from src. The trial appears
+// whole or not at all: it is written in several short transactions while
+// invisible, then made visible in one, so that an import never holds the
+// repository for long and a killed one leaves nothing readers can see
+// (and what it left is removed by the next import).
 func (r *Repo) ImportExperiment(ctx context.Context, e *model.Experiment, src Source, opt ImportOptions) (int64, error) {
+	op := "import " + src.Path
+	if err := r.writable(op); err != nil {
+		return 0, err
+	}
 	if opt.App == "" {
 		opt.App = "default"
 	}
@@ -324,25 +276,57 @@ func (r *Repo) ImportExperiment(ctx context.Context, e *model.Experiment, src So
 			return 0, err
 		}
 	}
-	sums, err := summariseAll(ctx, e, opt.Progress)
+	n := len(e.Metrics)
+	progress := func(done int) {
+		if opt.Progress != nil {
+			opt.Progress(done, 2*n)
+		}
+	}
+	sums, err := summariseAll(ctx, e, progress)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", src.Path, err)
 	}
-	id, err := r.store(ctx, e, src, opt, sums)
+	conn, err := r.db.Conn(ctx)
 	if err != nil {
-		var dup *DuplicateError
-		if errors.As(err, &dup) {
-			return 0, err
+		return 0, r.writeError(op, err)
+	}
+	defer conn.Close()
+	act := newActivity("import of " + filepath.Base(src.Path))
+	defer r.announce(ctx, conn, act)()
+	id, err := r.stage(ctx, conn, e, src, opt, sums, act)
+	if err != nil {
+		return 0, r.importError(op, err)
+	}
+	defer r.unlockImport(conn, id)
+	fail := func(err error) (int64, error) {
+		r.discard(conn, id)
+		return 0, r.importError(op, err)
+	}
+	for m := range e.Metrics {
+		if err := r.storeMetric(ctx, conn, e, id, m, sums[m]); err != nil {
+			return fail(fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err))
 		}
-		return 0, r.writeError("import "+src.Path, err)
+		progress(n + m + 1)
+	}
+	if err := r.publish(ctx, conn, id, src, opt.Force); err != nil {
+		return fail(err)
 	}
 	return id, nil
 }
 
-// summariseAll summarises every metric, as many at a time as there are CPUs.
-func summariseAll(ctx context.Context, e *model.Experiment, progress func(done, total int)) ([]*metricSummary, error) {
+func (r *Repo) importError(op string, err error) error {
+	var dup *DuplicateError
+	if errors.As(err, &dup) {
+		return err
+	}
+	return r.writeError(op, err)
+}
+
+// summariseAll summarises every metric, as many at a time as there are
+// CPUs, calling progress after each.
+func summariseAll(ctx context.Context, e *model.Experiment, progress func(done int)) ([]vectors, error) {
 	n := len(e.Metrics)
-	sums := make([]*metricSummary, n)
+	sums := make([]vectors, n)
 	errs := make([]error, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -354,12 +338,10 @@ func summariseAll(ctx context.Context, e *model.Experiment, progress func(done, 
 			defer wg.Done()
 			for m := range next {
 				sums[m], errs[m] = summarise(e, m)
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done, n)
-					mu.Unlock()
-				}
+				mu.Lock()
+				done++
+				progress(done)
+				mu.Unlock()
 			}
 		}()
 	}
@@ -439,18 +421,17 @@ func checkAttrKey(k string) error {
 	return nil
 }
 
-func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt ImportOptions, sums []*metricSummary) (int64, error) {
-	tx, err := r.db.BeginTx(ctx, nil)
+// stage writes the trial's definitions and attributes as an invisible
+// trial and returns its id. It first removes what dead imports left.
+func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, src Source, opt ImportOptions, sums []vectors, act activity) (int64, error) {
+	if err := r.cleanDeadImports(ctx, conn); err != nil {
+		return 0, err
+	}
+	tx, err := r.beginWriteOn(ctx, conn, "import "+src.Path)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	if r.d.name == "postgres" {
-		// Imports commit one at a time so that the duplicate check holds.
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7212090518)`); err != nil {
-			return 0, err
-		}
-	}
 	if !opt.Force {
 		if id, ok, err := r.trialBySHA(ctx, tx, src.SHA256); err != nil {
 			return 0, err
@@ -462,15 +443,15 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 	if err != nil {
 		return 0, err
 	}
+	t := r.d.text
 	var id int64
-	err = tx.QueryRowContext(ctx, r.d.q(`INSERT INTO trial (experiment, name, source, size, sha256, format, imported, header)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		expID, r.d.text(opt.Name), r.d.text(src.Path), src.Size, r.d.text(src.SHA256), r.d.text(e.Format),
-		r.d.text(time.Now().UTC().Format(time.RFC3339Nano)), encodeHeader(e)).Scan(&id)
+	err = tx.QueryRowContext(ctx, r.d.q(`INSERT INTO trial (experiment, name, source, size, sha256, format, imported, state, importer,
+		cnodes, regions, locations, header, tree) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		expID, t(opt.Name), t(src.Path), src.Size, t(src.SHA256), t(e.Format), t(nowText()), t(act.encode()),
+		len(e.Cnodes), len(e.Regions), e.NumLocations(), seal(encodeHeader(e)), encodeTree(e)).Scan(&id)
 	if err != nil {
 		return 0, err
 	}
-	t := r.d.text
 	ins := &inserter{ctx: ctx, tx: tx, d: r.d}
 	for _, a := range mergeAttrs(e, opt.Attrs) {
 		ins.add("trial_attr", []string{"trial", "key", "key_hash", "value", "num", "origin"},
@@ -480,10 +461,10 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 	for i := range e.Metrics {
 		m := &e.Metrics[i]
 		ins.add("metric", []string{"trial", "idx", "id", "parent", "ord", "uniq", "uniq_hash", "disp", "dtype", "unit", "descr", "url", "val",
-			"type", "expression", "init_expression", "formula", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total"},
+			"type", "expression", "init_expression", "formula", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total", "canonical"},
 			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
 			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(formulaText(m)), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
-			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total)
+			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total, t(metricIdentity(m)))
 	}
 	for i := range e.Regions {
 		g := &e.Regions[i]
@@ -492,11 +473,10 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 			t(RegionKind(g)), extra(attrList(g.Attrs)))
 	}
 	ordOf = siblingOrder(len(e.Cnodes), e.CnodeRoots, func(i int) []int { return e.Cnodes[i].Children })
-	paths := callPaths(e)
 	for i := range e.Cnodes {
 		c := &e.Cnodes[i]
-		ins.add("cnode", []string{"trial", "idx", "id", "parent", "ord", "region", "call_file", "call_line", "present", "path", "extra"},
-			id, i, c.ID, c.Parent, ordOf[i], c.Region, t(c.CallFile), c.CallLine, int64(c.Present), t(paths[i]),
+		ins.add("cnode", []string{"trial", "idx", "id", "parent", "ord", "region", "call_file", "call_line", "present", "extra"},
+			id, i, c.ID, c.Parent, ordOf[i], c.Region, t(c.CallFile), c.CallLine, int64(c.Present),
 			extra(paramList(c.Params), attrList(c.Attrs)))
 	}
 	ordOf = siblingOrder(len(e.System), e.SystemRoots, func(i int) []int { return e.System[i].Children })
@@ -506,43 +486,238 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 			id, i, n.ID, int(n.Kind), t(n.Class), t(n.Name), t(n.Descr), n.Rank, n.Location, int64(n.Present), n.Parent, ordOf[i],
 			extra(attrList(n.Attrs)))
 	}
-	for m, s := range sums {
-		for c := range s.excl {
-			x, y := s.exclSt[c], s.inclSt[c]
-			ins.add("cnode_stat", []string{"trial", "metric", "cnode", "excl", "incl", "excl_min", "excl_max", "excl_mean", "excl_sd",
-				"incl_min", "incl_max", "incl_mean", "incl_sd"},
-				id, m, c, s.excl[c], s.incl[c], x.min, x.max, x.mean, x.sd, y.min, y.max, y.mean, y.sd)
-		}
-		for g := range s.regExcl {
-			ins.add("region_stat", []string{"trial", "metric", "region", "excl", "incl"}, id, m, g, s.regExcl[g], s.regIncl[g])
-		}
-		for l, v := range s.locTotal {
-			ins.add("location_total", []string{"trial", "metric", "location", "value"}, id, m, l, v)
-		}
-	}
 	if err := ins.flushAll(); err != nil {
 		return 0, err
 	}
-	for m, s := range sums {
-		if s.data == nil {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO metric_data (trial, metric, codec, data) VALUES (?, ?, ?, ?)`),
-			id, m, codecShuffleFlate, s.data); err != nil {
+	if err := r.recordNames(ctx, tx, e); err != nil {
+		return 0, err
+	}
+	if r.d.name == "postgres" {
+		// Held by this connection until the import ends, so that others
+		// can tell it from an import that died.
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lockImport+id); err != nil {
 			return 0, err
 		}
 	}
-	if testHookBeforeCommit != nil {
-		testHookBeforeCommit()
-	}
 	if err := tx.Commit(); err != nil {
+		r.unlockImport(conn, id)
 		return 0, err
 	}
 	return id, nil
 }
 
-// testHookBeforeCommit, when set by a test, runs inside the import
-// transaction just before it commits.
+// metricIdentity is the canonical identity stored with a metric.
+func metricIdentity(m *model.Metric) string { return "" }
+
+// setIdentity restores a metric's canonical identity.
+func setIdentity(m *model.Metric, identity string) {}
+
+// recordNames adds the trial's metric names to the names ever stored.
+func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment) error {
+	ignore := `INSERT OR IGNORE INTO metric_name (name, name_hash, canonical) VALUES (?, ?, ?)`
+	if r.d.name == "postgres" {
+		ignore = `INSERT INTO metric_name (name, name_hash, canonical) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	}
+	seen := map[string]bool{}
+	for i := range e.Metrics {
+		m := &e.Metrics[i]
+		if seen[m.UniqName] {
+			continue
+		}
+		seen[m.UniqName] = true
+		var n int
+		if err := tx.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM metric_name WHERE name_hash = ? AND name = ?`),
+			textHash(m.UniqName), r.d.text(m.UniqName)).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, r.d.q(ignore), r.d.text(m.UniqName), textHash(m.UniqName), r.d.text(metricIdentity(m))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storeMetric writes metric m's summary, bounds and data chunks, in
+// transactions of bounded size.
+func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experiment, id int64, m int, v vectors) error {
+	tx, err := r.beginWriteOn(ctx, conn, "import")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if tx != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := r.insertSummary(ctx, tx, id, m, v, e.Metrics[m].UniqName, cnodeRegions(e), kindsOf(e)); err != nil {
+		return err
+	}
+	met := &e.Metrics[m]
+	if met.HasStoredValues() && met.Unavailable == "" {
+		b, err := e.Block(m)
+		if err != nil {
+			return err
+		}
+		var pending int64
+		w := newChunkWriter(r.chunkCodec(), e.NumLocations(), func(ch encodedChunk) error {
+			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO chunk (trial, metric, seq, codec, nrows, checksum, rows, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+				id, m, ch.seq, ch.codec, ch.nrows, int64(ch.checksum), ch.rows, ch.data); err != nil {
+				return err
+			}
+			if pending += int64(len(ch.data)); pending >= txBytes {
+				if err := tx.Commit(); err != nil {
+					return err
+				}
+				pending = 0
+				if tx, err = r.beginWriteOn(ctx, conn, "import"); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err := b.Scan(w.add); err != nil {
+			return err
+		}
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	err = tx.Commit()
+	tx = nil
+	return err
+}
+
+// chunkCodec is the codec chunks are written in: PostgreSQL compresses
+// stored values itself and its users read them with SQL.
+func (r *Repo) chunkCodec() int {
+	if r.d.name == "postgres" {
+		return codecRawPlanes
+	}
+	return codecPlanes
+}
+
+// txBytes bounds the data one import transaction writes.
+const txBytes = 32 << 20
+
+// publish makes the staged trial visible: unless force, only when no
+// trial of the same content became visible meanwhile.
+func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source, force bool) error {
+	tx, err := r.beginWriteOn(ctx, conn, "import "+src.Path)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if r.d.name == "postgres" {
+		if err := r.lockPostgres(ctx, tx, "import "+src.Path, lockCommit); err != nil {
+			return err
+		}
+	}
+	if !force {
+		if dup, ok, err := r.trialBySHA(ctx, tx, src.SHA256); err != nil {
+			return err
+		} else if ok {
+			return &DuplicateError{Path: src.Path, Trial: dup}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, r.d.q(`UPDATE trial SET state = 0, importer = ?, imported = ? WHERE id = ?`),
+		r.d.text(""), r.d.text(nowText()), id); err != nil {
+		return err
+	}
+	if testHookBeforeCommit != nil {
+		testHookBeforeCommit()
+	}
+	return tx.Commit()
+}
+
+// discard removes a staged trial after a failed import (best effort: a
+// trial left behind is removed by the next import).
+func (r *Repo) discard(conn *sql.Conn, id int64) {
+	ctx := context.Background()
+	tx, err := r.beginWriteOn(ctx, conn, "discard")
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial WHERE id = ? AND state = 1`), id); err == nil {
+		tx.Commit()
+	}
+}
+
+func (r *Repo) unlockImport(conn *sql.Conn, id int64) {
+	if r.d.name == "postgres" {
+		conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, lockImport+id)
+	}
+}
+
+// cleanDeadImports removes trials whose import died before they became
+// visible: in PostgreSQL those whose importer no longer holds its lock, in
+// SQLite those whose importing process on this machine no longer runs.
+func (r *Repo) cleanDeadImports(ctx context.Context, conn *sql.Conn) error {
+	type staged struct {
+		id  int64
+		who string
+	}
+	var list []staged
+	rs, err := conn.QueryContext(ctx, `SELECT id, importer FROM trial WHERE state = 1`)
+	if err != nil {
+		return err
+	}
+	for rs.Next() {
+		var s staged
+		if err := rs.Scan(&s.id, r.d.str(&s.who)); err != nil {
+			rs.Close()
+			return err
+		}
+		list = append(list, s)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil || len(list) == 0 {
+		return err
+	}
+	var dead []int64
+	for _, s := range list {
+		if r.d.name == "postgres" {
+			var free bool
+			if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, lockImport+s.id).Scan(&free); err != nil {
+				return err
+			}
+			if free {
+				dead = append(dead, s.id)
+			}
+			continue
+		}
+		if a, ok := decodeActivity(s.who); !ok || !a.alive() {
+			dead = append(dead, s.id)
+		}
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	tx, err := r.beginWriteOn(ctx, conn, "removing what a dead import left")
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, id := range dead {
+		if _, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial WHERE id = ? AND state = 1`), id); err != nil {
+			return err
+		}
+	}
+	if err := r.pruneEmpty(ctx, tx); err != nil {
+		return err
+	}
+	err = tx.Commit()
+	for _, id := range dead {
+		r.unlockImport(conn, id)
+	}
+	return err
+}
+
+// testHookBeforeCommit, when set by a test, runs inside the transaction
+// that makes an import visible, just before it commits.
 var testHookBeforeCommit func()
 
 // formulaText is the stored form of a derived metric's formula, "" for
@@ -583,26 +758,12 @@ func siblingOrder(n int, roots []int, children func(int) []int) []int {
 	return ord
 }
 
-// callPaths returns every cnode's call path, region names joined by "/".
-func callPaths(e *model.Experiment) []string {
-	paths := make([]string, len(e.Cnodes))
-	for _, c := range e.CnodeOrder() {
-		name := e.Regions[e.Cnodes[c].Region].Name
-		if p := e.Cnodes[c].Parent; p >= 0 {
-			paths[c] = paths[p] + "/" + name
-		} else {
-			paths[c] = name
-		}
-	}
-	return paths
-}
-
 // ensureExperiment returns the id of application app's experiment exp,
 // creating both as needed.
 func (r *Repo) ensureExperiment(ctx context.Context, tx *sql.Tx, app, exp string) (int64, error) {
 	if r.d.name == "postgres" {
 		// Serialise creation so that a name is created once.
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7212090519)`); err != nil {
+		if err := r.lockPostgres(ctx, tx, "creating "+app+"/"+exp, lockNames); err != nil {
 			return 0, err
 		}
 	}

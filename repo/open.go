@@ -16,7 +16,9 @@ import (
 func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	e := &model.Experiment{Source: fmt.Sprintf("repo:%d", id)}
 	var header []byte
-	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT format, header FROM trial WHERE id = ?`), id).Scan(&e.Format, &header)
+	var tr Trial
+	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT t.format, t.header, t.sha256, t.size FROM trial t WHERE t.id = ? AND `+r.visible("t")), id).
+		Scan(r.d.str(&e.Format), &header, r.d.str(&tr.SHA256), &tr.Size)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("repository %s has no trial %d", r.Name(), id)
 	}
@@ -26,25 +28,38 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	fail := func(what string, err error) (*model.Experiment, error) {
 		return nil, fmt.Errorf("repository %s: trial %d: %s: %w", r.Name(), id, what, err)
 	}
+	if !r.legacySchema() {
+		if header, err = unseal(header); err != nil {
+			return fail("header", err)
+		}
+	}
 	if err := decodeHeader(header, e); err != nil {
 		return fail("header", err)
 	}
 	var mOrd, cOrd, sOrd []int
+	canonical := ", canonical"
+	if r.schema < schemaCanonical {
+		canonical = ", ''"
+	}
 	err = r.rows(ctx, `SELECT idx, id, parent, ord, uniq, disp, dtype, unit, descr, url, val, type, expression, init_expression,
-		formula, viztype, aggregation, unavailable, approximate, present, extra FROM metric WHERE trial = ? ORDER BY idx`,
+		formula, viztype, aggregation, unavailable, approximate, present, extra`+canonical+` FROM metric WHERE trial = ? ORDER BY idx`,
 		[]any{id}, func(s scanner) error {
 			var m model.Metric
 			var idx, ord, aggr, approx int
 			var present int64
 			var ex []byte
-			var formula string
-			if err := s.Scan(&idx, &m.ID, &m.Parent, &ord, &m.UniqName, &m.DispName, &m.DataType, &m.Unit, &m.Descr, &m.URL, &m.Val,
-				&m.Type, &m.Expression, &m.InitExpression, &formula, &m.VizType, &aggr, &m.Unavailable, &approx, &present, &ex); err != nil {
+			var formula, dtype, mtype, identity string
+			d := r.d
+			if err := s.Scan(&idx, &m.ID, &m.Parent, &ord, d.str(&m.UniqName), d.str(&m.DispName), d.str(&dtype), d.str(&m.Unit), d.str(&m.Descr),
+				d.str(&m.URL), d.str(&m.Val), d.str(&mtype), d.str(&m.Expression), d.str(&m.InitExpression), d.str(&formula), d.str(&m.VizType),
+				&aggr, d.str(&m.Unavailable), &approx, &present, &ex, d.str(&identity)); err != nil {
 				return err
 			}
 			if idx != len(e.Metrics) {
 				return errCorrupt
 			}
+			m.DataType, m.Type = model.DataType(dtype), model.MetricType(mtype)
+			setIdentity(&m, identity)
 			m.Aggregation, m.Approximate, m.Present = model.Aggregation(aggr), approx != 0, model.Mask(present)
 			if formula != "" {
 				f, err := model.ParseFormula(formula)
@@ -72,7 +87,9 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 		var g model.Region
 		var idx int
 		var ex []byte
-		if err := s.Scan(&idx, &g.ID, &g.Name, &g.MangledName, &g.Module, &g.Begin, &g.End, &g.Paradigm, &g.Role, &g.URL, &g.Descr, &ex); err != nil {
+		d := r.d
+		if err := s.Scan(&idx, &g.ID, d.str(&g.Name), d.str(&g.MangledName), d.str(&g.Module), &g.Begin, &g.End, d.str(&g.Paradigm),
+			d.str(&g.Role), d.str(&g.URL), d.str(&g.Descr), &ex); err != nil {
 			return err
 		}
 		if idx != len(e.Regions) {
@@ -97,7 +114,7 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 		var idx, ord int
 		var present int64
 		var ex []byte
-		if err := s.Scan(&idx, &c.ID, &c.Parent, &ord, &c.Region, &c.CallFile, &c.CallLine, &present, &ex); err != nil {
+		if err := s.Scan(&idx, &c.ID, &c.Parent, &ord, &c.Region, r.d.str(&c.CallFile), &c.CallLine, &present, &ex); err != nil {
 			return err
 		}
 		if idx != len(e.Cnodes) {
@@ -124,7 +141,8 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 		var idx, kind, ord int
 		var present int64
 		var ex []byte
-		if err := s.Scan(&idx, &n.ID, &kind, &n.Class, &n.Name, &n.Descr, &n.Rank, &n.Location, &present, &n.Parent, &ord, &ex); err != nil {
+		if err := s.Scan(&idx, &n.ID, &kind, r.d.str(&n.Class), r.d.str(&n.Name), r.d.str(&n.Descr), &n.Rank, &n.Location, &present,
+			&n.Parent, &ord, &ex); err != nil {
 			return err
 		}
 		if idx != len(e.System) {
@@ -148,7 +166,11 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	if err := link(e, mOrd, cOrd, sOrd); err != nil {
 		return fail("definitions", err)
 	}
-	e.SetLoader(&loader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations)})
+	if r.legacySchema() {
+		e.SetLoader(&legacyLoader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)})
+	} else {
+		e.SetLoader(&loader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)})
+	}
 	if err := e.Validate(); err != nil {
 		return fail("invalid experiment", err)
 	}
@@ -211,38 +233,6 @@ func link(e *model.Experiment, mOrd, cOrd, sOrd []int) error {
 		}
 	}
 	return nil
-}
-
-// loader reads a trial's metric blocks on first use.
-type loader struct {
-	r                   *Repo
-	trial               int64
-	ncnodes, nlocations int
-}
-
-// LoadBlock implements model.Loader.
-func (l *loader) LoadBlock(m int) (*model.Block, error) {
-	var codec int
-	var data []byte
-	err := l.r.db.QueryRow(l.r.d.q(`SELECT codec, data FROM metric_data WHERE trial = ? AND metric = ?`), l.trial, m).Scan(&codec, &data)
-	if errors.Is(err, sql.ErrNoRows) {
-		var n int
-		if err := l.r.db.QueryRow(l.r.d.q(`SELECT COUNT(*) FROM trial WHERE id = ?`), l.trial).Scan(&n); err == nil && n == 0 {
-			return nil, fmt.Errorf("repository %s: trial %d was removed", l.r.Name(), l.trial)
-		}
-		return nil, nil // no stored values: all zero
-	}
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: trial %d: %w", l.r.Name(), l.trial, err)
-	}
-	if codec != codecShuffleFlate {
-		return nil, fmt.Errorf("repository %s: trial %d: metric data in unknown codec %d (a newer cubeview wrote it)", l.r.Name(), l.trial, codec)
-	}
-	b, err := decodeBlock(data, l.ncnodes, l.nlocations)
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: trial %d: metric %d: %w", l.r.Name(), l.trial, m, err)
-	}
-	return b, nil
 }
 
 type scanner interface{ Scan(...any) error }

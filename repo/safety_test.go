@@ -177,7 +177,7 @@ func TestKilledImport(t *testing.T) {
 func counts(t *testing.T, r *Repo) string {
 	var sb strings.Builder
 	for _, table := range []string{"application", "experiment", "trial", "trial_attr", "metric", "region", "cnode", "sysnode",
-		"cnode_stat", "region_stat", "location_total", "metric_data"} {
+		"summary", "bound", "chunk"} {
 		var n int
 		if err := r.db.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
 			t.Fatal(err)

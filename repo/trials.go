@@ -38,10 +38,12 @@ func (t *Trial) Attr(key string) (Attribute, bool) {
 const trialColumns = `t.id, a.name, x.name, t.name, t.source, t.size, t.sha256, t.format, t.imported`
 const trialFrom = ` FROM trial t JOIN experiment x ON x.id = t.experiment JOIN application a ON a.id = x.application`
 
-func scanTrial(s scanner) (Trial, error) {
+func (r *Repo) scanTrial(s scanner) (Trial, error) {
 	var t Trial
 	var imported string
-	if err := s.Scan(&t.ID, &t.App, &t.Experiment, &t.Name, &t.Source, &t.Size, &t.SHA256, &t.Format, &imported); err != nil {
+	d := r.d
+	if err := s.Scan(&t.ID, d.str(&t.App), d.str(&t.Experiment), d.str(&t.Name), d.str(&t.Source), &t.Size, d.str(&t.SHA256),
+		d.str(&t.Format), d.str(&imported)); err != nil {
 		return t, err
 	}
 	t.Imported, _ = time.Parse(time.RFC3339Nano, imported)
@@ -58,14 +60,15 @@ type ListOptions struct {
 // Trials returns the trials that match filter (see the filter language
 // above; "" matches all), in import order.
 func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Trial, error) {
-	cond, err := compileFilter(r.d, filter)
+	cond, err := r.filter(ctx, filter)
 	if err != nil {
 		return nil, err
 	}
+	cond.sql = r.visible("t") + " AND " + cond.sql
 	var out []Trial
 	index := map[int64]int{}
 	err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+cond.sql+` ORDER BY t.id`, cond.args, func(s scanner) error {
-		t, err := scanTrial(s)
+		t, err := r.scanTrial(s)
 		index[t.ID] = len(out)
 		out = append(out, t)
 		return err
@@ -83,7 +86,7 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial IN (SELECT t.id`+trialFrom+
 		` WHERE `+cond.sql+`)`+origin+` ORDER BY v.trial, v.key`, cond.args, func(s scanner) error {
 		var id int64
-		a, err := scanAttr(s, &id)
+		a, err := r.scanAttr(s, &id)
 		if i, ok := index[id]; ok {
 			out[i].Attrs = append(out[i].Attrs, a)
 		}
@@ -95,18 +98,18 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	return out, nil
 }
 
-func scanAttr(s scanner, trial *int64) (Attribute, error) {
+func (r *Repo) scanAttr(s scanner, trial *int64) (Attribute, error) {
 	var a Attribute
 	var num sql.NullFloat64
 	var origin int
-	err := s.Scan(trial, &a.Key, &a.Value, &num, &origin)
+	err := s.Scan(trial, r.d.str(&a.Key), r.d.str(&a.Value), &num, &origin)
 	a.IsNumber, a.Number, a.Origin = num.Valid, num.Float64, Origin(origin)
 	return a, err
 }
 
 // Trial returns trial id with all its attributes.
 func (r *Repo) Trial(ctx context.Context, id int64) (Trial, error) {
-	t, err := scanTrial(r.db.QueryRowContext(ctx, r.d.q(`SELECT `+trialColumns+trialFrom+` WHERE t.id = ?`), id))
+	t, err := r.scanTrial(r.db.QueryRowContext(ctx, r.d.q(`SELECT `+trialColumns+trialFrom+` WHERE t.id = ? AND `+r.visible("t")), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, fmt.Errorf("repository %s has no trial %d", r.Name(), id)
 	}
@@ -116,7 +119,7 @@ func (r *Repo) Trial(ctx context.Context, id int64) (Trial, error) {
 	err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial = ? ORDER BY v.key`,
 		[]any{id}, func(s scanner) error {
 			var tid int64
-			a, err := scanAttr(s, &tid)
+			a, err := r.scanAttr(s, &tid)
 			t.Attrs = append(t.Attrs, a)
 			return err
 		})
@@ -135,12 +138,16 @@ type Counts struct {
 // Counts returns the sizes of trial id's dimensions.
 func (r *Repo) Counts(ctx context.Context, id int64) (Counts, error) {
 	var c Counts
+	data := "chunk"
+	if r.legacySchema() {
+		data = "metric_data"
+	}
 	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT
 		(SELECT COUNT(*) FROM metric WHERE trial = ?),
 		(SELECT COUNT(*) FROM region WHERE trial = ?),
 		(SELECT COUNT(*) FROM cnode WHERE trial = ?),
 		(SELECT COUNT(*) FROM sysnode WHERE trial = ? AND location >= 0),
-		(SELECT COALESCE(SUM(LENGTH(data)), 0) FROM metric_data WHERE trial = ?)`), id, id, id, id, id).
+		(SELECT COALESCE(SUM(LENGTH(data)), 0) FROM `+data+` WHERE trial = ?)`), id, id, id, id, id).
 		Scan(&c.Metrics, &c.Regions, &c.Cnodes, &c.Locations, &c.DataBytes)
 	if err != nil {
 		return c, fmt.Errorf("repository %s: %w", r.Name(), err)
@@ -152,13 +159,14 @@ func (r *Repo) Counts(ctx context.Context, id int64) (Counts, error) {
 // unset. The keys app, experiment and name move or rename the trial; the
 // other trial fields are facts of the import and cannot be set.
 func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset []string) error {
-	tx, err := r.db.BeginTx(ctx, nil)
+	tx, err := r.beginWrite(ctx, fmt.Sprintf("set trial %d", id))
 	if err != nil {
-		return r.writeError(fmt.Sprintf("set trial %d", id), err)
+		return err
 	}
 	defer tx.Rollback()
 	var app, exp, name string
-	err = tx.QueryRowContext(ctx, r.d.q(`SELECT a.name, x.name, t.name`+trialFrom+` WHERE t.id = ?`), id).Scan(&app, &exp, &name)
+	err = tx.QueryRowContext(ctx, r.d.q(`SELECT a.name, x.name, t.name`+trialFrom+` WHERE t.id = ? AND `+r.visible("t")), id).
+		Scan(r.d.str(&app), r.d.str(&exp), r.d.str(&name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("repository %s has no trial %d", r.Name(), id)
 	}
@@ -227,13 +235,13 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 // Remove deletes trials, all or none, and experiments and applications
 // left empty.
 func (r *Repo) Remove(ctx context.Context, ids ...int64) error {
-	tx, err := r.db.BeginTx(ctx, nil)
+	tx, err := r.beginWrite(ctx, "rm")
 	if err != nil {
-		return r.writeError("rm", err)
+		return err
 	}
 	defer tx.Rollback()
 	for _, id := range ids {
-		res, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial WHERE id = ?`), id)
+		res, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial WHERE id = ? AND state = 0`), id)
 		if err != nil {
 			return r.writeError(fmt.Sprintf("rm trial %d", id), err)
 		}
@@ -265,7 +273,7 @@ func (r *Repo) Resolve(ctx context.Context, ref string) (int64, error) {
 	spec := strings.TrimPrefix(ref, RefPrefix)
 	if id, err := strconv.ParseInt(spec, 10, 64); err == nil && id > 0 {
 		var n int
-		if err := r.db.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM trial WHERE id = ?`), id).Scan(&n); err != nil {
+		if err := r.db.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM trial t WHERE t.id = ? AND `+r.visible("t")), id).Scan(&n); err != nil {
 			return 0, fmt.Errorf("repository %s: %w", r.Name(), err)
 		}
 		if n == 0 {
@@ -305,6 +313,7 @@ func (r *Repo) Resolve(ctx context.Context, ref string) (int64, error) {
 		}
 	}
 	var ids []int64
+	parts = append(parts, r.visible("t"))
 	err := r.rows(ctx, `SELECT t.id`+trialFrom+` WHERE `+strings.Join(parts, " AND ")+` ORDER BY t.id LIMIT 11`, args, func(s scanner) error {
 		var id int64
 		err := s.Scan(&id)

@@ -30,21 +30,28 @@ func evalFormula(f *model.Formula, nc, nr int, operand func(name string) (vector
 		}
 		ops[name] = v
 	}
-	pick := func(sel func(vectors) []float64) func(string) ([]float64, error) {
-		return func(name string) ([]float64, error) { return sel(ops[name]), nil }
+	// A part that some operand lacks (a search reads only the parts it
+	// needs) is left out of the result too.
+	part := func(sel func(vectors) []float64, n int) ([]float64, error) {
+		for _, op := range ops {
+			if sel(op) == nil {
+				return nil, nil
+			}
+		}
+		return f.Eval(n, func(name string) ([]float64, error) { return sel(ops[name]), nil })
 	}
 	var v vectors
 	var err error
-	if v.excl, err = f.Eval(nc, pick(func(x vectors) []float64 { return x.excl })); err != nil {
+	if v.excl, err = part(func(x vectors) []float64 { return x.excl }, nc); err != nil {
 		return v, err
 	}
-	if v.incl, err = f.Eval(nc, pick(func(x vectors) []float64 { return x.incl })); err != nil {
+	if v.incl, err = part(func(x vectors) []float64 { return x.incl }, nc); err != nil {
 		return v, err
 	}
-	if v.regExcl, err = f.Eval(nr, pick(func(x vectors) []float64 { return x.regExcl })); err != nil {
+	if v.regExcl, err = part(func(x vectors) []float64 { return x.regExcl }, nr); err != nil {
 		return v, err
 	}
-	if v.regIncl, err = f.Eval(nr, pick(func(x vectors) []float64 { return x.regIncl })); err != nil {
+	if v.regIncl, err = part(func(x vectors) []float64 { return x.regIncl }, nr); err != nil {
 		return v, err
 	}
 	v.total, err = f.EvalScalar(func(name string) (float64, error) { return ops[name].total, nil })

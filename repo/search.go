@@ -1,0 +1,510 @@
+package repo
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// A search reads the summaries only of the trials that can hold a hit.
+// The bound table says, per trial, metric and region kind, the largest
+// value and share among its call paths and regions: a test "m >= x"
+// (or "> x") joined by "and" to the rest of the constraint rules out
+// every trial whose bound is below x. Candidates come from the bound
+// index in order of the ranking test's bound, so the best Limit hits are
+// known as soon as the next candidate's bound is below the worst of them;
+// the work grows with the hits asked for, not with the trials stored.
+
+// cand is a candidate trial and the bound of its ranking value (+Inf
+// when candidates are not ordered by it).
+type cand struct {
+	trial int64
+	bound float64
+}
+
+// candStream yields candidates in order: bound descending, then trial.
+type candStream interface {
+	next(ctx context.Context) (cand, bool, error)
+}
+
+// boundColumn returns the bound column of a test: excl_max, incl_share, …
+func boundColumn(t *test, flat bool) string {
+	col := "excl"
+	if t.incl {
+		col = "incl"
+	}
+	if flat {
+		col = "flat_" + col
+	}
+	if t.share {
+		return col + "_share"
+	}
+	return col + "_max"
+}
+
+// boundCondition returns the SQL condition (on alias a) that a trial's
+// bound must meet to hold a value that passes the lower-bound test t,
+// and its argument. Shares compare with a little slack: the stored share
+// is the largest value divided by the total, and the exact test is made
+// on the summaries.
+func boundCondition(a string, t *test, flat bool) (string, any) {
+	col := a + "." + boundColumn(t, flat)
+	if t.share {
+		return col + " >= ?", t.value - 1e-12*math.Abs(t.value)
+	}
+	return col + " " + t.op + " ?", t.value
+}
+
+// variant is one name under which a metric a query names is stored: its
+// own unique name, or the unique name of a metric of the same canonical
+// identity in trials that have no metric of the name itself.
+type variant struct {
+	name        string
+	excludeUniq bool
+}
+
+// variants returns the stored names a metric name stands for.
+func (r *Repo) variants(ctx context.Context, name string) ([]variant, error) {
+	out := []variant{{name: name}}
+	id := canonicalIdentity(name)
+	if id == "" {
+		return out, nil
+	}
+	names, err := r.distinct(ctx, `SELECT name FROM metric_name WHERE canonical = ?`, r.d.text(id))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if n != name {
+			out = append(out, variant{name: n, excludeUniq: true})
+		}
+	}
+	return out, nil
+}
+
+// existsBound returns an SQL condition on trial alias t that holds when
+// one of the trial's metrics named by the variants has a bound that
+// passes the test.
+func (r *Repo) existsBound(t *test, vs []variant, kind string, flat bool) (string, []any) {
+	cond, arg := boundCondition("f", t, flat)
+	args := []any{r.d.text(kind)}
+	ph := make([]string, len(vs))
+	for i, v := range vs {
+		ph[i] = "?"
+		args = append(args, textHash(v.name))
+	}
+	return `EXISTS (SELECT 1 FROM bound f WHERE f.trial = t.id AND f.kind = ? AND f.name_hash IN (` + strings.Join(ph, ", ") + `) AND ` + cond + `)`,
+		append(args, arg)
+}
+
+// pagedStream reads a query page by page, continuing after the last row
+// (keyset pagination), so that a search that stops early reads little.
+type pagedStream struct {
+	r     *Repo
+	base  string // SELECT … WHERE … without ORDER BY
+	args  []any
+	col   string // the ordering column ("" orders by trial only)
+	buf   []cand
+	done  bool
+	last  cand
+	begun bool
+	page  int
+}
+
+func (s *pagedStream) next(ctx context.Context) (cand, bool, error) {
+	for len(s.buf) == 0 {
+		if s.done {
+			return cand{}, false, nil
+		}
+		if err := s.fetch(ctx); err != nil {
+			return cand{}, false, err
+		}
+	}
+	c := s.buf[0]
+	s.buf = s.buf[1:]
+	return c, true, nil
+}
+
+func (s *pagedStream) fetch(ctx context.Context) error {
+	if s.page == 0 {
+		s.page = 64
+	}
+	q, args := s.base, append([]any(nil), s.args...)
+	order := " ORDER BY t.id"
+	if s.col != "" {
+		order = " ORDER BY " + s.col + " DESC, t.id"
+		if s.begun {
+			q += " AND (" + s.col + " < ? OR (" + s.col + " = ? AND t.id > ?))"
+			args = append(args, s.last.bound, s.last.bound, s.last.trial)
+		}
+	} else if s.begun {
+		q += " AND t.id > ?"
+		args = append(args, s.last.trial)
+	}
+	q += order + fmt.Sprintf(" LIMIT %d", s.page)
+	n := 0
+	err := s.r.rows(ctx, q, args, func(sc scanner) error {
+		var c cand
+		if s.col == "" {
+			c.bound = math.Inf(1)
+			if err := sc.Scan(&c.trial); err != nil {
+				return err
+			}
+		} else if err := sc.Scan(&c.trial, &c.bound); err != nil {
+			return err
+		}
+		s.buf = append(s.buf, c)
+		s.last, s.begun = c, true
+		n++
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("repository %s: find: %w", s.r.Name(), err)
+	}
+	if n < s.page {
+		s.done = true
+	}
+	s.page = min(4*s.page, 4096)
+	return nil
+}
+
+// mergedStreams merges ordered streams, each trial once.
+type mergedStreams struct {
+	heads  candHeap
+	inited bool
+	all    []candStream
+	seen   map[int64]bool
+}
+
+type headItem struct {
+	c   cand
+	src candStream
+}
+
+type candHeap []headItem
+
+func (h candHeap) Len() int { return len(h) }
+func (h candHeap) Less(i, j int) bool {
+	if h[i].c.bound != h[j].c.bound {
+		return h[i].c.bound > h[j].c.bound
+	}
+	return h[i].c.trial < h[j].c.trial
+}
+func (h candHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *candHeap) Push(x any)   { *h = append(*h, x.(headItem)) }
+func (h *candHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (m *mergedStreams) next(ctx context.Context) (cand, bool, error) {
+	if !m.inited {
+		m.inited, m.seen = true, map[int64]bool{}
+		for _, s := range m.all {
+			c, ok, err := s.next(ctx)
+			if err != nil {
+				return cand{}, false, err
+			}
+			if ok {
+				m.heads = append(m.heads, headItem{c, s})
+			}
+		}
+		heap.Init(&m.heads)
+	}
+	for m.heads.Len() > 0 {
+		top := m.heads[0]
+		c, ok, err := top.src.next(ctx)
+		if err != nil {
+			return cand{}, false, err
+		}
+		if ok {
+			m.heads[0].c = c
+			heap.Fix(&m.heads, 0)
+		} else {
+			heap.Pop(&m.heads)
+		}
+		if !m.seen[top.c.trial] {
+			m.seen[top.c.trial] = true
+			return top.c, true, nil
+		}
+	}
+	return cand{}, false, nil
+}
+
+// candidates returns the trials that can hold a hit and whether they come
+// in order of the ranking value's bound.
+func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error) {
+	var bounded []*test
+	for _, c := range p.x.conjuncts() {
+		if c.op == 't' && c.t.lowerBound() && p.q.derived(c.t.metric) == nil {
+			bounded = append(bounded, c.t)
+		}
+	}
+	var anchor *test
+	ordered := false
+	for _, t := range bounded {
+		if t == p.rank {
+			anchor, ordered = t, true
+		}
+	}
+	if anchor == nil && len(bounded) > 0 {
+		anchor = bounded[0]
+	}
+	where := []string{r.visible("t"), p.cond.sql}
+	args := append([]any(nil), p.cond.args...)
+	for _, t := range bounded {
+		if t == anchor {
+			continue
+		}
+		vs, err := r.variants(ctx, t.metric)
+		if err != nil {
+			return nil, false, err
+		}
+		c, a := r.existsBound(t, vs, p.q.Kind, p.q.Flat)
+		where, args = append(where, c), append(args, a...)
+	}
+	if anchor == nil {
+		return &pagedStream{r: r, base: `SELECT t.id` + trialFrom + ` WHERE ` + strings.Join(where, " AND "), args: args}, false, nil
+	}
+	vs, err := r.variants(ctx, anchor.metric)
+	if err != nil {
+		return nil, false, err
+	}
+	m := &mergedStreams{}
+	col := "b." + boundColumn(anchor, p.q.Flat)
+	for _, v := range vs {
+		cond, arg := boundCondition("b", anchor, p.q.Flat)
+		w := append([]string{"b.name_hash = ?", "b.kind = ?", cond}, where...)
+		a := append([]any{textHash(v.name), r.d.text(p.q.Kind), arg}, args...)
+		if v.excludeUniq {
+			w = append(w, "NOT EXISTS (SELECT 1 FROM metric n WHERE n.trial = b.trial AND n.uniq_hash = ? AND n.uniq = ?)")
+			a = append(a, textHash(anchor.metric), r.d.text(anchor.metric))
+		}
+		m.all = append(m.all, &pagedStream{r: r, col: col, args: a,
+			base: `SELECT b.trial, ` + col + ` FROM bound b JOIN trial t ON t.id = b.trial JOIN experiment x ON x.id = t.experiment
+				JOIN application a ON a.id = x.application WHERE ` + strings.Join(w, " AND ")})
+	}
+	return m, ordered, nil
+}
+
+// findSummaries answers a search from the bounds and summaries.
+func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
+	src, ordered, err := r.candidates(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	limit, byShare := p.q.Limit, p.byShare()
+	var hits []Hit
+	size := 16
+	for done := false; !done; {
+		var ids []int64
+		for len(ids) < size {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			c, ok, err := src.next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				done = true
+				break
+			}
+			if ordered && limit > 0 && len(hits) >= limit {
+				worst := &hits[limit-1]
+				k := rankKey(worst, byShare)
+				if c.bound < k || c.bound == k && c.trial > worst.Trial {
+					done = true
+					break
+				}
+			}
+			ids = append(ids, c.trial)
+		}
+		if len(ids) == 0 {
+			break
+		}
+		tds, err := r.loadTrials(ctx, p, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, td := range tds {
+			hits = p.evaluate(td, hits)
+		}
+		if ordered && limit > 0 {
+			for i := range hits {
+				if h := &hits[i]; h.Total != 0 {
+					h.Share = h.Value / h.Total
+				}
+			}
+			sortHits(hits, byShare)
+			if len(hits) > limit {
+				hits = hits[:limit]
+			}
+		}
+		size = min(2*size, 1024)
+	}
+	return hits, nil
+}
+
+// loadTrials reads what the search needs of the trials: names, call tree
+// and the summaries of the metrics it uses.
+func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialData, error) {
+	fail := func(err error) ([]*trialData, error) {
+		return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
+	idArgs := make([]any, len(ids))
+	for i, id := range ids {
+		idArgs[i] = id
+	}
+	byID := map[int64]*trialData{}
+	counts := map[int64][2]int{}
+	var out []*trialData
+	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name, t.cnodes, t.regions, t.tree`+trialFrom+` WHERE t.id IN (`+ph+`)`, idArgs,
+		func(s scanner) error {
+			td := &trialData{vec: map[string]*vectors{}}
+			var nc, nr int
+			var blob []byte
+			if err := s.Scan(&td.id, r.d.str(&td.app), r.d.str(&td.experiment), r.d.str(&td.name), &nc, &nr, &blob); err != nil {
+				return err
+			}
+			t, err := decodeTree(blob)
+			if err != nil {
+				return fmt.Errorf("trial %d: call tree: %w", td.id, err)
+			}
+			if len(t.parent) != nc || len(t.name) != nr {
+				return fmt.Errorf("trial %d: call tree: %w", td.id, errDamaged)
+			}
+			td.tree = t
+			byID[td.id] = td
+			counts[td.id] = [2]int{nc, nr}
+			out = append(out, td)
+			return nil
+		})
+	if err != nil {
+		return fail(err)
+	}
+	// Which stored metric each name refers to, per trial.
+	type metricRow struct {
+		idx              int
+		uniq, identity   string
+		total            float64
+		excl, incl       []float64
+		regExcl, regIncl []float64
+	}
+	metrics := map[int64][]*metricRow{}
+	err = r.rows(ctx, `SELECT trial, idx, uniq, canonical, total FROM metric WHERE trial IN (`+ph+`)`, idArgs, func(s scanner) error {
+		var trial int64
+		m := &metricRow{}
+		if err := s.Scan(&trial, &m.idx, r.d.str(&m.uniq), r.d.str(&m.identity), &m.total); err != nil {
+			return err
+		}
+		metrics[trial] = append(metrics[trial], m)
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	stored := p.q.storedNames(p.metricNames())
+	resolve := func(trial int64, name string) *metricRow {
+		var byIdentity *metricRow
+		id := canonicalIdentity(name)
+		n := 0
+		for _, m := range metrics[trial] {
+			if m.uniq == name {
+				return m
+			}
+			if id != "" && m.identity == id {
+				byIdentity = m
+				n++
+			}
+		}
+		if n == 1 {
+			return byIdentity
+		}
+		return nil
+	}
+	want := map[int64]map[int]*metricRow{}
+	idxSet := map[int]bool{}
+	for _, td := range out {
+		for _, name := range stored {
+			if m := resolve(td.id, name); m != nil {
+				if want[td.id] == nil {
+					want[td.id] = map[int]*metricRow{}
+				}
+				want[td.id][m.idx] = m
+				idxSet[m.idx] = true
+			}
+		}
+	}
+	if len(idxSet) > 0 {
+		var idxArgs []any
+		for i := range idxSet {
+			idxArgs = append(idxArgs, i)
+		}
+		cols := "excl, incl"
+		if p.q.Flat {
+			cols = "flat_excl, flat_incl"
+		}
+		err = r.rows(ctx, `SELECT trial, metric, `+cols+` FROM summary WHERE trial IN (`+ph+`) AND metric IN (`+
+			strings.TrimSuffix(strings.Repeat("?, ", len(idxArgs)), ", ")+`)`, append(idArgs, idxArgs...), func(s scanner) error {
+			var trial int64
+			var m int
+			var a, b []byte
+			if err := s.Scan(&trial, &m, &a, &b); err != nil {
+				return err
+			}
+			row := want[trial][m]
+			if row == nil {
+				return nil
+			}
+			n := counts[trial][0]
+			if p.q.Flat {
+				n = counts[trial][1]
+			}
+			x, err := decodeVector(a, n)
+			if err == nil {
+				var y []float64
+				if y, err = decodeVector(b, n); err == nil {
+					if p.q.Flat {
+						row.regExcl, row.regIncl = x, y
+					} else {
+						row.excl, row.incl = x, y
+					}
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("trial %d: metric %q: summary: %w", trial, row.uniq, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
+	for _, td := range out {
+		nc, nr := counts[td.id][0], counts[td.id][1]
+		for _, name := range p.metricNames() {
+			v, err := p.q.queryVectors(name, nc, nr, func(name string) (vectors, error) {
+				m := resolve(td.id, name)
+				if m == nil || (m.excl == nil && m.regExcl == nil) {
+					return vectors{}, errMissing
+				}
+				return vectors{excl: m.excl, incl: m.incl, regExcl: m.regExcl, regIncl: m.regIncl, total: m.total}, nil
+			})
+			if errors.Is(err, errMissing) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("repository %s: trial %d: %w", r.Name(), td.id, err)
+			}
+			td.vec[name] = &v
+		}
+	}
+	return out, nil
+}
