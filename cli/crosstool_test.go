@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,8 +49,8 @@ func regionNames(e *model.Experiment) map[string]int {
 // TestCrossToolDiff computes the difference of every two recordings of
 // cpi by different tools: "cubeview calc" writes it, regions of the same
 // name are one region, every call path carries the marker of the operand
-// that has it, and each metric's total is the one operand's total (no
-// tool's metric is another's).
+// that has it, and each metric's total is A's total minus B's of the
+// metrics matched onto it.
 func TestCrossToolDiff(t *testing.T) {
 	ops := cpiOperands(t)
 	exps := make([]*model.Experiment, len(ops))
@@ -103,7 +104,13 @@ func TestCrossToolDiff(t *testing.T) {
 					t.Errorf("markers: %d call paths of A (has %d), %d of B (has %d); only in A %d, only in B %d",
 						inA, len(a.Cnodes), inB, len(b.Cnodes), onlyA, onlyB)
 				}
-				// values: a metric of one tool keeps that tool's total (negated for B)
+				// values: each result metric's total is A's total of the
+				// metric matched onto it minus B's (canonical identities
+				// match time and TIME, visits and Calls)
+				ig, err := algebra.Integrate([]*model.Experiment{a, b}, algebra.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
 				for m := range d.Metrics {
 					met := &d.Metrics[m]
 					if met.Aggregation != model.Sum {
@@ -115,7 +122,7 @@ func TestCrossToolDiff(t *testing.T) {
 					}
 					want := 0.0
 					for k, op := range []*model.Experiment{a, b} {
-						if om := op.MetricByName(met.UniqName); om >= 0 {
+						if om := slices.Index(ig.Metrics[k], ig.Result.MetricByName(met.UniqName)); om >= 0 {
 							v, err := op.MetricTotal(model.MetricSel{Metric: om, Inclusive: true})
 							if err != nil {
 								t.Fatal(err)

@@ -29,7 +29,9 @@ func Read(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return convert(p), nil
+	e := convert(p)
+	build.Identify(e, "callgrind", identities)
+	return e, nil
 }
 
 // headerKeys start the first line of a callgrind or cachegrind file.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -18,13 +19,18 @@ func Open(path string) (*model.Experiment, error) {
 	} else if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	if exists(filepath.Join(dir, "meta.db")) {
-		return openSparse(dir)
+	open := openXML
+	switch {
+	case exists(filepath.Join(dir, "meta.db")):
+		open = openSparse
+	case !exists(filepath.Join(dir, "experiment.xml")):
+		return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
 	}
-	if exists(filepath.Join(dir, "experiment.xml")) {
-		return openXML(dir)
+	e, err := open(dir)
+	if err == nil {
+		build.Identify(e, "HPCToolkit", identities)
 	}
-	return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
+	return e, err
 }
 
 func exists(path string) bool {

@@ -46,7 +46,11 @@ func Read(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return convert(p, format)
+	e, err := convert(p, format)
+	if err == nil {
+		build.Identify(e, "pprof", identities)
+	}
+	return e, err
 }
 
 // readAll reads the profile's bytes, decompressing gzip data within

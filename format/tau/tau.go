@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -72,7 +73,11 @@ func ReadFS(fsys fs.FS, name string) (*model.Experiment, error) {
 			return nil, err
 		}
 	}
-	return r.experiment()
+	e, err := r.experiment()
+	if err == nil {
+		build.Identify(e, "TAU", identities)
+	}
+	return e, err
 }
 
 // errTruncated says that the call paths do not form the whole call tree.
