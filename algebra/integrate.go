@@ -226,7 +226,6 @@ func toolOf(e *model.Experiment) string {
 	return strings.ToLower(tool)
 }
 
-
 // reorderMetrics puts the metrics of a linked experiment into depth-first
 // order, sets ids to indices and rewrites the per-operand maps.
 func reorderMetrics(e *model.Experiment, maps [][]int) {

@@ -94,11 +94,11 @@ func (m MetricMatch) String() string {
 // wall-clock "time") stay apart; the later one is renamed.
 func (ig *Integration) integrateMetrics() error {
 	res := ig.Result
-	byName := map[string]int{}  // result unique name → index
-	byKey := map[string][]int{} // matching key → result indices
-	var keys []string           // per result metric: its matching key
-	var how []string            // per result metric: how it was first matched by key
-	var ruleOf []int            // per result metric: the mapping rule of its first metric, or -1
+	byName := map[string]int{}     // result unique name → index
+	byKey := map[string][]int{}    // matching key → result indices
+	var keys []string              // per result metric: its matching key
+	var how []string               // per result metric: how it was first matched by key
+	var ruleOf []int               // per result metric: the mapping rule of its first metric, or -1
 	byKeyMatched := map[int]bool{} // result metrics matched by key
 	ruleUsed := make([]bool, len(ig.Options.MetricMaps))
 	ig.Metrics = make([][]int, len(ig.Operands))

@@ -24,7 +24,7 @@ const (
 	AttrOptions    = "cubeview::options"
 	AttrSystem     = "cubeview::system"
 	AttrRoots      = "cubeview::roots"
-	AttrMatching   = "cubeview::matching" // MatchReport.Sentences, one a line
+	AttrMatching   = "cubeview::matching"  // MatchReport.Sentences, one a line
 	AttrOperand    = "cubeview::operand::" // followed by the operand index
 )
 
@@ -90,9 +90,9 @@ type Provenance struct {
 	Expr    *Expr
 	Options string // Options.String of the operation
 	// Opts is Options parsed by ReadProvenance (the zero Options when absent).
-	Opts     Options
-	System   string // SystemOutcome.String, empty for operators that keep the system tree
-	Roots    string // Integration.RootsMatched, empty when no roots of different regions were matched
+	Opts   Options
+	System string // SystemOutcome.String, empty for operators that keep the system tree
+	Roots  string // Integration.RootsMatched, empty when no roots of different regions were matched
 	// Matching holds Integration.Report's sentences: what was matched
 	// other than by equal names, and what was not compared.
 	Matching []string
