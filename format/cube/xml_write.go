@@ -238,7 +238,7 @@ func (x *xmlWriter) extras() []model.Attr {
 			if m.Type != "" && m.Type != "EXCLUSIVE" {
 				xm.Type = m.Type
 			}
-			xm.VizType, xm.Expr, xm.Init, xm.Aggr, xm.Attrs = m.VizType, m.Expression, m.InitExpression, m.AggrExpressions, build.IdentityAttrs(m)
+			xm.VizType, xm.Expr, xm.Init, xm.Aggr, xm.Attrs = m.VizType, m.Expression, m.InitExpression, m.AggrExpressions, build.IdentityAttrs(m, identities)
 			written.Type = metricType(string(xm.Type))
 		}
 		xm.Present, xm.Approximate = m.Present, m.Approximate
@@ -326,7 +326,7 @@ func (x *xmlWriter) metric(i, depth int) {
 		if m.VizType != "" {
 			x.strAttr("viztype", m.VizType)
 		}
-		for _, a := range build.IdentityAttrs(m) {
+		for _, a := range build.IdentityAttrs(m, identities) {
 			switch {
 			case strings.HasPrefix(a.Key, cubeplXMLAttr):
 				cubeplAttrs = append(cubeplAttrs, a)

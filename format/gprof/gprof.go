@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -17,11 +17,20 @@ import (
 // maxSize bounds the report size read into memory.
 const maxSize = 1 << 30
 
-// Detect reports whether head, the first bytes of a file, look like a GNU
-// gprof report: a flat profile or a call graph.
-func Detect(path string, dir bool, head []byte) bool {
-	if dir {
-		return false
+// Format is the GNU gprof report in the registry of formats.
+var Format = importer.Format{
+	Name:   "gprof report",
+	Tool:   "gprof",
+	Files:  "GNU gprof reports (the text `gprof` prints, not `gmon.out`)",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Detect recognises a GNU gprof report by its first line that is not
+// empty: a flat profile or a call graph.
+func Detect(head []byte, path string) importer.Confidence {
+	if head == nil {
+		return importer.No
 	}
 	text := decode(head)
 	for _, line := range strings.SplitN(text, "\n", 12) {
@@ -29,24 +38,26 @@ func Detect(path string, dir bool, head []byte) bool {
 		if line == "" {
 			continue
 		}
-		return line == "Flat profile:" || strings.HasPrefix(line, "Call graph") ||
-			isGraphHeader(line)
+		if line == "Flat profile:" || strings.HasPrefix(line, "Call graph") || isGraphHeader(line) {
+			return importer.Certain
+		}
+		return importer.No
 	}
-	return false
+	return importer.No
 }
 
-// Open reads the gprof report in the file at path.
-func Open(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Read reads the gprof report in the file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
-// Read reads a gprof report; name names it in error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads a gprof report from r; name names it in error messages.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	data, err := build.ReadAll(r, name, maxSize)
 	if err != nil {
 		return nil, err

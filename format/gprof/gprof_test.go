@@ -1,6 +1,7 @@
 package gprof
 
 import (
+	"cubeview/format/importer"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -99,7 +100,7 @@ func TestDetect(t *testing.T) {
 		if raw == nil {
 			raw = []byte(tt.head)
 		}
-		if got := Detect("x.prof", false, raw); got != tt.want {
+		if got := Detect(raw, "x.prof") == importer.Certain; got != tt.want {
 			t.Errorf("Detect(%q) = %v", raw, got)
 		}
 	}

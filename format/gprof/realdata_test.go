@@ -12,6 +12,7 @@ import (
 
 	"cubeview/format"
 	"cubeview/format/gprof"
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -248,7 +249,7 @@ func TestZeroTimeUTF16(t *testing.T) {
 
 // TestRoundTrip: the call graph survives both writers.
 func TestRoundTrip(t *testing.T) {
-	e, err := gprof.Open(testkit.Data(t, "gprof", "gnu1.prof"))
+	e, err := gprof.Read(testkit.Data(t, "gprof", "gnu1.prof"), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +296,7 @@ func BenchmarkReadGNU1(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := gprof.Open(path); err != nil {
+		if _, err := gprof.Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,10 +53,16 @@ func Identify(e *model.Experiment, tool string, names map[string]string) {
 	}
 }
 
-// IdentityAttrs returns m's attributes with its canonical identity added
-// as IdentityAttr, for writers that keep it in the file.
-func IdentityAttrs(m *model.Metric) []model.Attr {
-	if m.Identity == "" {
+// IdentityAttrs returns m's attributes for a writer that keeps the
+// canonical identity in the file: with IdentityAttr added unless the
+// identity is the one Identify derives from the name with names (the
+// reader's table), so a file of well-known names is written unchanged.
+func IdentityAttrs(m *model.Metric, names map[string]string) []model.Attr {
+	derived := names[m.UniqName]
+	if derived == "" && model.IsPAPIPreset(m.UniqName) {
+		derived = m.UniqName
+	}
+	if m.Identity == "" || m.Identity == derived {
 		return m.Attrs
 	}
 	return append(slices.Clip(m.Attrs), model.Attr{Key: IdentityAttr, Value: m.Identity})
