@@ -19,7 +19,11 @@ const MaxOperands = 64
 type Integration struct {
 	// Result holds the integrated metadata and no data. Arithmetic builds
 	// each result from it without changing it.
-	Result   *model.Experiment
+	Result *model.Experiment
+	// Operands are the experiments integrated: the operands given, except
+	// that when some are flat profiles and others call trees, the trees
+	// are replaced by their flat profiles (see MatchReport.Flat). Maps
+	// below refer to these.
 	Operands []*model.Experiment
 	Options  Options
 
@@ -145,11 +149,13 @@ func Integrate(operands []*model.Experiment, opt Options) (*Integration, error) 
 			return nil, fmt.Errorf("operand %d is missing", i)
 		}
 	}
+	operands, flat := flattenMixed(operands)
 	ig := &Integration{
 		Result:   &model.Experiment{Format: "derived"},
 		Operands: operands,
 		Options:  opt,
 	}
+	ig.Report.Flat = flat
 	if err := ig.integrateMetrics(); err != nil {
 		return nil, err
 	}
@@ -189,6 +195,7 @@ func Integrate(operands []*model.Experiment, opt Options) (*Integration, error) 
 	if err := res.Validate(); err != nil {
 		return nil, fmt.Errorf("integrated metadata are inconsistent: %w", err)
 	}
+	ig.reportCoverage()
 	return ig, nil
 }
 

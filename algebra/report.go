@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"cubeview/model"
 )
 
 // MatchReport says what an integration matched other than by equal
@@ -26,6 +28,8 @@ type MatchReport struct {
 	// Flat lists the operands whose call trees were compared as flat
 	// profiles, with the reason.
 	Flat []string
+	// OneSided names the metrics only some operands have.
+	OneSided []string
 }
 
 // RegionMatch is a region of an operand matched by canonical name to a
@@ -70,9 +74,14 @@ func listed(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:5], ", "), len(names)-5)
 }
 
-// Sentences returns the report in sentences: what was matched, then what
-// was not compared.
+// Sentences returns the report in sentences: what was matched
+// (Matched), then what was not compared (NotCompared).
 func (r MatchReport) Sentences() []string {
+	return append(r.Matched(), r.NotCompared()...)
+}
+
+// Matched says in sentences what was matched other than by equal names.
+func (r MatchReport) Matched() []string {
 	var out []string
 	for _, m := range r.Metrics {
 		out = append(out, m.String())
@@ -93,9 +102,16 @@ func (r MatchReport) Sentences() []string {
 				p.Paths, plural(p.Paths), p.Operand, listed(p.Frames)))
 		}
 	}
-	out = append(out, r.Flat...)
+	return append(out, r.Flat...)
+}
+
+// NotCompared says in sentences what was not compared and why, naming
+// the option that compares it where there is one.
+func (r MatchReport) NotCompared() []string {
+	var out []string
 	out = append(out, r.Unmatched...)
-	return append(out, r.Unused...)
+	out = append(out, r.Unused...)
+	return append(out, r.OneSided...)
 }
 
 func plural(n int) string {
@@ -103,4 +119,51 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// reportCoverage adds to the report what an operand contributes nothing
+// to: metrics only some operands have (whose values in a difference or a
+// mean are not compared with anything), and an operand that shares no
+// call path with the others.
+func (ig *Integration) reportCoverage() {
+	n := len(ig.Operands)
+	if n < 2 {
+		return
+	}
+	res := ig.Result
+	all := model.Mask(1)<<uint(n) - 1
+	var masks []model.Mask
+	byMask := map[model.Mask][]string{}
+	for _, m := range res.MetricOrder() {
+		met := &res.Metrics[m]
+		if p := met.Present & all; p != all && met.Unavailable == "" && !met.IsDerived() {
+			if _, ok := byMask[p]; !ok {
+				masks = append(masks, p)
+			}
+			byMask[p] = append(byMask[p], met.UniqName)
+		}
+	}
+	for _, p := range masks {
+		names := byMask[p]
+		ig.Report.OneSided = append(ig.Report.OneSided, fmt.Sprintf(
+			"%d metric%s only in %s, so not compared: %s",
+			len(names), plural(len(names)), operandList(p, n), listed(names)))
+	}
+	shared := make([]bool, n)
+	for c := range res.Cnodes {
+		p := res.Cnodes[c].Present & all
+		if p&(p-1) == 0 {
+			continue
+		}
+		for i := range shared {
+			shared[i] = shared[i] || p.Has(i)
+		}
+	}
+	for i, ok := range shared {
+		if !ok {
+			ig.Report.Unmatched = append(ig.Report.Unmatched, fmt.Sprintf(
+				"%s shares no call path with the other operands, so none of its values is compared with theirs; --rename 'OLD=NEW' renames regions before matching",
+				operandName(ig.Operands, i)))
+		}
+	}
 }

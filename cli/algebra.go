@@ -140,18 +140,18 @@ expressions. Each file is read once.` + systemFlagsUsage,
 }
 
 // algebraFlags registers the options shared by the operators: the output
-// and the matching options (matchFlags).
+// and the matching options (matchingFlags).
 func algebraFlags(fs *flag.FlagSet) (out *string, force *bool, opts func() (algebra.Options, error)) {
 	out = fs.String("o", "", "output file")
 	force = fs.Bool("force", false, "replace the output even when it is an input")
-	return out, force, matchFlags(fs)
+	return out, force, matchingFlags(fs)
 }
 
-// matchFlags registers the options that say how the operands of a
+// matchingFlags registers the options that say how the operands of a
 // command that combines experiments are matched — every such command
 // (diff, merge, mean, calc, perfdiff, series) has them — and returns
 // the function that reads them after parsing.
-func matchFlags(fs *flag.FlagSet) func() (algebra.Options, error) {
+func matchingFlags(fs *flag.FlagSet) func() (algebra.Options, error) {
 	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
 	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
 	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")

@@ -119,9 +119,14 @@ func printDiff(env Env, pathA, pathB string, opt algebra.Options, o diffTableOpt
 	}
 	var notes []string
 	if ig.RootsMatched != "" {
-		notes = append(notes, ig.RootsMatched+" (--strict-roots keeps them apart)")
+		notes = append(notes, "matched: "+ig.RootsMatched+" (--strict-roots keeps them apart)")
 	}
-	notes = append(notes, ig.Report.Sentences()...)
+	for _, n := range ig.Report.Matched() {
+		notes = append(notes, "matched: "+n)
+	}
+	for _, n := range ig.Report.NotCompared() {
+		notes = append(notes, "note: "+n)
+	}
 	return writeDiffTable(env.Stdout, res, &res.Metrics[rm], diffHeader{
 		pathA: pathA, pathB: pathB, totalA: totals[0], totalB: totals[1], nameA: names[0], nameB: names[1],
 		inclusive: *o.incl, exact: *o.exact, changed: len(changed), all: len(rows), notes: notes,
@@ -203,7 +208,7 @@ func comparable(ig *algebra.Integration, rm int, paths []string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s and %s share no call path, so nothing of them is compared: their call trees have no region in common at the same place; --rename 'OLD=NEW' renames regions before matching (e.g. a program root), --strict-roots off matches the roots", paths[0], paths[1])
+	return fmt.Errorf("%s and %s share no call path, so nothing of them is compared: their call trees have no region in common at the same place; --rename 'OLD=NEW' renames regions before matching (a program's root, functions renamed between versions)", paths[0], paths[1])
 }
 
 // describeMetric names a metric with its canonical identity when it has
@@ -245,7 +250,7 @@ func writeDiffTable(w io.Writer, res *model.Experiment, met *model.Metric, h dif
 	}
 	fmt.Fprintf(bw, "A: %s (total %s%s)\nB: %s (total %s%s)\n", h.pathA, num(h.totalA), metricOf(h.nameA), h.pathB, num(h.totalB), metricOf(h.nameB))
 	for _, n := range h.notes {
-		fmt.Fprintf(bw, "matched: %s\n", n)
+		fmt.Fprintln(bw, n)
 	}
 	fmt.Fprintf(bw, "A − B: positive where A spent more; %% of A: A − B in percent of A's total\n\n")
 	if h.changed == 0 {

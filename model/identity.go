@@ -133,3 +133,26 @@ func (e *Experiment) MetricByIdentity(id string) int {
 	}
 	return -1
 }
+
+// MetricNamed returns the metric name names in e: the metric of that
+// unique name, else the one metric whose canonical identity name is
+// (CanonicalIdentity, any case: "time" names TAU's TIME), else -1.
+func (e *Experiment) MetricNamed(name string) int {
+	if m := e.MetricByName(name); m >= 0 {
+		return m
+	}
+	id := CanonicalIdentity(name)
+	if id == "" {
+		return -1
+	}
+	found := -1
+	for m := range e.Metrics {
+		if e.Metrics[m].Identity == id {
+			if found >= 0 {
+				return -1
+			}
+			found = m
+		}
+	}
+	return found
+}
