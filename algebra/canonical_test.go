@@ -11,7 +11,7 @@ func TestCanonicalRegionName(t *testing.T) {
 	tests := []struct{ name, want string }{
 		{"MPI_Bcast", "MPI_Bcast"},
 		{"MPI_Bcast()  ", "MPI_Bcast"}, // TAU pads its event names
-		{"PMPI_Reduce", "MPI_Reduce"},   // a sampler sees the PMPI_ symbol
+		{"PMPI_Reduce", "MPI_Reduce"},  // a sampler sees the PMPI_ symbol
 		{"PMPI_Reduce [libmpi.so.40.30.1]", "MPI_Reduce"},
 		{"int main(int, char**)", "main"},
 		{"int main(int, char **) C [{cpi.c} {20,1}-{60,1}]", "main"}, // TAU with PDT
