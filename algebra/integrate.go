@@ -149,7 +149,10 @@ func Integrate(operands []*model.Experiment, opt Options) (*Integration, error) 
 			return nil, fmt.Errorf("operand %d is missing", i)
 		}
 	}
-	operands, flat := flattenMixed(operands)
+	operands, flat, err := flattenMixed(operands)
+	if err != nil {
+		return nil, err
+	}
 	ig := &Integration{
 		Result:   &model.Experiment{Format: "derived"},
 		Operands: operands,

@@ -24,7 +24,7 @@ func (e *MetricLookupError) Error() string {
 	if len(e.Candidates) > 0 {
 		return fmt.Sprintf("metric %q is ambiguous: it names %s; give one of these unique names", e.Name, strings.Join(e.Candidates, ", "))
 	}
-	return fmt.Sprintf("no operand has a metric %q", e.Name)
+	return fmt.Sprintf("no metric %q in any operand", e.Name)
 }
 
 // MetricIndex returns the result metric that name names, trying in turn,
