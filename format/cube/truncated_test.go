@@ -53,11 +53,15 @@ func TestWriteOfTruncatedInputFails(t *testing.T) {
 		"compressed": {compress: true},
 	}
 	writers := map[string]func(*bytes.Buffer, *model.Experiment) error{
-		"cubex":            func(w *bytes.Buffer, e *model.Experiment) error { return WriteCubex(w, e) },
-		"cubex-inclusive":  func(w *bytes.Buffer, e *model.Experiment) error { return WriteCubexWith(w, e, CubexOptions{Inclusive: true}) },
-		"cubex-compressed": func(w *bytes.Buffer, e *model.Experiment) error { return writeCubex(w, e, cubexWriteOptions{compress: true}) },
-		"xml":              func(w *bytes.Buffer, e *model.Experiment) error { return WriteXML(w, e) },
-		"dump":             func(w *bytes.Buffer, e *model.Experiment) error { return e.Dump(w) },
+		"cubex": func(w *bytes.Buffer, e *model.Experiment) error { return WriteCubex(w, e) },
+		"cubex-inclusive": func(w *bytes.Buffer, e *model.Experiment) error {
+			return WriteCubexWith(w, e, CubexOptions{Inclusive: true})
+		},
+		"cubex-compressed": func(w *bytes.Buffer, e *model.Experiment) error {
+			return writeCubex(w, e, cubexWriteOptions{compress: true})
+		},
+		"xml":  func(w *bytes.Buffer, e *model.Experiment) error { return WriteXML(w, e) },
+		"dump": func(w *bytes.Buffer, e *model.Experiment) error { return e.Dump(w) },
 	}
 	for ln, layout := range layouts {
 		for wn, write := range writers {
