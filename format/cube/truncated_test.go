@@ -1,9 +1,11 @@
 package cube
 
 import (
+	"archive/tar"
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,6 +79,96 @@ func TestWriteOfTruncatedInputFails(t *testing.T) {
 					t.Errorf("error %q does not name the input %s and its member", msg, path)
 				}
 			})
+		}
+	}
+}
+
+// anchorFirst rewrites the .cubex archive data with anchor.xml as its
+// first member (as some writers order it) and returns the new archive and
+// the end of each member's padded data.
+func anchorFirst(t *testing.T, data []byte) ([]byte, []int64) {
+	t.Helper()
+	members, err := readTarIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{anchorName}
+	for name := range members {
+		if name != anchorName {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names[1:])
+	var out bytes.Buffer
+	tw := tar.NewWriter(&out)
+	var ends []int64
+	for _, name := range names {
+		m := members[name]
+		if err := writeMember(tw, name, m.size, memberTime); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(data[m.offset : m.offset+m.size]); err != nil {
+			t.Fatal(err)
+		}
+		tw.Flush()
+		ends = append(ends, int64(out.Len()))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), ends
+}
+
+// TestTruncatedAnchorFirstCubex: a .cubex whose anchor.xml comes first,
+// cut after any member, is an error naming the metrics without data
+// (was: read as valid, every such metric zero); cut only in its
+// end-of-archive blocks it reads with a warning and its values.
+func TestTruncatedAnchorFirstCubex(t *testing.T) {
+	e := synth.Generate(synth.Config{Cnodes: 40, Locations: 4, Metrics: 3, Seed: 2})
+	var buf bytes.Buffer
+	if err := WriteCubex(&buf, e); err != nil {
+		t.Fatal(err)
+	}
+	whole, ends := anchorFirst(t, buf.Bytes())
+	full, err := ReadCubex(bytes.NewReader(whole), int64(len(whole)), "whole.cubex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := full.Dump(&want); err != nil {
+		t.Fatal(err)
+	}
+	for i, end := range ends {
+		cut := whole[:end]
+		for _, stream := range []bool{false, true} {
+			var got *model.Experiment
+			var err error
+			if stream {
+				got, err = ReadCubexStream(bytes.NewReader(cut), "cut.cubex")
+			} else {
+				got, err = ReadCubex(bytes.NewReader(cut), int64(len(cut)), "cut.cubex")
+			}
+			if i < len(ends)-1 {
+				if err == nil {
+					t.Errorf("cut after member %d of %d (stream %v): read without an error", i+1, len(ends), stream)
+				} else if !strings.Contains(err.Error(), "cut.cubex: truncated") || !strings.Contains(err.Error(), `"`) {
+					t.Errorf("cut after member %d (stream %v): error %q does not say truncated and name metrics", i+1, stream, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("all members there (stream %v): %v", stream, err)
+			}
+			if len(got.Warnings) == 0 || !strings.Contains(strings.Join(got.Warnings, "\n"), "end-of-archive") {
+				t.Errorf("all members there, end blocks cut (stream %v): no warning: %q", stream, got.Warnings)
+			}
+			var dump strings.Builder
+			if err := got.Dump(&dump); err != nil {
+				t.Fatal(err)
+			}
+			if dump.String() != want.String() {
+				t.Errorf("all members there (stream %v): values differ", stream)
+			}
 		}
 	}
 }
