@@ -40,18 +40,26 @@ import (
 // through a temporary file in the same folder that is renamed when
 // complete; on any error the temporary file is removed and the target is
 // unchanged. Errors are not wrapped with the path; callers name the file.
+// No error names the temporary file: the name a message gives is the
+// target's (or, through a link, the linked file's).
 func Write(path string, write func(w io.Writer) error) error {
-	path, err := throughLinks(path)
+	target, err := throughLinks(path)
 	if err != nil {
 		return err
 	}
-	old, err := os.Stat(path)
+	old, err := os.Stat(target)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	if old != nil && !old.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s)", path, old.Mode().Type())
+		return fmt.Errorf("not a regular file but a %v", old.Mode().Type())
 	}
+	return writeFile(target, old, write)
+}
+
+// writeFile is Write after the target was resolved; old describes the
+// file it replaces, nil for a new one.
+func writeFile(path string, old os.FileInfo, write func(w io.Writer) error) error {
 	mode := newFileMode()
 	if old != nil {
 		mode = old.Mode().Perm()
@@ -63,6 +71,10 @@ func Write(path string, write func(w io.Writer) error) error {
 	RemoveStale(dir)
 	tmp, err := create(dir, base)
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("cannot create a file in %s: %w", filepath.Clean(dir), pe.Err)
+		}
 		return err
 	}
 	name := tmp.Name()
@@ -70,7 +82,7 @@ func Write(path string, write func(w io.Writer) error) error {
 	fail := func(err error) error {
 		tmp.Close()
 		os.Remove(name)
-		return err
+		return &tempError{err: err, tmp: name, path: path}
 	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	if err := write(bw); err != nil {
@@ -87,14 +99,31 @@ func Write(path string, write func(w io.Writer) error) error {
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(name)
-		return err
+		return &tempError{err: err, tmp: name, path: path}
 	}
 	if err := os.Rename(name, path); err != nil {
 		os.Remove(name)
-		return err
+		return &tempError{err: err, tmp: name, path: path}
 	}
 	return nil
 }
+
+// tempError is an error met while writing the temporary file, whose
+// message names the target file instead.
+type tempError struct {
+	err       error
+	tmp, path string
+}
+
+func (e *tempError) Error() string {
+	msg := e.err.Error()
+	if i := strings.Index(msg, " "+e.tmp+" "); i >= 0 { // rename TMP PATH: …
+		msg = msg[:i] + msg[i+len(e.tmp)+1:]
+	}
+	return strings.ReplaceAll(msg, e.tmp, e.path)
+}
+
+func (e *tempError) Unwrap() error { return e.err }
 
 // maxLinks bounds the symbolic links followed, as the system does.
 const maxLinks = 40

@@ -3,9 +3,11 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -111,4 +113,39 @@ func TestWriteThroughSymlink(t *testing.T) {
 	if left := tempFiles(t, dir); len(left) > 0 {
 		t.Errorf("temporary files left: %q", left)
 	}
+}
+
+// TestErrorsNameTheTarget: no error names the temporary file.
+func TestErrorsNameTheTarget(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing", "x.png")
+	err := Write(missing, func(w io.Writer) error { return nil })
+	if err == nil || strings.Contains(err.Error(), ".tmp") || !strings.Contains(err.Error(), filepath.Dir(missing)) {
+		t.Errorf("missing folder: %v", err)
+	}
+	full := filepath.Join(dir, "full.png")
+	err = Write(full, func(w io.Writer) error {
+		return &os.PathError{Op: "write", Path: tempName(t, dir), Err: syscall.ENOSPC}
+	})
+	if err == nil || strings.Contains(err.Error(), ".tmp") || !strings.Contains(err.Error(), "write "+full+": no space left") {
+		t.Errorf("disk full: %v", err)
+	}
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("disk full: %v does not wrap ENOSPC", err)
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	err = Write(sub, func(w io.Writer) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a folder as the target: %v", err)
+	}
+}
+
+// tempName returns the one temporary file in dir.
+func tempName(t *testing.T, dir string) string {
+	left := tempFiles(t, dir)
+	if len(left) != 1 {
+		t.Fatalf("temporary files %q, want one", left)
+	}
+	return filepath.Join(dir, left[0])
 }
