@@ -202,4 +202,3 @@ func flatPartsByPath(e *Experiment, excl []float64, agg Aggregation) Flat {
 	}
 	return f
 }
-
