@@ -84,3 +84,41 @@ func TestOpenLegacyPprofText(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenCompressed: a gzip-compressed file of a text format opens like
+// the plain file (the readers read through importer.Open).
+func TestOpenCompressed(t *testing.T) {
+	dir := t.TempDir()
+	for _, rel := range []string{
+		filepath.Join("gprof", "gnu1.prof"),
+		filepath.Join("callgrind", "bool.callgrind"),
+		filepath.Join("caliper", "cpi-json", "cpi-callpath-profile.json"),
+		filepath.Join("pprof", "cppbench.cpu"),
+	} {
+		path := testkit.Data(t, rel)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(data)
+		zw.Close()
+		zpath := filepath.Join(dir, filepath.Base(rel)+".gz")
+		if err := os.WriteFile(zpath, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plain, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		packed, err := Open(zpath)
+		if err != nil {
+			t.Errorf("%s: %v", zpath, err)
+			continue
+		}
+		if !strings.HasPrefix(packed.Format, plain.Format) || len(packed.Cnodes) != len(plain.Cnodes) || len(packed.Metrics) != len(plain.Metrics) {
+			t.Errorf("%s: %q with %d cnodes, %d metrics; plain %q with %d, %d", rel, packed.Format, len(packed.Cnodes), len(packed.Metrics), plain.Format, len(plain.Cnodes), len(plain.Metrics))
+		}
+	}
+}

@@ -173,3 +173,10 @@ func hasExt(name string, exts ...string) bool {
 func anyName(names []string, f func(string) bool) bool { return slices.ContainsFunc(names, f) }
 
 func isCubex(name string) bool { return hasExt(name, ".cubex") }
+
+// isLookalike reports whether the input at path looks like a kind of
+// file no reader reads: then a reader's weak guess is not tried.
+func isLookalike(path string, dir bool, head []byte) bool {
+	what, _ := lookalikeOf(path, dir, head)
+	return what != ""
+}

@@ -1,6 +1,7 @@
 package caliper
 
 import (
+	"cubeview/format/importer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			e, err := Open(path)
+			e, err := Read(path, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
@@ -53,7 +54,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"data": [[0, 1], [null, 2]], ` + goodTables + `}`))
 	f.Add([]byte(`{"data": [[0, 0, 1.5, 2.5]], "columns": ["source.function#callpath.address", "mpi.rank", "min#time.duration", "max#time.duration"], "column_metadata": [{"is_value": false}, {"is_value": true}, {"is_value": true}, {"is_value": true}], "nodes": [{"column": "source.function#callpath.address", "label": "f"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(strings.NewReader(string(data)), "fuzz.json")
+		e, err := Parse(strings.NewReader(string(data)), "fuzz.json")
 		if err != nil {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 )
 
@@ -17,7 +18,7 @@ func BenchmarkOpenCPI(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Open(path); err != nil {
+		if _, err := Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

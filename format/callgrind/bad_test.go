@@ -1,6 +1,7 @@
 package callgrind
 
 import (
+	"cubeview/format/importer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ func TestBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			e, err := Open(path)
+			e, err := Read(path, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d regions)", len(e.Regions))
 			}
@@ -62,7 +63,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("positions: instr line\nevents: Ir\nfn=f\n0x10 3 1\n+2 -1 4\n* * 5\n"))
 	f.Add([]byte("events: A B\nevent: S = A + 2 B\nfn=x\n1 2 3\npart: 2\nevents: B C\nfn=x\n1 4 5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(strings.NewReader(string(data)), "fuzz")
+		e, err := Parse(strings.NewReader(string(data)), "fuzz")
 		if err != nil {
 			return
 		}

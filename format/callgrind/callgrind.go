@@ -4,27 +4,37 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
-// Open reads the callgrind or cachegrind file at path.
-func Open(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Format is callgrind's and cachegrind's output in the registry of
+// formats.
+var Format = importer.Format{
+	Name:   "callgrind profile",
+	Tool:   "callgrind",
+	Files:  "callgrind and cachegrind outputs (`callgrind.out.PID`, `cachegrind.out.PID`)",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Read reads the callgrind or cachegrind file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
-// Read reads a callgrind or cachegrind profile from r; name is used in
+// Parse reads a callgrind or cachegrind profile from r; name is used in
 // error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	p, err := newParser(name).parse(r)
 	if err != nil {
 		return nil, err
@@ -35,13 +45,13 @@ func Read(r io.Reader, name string) (*model.Experiment, error) {
 // headerKeys start the first line of a callgrind or cachegrind file.
 var headerKeys = []string{"version:", "creator:", "pid:", "cmd:", "part:", "thread:", "desc:", "positions:", "events:", "event:"}
 
-// Detect reports whether head, the first bytes of a file, is callgrind or
-// cachegrind output: its first line that is not empty or a comment is a
-// header line such as "version: 1", "events: Ir" or "desc: I1 cache: …",
-// or it starts with "# callgrind format".
-func Detect(head []byte) bool {
+// Detect recognises callgrind or cachegrind output: it starts with "#
+// callgrind format", or its first line that is not empty or a comment is
+// a header line such as "version: 1", "events: Ir" or "desc: I1 cache:
+// …".
+func Detect(head []byte, path string) importer.Confidence {
 	if bytes.HasPrefix(head, []byte("# callgrind format")) {
-		return true
+		return importer.Certain
 	}
 	for len(head) > 0 {
 		line, rest, _ := bytes.Cut(head, []byte("\n"))
@@ -52,12 +62,12 @@ func Detect(head []byte) bool {
 		}
 		for _, k := range headerKeys {
 			if bytes.HasPrefix(line, []byte(k)) {
-				return true
+				return importer.Likely
 			}
 		}
-		return false
+		return importer.No
 	}
-	return false
+	return importer.No
 }
 
 // convert builds the experiment: a flat call forest of the functions with

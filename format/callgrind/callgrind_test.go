@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -105,7 +106,7 @@ func labels(e *model.Experiment) map[string]int {
 func TestEqualsCallgrindAnnotate(t *testing.T) {
 	for _, path := range append(realFiles(t), filepath.Join("testdata", "handmade.callgrind")) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			e, err := Open(path)
+			e, err := Read(path, importer.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +176,7 @@ func regionValue(t *testing.T, e *model.Experiment, m, r int, inclusive bool) fl
 // TestHandmade checks testdata/handmade.callgrind against values worked out
 // by hand from the file.
 func TestHandmade(t *testing.T) {
-	e, err := Open(filepath.Join("testdata", "handmade.callgrind"))
+	e, err := Read(filepath.Join("testdata", "handmade.callgrind"), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			name := "/data/" + strings.ReplaceAll(tt.name, " ", "-") + ".pb.gz"
-			e, err := Read(bytes.NewReader(tt.data), name)
+			e, err := Parse(bytes.NewReader(tt.data), name)
 			if tt.want == "" {
 				// a valid legacy profile: must open and validate
 				if err != nil {
@@ -96,7 +96,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("goroutine profile: total 2\n2 @ 0x1 0x2\n"))
 	f.Add([]byte{0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(bytes.NewReader(data), "fuzz")
+		e, err := Parse(bytes.NewReader(data), "fuzz")
 		if err != nil {
 			return
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -24,20 +25,29 @@ import (
 // decompressed; a larger one is refused rather than exhausting memory.
 var maxDecompressed int64 = 1 << 30
 
-// Open reads the profile in the file at path.
-func Open(path string) (*model.Experiment, error) {
+// Format is pprof's profile in the registry of formats.
+var Format = importer.Format{
+	Name:   "pprof profile",
+	Tool:   "pprof",
+	Files:  "pprof profiles (protobuf `.pb.gz`, plain or compressed, and the legacy text and binary forms)",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Read reads the profile in the file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
-// Read reads a pprof profile — protobuf, plain or gzip-compressed, or one
-// of the legacy formats the pprof library parses — from r. name is used
-// in error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads a pprof profile — protobuf, plain or gzip-compressed, or
+// one of the legacy formats the pprof library parses — from r. name is
+// used in error messages.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	data, err := readAll(r, name)
 	if err != nil {
 		return nil, err
@@ -596,36 +606,29 @@ func convert(p *profile.Profile, format string) (*model.Experiment, error) {
 	return e, nil
 }
 
-// Detect reports whether head, the first bytes of a file, looks like a
-// pprof profile: gzip-compressed data that decompresses to one, a legacy
-// text or binary CPU profile, or protobuf data whose first fields are
-// those of a profile.
-func Detect(head []byte) bool {
-	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err != nil {
-			return false
-		}
-		inner := make([]byte, 1024)
-		n, _ := io.ReadFull(zr, inner)
-		return n > 0 && detectPlain(inner[:n])
-	}
-	return detectPlain(head)
-}
-
-var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
-
-func detectPlain(head []byte) bool {
+// Detect recognises a pprof profile by its first bytes (decompressed,
+// for a gzip-compressed file): a legacy text or binary CPU profile, or
+// protobuf data whose first fields are those of a profile. Protobuf
+// carries no signature, so that is a weak guess.
+func Detect(head []byte, path string) importer.Confidence {
 	for _, p := range legacyPrefixes {
 		if bytes.HasPrefix(head, []byte(p)) {
-			return true
+			return importer.Certain
 		}
 	}
 	if line, _, _ := bytes.Cut(head, []byte("\n")); bytes.Contains(line, []byte(" profile: total ")) {
-		return true
+		return importer.Likely
 	}
-	return legacyCPUHeader(head) || protoProfile(head)
+	if legacyCPUHeader(head) {
+		return importer.Likely
+	}
+	if protoProfile(head) {
+		return importer.Weak
+	}
+	return importer.No
 }
+
+var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
 
 // legacyCPUHeader recognises the header of the gperftools binary CPU
 // profile: words 0, 3, 0 or 1, period > 0, 0, in 32 or 64 bits of either

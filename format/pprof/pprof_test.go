@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -151,7 +152,7 @@ func TestTopEqualsPprofHandmade(t *testing.T) {
 // sample type.
 func checkTop(t *testing.T, goCmd, path string) {
 	t.Helper()
-	e, err := Open(path)
+	e, err := Read(path, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

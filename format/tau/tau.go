@@ -17,31 +17,45 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
-// Detect reports whether path is a TAU profile: a directory holding
+// Format is TAU's profile format in the registry of formats.
+var Format = importer.Format{
+	Name:   "TAU profile",
+	Tool:   "TAU",
+	Files:  "a TAU profile directory of `profile.N.C.T` files (with `MULTI__<metric>` sub-directories), or one such file",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Detect recognises a TAU profile: a directory (head nil) holding
 // profile.N.C.T files or MULTI__<metric> sub-directories, or one such
-// file (whose directory is then read), recognised by its first bytes.
-func Detect(path string, dir bool, head []byte) bool {
-	if !dir {
-		return IsProfileName(filepath.Base(path)) && IsProfileHead(head)
+// file (whose directory is then read), recognised by its name and first
+// bytes.
+func Detect(head []byte, path string) importer.Confidence {
+	if head != nil {
+		if IsProfileName(filepath.Base(path)) && IsProfileHead(head) {
+			return importer.Certain
+		}
+		return importer.No
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return false
+		return importer.No
 	}
 	for _, e := range entries {
 		if e.IsDir() && strings.HasPrefix(e.Name(), multiPrefix) || !e.IsDir() && IsProfileName(e.Name()) {
-			return true
+			return importer.Likely
 		}
 	}
-	return false
+	return importer.No
 }
 
-// Open reads the TAU profile directory at path, or the directory of the
+// Read reads the TAU profile directory at path, or the directory of the
 // profile.N.C.T file at path.
-func Open(path string) (*model.Experiment, error) {
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err

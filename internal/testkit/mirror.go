@@ -79,8 +79,16 @@ var extractMu sync.Mutex
 // Files the snapshot lacks (large ones, Git LFS pointers) are left out.
 func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
+	return MirrorFilesAt(t, repo, "HEAD", match)
+}
+
+// MirrorFilesAt is MirrorFiles at revision rev of the snapshot (a commit
+// of its history), for files a repository held once but no longer does.
+// The test fails when the snapshot lacks the revision.
+func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
+	t.Helper()
 	gitDir := Mirror(t, repo)
-	commit, err := git(gitDir, nil, "rev-parse", "HEAD")
+	commit, err := git(gitDir, nil, "rev-parse", "--verify", rev+"^{commit}")
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
@@ -90,18 +98,18 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 		cache = os.TempDir()
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
-	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(objectsize) %(path)", "HEAD")
+	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
 	type blob struct{ id, path string }
 	var want []blob
 	for _, rec := range strings.Split(list, "\x00") {
-		f := strings.SplitN(rec, " ", 4)
-		if len(f) != 4 || f[0] != "blob" || !match(f[3]) {
+		f := strings.SplitN(rec, " ", 3)
+		if len(f) != 3 || f[0] != "blob" || !match(f[2]) {
 			continue
 		}
-		want = append(want, blob{f[1], f[3]})
+		want = append(want, blob{f[1], f[2]})
 	}
 	extractMu.Lock()
 	defer extractMu.Unlock()
