@@ -132,6 +132,9 @@ func (e *Experiment) visitsOf(m int) (rows RowSource, release func(), err error)
 	for i := range e.Metrics {
 		v := &e.Metrics[i]
 		if i != m && v.UniqName == "visits" && v.Aggregation == Sum && v.HasStoredValues() && v.Unavailable == "" {
+			if _, canOpen := e.loader.(RowOpener); !canOpen && !e.Loaded(i) {
+				break // not worth loading a block for: the non-zero rule
+			}
 			return e.Rows(i)
 		}
 	}
@@ -192,8 +195,10 @@ func (a *aggregator) add(c int, r []float64) error {
 	for l, v := range r {
 		if vis[l] != 0 {
 			acc = a.agg.Combine(acc, v)
-			locs[l] = a.agg.Combine(locs[l], v)
 		}
+		// Along the call tree every stored value counts, 0 where the
+		// location did not visit the call path, as in CubeLib.
+		locs[l] = a.agg.Combine(locs[l], v)
 	}
 	a.sums[c] = acc
 	return nil
@@ -247,7 +252,7 @@ func (a *aggregator) fits(c int, r []float64) bool {
 // visited location (an absent row among them) keeps the identity in sums,
 // which CnodeValues shows as 0; along the call tree such a call path
 // counts as 0, so every location's aggregate over all call paths takes a
-// 0 too, as the call pane's total does.
+// 0 too, as the call pane's total does (and CubeLib's).
 func (a *aggregator) finish() (sums, locs []float64) {
 	if a.agg == Sum {
 		return a.sums, a.locs
@@ -432,6 +437,10 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 	if b.OnDemand() {
 		buf = make([]float64, b.NumLocations())
 	}
+	var visitedAny []bool // per location: visited one of the cnodes
+	if agg != Sum {
+		visitedAny = make([]bool, len(out))
+	}
 	for _, c := range cnodes {
 		r, ok, err := b.ReadRow(c, buf)
 		if err != nil {
@@ -443,23 +452,30 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 			}
 			continue
 		}
-		var vis []float64
-		if ok {
-			if vis, err = visitedBy(visits, c, r, vbuf); err != nil {
-				return nil, err
-			}
-		}
-		if !ok || allZero(vis) {
-			// Nobody visited c: along the call tree it counts as 0.
+		if !ok {
+			// All zero: along the call tree it counts as 0.
 			for l := range out {
 				out[l] = agg.Combine(out[l], 0)
 			}
 			continue
 		}
+		vis, err := visitedBy(visits, c, r, vbuf)
+		if err != nil {
+			return nil, err
+		}
 		for l, v := range r {
+			// Every stored value counts along the call tree (0 where l
+			// did not visit c, as in CubeLib), but a location that
+			// visited none of the cnodes has no value.
+			out[l] = agg.Combine(out[l], v)
 			if vis[l] != 0 {
-				out[l] = agg.Combine(out[l], v)
+				visitedAny[l] = true
 			}
+		}
+	}
+	for l, ok := range visitedAny {
+		if !ok {
+			out[l] = agg.Identity()
 		}
 	}
 	return out, nil
