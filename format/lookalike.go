@@ -85,11 +85,6 @@ var lookalikes = []lookalike{
 		file: func(name string, head []byte) bool { return hasExt(name, ".trc", ".edf") },
 	},
 	{
-		what: "a TAU packed profile (.ppk)",
-		hint: `unpack it with "paraprof --dump FILE.ppk" and open the profile directory`,
-		file: func(name string, head []byte) bool { return hasExt(name, ".ppk") },
-	},
-	{
 		what: "an SQLite database",
 		hint: "an experiment repository is opened with cubeview repo --repo FILE",
 		file: func(name string, head []byte) bool { return bytes.HasPrefix(head, []byte("SQLite format 3\x00")) },

@@ -60,7 +60,7 @@ func Mirror(t testing.TB, repo string) string {
 		t.Skipf("snapshot of %s not available: %v", repo, err)
 	}
 	base := filepath.Join(dir, strings.Replace(repo, "/", "+", 1))
-	for _, cand := range []string{filepath.Join(base, "repo"), base} {
+	for _, cand := range []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", ".git"), base} {
 		if fi, err := os.Stat(filepath.Join(cand, "HEAD")); err == nil && !fi.IsDir() {
 			return cand
 		}
