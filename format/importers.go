@@ -10,6 +10,7 @@ import (
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/importer"
 	"cubeview/format/mpip"
+	"cubeview/format/perf"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
 )
@@ -28,6 +29,8 @@ var registry = []importer.Format{
 	caliper.Format,
 	callgrind.Format,
 	pprof.Format,
+	perf.Script,
+	perf.Folded,
 }
 
 // Formats returns the formats Open reads, in the registry's order.
