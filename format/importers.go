@@ -10,6 +10,7 @@ import (
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/importer"
 	"cubeview/format/mpip"
+	"cubeview/format/papi"
 	"cubeview/format/perf"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
@@ -23,9 +24,13 @@ import (
 var registry = []importer.Format{
 	cube.Format,
 	tau.Format,
+	tau.Packed,
+	tau.XML,
 	gprof.Format,
 	mpip.Format,
 	hpctoolkit.Format,
+	papi.Format,
+	caliper.Cali,
 	caliper.Format,
 	callgrind.Format,
 	pprof.Format,

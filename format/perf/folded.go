@@ -52,14 +52,15 @@ var Folded = importer.Format{
 	Read:   ReadFolded,
 }
 
-// DetectFolded recognises folded stacks: every complete line a stack of
-// ";"-separated frames and a count (or a comment), and at least one stack
-// deeper than one frame.
+// DetectFolded recognises folded stacks: complete lines that are stacks
+// of ";"-separated frames and a count (or comments), at least one stack
+// deeper than one frame. A few other lines among them, which the reader
+// leaves out with a warning, make it a weak guess.
 func DetectFolded(head []byte, path string) importer.Confidence {
 	if head == nil {
 		return importer.No
 	}
-	n, deep := 0, false
+	n, other, deep := 0, 0, false
 	for _, l := range headLines(head) {
 		t := strings.TrimSpace(l)
 		if t == "" || isComment(t) {
@@ -67,13 +68,19 @@ func DetectFolded(head []byte, path string) importer.Confidence {
 		}
 		stack, _, ok := foldedLine(t)
 		if !ok {
-			return importer.No
+			other++
+			continue
 		}
 		n++
 		deep = deep || strings.Contains(stack, ";")
 	}
-	if n > 0 && deep {
+	switch {
+	case !deep:
+		return importer.No
+	case other == 0:
 		return importer.Likely
+	case n >= 2 && other < n:
+		return importer.Weak
 	}
 	return importer.No
 }

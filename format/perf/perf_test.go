@@ -213,6 +213,8 @@ func TestDetect(t *testing.T) {
 		{"folded, UTF-16", utf16le("a;b;c 1\r\na;b;d 4\r\n"), false, true},
 		{"folded, comment", []byte("# comment\na;b;c 1\na;b 5\n"), false, true},
 		{"one frame each", []byte("main 5\nfoo 4\n"), false, false},
+		{"folded with an invalid line", []byte("a;b;c 1\na;b 5\ninvalid line\n"), false, true},
+		{"text with one stack-like line", []byte("hello world\nsee a;b 5\n"), false, false},
 		{"gprof", []byte("Flat profile:\n\nEach sample counts as 0.01 seconds.\n"), false, false},
 		{"mpiP", []byte("@ mpiP\n@ Command : ./a\n"), false, false},
 		{"TAU", []byte("2 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"), false, false},
