@@ -541,7 +541,7 @@ func experimentMetric(e *model.Experiment, name string) int {
 }
 
 // canonicalIdentity returns the canonical metric identity s names ("" for none).
-var canonicalIdentity = func(s string) string { return "" }
+func canonicalIdentity(s string) string { return model.CanonicalIdentity(s) }
 
 // selectLocations returns the data columns whose process rank and thread
 // rank lie in the ranges and that lie below a system node whose name

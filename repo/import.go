@@ -507,10 +507,10 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 }
 
 // metricIdentity is the canonical identity stored with a metric.
-func metricIdentity(m *model.Metric) string { return "" }
+func metricIdentity(m *model.Metric) string { return m.Identity }
 
 // setIdentity restores a metric's canonical identity.
-func setIdentity(m *model.Metric, identity string) {}
+func setIdentity(m *model.Metric, identity string) { m.Identity = identity }
 
 // recordNames adds the trial's metric names to the names ever stored.
 func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment) error {
