@@ -81,6 +81,13 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// inputError marks a mistyped name or expression in an argument (exit
+// status 2); its message says what is wrong, so no usage text follows.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
 // Main runs the subcommand named by args[0] and returns the exit status:
 // 0 on success, 1 on failure, 2 on a usage error.
 func Main(args []string, env Env) int {
@@ -111,6 +118,9 @@ func Main(args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "cubeview %s: %s\n", c.Name, printableLines(tidyMessage(c.Name, err.Error())))
 		if ue := (usageError{}); errors.As(err, &ue) {
 			fmt.Fprintln(env.Stderr, c.Usage)
+			return 2
+		}
+		if ie := (inputError{}); errors.As(err, &ie) {
 			return 2
 		}
 		return 1

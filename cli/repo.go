@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 	"unicode"
 
 	"cubeview/format"
@@ -26,34 +27,62 @@ The experiment repository stores runs organised as application →
 experiment → trial, with typed attributes, and finds them again. LOC is an
 SQLite file or a postgres://user@host/db URL; without --repo, $CUBEVIEW_REPO
 or $XDG_DATA_HOME/cubeview/repository.db (~/.local/share/… when unset).
+Only that last, personal location is created on first use; any other
+repository is made with "repo init". Commands that only read (ls, show,
+find, export, open, check) open the repository read-only: they work on a
+file the user may only read, on a full disk and for a PostgreSQL role
+with read rights only.
 
 Verbs:
-  import [--app A] [--experiment E] [--name N] [--attr k=v]… [--force] PATH…
+  init [LOC]          create a new, empty repository at LOC (or --repo LOC)
+  import [--app A] [--experiment E] [--name N] [--attr k=v]… [--force] [--wait D] PATH…
         store each file (any format cubeview reads) as a new trial and print
         its id; the same content twice is refused unless --force
   ls [--where FILTER] [--csv] [--all]
         list trials: id, app, experiment, name, attributes (--all: also
         the files' own attributes); --csv: a header line, id first
   show TRIAL          every field of a trial, one "field: value" line each
-  set TRIAL k=v… [--unset k]…
+  set TRIAL k=v… [--unset k]… [--wait D]
         set or remove attributes; app=, experiment= and name= move or
         rename the trial
-  rm TRIAL…           remove trials
-  find --metric UNIQ [--excl|--incl] (--share FRACTION | --min VALUE)
-       [--kind mpi|omp|user|…] [--ranks A-B] [--threads A-B] [--flat]
-       [--where FILTER] [--derive 'NAME = EXPR']… [--limit N] [--csv]
-        call paths (--flat: regions) whose metric value is at least VALUE or
-        FRACTION of the run's total, best first, with trial, value, share
-        of the run and call path; --excl (default) takes a call path's own
-        value, --incl its value with its callees; --ranks and --threads
-        restrict the values to those processes and threads (and the total
-        to the same locations); --derive defines a metric from others as
-        "cubeview derive" does (ipc = PAPI_TOT_INS / PAPI_TOT_CYC), evaluated
-        after aggregation in every trial that has its operands, and
-        --metric may name it; derived metrics stored in trials are found
-        like any other
+  rm [--wait D] TRIAL…
+        remove trials
+  find [--metric UNIQ] [--excl|--incl] (--share FRACTION | --min VALUE | CONSTRAINT)
+       [--kind mpi|omp|user|…] [--region PATTERN] [--ranks A-B] [--threads A-B]
+       [--host PATTERN] [--flat] [--where FILTER] [--derive 'NAME = EXPR']…
+       [--limit N] [--csv]
+        call paths (--flat: regions) that meet a constraint, best first,
+        with trial, value, share of the run and call path. The simple
+        constraint is --metric with --min VALUE or --share FRACTION (the
+        value is at least VALUE, or FRACTION of the run's total); a
+        CONSTRAINT joins tests with and, or, not and parentheses, each test
+        METRIC OP NUMBER[%] with OP one of >= > <= < and % meaning a share
+        of the run's total; incl(METRIC) and excl(METRIC) choose values
+        with or without callees (--excl, the default, or --incl for a bare
+        METRIC); quote metric names with spaces or operators:
+          cubeview repo find 'time >= 10% and incl(visits) < 1000'
+        Hits are ranked by --metric, else by the first test's metric.
+        --kind keeps call paths of regions of that kind; --region those
+        whose region name matches PATTERN (* any text, ? one character; a
+        PATTERN with / matches the whole call path, main/*/MPI_*);
+        --ranks, --threads and --host (a machine or node name PATTERN)
+        restrict the values to those processes, threads and hosts (and the
+        run's total to the same locations); --derive defines a metric from
+        others as "cubeview derive" does (ipc = PAPI_TOT_INS / PAPI_TOT_CYC),
+        evaluated after aggregation in every trial that has its operands;
+        derived metrics stored in trials are found like any other. A
+        metric, kind or attribute that no trial has is an error (exit
+        status 2) that suggests what was meant
   export TRIAL OUT    write a trial as .cubex, .cube or .cube.gz
   open TRIAL…         open trials in windows
+  check               read every stored value and verify its checksum; exit
+                      status 1 when something is damaged
+  upgrade             convert a repository of an earlier cubeview to this
+                      version's schema (until then this version only reads
+                      it); the repository as it was is kept beside it
+
+Changes wait up to --wait (default 60s) while another program writes and
+say who it is where the engine can tell; readers never wait.
 
 In the windows, File › Repository… (or "cubeview --repository [--repo LOC]")
 browses the same repository: the trial tree with attribute columns, the
@@ -75,7 +104,11 @@ unquoted number compares numerically; quote text with "…" or '…'.
 
 Attributes procs (processes), threads (most threads of a process) and
 locations are filled in at import; the file's own attributes are kept
-too. A user's attribute hides an automatic one, which hides the file's.`
+too. A user's attribute hides an automatic one, which hides the file's.
+
+SQL users find views (trials, trial_attributes, metrics, regions,
+call_paths, locations; in PostgreSQL also call_path_values, region_values
+and location_values, the values per location) described in the README.`
 
 func init() {
 	register(&Command{
@@ -115,7 +148,7 @@ func sharedRepo(loc string) (*repo.Repo, error) {
 	if r, ok := sharedRepos.byLocation[loc]; ok {
 		return r, nil
 	}
-	r, err := repo.Open(context.Background(), loc)
+	r, err := repo.OpenReadOnly(context.Background(), loc)
 	if err != nil {
 		return nil, err
 	}
@@ -193,30 +226,56 @@ func repoLocation(args []string) (loc string, rest []string, err error) {
 	return loc, args, nil
 }
 
+// repoVerbs are the verbs of "repo" and whether each changes the repository.
+var repoVerbs = map[string]struct {
+	run    func(context.Context, Env, func() (*repo.Repo, error), []string) error
+	writes bool
+}{
+	"import": {repoImport, true}, "ls": {repoList, false}, "show": {repoShow, false}, "set": {repoSet, true},
+	"rm": {repoRemove, true}, "find": {repoFind, false}, "export": {repoExport, false}, "open": {repoOpen, false},
+	"check": {repoCheck, false},
+}
+
 func runRepo(env Env, args []string) error {
 	loc, rest, err := repoLocation(args)
 	if err != nil {
 		return err
 	}
+	const verbs = "init, import, ls, show, set, rm, find, export, open, check or upgrade"
 	if len(rest) == 0 {
-		return usagef("no verb: give import, ls, show, set, rm, find, export or open")
+		return usagef("no verb: give " + verbs)
 	}
 	verb, vargs := rest[0], rest[1:]
-	if verb == "-h" || verb == "--help" || verb == "help" {
+	switch verb {
+	case "-h", "--help", "help":
 		return flag.ErrHelp
+	case "init":
+		return repoInit(env, loc, vargs)
+	case "upgrade":
+		return repoUpgrade(env, loc, vargs)
 	}
-	run, ok := map[string]func(context.Context, Env, func() (*repo.Repo, error), []string) error{
-		"import": repoImport, "ls": repoList, "show": repoShow, "set": repoSet, "rm": repoRemove,
-		"find": repoFind, "export": repoExport, "open": repoOpen,
-	}[verb]
+	v, ok := repoVerbs[verb]
 	if !ok {
-		return usagef("unknown verb %q: give import, ls, show, set, rm, find, export or open", verb)
+		names := make([]string, 0, len(repoVerbs)+2)
+		for n := range repoVerbs {
+			names = append(names, n)
+		}
+		names = append(names, "init", "upgrade")
+		sort.Strings(names)
+		return usagef("unknown verb %q%s: give %s", verb, didYouMean(suggest(verb, names)), verbs)
 	}
 	var r *repo.Repo
+	opt := repo.Options{Mode: repo.ReadOnly}
+	if v.writes {
+		opt = repo.Options{Mode: repo.ReadWrite, Waiting: waitingReporter(env, "repo "+verb)}
+		if vargs, opt.Wait, err = waitFlag(vargs); err != nil {
+			return err
+		}
+	}
 	open := func() (*repo.Repo, error) {
 		if r == nil {
 			var err error
-			if r, err = repo.Open(context.Background(), loc); err != nil {
+			if r, err = repo.OpenWith(context.Background(), loc, opt); err != nil {
 				return nil, err
 			}
 		}
@@ -227,7 +286,145 @@ func runRepo(env Env, args []string) error {
 			r.Close()
 		}
 	}()
-	return run(context.Background(), env, open, vargs)
+	return repoInputError(v.run(context.Background(), env, open, vargs))
+}
+
+// repoInputError marks mistyped names and malformed filters and
+// constraints (exit status 2).
+func repoInputError(err error) error {
+	var une *repo.UnknownNameError
+	var fe *repo.FilterError
+	var ce *repo.ConstraintError
+	if errors.As(err, &une) || errors.As(err, &fe) || errors.As(err, &ce) {
+		return inputError{err}
+	}
+	return err
+}
+
+// waitFlag takes --wait D (or --wait=D) out of args.
+func waitFlag(args []string) ([]string, time.Duration, error) {
+	var out []string
+	var wait time.Duration
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		val, isWait := "", false
+		switch {
+		case a == "--wait" || a == "-wait":
+			if i+1 >= len(args) {
+				return nil, 0, usagef("--wait needs a duration (30s, 5m)")
+			}
+			val, isWait = args[i+1], true
+			i++
+		case strings.HasPrefix(a, "--wait=") || strings.HasPrefix(a, "-wait="):
+			val, isWait = a[strings.Index(a, "=")+1:], true
+		}
+		if !isWait {
+			out = append(out, a)
+			continue
+		}
+		d, err := time.ParseDuration(val)
+		if err != nil || d <= 0 {
+			return nil, 0, usagef("--wait %q: want a positive duration such as 30s or 5m", val)
+		}
+		wait = d
+	}
+	return out, wait, nil
+}
+
+// waitingReporter says on stderr, every few seconds, that a change waits
+// for a busy repository and for whom.
+func waitingReporter(env Env, what string) func(repo.Busy) {
+	var last time.Duration = -time.Hour
+	return func(b repo.Busy) {
+		if b.Waited-last < 5*time.Second {
+			return
+		}
+		last = b.Waited
+		who := "another program is changing it"
+		if b.Holder != "" {
+			who = b.Holder
+		}
+		fmt.Fprintf(env.Stderr, "cubeview %s: the repository is busy (%s); waiting (%s so far)\n", what, who, b.Waited.Round(time.Second))
+	}
+}
+
+func repoInit(env Env, loc string, args []string) error {
+	pos, err := parseArgs(repoFlags("init"), args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 1:
+		return usagef("init takes one location, got %d", len(pos))
+	case len(pos) == 1 && loc != "" && pos[0] != loc:
+		return usagef("init: two locations, --repo %s and %s", loc, pos[0])
+	case len(pos) == 1:
+		loc = pos[0]
+	}
+	if loc == "" {
+		if loc, err = repo.DefaultLocation(); err != nil {
+			return err
+		}
+	}
+	r, err := repo.Init(context.Background(), loc)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	fmt.Fprintf(env.Stdout, "created repository %s (%s, schema %d, identity %s)\n", r.Name(), r.Engine(), r.Schema(), r.Identity())
+	return nil
+}
+
+func repoUpgrade(env Env, loc string, args []string) error {
+	pos, err := parseArgs(repoFlags("upgrade"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("upgrade takes no arguments (the repository is --repo LOC)")
+	}
+	fmt.Fprintf(env.Stderr, "cubeview repo upgrade: converting to schema %d; the repository as it was is kept (its location is printed at the end), "+
+		"and cubeview versions that only know the older schema cannot read the repository afterwards\n", repo.SchemaVersion)
+	res, err := repo.Upgrade(context.Background(), loc, repo.UpgradeOptions{Progress: func(done, total int) {
+		if done == total || done%100 == 0 {
+			fmt.Fprintf(env.Stderr, "cubeview repo upgrade: %d of %d trials\n", done, total)
+		}
+	}})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "upgraded from schema %d to %d: %d trials; the repository as it was is kept as %s\n", res.From, res.To, res.Trials, res.Backup)
+	return nil
+}
+
+func repoCheck(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {
+	pos, err := parseArgs(repoFlags("check"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("check takes no arguments")
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	rep, err := r.Check(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(env.Stdout, printable(p))
+	}
+	fmt.Fprintf(env.Stdout, "%d trials, %d summaries, %d data chunks checked", rep.Trials, rep.Summaries, rep.Chunks)
+	if rep.Pending > 0 {
+		fmt.Fprintf(env.Stdout, "; %d imports in progress (or left by imports that died)", rep.Pending)
+	}
+	fmt.Fprintln(env.Stdout)
+	if len(rep.Problems) > 0 {
+		return fmt.Errorf("repository %s: %d problems: the stored data were changed or damaged outside cubeview", r.Name(), len(rep.Problems))
+	}
+	return nil
 }
 
 // repoFlags returns the flag set of a verb.
@@ -483,6 +680,8 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	share := fs.String("share", "", "least share of the run's total")
 	minV := fs.String("min", "", "least value")
 	fs.StringVar(&q.Kind, "kind", "", "region kind")
+	fs.StringVar(&q.Region, "region", "", "region name pattern")
+	fs.StringVar(&q.Host, "host", "", "host name pattern")
 	ranks := fs.String("ranks", "", "process ranks A-B")
 	threads := fs.String("threads", "", "thread ranks A-B")
 	fs.BoolVar(&q.Flat, "flat", false, "regions instead of call paths")
@@ -503,17 +702,21 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		q.Derived = append(q.Derived, model.DerivedMetric{UniqName: name, Formula: f})
 	}
 	switch {
-	case len(pos) > 0:
-		return usagef("find takes no arguments, got %q", pos[0])
-	case q.Metric == "":
-		return usagef("find: give --metric UNIQ")
+	case len(pos) > 1:
+		return usagef("find takes one CONSTRAINT (quote it), got %d arguments", len(pos))
 	case *excl && *incl:
 		return usagef("find: --excl and --incl exclude each other")
-	case (*share == "") == (*minV == ""):
+	case len(pos) == 1 && (*share != "" || *minV != ""):
+		return usagef("find: give a CONSTRAINT or --share/--min, not both")
+	case len(pos) == 0 && q.Metric == "":
+		return usagef("find: give a CONSTRAINT, or --metric UNIQ with --share FRACTION or --min VALUE")
+	case len(pos) == 0 && (*share == "") == (*minV == ""):
 		return usagef("find: give exactly one of --share FRACTION and --min VALUE")
 	}
 	q.Inclusive = *incl
-	if *share != "" {
+	if len(pos) == 1 {
+		q.Constraint = pos[0]
+	} else if *share != "" {
 		q.Share = true
 		if q.MinShare, err = repo.ParseShare(*share); err != nil {
 			return usagef("find: --share %v", err)
@@ -557,6 +760,7 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		fmt.Fprintln(env.Stderr, "no "+what+" meets the constraint")
 		return nil
 	}
+
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "trial\tvalue\tshare\t %s\n", what)
 	for _, h := range hits {

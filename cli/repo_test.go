@@ -22,6 +22,13 @@ func TestRepoCommands(t *testing.T) {
 	b := filepath.Join(data, "cube4", "lulesh", "lulesh.p64.size25.r1.cubex")
 	c := filepath.Join(data, "cube4", "cpi", "profile.cubex")
 
+	status, _, errOut := run("repo", "import", c)
+	if status != 1 || !strings.Contains(errOut, "repo init") {
+		t.Fatalf("import into a repository not made yet: %d %q", status, errOut)
+	}
+	if status, _, errOut = run("repo", "init"); status != 0 {
+		t.Fatalf("init: %d %q", status, errOut)
+	}
 	status, out, errOut := run("repo", "import", "--app", "lulesh", "--experiment", "scaling", "--attr", "compiler=gcc-13", a, b)
 	if status != 0 || out != "1\n2\n" {
 		t.Fatalf("import: status %d, stdout %q, stderr %q", status, out, errOut)
@@ -48,7 +55,7 @@ func TestRepoCommands(t *testing.T) {
 		t.Fatalf("ls --csv: %d %v\n%s", status, err, out)
 	}
 	status, _, errOut = run("repo", "ls", "--where", "procs >> 3")
-	if status != 1 || !strings.Contains(errOut, "filter column 8") || !strings.Contains(errOut, "       ^") {
+	if status != 2 || !strings.Contains(errOut, "filter column 8") || !strings.Contains(errOut, "       ^") {
 		t.Fatalf("bad filter: %d %q", status, errOut)
 	}
 

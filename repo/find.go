@@ -78,13 +78,16 @@ func (q *Query) derived(name string) *model.Formula {
 var errMissing = errors.New("metric not in the trial")
 
 // queryVectors returns the vectors of metric name, evaluating search-time
-// derived metrics over what leaf returns for other names.
-func (q *Query) queryVectors(name string, nc, nr int, leaf func(name string) (vectors, error)) (vectors, error) {
+// derived metrics over what leaf returns for other names. Operands of
+// derived metrics name stored metrics by their unique names, as in
+// "cubeview derive"; a metric the query names itself may also be named
+// by its canonical identity.
+func (q *Query) queryVectors(name string, nc, nr int, leaf func(name string, operand bool) (vectors, error)) (vectors, error) {
 	var get func(name string, depth int) (vectors, error)
 	get = func(name string, depth int) (vectors, error) {
 		f := q.derived(name)
 		if f == nil {
-			return leaf(name)
+			return leaf(name, depth > 0)
 		}
 		if depth > maxDerivedDepth {
 			return vectors{}, fmt.Errorf("derived metric %q: definitions nest too deep or form a cycle", name)
@@ -97,21 +100,45 @@ func (q *Query) queryVectors(name string, nc, nr int, leaf func(name string) (ve
 // storedNames returns the stored metrics names refer to, directly or as
 // operands of search-time derived metrics.
 func (q *Query) storedNames(names []string) []string {
-	seen := map[string]bool{}
 	var out []string
+	for _, r := range q.storedRefs(names) {
+		out = append(out, r.name)
+	}
+	return out
+}
+
+// storedRef is a stored metric a query refers to, directly or as an
+// operand of a derived metric.
+type storedRef struct {
+	name    string
+	operand bool
+}
+
+// storedRefs returns the stored metrics names refer to, each once as
+// named directly and once as an operand where it is both.
+func (q *Query) storedRefs(names []string) []storedRef {
+	seen := map[storedRef]bool{}
+	var out []storedRef
 	var walk func(name string, depth int)
 	walk = func(name string, depth int) {
-		if seen[name] || depth > maxDerivedDepth {
+		if depth > maxDerivedDepth {
 			return
 		}
-		seen[name] = true
 		if f := q.derived(name); f != nil {
+			if seen[storedRef{name, true}] {
+				return
+			}
+			seen[storedRef{name, true}] = true
 			for _, op := range f.Metrics() {
 				walk(op, depth+1)
 			}
 			return
 		}
-		out = append(out, name)
+		ref := storedRef{name, depth > 0}
+		if !seen[ref] {
+			seen[ref] = true
+			out = append(out, ref)
+		}
 	}
 	for _, n := range names {
 		walk(n, 0)
@@ -500,8 +527,11 @@ func (p *plan) experimentData(e *model.Experiment) (*trialData, error) {
 	}
 	td := &trialData{tree: t, vec: map[string]*vectors{}}
 	for _, name := range p.metricNames() {
-		v, err := p.q.queryVectors(name, len(e.Cnodes), len(e.Regions), func(name string) (vectors, error) {
+		v, err := p.q.queryVectors(name, len(e.Cnodes), len(e.Regions), func(name string, operand bool) (vectors, error) {
 			m := experimentMetric(e, name)
+			if operand {
+				m = e.MetricByName(name)
+			}
 			if m < 0 {
 				return vectors{}, errMissing
 			}
@@ -520,25 +550,7 @@ func (p *plan) experimentData(e *model.Experiment) (*trialData, error) {
 
 // experimentMetric returns the metric name names in e: the metric of
 // that unique name, else the one metric of that canonical identity.
-func experimentMetric(e *model.Experiment, name string) int {
-	if m := e.MetricByName(name); m >= 0 {
-		return m
-	}
-	id := canonicalIdentity(name)
-	if id == "" {
-		return -1
-	}
-	found := -1
-	for m := range e.Metrics {
-		if metricIdentity(&e.Metrics[m]) == id {
-			if found >= 0 {
-				return -1
-			}
-			found = m
-		}
-	}
-	return found
-}
+func experimentMetric(e *model.Experiment, name string) int { return e.MetricNamed(name) }
 
 // canonicalIdentity returns the canonical metric identity s names ("" for none).
 func canonicalIdentity(s string) string { return model.CanonicalIdentity(s) }

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -214,6 +215,13 @@ func TestFindEqualsBruteForce(t *testing.T) {
 			t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
 				want := bruteForce(t, exps, apps, q)
 				hits, err := r.Find(ctx, q)
+				if q.Metric == "no_such_metric" {
+					var ue *UnknownNameError
+					if !errors.As(err, &ue) || ue.Name != q.Metric {
+						t.Fatalf("a metric no trial has: %v, want an UnknownNameError", err)
+					}
+					return
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -258,6 +258,20 @@ func summarise(e *model.Experiment, m int) (vectors, error) {
 // repository for long and a killed one leaves nothing readers can see
 // (and what it left is removed by the next import).
 func (r *Repo) ImportExperiment(ctx context.Context, e *model.Experiment, src Source, opt ImportOptions) (int64, error) {
+	return r.importTrial(ctx, e, src, opt, nil)
+}
+
+// restored is what an upgrade keeps of a trial: its id, import time and
+// attributes.
+type restored struct {
+	id       int64
+	imported string
+	attrs    []Attribute
+}
+
+// importTrial stores e as a new trial, or, with rest, as the trial an
+// older repository held.
+func (r *Repo) importTrial(ctx context.Context, e *model.Experiment, src Source, opt ImportOptions, rest *restored) (int64, error) {
 	op := "import " + src.Path
 	if err := r.writable(op); err != nil {
 		return 0, err
@@ -293,7 +307,7 @@ func (r *Repo) ImportExperiment(ctx context.Context, e *model.Experiment, src So
 	defer conn.Close()
 	act := newActivity("import of " + filepath.Base(src.Path))
 	defer r.announce(ctx, conn, act)()
-	id, err := r.stage(ctx, conn, e, src, opt, sums, act)
+	id, err := r.stage(ctx, conn, e, src, opt, sums, act, rest)
 	if err != nil {
 		return 0, r.importError(op, err)
 	}
@@ -308,7 +322,11 @@ func (r *Repo) ImportExperiment(ctx context.Context, e *model.Experiment, src So
 		}
 		progress(n + m + 1)
 	}
-	if err := r.publish(ctx, conn, id, src, opt.Force); err != nil {
+	imported := nowText()
+	if rest != nil {
+		imported = rest.imported
+	}
+	if err := r.publish(ctx, conn, id, src, opt.Force, imported); err != nil {
 		return fail(err)
 	}
 	return id, nil
@@ -423,7 +441,7 @@ func checkAttrKey(k string) error {
 
 // stage writes the trial's definitions and attributes as an invisible
 // trial and returns its id. It first removes what dead imports left.
-func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, src Source, opt ImportOptions, sums []vectors, act activity) (int64, error) {
+func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, src Source, opt ImportOptions, sums []vectors, act activity, rest *restored) (int64, error) {
 	if err := r.cleanDeadImports(ctx, conn); err != nil {
 		return 0, err
 	}
@@ -445,15 +463,20 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 	}
 	t := r.d.text
 	var id int64
-	err = tx.QueryRowContext(ctx, r.d.q(`INSERT INTO trial (experiment, name, source, size, sha256, format, imported, state, importer,
-		cnodes, regions, locations, header, tree) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		expID, t(opt.Name), t(src.Path), src.Size, t(src.SHA256), t(e.Format), t(nowText()), t(act.encode()),
-		len(e.Cnodes), len(e.Regions), e.NumLocations(), seal(encodeHeader(e)), encodeTree(e)).Scan(&id)
+	cols, ph, args := "", "", []any{}
+	attrs := mergeAttrs(e, opt.Attrs)
+	if rest != nil {
+		cols, ph, args, attrs = "id, ", "?, ", []any{rest.id}, rest.attrs
+	}
+	err = tx.QueryRowContext(ctx, r.d.q(`INSERT INTO trial (`+cols+`experiment, name, source, size, sha256, format, imported, state, importer,
+		cnodes, regions, locations, header, tree) VALUES (`+ph+`?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		append(args, expID, t(opt.Name), t(src.Path), src.Size, t(src.SHA256), t(e.Format), t(nowText()), t(act.encode()),
+			len(e.Cnodes), len(e.Regions), e.NumLocations(), seal(encodeHeader(e)), encodeTree(e))...).Scan(&id)
 	if err != nil {
 		return 0, err
 	}
 	ins := &inserter{ctx: ctx, tx: tx, d: r.d}
-	for _, a := range mergeAttrs(e, opt.Attrs) {
+	for _, a := range attrs {
 		ins.add("trial_attr", []string{"trial", "key", "key_hash", "value", "num", "origin"},
 			id, t(a.Key), textHash(a.Key), t(a.Value), nullNumber(a), int(a.Origin))
 	}
@@ -604,7 +627,7 @@ const txBytes = 32 << 20
 
 // publish makes the staged trial visible: unless force, only when no
 // trial of the same content became visible meanwhile.
-func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source, force bool) error {
+func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source, force bool, imported string) error {
 	tx, err := r.beginWriteOn(ctx, conn, "import "+src.Path)
 	if err != nil {
 		return err
@@ -623,7 +646,7 @@ func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source
 		}
 	}
 	if _, err := tx.ExecContext(ctx, r.d.q(`UPDATE trial SET state = 0, importer = ?, imported = ? WHERE id = ?`),
-		r.d.text(""), r.d.text(nowText()), id); err != nil {
+		r.d.text(""), r.d.text(imported), id); err != nil {
 		return err
 	}
 	if testHookBeforeCommit != nil {

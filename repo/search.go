@@ -410,10 +410,13 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	if err != nil {
 		return fail(err)
 	}
-	stored := p.q.storedNames(p.metricNames())
-	resolve := func(trial int64, name string) *metricRow {
+	stored := p.q.storedRefs(p.metricNames())
+	resolve := func(trial int64, name string, operand bool) *metricRow {
 		var byIdentity *metricRow
 		id := canonicalIdentity(name)
+		if operand {
+			id = ""
+		}
 		n := 0
 		for _, m := range metrics[trial] {
 			if m.uniq == name {
@@ -432,8 +435,8 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	want := map[int64]map[int]*metricRow{}
 	idxSet := map[int]bool{}
 	for _, td := range out {
-		for _, name := range stored {
-			if m := resolve(td.id, name); m != nil {
+		for _, ref := range stored {
+			if m := resolve(td.id, ref.name, ref.operand); m != nil {
 				if want[td.id] == nil {
 					want[td.id] = map[int]*metricRow{}
 				}
@@ -490,8 +493,8 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	for _, td := range out {
 		nc, nr := counts[td.id][0], counts[td.id][1]
 		for _, name := range p.metricNames() {
-			v, err := p.q.queryVectors(name, nc, nr, func(name string) (vectors, error) {
-				m := resolve(td.id, name)
+			v, err := p.q.queryVectors(name, nc, nr, func(name string, operand bool) (vectors, error) {
+				m := resolve(td.id, name, operand)
 				if m == nil || (m.excl == nil && m.regExcl == nil) {
 					return vectors{}, errMissing
 				}

@@ -63,7 +63,7 @@ func TestFilter(t *testing.T) {
 			{"tag ~ 'a[*]b'", nil},
 			{"tag = 'a*b'", []int64{e}},
 			{"tag ~ 'a?b'", []int64{e}},
-			{"ver > 9", []int64{d}},   // numbers compare as numbers
+			{"ver > 9", []int64{d}}, // numbers compare as numbers
 			{"ver > '9'", nil},        // text compares byte by byte: "10" < "9"
 			{"ver < '9'", []int64{d}}, //
 			{"has compiler", []int64{a, b, c}},
@@ -71,7 +71,6 @@ func TestFilter(t *testing.T) {
 			{"id >= 4", []int64{d, e}},
 			{fmt.Sprintf("id = %d or id = %d", a, e), []int64{a, e}},
 			{"procs = 64 and locations = 4 and threads = 2", []int64{b, c}},
-			{"@name = x", nil},
 			{"size = 25", []int64{a, b}},
 			{"filesize = 100", []int64{a, b, c, d, e}},
 			{"source ~ '/runs/*'", []int64{a, b, c, d, e}},

@@ -111,7 +111,7 @@ func realRepo(b *testing.B) *repo.Repo {
 		}
 		tmp := loc + ".part"
 		os.Remove(tmp)
-		r, err := repo.Open(ctx, tmp)
+		r, err := repo.Init(ctx, tmp)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func Location(t testing.TB) string {
 // test when the data folder is absent.
 func Filled(t testing.TB, trials []Trial) (*repo.Repo, map[int64]string) {
 	t.Helper()
-	r, err := repo.Open(context.Background(), Location(t))
+	r, err := repo.Init(context.Background(), Location(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func ReadOnlyPostgres(t testing.TB, trials []Trial) string {
 	}
 	u.Path = "/" + name
 	owner := u.String()
-	r, err := repo.Open(context.Background(), owner)
+	r, err := repo.Init(context.Background(), owner)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,182 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+
+	"cubeview/model"
+)
+
+// CheckReport is what Check found.
+type CheckReport struct {
+	Trials, Summaries, Chunks int
+	// Pending counts trials being imported (or left by an import that
+	// died; the next import removes those).
+	Pending int
+	// Problems describes each damage found, one sentence each.
+	Problems []string
+}
+
+// Check reads everything the repository stores and verifies it: the
+// database's own structure (SQLite), every checksum, and that stored
+// pieces fit the trial they belong to. It changes nothing.
+func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (CheckReport, error) {
+	var rep CheckReport
+	problem := func(format string, args ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(format, args...)) }
+	if r.d.name == "sqlite" {
+		err := r.rows(ctx, `PRAGMA integrity_check`, nil, func(s scanner) error {
+			var line string
+			if err := s.Scan(&line); err != nil {
+				return err
+			}
+			if line != "ok" {
+				problem("SQLite: %s", line)
+			}
+			return nil
+		})
+		if err != nil {
+			return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
+	}
+	type dims struct{ nc, nr, nl int }
+	trials := map[int64]dims{}
+	var order []int64
+	if r.legacySchema() {
+		err := r.rows(ctx, `SELECT t.id, t.header, (SELECT COUNT(*) FROM cnode c WHERE c.trial = t.id),
+			(SELECT COUNT(*) FROM sysnode n WHERE n.trial = t.id AND n.location >= 0) FROM trial t ORDER BY t.id`, nil, func(s scanner) error {
+			var id int64
+			var header []byte
+			var d dims
+			if err := s.Scan(&id, &header, &d.nc, &d.nl); err != nil {
+				return err
+			}
+			trials[id] = d
+			order = append(order, id)
+			return nil
+		})
+		if err != nil {
+			return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
+		rep.Trials = len(order)
+		for i, id := range order {
+			e, err := r.Open(ctx, id)
+			if err != nil {
+				problem("trial %d: %v", id, err)
+				continue
+			}
+			for m := range e.Metrics {
+				if _, err := e.Block(m); err != nil {
+					problem("trial %d: metric %q: %v", id, e.Metrics[m].UniqName, err)
+				}
+			}
+			if progress != nil {
+				progress(i+1, len(order))
+			}
+		}
+		return rep, nil
+	}
+	err := r.rows(ctx, `SELECT id, state, cnodes, regions, locations, header, tree FROM trial ORDER BY id`, nil, func(s scanner) error {
+		var id int64
+		var state int
+		var d dims
+		var header, tree []byte
+		if err := s.Scan(&id, &state, &d.nc, &d.nr, &d.nl, &header, &tree); err != nil {
+			return err
+		}
+		if state != 0 {
+			rep.Pending++
+			return nil
+		}
+		rep.Trials++
+		trials[id] = d
+		order = append(order, id)
+		if b, err := unseal(header); err != nil {
+			problem("trial %d: header: %v", id, err)
+		} else if err := decodeHeader(b, new(model.Experiment)); err != nil {
+			problem("trial %d: header: %v", id, err)
+		}
+		if t, err := decodeTree(tree); err != nil {
+			problem("trial %d: call tree: %v", id, err)
+		} else if len(t.parent) != d.nc || len(t.name) != d.nr {
+			problem("trial %d: call tree: %d call paths and %d regions, the trial has %d and %d", id, len(t.parent), len(t.name), d.nc, d.nr)
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	names := map[[2]int64]string{}
+	err = r.rows(ctx, `SELECT trial, idx, uniq FROM metric`, nil, func(s scanner) error {
+		var t, m int64
+		var name string
+		if err := s.Scan(&t, &m, r.d.str(&name)); err != nil {
+			return err
+		}
+		names[[2]int64{t, m}] = name
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	metric := func(t, m int64) string {
+		if n, ok := names[[2]int64{t, m}]; ok {
+			return fmt.Sprintf("metric %q", n)
+		}
+		return fmt.Sprintf("metric %d", m)
+	}
+	err = r.rows(ctx, `SELECT trial, metric, excl, incl, flat_excl, flat_incl FROM summary ORDER BY trial, metric`, nil, func(s scanner) error {
+		var t, m int64
+		var v [4][]byte
+		if err := s.Scan(&t, &m, &v[0], &v[1], &v[2], &v[3]); err != nil {
+			return err
+		}
+		d, ok := trials[t]
+		if !ok {
+			return nil
+		}
+		rep.Summaries++
+		for i, part := range []string{"own values", "values with callees", "flat own values", "flat values with callees"} {
+			n := d.nc
+			if i >= 2 {
+				n = d.nr
+			}
+			if _, err := decodeVector(v[i], n); err != nil {
+				problem("trial %d: %s: summary of %s: %v", t, metric(t, m), part, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	total := len(order)
+	done := map[int64]bool{}
+	err = r.rows(ctx, `SELECT trial, metric, seq, codec, nrows, checksum, rows, data FROM chunk ORDER BY trial, metric, seq`, nil, func(s scanner) error {
+		var t, m int64
+		var seq, codec, nrows int
+		var sum int64
+		var rows, data []byte
+		if err := s.Scan(&t, &m, &seq, &codec, &nrows, &sum, &rows, &data); err != nil {
+			return err
+		}
+		d, ok := trials[t]
+		if !ok {
+			return nil
+		}
+		rep.Chunks++
+		if _, _, err := decodeChunk(codec, nrows, rows, data, uint32(sum), d.nc, d.nl); err != nil {
+			problem("trial %d: %s: chunk %d: %v", t, metric(t, m), seq, err)
+		}
+		if !done[t] {
+			done[t] = true
+			if progress != nil {
+				progress(len(done), total)
+			}
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	return rep, nil
+}

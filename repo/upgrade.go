@@ -1,0 +1,366 @@
+package repo
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// UpgradeOptions say how Upgrade proceeds.
+type UpgradeOptions struct {
+	// Progress, if set, is called after each trial is converted.
+	Progress func(done, total int)
+}
+
+// UpgradeResult says what an upgrade did.
+type UpgradeResult struct {
+	From, To int
+	Trials   int
+	// Backup says where the repository as it was is kept: a copy of the
+	// SQLite file, the PostgreSQL schema that holds the old tables.
+	Backup string
+}
+
+// Upgrade converts the repository at loc from an earlier schema to the
+// one this program writes. The trials are copied into a new repository
+// (a new file beside an SQLite one, a new schema of the PostgreSQL
+// database) while other programs may still read the old one, and the new
+// one then takes its place at once; the old one is kept (UpgradeResult.
+// Backup). Programs of the older schema cannot read the repository
+// afterwards.
+func Upgrade(ctx context.Context, loc string, opt UpgradeOptions) (UpgradeResult, error) {
+	old, err := Open(ctx, loc)
+	if err != nil {
+		return UpgradeResult{}, err
+	}
+	defer old.Close()
+	res := UpgradeResult{From: old.schema, To: SchemaVersion}
+	switch {
+	case old.schema == SchemaVersion:
+		return res, fmt.Errorf("repository %s already has schema %d: nothing to upgrade", old.Name(), SchemaVersion)
+	case old.schema > SchemaVersion:
+		return res, fmt.Errorf("repository %s has schema %d, newer than this cubeview's %d: use a newer cubeview", old.Name(), old.schema, SchemaVersion)
+	case !old.legacySchema():
+		return res, fmt.Errorf("repository %s: no upgrade from schema %d", old.Name(), old.schema)
+	}
+	if old.immutable || !fileWritableRepo(old) {
+		return res, fmt.Errorf("repository %s: %w: an upgrade must write it", old.Name(), ErrReadOnly)
+	}
+	if old.d.name == "postgres" {
+		return old.upgradePostgres(ctx, opt, res)
+	}
+	return old.upgradeSQLite(ctx, opt, res)
+}
+
+func fileWritableRepo(r *Repo) bool {
+	return r.d.name == "postgres" || fileWritable(r.location)
+}
+
+// holdWriters keeps other programs from changing an old SQLite repository
+// while it is copied (they wait, or fail saying it is busy); readers go on.
+func (r *Repo) holdWriters(ctx context.Context) (release func(), err error) {
+	conn, err := r.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The connection was opened with _txlock=immediate: BEGIN takes the
+	// write lock.
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		conn.Close()
+		if isBusy(err) {
+			return nil, &BusyError{Repo: r.Name(), Op: "upgrade", Holder: r.holder(ctx)}
+		}
+		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	return func() { tx.Rollback(); conn.Close() }, nil
+}
+
+// copyTrials converts every trial of r into dst, keeping ids, places,
+// attributes and import times.
+func (r *Repo) copyTrials(ctx context.Context, dst *Repo, opt UpgradeOptions) (int, error) {
+	trials, err := r.Trials(ctx, "", ListOptions{FileAttrs: true})
+	if err != nil {
+		return 0, err
+	}
+	for i, t := range trials {
+		if err := ctx.Err(); err != nil {
+			return i, err
+		}
+		e, err := r.Open(ctx, t.ID)
+		if err != nil {
+			return i, err
+		}
+		var imported string
+		if err := r.db.QueryRowContext(ctx, r.d.q(`SELECT imported FROM trial WHERE id = ?`), t.ID).Scan(r.d.str(&imported)); err != nil {
+			return i, fmt.Errorf("repository %s: trial %d: %w", r.Name(), t.ID, err)
+		}
+		_, err = dst.importTrial(ctx, e, Source{Path: t.Source, Size: t.Size, SHA256: t.SHA256},
+			ImportOptions{App: t.App, Experiment: t.Experiment, Name: t.Name, Force: true},
+			&restored{id: t.ID, imported: imported, attrs: t.Attrs})
+		if err != nil {
+			return i, fmt.Errorf("converting trial %d: %w", t.ID, err)
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(trials))
+		}
+	}
+	return len(trials), nil
+}
+
+// upgradeSQLite copies into a new file beside the old one, keeps the old
+// file as the backup and renames the new one into its place.
+func (r *Repo) upgradeSQLite(ctx context.Context, opt UpgradeOptions, res UpgradeResult) (UpgradeResult, error) {
+	release, err := r.holdWriters(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	backup := freeName(fmt.Sprintf("%s.schema%d", r.location, r.schema))
+	tmp := freeName(r.location + ".upgrading")
+	dst, err := OpenWith(ctx, tmp, Options{Create: true})
+	if err != nil {
+		return res, err
+	}
+	fail := func(err error) (UpgradeResult, error) {
+		dst.Close()
+		os.Remove(tmp)
+		os.Remove(tmp + "-wal")
+		os.Remove(tmp + "-shm")
+		return res, err
+	}
+	if res.Trials, err = r.copyTrials(ctx, dst, opt); err != nil {
+		return fail(err)
+	}
+	if err := dst.Close(); err != nil {
+		return fail(err)
+	}
+	release()
+	// The old file goes aside whole: its log is folded into it first.
+	if _, err := r.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fail(fmt.Errorf("repository %s: %w", r.Name(), err))
+	}
+	if st, err := os.Stat(r.location + "-wal"); err == nil && st.Size() > 0 {
+		return fail(fmt.Errorf("repository %s is in use by another program (its write-ahead log cannot be folded in): close it and upgrade again", r.Name()))
+	}
+	if mode, err := os.Stat(r.location); err == nil {
+		os.Chmod(tmp, mode.Mode().Perm())
+	}
+	// A hard link keeps the old file under both names until the new one
+	// takes its place, so that the location always holds a repository.
+	if err := os.Link(r.location, backup); err != nil {
+		if err := os.Rename(r.location, backup); err != nil {
+			return fail(fmt.Errorf("keeping the old repository as %s: %w", backup, err))
+		}
+	}
+	if err := os.Rename(tmp, r.location); err != nil {
+		if _, serr := os.Stat(r.location); serr != nil {
+			os.Rename(backup, r.location)
+		} else {
+			os.Remove(backup)
+		}
+		return fail(err)
+	}
+	os.Remove(r.location + "-wal")
+	os.Remove(r.location + "-shm")
+	res.Backup = backup
+	return res, nil
+}
+
+// freeName returns name, or name.1, name.2, … when it exists.
+func freeName(name string) string {
+	for i := 0; ; i++ {
+		n := name
+		if i > 0 {
+			n += "." + strconv.Itoa(i)
+		}
+		if _, err := os.Lstat(n); errors.Is(err, os.ErrNotExist) {
+			return n
+		}
+	}
+}
+
+// upgradePostgres copies into a new schema of the database, then moves
+// the old tables into a schema of their own (the backup) and the new ones
+// into their place in one transaction, granting the new tables what the
+// old ones granted.
+func (r *Repo) upgradePostgres(ctx context.Context, opt UpgradeOptions, res UpgradeResult) (UpgradeResult, error) {
+	var home string
+	if err := r.db.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&home); err != nil {
+		return res, err
+	}
+	backup := fmt.Sprintf("cubeview_schema%d", r.schema)
+	staging := "cubeview_upgrading"
+	for _, s := range []string{backup, staging} {
+		var n int
+		if err := r.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = $1`, s).Scan(&n); err != nil {
+			return res, err
+		}
+		if n > 0 {
+			return res, fmt.Errorf("repository %s: the schema %s exists (a backup or an unfinished upgrade): drop or rename it first", r.Name(), s)
+		}
+	}
+	conn, err := r.db.Conn(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer conn.Close()
+	lock, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return res, r.writeError("upgrade", err)
+	}
+	defer lock.Rollback()
+	// Other programs may read on, not write, while the trials are copied.
+	if _, err := lock.ExecContext(ctx, fmt.Sprintf(`SET LOCAL lock_timeout = %d`, r.opt.Wait.Milliseconds())); err != nil {
+		return res, err
+	}
+	if _, err := lock.ExecContext(ctx, `LOCK TABLE trial, trial_attr, application, experiment IN SHARE MODE`); err != nil {
+		if isBusy(err) {
+			return res, &BusyError{Repo: r.Name(), Op: "upgrade", Waited: r.opt.Wait, Holder: r.holder(ctx)}
+		}
+		return res, r.writeError("upgrade", err)
+	}
+	if _, err := r.db.ExecContext(ctx, `CREATE SCHEMA `+staging); err != nil {
+		return res, r.writeError("upgrade", err)
+	}
+	dropStaging := func() { r.db.ExecContext(context.Background(), `DROP SCHEMA IF EXISTS `+staging+` CASCADE`) }
+	dst, err := openPostgresIn(ctx, r.location, staging)
+	if err != nil {
+		dropStaging()
+		return res, err
+	}
+	if res.Trials, err = r.copyTrials(ctx, dst, opt); err != nil {
+		dst.Close()
+		dropStaging()
+		return res, err
+	}
+	dst.Close()
+	if err := r.swapSchemas(ctx, lock, home, staging, backup); err != nil {
+		dropStaging()
+		return res, err
+	}
+	res.Backup = "schema " + backup + " of the database (DROP SCHEMA " + backup + " CASCADE removes it)"
+	return res, nil
+}
+
+// openPostgresIn creates and opens a repository in schema of the
+// database at loc.
+func openPostgresIn(ctx context.Context, loc, schema string) (*Repo, error) {
+	r := &Repo{location: loc, opt: Options{Create: true, Wait: DefaultWait}, d: postgresDialect}
+	cfg, err := pgx.ParseConfig(loc)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams["search_path"] = schema
+	cfg.RuntimeParams["application_name"] = "cubeview: upgrade"
+	r.db = stdlib.OpenDB(*cfg)
+	if _, err := r.attach(ctx); err != nil {
+		r.db.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// swapSchemas moves the old tables from home into backup and the new ones
+// from staging into home, in one transaction.
+func (r *Repo) swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backup string) error {
+	exec := func(q string, args ...any) error {
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("upgrade: %s: %w", q, err)
+		}
+		return nil
+	}
+	list := func(q string, args ...any) ([]string, error) {
+		rs, err := tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		defer rs.Close()
+		var out []string
+		for rs.Next() {
+			var s string
+			if err := rs.Scan(&s); err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+		return out, rs.Err()
+	}
+	grants, err := list(`SELECT DISTINCT quote_ident(grantee) || ' ' || privilege_type FROM information_schema.role_table_grants
+		WHERE table_schema = $1 AND table_name = 'trial' AND grantee <> current_user`, home)
+	if err != nil {
+		return err
+	}
+	id := func(s string) string { return pgx.Identifier{s}.Sanitize() }
+	if err := exec(`CREATE SCHEMA ` + id(backup)); err != nil {
+		return err
+	}
+	for _, t := range legacyTables {
+		if err := exec(`ALTER TABLE ` + id(home) + `.` + id(t) + ` SET SCHEMA ` + id(backup)); err != nil {
+			return err
+		}
+	}
+	tables, err := list(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`, staging)
+	if err != nil {
+		return err
+	}
+	views, err := list(`SELECT table_name FROM information_schema.views WHERE table_schema = $1`, staging)
+	if err != nil {
+		return err
+	}
+	funcs, err := list(`SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1`, staging)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := exec(`ALTER TABLE ` + id(staging) + `.` + id(t) + ` SET SCHEMA ` + id(home)); err != nil {
+			return err
+		}
+	}
+	for _, v := range views {
+		if err := exec(`ALTER VIEW ` + id(staging) + `.` + id(v) + ` SET SCHEMA ` + id(home)); err != nil {
+			return err
+		}
+	}
+	for _, f := range funcs {
+		// regprocedure text is already qualified or quoted as needed.
+		if !strings.Contains(f, ".") {
+			f = id(staging) + "." + f
+		}
+		if err := exec(`ALTER FUNCTION ` + f + ` SET SCHEMA ` + id(home)); err != nil {
+			return err
+		}
+	}
+	if err := exec(`DROP SCHEMA ` + id(staging)); err != nil {
+		return err
+	}
+	for _, g := range grants {
+		who, priv, _ := strings.Cut(g, " ")
+		if err := exec(`GRANT ` + priv + ` ON ALL TABLES IN SCHEMA ` + id(home) + ` TO ` + who); err != nil {
+			return err
+		}
+		if priv == "INSERT" {
+			if err := exec(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ` + id(home) + ` TO ` + who); err != nil {
+				return err
+			}
+		}
+	}
+	// Ids continue after the largest one kept.
+	for _, t := range []string{"application", "experiment", "trial"} {
+		if err := exec(`SELECT setval(pg_get_serial_sequence($1, 'id'), GREATEST((SELECT MAX(id) FROM `+id(home)+`.`+id(t)+`), 1))`,
+			id(home)+"."+id(t)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
