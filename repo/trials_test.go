@@ -63,7 +63,7 @@ func TestFilter(t *testing.T) {
 			{"tag ~ 'a[*]b'", nil},
 			{"tag = 'a*b'", []int64{e}},
 			{"tag ~ 'a?b'", []int64{e}},
-			{"ver > 9", []int64{d}}, // numbers compare as numbers
+			{"ver > 9", []int64{d}},   // numbers compare as numbers
 			{"ver > '9'", nil},        // text compares byte by byte: "10" < "9"
 			{"ver < '9'", []int64{d}}, //
 			{"has compiler", []int64{a, b, c}},
