@@ -30,21 +30,28 @@ const (
 )
 
 // Operand identifies one operand of a derived experiment: a file by path,
-// size and SHA-256 checksum, or an experiment without a file (a result not
-// saved yet) by its expression.
+// size and SHA-256 checksum; a trial of an experiment repository by its
+// reference (repo:ID as Path), the repository's identity and the size and
+// checksum of the file the trial was imported from; or an experiment
+// without a file (a result not saved yet) by its expression.
 type Operand struct {
 	Path       string
 	Size       int64
 	SHA256     string // lowercase hex
+	Repository string // the repository's identity, for a trial
 	Expression string // set instead of the file fields
 }
 
 // String renders the operand as stored in the attribute:
 // "size=N;sha256=HEX;path=PATH" for a file (the path comes last, so it
-// may contain any character) or "expression=EXPR".
+// may contain any character), "size=N;sha256=HEX;repository=ID;path=REF"
+// for a repository's trial, or "expression=EXPR".
 func (o Operand) String() string {
 	if o.Path == "" {
 		return "expression=" + o.Expression
+	}
+	if o.Repository != "" {
+		return fmt.Sprintf("size=%d;sha256=%s;repository=%s;path=%s", o.Size, o.SHA256, o.Repository, o.Path)
 	}
 	return fmt.Sprintf("size=%d;sha256=%s;path=%s", o.Size, o.SHA256, o.Path)
 }
@@ -73,6 +80,8 @@ func parseOperand(s string) (Operand, error) {
 			o.Size = n
 		case "sha256":
 			o.SHA256 = v
+		case "repository":
+			o.Repository = v
 		default:
 			return Operand{}, fmt.Errorf("operand record %q: unknown field %q", s, k)
 		}
@@ -161,7 +170,12 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 // when e.Source names a regular file, otherwise by e.Source as an
 // expression. It returns the operand's text in the result's expression.
 func describe(e *model.Experiment, index int) (name string, o Operand, nested []model.Attr, err error) {
-	if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.Mode().IsRegular() {
+	if org, ok := e.Origin(); ok && e.Source != "" {
+		// Read from a store (a repository's trial): what it holds is known
+		// by the checksum of the file it was made from.
+		o = Operand{Path: e.Source, Size: org.Size, SHA256: org.SHA256, Repository: org.Store}
+		name = quoteFileName(e.Source)
+	} else if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.Mode().IsRegular() {
 		sum, err := fileSHA256(e.Source, fi)
 		if err != nil {
 			return "", Operand{}, nil, fmt.Errorf("checksum of operand %s: %w", e.Source, err)

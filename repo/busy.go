@@ -106,9 +106,20 @@ func (a activity) alive() bool {
 // notePath is where an SQLite writer describes itself for waiting programs.
 func (r *Repo) notePath() string { return r.location + "-writer" }
 
-// announce tells programs that wait for the repository what holds it,
-// until the returned function is called.
-func (r *Repo) announce(ctx context.Context, conn *sql.Conn, a activity) func() {
+type activityKey struct{}
+
+// withActivity makes the changes made with ctx say they belong to a.
+func withActivity(ctx context.Context, a activity) context.Context {
+	return context.WithValue(ctx, activityKey{}, a)
+}
+
+// announce tells programs that wait for the repository what holds it:
+// in PostgreSQL the connection's application_name says it until the
+// returned function is called; in SQLite every write transaction begun
+// with the returned context writes a note beside the file (see
+// beginWriteOn), which the returned function removes.
+func (r *Repo) announce(ctx context.Context, conn *sql.Conn, a activity) (context.Context, func()) {
+	ctx = withActivity(ctx, a)
 	if r.d.name == "postgres" {
 		name := "cubeview: " + a.what
 		if len(name) > 63 {
@@ -116,20 +127,28 @@ func (r *Repo) announce(ctx context.Context, conn *sql.Conn, a activity) func() 
 		}
 		if conn != nil {
 			conn.ExecContext(ctx, `SELECT set_config('application_name', $1, false)`, name)
-			return func() {
+			return ctx, func() {
 				conn.ExecContext(context.Background(), `SELECT set_config('application_name', 'cubeview', false)`)
 			}
 		}
-		return func() {}
+		return ctx, func() {}
 	}
-	path := r.notePath()
-	if err := os.WriteFile(path, []byte(a.encode()), 0o600); err != nil {
-		return func() {}
-	}
-	return func() {
-		if b, err := os.ReadFile(path); err == nil && string(b) == a.encode() {
-			os.Remove(path)
+	return ctx, func() {
+		if b, err := os.ReadFile(r.notePath()); err == nil && string(b) == a.encode() {
+			os.Remove(r.notePath())
 		}
+	}
+}
+
+// noteHolder writes, in SQLite, who holds the write lock just taken, for
+// the long changes that announce themselves (imports, upgrades); the
+// note is removed when they end.
+func (r *Repo) noteHolder(ctx context.Context) {
+	if r.d.name != "sqlite" {
+		return
+	}
+	if a, ok := ctx.Value(activityKey{}).(activity); ok {
+		os.WriteFile(r.notePath(), []byte(a.encode()), 0o600)
 	}
 }
 
@@ -209,6 +228,7 @@ func (r *Repo) beginWriteOn(ctx context.Context, on txBeginner, op string) (*sql
 			}
 		}
 		if err == nil {
+			r.noteHolder(ctx)
 			return tx, nil
 		}
 		if !isBusy(err) {

@@ -306,12 +306,16 @@ func (r *Repo) importTrial(ctx context.Context, e *model.Experiment, src Source,
 	}
 	defer conn.Close()
 	act := newActivity("import of " + filepath.Base(src.Path))
-	defer r.announce(ctx, conn, act)()
+	ctx, done := r.announce(ctx, conn, act)
+	defer done()
 	id, err := r.stage(ctx, conn, e, src, opt, sums, act, rest)
 	if err != nil {
 		return 0, r.importError(op, err)
 	}
 	defer r.unlockImport(conn, id)
+	if testHookStaged != nil {
+		testHookStaged()
+	}
 	fail := func(err error) (int64, error) {
 		r.discard(conn, id)
 		return 0, r.importError(op, err)
@@ -742,6 +746,10 @@ func (r *Repo) cleanDeadImports(ctx context.Context, conn *sql.Conn) error {
 // testHookBeforeCommit, when set by a test, runs inside the transaction
 // that makes an import visible, just before it commits.
 var testHookBeforeCommit func()
+
+// testHookStaged, when set by a test, runs when an import has written its
+// definitions, between transactions.
+var testHookStaged func()
 
 // formulaText is the stored form of a derived metric's formula, "" for
 // other metrics.

@@ -15,13 +15,11 @@ import (
 // (metric_data), and searches run on the per-call-path statistics
 // (cnode_stat, region_stat) with the call path stored per row.
 
-// origin identifies trial tr for the provenance of results.
+// origin identifies trial tr for the provenance of results: the
+// repository's identity ("" for schemas 2 and 3, which had none) and the
+// imported file's size and checksum.
 func (r *Repo) origin(tr Trial) model.Origin {
-	store := "cubeview repository " + r.uuid
-	if r.uuid == "" {
-		store = fmt.Sprintf("cubeview repository %s (schema %d)", r.Name(), r.schema)
-	}
-	return model.Origin{Store: store, SHA256: tr.SHA256, Size: tr.Size}
+	return model.Origin{Store: r.uuid, SHA256: tr.SHA256, Size: tr.Size}
 }
 
 // legacyLoader reads the whole-metric blocks of schemas 2 and 3.

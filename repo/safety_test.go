@@ -98,6 +98,9 @@ func TestMain(m *testing.M) {
 	if loc := os.Getenv("CUBEVIEW_KILL_REPO"); loc != "" {
 		os.Exit(killChild(loc))
 	}
+	if mode := os.Getenv("CUBEVIEW_CHILD"); mode != "" {
+		os.Exit(childMain(mode))
+	}
 	os.Exit(m.Run())
 }
 

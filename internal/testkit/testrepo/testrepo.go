@@ -122,3 +122,42 @@ func ReadOnlyPostgres(t testing.TB, trials []Trial) string {
 	u.User = url.User(name)
 	return u.String()
 }
+
+// Postgres creates an empty database on the server $CUBEVIEW_TEST_POSTGRES
+// names and returns its location; it is dropped after the test. Without
+// the server the test is skipped (failed when $CUBEVIEW_REQUIRE_POSTGRES
+// is set).
+func Postgres(t testing.TB) string {
+	t.Helper()
+	admin := os.Getenv(envPostgres)
+	if admin == "" {
+		if os.Getenv("CUBEVIEW_REQUIRE_POSTGRES") != "" {
+			t.Fatalf("%s is not set but CUBEVIEW_REQUIRE_POSTGRES is: run the tests through scripts/with-postgres.sh", envPostgres)
+		}
+		t.Skipf("no PostgreSQL server: set %s (make test starts one with scripts/with-postgres.sh)", envPostgres)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "cvcli_" + hex.EncodeToString(b[:])
+	db, err := sql.Open("pgx", admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db, err := sql.Open("pgx", admin)
+		if err == nil {
+			db.Exec("DROP DATABASE " + name + " WITH (FORCE)")
+			db.Close()
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
