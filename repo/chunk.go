@@ -15,8 +15,9 @@ import (
 // A metric's values per location are stored in chunks of whole rows
 // (call paths), at most chunkValues values each unless one row is longer:
 // bounded pieces that any engine stores and that are read one at a time,
-// so neither an import nor a reader holds a whole metric.
-const chunkValues = 1 << 17
+// so neither an import nor a reader holds a whole metric. (A variable
+// only so that tests can make chunks small.)
+var chunkValues = 1 << 17
 
 // codecPlanes is the chunk codec: rows lists the chunk's call paths as
 // zig-zag varint differences; data holds the values split into eight byte

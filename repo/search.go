@@ -300,7 +300,10 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 	}
 	limit, byShare := p.q.Limit, p.byShare()
 	var hits []Hit
-	size := 16
+	size := 64
+	if ordered && limit > 0 {
+		size = min(max(2*limit, 8), 64)
+	}
 	for done := false; !done; {
 		var ids []int64
 		for len(ids) < size {
@@ -332,6 +335,9 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 		if err != nil {
 			return nil, err
 		}
+		if testHookLoaded != nil {
+			testHookLoaded(len(ids))
+		}
 		for _, td := range tds {
 			hits = p.evaluate(td, hits)
 		}
@@ -350,6 +356,9 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 	}
 	return hits, nil
 }
+
+// testHookLoaded, when set by a test, learns how many trials a search reads.
+var testHookLoaded func(n int)
 
 // loadTrials reads what the search needs of the trials: names, call tree
 // and the summaries of the metrics it uses.
