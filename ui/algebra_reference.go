@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cubeview/form"
+
 	"fyne.io/fyne/v2/dialog"
 
 	"cubeview/view"
@@ -16,7 +18,7 @@ func (w *Window) referenceName() string { return view.ReferenceName(w.view.Exter
 // newReferenceForm returns View › Choose external reference… of this
 // window (view.ReferenceForm): Apply sets the reference and, if asked,
 // the call pane's mode. Nil when no other experiment is open.
-func (w *Window) newReferenceForm() *view.Form {
+func (w *Window) newReferenceForm() *form.Form {
 	return view.ReferenceForm(w.doc, w.app.docs, w.view.External(), w.view.UsesMode(view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
 		w.setExternal(ref)
 		if switchPane {

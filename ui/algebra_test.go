@@ -17,6 +17,7 @@ import (
 	"cubeview/assets"
 	"cubeview/cli"
 	"cubeview/colormap"
+	"cubeview/form"
 	"cubeview/format"
 	"cubeview/model"
 	"cubeview/view"
@@ -62,7 +63,7 @@ func submit(t *testing.T, a *App, f *view.OperationForm) *Window {
 
 // set sets field x of form f as the user does, failing t when x does
 // not offer text.
-func set(t *testing.T, f *view.Form, x *view.Field, text string) {
+func set(t *testing.T, f *form.Form, x *form.Field, text string) {
 	t.Helper()
 	if err := f.Set(x, text); err != nil {
 		t.Fatal(err)

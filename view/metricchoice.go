@@ -3,6 +3,7 @@ package view
 import (
 	"slices"
 
+	"cubeview/form"
 	"cubeview/model"
 )
 
@@ -10,14 +11,14 @@ import (
 // experiments: the field shows display names (MetricChoices), the choice
 // stands for a unique name.
 type MetricChoice struct {
-	Field *Field
+	Field *form.Field
 	uniq  []string // in the order of Field.Options
 }
 
 // NewMetricChoice returns a choice field labelled "Metric" with nothing
 // offered yet.
 func NewMetricChoice() *MetricChoice {
-	return &MetricChoice{Field: &Field{Kind: ChoiceField, Label: "Metric"}}
+	return &MetricChoice{Field: &form.Field{Kind: form.ChoiceField, Label: "Metric"}}
 }
 
 // Offer lists the metrics with values of each experiment in turn (nil

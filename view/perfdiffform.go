@@ -7,6 +7,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/analysis"
+	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
@@ -27,8 +28,8 @@ type PerfDiffRequest struct {
 // a metric of theirs and δ. Submit passes the comparison to the run
 // function given to NewPerfDiffForm.
 type PerfDiffForm struct {
-	*Form
-	A, B, Delta, Kind *Field
+	*form.Form
+	A, B, Delta, Kind *form.Field
 	Metric            *MetricChoice
 	docs              []*Doc
 	labels            []string
@@ -39,10 +40,10 @@ type PerfDiffForm struct {
 // named metric when they have it.
 func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
 	f := &PerfDiffForm{docs: docs, labels: DocLabels(docs), Metric: NewMetricChoice()}
-	f.A = &Field{Kind: ChoiceField, Label: "Experiment A", Options: f.labels, Width: 720}
-	f.B = &Field{Kind: ChoiceField, Label: "Experiment B", Options: f.labels}
-	f.Delta = &Field{Kind: TextField, Label: "δ", Text: "1"}
-	f.Kind = &Field{Kind: RadioField, Options: []string{DeltaAbsolute, DeltaRelative}, Text: DeltaAbsolute}
+	f.A = &form.Field{Kind: form.ChoiceField, Label: "Experiment A", Options: f.labels, Width: 720}
+	f.B = &form.Field{Kind: form.ChoiceField, Label: "Experiment B", Options: f.labels}
+	f.Delta = &form.Field{Kind: form.TextField, Label: "δ", Text: "1"}
+	f.Kind = &form.Field{Kind: form.RadioField, Options: []string{DeltaAbsolute, DeltaRelative}, Text: DeltaAbsolute}
 	a, b := PairChoice(docs, current)
 	if a >= 0 {
 		f.A.Text = f.labels[a]
@@ -52,13 +53,13 @@ func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiff
 	}
 	f.offerMetrics()
 	f.Metric.Set(metric)
-	note := Note("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
+	note := form.Note("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
 		"whose values differ by at least δ is refined one step in the call tree and in the system tree.\n" +
 		"Significant foci are those no finer focus of which differs. Click a result to select it in the\n" +
 		"window of A − B (for a derived metric: in the windows of A and B).")
-	f.Form = &Form{Title: "Where did it change?", Confirm: "Compare",
-		Fields: []*Field{f.A, f.B, f.Metric.Field, f.Delta, f.Kind, note}}
-	f.Changed = func(x *Field) {
+	f.Form = &form.Form{Title: "Where did it change?", Confirm: "Compare",
+		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Delta, f.Kind, note}}
+	f.Changed = func(x *form.Field) {
 		if x == f.A || x == f.B {
 			f.offerMetrics()
 		}

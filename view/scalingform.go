@@ -6,6 +6,7 @@ import (
 	"image"
 
 	"cubeview/analysis"
+	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
@@ -14,7 +15,7 @@ import (
 // Scaling… and the repository window's Scaling…): the metric, what the
 // runs are compared by, weak scaling and own values.
 type ScalingFields struct {
-	Metric, Basis, Weak, Exclusive *Field
+	Metric, Basis, Weak, Exclusive *form.Field
 }
 
 // NewScalingFields returns the shared fields of a scaling dialog: no
@@ -22,10 +23,10 @@ type ScalingFields struct {
 // inclusive values.
 func NewScalingFields() ScalingFields {
 	return ScalingFields{
-		Metric: &Field{Kind: ChoiceField, Label: "Metric"},
-		Basis:  &Field{Kind: ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
-		Weak:   &Field{Kind: CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
-		Exclusive: &Field{Kind: CheckField,
+		Metric: &form.Field{Kind: form.ChoiceField, Label: "Metric"},
+		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
+		Weak:   &form.Field{Kind: form.CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
+		Exclusive: &form.Field{Kind: form.CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
 	}
 }
@@ -42,8 +43,8 @@ func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec 
 // compare. Submit passes the study to the run function given to
 // NewScalingForm.
 type ScalingForm struct {
-	*Form
-	Experiments, X, XText, Preview *Field
+	*form.Form
+	Experiments, X, XText, Preview *form.Field
 	Metric                         *MetricChoice
 	Options                        ScalingFields // Options.Metric is Metric.Field
 	docs                           []*Doc        // in the order of Experiments.Options
@@ -57,7 +58,7 @@ type ScalingForm struct {
 func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, ScalingSpec)) *ScalingForm {
 	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*Doc{}}
 	f.Metric = &MetricChoice{Field: f.Options.Metric}
-	f.Experiments = &Field{Kind: ListField}
+	f.Experiments = &form.Field{Kind: form.ListField}
 	for i, label := range DocLabels(docs) {
 		d := docs[i]
 		f.labels[label] = d
@@ -72,20 +73,20 @@ func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, Sca
 			f.Experiments.Checked = append(f.Experiments.Checked, on)
 		}
 	}
-	f.X = &Field{Kind: RadioField, Label: "x", Options: XSourceNames, Text: XSourceNames[XProcesses]}
-	f.XText = &Field{Kind: TextField, Placeholder: "attribute name, or one value per experiment: 16, 32, 64"}
-	f.Preview = &Field{Kind: NoteField, Wrap: true, Plain: true}
+	f.X = &form.Field{Kind: form.RadioField, Label: "x", Options: XSourceNames, Text: XSourceNames[XProcesses]}
+	f.XText = &form.Field{Kind: form.TextField, Placeholder: "attribute name, or one value per experiment: 16, 32, 64"}
+	f.Preview = &form.Field{Kind: form.NoteField, Wrap: true, Plain: true}
 	f.update()
 	f.Metric.Set(metric)
 	o := f.Options
-	f.Form = &Form{Title: "Scaling", Confirm: "Compute", Fields: []*Field{
-		{Kind: NoteField, Text: "Experiments (check two or more):", Plain: true, Width: 720}, f.Experiments,
+	f.Form = &form.Form{Title: "Scaling", Confirm: "Compute", Fields: []*form.Field{
+		{Kind: form.NoteField, Text: "Experiments (check two or more):", Plain: true, Width: 720}, f.Experiments,
 		f.Metric.Field, f.X, f.XText, o.Basis, o.Weak, o.Exclusive, f.Preview,
-		Note("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
+		form.Note("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
 			"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
 			"experiments' windows. Trials of the repository: check them in File › Repository… and press Scaling…."),
 	}}
-	f.Changed = func(x *Field) {
+	f.Changed = func(x *form.Field) {
 		if x == f.Experiments || x == f.X || x == f.XText {
 			f.update()
 		}
@@ -132,8 +133,7 @@ func (f *ScalingForm) CheckOnly(docs ...*Doc) {
 			}
 		}
 	}
-	f.Experiments.CheckOnly(front)
-	f.Changed(f.Experiments)
+	f.Form.CheckOnly(f.Experiments, front)
 }
 
 // Spec returns the study the form describes and its experiments.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cubeview/analysis"
+	"cubeview/form"
 	"cubeview/numfmt"
 )
 
@@ -117,7 +118,7 @@ func TestScalingFields(t *testing.T) {
 	if got := s.Spec("time", XProcesses, ""); got != (ScalingSpec{Metric: "time", X: XProcesses, Basis: analysis.BasisMean}) {
 		t.Errorf("defaults: %+v", got)
 	}
-	f := &Form{Fields: []*Field{s.Metric, s.Basis, s.Weak, s.Exclusive}}
+	f := &form.Form{Fields: []*form.Field{s.Metric, s.Basis, s.Weak, s.Exclusive}}
 	if err := f.Set(s.Basis, BasisNames[analysis.BasisMax]); err != nil {
 		t.Fatal(err)
 	}

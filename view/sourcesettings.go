@@ -3,6 +3,7 @@ package view
 import (
 	"strings"
 
+	"cubeview/form"
 	"cubeview/sourceview"
 )
 
@@ -78,17 +79,17 @@ func (s SourceSettings) AddDir(dir string) error {
 
 // Form is the source panel's Paths… dialog: the mappings and search
 // folders as text, one entry per line.
-func (s SourceSettings) Form() *Form {
+func (s SourceSettings) Form() *form.Form {
 	mappings, dirs := s.Paths()
-	m := &Field{Kind: TextField, Label: "Path mappings", Lines: 5, Width: 700,
+	m := &form.Field{Kind: form.TextField, Label: "Path mappings", Lines: 5, Width: 700,
 		Text:        strings.Join(MappingStrings(mappings), "\n"),
 		Placeholder: "/build/host/project => /home/me/project",
 		Hint:        "One per line: old prefix => new prefix"}
-	d := &Field{Kind: TextField, Label: "Search folders", Lines: 4,
+	d := &form.Field{Kind: form.TextField, Label: "Search folders", Lines: 4,
 		Text:        strings.Join(dirs, "\n"),
 		Placeholder: "/home/me/project/src",
 		Hint:        "One folder per line; a file's path and its tails are looked for below each"}
-	f := &Form{Title: "Source paths", Confirm: "Save", Fields: []*Field{m, d}}
+	f := &form.Form{Title: "Source paths", Confirm: "Save", Fields: []*form.Field{m, d}}
 	f.Submit = func() error {
 		mappings, dirs, err := ParseSourcePaths(m.Text, d.Text)
 		if err != nil {

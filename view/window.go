@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"cubeview/colormap"
+	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
@@ -128,14 +129,14 @@ func Read(refs []BlockRef) {
 // RangeForm is View › Colour range of the active pane…: the minimum and
 // maximum of pane d's colour scale; an empty maximum restores the
 // automatic range. Submitting sets the range in v and calls done.
-func (v *View) RangeForm(d Dim, done func()) *Form {
-	lo := &Field{Kind: TextField, Label: "Minimum", Placeholder: "0"}
-	hi := &Field{Kind: TextField, Label: "Maximum", Placeholder: "automatic"}
+func (v *View) RangeForm(d Dim, done func()) *form.Form {
+	lo := &form.Field{Kind: form.TextField, Label: "Minimum", Placeholder: "0"}
+	hi := &form.Field{Kind: form.TextField, Label: "Maximum", Placeholder: "automatic"}
 	if r := v.UserRange(d); r != nil {
 		lo.Text = strconv.FormatFloat(r.Min, 'g', -1, 64)
 		hi.Text = strconv.FormatFloat(r.Max, 'g', -1, 64)
 	}
-	f := &Form{Title: "Colour range of the " + strings.ToLower(d.String()), Confirm: "Apply", Fields: []*Field{lo, hi}}
+	f := &form.Form{Title: "Colour range of the " + strings.ToLower(d.String()), Confirm: "Apply", Fields: []*form.Field{lo, hi}}
 	f.Submit = func() error {
 		if strings.TrimSpace(hi.Text) == "" {
 			v.SetUserRange(d, nil)

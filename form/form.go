@@ -1,4 +1,4 @@
-package view
+package form
 
 import (
 	"errors"
@@ -209,9 +209,10 @@ func (x *Field) CheckedOptions() []string {
 }
 
 // CheckOnly checks exactly the options named by first, in their order
-// at the top of a list field, and unchecks the rest, which keep their
-// order below; names not among the options are passed over.
-func (x *Field) CheckOnly(first []string) {
+// at the top of list field x, and unchecks the rest, which keep their
+// order below; names not among the options are passed over. It tells the
+// form, as the user's checking and moving would.
+func (f *Form) CheckOnly(x *Field, first []string) {
 	var front, rest []string
 	for _, o := range first {
 		if slices.Contains(x.Options, o) && !slices.Contains(front, o) {
@@ -228,6 +229,7 @@ func (x *Field) CheckOnly(first []string) {
 	for i := range front {
 		x.Checked[i] = true
 	}
+	f.changed(x)
 }
 
 // Index returns the position of a choice or radio field's option among
