@@ -125,3 +125,15 @@ func PaneOf(n Node) Dim {
 	}
 	return MetricPane
 }
+
+// CallPathRow returns the call pane's row of call path c: c itself, or
+// its region in the flat profile; false when there is no call path c.
+func (v *View) CallPathRow(c int) (Node, bool) {
+	if c < 0 || c >= len(v.exp.Cnodes) {
+		return Node{}, false
+	}
+	if v.flat {
+		return Node{RegionNode, v.exp.Cnodes[c].Region}, true
+	}
+	return Node{CnodeNode, c}, true
+}

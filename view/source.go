@@ -15,12 +15,12 @@ type SourceNote struct {
 	Cell
 }
 
-// SourceNotes returns the annotations of the source file recorded as file
-// for the current metric selection, keyed by line, for a text of lines
-// lines; dropped counts annotations beyond the last line (the file differs
-// from the measured one). info says what the values are.
-func (v *View) SourceNotes(file string, lines int) (notes map[int][]SourceNote, dropped int, info string) {
-	e := v.exp
+// NotesOf returns the annotations of the source file recorded as file
+// for the current metric selection of v, keyed by line, for a text of
+// lines lines; dropped counts annotations beyond the last line (the file
+// differs from the measured one). info says what the values are.
+func NotesOf(v *View, file string, lines int) (notes map[int][]SourceNote, dropped int, info string) {
+	e := v.Experiment()
 	vals := sourceview.Values{Cnodes: make([]float64, len(e.Cnodes)), Regions: make([]float64, len(e.Regions))}
 	for c := range vals.Cnodes {
 		vals.Cnodes[c] = v.Inclusive(CallPane, Node{CnodeNode, c})
@@ -46,9 +46,9 @@ func (v *View) SourceNotes(file string, lines int) (notes map[int][]SourceNote, 
 		}
 		notes[line] = ns
 	}
-	if m := v.panes[MetricPane].selected; m.Kind == MetricNode {
-		info = fmt.Sprintf("%s, inclusive, %s", v.Label(m), strings.ToLower(v.panes[CallPane].mode.String()))
-		if unit := v.Unit(CallPane, v.panes[CallPane].selected); unit != "" {
+	if m := v.Selected(MetricPane); m.Kind == MetricNode {
+		info = fmt.Sprintf("%s, inclusive, %s", v.Label(m), strings.ToLower(v.Mode(CallPane).String()))
+		if unit := v.Unit(CallPane, v.Selected(CallPane)); unit != "" {
 			info += " (" + unit + ")"
 		}
 	}

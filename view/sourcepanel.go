@@ -28,10 +28,10 @@ type SourceTarget struct {
 // focus line.
 const ContextAbove = 3
 
-// SourceTarget returns what the call pane's selection asks to show: for a
-// call path or flat-profile region, the region's definition when its file
-// and lines are recorded, else the call site, else the region's file.
-func (v *View) SourceTarget() SourceTarget {
+// TargetOf returns what the call pane's selection in v asks to show: for
+// a call path or flat-profile region, the region's definition when its
+// file and lines are recorded, else the call site, else the region's file.
+func TargetOf(v *View) SourceTarget {
 	e := v.Experiment()
 	n := v.Selected(CallPane)
 	var region, cnode int

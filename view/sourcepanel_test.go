@@ -44,7 +44,7 @@ func TestSourceTarget(t *testing.T) {
 			}
 			mustUpdate(t, v)
 			v.Select(CallPane, tt.sel)
-			if got := v.SourceTarget(); got != tt.want {
+			if got := TargetOf(v); got != tt.want {
 				t.Errorf("SourceTarget() = %+v, want %+v", got, tt.want)
 			}
 		})

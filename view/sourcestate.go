@@ -108,7 +108,7 @@ func (p *SourcePanel) Follow() {
 	if v != p.view {
 		p.view, p.stale = v, true
 	}
-	t := v.SourceTarget()
+	t := TargetOf(v)
 	scroll := false
 	switch {
 	case p.stale || t.File != p.target.File || t.File == "" && t != p.target:
@@ -210,7 +210,7 @@ func (p *SourcePanel) show(res SourceLoad) {
 func (p *SourcePanel) annotate() {
 	p.notes, p.dropped, p.valuesInfo = nil, 0, ""
 	if v := p.View(); v != nil && p.file != nil {
-		p.notes, p.dropped, p.valuesInfo = v.SourceNotes(p.target.File, len(p.file.Lines))
+		p.notes, p.dropped, p.valuesInfo = NotesOf(v, p.target.File, len(p.file.Lines))
 	}
 }
 
@@ -234,17 +234,6 @@ func (p *SourcePanel) endJob() {
 	}
 }
 
-// CallPathRow returns the call pane's row of call path c: c itself, or
-// its region in the flat profile; false when there is no call path c.
-func (v *View) CallPathRow(c int) (Node, bool) {
-	if c < 0 || c >= len(v.exp.Cnodes) {
-		return Node{}, false
-	}
-	if v.flat {
-		return Node{RegionNode, v.exp.Cnodes[c].Region}, true
-	}
-	return Node{CnodeNode, c}, true
-}
 
 // LineNumber is the gutter's text of line n (1-based): its number, ""
 // when the file shown has no line n.
