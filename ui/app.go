@@ -12,6 +12,7 @@ import (
 
 	"cubeview/internal/prefs"
 	"cubeview/repo"
+	"cubeview/sourcepanel"
 	"cubeview/view"
 )
 
@@ -46,7 +47,7 @@ type App struct {
 // the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {
 	a.Settings().SetTheme(appTheme{theme.DefaultTheme()})
-	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, view.PrefSourceMappings, view.PrefSourceDirs)
+	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, sourcepanel.PrefSourceMappings, sourcepanel.PrefSourceDirs)
 	return &App{fy: a, prefs: p, async: func(work, done func()) {
 		go func() {
 			work()

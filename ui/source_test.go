@@ -16,6 +16,7 @@ import (
 	"cubeview/colormap"
 	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
+	"cubeview/sourcepanel"
 	"cubeview/sourceview"
 	"cubeview/view"
 )
@@ -178,7 +179,7 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 			srcPickCallPath(t, w, tt.path)
 			c := e.CnodeByPath(tt.path)
 			file := e.CnodeRegion(c).Module
-			if !view.LooksLikeFile(file) {
+			if !sourcepanel.LooksLikeFile(file) {
 				file = e.Cnodes[c].CallFile
 			}
 			if p.m.File() == nil {
@@ -358,7 +359,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	if !slices.Contains(mappings, want) {
 		t.Errorf("mappings %v, want %v", mappings, want)
 	}
-	if got := a.prefs.StringList(view.PrefSourceMappings); !slices.Contains(got, want.String()) {
+	if got := a.prefs.StringList(sourcepanel.PrefSourceMappings); !slices.Contains(got, want.String()) {
 		t.Errorf("preferences hold %q, want %q", got, want.String())
 	}
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar

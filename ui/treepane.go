@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"cubeview/view"
 	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"cubeview/view"
 )
 
 // TreePane is the single tree widget used for all three panes: a Fyne tree

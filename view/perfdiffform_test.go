@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/internal/testkit"
 	"cubeview/numfmt"
 )
 
@@ -80,8 +81,8 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	}
 	var busy []string
 	stopped, done := 0, 0
-	h := &heldRunner{}
-	j.Run(h.run, func(what string) func() {
+	h := &testkit.HeldRunner{}
+	j.Run(h.Run, func(what string) func() {
 		busy = append(busy, what)
 		return func() { stopped++ }
 	}, numfmt.Grouped(), func(err error) {
@@ -93,7 +94,7 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	if len(busy) != 1 || busy[0] != j.Progress() || stopped != 0 || done != 0 {
 		t.Fatalf("while running: busy %q, stopped %d, done %d", busy, stopped, done)
 	}
-	h.flush()
+	h.Flush()
 	if stopped != 1 || done != 1 {
 		t.Fatalf("after running: stopped %d, done %d", stopped, done)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/form"
+	"cubeview/internal/testkit"
 	"cubeview/numfmt"
 )
 
@@ -84,10 +85,10 @@ func TestScalingStudyDocs(t *testing.T) {
 		t.Errorf("StudyDocs = %v, want small, big", got)
 	}
 	// RunScaling: progress while the work is held back, the report after.
-	h := &heldRunner{}
+	h := &testkit.HeldRunner{}
 	var busy []string
 	var got *ScalingReport
-	RunScaling(h.run, func(what string) func() {
+	RunScaling(h.Run, func(what string) func() {
 		busy = append(busy, what)
 		return func() { busy = append(busy, "stopped") }
 	}, docs[:2], ScalingSpec{Metric: "time", X: XValues, XText: "2, 1"}, numfmt.Cube(), func(r *ScalingReport, img image.Image, err error) {
@@ -99,7 +100,7 @@ func TestScalingStudyDocs(t *testing.T) {
 	if len(busy) != 1 || busy[0] != "Scaling of 2 experiments …" || got != nil {
 		t.Fatalf("while running: busy %q, report %v", busy, got)
 	}
-	h.flush()
+	h.Flush()
 	if len(busy) != 2 || got == nil || got.Runs != rep.Runs {
 		t.Errorf("after running: busy %q, report %v", busy, got)
 	}

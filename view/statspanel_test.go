@@ -3,6 +3,8 @@ package view
 import (
 	"image"
 	"testing"
+
+	"cubeview/internal/testkit"
 )
 
 // statsShown records what a StatsPanel gave its widgets.
@@ -14,11 +16,11 @@ type statsShown struct {
 	idle     int
 }
 
-func statsPanelFixture(v *View, visible *bool) (*StatsPanel, *heldRunner, *statsShown) {
-	h := &heldRunner{}
+func statsPanelFixture(v *View, visible *bool) (*StatsPanel, *testkit.HeldRunner, *statsShown) {
+	h := &testkit.HeldRunner{}
 	s := &statsShown{}
 	p := &StatsPanel{
-		Run:     h.run,
+		Run:     h.Run,
 		View:    func() *View { return v },
 		Visible: func() bool { return *visible },
 		Busy:    func(text string) { s.busy = append(s.busy, text) },
@@ -38,7 +40,7 @@ func TestStatsPanelFollows(t *testing.T) {
 	visible := false
 	p, h, s := statsPanelFixture(v, &visible)
 	p.Follow()
-	if len(h.jobs) != 0 {
+	if h.Held() != 0 {
 		t.Fatal("a hidden panel computes")
 	}
 	visible = true
@@ -46,7 +48,7 @@ func TestStatsPanelFollows(t *testing.T) {
 	if len(s.busy) != 1 || s.busy[0] != "Statistics of main/foo …" || len(s.reps) != 0 {
 		t.Fatalf("busy %q, %d shown before the work ran", s.busy, len(s.reps))
 	}
-	h.flush()
+	h.Flush()
 	if len(s.reps) != 1 || s.idle != 1 || p.Report() != s.reps[0] || len(s.reps[0].Top) == 0 {
 		t.Fatalf("after the work: %d shown, idle %d, top %v", len(s.reps), s.idle, p.Report())
 	}
@@ -54,14 +56,14 @@ func TestStatsPanelFollows(t *testing.T) {
 		t.Errorf("plots %v, %v", s.sel[0].Bounds(), s.top[0])
 	}
 	p.Follow() // nothing changed
-	if len(h.jobs) != 0 || len(s.busy) != 1 {
+	if h.Held() != 0 || len(s.busy) != 1 {
 		t.Error("an unchanged selection computed again")
 	}
 	// Another call path of the same metric keeps the top call paths.
 	v.Select(CallPane, cBar)
 	mustUpdate(t, v)
 	p.Follow()
-	h.flush()
+	h.Flush()
 	if len(s.reps) != 2 || s.top[1] != s.top[0] || len(s.reps[1].Top) != len(s.reps[0].Top) || s.reps[1].TopTitle != s.reps[0].TopTitle {
 		t.Errorf("second report: top plot kept %v, top %d of %d", s.top[1] == s.top[0], len(s.reps[1].Top), len(s.reps[0].Top))
 	}
@@ -72,8 +74,8 @@ func TestStatsPanelFollows(t *testing.T) {
 	v.Select(CallPane, cFoo2)
 	mustUpdate(t, v)
 	p.Follow()
-	h.jobs[0], h.jobs[1] = h.jobs[1], h.jobs[0]
-	h.flush()
+	h.Swap(0, 1)
+	h.Flush()
 	if len(s.reps) != 3 || s.reps[2].Title != p.Report().Title || p.Report().Title == s.reps[1].Title {
 		t.Fatalf("%d reports shown; the late one must be dropped", len(s.reps))
 	}
@@ -81,14 +83,14 @@ func TestStatsPanelFollows(t *testing.T) {
 	mustUpdate(t, v)
 	p.Follow()
 	p.Drop()
-	h.flush()
+	h.Flush()
 	if len(s.reps) != 3 || s.idle != 5 {
 		t.Errorf("dropped work shown (%d reports) or left busy (%d idle)", len(s.reps), s.idle)
 	}
 	// Reset computes the same selection again, with its top call paths.
 	p.Reset()
 	p.Follow()
-	h.flush()
+	h.Flush()
 	if len(s.reps) != 4 || s.top[3] == s.top[2] {
 		t.Errorf("after Reset: %d reports, top plot redrawn %v", len(s.reps), s.top[3] != s.top[2])
 	}
@@ -102,7 +104,7 @@ func TestStatsPanelMessage(t *testing.T) {
 	visible := true
 	p, h, s := statsPanelFixture(v, &visible)
 	p.Follow()
-	if len(s.messages) != 1 || s.messages[0] != "statistics: metric Time has no values: not recorded" || len(h.jobs) != 0 {
-		t.Errorf("messages %q, %d jobs", s.messages, len(h.jobs))
+	if len(s.messages) != 1 || s.messages[0] != "statistics: metric Time has no values: not recorded" || h.Held() != 0 {
+		t.Errorf("messages %q, %d jobs", s.messages, h.Held())
 	}
 }

@@ -1,4 +1,4 @@
-package view
+package sourcepanel
 
 import (
 	"errors"
@@ -13,64 +13,65 @@ import (
 
 	"cubeview/internal/testkit/handmade"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 func TestSourceTarget(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(v *View)
-		sel  Node
-		want SourceTarget
+		edit func(v *view.View)
+		sel  view.Node
+		want Target
 	}{
 		{"definition", nil, cFoo,
-			SourceTarget{File: "foo.c", Focus: 3, Begin: 3, End: 9, LexFrom: 3, What: "region foo, lines 3–9"}},
-		{"one-line definition", func(v *View) { v.exp.Regions[1].End = 0 }, cFoo,
-			SourceTarget{File: "foo.c", Focus: 3, Begin: 3, End: 3, LexFrom: 3, What: "region foo, line 3"}},
+			Target{File: "foo.c", Focus: 3, Begin: 3, End: 9, LexFrom: 3, What: "region foo, lines 3–9"}},
+		{"one-line definition", func(v *view.View) { v.Experiment().Regions[1].End = 0 }, cFoo,
+			Target{File: "foo.c", Focus: 3, Begin: 3, End: 3, LexFrom: 3, What: "region foo, line 3"}},
 		// bar without lines: its call site in foo.c, lexed from foo's definition.
-		{"call site", func(v *View) { v.exp.Regions[2].Module, v.exp.Regions[2].Begin = "MPI", 0 }, cBar3,
-			SourceTarget{File: "foo.c", Focus: 6, Begin: 6, End: 6, LexFrom: 3, What: "call of bar, line 6"}},
-		{"region file only", func(v *View) { v.exp.Regions[0].Begin = 0 }, cMain,
-			SourceTarget{File: "main.c", What: "region main"}},
-		{"nothing recorded", func(v *View) { v.exp.Regions[0].Module, v.exp.Regions[0].Begin = "MPI", 0 }, cMain,
-			SourceTarget{None: "No source location is recorded for main."}},
-		{"flat region: its definition", func(v *View) { v.SetFlat(true) }, rFoo,
-			SourceTarget{File: "foo.c", Focus: 3, Begin: 3, End: 9, LexFrom: 3, What: "region foo, lines 3–9"}},
+		{"call site", func(v *view.View) { v.Experiment().Regions[2].Module, v.Experiment().Regions[2].Begin = "MPI", 0 }, cBar3,
+			Target{File: "foo.c", Focus: 6, Begin: 6, End: 6, LexFrom: 3, What: "call of bar, line 6"}},
+		{"region file only", func(v *view.View) { v.Experiment().Regions[0].Begin = 0 }, cMain,
+			Target{File: "main.c", What: "region main"}},
+		{"nothing recorded", func(v *view.View) { v.Experiment().Regions[0].Module, v.Experiment().Regions[0].Begin = "MPI", 0 }, cMain,
+			Target{None: "No source location is recorded for main."}},
+		{"flat region: its definition", func(v *view.View) { v.SetFlat(true) }, rFoo,
+			Target{File: "foo.c", Focus: 3, Begin: 3, End: 9, LexFrom: 3, What: "region foo, lines 3–9"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := NewView(handMade())
+			v := view.NewView(handMade())
 			if tt.edit != nil {
 				tt.edit(v)
 			}
 			mustUpdate(t, v)
-			v.Select(CallPane, tt.sel)
-			if got := TargetOf(v); got != tt.want {
-				t.Errorf("SourceTarget() = %+v, want %+v", got, tt.want)
+			v.Select(view.CallPane, tt.sel)
+			if got := targetOf(v); got != tt.want {
+				t.Errorf("Target() = %+v, want %+v", got, tt.want)
 			}
 		})
 	}
 }
 
 func TestSourceTargetLines(t *testing.T) {
-	tgt := SourceTarget{File: "/src/foo.c", Focus: 10, Begin: 10, End: 12, What: "region foo, lines 10–12"}
-	if got := tgt.Title(); got != "foo.c — region foo, lines 10–12" {
+	tgt := Target{File: "/src/foo.c", Focus: 10, Begin: 10, End: 12, What: "region foo, lines 10–12"}
+	if got := tgt.title(); got != "foo.c — region foo, lines 10–12" {
 		t.Errorf("Title() = %q", got)
 	}
-	if (SourceTarget{}).Title() != "Source" {
-		t.Errorf("empty target's title %q", (SourceTarget{}).Title())
+	if (Target{}).title() != "Source" {
+		t.Errorf("empty target's title %q", (Target{}).title())
 	}
 	for line, want := range map[int]bool{9: false, 10: true, 12: true, 13: false} {
 		if tgt.Shaded(line) != want {
 			t.Errorf("Shaded(%d) = %v", line, !want)
 		}
 	}
-	if (SourceTarget{}).Shaded(0) {
+	if (Target{}).Shaded(0) {
 		t.Error("a target without lines shades line 0")
 	}
-	if got := tgt.TopRow(); got != 10-1-ContextAbove {
-		t.Errorf("TopRow() = %d, want %d", got, 10-1-ContextAbove)
+	if got := tgt.TopRow(); got != 10-1-contextAbove {
+		t.Errorf("TopRow() = %d, want %d", got, 10-1-contextAbove)
 	}
-	if got := (SourceTarget{Focus: 2}).TopRow(); got != 0 {
+	if got := (Target{Focus: 2}).TopRow(); got != 0 {
 		t.Errorf("TopRow near the top = %d, want 0", got)
 	}
 }
@@ -84,43 +85,43 @@ func TestLooksLikeFile(t *testing.T) {
 }
 
 func TestSourceInfoAndProblem(t *testing.T) {
-	tgt := SourceTarget{File: "foo.c"}
-	f := &SourceFile{Path: "/src/foo.c", Lexer: "C"}
+	tgt := Target{File: "foo.c"}
+	f := &File{Path: "/src/foo.c", Lexer: "C"}
 	tests := []struct {
-		f       *SourceFile
+		f       *File
 		err     error
 		dropped int
 		values  string
 		want    string
 	}{
 		{f, nil, 0, "", "C · highlighting … · /src/foo.c"},
-		{&SourceFile{Path: "/src/foo.c", Lexer: "C", Exact: true}, nil, 2, "Time, inclusive, absolute",
+		{&File{Path: "/src/foo.c", Lexer: "C", Exact: true}, nil, 2, "Time, inclusive, absolute",
 			"2 annotations beyond the last line: the file differs from the measured one · values: Time, inclusive, absolute · C · /src/foo.c"},
 		{nil, nil, 0, "", "reading …"},
 		{nil, errors.New("permission denied"), 0, "", "permission denied"},
 	}
 	for _, tt := range tests {
-		if got := SourceInfo(tgt, tt.f, tt.err, tt.dropped, tt.values); got != tt.want {
-			t.Errorf("SourceInfo = %q, want %q", got, tt.want)
+		if got := infoLine(tgt, tt.f, tt.err, tt.dropped, tt.values); got != tt.want {
+			t.Errorf("infoLine = %q, want %q", got, tt.want)
 		}
 	}
-	if got := SourceInfo(SourceTarget{}, f, nil, 1, "x"); got != "" {
-		t.Errorf("SourceInfo without a target = %q", got)
+	if got := infoLine(Target{}, f, nil, 1, "x"); got != "" {
+		t.Errorf("infoLine without a target = %q", got)
 	}
 	notFound := fmt.Errorf("foo.c: %w", sourceview.ErrNotFound)
-	if got := SourceProblem("foo.c", notFound); !strings.Contains(got, "foo.c was not found") || !strings.Contains(got, "Locate it") {
-		t.Errorf("SourceProblem(not found) = %q", got)
+	if got := problem("foo.c", notFound); !strings.Contains(got, "foo.c was not found") || !strings.Contains(got, "Locate it") {
+		t.Errorf("problem(not found) = %q", got)
 	}
-	if got := SourceProblem("foo.c", errors.New("binary file")); got != "The source file cannot be shown: binary file" {
-		t.Errorf("SourceProblem = %q", got)
+	if got := problem("foo.c", errors.New("binary file")); got != "The source file cannot be shown: binary file" {
+		t.Errorf("problem = %q", got)
 	}
 }
 
 func TestNoteTexts(t *testing.T) {
 	e := handMade()
-	notes := []SourceNote{
-		{Annotation: sourceview.Annotation{Kind: sourceview.RegionBegin, Index: 1, Name: "foo"}, Cell: Cell{Text: "13"}},
-		{Annotation: sourceview.Annotation{Kind: sourceview.CallSite, Index: 3, Name: "bar"}, Cell: Cell{Text: "2"}},
+	notes := []Note{
+		{Annotation: sourceview.Annotation{Kind: sourceview.RegionBegin, Index: 1, Name: "foo"}, Cell: view.Cell{Text: "13"}},
+		{Annotation: sourceview.Annotation{Kind: sourceview.CallSite, Index: 3, Name: "bar"}, Cell: view.Cell{Text: "2"}},
 	}
 	if got, want := NoteText(notes), "◂ region foo · call bar 2"; got != want {
 		t.Errorf("NoteText = %q, want %q", got, want)
@@ -157,9 +158,9 @@ func TestExpandTabs(t *testing.T) {
 		{"é\t", 0, "é       ", 8}, // columns count runes, not bytes
 	}
 	for _, tt := range tests {
-		got, col := ExpandTabs(tt.in, tt.col)
+		got, col := expandTabs(tt.in, tt.col)
 		if got != tt.want || col != tt.wantCol {
-			t.Errorf("ExpandTabs(%q, %d) = %q, %d; want %q, %d", tt.in, tt.col, got, col, tt.want, tt.wantCol)
+			t.Errorf("expandTabs(%q, %d) = %q, %d; want %q, %d", tt.in, tt.col, got, col, tt.want, tt.wantCol)
 		}
 	}
 }
@@ -172,11 +173,11 @@ func TestDrawnSpans(t *testing.T) {
 		t.Errorf("DrawnSpans = %q, want %q", got, want)
 	}
 	long := &sourceview.Line{}
-	for range MaxLineRunes/100 + 5 {
+	for range maxLineRunes/100 + 5 {
 		long.Spans = append(long.Spans, sourceview.Span{Text: strings.Repeat("x", 100)})
 	}
-	if got := len(DrawnSpans(long)); got != MaxLineRunes/100 {
-		t.Errorf("a long line draws %d spans, want %d", got, MaxLineRunes/100)
+	if got := len(DrawnSpans(long)); got != maxLineRunes/100 {
+		t.Errorf("a long line draws %d spans, want %d", got, maxLineRunes/100)
 	}
 }
 
@@ -208,22 +209,22 @@ func TestLoadSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &sourceview.Resolver{Base: dir}
-	var cache SourceCache
-	res := LoadSource(t.Context(), r, SourceTarget{File: "small.c"}, &cache)
+	var cache cache
+	res := load(t.Context(), r, Target{File: "small.c"}, &cache)
 	if res.Err != nil || !res.File.Exact || len(res.File.Lines) != 4 || res.File.Path != small || res.File.Lexer != "C" {
-		t.Fatalf("LoadSource(small) = %+v", res)
+		t.Fatalf("load(small) = %+v", res)
 	}
-	if again := LoadSource(t.Context(), r, SourceTarget{File: "small.c"}, &cache); again.File != res.File {
+	if again := load(t.Context(), r, Target{File: "small.c"}, &cache); again.File != res.File {
 		t.Error("an unchanged file is read again")
 	}
 	later := time.Now().Add(time.Minute)
 	if err := os.Chtimes(small, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if again := LoadSource(t.Context(), r, SourceTarget{File: "small.c"}, &cache); again.File == res.File {
+	if again := load(t.Context(), r, Target{File: "small.c"}, &cache); again.File == res.File {
 		t.Error("a changed file comes from the cache")
 	}
-	if res := LoadSource(t.Context(), r, SourceTarget{File: "missing.c"}, &cache); !errors.Is(res.Err, sourceview.ErrNotFound) {
+	if res := load(t.Context(), r, Target{File: "missing.c"}, &cache); !errors.Is(res.Err, sourceview.ErrNotFound) {
 		t.Errorf("missing file: %v, want ErrNotFound", res.Err)
 	}
 
@@ -231,12 +232,12 @@ func TestLoadSource(t *testing.T) {
 	const functions = 1000
 	path, _ := handmade.BigSource(t, functions)
 	begin := 10*900 + 2
-	tgt := SourceTarget{File: path, Focus: begin, Begin: begin, End: begin + 7, LexFrom: begin}
-	res = LoadSource(t.Context(), r, tgt, &cache)
+	tgt := Target{File: path, Focus: begin, Begin: begin, End: begin + 7, LexFrom: begin}
+	res = load(t.Context(), r, tgt, &cache)
 	if res.Err != nil || res.File.Exact || len(res.File.Lines) != 10*functions || res.Text == "" {
-		t.Fatalf("LoadSource(large) = %v, exact %v, want %d lines not yet highlighted completely", res.Err, res.File != nil && res.File.Exact, 10*functions)
+		t.Fatalf("load(large) = %v, exact %v, want %d lines not yet highlighted completely", res.Err, res.File != nil && res.File.Exact, 10*functions)
 	}
-	category := func(f *SourceFile, line int, text string) sourceview.Category {
+	category := func(f *File, line int, text string) sourceview.Category {
 		for _, s := range f.Lines[line-1].Spans {
 			if strings.Contains(s.Text, text) {
 				return s.Category
@@ -251,21 +252,21 @@ func TestLoadSource(t *testing.T) {
 	if c := category(res.File, 5, "for"); c != sourceview.Plain {
 		t.Errorf("line 5: \"for\" is %v before the complete highlighting, want plain", c)
 	}
-	full := HighlightAll(t.Context(), res, &cache)
+	full := highlightAll(t.Context(), res, &cache)
 	if full == nil || !full.Exact || category(full, 5, "for") != sourceview.Keyword {
-		t.Fatal("HighlightAll left line 5 plain")
+		t.Fatal("highlightAll left line 5 plain")
 	}
-	if again := LoadSource(t.Context(), r, tgt, &cache); again.File != full {
+	if again := load(t.Context(), r, tgt, &cache); again.File != full {
 		t.Error("the complete highlighting is not cached")
 	}
 }
 
 func TestSourceCacheKeepsRecent(t *testing.T) {
-	var c SourceCache
+	var c cache
 	for i := range cachedSources + 2 {
-		c.put(&SourceFile{Path: fmt.Sprint(i)})
+		c.put(&File{Path: fmt.Sprint(i)})
 	}
-	c.put(&SourceFile{Path: "3"}) // again: moves to the end, no duplicate
+	c.put(&File{Path: "3"}) // again: moves to the end, no duplicate
 	var paths []string
 	for _, f := range c.files {
 		paths = append(paths, f.Path)
@@ -280,15 +281,15 @@ func TestSourceCacheKeepsRecent(t *testing.T) {
 // highlighting around the region); the complete highlighting follows.
 func BenchmarkSourceFirstView50k(b *testing.B) {
 	path, _ := handmade.BigSource(b, 5000)
-	t := SourceTarget{File: path, Focus: 40002, Begin: 40002, End: 40009, LexFrom: 40002}
+	t := Target{File: path, Focus: 40002, Begin: 40002, End: 40009, LexFrom: 40002}
 	r := &sourceview.Resolver{}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var cache SourceCache
-		res := LoadSource(b.Context(), r, t, &cache)
+		var cache cache
+		res := load(b.Context(), r, t, &cache)
 		if res.Err != nil || res.File.Exact || len(res.File.Lines) != 50000 {
-			b.Fatalf("LoadSource: %v", res.Err)
+			b.Fatalf("load: %v", res.Err)
 		}
 	}
 }

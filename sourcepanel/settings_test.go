@@ -1,4 +1,4 @@
-package view
+package sourcepanel
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"cubeview/model"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 // memPrefs keeps preferences in memory; fail makes every write fail.
@@ -33,7 +34,7 @@ func TestSourceSettings(t *testing.T) {
 		PrefSourceDirs:     {" /src "},
 	}}
 	changes := 0
-	s := SourceSettings{Prefs: prefs, Changed: func() { changes++ }}
+	s := Settings{Prefs: prefs, Changed: func() { changes++ }}
 	ms, dirs := s.Paths()
 	if !slices.Equal(ms, []sourceview.Mapping{{From: "/old", To: "/new"}}) || !slices.Equal(dirs, []string{"/src"}) {
 		t.Fatalf("Paths() = %v, %q", ms, dirs)
@@ -57,7 +58,7 @@ func TestSourceSettings(t *testing.T) {
 	if err := os.WriteFile(kernel, []byte("int x;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
+	o := &view.Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
 	if err := s.Learn(o, nil, "/build/src/kernel.c", kernel); err != nil || changes != 2 {
 		t.Fatalf("Learn: %v, %d changes", err, changes)
 	}

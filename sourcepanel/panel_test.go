@@ -1,4 +1,4 @@
-package view
+package sourcepanel
 
 import (
 	"os"
@@ -6,30 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/internal/testkit"
 	"cubeview/internal/testkit/handmade"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
-
-// heldRunner holds background work back until flush runs it, so that a
-// test sees the state while the work is on its way.
-type heldRunner struct{ jobs [][2]func() }
-
-func (h *heldRunner) run(work, done func()) { h.jobs = append(h.jobs, [2]func(){work, done}) }
-
-// flush runs the work held and what its completions start, in order.
-func (h *heldRunner) flush() {
-	for len(h.jobs) > 0 {
-		j := h.jobs[0]
-		h.jobs = h.jobs[1:]
-		j[0]()
-		j[1]()
-	}
-}
 
 // sourcePanelFixture returns a panel following v over a directory with
 // foo.c and main.c (bar.c is missing), and the record of its redraws and
 // busy changes.
-func sourcePanelFixture(t *testing.T, v *View) (*SourcePanel, *heldRunner, *[]bool, *[]bool) {
+func sourcePanelFixture(t *testing.T, v *view.View) (*Panel, *testkit.HeldRunner, *[]bool, *[]bool) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, lines := range map[string]int{"foo.c": 12, "main.c": 45} {
@@ -38,11 +24,11 @@ func sourcePanelFixture(t *testing.T, v *View) (*SourcePanel, *heldRunner, *[]bo
 			t.Fatal(err)
 		}
 	}
-	h := &heldRunner{}
+	h := &testkit.HeldRunner{}
 	var redraws, busy []bool
-	p := &SourcePanel{
-		Run:      h.run,
-		View:     func() *View { return v },
+	p := &Panel{
+		Run:      h.Run,
+		View:     func() *view.View { return v },
 		Resolver: func() *sourceview.Resolver { return &sourceview.Resolver{Base: dir} },
 		Redraw:   func(scroll bool) { redraws = append(redraws, scroll) },
 		Busy:     func(on bool) { busy = append(busy, on) },
@@ -51,14 +37,14 @@ func sourcePanelFixture(t *testing.T, v *View) (*SourcePanel, *heldRunner, *[]bo
 }
 
 func TestSourcePanelOpensAndFollows(t *testing.T) {
-	v := NewView(handMade())
+	v := view.NewView(handMade())
 	mustUpdate(t, v)
-	v.Select(CallPane, cFoo)
+	v.Select(view.CallPane, cFoo)
 	p, h, redraws, busy := sourcePanelFixture(t, v)
 
 	p.Follow()
-	if len(*redraws) != 0 || len(h.jobs) != 0 {
-		t.Fatalf("a hidden panel redraws (%v) or reads (%d jobs)", *redraws, len(h.jobs))
+	if len(*redraws) != 0 || h.Held() != 0 {
+		t.Fatalf("a hidden panel redraws (%v) or reads (%d jobs)", *redraws, h.Held())
 	}
 	p.Show(true)
 	p.Reload()
@@ -70,7 +56,7 @@ func TestSourcePanelOpensAndFollows(t *testing.T) {
 	if idle {
 		t.Fatal("WhenIdle ran while the file is being read")
 	}
-	h.flush()
+	h.Flush()
 	if !idle || (*busy)[len(*busy)-1] {
 		t.Errorf("after reading: idle ran %v, busy %v", idle, *busy)
 	}
@@ -92,24 +78,24 @@ func TestSourcePanelOpensAndFollows(t *testing.T) {
 	}
 
 	// Another target in the same file scrolls without reading again.
-	v.exp.Regions[2].Module, v.exp.Regions[2].Begin = "MPI", 0
-	v.Select(CallPane, cBar3)
+	v.Experiment().Regions[2].Module, v.Experiment().Regions[2].Begin = "MPI", 0
+	v.Select(view.CallPane, cBar3)
 	n := len(*redraws)
 	p.Follow()
-	if len(h.jobs) != 0 || len(*redraws) != n+1 || !(*redraws)[n] || p.Target().Focus != 6 {
-		t.Errorf("same file: %d jobs, redraws %v, target %+v; want a scroll to line 6", len(h.jobs), (*redraws)[n:], p.Target())
+	if h.Held() != 0 || len(*redraws) != n+1 || !(*redraws)[n] || p.Target().Focus != 6 {
+		t.Errorf("same file: %d jobs, redraws %v, target %+v; want a scroll to line 6", h.Held(), (*redraws)[n:], p.Target())
 	}
 }
 
 func TestSourcePanelMissingAndNone(t *testing.T) {
-	v := NewView(handMade())
-	v.exp.Regions[0].Module, v.exp.Regions[0].Begin = "MPI", 0
+	v := view.NewView(handMade())
+	v.Experiment().Regions[0].Module, v.Experiment().Regions[0].Begin = "MPI", 0
 	mustUpdate(t, v)
-	v.Select(CallPane, cBar)
+	v.Select(view.CallPane, cBar)
 	p, h, _, _ := sourcePanelFixture(t, v)
 	p.Show(true)
 	p.Reload()
-	h.flush()
+	h.Flush()
 	msg, find := p.Message()
 	if p.File() != nil || !find || !strings.Contains(msg, "bar.c was not found") || p.ShowsTarget() {
 		t.Errorf("missing bar.c: file %v, message %q, find %v", p.File(), msg, find)
@@ -117,24 +103,24 @@ func TestSourcePanelMissingAndNone(t *testing.T) {
 	if !strings.Contains(p.Info(), "not found") {
 		t.Errorf("info %q does not say why", p.Info())
 	}
-	v.Select(CallPane, cMain)
+	v.Select(view.CallPane, cMain)
 	p.Follow()
-	if msg, find := p.Message(); msg != "No source location is recorded for main." || find || len(h.jobs) != 0 {
-		t.Errorf("no location: message %q, find %v, %d jobs", msg, find, len(h.jobs))
+	if msg, find := p.Message(); msg != "No source location is recorded for main." || find || h.Held() != 0 {
+		t.Errorf("no location: message %q, find %v, %d jobs", msg, find, h.Held())
 	}
 }
 
 func TestSourcePanelDropsOldLoads(t *testing.T) {
-	v := NewView(handMade())
+	v := view.NewView(handMade())
 	mustUpdate(t, v)
-	v.Select(CallPane, cMain)
+	v.Select(view.CallPane, cMain)
 	p, h, _, busy := sourcePanelFixture(t, v)
 	p.Show(true)
 	p.Reload()
-	v.Select(CallPane, cFoo) // before main.c is read
+	v.Select(view.CallPane, cFoo) // before main.c is read
 	p.Follow()
-	h.jobs[0], h.jobs[1] = h.jobs[1], h.jobs[0] // main.c's read ends last
-	h.flush()
+	h.Swap(0, 1) // main.c's read ends last
+	h.Flush()
 	if f := p.File(); f == nil || filepath.Base(f.Path) != "foo.c" || p.Target().File != "foo.c" || !p.ShowsTarget() {
 		t.Fatalf("shows %+v for target %+v; main.c's late result must be dropped", f, p.Target())
 	}
@@ -143,10 +129,10 @@ func TestSourcePanelDropsOldLoads(t *testing.T) {
 	}
 
 	// Hiding drops the work on its way.
-	v.Select(CallPane, cMain)
+	v.Select(view.CallPane, cMain)
 	p.Follow()
 	p.Show(false)
-	h.flush()
+	h.Flush()
 	if p.File() != nil {
 		t.Errorf("a hidden panel took main.c: %+v", p.File())
 	}
@@ -160,22 +146,19 @@ func TestSourcePanelDropsOldLoads(t *testing.T) {
 func TestSourcePanelLargeFileHighlightsLater(t *testing.T) {
 	const functions = 1000
 	path, e := handmade.BigSource(t, functions)
-	v := NewView(e)
+	v := view.NewView(e)
 	mustUpdate(t, v)
-	v.Select(CallPane, Node{CnodeNode, 900})
+	v.Select(view.CallPane, view.Node{Kind: view.CnodeNode, Index: 900})
 	p, h, redraws, _ := sourcePanelFixture(t, v)
 	p.Show(true)
 	p.Reload()
 	// Run the read, hold the complete highlighting.
-	j := h.jobs[0]
-	h.jobs = h.jobs[1:]
-	j[0]()
-	j[1]()
-	if f := p.File(); f == nil || f.Path != path || f.Exact || !strings.Contains(p.Info(), "highlighting") || len(h.jobs) != 1 {
-		t.Fatalf("first view: %+v, info %q, %d jobs held; want a part highlighted and the rest on its way", f, p.Info(), len(h.jobs))
+	h.Next()
+	if f := p.File(); f == nil || f.Path != path || f.Exact || !strings.Contains(p.Info(), "highlighting") || h.Held() != 1 {
+		t.Fatalf("first view: %+v, info %q, %d jobs held; want a part highlighted and the rest on its way", f, p.Info(), h.Held())
 	}
 	n := len(*redraws)
-	h.flush()
+	h.Flush()
 	if f := p.File(); !f.Exact || strings.Contains(p.Info(), "highlighting") || len(*redraws) != n+1 || (*redraws)[n] {
 		t.Errorf("complete: exact %v, info %q, redraws %v", f.Exact, p.Info(), (*redraws)[n:])
 	}
@@ -183,7 +166,7 @@ func TestSourcePanelLargeFileHighlightsLater(t *testing.T) {
 
 func TestSourcePanelNoExperiment(t *testing.T) {
 	p, _, redraws, _ := sourcePanelFixture(t, nil)
-	p.View = func() *View { return nil }
+	p.View = func() *view.View { return nil }
 	p.Show(true)
 	p.Reload()
 	if msg, find := p.Message(); msg != "No experiment is open." || find || len(*redraws) != 1 {
@@ -192,7 +175,7 @@ func TestSourcePanelNoExperiment(t *testing.T) {
 }
 
 func TestCallPathRow(t *testing.T) {
-	v := NewView(handMade())
+	v := view.NewView(handMade())
 	mustUpdate(t, v)
 	if n, ok := v.CallPathRow(3); !ok || n != cBar3 {
 		t.Errorf("CallPathRow(3) = %v, %v", n, ok)

@@ -1,4 +1,4 @@
-package view
+package sourcepanel
 
 import (
 	"context"
@@ -24,9 +24,9 @@ const (
 	cachedSources = 6
 )
 
-// SourceFile is a file read and highlighted, completely (Exact) or around
+// File is a file read and highlighted, completely (Exact) or around
 // a target only.
-type SourceFile struct {
+type File struct {
 	Path  string // the file read
 	Lexer string
 	Lines []sourceview.Line
@@ -35,15 +35,15 @@ type SourceFile struct {
 	mod   time.Time
 }
 
-// SourceCache keeps the last files highlighted completely; it is safe for
+// cache keeps the last files highlighted completely; it is safe for
 // concurrent use.
-type SourceCache struct {
+type cache struct {
 	mu    sync.Mutex
-	files []*SourceFile // most recent last
+	files []*File // most recent last
 }
 
 // get returns the cached file path when it is unchanged since it was read.
-func (c *SourceCache) get(path string, st os.FileInfo) *SourceFile {
+func (c *cache) get(path string, st os.FileInfo) *File {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, f := range c.files {
@@ -55,7 +55,7 @@ func (c *SourceCache) get(path string, st os.FileInfo) *SourceFile {
 	return nil
 }
 
-func (c *SourceCache) put(f *SourceFile) {
+func (c *cache) put(f *File) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, old := range c.files {
@@ -70,42 +70,42 @@ func (c *SourceCache) put(f *SourceFile) {
 	}
 }
 
-// SourceLoad is the result of LoadSource.
-type SourceLoad struct {
-	File *SourceFile
-	Text string // the text to highlight completely (HighlightAll) when File is not exact
+// loaded is the result of load.
+type loaded struct {
+	File *File
+	Text string // the text to highlight completely (highlightAll) when File is not exact
 	Err  error
 }
 
-// LoadSource finds, reads and highlights the file of t: completely when
+// load finds, reads and highlights the file of t: completely when
 // it is small, else the lines around t (exact from t.LexFrom in most
 // languages) with the rest as plain text. It may take long: call it off
 // the UI goroutine.
-func LoadSource(ctx context.Context, r *sourceview.Resolver, t SourceTarget, cache *SourceCache) SourceLoad {
+func load(ctx context.Context, r *sourceview.Resolver, t Target, cache *cache) loaded {
 	path, err := r.Resolve(t.File)
 	if err != nil {
-		return SourceLoad{Err: err}
+		return loaded{Err: err}
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return SourceLoad{Err: err}
+		return loaded{Err: err}
 	}
 	if f := cache.get(path, st); f != nil {
-		return SourceLoad{File: f}
+		return loaded{File: f}
 	}
 	text, err := sourceview.Read(path, 0)
 	if err != nil {
-		return SourceLoad{Err: err}
+		return loaded{Err: err}
 	}
-	f := &SourceFile{Path: path, size: st.Size(), mod: st.ModTime()}
+	f := &File{Path: path, size: st.Size(), mod: st.ModTime()}
 	if strings.Count(text, "\n") < smallSource {
 		f.Lines, f.Lexer, err = sourceview.Highlight(ctx, path, text)
 		if err != nil {
-			return SourceLoad{Err: err}
+			return loaded{Err: err}
 		}
 		f.Exact = true
 		cache.put(f)
-		return SourceLoad{File: f}
+		return loaded{File: f}
 	}
 	f.Lines = sourceview.SplitLines(text)
 	from := max(t.LexFrom, 1)
@@ -114,26 +114,26 @@ func LoadSource(ctx context.Context, r *sourceview.Resolver, t SourceTarget, cac
 	for _, r := range [][2]int{{from - previewBefore, from - 1}, {from, last}} {
 		part, lexer, err := sourceview.HighlightPart(ctx, path, text, r[0], r[1])
 		if err != nil {
-			return SourceLoad{Err: err}
+			return loaded{Err: err}
 		}
 		if len(part) > 0 {
 			copy(f.Lines[part[0].Number-1:], part)
 		}
 		f.Lexer = lexer
 	}
-	return SourceLoad{File: f, Text: text}
+	return loaded{File: f, Text: text}
 }
 
-// HighlightAll highlights the whole file of l, a load that is not exact,
+// highlightAll highlights the whole file of l, a load that is not exact,
 // and caches the result; nil when that fails or ctx is cancelled. It may
 // take long: call it off the UI goroutine.
-func HighlightAll(ctx context.Context, l SourceLoad, cache *SourceCache) *SourceFile {
+func highlightAll(ctx context.Context, l loaded, cache *cache) *File {
 	part := l.File
 	lines, lexer, err := sourceview.Highlight(ctx, part.Path, l.Text)
 	if err != nil {
 		return nil
 	}
-	full := &SourceFile{Path: part.Path, Lexer: lexer, Lines: lines, Exact: true, size: part.size, mod: part.mod}
+	full := &File{Path: part.Path, Lexer: lexer, Lines: lines, Exact: true, size: part.size, mod: part.mod}
 	cache.put(full)
 	return full
 }

@@ -1,10 +1,11 @@
-package view
+package sourcepanel
 
 import (
 	"strings"
 
 	"cubeview/form"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 // Preference keys of the source-path settings, shared by all windows.
@@ -13,16 +14,16 @@ const (
 	PrefSourceDirs     = "sourceSearchDirs" // one directory per entry
 )
 
-// SourcePrefs keeps the source-path settings: the user's preferences.
-type SourcePrefs interface {
+// Prefs keeps the source-path settings: the user's preferences.
+type Prefs interface {
 	StringList(key string) []string
 	SetStringList(key string, l []string) error
 }
 
-// SourceSettings are the user's source-path mappings and search folders
+// Settings are the user's source-path mappings and search folders
 // as remembered in the preferences.
-type SourceSettings struct {
-	Prefs SourcePrefs
+type Settings struct {
+	Prefs Prefs
 	// Changed runs after every change, so that the source panels look
 	// for their files again.
 	Changed func()
@@ -30,13 +31,13 @@ type SourceSettings struct {
 
 // Paths returns the mappings and search folders; entries that do not
 // parse are skipped.
-func (s SourceSettings) Paths() (mappings []sourceview.Mapping, dirs []string) {
-	return StoredSourcePaths(s.Prefs.StringList(PrefSourceMappings), s.Prefs.StringList(PrefSourceDirs))
+func (s Settings) Paths() (mappings []sourceview.Mapping, dirs []string) {
+	return storedPaths(s.Prefs.StringList(PrefSourceMappings), s.Prefs.StringList(PrefSourceDirs))
 }
 
 // Set stores the mappings and search folders.
-func (s SourceSettings) Set(mappings []sourceview.Mapping, dirs []string) error {
-	err := s.Prefs.SetStringList(PrefSourceMappings, MappingStrings(mappings))
+func (s Settings) set(mappings []sourceview.Mapping, dirs []string) error {
+	err := s.Prefs.SetStringList(PrefSourceMappings, mappingStrings(mappings))
 	if derr := s.Prefs.SetStringList(PrefSourceDirs, dirs); err == nil {
 		err = derr
 	}
@@ -45,44 +46,44 @@ func (s SourceSettings) Set(mappings []sourceview.Mapping, dirs []string) error 
 }
 
 // sourceOrigin returns doc, or an empty document for none.
-func sourceOrigin(doc *Doc) *Doc {
+func sourceOrigin(doc *view.Doc) *view.Doc {
 	if doc == nil {
-		return &Doc{}
+		return &view.Doc{}
 	}
 	return doc
 }
 
 // Resolver returns the resolver for the source files of doc (nil: none)
-// among the open documents (SourceResolver).
-func (s SourceSettings) Resolver(doc *Doc, open []*Doc) *sourceview.Resolver {
+// among the open documents (resolver).
+func (s Settings) Resolver(doc *view.Doc, open []*view.Doc) *sourceview.Resolver {
 	mappings, dirs := s.Paths()
-	return SourceResolver(sourceOrigin(doc), open, mappings, dirs)
+	return resolver(sourceOrigin(doc), open, mappings, dirs)
 }
 
 // Learn remembers that the source file recorded as recorded in doc is
-// located at located (LearnSourcePath); the error says why located cannot
+// located at located (learnPath); the error says why located cannot
 // be used.
-func (s SourceSettings) Learn(doc *Doc, open []*Doc, recorded, located string) error {
+func (s Settings) Learn(doc *view.Doc, open []*view.Doc, recorded, located string) error {
 	mappings, dirs := s.Paths()
-	mappings, dirs, err := LearnSourcePath(sourceOrigin(doc), open, mappings, dirs, recorded, located)
+	mappings, dirs, err := learnPath(sourceOrigin(doc), open, mappings, dirs, recorded, located)
 	if err != nil {
 		return err
 	}
-	return s.Set(mappings, dirs)
+	return s.set(mappings, dirs)
 }
 
 // AddDir adds dir to the search folders.
-func (s SourceSettings) AddDir(dir string) error {
+func (s Settings) AddDir(dir string) error {
 	mappings, dirs := s.Paths()
-	return s.Set(mappings, AddSourceDir(dirs, dir))
+	return s.set(mappings, addDir(dirs, dir))
 }
 
 // Form is the source panel's Paths… dialog: the mappings and search
 // folders as text, one entry per line.
-func (s SourceSettings) Form() *form.Form {
+func (s Settings) Form() *form.Form {
 	mappings, dirs := s.Paths()
 	m := &form.Field{Kind: form.TextField, Label: "Path mappings", Lines: 5, Width: 700,
-		Text:        strings.Join(MappingStrings(mappings), "\n"),
+		Text:        strings.Join(mappingStrings(mappings), "\n"),
 		Placeholder: "/build/host/project => /home/me/project",
 		Hint:        "One per line: old prefix => new prefix"}
 	d := &form.Field{Kind: form.TextField, Label: "Search folders", Lines: 4,
@@ -91,11 +92,11 @@ func (s SourceSettings) Form() *form.Form {
 		Hint:        "One folder per line; a file's path and its tails are looked for below each"}
 	f := &form.Form{Title: "Source paths", Confirm: "Save", Fields: []*form.Field{m, d}}
 	f.Submit = func() error {
-		mappings, dirs, err := ParseSourcePaths(m.Text, d.Text)
+		mappings, dirs, err := parsePaths(m.Text, d.Text)
 		if err != nil {
 			return err
 		}
-		return s.Set(mappings, dirs)
+		return s.set(mappings, dirs)
 	}
 	return f
 }

@@ -1,21 +1,22 @@
-package view
+package sourcepanel
 
 import (
 	"context"
 	"strconv"
 
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
-// SourcePanel is the state of the source panel below a window's panes:
+// Panel is the state of the source panel below a window's panes:
 // it follows the call pane's selection, reads and highlights the target's
 // file in the background (a large one shows the lines around the target
 // first), annotates its lines with the selected metric's values, and
 // says what the panel shows. The widgets draw it whenever Redraw is
 // called; they hold no state of their own.
-type SourcePanel struct {
-	Run      Runner
-	View     func() *View                // the window's view; nil while no experiment is open
+type Panel struct {
+	Run      view.Runner
+	View     func() *view.View           // the window's view; nil while no experiment is open
 	Resolver func() *sourceview.Resolver // finds the files, with the user's source paths
 	// Redraw runs after every change of what the panel shows; scroll asks
 	// to scroll to the target's TopRow.
@@ -25,12 +26,12 @@ type SourcePanel struct {
 	Busy func(on bool)
 
 	shown      bool
-	view       *View // the view followed; another one means a new experiment
-	target     SourceTarget
-	file       *SourceFile // nil while no file is shown
-	err        error       // why target.File is not shown
-	stale      bool        // look for the file again
-	notes      map[int][]SourceNote
+	view       *view.View // the view followed; another one means a new experiment
+	target     Target
+	file       *File // nil while no file is shown
+	err        error // why target.File is not shown
+	stale      bool  // look for the file again
+	notes      map[int][]Note
 	dropped    int
 	valuesInfo string
 	message    string // shown instead of the lines when not ""
@@ -40,29 +41,29 @@ type SourcePanel struct {
 	cancel context.CancelFunc
 	jobs   int
 	idle   []func()
-	cache  SourceCache
+	cache  cache
 }
 
 // Shown reports whether the panel is shown.
-func (p *SourcePanel) Shown() bool { return p.shown }
+func (p *Panel) Shown() bool { return p.shown }
 
 // Show records whether the panel is shown; hiding it abandons background
 // work. Reload fills a panel just shown.
-func (p *SourcePanel) Show(on bool) {
+func (p *Panel) Show(on bool) {
 	p.shown = on
 	if !on {
-		p.Stop()
+		p.stop()
 	}
 }
 
 // Target is what the panel shows.
-func (p *SourcePanel) Target() SourceTarget { return p.target }
+func (p *Panel) Target() Target { return p.target }
 
 // File is the file shown, nil while none is.
-func (p *SourcePanel) File() *SourceFile { return p.file }
+func (p *Panel) File() *File { return p.file }
 
 // Lines returns the lines shown, none while no file is.
-func (p *SourcePanel) Lines() []sourceview.Line {
+func (p *Panel) Lines() []sourceview.Line {
 	if p.file == nil {
 		return nil
 	}
@@ -70,32 +71,32 @@ func (p *SourcePanel) Lines() []sourceview.Line {
 }
 
 // ShowsTarget reports whether the file shown is the target's.
-func (p *SourcePanel) ShowsTarget() bool { return p.file != nil && p.err == nil }
+func (p *Panel) ShowsTarget() bool { return p.file != nil && p.err == nil }
 
 // Notes returns the annotations of the file shown, keyed by line.
-func (p *SourcePanel) Notes() map[int][]SourceNote { return p.notes }
+func (p *Panel) Notes() map[int][]Note { return p.notes }
 
 // Dropped counts the annotations beyond the file's last line.
-func (p *SourcePanel) Dropped() int { return p.dropped }
+func (p *Panel) Dropped() int { return p.dropped }
 
 // ValuesInfo says what the annotations' values are.
-func (p *SourcePanel) ValuesInfo() string { return p.valuesInfo }
+func (p *Panel) ValuesInfo() string { return p.valuesInfo }
 
 // Message returns the text shown instead of the lines, "" when the lines
 // are shown; find says whether to offer locating the file.
-func (p *SourcePanel) Message() (text string, find bool) { return p.message, p.find }
+func (p *Panel) Message() (text string, find bool) { return p.message, p.find }
 
 // Title is the panel's title.
-func (p *SourcePanel) Title() string { return p.target.Title() }
+func (p *Panel) Title() string { return p.target.title() }
 
-// Info is the panel's information line (SourceInfo).
-func (p *SourcePanel) Info() string {
-	return SourceInfo(p.target, p.file, p.err, p.dropped, p.valuesInfo)
+// Info is the panel's information line (infoLine).
+func (p *Panel) Info() string {
+	return infoLine(p.target, p.file, p.err, p.dropped, p.valuesInfo)
 }
 
 // Follow brings the panel up to date with the view's selection and
 // values; the window calls it after every refresh.
-func (p *SourcePanel) Follow() {
+func (p *Panel) Follow() {
 	if !p.shown {
 		return
 	}
@@ -108,7 +109,7 @@ func (p *SourcePanel) Follow() {
 	if v != p.view {
 		p.view, p.stale = v, true
 	}
-	t := TargetOf(v)
+	t := targetOf(v)
 	scroll := false
 	switch {
 	case p.stale || t.File != p.target.File || t.File == "" && t != p.target:
@@ -126,13 +127,13 @@ func (p *SourcePanel) Follow() {
 
 // Reload looks for the target's file again (after the source paths
 // changed).
-func (p *SourcePanel) Reload() {
+func (p *Panel) Reload() {
 	p.stale = true
 	p.Follow()
 }
 
 // Stop abandons background work.
-func (p *SourcePanel) Stop() {
+func (p *Panel) stop() {
 	p.gen++
 	if p.cancel != nil {
 		p.cancel()
@@ -142,7 +143,7 @@ func (p *SourcePanel) Stop() {
 
 // WhenIdle runs f once the panel has no background work, at once when it
 // is hidden or idle.
-func (p *SourcePanel) WhenIdle(f func()) {
+func (p *Panel) WhenIdle(f func()) {
 	if p.shown && p.jobs > 0 {
 		p.idle = append(p.idle, f)
 		return
@@ -151,8 +152,8 @@ func (p *SourcePanel) WhenIdle(f func()) {
 }
 
 // open loads the target's file in the background and shows it.
-func (p *SourcePanel) open() {
-	p.Stop()
+func (p *Panel) open() {
+	p.stop()
 	t := p.target
 	p.file, p.err, p.notes = nil, nil, nil
 	if t.File == "" {
@@ -166,9 +167,9 @@ func (p *SourcePanel) open() {
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
 	r := p.Resolver()
-	var res SourceLoad
+	var res loaded
 	p.startJob()
-	p.Run(func() { res = LoadSource(ctx, r, t, &p.cache) }, func() {
+	p.Run(func() { res = load(ctx, r, t, &p.cache) }, func() {
 		defer p.endJob()
 		if gen != p.gen {
 			return
@@ -178,9 +179,9 @@ func (p *SourcePanel) open() {
 			return
 		}
 		// The whole file, exactly, in the background.
-		var full *SourceFile
+		var full *File
 		p.startJob()
-		p.Run(func() { full = HighlightAll(ctx, res, &p.cache) }, func() {
+		p.Run(func() { full = highlightAll(ctx, res, &p.cache) }, func() {
 			defer p.endJob()
 			if gen != p.gen || full == nil {
 				return
@@ -192,10 +193,10 @@ func (p *SourcePanel) open() {
 }
 
 // show takes a loaded file (or the reason it is not shown).
-func (p *SourcePanel) show(res SourceLoad) {
+func (p *Panel) show(res loaded) {
 	if res.Err != nil {
 		p.err = res.Err
-		p.message, p.find = SourceProblem(p.target.File, res.Err), true
+		p.message, p.find = problem(p.target.File, res.Err), true
 		p.Redraw(false)
 		return
 	}
@@ -207,19 +208,19 @@ func (p *SourcePanel) show(res SourceLoad) {
 
 // annotate computes the annotations of the file shown for the current
 // metric selection and value mode.
-func (p *SourcePanel) annotate() {
+func (p *Panel) annotate() {
 	p.notes, p.dropped, p.valuesInfo = nil, 0, ""
 	if v := p.View(); v != nil && p.file != nil {
-		p.notes, p.dropped, p.valuesInfo = NotesOf(v, p.target.File, len(p.file.Lines))
+		p.notes, p.dropped, p.valuesInfo = notesOf(v, p.target.File, len(p.file.Lines))
 	}
 }
 
-func (p *SourcePanel) startJob() {
+func (p *Panel) startJob() {
 	p.jobs++
 	p.Busy(true)
 }
 
-func (p *SourcePanel) endJob() {
+func (p *Panel) endJob() {
 	if p.jobs > 0 {
 		p.jobs--
 	}
@@ -234,10 +235,9 @@ func (p *SourcePanel) endJob() {
 	}
 }
 
-
 // LineNumber is the gutter's text of line n (1-based): its number, ""
 // when the file shown has no line n.
-func (p *SourcePanel) LineNumber(n int) string {
+func (p *Panel) LineNumber(n int) string {
 	if n < 1 || n > len(p.Lines()) {
 		return ""
 	}

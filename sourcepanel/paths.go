@@ -1,4 +1,4 @@
-package view
+package sourcepanel
 
 import (
 	"errors"
@@ -10,12 +10,13 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
-// ExperimentDirs returns the directories of the files o comes from: its
+// experimentDirs returns the directories of the files o comes from: its
 // own file's, or for a derived experiment those of the operand files its
 // provenance records, nested operands included.
-func ExperimentDirs(o *Doc) []string {
+func experimentDirs(o *view.Doc) []string {
 	var paths []string
 	if o.Path != "" {
 		paths = append(paths, o.Path)
@@ -45,23 +46,23 @@ func ExperimentDirs(o *Doc) []string {
 	return dirs
 }
 
-// SourceResolver returns the resolver for the source files of o: a
+// resolver returns the resolver for the source files of o: a
 // relative recorded path is taken relative to the experiment file's
 // directory (for a derived experiment, its operand files' directories),
 // then the user's mappings are tried, then those directories and the
 // user's search folders. A derived experiment not computed from files
 // also searches the directories of the open experiments read from files,
 // among which its operands likely are.
-func SourceResolver(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []string) *sourceview.Resolver {
+func resolver(o *view.Doc, open []*view.Doc, mappings []sourceview.Mapping, dirs []string) *sourceview.Resolver {
 	r := &sourceview.Resolver{Mappings: mappings}
-	expDirs := ExperimentDirs(o)
+	expDirs := experimentDirs(o)
 	if len(expDirs) > 0 {
 		r.Base = expDirs[0]
 	}
 	if o.Path == "" && o.Exp != nil {
 		for _, d := range open {
 			if d.Path != "" {
-				expDirs = append(expDirs, ExperimentDirs(d)...)
+				expDirs = append(expDirs, experimentDirs(d)...)
 			}
 		}
 	}
@@ -73,13 +74,13 @@ func SourceResolver(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []s
 	return r
 }
 
-// LearnSourcePath returns the user's mappings and search folders with the
+// learnPath returns the user's mappings and search folders with the
 // lesson that the source file recorded as recorded in o is located at
 // located: the differing leading directories become a path mapping (or a
 // search folder, see sourceview.Resolver.Learn), or, when that does not
 // lead to located (the file was renamed, or another mapping wins), a
 // mapping of the whole path. The error says why located cannot be used.
-func LearnSourcePath(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []string, recorded, located string) ([]sourceview.Mapping, []string, error) {
+func learnPath(o *view.Doc, open []*view.Doc, mappings []sourceview.Mapping, dirs []string, recorded, located string) ([]sourceview.Mapping, []string, error) {
 	if abs, err := filepath.Abs(located); err == nil {
 		located = abs
 	}
@@ -90,10 +91,10 @@ func LearnSourcePath(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []
 	}
 	r := &sourceview.Resolver{Mappings: mappings, SearchDirs: dirs}
 	r.Learn(recorded, located)
-	if got, err := SourceResolver(o, open, r.Mappings, r.SearchDirs).Resolve(recorded); err != nil || got != located {
+	if got, err := resolver(o, open, r.Mappings, r.SearchDirs).Resolve(recorded); err != nil || got != located {
 		r.Mappings = append([]sourceview.Mapping{{From: recorded, To: located}}, r.Mappings...)
 	}
-	if got, err := SourceResolver(o, open, r.Mappings, r.SearchDirs).Resolve(recorded); err != nil || got != located {
+	if got, err := resolver(o, open, r.Mappings, r.SearchDirs).Resolve(recorded); err != nil || got != located {
 		if err == nil {
 			err = fmt.Errorf("%s is found first", got)
 		}
@@ -102,9 +103,9 @@ func LearnSourcePath(o *Doc, open []*Doc, mappings []sourceview.Mapping, dirs []
 	return r.Mappings, r.SearchDirs, nil
 }
 
-// AddSourceDir returns dirs with dir (made absolute) added unless it is
+// addDir returns dirs with dir (made absolute) added unless it is
 // there already.
-func AddSourceDir(dirs []string, dir string) []string {
+func addDir(dirs []string, dir string) []string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
@@ -114,9 +115,9 @@ func AddSourceDir(dirs []string, dir string) []string {
 	return dirs
 }
 
-// ParseSourcePaths reads the text of the source-paths dialog: mappings
+// parsePaths reads the text of the source-paths dialog: mappings
 // and folders one per line, blank lines ignored.
-func ParseSourcePaths(mappingText, dirText string) ([]sourceview.Mapping, []string, error) {
+func parsePaths(mappingText, dirText string) ([]sourceview.Mapping, []string, error) {
 	var mappings []sourceview.Mapping
 	var errs []error
 	for _, line := range strings.Split(mappingText, "\n") {
@@ -139,10 +140,10 @@ func ParseSourcePaths(mappingText, dirText string) ([]sourceview.Mapping, []stri
 	return mappings, dirs, errors.Join(errs...)
 }
 
-// StoredSourcePaths reads the source-path settings as stored, one mapping
+// storedPaths reads the source-path settings as stored, one mapping
 // (Mapping.String) or folder per entry; entries that do not parse are
 // skipped.
-func StoredSourcePaths(mappings, dirs []string) ([]sourceview.Mapping, []string) {
+func storedPaths(mappings, dirs []string) ([]sourceview.Mapping, []string) {
 	var ms []sourceview.Mapping
 	for _, s := range mappings {
 		if m, err := sourceview.ParseMapping(s); err == nil {
@@ -158,8 +159,8 @@ func StoredSourcePaths(mappings, dirs []string) ([]sourceview.Mapping, []string)
 	return ms, ds
 }
 
-// MappingStrings returns the mappings as stored and edited, one string each.
-func MappingStrings(mappings []sourceview.Mapping) []string {
+// mappingStrings returns the mappings as stored and edited, one string each.
+func mappingStrings(mappings []sourceview.Mapping) []string {
 	ms := make([]string, len(mappings))
 	for i, m := range mappings {
 		ms[i] = m.String()

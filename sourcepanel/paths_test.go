@@ -1,4 +1,4 @@
-package view
+package sourcepanel
 
 import (
 	"os"
@@ -9,30 +9,31 @@ import (
 	"cubeview/algebra"
 	"cubeview/model"
 	"cubeview/sourceview"
+	"cubeview/view"
 )
 
 func TestParseSourcePaths(t *testing.T) {
-	ms, dirs, err := ParseSourcePaths("/build => /home/me\n\n C:\\src => /mnt/src \n", "/a\n\n/b\n/a\n")
+	ms, dirs, err := parsePaths("/build => /home/me\n\n C:\\src => /mnt/src \n", "/a\n\n/b\n/a\n")
 	want := []sourceview.Mapping{{From: "/build", To: "/home/me"}, {From: `C:\src`, To: "/mnt/src"}}
 	if err != nil || !slices.Equal(ms, want) || !slices.Equal(dirs, []string{"/a", "/b"}) {
-		t.Errorf("ParseSourcePaths = %v, %v, %v; want %v, [/a /b], nil", ms, dirs, err, want)
+		t.Errorf("parsePaths = %v, %v, %v; want %v, [/a /b], nil", ms, dirs, err, want)
 	}
-	if _, _, err := ParseSourcePaths("/only/one\n", ""); err == nil {
+	if _, _, err := parsePaths("/only/one\n", ""); err == nil {
 		t.Error("a mapping without \"=>\" parsed")
 	}
 }
 
 func TestStoredSourcePaths(t *testing.T) {
 	want := []sourceview.Mapping{{From: "/build", To: "/home/me"}}
-	ms, dirs := StoredSourcePaths(append(MappingStrings(want), "no arrow"), []string{" /a ", "", "/b"})
+	ms, dirs := storedPaths(append(mappingStrings(want), "no arrow"), []string{" /a ", "", "/b"})
 	if !slices.Equal(ms, want) || !slices.Equal(dirs, []string{"/a", "/b"}) {
-		t.Errorf("StoredSourcePaths = %v, %v", ms, dirs)
+		t.Errorf("storedPaths = %v, %v", ms, dirs)
 	}
-	if got := AddSourceDir([]string{"/a"}, "/a"); !slices.Equal(got, []string{"/a"}) {
-		t.Errorf("AddSourceDir added a folder twice: %v", got)
+	if got := addDir([]string{"/a"}, "/a"); !slices.Equal(got, []string{"/a"}) {
+		t.Errorf("addDir added a folder twice: %v", got)
 	}
-	if got := AddSourceDir(nil, "rel"); len(got) != 1 || !filepath.IsAbs(got[0]) {
-		t.Errorf("AddSourceDir(rel) = %v, want an absolute path", got)
+	if got := addDir(nil, "rel"); len(got) != 1 || !filepath.IsAbs(got[0]) {
+		t.Errorf("addDir(rel) = %v, want an absolute path", got)
 	}
 }
 
@@ -48,23 +49,23 @@ func derivedOf(paths ...string) *model.Experiment {
 }
 
 func TestExperimentDirsAndResolver(t *testing.T) {
-	if got := ExperimentDirs(&Doc{Path: "/runs/a/x.cubex"}); !slices.Equal(got, []string{"/runs/a"}) {
-		t.Errorf("ExperimentDirs(file) = %v", got)
+	if got := experimentDirs(&view.Doc{Path: "/runs/a/x.cubex"}); !slices.Equal(got, []string{"/runs/a"}) {
+		t.Errorf("experimentDirs(file) = %v", got)
 	}
-	derived := &Doc{Exp: derivedOf("/runs/a/x.cubex", "/runs/b/y.cubex", "/runs/a/z.cubex")}
-	if got := ExperimentDirs(derived); !slices.Equal(got, []string{"/runs/a", "/runs/b"}) {
-		t.Errorf("ExperimentDirs(derived) = %v", got)
+	derived := &view.Doc{Exp: derivedOf("/runs/a/x.cubex", "/runs/b/y.cubex", "/runs/a/z.cubex")}
+	if got := experimentDirs(derived); !slices.Equal(got, []string{"/runs/a", "/runs/b"}) {
+		t.Errorf("experimentDirs(derived) = %v", got)
 	}
-	open := []*Doc{{Path: "/open/c.cubex"}, {Exp: derivedOf("/elsewhere/d.cubex")}}
+	open := []*view.Doc{{Path: "/open/c.cubex"}, {Exp: derivedOf("/elsewhere/d.cubex")}}
 	user := []sourceview.Mapping{{From: "/build", To: "/home"}}
-	r := SourceResolver(derived, open, user, []string{"/mine", "/runs/b"})
+	r := resolver(derived, open, user, []string{"/mine", "/runs/b"})
 	if r.Base != "/runs/a" || !slices.Equal(r.Mappings, user) ||
 		!slices.Equal(r.SearchDirs, []string{"/runs/a", "/runs/b", "/open", "/mine"}) {
-		t.Errorf("SourceResolver(derived) = %+v", r)
+		t.Errorf("resolver(derived) = %+v", r)
 	}
-	r = SourceResolver(&Doc{Path: "/runs/a/x.cubex", Exp: &model.Experiment{}}, open, nil, nil)
+	r = resolver(&view.Doc{Path: "/runs/a/x.cubex", Exp: &model.Experiment{}}, open, nil, nil)
 	if r.Base != "/runs/a" || !slices.Equal(r.SearchDirs, []string{"/runs/a"}) {
-		t.Errorf("SourceResolver(file) = %+v, want only its own directory", r)
+		t.Errorf("resolver(file) = %+v, want only its own directory", r)
 	}
 }
 
@@ -81,19 +82,19 @@ func TestLearnSourcePath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	o := &Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
-	ms, dirs, err := LearnSourcePath(o, nil, nil, nil, "/build/src/kernel.c", kernel)
+	o := &view.Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
+	ms, dirs, err := learnPath(o, nil, nil, nil, "/build/src/kernel.c", kernel)
 	if err != nil || !slices.Equal(ms, []sourceview.Mapping{{From: "/build", To: filepath.Join(dir, "home")}}) || len(dirs) != 0 {
-		t.Errorf("LearnSourcePath = %v, %v, %v; want the leading directories mapped", ms, dirs, err)
+		t.Errorf("learnPath = %v, %v, %v; want the leading directories mapped", ms, dirs, err)
 	}
-	ms, _, err = LearnSourcePath(o, nil, nil, nil, "/build/src/kernel.c", renamed)
+	ms, _, err = learnPath(o, nil, nil, nil, "/build/src/kernel.c", renamed)
 	if err != nil || !slices.Contains(ms, sourceview.Mapping{From: "/build/src/kernel.c", To: renamed}) {
-		t.Errorf("LearnSourcePath(renamed) = %v, %v; want the whole path mapped", ms, err)
+		t.Errorf("learnPath(renamed) = %v, %v; want the whole path mapped", ms, err)
 	}
-	if _, _, err := LearnSourcePath(o, nil, nil, nil, "/build/src/kernel.c", src); err == nil {
+	if _, _, err := learnPath(o, nil, nil, nil, "/build/src/kernel.c", src); err == nil {
 		t.Error("a folder was accepted as the source file")
 	}
-	if _, _, err := LearnSourcePath(o, nil, nil, nil, "/build/src/kernel.c", filepath.Join(src, "none.c")); err == nil {
+	if _, _, err := learnPath(o, nil, nil, nil, "/build/src/kernel.c", filepath.Join(src, "none.c")); err == nil {
 		t.Error("a missing file was accepted")
 	}
 }
