@@ -25,10 +25,10 @@ func notesOf(v *view.View, file string, lines int) (notes map[int][]Note, droppe
 	e := v.Experiment()
 	vals := sourceview.Values{Cnodes: make([]float64, len(e.Cnodes)), Regions: make([]float64, len(e.Regions))}
 	for c := range vals.Cnodes {
-		vals.Cnodes[c] = v.Inclusive(view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
+		vals.Cnodes[c] = v.Values().Inclusive(view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
 	}
 	for r := range vals.Regions {
-		vals.Regions[r] = v.Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
+		vals.Regions[r] = v.Values().Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
 	}
 	raw := sourceview.Annotations(e, file, vals)
 	notes = make(map[int][]Note, len(raw))
@@ -43,14 +43,14 @@ func notesOf(v *view.View, file string, lines int) (notes map[int][]Note, droppe
 			if a.Kind == sourceview.RegionBegin {
 				n = view.Node{Kind: view.RegionNode, Index: a.Index}
 			}
-			a.Value = v.CallValue(n)
-			ns[i] = Note{Annotation: a, Cell: v.CallCell(a.Value)}
+			a.Value = v.Values().CallValue(n)
+			ns[i] = Note{Annotation: a, Cell: v.Values().CallCell(a.Value)}
 		}
 		notes[line] = ns
 	}
 	if m := v.Selected(view.MetricPane); m.Kind == view.MetricNode {
 		info = fmt.Sprintf("%s, inclusive, %s", v.Label(m), strings.ToLower(v.Mode(view.CallPane).String()))
-		if unit := v.Unit(view.CallPane, v.Selected(view.CallPane)); unit != "" {
+		if unit := v.Values().Unit(view.CallPane, v.Selected(view.CallPane)); unit != "" {
 			info += " (" + unit + ")"
 		}
 	}

@@ -173,18 +173,3 @@ func TestSourcePanelNoExperiment(t *testing.T) {
 		t.Errorf("message %q, find %v, redraws %v", msg, find, *redraws)
 	}
 }
-
-func TestCallPathRow(t *testing.T) {
-	v := view.NewView(handMade())
-	mustUpdate(t, v)
-	if n, ok := v.CallPathRow(3); !ok || n != cBar3 {
-		t.Errorf("CallPathRow(3) = %v, %v", n, ok)
-	}
-	v.SetFlat(true)
-	if n, ok := v.CallPathRow(3); !ok || n != rBar {
-		t.Errorf("flat: CallPathRow(3) = %v, %v; want bar's region", n, ok)
-	}
-	if _, ok := v.CallPathRow(5); ok {
-		t.Error("CallPathRow(5) of 5 call paths")
-	}
-}

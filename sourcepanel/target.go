@@ -37,7 +37,7 @@ func targetOf(v *view.View) Target {
 		cnode, region = n.Index, e.Cnodes[n.Index].Region
 	case view.RegionNode, view.SubroutinesNode:
 		region, cnode = n.Index, -1
-		if cs := v.RegionCallPaths(n.Index); len(cs) > 0 {
+		if cs := view.RegionCallPaths(v, n.Index); len(cs) > 0 {
 			cnode = cs[0]
 		}
 	default:

@@ -143,7 +143,7 @@ func (w *Window) showCallGraphDefaults() {
 	if view.PrefersFlat(w.view.Experiment()) {
 		w.SetFlat(true)
 	}
-	if w.view.HasCallGraph() {
+	if view.HasCallGraph(w.view.Experiment()) {
 		w.ShowCallGraph(true)
 	}
 }

@@ -46,7 +46,7 @@ func (a *App) PerfDiff(r view.PerfDiffRequest, from *Window) {
 			target = from
 		}
 	}
-	j.Run(a.async, from.busyWith, from.view.NumberFormat(), func(err error) {
+	j.Run(a.async, from.busyWith, from.view.Appearance().NumberFormat(), func(err error) {
 		if err != nil {
 			from.showError(err)
 			return
@@ -124,6 +124,6 @@ func (p *perfDiffPanel) selectIn(w *Window, i int) {
 	if w.view.Flat() {
 		w.SetFlat(false)
 	}
-	m, c, s := w.view.FocusNodes(p.rep.Result, p.rep.Rows[i].Focus)
+	m, c, s := view.FocusNodes(w.view, p.rep.Result, p.rep.Rows[i].Focus)
 	w.selectNodes(m, c, s)
 }

@@ -63,7 +63,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if r.FocusDiff != x || r.CallPath != want.CallPath(x.Focus) || r.System != want.SystemPath(x.Focus) {
 			t.Errorf("row %d: %+v, analysis has %+v at %s @ %s", i, r, x, want.CallPath(x.Focus), want.SystemPath(x.Focus))
 		}
-		if got := p.sorted.Cell(i, 3); got != bw.view.NumberFormat().Format(x.Diff, false) {
+		if got := p.sorted.Cell(i, 3); got != bw.view.Appearance().NumberFormat().Format(x.Diff, false) {
 			t.Errorf("row %d shows A − B %q for %v", i, got, x.Diff)
 		}
 		if r.Significant && r.CallPath == "main/solver_iterate/MPI_Barrier" {
@@ -94,7 +94,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if r.Focus.System >= 0 && (s.Kind != view.SystemNode || analysis.SystemPath(e, s.Index) != wantSys) {
 			t.Errorf("row %d: system node %v (%s) selected, want %s", i, s, analysis.SystemPath(e, s.Index), wantSys)
 		}
-		if got := v.Value(view.SystemPane, s); !near(got, r.Diff) {
+		if got := v.Values().Value(view.SystemPane, s); !near(got, r.Diff) {
 			t.Errorf("row %d (%s @ %s): the window shows %v, perfdiff %v", i, r.CallPath, r.System, got, r.Diff)
 		}
 	}
@@ -112,8 +112,8 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		t.Error("the table does not show the sorted rows")
 	}
 	p.table.Select(widget.TableCellID{Row: 0, Col: 0})
-	if top := rows[p.sorted.Row(0)]; !near(w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff) {
-		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
+	if top := rows[p.sorted.Row(0)]; !near(w.view.Values().Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff) {
+		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Values().Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
 	}
 	// A second comparison of the same pair reuses the difference window.
 	f2 := aw.newPerfDiffForm()
@@ -197,7 +197,7 @@ func TestPerfDiffDerived(t *testing.T) {
 			if r.Focus.System >= 0 && analysis.SystemPath(v.Experiment(), s.Index) != r.System {
 				continue // the window hides the thread level
 			}
-			if got := v.Value(view.SystemPane, s); !near(got, c.want) {
+			if got := v.Values().Value(view.SystemPane, s); !near(got, c.want) {
 				t.Errorf("row %d (%s @ %s): %s shows %v, perfdiff %v", i, r.CallPath, r.System, c.w.Document().Name, got, c.want)
 			}
 			checked++

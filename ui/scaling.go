@@ -36,7 +36,7 @@ func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
 		}
 		from.scaling = a.showScaling(rep, img, docs)
 	}
-	view.RunScaling(a.async, from.busyWith, docs, spec, from.view.NumberFormat(), done)
+	view.RunScaling(a.async, from.busyWith, docs, spec, from.view.Appearance().NumberFormat(), done)
 }
 
 // scalingWindow shows a scaling study: the table of call paths and the
@@ -92,7 +92,7 @@ func (s *scalingWindow) Select(i int) {
 		if w.view.Flat() {
 			w.SetFlat(false)
 		}
-		if x := w.view.MatchCnode(s.rep.Result.Domain, c); x >= 0 {
+		if x := view.MatchCnode(w.view.Experiment(), s.rep.Result.Domain, c); x >= 0 {
 			w.selectNode(view.CallPane, view.Node{Kind: view.CnodeNode, Index: x})
 		}
 	}

@@ -59,7 +59,7 @@ func TestScalingFromMenu(t *testing.T) {
 	for _, r := range want.Rows {
 		byPath[r.CallPath] = r
 	}
-	f0 := w64.view.NumberFormat()
+	f0 := w64.view.Appearance().NumberFormat()
 	t27, t64 := treeValues(t, e27, "time"), treeValues(t, e64, "time")
 	if len(s.rep.Rows) == 0 {
 		t.Fatal("empty table")

@@ -80,7 +80,7 @@ func (w *Window) revealCnode(c int) {
 	if w.view == nil {
 		return
 	}
-	if n, ok := w.view.CallPathRow(c); ok {
+	if n := w.view.Showing(view.Node{Kind: view.CnodeNode, Index: c}); n.Valid() {
 		w.active = view.CallPane
 		w.panes[view.CallPane].Reveal(n)
 	}

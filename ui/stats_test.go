@@ -43,7 +43,7 @@ func TestStatisticsPanel(t *testing.T) {
 			got.Summary.ArgMin != s.ArgMin || got.Summary.ArgMax != s.ArgMax {
 			t.Errorf("%s at %s (inclusive %v): panel %+v, analysis %+v", uniq, e.CallPath(c.Index), inclusive, got.Summary, s)
 		}
-		f := v.NumberFormat()
+		f := v.Appearance().NumberFormat()
 		m := &e.Metrics[e.MetricByName(uniq)]
 		lines := map[string]string{}
 		for _, l := range got.Lines {

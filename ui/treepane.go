@@ -83,7 +83,7 @@ func (p *TreePane) valueWidth() float32 {
 	if p.digitWidth == 0 {
 		p.digitWidth = fyne.MeasureText("0", theme.Size(theme.SizeNameText), fyne.TextStyle{Monospace: true}).Width
 	}
-	return float32(p.view.ValueChars(p.dim)) * p.digitWidth
+	return float32(p.view.Values().ValueChars(p.dim)) * p.digitWidth
 }
 
 // contentWidth returns the width the pane's rows shown need: indentation,
@@ -244,7 +244,7 @@ func (p *TreePane) navigate(key view.TreeKey) {
 		return
 	}
 	open := func(n view.Node) bool { return p.IsBranchOpen(n.ID()) }
-	a := p.view.Navigate(p.dim, p.VisibleRows(), open, key)
+	a := view.Navigate(p.view, p.dim, p.VisibleRows(), open, key)
 	switch {
 	case a.Open.Valid():
 		p.OpenBranch(a.Open.ID())

@@ -18,10 +18,9 @@ import (
 // and the cost of the selected metric spent in the callee on behalf of
 // the caller, in the call pane's value mode and colours.
 
-// HasCallGraph reports whether the experiment records caller → callee
-// arcs.
-func (v *View) HasCallGraph() bool {
-	return v.exp.CallGraph != nil && len(v.exp.CallGraph.Arcs) > 0
+// HasCallGraph reports whether e records caller → callee arcs.
+func HasCallGraph(e *model.Experiment) bool {
+	return e.CallGraph != nil && len(e.CallGraph.Arcs) > 0
 }
 
 // PrefersFlat reports whether e is best shown as a flat profile at first:
@@ -78,15 +77,23 @@ type CallGraphReport struct {
 	Note string
 }
 
+// callGraph is the View's part that reports the callers and callees of
+// the call pane's selection.
+type callGraph struct {
+	v    *View
+	arcs *callGraphIndex // built on first use
+}
+
 // callGraphIndex lists per region the arcs into it and out of it, so
 // that a selection does not scan every arc.
 type callGraphIndex struct {
 	into, outOf [][]int32 // arc indices by callee and by caller region
 }
 
-func (v *View) arcIndex() *callGraphIndex {
-	if v.callGraphArcs != nil {
-		return v.callGraphArcs
+func (g *callGraph) index() *callGraphIndex {
+	v := g.v
+	if g.arcs != nil {
+		return g.arcs
 	}
 	n := len(v.exp.Regions)
 	x := &callGraphIndex{into: make([][]int32, n), outOf: make([][]int32, n)}
@@ -98,13 +105,14 @@ func (v *View) arcIndex() *callGraphIndex {
 			x.outOf[a.Caller] = append(x.outOf[a.Caller], int32(i))
 		}
 	}
-	v.callGraphArcs = x
+	g.arcs = x
 	return x
 }
 
-// SelectedRegion returns the region of the call pane's selection (a call
+// selectedRegion returns the region of the call pane's selection (a call
 // path's region, a flat-profile region or its Subroutines row), or -1.
-func (v *View) SelectedRegion() int {
+func (g *callGraph) selectedRegion() int {
+	v := g.v
 	n := v.panes[CallPane].selected
 	switch n.Kind {
 	case CnodeNode:
@@ -115,10 +123,11 @@ func (v *View) SelectedRegion() int {
 	return -1
 }
 
-// RegionNode returns the call-pane row that stands for region r: its
+// regionRow returns the call-pane row that stands for region r: its
 // flat-profile row, or in the call tree its first call path; the zero
 // Node when it has none.
-func (v *View) RegionNode(r int) Node {
+func (g *callGraph) regionRow(r int) Node {
+	v := g.v
 	if r < 0 || r >= len(v.regionCnodes) || len(v.regionCnodes[r]) == 0 {
 		return Node{}
 	}
@@ -128,12 +137,14 @@ func (v *View) RegionNode(r int) Node {
 	return Node{CnodeNode, v.regionCnodes[r][0]}
 }
 
-// CallGraph returns the callers and callees of the selected region with
-// the selected metric's values (call Update first).
-func (v *View) CallGraph() CallGraphReport {
-	rep := CallGraphReport{Region: v.SelectedRegion()}
+// report returns the callers and callees of the selected region with
+// the selected metric's values.
+func (g *callGraph) report() CallGraphReport {
+	v := g.v
+	vs := &v.values
+	rep := CallGraphReport{Region: g.selectedRegion()}
 	switch {
-	case !v.HasCallGraph():
+	case !HasCallGraph(v.exp):
 		rep.Note = "This experiment records no call graph: its call tree holds the call paths."
 		return rep
 	case rep.Region < 0:
@@ -141,15 +152,15 @@ func (v *View) CallGraph() CallGraphReport {
 		return rep
 	}
 	r := rep.Region
-	ms, ok := v.metricSel()
+	ms, ok := metricSel(vs.v)
 	sel := v.panes[CallPane].selected
 	unit := ""
-	if m := v.unitMetric(CallPane, sel); m >= 0 {
-		unit = " " + v.Unit(CallPane, sel)
+	if m := vs.unitMetric(CallPane, sel); m >= 0 {
+		unit = " " + vs.Unit(CallPane, sel)
 	}
-	self, incl := at(v.regExcl, r), at(v.regIncl, r)
-	rep.Self = v.CallCell(v.callGraphValue(self))
-	rep.Inclusive = v.CallCell(v.callGraphValue(incl))
+	self, incl := at(vs.regExcl, r), at(vs.regIncl, r)
+	rep.Self = vs.CallCell(g.value(self))
+	rep.Inclusive = vs.CallCell(g.value(incl))
 	whose := "computed from the call tree"
 	if ok {
 		if _, tool := v.exp.RegionInclusive(ms.Metric, r); tool {
@@ -158,21 +169,21 @@ func (v *View) CallGraph() CallGraphReport {
 	}
 	rep.Title = fmt.Sprintf("%s — self %s%s, inclusive %s%s (%s)", v.exp.Regions[r].Name,
 		rep.Self.Text, unit, rep.Inclusive.Text, unit, whose)
-	if len(v.locVals) > 0 && math.IsNaN(v.locVals[0]) {
+	if len(vs.locVals) > 0 && math.IsNaN(vs.locVals[0]) {
 		rep.Title += "; per location unknown: the tool recorded it summed over all locations"
 	}
 	// A recursive arc is both: gprof lists it among callers and callees.
-	arcs, x := v.exp.CallGraph.Arcs, v.arcIndex()
+	arcs, x := v.exp.CallGraph.Arcs, g.index()
 	for _, i := range x.into[r] {
 		// An arc from an artificial region (gprof's "cycle as a whole")
 		// lists the cycle's members, which gprof shows under the cycle
 		// only, not as a call into the member.
 		if a := arcs[i]; !artificial(v.exp, a.Caller) {
-			rep.Callers = append(rep.Callers, v.arcRow(a, a.Caller, ms, ok, true))
+			rep.Callers = append(rep.Callers, g.arcRow(a, a.Caller, ms, ok, true))
 		}
 	}
 	for _, i := range x.outOf[r] {
-		rep.Callees = append(rep.Callees, v.arcRow(arcs[i], arcs[i].Callee, ms, ok, false))
+		rep.Callees = append(rep.Callees, g.arcRow(arcs[i], arcs[i].Callee, ms, ok, false))
 	}
 	sortArcRows(rep.Callers)
 	sortArcRows(rep.Callees)
@@ -183,7 +194,8 @@ func (v *View) CallGraph() CallGraphReport {
 }
 
 // arcRow describes arc a from the side of the other region.
-func (v *View) arcRow(a model.CallArc, other int, ms model.MetricSel, haveMetric, caller bool) CallGraphRow {
+func (g *callGraph) arcRow(a model.CallArc, other int, ms model.MetricSel, haveMetric, caller bool) CallGraphRow {
+	v := g.v
 	row := CallGraphRow{Region: other, Calls: a.Calls, Value: math.NaN()}
 	if other < 0 {
 		row.Label = "<spontaneous>"
@@ -191,7 +203,7 @@ func (v *View) arcRow(a model.CallArc, other int, ms model.MetricSel, haveMetric
 	} else {
 		row.Label = v.exp.Regions[other].Name
 		row.Tooltip = regionText(&v.exp.Regions[other])
-		row.Node = v.RegionNode(other)
+		row.Node = g.regionRow(other)
 	}
 	if a.Calls >= 0 {
 		row.CallsText = strconv.FormatInt(a.Calls, 10) // exact, as the tools print them
@@ -202,10 +214,10 @@ func (v *View) arcRow(a model.CallArc, other int, ms model.MetricSel, haveMetric
 	}
 	if haveMetric {
 		if x, ok := v.exp.ArcValue(a, ms); ok {
-			row.Value = v.callGraphValue(x)
+			row.Value = g.value(x)
 		}
 	}
-	row.Cell = v.CallCell(row.Value)
+	row.Cell = v.values.CallCell(row.Value)
 	if math.IsNaN(row.Value) {
 		row.Tooltip += "; no value of the selected metric recorded for this arc"
 	} else if caller {
@@ -216,18 +228,19 @@ func (v *View) arcRow(a model.CallArc, other int, ms model.MetricSel, haveMetric
 	return row
 }
 
-// callGraphValue returns an arc's or the region's absolute value x in the
-// call pane's mode; the 100 % of own-root percent is the whole call
-// forest, as for flat-profile rows.
-func (v *View) callGraphValue(x float64) float64 {
-	mode := v.panes[CallPane].mode
+// value returns an arc's or the region's absolute value x in the call
+// pane's mode; the 100 % of own-root percent is the whole call forest, as
+// for flat-profile rows.
+func (g *callGraph) value(x float64) float64 {
+	vs := &g.v.values
+	mode := g.v.panes[CallPane].mode
 	switch mode {
 	case Absolute:
 		return x
 	case OwnRootPercent:
-		return v.percent(x, v.callTotal)
+		return vs.percent(x, vs.callTotal)
 	}
-	return v.percent(x, v.reference(CallPane, v.panes[CallPane].selected, mode))
+	return vs.percent(x, vs.reference(CallPane, g.v.panes[CallPane].selected, mode))
 }
 
 // sortArcRows orders rows by the magnitude of their value, then by calls,
@@ -256,14 +269,35 @@ func artificial(e *model.Experiment, r int) bool {
 	return r >= 0 && r < len(e.Regions) && e.Regions[r].Role == "artificial"
 }
 
-// toolSystemValues returns the system values of the call selection: sys,
+// CallGraphColumns are the titles of the columns of the caller and callee
+// tables; the last one's is "Callers" or "Callees".
+var CallGraphColumns = []string{"Cost", "Calls", ""}
+
+// Column returns the text of column c (CallGraphColumns) of r: the cost,
+// the calls, the caller's or callee's name.
+func (r CallGraphRow) Column(c int) string {
+	switch c {
+	case 0:
+		return r.Text
+	case 1:
+		return r.CallsText
+	}
+	return r.Label
+}
+
+// NoRow says that r's region has no row in the call pane (its Node is
+// not valid), for the hint line.
+func (r CallGraphRow) NoRow() string { return r.Label + " has no row in the call pane" }
+
+// systemValues returns the system values of the call selection: sys,
 // unless it is a collapsed flat-profile region whose inclusive value is
 // the tool's own (a call-graph experiment) and differs from sys, which
 // then misses the region's callees. The tool recorded that value summed
 // over all locations only, so it is shown where that sum is the value:
 // on the only location and its ancestors, or on the only system root;
 // other system nodes have no value.
-func (v *View) toolSystemValues(ms model.MetricSel, sys []float64) []float64 {
+func (g *callGraph) systemValues(ms model.MetricSel, sys []float64) []float64 {
+	v := g.v
 	n := v.panes[CallPane].selected
 	e := v.exp
 	if !v.flat || n.Kind != RegionNode || v.expandedBranch(CallPane, n) || e.Metrics[ms.Metric].Aggregation != model.Sum {
@@ -272,7 +306,7 @@ func (v *View) toolSystemValues(ms model.MetricSel, sys []float64) []float64 {
 	if _, tool := e.RegionInclusive(ms.Metric, n.Index); !tool {
 		return sys
 	}
-	incl, total := at(v.regIncl, n.Index), 0.0
+	incl, total := at(v.values.regIncl, n.Index), 0.0
 	for _, r := range e.SystemRoots {
 		total += sys[r]
 	}
@@ -294,23 +328,3 @@ func (v *View) toolSystemValues(ms model.MetricSel, sys []float64) []float64 {
 	}
 	return out
 }
-
-// CallGraphColumns are the titles of the columns of the caller and callee
-// tables; the last one's is "Callers" or "Callees".
-var CallGraphColumns = []string{"Cost", "Calls", ""}
-
-// Column returns the text of column c (CallGraphColumns) of r: the cost,
-// the calls, the caller's or callee's name.
-func (r CallGraphRow) Column(c int) string {
-	switch c {
-	case 0:
-		return r.Text
-	case 1:
-		return r.CallsText
-	}
-	return r.Label
-}
-
-// NoRow says that r's region has no row in the call pane (its Node is
-// not valid), for the hint line.
-func (r CallGraphRow) NoRow() string { return r.Label + " has no row in the call pane" }

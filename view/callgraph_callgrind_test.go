@@ -135,7 +135,7 @@ func TestCallGraphEqualsCallgrindAnnotate(t *testing.T) {
 				byLabel[annotateLabel(e, r)] = r
 			}
 			v := NewView(e)
-			if !v.HasCallGraph() || !PrefersFlat(e) {
+			if !HasCallGraph(v.Experiment()) || !PrefersFlat(e) {
 				t.Fatal("a callgrind experiment should have a call graph and open as a flat profile")
 			}
 			v.SetFlat(true)
@@ -185,7 +185,7 @@ func TestCallGraphEqualsCallgrindAnnotate(t *testing.T) {
 						})
 					}
 					callers, callees = append(callers, rep.Callers), append(callees, rep.Callees)
-					if got := strconv.FormatFloat(at(v.regIncl, r), 'f', -1, 64); got != fn.inclusive[i] {
+					if got := strconv.FormatFloat(at(v.values.regIncl, r), 'f', -1, 64); got != fn.inclusive[i] {
 						t.Errorf("%s %s: inclusive %s, callgrind_annotate %s", fn.label, events[i], got, fn.inclusive[i])
 					}
 				}

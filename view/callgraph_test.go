@@ -177,7 +177,7 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 				t.Error("a gprof experiment should open as a flat profile")
 			}
 			v := NewView(e)
-			if !v.HasCallGraph() {
+			if !HasCallGraph(v.Experiment()) {
 				t.Fatal("no call graph")
 			}
 			v.SetFlat(true)
@@ -208,7 +208,7 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 				// A cycle as a whole holds no time of its own (its members
 				// do, and would be counted twice); its inclusive time is
 				// gprof's.
-				self, incl, row := at(v.regExcl, r), at(v.regIncl, r), v.Inclusive(CallPane, Node{RegionNode, r})
+				self, incl, row := at(v.values.regExcl, r), at(v.values.regIncl, r), v.Values().Inclusive(CallPane, Node{RegionNode, r})
 				if e.Regions[r].Role == "artificial" {
 					self = ent.self
 				}
@@ -219,7 +219,7 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 					t.Errorf("[%d] %s: self %v, inclusive %v (row %v), want gprof's %v and %v",
 						ent.index, e.Regions[r].Name, self, incl, row, ent.self, ent.inclusive)
 				}
-				if rep.Inclusive.Text != v.format.Format(v.callGraphValue(incl), false) {
+				if rep.Inclusive.Text != v.look.format.Format(v.graph.value(incl), false) {
 					t.Errorf("[%d]: inclusive shown as %q", ent.index, rep.Inclusive.Text)
 				}
 				if !strings.Contains(rep.Title, "as the tool computed it") {
@@ -308,7 +308,7 @@ func TestCallGraphModes(t *testing.T) {
 	}
 	// In the call tree a caller names its region's call path.
 	v.SetFlat(false)
-	v.Select(CallPane, v.RegionNode(rd))
+	v.Select(CallPane, v.graph.regionRow(rd))
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestCallGraphAbsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := v.CallGraph()
-	if v.HasCallGraph() || PrefersFlat(handMade()) || rep.Note == "" || len(rep.Callers)+len(rep.Callees) != 0 {
+	if HasCallGraph(v.Experiment()) || PrefersFlat(handMade()) || rep.Note == "" || len(rep.Callers)+len(rep.Callees) != 0 {
 		t.Errorf("hand-made experiment: %+v", rep)
 	}
 }
@@ -374,7 +374,7 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 			t.Fatal(err)
 		}
 		for s, w := range want {
-			got := v.Inclusive(SystemPane, Node{SystemNode, s})
+			got := v.Values().Inclusive(SystemPane, Node{SystemNode, s})
 			if got != w && !(math.IsNaN(got) && math.IsNaN(w)) {
 				t.Errorf("region %s, system node %s: %v, want %v", e.Regions[region].Name, e.System[s].Name, got, w)
 			}
@@ -405,7 +405,7 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 	}
 	loc := g.Locations[0]
 	for s := loc; s >= 0; s = g.System[s].Parent {
-		if got := v.Inclusive(SystemPane, Node{SystemNode, s}); math.Abs(got-0.33) > 1e-12 {
+		if got := v.Values().Inclusive(SystemPane, Node{SystemNode, s}); math.Abs(got-0.33) > 1e-12 {
 			t.Errorf("gnu1 main on %s: %v, want gprof's 0.33", g.System[s].Name, got)
 		}
 	}

@@ -63,16 +63,16 @@ func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, r
 	})
 }
 
-// CutOperation returns Algebra › Cut of doc, whose view v is, at the
+// CutOperation returns Algebra › Cut of doc, whose view is v, at the
 // region of the selected call path (or flat-profile region): with
 // prune, the region's call paths are pruned into their callers;
 // otherwise they become the roots. Cut works on regions, so every call
 // path of the region takes part.
-func (v *View) CutOperation(doc *Doc, prune bool) (Operation, error) {
+func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
 	if v == nil || doc == nil {
 		return Operation{}, errors.New("no experiment in this window")
 	}
-	region, err := v.CutRegion()
+	region, err := cutRegion(v)
 	if err != nil {
 		return Operation{}, err
 	}
@@ -89,15 +89,13 @@ func (v *View) CutOperation(doc *Doc, prune bool) (Operation, error) {
 // operand markers and, for differences, diverging colours around zero.
 // It returns the note on how the call-tree roots were matched (see
 // MatchingNote), "" for none.
-func (v *View) ShowDerived(doc *Doc) string {
+func ShowDerived(v *View, doc *Doc) string {
 	doc.Describe()
 	if len(doc.Operands) > 0 {
-		v.SetOperandNames(doc.Operands)
+		v.markers.SetNames(doc.Operands)
 	}
 	if doc.Expression != "" && IsDifference(doc.Exp) {
-		s := v.Scale()
-		s.Diverging = true
-		v.SetScale(s)
+		v.look.SetDiverging(true)
 	}
 	return MatchingNote(doc.Exp)
 }

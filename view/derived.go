@@ -3,7 +3,6 @@ package view
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"cubeview/model"
@@ -35,40 +34,6 @@ func storedOperands(x *model.Experiment, m int) []int {
 	}
 	walk(m, 0)
 	return out
-}
-
-// callCnodes returns the call paths a call-pane selection stands for: a
-// collapsed call path with its subtree, an expanded one alone, a region
-// of the flat profile as regionSelection says, and every call path when
-// nothing is selected.
-func (v *View) callCnodes(n Node) []int { return kindOf(n).cnodes(v, n.Index) }
-
-// ThresholdLabel returns the name of the range row n's absolute value
-// falls in, whatever the value mode, when the metric of the row's values
-// has thresholds (model.Metric.Thresholds); "" otherwise or when the row
-// shows no value.
-func (v *View) ThresholdLabel(d Dim, n Node) string {
-	m := v.unitMetric(d, n)
-	if m < 0 {
-		return ""
-	}
-	t, err := v.exp.Metrics[m].Thresholds()
-	if err != nil || t == nil {
-		return "" // Validate reports a malformed attribute
-	}
-	x := v.absolute(d, n)
-	if math.IsNaN(x) {
-		return ""
-	}
-	return t.Label(x)
-}
-
-// thresholdSuffix is ThresholdLabel as the row label's suffix, " [good]".
-func (v *View) thresholdSuffix(d Dim, n Node) string {
-	if l := v.ThresholdLabel(d, n); l != "" {
-		return " [" + l + "]"
-	}
-	return ""
 }
 
 // DerivedSpec is what a user gives for a new derived metric.
@@ -128,28 +93,4 @@ func WithDerived(e *model.Experiment, s DerivedSpec) (*model.Experiment, error) 
 		Formula:    f,
 		Thresholds: strings.TrimSpace(s.Thresholds),
 	})
-}
-
-// SetExperiment shows e instead of the current experiment; e must be the
-// current one with metrics added at the end or metric attributes changed
-// (model.Experiment.WithDerived, WithThresholds): the same call tree,
-// regions and system tree, so that every node keeps its index. Selections,
-// expansions, modes and options stay; the search is cleared.
-func (v *View) SetExperiment(e *model.Experiment) error {
-	old := v.exp
-	if len(e.Cnodes) != len(old.Cnodes) || len(e.Regions) != len(old.Regions) ||
-		len(e.System) != len(old.System) || len(e.Metrics) < len(old.Metrics) {
-		return errors.New("view: the new experiment does not extend the one shown")
-	}
-	for i := range old.Metrics {
-		if e.Metrics[i].UniqName != old.Metrics[i].UniqName {
-			return fmt.Errorf("view: metric %d is %q, was %q", i, e.Metrics[i].UniqName, old.Metrics[i].UniqName)
-		}
-	}
-	v.exp = e
-	v.metricRoots, v.flatRegions = nil, nil
-	v.derive()
-	v.callValid, v.sysValid = false, false
-	v.ClearFind()
-	return nil
 }

@@ -67,7 +67,7 @@ func BenchmarkSelectCallPathDerived(b *testing.B) {
 func BenchmarkStatsCompute(b *testing.B) {
 	v := NewView(big(b))
 	mustUpdate(b, v)
-	req, err := v.StatsRequest(10)
+	req, err := StatsRequestOf(v, 10)
 	if err != nil {
 		b.Fatal(err)
 	}

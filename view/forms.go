@@ -64,8 +64,8 @@ func CheckThresholds(spec string) error {
 	return err
 }
 
-// UsesMode reports whether any pane shows values in mode m.
-func (v *View) UsesMode(m Mode) bool {
+// UsesMode reports whether any pane of v shows values in mode m.
+func UsesMode(v *View, m Mode) bool {
 	for d := MetricPane; d <= SystemPane; d++ {
 		if v.Mode(d) == m {
 			return true

@@ -38,11 +38,11 @@ func TestDialogChecks(t *testing.T) {
 		}
 	}
 	v := NewView(e)
-	if v.UsesMode(ExternalPercent) {
+	if UsesMode(v, ExternalPercent) {
 		t.Error("a new view uses External percent")
 	}
 	v.SetMode(SystemPane, ExternalPercent)
-	if !v.UsesMode(ExternalPercent) {
+	if !UsesMode(v, ExternalPercent) {
 		t.Error("the system pane's mode is not seen")
 	}
 }

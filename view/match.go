@@ -2,23 +2,21 @@ package view
 
 import "cubeview/model"
 
-// MatchCnode returns the call path of the view's experiment that stands
-// where call path c of src stands: the same regions (name and module)
-// from the root down, as the algebra matches call paths; -1 when there is
-// none. src may be the view's experiment, an operand or an integrated
-// domain of several experiments.
-func (v *View) MatchCnode(src *model.Experiment, c int) int {
+// MatchCnode returns the call path of e that stands where call path c of
+// src stands: the same regions (name and module) from the root down, as
+// the algebra matches call paths; -1 when there is none. src may be e, an
+// operand or an integrated domain of several experiments.
+func MatchCnode(e, src *model.Experiment, c int) int {
 	if c < 0 || c >= len(src.Cnodes) {
 		return -1
 	}
-	if src == v.exp {
+	if src == e {
 		return c
 	}
 	var path []int
 	for x := c; x >= 0; x = src.Cnodes[x].Parent {
 		path = append(path, x)
 	}
-	e := v.exp
 	level := e.CnodeRoots
 	found := -1
 	for i := len(path) - 1; i >= 0; i-- {
@@ -39,18 +37,17 @@ func (v *View) MatchCnode(src *model.Experiment, c int) int {
 	return found
 }
 
-// MatchSystem returns the system node of the view's experiment that
-// stands where node s of src stands, as the algebra matches them:
-// processes by rank, threads by rank within their process, other nodes by
-// the names from the root; -1 when there is none.
-func (v *View) MatchSystem(src *model.Experiment, s int) int {
+// MatchSystem returns the system node of e that stands where node s of
+// src stands, as the algebra matches them: processes by rank, threads by
+// rank within their process, other nodes by the names from the root; -1
+// when there is none.
+func MatchSystem(e, src *model.Experiment, s int) int {
 	if s < 0 || s >= len(src.System) {
 		return -1
 	}
-	if src == v.exp {
+	if src == e {
 		return s
 	}
-	e := v.exp
 	n := &src.System[s]
 	switch n.Kind {
 	case model.Group:
@@ -59,7 +56,7 @@ func (v *View) MatchSystem(src *model.Experiment, s int) int {
 		if n.Parent < 0 || src.System[n.Parent].Kind != model.Group {
 			break
 		}
-		g := v.MatchSystem(src, n.Parent)
+		g := MatchSystem(e, src, n.Parent)
 		if g < 0 {
 			return -1
 		}
@@ -102,19 +99,6 @@ func findSystem(e *model.Experiment, ok func(*model.SystemNode) bool) int {
 	return -1
 }
 
-// SystemRow returns the row that shows system node s: s itself, or its
-// process when the view hides the thread level.
-func (v *View) SystemRow(s int) Node {
-	if s < 0 || s >= len(v.exp.System) {
-		return Node{}
-	}
-	n := &v.exp.System[s]
-	if v.threadsHidden && n.Kind == model.Leaf && n.Parent >= 0 && v.exp.System[n.Parent].Kind == model.Group {
-		s = n.Parent
-	}
-	return Node{SystemNode, s}
-}
-
 // PaneOf returns the pane that shows rows of n's kind.
 func PaneOf(n Node) Dim {
 	switch n.Kind {
@@ -124,16 +108,4 @@ func PaneOf(n Node) Dim {
 		return SystemPane
 	}
 	return MetricPane
-}
-
-// CallPathRow returns the call pane's row of call path c: c itself, or
-// its region in the flat profile; false when there is no call path c.
-func (v *View) CallPathRow(c int) (Node, bool) {
-	if c < 0 || c >= len(v.exp.Cnodes) {
-		return Node{}, false
-	}
-	if v.flat {
-		return Node{RegionNode, v.exp.Cnodes[c].Region}, true
-	}
-	return Node{CnodeNode, c}, true
 }

@@ -25,6 +25,14 @@ type Doc struct {
 	Sources    []*Doc
 }
 
+// Experiment returns d's experiment; nil for no document (a nil d).
+func (d *Doc) Experiment() *model.Experiment {
+	if d == nil {
+		return nil
+	}
+	return d.Exp
+}
+
 // Inputs returns the files the window's experiment comes from, each with
 // what it is to the experiment: the file (or folder) it was read from and
 // the files of its operands, as its provenance records them.
@@ -262,10 +270,10 @@ func SystemModeNamed(name string) algebra.SystemMode {
 	return algebra.SystemAuto
 }
 
-// CutRegion returns the region Algebra › Cut cuts at: that of the call
-// pane's selected call path (or flat-profile region); the error says why
-// there is none.
-func (v *View) CutRegion() (string, error) {
+// cutRegion returns the region Algebra › Cut cuts at: that of the call
+// pane's selected call path (or flat-profile region) of v; the error says
+// why there is none.
+func cutRegion(v *View) (string, error) {
 	e := v.Experiment()
 	n := v.Selected(CallPane)
 	var region string

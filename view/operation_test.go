@@ -62,7 +62,7 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	}
 	v := NewView(res)
 	mustUpdate(t, v)
-	if got := v.Value(CallPane, cMain); got != 0 {
+	if got := v.Values().Value(CallPane, cMain); got != 0 {
 		t.Errorf("a − a at main = %v, want 0", got)
 	}
 	if _, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Evaluate(); err == nil {
@@ -135,22 +135,22 @@ func TestCutRegion(t *testing.T) {
 	v := NewView(handMade())
 	mustUpdate(t, v)
 	v.Select(CallPane, cBar3)
-	if r, err := v.CutRegion(); err != nil || r != "bar" {
+	if r, err := cutRegion(v); err != nil || r != "bar" {
 		t.Errorf("CutRegion at bar = %q, %v", r, err)
 	}
 	v.SetFlat(true)
 	mustUpdate(t, v)
 	v.Select(CallPane, rFoo)
-	if r, err := v.CutRegion(); err != nil || r != "foo" {
+	if r, err := cutRegion(v); err != nil || r != "foo" {
 		t.Errorf("CutRegion at flat foo = %q, %v", r, err)
 	}
 	v.Select(CallPane, uFoo)
-	if _, err := v.CutRegion(); err == nil {
+	if _, err := cutRegion(v); err == nil {
 		t.Error("a Subroutines row can be cut at")
 	}
 	v.Experiment().Regions[1].Name = " "
 	v.Select(CallPane, rFoo)
-	if _, err := v.CutRegion(); err == nil || !strings.Contains(err.Error(), "no name") {
+	if _, err := cutRegion(v); err == nil || !strings.Contains(err.Error(), "no name") {
 		t.Errorf("unnamed region: %v", err)
 	}
 }

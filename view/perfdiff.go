@@ -138,21 +138,22 @@ func ParseDelta(text string, relative bool) (float64, error) {
 	return x, nil
 }
 
-// FocusNodes returns the rows of this view that show focus f of res:
+// FocusNodes returns the rows of v that show focus f of res:
 // the metric, the call path and the system node; a zero Node where the
 // view has no such row or the focus covers all roots of a tree.
-func (v *View) FocusNodes(res *analysis.PerfDiffResult, f analysis.Focus) (metric, call, system Node) {
-	if m := v.exp.MetricByName(res.Metric); m >= 0 {
+func FocusNodes(v *View, res *analysis.PerfDiffResult, f analysis.Focus) (metric, call, system Node) {
+	e := v.Experiment()
+	if m := e.MetricByName(res.Metric); m >= 0 {
 		metric = Node{MetricNode, m}
 	}
-	if c := v.MatchCnode(res.Domain, f.Cnode); c >= 0 {
+	if c := MatchCnode(e, res.Domain, f.Cnode); c >= 0 {
 		call = Node{CnodeNode, c}
 	}
-	s := v.MatchSystem(res.Domain, f.System)
-	if f.System < 0 && len(v.exp.SystemRoots) == 1 {
-		s = v.exp.SystemRoots[0]
+	s := MatchSystem(e, res.Domain, f.System)
+	if f.System < 0 && len(e.SystemRoots) == 1 {
+		s = e.SystemRoots[0]
 	}
-	system = v.SystemRow(s)
+	system = v.Showing(Node{SystemNode, s})
 	return metric, call, system
 }
 

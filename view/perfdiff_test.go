@@ -42,28 +42,28 @@ func TestMatchAcrossExperiments(t *testing.T) {
 	v := NewView(handMade())
 	src := handMade()
 	for c := range src.Cnodes {
-		if got := v.MatchCnode(src, c); got != c {
+		if got := MatchCnode(v.Experiment(), src, c); got != c {
 			t.Errorf("cnode %d (%s) matched %d", c, src.CallPath(c), got)
 		}
 	}
 	for s := range src.System {
-		if got := v.MatchSystem(src, s); got != s {
+		if got := MatchSystem(v.Experiment(), src, s); got != s {
 			t.Errorf("system node %d (%s) matched %d", s, src.System[s].Name, got)
 		}
 	}
 	src.Regions[2].Name = "baz"
-	if got := v.MatchCnode(src, 4); got != -1 {
+	if got := MatchCnode(v.Experiment(), src, 4); got != -1 {
 		t.Errorf("main/baz matched %d", got)
 	}
-	if got := v.MatchCnode(src, 99); got != -1 {
+	if got := MatchCnode(v.Experiment(), src, 99); got != -1 {
 		t.Errorf("cnode 99 matched %d", got)
 	}
 	// Processes match by rank whatever the machine and node names.
 	src.System[0].Name, src.System[1].Name = "other", "elsewhere"
-	if got := v.MatchSystem(src, 6); got != 6 {
+	if got := MatchSystem(v.Experiment(), src, 6); got != 6 {
 		t.Errorf("rank 1's thread matched %d", got)
 	}
-	if got := v.MatchSystem(src, 1); got != -1 {
+	if got := MatchSystem(v.Experiment(), src, 1); got != -1 {
 		t.Errorf("a renamed node matched %d", got)
 	}
 }
@@ -87,7 +87,7 @@ func TestPerfDiffReportAndFocus(t *testing.T) {
 		t.Errorf("first row %+v", first)
 	}
 	v := NewView(a)
-	m, c, s := v.FocusNodes(res, first.Focus)
+	m, c, s := FocusNodes(v, res, first.Focus)
 	if m != mTime || c != cBar || s != (Node{SystemNode, 4}) {
 		t.Errorf("focus nodes %v %v %v", m, c, s)
 	}

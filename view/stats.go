@@ -45,31 +45,31 @@ type StatsKey struct {
 	CallIncl   bool
 }
 
-// StatsKey returns the key of the request StatsRequest would return now.
-func (v *View) StatsKey() StatsKey {
-	ms, _ := v.metricSel()
-	cs := v.panes[CallPane].selected
-	return StatsKey{Exp: v.exp, Metric: ms.Metric, MetricIncl: ms.Inclusive, Call: cs, CallIncl: !v.expandedBranch(CallPane, cs)}
+// StatsKeyOf returns the key of the request StatsRequestOf would return
+// now for v.
+func StatsKeyOf(v *View) StatsKey {
+	s := v.Selection()
+	return StatsKey{Exp: v.Experiment(), Metric: s.Metric.Metric, MetricIncl: s.Metric.Inclusive, Call: s.Call, CallIncl: s.CallIncl}
 }
 
-// StatsRequest returns the statistics of the current selection to
-// compute; the view must be up to date (Update).
-func (v *View) StatsRequest(top int) (StatsRequest, error) {
-	ms, ok := v.metricSel()
-	if !ok {
+// StatsRequestOf returns the statistics of the current selection of v
+// to compute; v must be up to date (Update).
+func StatsRequestOf(v *View, top int) (StatsRequest, error) {
+	s, e := v.Selection(), v.Experiment()
+	ms := s.Metric
+	if !s.HasMetric {
 		return StatsRequest{}, errors.New("statistics: select a metric")
 	}
-	if r := v.exp.Metrics[ms.Metric].Unavailable; r != "" {
+	if r := e.Metrics[ms.Metric].Unavailable; r != "" {
 		return StatsRequest{}, fmt.Errorf("statistics: metric %s has no values: %s", v.Label(Node{MetricNode, ms.Metric}), r)
 	}
-	cs := v.panes[CallPane].selected
-	if !cs.Valid() || v.locVals == nil {
+	if !s.Call.Valid() || s.Locations == nil {
 		return StatsRequest{}, errors.New("statistics: select a call path")
 	}
 	return StatsRequest{
-		Exp: v.exp, Metric: ms.Metric, MetricIncl: ms.Inclusive,
-		Call: v.callPath(cs), Values: slices.Clone(v.locVals), CallIncl: !v.expandedBranch(CallPane, cs),
-		Top: top, Format: v.format,
+		Exp: e, Metric: ms.Metric, MetricIncl: ms.Inclusive,
+		Call: s.CallName, Values: slices.Clone(s.Locations), CallIncl: s.CallIncl,
+		Top: top, Format: v.Appearance().NumberFormat(),
 	}, nil
 }
 

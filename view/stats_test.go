@@ -14,7 +14,7 @@ func TestStatsOfSelection(t *testing.T) {
 	v := NewView(handMade())
 	v.Select(CallPane, cFoo)
 	mustUpdate(t, v)
-	req, err := v.StatsRequest(3)
+	req, err := StatsRequestOf(v, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +60,10 @@ func TestStatsOfSelection(t *testing.T) {
 	// Expanded: foo's own values {4, 0, 1}; without top call paths.
 	v.SetExpanded(CallPane, cFoo, true)
 	mustUpdate(t, v)
-	if k := v.StatsKey(); k.CallIncl {
+	if k := StatsKeyOf(v); k.CallIncl {
 		t.Error("key of an expanded call path is inclusive")
 	}
-	req, _ = v.StatsRequest(0)
+	req, _ = StatsRequestOf(v, 0)
 	rep, err = req.Compute()
 	if err != nil {
 		t.Fatal(err)

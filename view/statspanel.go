@@ -64,7 +64,7 @@ func (p *StatsPanel) Follow() {
 	if v == nil || !p.Visible() {
 		return
 	}
-	key := v.StatsKey()
+	key := StatsKeyOf(v)
 	if key == p.key {
 		return
 	}
@@ -74,7 +74,7 @@ func (p *StatsPanel) Follow() {
 	if tk != p.topKey {
 		top = StatsTop
 	}
-	req, err := v.StatsRequest(top)
+	req, err := StatsRequestOf(v, top)
 	if err != nil {
 		p.Message(err.Error())
 		return
