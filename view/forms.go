@@ -2,10 +2,8 @@ package view
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
-	"cubeview/analysis"
 	"cubeview/model"
 )
 
@@ -72,93 +70,4 @@ func UsesMode(v *View, m Mode) bool {
 		}
 	}
 	return false
-}
-
-// XSourceNames are the choices of x in the Scaling dialog, in the order
-// of XSource.
-var XSourceNames = []string{"process count", "attribute", "values"}
-
-// XSourceNamed returns the XSource a choice names; XProcesses for an
-// unknown one.
-func XSourceNamed(name string) XSource {
-	for i, c := range XSourceNames {
-		if name == c {
-			return XSource(i)
-		}
-	}
-	return XProcesses
-}
-
-// BasisNames are the choices of the basis of a scaling study, in the
-// order of analysis.Basis.
-var BasisNames = []string{"mean across locations", "maximum across locations", "sum over locations"}
-
-// ScalingXPreview says where x comes from for the trials checked in the
-// Scaling dialog; text is the attribute name or the values typed.
-func ScalingXPreview(x XSource, text string, trials []ScalingTrial) string {
-	switch x {
-	case XProcesses:
-		var parts []string
-		for _, t := range trials {
-			parts = append(parts, fmt.Sprintf("%s: %d", t.Name, analysis.ProcessCount(t.Exp)))
-		}
-		return "x = processes — " + strings.Join(parts, ", ")
-	case XAttribute:
-		return "x = the attribute " + strings.TrimSpace(text) + " of each experiment"
-	}
-	return fmt.Sprintf("x = the values given, one for each of the %d checked experiments in list order", len(trials))
-}
-
-// Cell returns the text of the table's row r, column c; "" outside it.
-func (s *ScalingReport) Cell(r, c int) string {
-	if r < 0 || r >= len(s.Rows) || c < 0 || c >= len(s.Columns) {
-		return ""
-	}
-	return s.Rows[r][c]
-}
-
-// TrialOrder returns, for each trial of the result (ordered by x), the
-// index of its experiment in exps; -1 where exps does not have it.
-func (s *ScalingReport) TrialOrder(exps []*model.Experiment) []int {
-	order := make([]int, len(s.Result.Trials))
-	for i, t := range s.Result.Trials {
-		order[i] = -1
-		for j, e := range exps {
-			if e == t.Exp {
-				order[i] = j
-				break
-			}
-		}
-	}
-	return order
-}
-
-// Header names column c of the performance difference's table; the
-// value columns by the experiments' names.
-func (p *PerfDiffReport) Header(c int) string {
-	switch c {
-	case PerfDiffA:
-		return p.NameA
-	case PerfDiffB:
-		return p.NameB
-	case PerfDiffDelta:
-		return p.NameA + " − " + p.NameB
-	case PerfDiffCallPath:
-		return "Call path"
-	case PerfDiffSystem:
-		return "System"
-	}
-	return ""
-}
-
-// PerfDiffMetric returns the metric uniq of a, or of b when a does not
-// have it; nil when neither has.
-func PerfDiffMetric(a, b *model.Experiment, uniq string) *model.Metric {
-	if m := a.MetricByName(uniq); m >= 0 {
-		return &a.Metrics[m]
-	}
-	if m := b.MetricByName(uniq); m >= 0 {
-		return &b.Metrics[m]
-	}
-	return nil
 }

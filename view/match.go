@@ -98,14 +98,3 @@ func findSystem(e *model.Experiment, ok func(*model.SystemNode) bool) int {
 	}
 	return -1
 }
-
-// PaneOf returns the pane that shows rows of n's kind.
-func PaneOf(n Node) Dim {
-	switch n.Kind {
-	case CnodeNode, RegionNode, SubroutinesNode:
-		return CallPane
-	case SystemNode:
-		return SystemPane
-	}
-	return MetricPane
-}

@@ -163,3 +163,33 @@ func foci(n int) string {
 	}
 	return "foci"
 }
+
+// Header names column c of the performance difference's table; the
+// value columns by the experiments' names.
+func (p *PerfDiffReport) Header(c int) string {
+	switch c {
+	case PerfDiffA:
+		return p.NameA
+	case PerfDiffB:
+		return p.NameB
+	case PerfDiffDelta:
+		return p.NameA + " − " + p.NameB
+	case PerfDiffCallPath:
+		return "Call path"
+	case PerfDiffSystem:
+		return "System"
+	}
+	return ""
+}
+
+// PerfDiffMetric returns the metric uniq of a, or of b when a does not
+// have it; nil when neither has.
+func PerfDiffMetric(a, b *model.Experiment, uniq string) *model.Metric {
+	if m := a.MetricByName(uniq); m >= 0 {
+		return &a.Metrics[m]
+	}
+	if m := b.MetricByName(uniq); m >= 0 {
+		return &b.Metrics[m]
+	}
+	return nil
+}
