@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"cubeview/analysisview"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/repo"
-	"cubeview/view"
 )
 
 // ImportForm is the repository window's Import… dialog: the files and
@@ -150,15 +150,15 @@ func (c *Controller) metricNames(filter string, use func([]string), form *form.F
 // starts the study.
 type ScalingForm struct {
 	*form.Form
-	view.ScalingFields  // metric, compare, weak, exclusive: as Algebra › Scaling…
-	Derived, X, Preview *form.Field
-	trials              []repo.Trial
+	analysisview.ScalingFields // metric, compare, weak, exclusive: as Algebra › Scaling…
+	Derived, X, Preview        *form.Field
+	trials                     []repo.Trial
 }
 
 // ScalingForm returns the Scaling… dialog of the marked trials; it offers
 // their metrics once they are read.
 func (c *Controller) ScalingForm() *ScalingForm {
-	f := &ScalingForm{ScalingFields: view.NewScalingFields(), trials: c.B.MarkedTrials(),
+	f := &ScalingForm{ScalingFields: analysisview.NewScalingFields(), trials: c.B.MarkedTrials(),
 		Derived: &form.Field{Kind: form.TextField, Label: "or derived", Placeholder: "optional: a derived metric to study, e.g. tpv = time / visits"},
 		Preview: &form.Field{Kind: form.NoteField, Wrap: true, Plain: true},
 	}
@@ -206,8 +206,8 @@ func (c *Controller) ScalingForm() *ScalingForm {
 
 // Spec returns the study the form describes: of the derived metric when
 // one is given, else of the metric chosen.
-func (f *ScalingForm) Spec() (view.ScalingSpec, *model.DerivedMetric, error) {
-	s := f.ScalingFields.Spec(f.Metric.Text, view.XGiven, f.X.Text)
+func (f *ScalingForm) Spec() (analysisview.ScalingSpec, *model.DerivedMetric, error) {
+	s := f.ScalingFields.Spec(f.Metric.Text, analysisview.XGiven, f.X.Text)
 	d, err := ScalingDerived(f.Derived.Text)
 	if d != nil {
 		s.Metric = d.UniqName

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/analysisview"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -100,7 +101,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	}
 	// Sorted by A − B (largest increase first), a click on the first row
 	// selects that focus and the system pane shows its difference.
-	if title := tapHeader(p.sorted, view.PerfDiffDelta); !strings.HasSuffix(title, "▼") {
+	if title := tapHeader(p.sorted, analysisview.PerfDiffDelta); !strings.HasSuffix(title, "▼") {
 		t.Errorf("A − B column titled %q", title)
 	}
 	for i := 1; i < len(rows); i++ {
@@ -108,7 +109,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 			t.Fatalf("sorted rows %d, %d: %v before %v", i-1, i, rows[p.sorted.Row(i-1)].Diff, rows[p.sorted.Row(i)].Diff)
 		}
 	}
-	if p.sorted.Cell(0, view.PerfDiffCallPath) != rows[p.sorted.Row(0)].CallPath {
+	if p.sorted.Cell(0, analysisview.PerfDiffCallPath) != rows[p.sorted.Row(0)].CallPath {
 		t.Error("the table does not show the sorted rows")
 	}
 	p.table.Select(widget.TableCellID{Row: 0, Col: 0})
@@ -120,7 +121,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	_ = f2.Set(f2.A, "before.cubex")
 	_ = f2.Set(f2.B, "after.cubex")
 	f2.Metric.Set("time")
-	_ = f2.Set(f2.Kind, view.DeltaRelative)
+	_ = f2.Set(f2.Kind, analysisview.DeltaRelative)
 	_ = f2.Set(f2.Delta, "5")
 	if err := f2.Confirmed(); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/repo"
 	"cubeview/repoview"
 	"cubeview/view"
@@ -94,7 +95,7 @@ func (a *App) newRepoWindow() *repoWindow {
 		FilterProblem: rw.showFilterProblem, Details: rw.showDetails, Changed: rw.changed, Progress: rw.showProgress,
 		Hits: rw.showHits, Doc: rw.openDoc, Show: func(d *view.Doc) { a.Show(d) },
 		Imported: rw.imported, Format: a.numberFormat,
-		Scaling: func(rep *view.ScalingReport, img image.Image, docs []*view.Doc) {
+		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
 			rw.scaling = a.showScaling(rep, img, docs)
 		},
 	})

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-
-	"cubeview/numfmt"
 )
 
 func TestTableSort(t *testing.T) {
@@ -40,28 +38,5 @@ func TestTableSort(t *testing.T) {
 	}
 	if s = s.Click(0, false); s != (TableSort{Column: 0}) {
 		t.Errorf("a text column: %+v", s)
-	}
-}
-
-// TestReportSortKeys checks that the scaling and perfdiff tables sort by
-// the numbers behind their cells, not by the text.
-func TestReportSortKeys(t *testing.T) {
-	trials := []ScalingTrial{{Name: "one", Exp: handMade(), X: 1}, {Name: "two", Exp: handMade(), X: 2}}
-	rep, err := NewScalingReport(trials, ScalingSpec{Metric: "time", X: XGiven}, numfmt.Cube())
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The report lists the largest first; ascending turns it round.
-	order := TableSort{Column: 1}.Order(len(rep.Rows), rep.SortKey)
-	for i := 1; i < len(order); i++ {
-		if rep.nums[order[i-1]][0] > rep.nums[order[i]][0] {
-			t.Errorf("scaling rows %v not by value", order)
-		}
-	}
-	if len(order) < 3 || rep.Rows[order[len(order)-1]][0] != "main" || rep.Rows[0][0] != "main" {
-		t.Errorf("ascending: %v", order)
-	}
-	if !rep.Numeric(1) || rep.Numeric(0) || !rep.SortKey(0, 0).IsText {
-		t.Error("scaling columns: call path is text, the others numbers")
 	}
 }

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"image"
@@ -14,11 +14,11 @@ const ScalingPlotW, ScalingPlotH = 1000, 580
 // (ScalingPlotW × ScalingPlotH pixels). It may take long: call it off the
 // UI goroutine.
 func ScalingStudy(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) (*ScalingReport, image.Image, error) {
-	rep, err := NewScalingReport(trials, spec, f)
+	rep, err := newScalingReport(trials, spec, f)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := rep.Chart()
+	c, err := rep.chart()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,24 +1,25 @@
-package view
+package analysisview
 
 import (
 	"strings"
 	"testing"
 
 	"cubeview/analysis"
+	"cubeview/view"
 )
 
 // TestStatsOfSelection checks the statistics of the call selection
 // against handMade's comment: time over foo's subtree per location is
 // {4+2+1, 0+2+1, 1+2+0} = {7, 3, 3}.
 func TestStatsOfSelection(t *testing.T) {
-	v := NewView(handMade())
-	v.Select(CallPane, cFoo)
+	v := view.NewView(handMade())
+	v.Select(view.CallPane, cFoo)
 	mustUpdate(t, v)
-	req, err := StatsRequestOf(v, 3)
+	req, err := statsRequestOf(v, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := req.Compute()
+	rep, err := req.compute()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestStatsOfSelection(t *testing.T) {
 	if rep.Top[2].Summary != want[0].Summary {
 		t.Errorf("bar: %+v, analysis %+v", rep.Top[2].Summary, want[0].Summary)
 	}
-	sel, topChart, err := rep.Charts()
+	sel, topChart, err := rep.charts()
 	if err != nil || sel == nil || topChart == nil {
 		t.Fatalf("charts %v %v %v", sel, topChart, err)
 	}
@@ -58,13 +59,13 @@ func TestStatsOfSelection(t *testing.T) {
 	}
 
 	// Expanded: foo's own values {4, 0, 1}; without top call paths.
-	v.SetExpanded(CallPane, cFoo, true)
+	v.SetExpanded(view.CallPane, cFoo, true)
 	mustUpdate(t, v)
-	if k := StatsKeyOf(v); k.CallIncl {
+	if k := statsKeyOf(v); k.CallIncl {
 		t.Error("key of an expanded call path is inclusive")
 	}
-	req, _ = StatsRequestOf(v, 0)
-	rep, err = req.Compute()
+	req, _ = statsRequestOf(v, 0)
+	rep, err = req.compute()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"strings"
@@ -6,18 +6,19 @@ import (
 
 	"cubeview/internal/testkit"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // perfDiffDocs returns three open documents over the hand-made
 // experiment and its difference fixture; the third has a metric of its
 // own.
-func perfDiffDocs(t *testing.T) []*Doc {
+func perfDiffDocs(t *testing.T) []*view.Doc {
 	t.Helper()
-	c, err := WithDerived(handMade(), DerivedSpec{Name: "extra", Expression: "time * 2"})
+	c, err := view.WithDerived(handMade(), view.DerivedSpec{Name: "extra", Expression: "time * 2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []*Doc{
+	return []*view.Doc{
 		{Path: "/runs/a.cubex", Name: "a.cubex", Exp: handMade()},
 		{Path: "/runs/b.cubex", Name: "b.cubex", Exp: handDiff()},
 		{Path: "/runs/c.cubex", Name: "c.cubex", Exp: c},
@@ -76,8 +77,8 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	r := PerfDiffRequest{A: docs[0], B: docs[1]}
 	r.Options.Metric, r.Options.Delta = "time", 0.5
 	j := NewPerfDiffJob(r, docs)
-	if j.Derived || j.InDifference != nil || j.Names != [2]string{"a", "b"} || j.Progress() != "Comparing a and b …" {
-		t.Fatalf("plan %+v, progress %q", j, j.Progress())
+	if j.Derived || j.InDifference != nil || j.Names != [2]string{"a", "b"} || j.progress() != "Comparing a and b …" {
+		t.Fatalf("plan %+v, progress %q", j, j.progress())
 	}
 	var busy []string
 	stopped, done := 0, 0
@@ -91,7 +92,7 @@ func TestPerfDiffJobPlan(t *testing.T) {
 		}
 		done++
 	})
-	if len(busy) != 1 || busy[0] != j.Progress() || stopped != 0 || done != 0 {
+	if len(busy) != 1 || busy[0] != j.progress() || stopped != 0 || done != 0 {
 		t.Fatalf("while running: busy %q, stopped %d, done %d", busy, stopped, done)
 	}
 	h.Flush()
@@ -107,7 +108,7 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	if j.InDifference != diff {
 		t.Fatalf("a − b open: the list goes to %v", j.InDifference)
 	}
-	if err := j.Compute(numfmt.Grouped()); err != nil || j.Result != nil {
+	if err := j.compute(numfmt.Grouped()); err != nil || j.Result != nil {
 		t.Errorf("computed a − b again (%v, %v)", j.Result, err)
 	}
 	if !strings.Contains(j.Legend(), "above") {
@@ -115,7 +116,7 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	}
 	// A derived metric: below A's window, B's windows follow.
 	for _, d := range docs[:2] {
-		e, err := WithDerived(d.Exp, DerivedSpec{Name: "tpv", Expression: "time / visits"})
+		e, err := view.WithDerived(d.Exp, view.DerivedSpec{Name: "tpv", Expression: "time / visits"})
 		if err != nil {
 			t.Fatal(err)
 		}

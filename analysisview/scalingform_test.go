@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"image"
@@ -10,23 +10,24 @@ import (
 	"cubeview/form"
 	"cubeview/internal/testkit"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 func TestScalingForm(t *testing.T) {
 	docs := perfDiffDocs(t)
-	result := &Doc{Name: "a − b", Expression: "a − b", Exp: handMade()}
+	result := &view.Doc{Name: "a − b", Expression: "a − b", Exp: handMade()}
 	docs = append(docs, result)
-	var runs [][]*Doc
+	var runs [][]*view.Doc
 	var specs []ScalingSpec
-	f := NewScalingForm(docs, docs[1], "visits", func(d []*Doc, s ScalingSpec) {
+	f := NewScalingForm(docs, docs[1], "visits", func(d []*view.Doc, s ScalingSpec) {
 		runs, specs = append(runs, d), append(specs, s)
 	})
 	// b first; the files checked, the result not.
 	if got := f.Experiments.Options; !slices.Equal(got, []string{"b.cubex", "a.cubex", "c.cubex", "a − b"}) {
 		t.Fatalf("experiments %q, want b.cubex first", got)
 	}
-	if !slices.Equal(f.Checked(), []*Doc{docs[1], docs[0], docs[2]}) {
-		t.Fatalf("checked %v, want b, a, c", f.Checked())
+	if !slices.Equal(f.checked(), []*view.Doc{docs[1], docs[0], docs[2]}) {
+		t.Fatalf("checked %v, want b, a, c", f.checked())
 	}
 	if f.Metric.Metric() != "visits" || !slices.Contains(f.Metric.Uniq(), "extra") {
 		t.Errorf("metric %q of %q", f.Metric.Metric(), f.Metric.Uniq())
@@ -40,7 +41,7 @@ func TestScalingForm(t *testing.T) {
 		t.Errorf("c unchecked, still offered %q", f.Metric.Uniq())
 	}
 	f.Move(f.Experiments, 1, -1)
-	if got := f.Checked(); !slices.Equal(got, []*Doc{docs[0], docs[1]}) {
+	if got := f.checked(); !slices.Equal(got, []*view.Doc{docs[0], docs[1]}) {
 		t.Errorf("after moving a up: checked %v", got)
 	}
 	_ = f.Set(f.X, XSourceNames[XValues])
@@ -49,12 +50,12 @@ func TestScalingForm(t *testing.T) {
 		t.Errorf("preview %q", f.Preview.Text)
 	}
 	f.SetOn(f.Options.Weak, true)
-	_ = f.Set(f.Options.Basis, BasisNames[analysis.BasisMax])
+	_ = f.Set(f.Options.Basis, basisNames[analysis.BasisMax])
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
 	want := ScalingSpec{Metric: "visits", X: XValues, XText: "16, 32", Weak: true, Basis: analysis.BasisMax}
-	if len(runs) != 1 || !slices.Equal(runs[0], []*Doc{docs[0], docs[1]}) || specs[0] != want {
+	if len(runs) != 1 || !slices.Equal(runs[0], []*view.Doc{docs[0], docs[1]}) || specs[0] != want {
 		t.Errorf("ran %v with %+v, want a, b with %+v", runs, specs, want)
 	}
 	f.CheckOnly(docs[2])
@@ -67,7 +68,7 @@ func TestScalingForm(t *testing.T) {
 }
 
 func TestScalingStudyDocs(t *testing.T) {
-	trials := DocTrials([]*Doc{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}})
+	trials := docTrials([]*view.Doc{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}})
 	rep, img, err := ScalingStudy(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1, 2"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
@@ -76,12 +77,12 @@ func TestScalingStudyDocs(t *testing.T) {
 		t.Errorf("runs %q, plot %v", rep.Runs, img.Bounds())
 	}
 	// Trials given as x = 2, 1: the study's documents in the order of x.
-	docs := []*Doc{{Name: "big", Exp: handMade()}, {Name: "small", Exp: handMade()}, {Name: "other", Exp: handMade()}}
-	rep, _, err = ScalingStudy(DocTrials(docs[:2]), ScalingSpec{Metric: "time", X: XValues, XText: "2, 1"}, numfmt.Cube())
+	docs := []*view.Doc{{Name: "big", Exp: handMade()}, {Name: "small", Exp: handMade()}, {Name: "other", Exp: handMade()}}
+	rep, _, err = ScalingStudy(docTrials(docs[:2]), ScalingSpec{Metric: "time", X: XValues, XText: "2, 1"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rep.StudyDocs(docs); !slices.Equal(got, []*Doc{docs[1], docs[0]}) {
+	if got := rep.StudyDocs(docs); !slices.Equal(got, []*view.Doc{docs[1], docs[0]}) {
 		t.Errorf("StudyDocs = %v, want small, big", got)
 	}
 	// RunScaling: progress while the work is held back, the report after.
@@ -120,7 +121,7 @@ func TestScalingFields(t *testing.T) {
 		t.Errorf("defaults: %+v", got)
 	}
 	f := &form.Form{Fields: []*form.Field{s.Metric, s.Basis, s.Weak, s.Exclusive}}
-	if err := f.Set(s.Basis, BasisNames[analysis.BasisMax]); err != nil {
+	if err := f.Set(s.Basis, basisNames[analysis.BasisMax]); err != nil {
 		t.Fatal(err)
 	}
 	f.SetOn(s.Weak, true)

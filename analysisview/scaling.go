@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"cubeview/chart"
 	"cubeview/model"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // XSource says where the x value of each trial of a scaling study comes
@@ -67,10 +68,10 @@ type ScalingReport struct {
 	plot      chart.Scaling
 }
 
-// NewScalingReport runs the series analysis of trials (at least two) as
+// newScalingReport runs the series analysis of trials (at least two) as
 // spec says and formats it. It may take long: call it off the UI
 // goroutine.
-func NewScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) (*ScalingReport, error) {
+func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) (*ScalingReport, error) {
 	if len(trials) < 2 {
 		return nil, errors.New("scaling: choose at least two experiments")
 	}
@@ -193,37 +194,27 @@ func finite(x float64) float64 {
 }
 
 // SortKey returns what cell (r, c) of the table sorts by.
-func (r *ScalingReport) SortKey(row, c int) SortKey {
+func (r *ScalingReport) SortKey(row, c int) view.SortKey {
 	if c == 0 {
-		return TextKey(r.Rows[row][0])
+		return view.TextKey(r.Rows[row][0])
 	}
-	return NumKey(r.nums[row][c-1])
+	return view.NumKey(r.nums[row][c-1])
 }
 
 // Numeric reports whether column c holds numbers.
 func (r *ScalingReport) Numeric(c int) bool { return c > 0 }
 
-// Chart returns the scaling plot: the largest call paths' speedup (or
+// chart returns the scaling plot: the largest call paths' speedup (or
 // ratio) and efficiency against the ideal.
-func (r *ScalingReport) Chart() (*chart.Chart, error) {
+func (r *ScalingReport) chart() (*chart.Chart, error) {
 	return chart.ScalingChart(r.plot)
 }
 
-// PlottedCallPaths returns the call paths drawn in Chart, largest first.
-func (r *ScalingReport) PlottedCallPaths() []string {
+// plottedCallPaths returns the call paths drawn in chart, largest first.
+func (r *ScalingReport) plottedCallPaths() []string {
 	var out []string
 	for _, s := range r.plot.Series {
 		out = append(out, s.Name)
-	}
-	return out
-}
-
-// ProcessCounts returns the process count of each experiment, for a
-// dialog to show what x would be.
-func ProcessCounts(exps []*model.Experiment) []int {
-	out := make([]int, len(exps))
-	for i, e := range exps {
-		out[i] = analysis.ProcessCount(e)
 	}
 	return out
 }
@@ -232,9 +223,9 @@ func ProcessCounts(exps []*model.Experiment) []int {
 // of XSource.
 var XSourceNames = []string{"process count", "attribute", "values"}
 
-// XSourceNamed returns the XSource a choice names; XProcesses for an
+// xSourceNamed returns the XSource a choice names; XProcesses for an
 // unknown one.
-func XSourceNamed(name string) XSource {
+func xSourceNamed(name string) XSource {
 	for i, c := range XSourceNames {
 		if name == c {
 			return XSource(i)
@@ -243,13 +234,13 @@ func XSourceNamed(name string) XSource {
 	return XProcesses
 }
 
-// BasisNames are the choices of the basis of a scaling study, in the
+// basisNames are the choices of the basis of a scaling study, in the
 // order of analysis.Basis.
-var BasisNames = []string{"mean across locations", "maximum across locations", "sum over locations"}
+var basisNames = []string{"mean across locations", "maximum across locations", "sum over locations"}
 
-// ScalingXPreview says where x comes from for the trials checked in the
+// scalingXPreview says where x comes from for the trials checked in the
 // Scaling dialog; text is the attribute name or the values typed.
-func ScalingXPreview(x XSource, text string, trials []ScalingTrial) string {
+func scalingXPreview(x XSource, text string, trials []ScalingTrial) string {
 	switch x {
 	case XProcesses:
 		var parts []string
@@ -271,9 +262,9 @@ func (s *ScalingReport) Cell(r, c int) string {
 	return s.Rows[r][c]
 }
 
-// TrialOrder returns, for each trial of the result (ordered by x), the
+// trialOrder returns, for each trial of the result (ordered by x), the
 // index of its experiment in exps; -1 where exps does not have it.
-func (s *ScalingReport) TrialOrder(exps []*model.Experiment) []int {
+func (s *ScalingReport) trialOrder(exps []*model.Experiment) []int {
 	order := make([]int, len(s.Result.Trials))
 	for i, t := range s.Result.Trials {
 		order[i] = -1

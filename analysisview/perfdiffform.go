@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // Choices of the δ kind in the Where did it change dialog.
@@ -20,7 +21,7 @@ const (
 
 // PerfDiffRequest is a comparison of two open experiments.
 type PerfDiffRequest struct {
-	A, B    *Doc
+	A, B    *view.Doc
 	Options analysis.PerfDiffOptions
 }
 
@@ -30,21 +31,21 @@ type PerfDiffRequest struct {
 type PerfDiffForm struct {
 	*form.Form
 	A, B, Delta, Kind *form.Field
-	Metric            *MetricChoice
-	docs              []*Doc
+	Metric            *view.MetricChoice
+	docs              []*view.Doc
 	labels            []string
 }
 
 // NewPerfDiffForm returns the form over the open documents docs: A is
 // current, B the one after it (wrapping around), the metric the one
 // named metric when they have it.
-func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
-	f := &PerfDiffForm{docs: docs, labels: DocLabels(docs), Metric: NewMetricChoice()}
+func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
+	f := &PerfDiffForm{docs: docs, labels: view.DocLabels(docs), Metric: view.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ChoiceField, Label: "Experiment A", Options: f.labels, Width: 720}
 	f.B = &form.Field{Kind: form.ChoiceField, Label: "Experiment B", Options: f.labels}
 	f.Delta = &form.Field{Kind: form.TextField, Label: "δ", Text: "1"}
 	f.Kind = &form.Field{Kind: form.RadioField, Options: []string{DeltaAbsolute, DeltaRelative}, Text: DeltaAbsolute}
-	a, b := PairChoice(docs, current)
+	a, b := view.PairChoice(docs, current)
 	if a >= 0 {
 		f.A.Text = f.labels[a]
 	}
@@ -65,7 +66,7 @@ func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiff
 		}
 	}
 	f.Submit = func() error {
-		r, err := f.Request()
+		r, err := f.request()
 		if err != nil {
 			return err
 		}
@@ -76,7 +77,7 @@ func NewPerfDiffForm(docs []*Doc, current *Doc, metric string, run func(PerfDiff
 }
 
 // doc returns the document labelled label, nil when none is.
-func (f *PerfDiffForm) doc(label string) *Doc {
+func (f *PerfDiffForm) doc(label string) *view.Doc {
 	for i, l := range f.labels {
 		if l == label {
 			return f.docs[i]
@@ -88,8 +89,8 @@ func (f *PerfDiffForm) doc(label string) *Doc {
 // offerMetrics offers the metrics of A and B.
 func (f *PerfDiffForm) offerMetrics() { f.Metric.OfferDocs(f.doc(f.A.Text), f.doc(f.B.Text)) }
 
-// Request returns the comparison the form describes, or why it cannot run.
-func (f *PerfDiffForm) Request() (PerfDiffRequest, error) {
+// request returns the comparison the form describes, or why it cannot run.
+func (f *PerfDiffForm) request() (PerfDiffRequest, error) {
 	r := PerfDiffRequest{A: f.doc(f.A.Text), B: f.doc(f.B.Text)}
 	if r.A == nil || r.B == nil {
 		return r, errors.New("choose experiments A and B")
@@ -100,7 +101,7 @@ func (f *PerfDiffForm) Request() (PerfDiffRequest, error) {
 	}
 	r.Options.Relative = f.Kind.Text == DeltaRelative
 	var err error
-	r.Options.Delta, err = ParseDelta(f.Delta.Text, r.Options.Relative)
+	r.Options.Delta, err = parseDelta(f.Delta.Text, r.Options.Relative)
 	return r, err
 }
 
@@ -108,7 +109,7 @@ func (f *PerfDiffForm) Request() (PerfDiffRequest, error) {
 // and what was computed.
 type PerfDiffJob struct {
 	PerfDiffRequest
-	Diff Operation // A − B
+	Diff view.Operation // A − B
 	// Derived reports that the metric is derived in A or B: A − B of a
 	// derived metric is its formula over the operands' differences, not
 	// A's value minus B's, so the list goes below A's window and a click
@@ -117,7 +118,7 @@ type PerfDiffJob struct {
 	Derived bool
 	// InDifference is the open document A − B whose window shows the
 	// list; nil when none is open (or the metric is derived).
-	InDifference *Doc
+	InDifference *view.Doc
 	Names        [2]string // of A and B, as the list names them
 
 	Report *PerfDiffReport
@@ -125,20 +126,20 @@ type PerfDiffJob struct {
 }
 
 // NewPerfDiffJob plans the comparison r among the open documents.
-func NewPerfDiffJob(r PerfDiffRequest, open []*Doc) *PerfDiffJob {
-	j := &PerfDiffJob{PerfDiffRequest: r, Diff: Operation{Op: algebra.OpDiff, Operands: []*Doc{r.A, r.B}}}
+func NewPerfDiffJob(r PerfDiffRequest, open []*view.Doc) *PerfDiffJob {
+	j := &PerfDiffJob{PerfDiffRequest: r, Diff: view.Operation{Op: algebra.OpDiff, Operands: []*view.Doc{r.A, r.B}}}
 	j.Derived = derivedIn(r.A, r.Options.Metric) || derivedIn(r.B, r.Options.Metric)
 	if !j.Derived {
-		j.InDifference = FindResult(open, j.Diff)
+		j.InDifference = findResult(open, j.Diff)
 	}
-	names := OperandNames(j.Diff.Operands)
+	names := view.OperandNames(j.Diff.Operands)
 	j.Names = [2]string{names[0], names[1]}
 	return j
 }
 
-// FindResult returns the open document that is op's result, nil when
+// findResult returns the open document that is op's result, nil when
 // none is.
-func FindResult(open []*Doc, op Operation) *Doc {
+func findResult(open []*view.Doc, op view.Operation) *view.Doc {
 	name := op.Name()
 	for _, d := range open {
 		if d != nil && d.Expression == name && slices.Equal(d.Sources, op.Operands) {
@@ -149,36 +150,36 @@ func FindResult(open []*Doc, op Operation) *Doc {
 }
 
 // derivedIn reports whether metric uniq is a derived metric of d.
-func derivedIn(d *Doc, uniq string) bool {
+func derivedIn(d *view.Doc, uniq string) bool {
 	m := d.Exp.MetricByName(uniq)
 	return m >= 0 && d.Exp.Metrics[m].IsDerived()
 }
 
-// Progress is the progress message while the comparison runs.
-func (j *PerfDiffJob) Progress() string {
+// progress is the progress message while the comparison runs.
+func (j *PerfDiffJob) progress() string {
 	return fmt.Sprintf("Comparing %s and %s …", j.Names[0], j.Names[1])
 }
 
-// Run compares in the background through run, showing Progress through
-// busy, and then passes Compute's error to done (on run's UI side).
-func (j *PerfDiffJob) Run(run Runner, busy Busy, format numfmt.Format, done func(error)) {
-	stop := busy(j.Progress())
+// Run compares in the background through run, showing progress through
+// busy, and then passes compute's error to done (on run's UI side).
+func (j *PerfDiffJob) Run(run view.Runner, busy view.Busy, format numfmt.Format, done func(error)) {
+	stop := busy(j.progress())
 	var err error
-	run(func() { err = j.Compute(format) }, func() {
+	run(func() { err = j.compute(format) }, func() {
 		stop()
 		done(err)
 	})
 }
 
-// Compute compares, and computes A − B when the list goes into its new
+// compute compares, and computes A − B when the list goes into its new
 // window (neither derived nor open); call it off the UI goroutine.
-func (j *PerfDiffJob) Compute(format numfmt.Format) error {
+func (j *PerfDiffJob) compute(format numfmt.Format) error {
 	pd, err := analysis.PerfDiff(j.A.Exp, j.B.Exp, j.Options)
 	if err != nil {
 		return err
 	}
-	m := PerfDiffMetric(j.A.Exp, j.B.Exp, j.Options.Metric)
-	j.Report = NewPerfDiffReport(pd, m, j.Names[0], j.Names[1], format)
+	m := perfDiffMetric(j.A.Exp, j.B.Exp, j.Options.Metric)
+	j.Report = newPerfDiffReport(pd, m, j.Names[0], j.Names[1], format)
 	if !j.Derived && j.InDifference == nil {
 		j.Result, err = j.Diff.Evaluate()
 	}

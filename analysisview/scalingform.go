@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // ScalingFields are the fields both scaling dialogs have (Algebra ›
@@ -24,7 +25,7 @@ type ScalingFields struct {
 func NewScalingFields() ScalingFields {
 	return ScalingFields{
 		Metric: &form.Field{Kind: form.ChoiceField, Label: "Metric"},
-		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: BasisNames, Text: BasisNames[analysis.BasisMean]},
+		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: basisNames, Text: basisNames[analysis.BasisMean]},
 		Weak:   &form.Field{Kind: form.CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &form.Field{Kind: form.CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
@@ -45,26 +46,26 @@ func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec 
 type ScalingForm struct {
 	*form.Form
 	Experiments, X, XText, Preview *form.Field
-	Metric                         *MetricChoice
+	Metric                         *view.MetricChoice
 	Options                        ScalingFields // Options.Metric is Metric.Field
-	docs                           []*Doc        // in the order of Experiments.Options
-	labels                         map[string]*Doc
+	docs                           []*view.Doc   // in the order of Experiments.Options
+	labels                         map[string]*view.Doc
 }
 
 // NewScalingForm returns the form over the open documents docs, with
 // first at the top of the list; first and every experiment read from a
 // file that is not itself a result are checked. The metric is the one
 // named metric when they have it.
-func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, ScalingSpec)) *ScalingForm {
-	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*Doc{}}
-	f.Metric = &MetricChoice{Field: f.Options.Metric}
+func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([]*view.Doc, ScalingSpec)) *ScalingForm {
+	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*view.Doc{}}
+	f.Metric = &view.MetricChoice{Field: f.Options.Metric}
 	f.Experiments = &form.Field{Kind: form.ListField}
-	for i, label := range DocLabels(docs) {
+	for i, label := range view.DocLabels(docs) {
 		d := docs[i]
 		f.labels[label] = d
 		on := d == first || d.Path != "" && d.Expression == ""
 		if d == first {
-			f.docs = append([]*Doc{d}, f.docs...)
+			f.docs = append([]*view.Doc{d}, f.docs...)
 			f.Experiments.Options = append([]string{label}, f.Experiments.Options...)
 			f.Experiments.Checked = append([]bool{on}, f.Experiments.Checked...)
 		} else {
@@ -79,7 +80,7 @@ func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, Sca
 	f.update()
 	f.Metric.Set(metric)
 	o := f.Options
-	f.Form = &form.Form{Title: "Scaling", Confirm: "Compute", Fields: []*form.Field{
+	f.Form = &form.Form{Title: "Scaling", Confirm: "compute", Fields: []*form.Field{
 		{Kind: form.NoteField, Text: "Experiments (check two or more):", Plain: true, Width: 720}, f.Experiments,
 		f.Metric.Field, f.X, f.XText, o.Basis, o.Weak, o.Exclusive, f.Preview,
 		form.Note("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
@@ -92,7 +93,7 @@ func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, Sca
 		}
 	}
 	f.Submit = func() error {
-		docs, spec, err := f.Spec()
+		docs, spec, err := f.spec()
 		if err != nil {
 			return err
 		}
@@ -104,18 +105,18 @@ func NewScalingForm(docs []*Doc, first *Doc, metric string, run func([]*Doc, Sca
 
 // update offers the metrics of the checked experiments and shows x.
 func (f *ScalingForm) update() {
-	docs := f.Checked()
+	docs := f.checked()
 	f.Metric.OfferDocs(docs...)
 	trials := make([]ScalingTrial, len(docs))
 	for i, d := range docs {
 		trials[i] = ScalingTrial{Name: d.Name, Exp: d.Exp}
 	}
-	f.Preview.Text = ScalingXPreview(XSourceNamed(f.X.Text), f.XText.Text, trials)
+	f.Preview.Text = scalingXPreview(xSourceNamed(f.X.Text), f.XText.Text, trials)
 }
 
-// Checked returns the checked experiments in list order.
-func (f *ScalingForm) Checked() []*Doc {
-	var out []*Doc
+// checked returns the checked experiments in list order.
+func (f *ScalingForm) checked() []*view.Doc {
+	var out []*view.Doc
 	for _, label := range f.Experiments.CheckedOptions() {
 		out = append(out, f.labels[label])
 	}
@@ -124,7 +125,7 @@ func (f *ScalingForm) Checked() []*Doc {
 
 // CheckOnly checks exactly docs and puts them first, in their order, as
 // the user could.
-func (f *ScalingForm) CheckOnly(docs ...*Doc) {
+func (f *ScalingForm) CheckOnly(docs ...*view.Doc) {
 	var front []string
 	for _, d := range docs {
 		for label, l := range f.labels {
@@ -136,20 +137,20 @@ func (f *ScalingForm) CheckOnly(docs ...*Doc) {
 	f.Form.CheckOnly(f.Experiments, front)
 }
 
-// Spec returns the study the form describes and its experiments.
-func (f *ScalingForm) Spec() ([]*Doc, ScalingSpec, error) {
-	docs := f.Checked()
-	s := f.Options.Spec(f.Metric.Metric(), XSourceNamed(f.X.Text), f.XText.Text)
+// spec returns the study the form describes and its experiments.
+func (f *ScalingForm) spec() ([]*view.Doc, ScalingSpec, error) {
+	docs := f.checked()
+	s := f.Options.Spec(f.Metric.Metric(), xSourceNamed(f.X.Text), f.XText.Text)
 	if len(docs) < 2 {
 		return docs, s, errors.New("scaling: check at least two experiments")
 	}
 	return docs, s, nil
 }
 
-// DocTrials returns docs as the trials of a scaling study, named by
+// docTrials returns docs as the trials of a scaling study, named by
 // their labels (DocLabels).
-func DocTrials(docs []*Doc) []ScalingTrial {
-	labels := DocLabels(docs)
+func docTrials(docs []*view.Doc) []ScalingTrial {
+	labels := view.DocLabels(docs)
 	trials := make([]ScalingTrial, len(docs))
 	for i, d := range docs {
 		trials[i] = ScalingTrial{Name: labels[i], Exp: d.Exp}
@@ -160,9 +161,9 @@ func DocTrials(docs []*Doc) []ScalingTrial {
 // RunScaling computes the study of docs in the background through run,
 // showing progress through busy, and passes the report, its plot or the
 // error to done (on run's UI side).
-func RunScaling(run Runner, busy Busy, docs []*Doc, spec ScalingSpec, format numfmt.Format,
+func RunScaling(run view.Runner, busy view.Busy, docs []*view.Doc, spec ScalingSpec, format numfmt.Format,
 	done func(*ScalingReport, image.Image, error)) {
-	trials := DocTrials(docs)
+	trials := docTrials(docs)
 	stop := busy(fmt.Sprintf("Scaling of %d experiments …", len(docs)))
 	var rep *ScalingReport
 	var img image.Image
@@ -175,13 +176,13 @@ func RunScaling(run Runner, busy Busy, docs []*Doc, spec ScalingSpec, format num
 
 // StudyDocs returns the documents of the study's trials in the trials'
 // order (by x); docs are the documents studied, in any order.
-func (s *ScalingReport) StudyDocs(docs []*Doc) []*Doc {
+func (s *ScalingReport) StudyDocs(docs []*view.Doc) []*view.Doc {
 	exps := make([]*model.Experiment, len(docs))
 	for i, d := range docs {
 		exps[i] = d.Exp
 	}
-	var out []*Doc
-	for _, i := range s.TrialOrder(exps) {
+	var out []*view.Doc
+	for _, i := range s.trialOrder(exps) {
 		if i >= 0 {
 			out = append(out, docs[i])
 		}

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"cubeview/numfmt"
 )
 
-// TestScalingStudy returns the report of NewScalingReport and its plot at
+// TestScalingStudy returns the report of newScalingReport and its plot at
 // the plot size; too few trials are an error, with no plot.
 func TestScalingStudy(t *testing.T) {
 	trials := []ScalingTrial{{Name: "two", Exp: handMade(), X: 2}, {Name: "four", Exp: handMade(), X: 4}}
@@ -15,7 +15,7 @@ func TestScalingStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := NewScalingReport(trials, spec, numfmt.Cube())
+	want, err := newScalingReport(trials, spec, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
 	}

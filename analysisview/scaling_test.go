@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // x = 1 and 2: every call path's speedup is 1 and its efficiency 1/2.
 func TestScalingReport(t *testing.T) {
 	trials := []ScalingTrial{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}}
-	rep, err := NewScalingReport(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1, 2"}, numfmt.Cube())
+	rep, err := newScalingReport(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1, 2"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +31,10 @@ func TestScalingReport(t *testing.T) {
 			t.Errorf("%s: %q", r[0], r)
 		}
 	}
-	if got := rep.PlottedCallPaths(); len(got) != 5 || got[0] != "main" {
+	if got := rep.plottedCallPaths(); len(got) != 5 || got[0] != "main" {
 		t.Errorf("plotted %q", got)
 	}
-	if c, err := rep.Chart(); err != nil || c == nil {
+	if c, err := rep.chart(); err != nil || c == nil {
 		t.Errorf("chart: %v", err)
 	}
 	for _, c := range []struct {
@@ -47,14 +47,14 @@ func TestScalingReport(t *testing.T) {
 		{ScalingSpec{Metric: "", X: XProcesses}, "choose a metric"},
 		{ScalingSpec{Metric: "nothing", X: XValues, XText: "1,2"}, `no metric "nothing"`},
 	} {
-		if _, err := NewScalingReport(trials, c.spec, numfmt.Cube()); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := newScalingReport(trials, c.spec, numfmt.Cube()); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.spec, err, c.want)
 		}
 	}
-	if _, err := NewScalingReport(trials[:1], ScalingSpec{Metric: "time"}, numfmt.Cube()); err == nil {
+	if _, err := newScalingReport(trials[:1], ScalingSpec{Metric: "time"}, numfmt.Cube()); err == nil {
 		t.Error("one trial accepted")
 	}
-	if _, err := NewScalingReport(trials, ScalingSpec{Metric: "time", Basis: analysis.BasisMax, Weak: true, X: XValues, XText: "1,2"}, numfmt.Cube()); err != nil {
+	if _, err := newScalingReport(trials, ScalingSpec{Metric: "time", Basis: analysis.BasisMax, Weak: true, X: XValues, XText: "1,2"}, numfmt.Cube()); err != nil {
 		t.Error(err)
 	}
 }
@@ -63,7 +63,7 @@ func TestScalingReport(t *testing.T) {
 // it from an attribute, and names the axis after the attribute.
 func TestScalingGivenX(t *testing.T) {
 	trials := []ScalingTrial{{Name: "four", Exp: handMade(), X: 4}, {Name: "two", Exp: handMade(), X: 2}}
-	rep, err := NewScalingReport(trials, ScalingSpec{Metric: "time", X: XGiven, XText: "procs"}, numfmt.Cube())
+	rep, err := newScalingReport(trials, ScalingSpec{Metric: "time", X: XGiven, XText: "procs"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
 	}

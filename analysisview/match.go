@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import "cubeview/model"
 
@@ -37,11 +37,11 @@ func MatchCnode(e, src *model.Experiment, c int) int {
 	return found
 }
 
-// MatchSystem returns the system node of e that stands where node s of
+// matchSystem returns the system node of e that stands where node s of
 // src stands, as the algebra matches them: processes by rank, threads by
 // rank within their process, other nodes by the names from the root; -1
 // when there is none.
-func MatchSystem(e, src *model.Experiment, s int) int {
+func matchSystem(e, src *model.Experiment, s int) int {
 	if s < 0 || s >= len(src.System) {
 		return -1
 	}
@@ -56,7 +56,7 @@ func MatchSystem(e, src *model.Experiment, s int) int {
 		if n.Parent < 0 || src.System[n.Parent].Kind != model.Group {
 			break
 		}
-		g := MatchSystem(e, src, n.Parent)
+		g := matchSystem(e, src, n.Parent)
 		if g < 0 {
 			return -1
 		}

@@ -1,10 +1,11 @@
-package view
+package analysisview
 
 import (
 	"image"
 	"testing"
 
 	"cubeview/internal/testkit"
+	"cubeview/view"
 )
 
 // statsShown records what a StatsPanel gave its widgets.
@@ -16,12 +17,12 @@ type statsShown struct {
 	idle     int
 }
 
-func statsPanelFixture(v *View, visible *bool) (*StatsPanel, *testkit.HeldRunner, *statsShown) {
+func statsPanelFixture(v *view.View, visible *bool) (*StatsPanel, *testkit.HeldRunner, *statsShown) {
 	h := &testkit.HeldRunner{}
 	s := &statsShown{}
 	p := &StatsPanel{
 		Run:     h.Run,
-		View:    func() *View { return v },
+		View:    func() *view.View { return v },
 		Visible: func() bool { return *visible },
 		Busy:    func(text string) { s.busy = append(s.busy, text) },
 		Idle:    func() { s.idle++ },
@@ -34,8 +35,8 @@ func statsPanelFixture(v *View, visible *bool) (*StatsPanel, *testkit.HeldRunner
 }
 
 func TestStatsPanelFollows(t *testing.T) {
-	v := NewView(handMade())
-	v.Select(CallPane, cFoo)
+	v := view.NewView(handMade())
+	v.Select(view.CallPane, cFoo)
 	mustUpdate(t, v)
 	visible := false
 	p, h, s := statsPanelFixture(v, &visible)
@@ -52,7 +53,7 @@ func TestStatsPanelFollows(t *testing.T) {
 	if len(s.reps) != 1 || s.idle != 1 || p.Report() != s.reps[0] || len(s.reps[0].Top) == 0 {
 		t.Fatalf("after the work: %d shown, idle %d, top %v", len(s.reps), s.idle, p.Report())
 	}
-	if s.sel[0].Bounds().Dx() != SelectedPlotW || s.top[0] == nil || s.top[0].Bounds().Dx() != TopPlotW {
+	if s.sel[0].Bounds().Dx() != selectedPlotW || s.top[0] == nil || s.top[0].Bounds().Dx() != topPlotW {
 		t.Errorf("plots %v, %v", s.sel[0].Bounds(), s.top[0])
 	}
 	p.Follow() // nothing changed
@@ -60,7 +61,7 @@ func TestStatsPanelFollows(t *testing.T) {
 		t.Error("an unchanged selection computed again")
 	}
 	// Another call path of the same metric keeps the top call paths.
-	v.Select(CallPane, cBar)
+	v.Select(view.CallPane, cBar)
 	mustUpdate(t, v)
 	p.Follow()
 	h.Flush()
@@ -68,10 +69,10 @@ func TestStatsPanelFollows(t *testing.T) {
 		t.Errorf("second report: top plot kept %v, top %d of %d", s.top[1] == s.top[0], len(s.reps[1].Top), len(s.reps[0].Top))
 	}
 	// A newer selection drops the older result; so does hiding.
-	v.Select(CallPane, cMain)
+	v.Select(view.CallPane, cMain)
 	mustUpdate(t, v)
 	p.Follow()
-	v.Select(CallPane, cFoo2)
+	v.Select(view.CallPane, cFoo2)
 	mustUpdate(t, v)
 	p.Follow()
 	h.Swap(0, 1)
@@ -79,7 +80,7 @@ func TestStatsPanelFollows(t *testing.T) {
 	if len(s.reps) != 3 || s.reps[2].Title != p.Report().Title || p.Report().Title == s.reps[1].Title {
 		t.Fatalf("%d reports shown; the late one must be dropped", len(s.reps))
 	}
-	v.Select(CallPane, cBar3)
+	v.Select(view.CallPane, cBar3)
 	mustUpdate(t, v)
 	p.Follow()
 	p.Drop()
@@ -97,9 +98,9 @@ func TestStatsPanelFollows(t *testing.T) {
 }
 
 func TestStatsPanelMessage(t *testing.T) {
-	v := NewView(handMade())
-	v.exp.Metrics[0].Unavailable = "not recorded"
-	v.Select(CallPane, cFoo)
+	v := view.NewView(handMade())
+	v.Experiment().Metrics[0].Unavailable = "not recorded"
+	v.Select(view.CallPane, cFoo)
 	mustUpdate(t, v)
 	visible := true
 	p, h, s := statsPanelFixture(v, &visible)

@@ -1,9 +1,10 @@
-package view
+package analysisview
 
 import (
 	"image"
 
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // StatsTop is the number of call paths in the statistics panel's
@@ -13,8 +14,8 @@ const StatsTop = 10
 // Pixel sizes the statistics panel's box plots are drawn at; the panel
 // scales them to fit.
 const (
-	SelectedPlotW, SelectedPlotH = 640, 200
-	TopPlotW, TopPlotH           = 820, 460
+	selectedPlotW, selectedPlotH = 640, 200
+	topPlotW, topPlotH           = 820, 460
 )
 
 // StatsPanel is the state of the statistics panel below a window's
@@ -23,8 +24,8 @@ const (
 // plot, and the box plot of the metric's top call paths when the metric
 // changed. The widgets show what Show and Message give them.
 type StatsPanel struct {
-	Run  Runner
-	View func() *View // the window's view; nil while no experiment is open
+	Run  view.Runner
+	View func() *view.View // the window's view; nil while no experiment is open
 	// Visible reports whether the panel is on screen; a hidden one does
 	// not compute.
 	Visible func() bool
@@ -35,7 +36,7 @@ type StatsPanel struct {
 	Show    func(rep *StatsReport, selected, top image.Image)
 	Message func(text string) // shown instead of the numbers
 
-	key    StatsKey
+	key    statsKey
 	topKey statsTopKey
 	gen    int          // the latest computation; older results are dropped
 	rep    *StatsReport // what is shown
@@ -52,7 +53,7 @@ func (p *StatsPanel) Report() *StatsReport { return p.rep }
 
 // Reset forgets what is shown, so that the next Follow computes afresh
 // (the panel is shown again).
-func (p *StatsPanel) Reset() { p.key, p.topKey = StatsKey{}, statsTopKey{} }
+func (p *StatsPanel) Reset() { p.key, p.topKey = statsKey{}, statsTopKey{} }
 
 // Drop drops the results on their way (the panel is hidden).
 func (p *StatsPanel) Drop() { p.gen++ }
@@ -64,7 +65,7 @@ func (p *StatsPanel) Follow() {
 	if v == nil || !p.Visible() {
 		return
 	}
-	key := StatsKeyOf(v)
+	key := statsKeyOf(v)
 	if key == p.key {
 		return
 	}
@@ -74,7 +75,7 @@ func (p *StatsPanel) Follow() {
 	if tk != p.topKey {
 		top = StatsTop
 	}
-	req, err := StatsRequestOf(v, top)
+	req, err := statsRequestOf(v, top)
 	if err != nil {
 		p.Message(err.Error())
 		return
@@ -90,7 +91,7 @@ func (p *StatsPanel) Follow() {
 			return // a newer selection is on its way
 		}
 		if err != nil {
-			p.key = StatsKey{}
+			p.key = statsKey{}
 			p.Message(err.Error())
 			return
 		}
@@ -106,21 +107,21 @@ func (p *StatsPanel) Follow() {
 
 // draw computes the statistics and draws their plots; call it off the UI
 // goroutine.
-func (r StatsRequest) draw() (rep *StatsReport, sel, top image.Image, err error) {
-	if rep, err = r.Compute(); err != nil {
+func (r statsRequest) draw() (rep *StatsReport, sel, top image.Image, err error) {
+	if rep, err = r.compute(); err != nil {
 		return nil, nil, nil, err
 	}
-	selected, topChart, err := rep.Charts()
+	selected, topChart, err := rep.charts()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if selected != nil {
-		if sel, err = selected.Image(SelectedPlotW, SelectedPlotH); err != nil {
+		if sel, err = selected.Image(selectedPlotW, selectedPlotH); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	if topChart != nil {
-		top, err = topChart.Image(TopPlotW, TopPlotH)
+		top, err = topChart.Image(topPlotW, topPlotH)
 	}
 	return rep, sel, top, err
 }

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 func TestParseDelta(t *testing.T) {
@@ -28,9 +29,9 @@ func TestParseDelta(t *testing.T) {
 		{"Inf", false, 0, false},
 		{"NaN", false, 0, false},
 	} {
-		got, err := ParseDelta(c.text, c.relative)
+		got, err := parseDelta(c.text, c.relative)
 		if (err == nil) != c.ok || (c.ok && !near(got, c.want)) {
-			t.Errorf("ParseDelta(%q, %v) = %v, %v", c.text, c.relative, got, err)
+			t.Errorf("parseDelta(%q, %v) = %v, %v", c.text, c.relative, got, err)
 		}
 	}
 }
@@ -39,7 +40,7 @@ func TestParseDelta(t *testing.T) {
 // copy of the hand-made experiment back to the same index, and a call
 // path whose region the view's experiment lacks to none.
 func TestMatchAcrossExperiments(t *testing.T) {
-	v := NewView(handMade())
+	v := view.NewView(handMade())
 	src := handMade()
 	for c := range src.Cnodes {
 		if got := MatchCnode(v.Experiment(), src, c); got != c {
@@ -47,7 +48,7 @@ func TestMatchAcrossExperiments(t *testing.T) {
 		}
 	}
 	for s := range src.System {
-		if got := MatchSystem(v.Experiment(), src, s); got != s {
+		if got := matchSystem(v.Experiment(), src, s); got != s {
 			t.Errorf("system node %d (%s) matched %d", s, src.System[s].Name, got)
 		}
 	}
@@ -60,10 +61,10 @@ func TestMatchAcrossExperiments(t *testing.T) {
 	}
 	// Processes match by rank whatever the machine and node names.
 	src.System[0].Name, src.System[1].Name = "other", "elsewhere"
-	if got := MatchSystem(v.Experiment(), src, 6); got != 6 {
+	if got := matchSystem(v.Experiment(), src, 6); got != 6 {
 		t.Errorf("rank 1's thread matched %d", got)
 	}
-	if got := MatchSystem(v.Experiment(), src, 1); got != -1 {
+	if got := matchSystem(v.Experiment(), src, 1); got != -1 {
 		t.Errorf("a renamed node matched %d", got)
 	}
 }
@@ -74,7 +75,7 @@ func TestPerfDiffReportAndFocus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := NewPerfDiffReport(res, &a.Metrics[0], "A", "B", numfmt.Cube())
+	rep := newPerfDiffReport(res, &a.Metrics[0], "A", "B", numfmt.Cube())
 	if len(rep.Rows) != len(res.Foci) || len(rep.Rows) == 0 {
 		t.Fatalf("%d rows for %d foci", len(rep.Rows), len(res.Foci))
 	}
@@ -86,9 +87,9 @@ func TestPerfDiffReportAndFocus(t *testing.T) {
 	if !first.Significant || first.CallPath != "main/bar" || !near(first.Diff, 10) || first.TextDiff != "10.00" {
 		t.Errorf("first row %+v", first)
 	}
-	v := NewView(a)
+	v := view.NewView(a)
 	m, c, s := FocusNodes(v, res, first.Focus)
-	if m != mTime || c != cBar || s != (Node{SystemNode, 4}) {
+	if m != mTime || c != cBar || s != (view.Node{Kind: view.SystemNode, Index: 4}) {
 		t.Errorf("focus nodes %v %v %v", m, c, s)
 	}
 }

@@ -1,26 +1,30 @@
-package view
+package analysisview
 
-import "testing"
+import (
+	"testing"
+
+	"cubeview/view"
+)
 
 // BenchmarkStatsCompute computes what the statistics panel shows for the
 // root call path of the generated 10,000 × 1,000 experiment, with the
 // top call paths (analysis.Statistics over every call path) and the two
 // box plots drawn at panel size.
 func BenchmarkStatsCompute(b *testing.B) {
-	v := NewView(big(b))
+	v := view.NewView(big(b))
 	mustUpdate(b, v)
-	req, err := StatsRequestOf(v, 10)
+	req, err := statsRequestOf(v, 10)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := req.Compute()
+		rep, err := req.compute()
 		if err != nil {
 			b.Fatal(err)
 		}
-		sel, top, err := rep.Charts()
+		sel, top, err := rep.charts()
 		if err != nil {
 			b.Fatal(err)
 		}

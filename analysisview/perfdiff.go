@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"cubeview/analysis"
 	"cubeview/model"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // PerfDiffRow is one line of the result list of a performance difference.
@@ -29,9 +30,9 @@ type PerfDiffReport struct {
 	Rows         []PerfDiffRow
 }
 
-// NewPerfDiffReport formats res for people; nameA and nameB name the two
+// newPerfDiffReport formats res for people; nameA and nameB name the two
 // experiments and m (of either experiment) is the metric compared.
-func NewPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nameB string, f numfmt.Format) *PerfDiffReport {
+func newPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nameB string, f numfmt.Format) *PerfDiffReport {
 	integer := m.IsInteger()
 	r := &PerfDiffReport{Result: res, NameA: nameA, NameB: nameB}
 	unit := m.Unit
@@ -90,24 +91,24 @@ func (r *PerfDiffReport) Cell(i, c int) string {
 
 // SortKey returns what row i's column c sorts by; the difference sorts
 // by its signed value (largest increase first, or largest decrease).
-func (r *PerfDiffReport) SortKey(i, c int) SortKey {
+func (r *PerfDiffReport) SortKey(i, c int) view.SortKey {
 	row := &r.Rows[i]
 	switch c {
 	case PerfDiffSignificant:
 		if row.Significant {
-			return NumKey(1)
+			return view.NumKey(1)
 		}
-		return NumKey(0)
+		return view.NumKey(0)
 	case PerfDiffA:
-		return NumKey(row.A)
+		return view.NumKey(row.A)
 	case PerfDiffB:
-		return NumKey(row.B)
+		return view.NumKey(row.B)
 	case PerfDiffDelta:
-		return NumKey(row.Diff)
+		return view.NumKey(row.Diff)
 	case PerfDiffCallPath:
-		return TextKey(row.CallPath)
+		return view.TextKey(row.CallPath)
 	}
-	return TextKey(row.System)
+	return view.TextKey(row.System)
 }
 
 // Numeric reports whether column c holds numbers.
@@ -120,10 +121,10 @@ func metricName(m *model.Metric) string {
 	return m.UniqName
 }
 
-// ParseDelta reads the δ of a performance difference: a number ≥ 0 in
+// parseDelta reads the δ of a performance difference: a number ≥ 0 in
 // the metric's unit, or with relative a percentage of the whole-program
 // value, returned as a fraction.
-func ParseDelta(text string, relative bool) (float64, error) {
+func parseDelta(text string, relative bool) (float64, error) {
 	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "%"))
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
@@ -141,19 +142,19 @@ func ParseDelta(text string, relative bool) (float64, error) {
 // FocusNodes returns the rows of v that show focus f of res:
 // the metric, the call path and the system node; a zero Node where the
 // view has no such row or the focus covers all roots of a tree.
-func FocusNodes(v *View, res *analysis.PerfDiffResult, f analysis.Focus) (metric, call, system Node) {
+func FocusNodes(v *view.View, res *analysis.PerfDiffResult, f analysis.Focus) (metric, call, system view.Node) {
 	e := v.Experiment()
 	if m := e.MetricByName(res.Metric); m >= 0 {
-		metric = Node{MetricNode, m}
+		metric = view.Node{Kind: view.MetricNode, Index: m}
 	}
 	if c := MatchCnode(e, res.Domain, f.Cnode); c >= 0 {
-		call = Node{CnodeNode, c}
+		call = view.Node{Kind: view.CnodeNode, Index: c}
 	}
-	s := MatchSystem(e, res.Domain, f.System)
+	s := matchSystem(e, res.Domain, f.System)
 	if f.System < 0 && len(e.SystemRoots) == 1 {
 		s = e.SystemRoots[0]
 	}
-	system = v.Showing(Node{SystemNode, s})
+	system = v.Showing(view.Node{Kind: view.SystemNode, Index: s})
 	return metric, call, system
 }
 
@@ -182,9 +183,9 @@ func (p *PerfDiffReport) Header(c int) string {
 	return ""
 }
 
-// PerfDiffMetric returns the metric uniq of a, or of b when a does not
+// perfDiffMetric returns the metric uniq of a, or of b when a does not
 // have it; nil when neither has.
-func PerfDiffMetric(a, b *model.Experiment, uniq string) *model.Metric {
+func perfDiffMetric(a, b *model.Experiment, uniq string) *model.Metric {
 	if m := a.MetricByName(uniq); m >= 0 {
 		return &a.Metrics[m]
 	}

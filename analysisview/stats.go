@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"cmp"
@@ -11,12 +11,13 @@ import (
 	"cubeview/chart"
 	"cubeview/model"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
-// StatsRequest is what the statistics panel shows, taken from a view on
-// its goroutine so that Compute can run on another: the selected metric
+// statsRequest is what the statistics panel shows, taken from a view on
+// its goroutine so that compute can run on another: the selected metric
 // and call selection, and their values per location.
-type StatsRequest struct {
+type statsRequest struct {
 	Exp *model.Experiment
 	// Metric and MetricIncl are the metric selection (exclusive when the
 	// metric is expanded in its pane).
@@ -35,38 +36,38 @@ type StatsRequest struct {
 	Format numfmt.Format
 }
 
-// StatsKey identifies what a StatsRequest depends on, so that a panel
+// statsKey identifies what a statsRequest depends on, so that a panel
 // recomputes only when it changes.
-type StatsKey struct {
+type statsKey struct {
 	Exp        *model.Experiment
 	Metric     int
 	MetricIncl bool
-	Call       Node
+	Call       view.Node
 	CallIncl   bool
 }
 
-// StatsKeyOf returns the key of the request StatsRequestOf would return
+// statsKeyOf returns the key of the request statsRequestOf would return
 // now for v.
-func StatsKeyOf(v *View) StatsKey {
+func statsKeyOf(v *view.View) statsKey {
 	s := v.Selection()
-	return StatsKey{Exp: v.Experiment(), Metric: s.Metric.Metric, MetricIncl: s.Metric.Inclusive, Call: s.Call, CallIncl: s.CallIncl}
+	return statsKey{Exp: v.Experiment(), Metric: s.Metric.Metric, MetricIncl: s.Metric.Inclusive, Call: s.Call, CallIncl: s.CallIncl}
 }
 
-// StatsRequestOf returns the statistics of the current selection of v
+// statsRequestOf returns the statistics of the current selection of v
 // to compute; v must be up to date (Update).
-func StatsRequestOf(v *View, top int) (StatsRequest, error) {
+func statsRequestOf(v *view.View, top int) (statsRequest, error) {
 	s, e := v.Selection(), v.Experiment()
 	ms := s.Metric
 	if !s.HasMetric {
-		return StatsRequest{}, errors.New("statistics: select a metric")
+		return statsRequest{}, errors.New("statistics: select a metric")
 	}
 	if r := e.Metrics[ms.Metric].Unavailable; r != "" {
-		return StatsRequest{}, fmt.Errorf("statistics: metric %s has no values: %s", v.Label(Node{MetricNode, ms.Metric}), r)
+		return statsRequest{}, fmt.Errorf("statistics: metric %s has no values: %s", v.Label(view.Node{Kind: view.MetricNode, Index: ms.Metric}), r)
 	}
 	if !s.Call.Valid() || s.Locations == nil {
-		return StatsRequest{}, errors.New("statistics: select a call path")
+		return statsRequest{}, errors.New("statistics: select a call path")
 	}
-	return StatsRequest{
+	return statsRequest{
 		Exp: e, Metric: ms.Metric, MetricIncl: ms.Inclusive,
 		Call: s.CallName, Values: slices.Clone(s.Locations), CallIncl: s.CallIncl,
 		Top: top, Format: v.Appearance().NumberFormat(),
@@ -95,10 +96,10 @@ type StatsReport struct {
 	ValueLabel string
 }
 
-// Compute summarizes the request's values and the metric's top call
+// compute summarizes the request's values and the metric's top call
 // paths (analysis.Statistics, each call path's own values). It may take
 // long on a large experiment: call it off the UI goroutine.
-func (r StatsRequest) Compute() (*StatsReport, error) {
+func (r statsRequest) compute() (*StatsReport, error) {
 	e := r.Exp
 	m := &e.Metrics[r.Metric]
 	s := analysis.Summarize(r.Values)
@@ -219,9 +220,9 @@ func valueLabel(m *model.Metric) string {
 	return name
 }
 
-// Charts returns the box plot of the call selection and that of the top
+// charts returns the box plot of the call selection and that of the top
 // call paths (nil when there are none).
-func (rep *StatsReport) Charts() (selected, top *chart.Chart, err error) {
+func (rep *StatsReport) charts() (selected, top *chart.Chart, err error) {
 	if rep.Summary.Count > 0 {
 		if selected, err = chart.BoxChart(rep.Box.Label, rep.ValueLabel, []chart.Box{rep.Box}); err != nil {
 			return nil, nil, err
