@@ -22,13 +22,13 @@ type Note struct {
 // lines lines; dropped counts annotations beyond the last line (the file
 // differs from the measured one). info says what the values are.
 func notesOf(v *view.View, file string, lines int) (notes map[int][]Note, dropped int, info string) {
-	e := v.Experiment()
+	e, shown := v.Experiment(), v.Values()
 	vals := sourceview.Values{Cnodes: make([]float64, len(e.Cnodes)), Regions: make([]float64, len(e.Regions))}
 	for c := range vals.Cnodes {
-		vals.Cnodes[c] = v.Values().Inclusive(view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
+		vals.Cnodes[c] = shown.Inclusive(view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
 	}
 	for r := range vals.Regions {
-		vals.Regions[r] = v.Values().Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
+		vals.Regions[r] = shown.Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
 	}
 	raw := sourceview.Annotations(e, file, vals)
 	notes = make(map[int][]Note, len(raw))
@@ -43,8 +43,8 @@ func notesOf(v *view.View, file string, lines int) (notes map[int][]Note, droppe
 			if a.Kind == sourceview.RegionBegin {
 				n = view.Node{Kind: view.RegionNode, Index: a.Index}
 			}
-			a.Value = v.Values().CallValue(n)
-			ns[i] = Note{Annotation: a, Cell: v.Values().CallCell(a.Value)}
+			a.Value = shown.ModeValue(view.CallPane, n, shown.Inclusive(view.CallPane, n))
+			ns[i] = Note{Annotation: a, Cell: shown.CallCell(a.Value)}
 		}
 		notes[line] = ns
 	}

@@ -244,7 +244,7 @@ func (cnodeRow) label(v *View, i int) string {
 
 func (cnodeRow) description(v *View, i int) string {
 	c := &v.exp.Cnodes[i]
-	s := regionText(&v.exp.Regions[c.Region])
+	s := RegionText(&v.exp.Regions[c.Region])
 	if c.CallFile != "" && c.CallLine > 0 {
 		s += fmt.Sprintf("; called from %s:%d", c.CallFile, c.CallLine)
 	} else if c.CallLine > 0 {
@@ -297,7 +297,7 @@ func (regionRow) exclusive(v *View, i int) float64 { return at(v.values.regExcl,
 
 func (regionRow) description(v *View, i int) string {
 	n := len(v.regionCnodes[i])
-	return regionText(&v.exp.Regions[i]) + "; " + Count(n, "call path")
+	return RegionText(&v.exp.Regions[i]) + "; " + Count(n, "call path")
 }
 
 // ownRoot: every region is a root of the flat profile; the whole call
@@ -499,9 +499,9 @@ func nodes(k NodeKind, idx []int) []Node {
 	return out
 }
 
-// regionText describes a region for tooltips: its name, file and lines
+// RegionText describes a region for tooltips: its name, file and lines
 // and description.
-func regionText(r *model.Region) string {
+func RegionText(r *model.Region) string {
 	s := r.Name
 	switch {
 	case r.Module != "" && r.Begin > 0 && r.End > 0:

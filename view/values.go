@@ -250,10 +250,49 @@ func (vs *Values) computeSystem(ms model.MetricSel, ok bool) {
 		vs.fail(fmt.Errorf("metric %q: %w", v.exp.Metrics[ms.Metric].UniqName, err))
 		return
 	}
-	sys = v.graph.systemValues(ms, sys)
+	sys = toolSystemValues(v, ms, sys)
 	vs.sysVals = sys
 	vs.locVals = v.exp.LocationsOf(sys)
 	vs.peers.compute(v.exp, sys)
+}
+
+// toolSystemValues returns the system values of the call selection: sys,
+// unless it is a collapsed flat-profile region whose inclusive value is
+// the tool's own (a call-graph experiment) and differs from sys, which
+// then misses the region's callees. The tool recorded that value summed
+// over all locations only, so it is shown where that sum is the value:
+// on the only location and its ancestors, or on the only system root;
+// other system nodes have no value.
+func toolSystemValues(v *View, ms model.MetricSel, sys []float64) []float64 {
+	n := v.panes[CallPane].selected
+	e := v.exp
+	if !v.flat || n.Kind != RegionNode || v.expandedBranch(CallPane, n) || e.Metrics[ms.Metric].Aggregation != model.Sum {
+		return sys
+	}
+	if _, tool := e.RegionInclusive(ms.Metric, n.Index); !tool {
+		return sys
+	}
+	incl, total := at(v.values.regIncl, n.Index), 0.0
+	for _, r := range e.SystemRoots {
+		total += sys[r]
+	}
+	if total == incl {
+		return sys
+	}
+	out := make([]float64, len(sys))
+	if len(e.Locations) == 1 {
+		for s := e.Locations[0]; s >= 0; s = e.System[s].Parent {
+			out[s] = incl
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	if len(e.SystemRoots) == 1 {
+		out[e.SystemRoots[0]] = incl
+	}
+	return out
 }
 
 // regionSelection returns the call paths a flat-profile row stands for:
@@ -406,6 +445,11 @@ func maxAbs(m, x float64) float64 {
 // d, whatever its state; NaN when undefined.
 func (vs *Values) Inclusive(d Dim, n Node) float64 { return kindOf(n).inclusive(vs.v, n.Index) }
 
+// Exclusive returns the absolute value n shows in pane d when expanded
+// (a call path's or region's own), whatever its state; NaN when
+// undefined, as for system nodes, which have no value of their own.
+func (vs *Values) Exclusive(d Dim, n Node) float64 { return kindOf(n).exclusive(vs.v, n.Index) }
+
 // absolute returns the absolute value n shows in its current state:
 // inclusive when collapsed, exclusive when expanded, undefined (NaN) for
 // an expanded system node, which has no value of its own.
@@ -424,19 +468,24 @@ func at(s []float64, i int) float64 {
 }
 
 // Value returns what n shows in pane d's value mode (NaN: undefined).
-func (vs *Values) Value(d Dim, n Node) float64 {
-	a := vs.absolute(d, n)
+func (vs *Values) Value(d Dim, n Node) float64 { return vs.ModeValue(d, n, vs.absolute(d, n)) }
+
+// ModeValue returns x, an absolute value of row n of pane d (its own,
+// its inclusive one whatever its state, an arc's cost into it), in pane
+// d's value mode: x itself, a percentage of the mode's reference, a
+// position among n's peers.
+func (vs *Values) ModeValue(d Dim, n Node, x float64) float64 {
 	mode := vs.v.panes[d].mode
 	switch mode {
 	case Absolute:
-		return a
+		return x
 	case PeerDistribution:
 		if n.Kind != SystemNode || vs.sysVals == nil {
 			return math.NaN()
 		}
-		return vs.peers.position(n.Index, a, vs.v.look.format)
+		return vs.peers.position(n.Index, x, vs.v.look.format)
 	}
-	return vs.percent(a, vs.reference(d, n, mode))
+	return vs.percent(x, vs.reference(d, n, mode))
 }
 
 // percent returns 100·x/ref, treating magnitudes below the zero
@@ -573,18 +622,9 @@ func (vs *Values) Unit(d Dim, n Node) string {
 	return ""
 }
 
-// CallValue returns what the source panel shows for a call path or
-// region n: its inclusive value of the selected metric in the call pane's
-// value mode, whatever n's state in the pane.
-func (vs *Values) CallValue(n Node) float64 {
-	x := vs.Inclusive(CallPane, n)
-	if mode := vs.v.panes[CallPane].mode; mode != Absolute {
-		return vs.percent(x, vs.reference(CallPane, n, mode))
-	}
-	return x
-}
-
-// CallCell returns how a CallValue looks: in the call pane's colour range,
+// CallCell returns how a value x of the call pane's mode looks outside
+// the pane (an arc's cost, a source line's inclusive value): in the call
+// pane's colour range,
 // larger magnitudes (a region's inclusive value above an expanded call
 // path) taking the end colour unless the user set the range, so that equal
 // values look alike in the pane and beside the source.

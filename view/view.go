@@ -39,7 +39,6 @@ type View struct {
 	finder  Finder
 	markers Markers
 	hot     HotPath
-	graph   callGraph
 }
 
 type paneState struct {
@@ -53,7 +52,7 @@ type paneState struct {
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
 	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue}
-	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.graph.v = v, v, v, v, v
+	v.values.v, v.finder.v, v.markers.v, v.hot.v = v, v, v, v
 	v.values.reset(len(e.Metrics))
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
@@ -419,7 +418,3 @@ func rowState(v *View, d Dim, n Node) string {
 func metricState(v *View, ms Node) string {
 	return fmt.Sprintf("metric %s (%s)", v.Label(ms), rowState(v, MetricPane, ms))
 }
-
-// CallGraph returns the callers and callees of the selected region with
-// the selected metric's values (call Update first).
-func (v *View) CallGraph() CallGraphReport { return v.graph.report() }

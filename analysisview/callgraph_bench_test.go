@@ -1,10 +1,11 @@
-package view
+package analysisview
 
 import (
 	"math/rand"
 	"testing"
 
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // flatGraph builds a call-graph experiment as a big callgrind file gives:
@@ -47,19 +48,20 @@ func flatGraph(regions, arcs int) *model.Experiment {
 // graph of 160,000 arcs, the size of a large callgrind profile.
 func BenchmarkCallGraphReport(b *testing.B) {
 	e := flatGraph(20000, 160000)
-	v := NewView(e)
+	v := view.NewView(e)
 	v.SetFlat(true)
 	if err := v.Update(); err != nil {
 		b.Fatal(err)
 	}
+	var g CallGraph
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Select(CallPane, Node{RegionNode, i % 20000})
+		v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: i % 20000})
 		if err := v.Update(); err != nil {
 			b.Fatal(err)
 		}
-		if rep := v.CallGraph(); rep.Region < 0 {
+		if rep := g.Report(v); rep.Region < 0 {
 			b.Fatal("no region")
 		}
 	}
@@ -69,16 +71,17 @@ func BenchmarkCallGraphReport(b *testing.B) {
 // selection's Update.
 func BenchmarkCallGraphReportOnly(b *testing.B) {
 	e := flatGraph(20000, 160000)
-	v := NewView(e)
+	v := view.NewView(e)
 	v.SetFlat(true)
-	v.Select(CallPane, Node{RegionNode, 7})
+	v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: 7})
 	if err := v.Update(); err != nil {
 		b.Fatal(err)
 	}
+	var g CallGraph
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if rep := v.CallGraph(); rep.Region != 7 {
+		if rep := g.Report(v); rep.Region != 7 {
 			b.Fatal("wrong region")
 		}
 	}

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // annotateTree is one function of callgrind_annotate --tree=both: its
@@ -134,8 +135,8 @@ func TestCallGraphEqualsCallgrindAnnotate(t *testing.T) {
 			for r := range e.Regions {
 				byLabel[annotateLabel(e, r)] = r
 			}
-			v := NewView(e)
-			if !HasCallGraph(v.Experiment()) || !PrefersFlat(e) {
+			v := view.NewView(e)
+			if !view.HasCallGraph(v.Experiment()) || !view.PrefersFlat(e) {
 				t.Fatal("a callgrind experiment should have a call graph and open as a flat profile")
 			}
 			v.SetFlat(true)
@@ -170,14 +171,14 @@ func TestCallGraphEqualsCallgrindAnnotate(t *testing.T) {
 					t.Errorf("no region for %q", fn.label)
 					continue
 				}
-				v.Select(CallPane, Node{RegionNode, r})
+				v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
 				var callers, callees [][]CallGraphRow
 				for i, m := range metrics {
-					v.Select(MetricPane, Node{MetricNode, m})
+					v.Select(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 					if err := v.Update(); err != nil {
 						t.Fatal(err)
 					}
-					rep := v.CallGraph()
+					rep := new(CallGraph).Report(v)
 					// One order for every event: by label and calls.
 					for _, rows := range [][]CallGraphRow{rep.Callers, rep.Callees} {
 						slices.SortStableFunc(rows, func(a, b CallGraphRow) int {
@@ -185,7 +186,7 @@ func TestCallGraphEqualsCallgrindAnnotate(t *testing.T) {
 						})
 					}
 					callers, callees = append(callers, rep.Callers), append(callees, rep.Callees)
-					if got := strconv.FormatFloat(at(v.values.regIncl, r), 'f', -1, 64); got != fn.inclusive[i] {
+					if got := strconv.FormatFloat(v.Values().Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r}), 'f', -1, 64); got != fn.inclusive[i] {
 						t.Errorf("%s %s: inclusive %s, callgrind_annotate %s", fn.label, events[i], got, fn.inclusive[i])
 					}
 				}

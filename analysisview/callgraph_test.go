@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // gprofLine is one line of a gprof call-graph entry as the report prints
@@ -173,11 +174,11 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !PrefersFlat(e) {
+			if !view.PrefersFlat(e) {
 				t.Error("a gprof experiment should open as a flat profile")
 			}
-			v := NewView(e)
-			if !HasCallGraph(v.Experiment()) {
+			v := view.NewView(e)
+			if !view.HasCallGraph(v.Experiment()) {
 				t.Fatal("no call graph")
 			}
 			v.SetFlat(true)
@@ -191,11 +192,11 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 					t.Errorf("no region for [%d]", ent.index)
 					continue
 				}
-				v.Select(CallPane, Node{RegionNode, r})
+				v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
 				if err := v.Update(); err != nil {
 					t.Fatal(err)
 				}
-				rep := v.CallGraph()
+				rep := new(CallGraph).Report(v)
 				if rep.Region != r {
 					t.Fatalf("report of region %d, want %d", rep.Region, r)
 				}
@@ -208,7 +209,7 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 				// A cycle as a whole holds no time of its own (its members
 				// do, and would be counted twice); its inclusive time is
 				// gprof's.
-				self, incl, row := at(v.values.regExcl, r), at(v.values.regIncl, r), v.Values().Inclusive(CallPane, Node{RegionNode, r})
+				self, incl, row := v.Values().Exclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r}), v.Values().Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r}), v.Values().Inclusive(view.CallPane, view.Node{Kind: view.RegionNode, Index: r})
 				if e.Regions[r].Role == "artificial" {
 					self = ent.self
 				}
@@ -219,7 +220,7 @@ func TestCallGraphEqualsGprof(t *testing.T) {
 					t.Errorf("[%d] %s: self %v, inclusive %v (row %v), want gprof's %v and %v",
 						ent.index, e.Regions[r].Name, self, incl, row, ent.self, ent.inclusive)
 				}
-				if rep.Inclusive.Text != v.look.format.Format(v.graph.value(incl), false) {
+				if rep.Inclusive.Text != v.Appearance().NumberFormat().Format(v.Values().ModeValue(view.CallPane, view.Node{Kind: view.RegionNode, Index: r}, incl), false) {
 					t.Errorf("[%d]: inclusive shown as %q", ent.index, rep.Inclusive.Text)
 				}
 				if !strings.Contains(rep.Title, "as the tool computed it") {
@@ -238,15 +239,15 @@ func TestCallGraphModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := NewView(e)
+	v := view.NewView(e)
 	v.SetFlat(true)
 	region := gprofIndex(t, e)
 	main, rd, upd := region[1], region[2], region[5]
-	v.Select(CallPane, Node{RegionNode, main})
+	v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: main})
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
-	rep := v.CallGraph()
+	rep := new(CallGraph).Report(v)
 	// main [1]: called spontaneously; its callees read_all_makefiles
 	// (0.00 + 0.18, 5 calls) and update_goal_chain (0.00 + 0.13, 10) first.
 	if len(rep.Callers) != 1 || rep.Callers[0].Region != -1 || rep.Callers[0].Label != "<spontaneous>" || rep.Callers[0].Node.Valid() {
@@ -256,23 +257,23 @@ func TestCallGraphModes(t *testing.T) {
 		t.Fatalf("%d callees of main, want the report's 28", len(rep.Callees))
 	}
 	first := rep.Callees[0]
-	if first.Region != rd || first.Calls != 5 || first.CallsText != "5" || first.Value != 0.18 || first.Text != "0.18" || first.Node != (Node{RegionNode, rd}) {
+	if first.Region != rd || first.Calls != 5 || first.CallsText != "5" || first.Value != 0.18 || first.Text != "0.18" || first.Node != (view.Node{Kind: view.RegionNode, Index: rd}) {
 		t.Errorf("first callee of main: %+v", first)
 	}
 	// eval [4] calls find_char_unquote 12980 times ("12980/23480"),
 	// printed in full.
-	v.Select(CallPane, Node{RegionNode, region[4]})
+	v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: region[4]})
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
-	if r := v.CallGraph().Callees[0]; r.Label != "find_char_unquote" || r.CallsText != "12980" {
+	if r := new(CallGraph).Report(v).Callees[0]; r.Label != "find_char_unquote" || r.CallsText != "12980" {
 		t.Errorf("first callee of eval: %s, %q calls", r.Label, r.CallsText)
 	}
-	v.Select(CallPane, Node{RegionNode, main})
+	v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: main})
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
-	rep = v.CallGraph()
+	rep = new(CallGraph).Report(v)
 	if rep.Callees[1].Region != upd || rep.Callees[1].Value != 0.13 {
 		t.Errorf("second callee of main: %+v", rep.Callees[1])
 	}
@@ -281,26 +282,26 @@ func TestCallGraphModes(t *testing.T) {
 			t.Errorf("callees not ordered by cost at %d: %v after %v", i, rep.Callees[i].Value, rep.Callees[i-1].Value)
 		}
 	}
-	if first.Color == (Cell{}).Color || first.Relief == 0 {
+	if first.Color == (view.Cell{}).Color || first.Relief == 0 {
 		t.Errorf("first callee has no colour or relief: %+v", first.Cell)
 	}
 	// Percent of the whole program (gprof's "% time" column): 0.18 of 0.33 s.
-	v.SetMode(CallPane, OwnRootPercent)
+	v.SetMode(view.CallPane, view.OwnRootPercent)
 	total, err := e.MetricTotal(model.MetricSel{Metric: 0, Inclusive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep = v.CallGraph()
+	rep = new(CallGraph).Report(v)
 	if want := 100 * 0.18 / total; math.Abs(rep.Callees[0].Value-want) > 1e-9 || math.Abs(total-0.33) > 1e-9 {
 		t.Errorf("read_all_makefiles in percent: %v, want %v (total %v)", rep.Callees[0].Value, want, total)
 	}
 	// The visits metric has no arc values: calls are shown, costs are not.
-	v.SetMode(CallPane, Absolute)
-	v.Select(MetricPane, Node{MetricNode, e.MetricByName("visits")})
+	v.SetMode(view.CallPane, view.Absolute)
+	v.Select(view.MetricPane, view.Node{Kind: view.MetricNode, Index: e.MetricByName("visits")})
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
-	rep = v.CallGraph()
+	rep = new(CallGraph).Report(v)
 	for _, r := range rep.Callees {
 		if !math.IsNaN(r.Value) || r.CallsText == "" || r.Text != "-" && r.Text != "" {
 			t.Errorf("visits: callee %s shows %q (%v) with calls %q", r.Label, r.Text, r.Value, r.CallsText)
@@ -308,24 +309,24 @@ func TestCallGraphModes(t *testing.T) {
 	}
 	// In the call tree a caller names its region's call path.
 	v.SetFlat(false)
-	v.Select(CallPane, v.graph.regionRow(rd))
+	v.Select(view.CallPane, regionRow(v, rd))
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
-	rep = v.CallGraph()
-	if rep.Region != rd || len(rep.Callers) != 1 || rep.Callers[0].Node.Kind != CnodeNode || e.Cnodes[rep.Callers[0].Node.Index].Region != main {
+	rep = new(CallGraph).Report(v)
+	if rep.Region != rd || len(rep.Callers) != 1 || rep.Callers[0].Node.Kind != view.CnodeNode || e.Cnodes[rep.Callers[0].Node.Index].Region != main {
 		t.Errorf("read_all_makefiles in the call tree: region %d, callers %+v", rep.Region, rep.Callers)
 	}
 }
 
 // TestCallGraphAbsent: experiments without arcs say why there is nothing.
 func TestCallGraphAbsent(t *testing.T) {
-	v := NewView(handMade())
+	v := view.NewView(handMade())
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
-	rep := v.CallGraph()
-	if HasCallGraph(v.Experiment()) || PrefersFlat(handMade()) || rep.Note == "" || len(rep.Callers)+len(rep.Callees) != 0 {
+	rep := new(CallGraph).Report(v)
+	if view.HasCallGraph(v.Experiment()) || view.PrefersFlat(handMade()) || rep.Note == "" || len(rep.Callers)+len(rep.Callees) != 0 {
 		t.Errorf("hand-made experiment: %+v", rep)
 	}
 }
@@ -365,16 +366,16 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 	if err := e.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	v := NewView(e)
+	v := view.NewView(e)
 	v.SetFlat(true)
 	check := func(region int, want []float64) {
 		t.Helper()
-		v.Select(CallPane, Node{RegionNode, region})
+		v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: region})
 		if err := v.Update(); err != nil {
 			t.Fatal(err)
 		}
 		for s, w := range want {
-			got := v.Values().Inclusive(SystemPane, Node{SystemNode, s})
+			got := v.Values().Inclusive(view.SystemPane, view.Node{Kind: view.SystemNode, Index: s})
 			if got != w && !(math.IsNaN(got) && math.IsNaN(w)) {
 				t.Errorf("region %s, system node %s: %v, want %v", e.Regions[region].Name, e.System[s].Name, got, w)
 			}
@@ -383,12 +384,12 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 	nan := math.NaN()
 	// main: 10 in all, per thread unknown (its own 1 + 1 misses work).
 	check(0, []float64{10, nan, nan, nan})
-	if title := v.CallGraph().Title; !strings.Contains(title, "per location unknown") {
+	if title := new(CallGraph).Report(v).Title; !strings.Contains(title, "per location unknown") {
 		t.Errorf("title %q does not say why the threads show no value", title)
 	}
 	// work calls nothing: the tool's 8 is its own 5 + 3, per thread known.
 	check(1, []float64{8, 8, 5, 3})
-	if title := v.CallGraph().Title; strings.Contains(title, "per location unknown") {
+	if title := new(CallGraph).Report(v).Title; strings.Contains(title, "per location unknown") {
 		t.Errorf("title %q", title)
 	}
 
@@ -397,22 +398,22 @@ func TestSystemValuesOfToolInclusive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v = NewView(g)
+	v = view.NewView(g)
 	v.SetFlat(true)
-	v.Select(CallPane, Node{RegionNode, 0})
+	v.Select(view.CallPane, view.Node{Kind: view.RegionNode, Index: 0})
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
 	loc := g.Locations[0]
 	for s := loc; s >= 0; s = g.System[s].Parent {
-		if got := v.Values().Inclusive(SystemPane, Node{SystemNode, s}); math.Abs(got-0.33) > 1e-12 {
+		if got := v.Values().Inclusive(view.SystemPane, view.Node{Kind: view.SystemNode, Index: s}); math.Abs(got-0.33) > 1e-12 {
 			t.Errorf("gnu1 main on %s: %v, want gprof's 0.33", g.System[s].Name, got)
 		}
 	}
 }
 
 func TestCallGraphRowColumns(t *testing.T) {
-	r := CallGraphRow{Label: "foo", CallsText: "12", Cell: Cell{Text: "3.00"}}
+	r := CallGraphRow{Label: "foo", CallsText: "12", Cell: view.Cell{Text: "3.00"}}
 	var got []string
 	for c := range CallGraphColumns {
 		got = append(got, r.Column(c))
