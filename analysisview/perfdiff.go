@@ -91,24 +91,24 @@ func (r *PerfDiffReport) Cell(i, c int) string {
 
 // SortKey returns what row i's column c sorts by; the difference sorts
 // by its signed value (largest increase first, or largest decrease).
-func (r *PerfDiffReport) SortKey(i, c int) view.SortKey {
+func (r *PerfDiffReport) SortKey(i, c int) SortKey {
 	row := &r.Rows[i]
 	switch c {
 	case PerfDiffSignificant:
 		if row.Significant {
-			return view.NumKey(1)
+			return NumKey(1)
 		}
-		return view.NumKey(0)
+		return NumKey(0)
 	case PerfDiffA:
-		return view.NumKey(row.A)
+		return NumKey(row.A)
 	case PerfDiffB:
-		return view.NumKey(row.B)
+		return NumKey(row.B)
 	case PerfDiffDelta:
-		return view.NumKey(row.Diff)
+		return NumKey(row.Diff)
 	case PerfDiffCallPath:
-		return view.TextKey(row.CallPath)
+		return TextKey(row.CallPath)
 	}
-	return view.TextKey(row.System)
+	return TextKey(row.System)
 }
 
 // Numeric reports whether column c holds numbers.

@@ -8,7 +8,6 @@ import (
 	"cubeview/analysis"
 	"cubeview/model"
 	"cubeview/numfmt"
-	"cubeview/view"
 )
 
 func TestScalingChoices(t *testing.T) {
@@ -73,7 +72,7 @@ func TestReportSortKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The report lists the largest first; ascending turns it round.
-	order := view.TableSort{Column: 1}.Order(len(rep.Rows), rep.SortKey)
+	order := TableSort{Column: 1}.Order(len(rep.Rows), rep.SortKey)
 	for i := 1; i < len(order); i++ {
 		if rep.nums[order[i-1]][0] > rep.nums[order[i]][0] {
 			t.Errorf("scaling rows %v not by value", order)

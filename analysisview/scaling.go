@@ -11,7 +11,6 @@ import (
 	"cubeview/chart"
 	"cubeview/model"
 	"cubeview/numfmt"
-	"cubeview/view"
 )
 
 // XSource says where the x value of each trial of a scaling study comes
@@ -194,11 +193,11 @@ func finite(x float64) float64 {
 }
 
 // SortKey returns what cell (r, c) of the table sorts by.
-func (r *ScalingReport) SortKey(row, c int) view.SortKey {
+func (r *ScalingReport) SortKey(row, c int) SortKey {
 	if c == 0 {
-		return view.TextKey(r.Rows[row][0])
+		return TextKey(r.Rows[row][0])
 	}
-	return view.NumKey(r.nums[row][c-1])
+	return NumKey(r.nums[row][c-1])
 }
 
 // Numeric reports whether column c holds numbers.

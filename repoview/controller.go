@@ -65,7 +65,7 @@ type Events struct {
 // its Events.
 type Controller struct {
 	B   *Browser
-	run func(work, done func())
+	run view.Runner
 	do  func(func())
 	ev  Events
 
@@ -81,7 +81,7 @@ type Controller struct {
 // NewController returns the controller of a repository window; run runs
 // work off the UI goroutine and then done on it (tests run both at once),
 // do runs a function on the UI goroutine (from work).
-func NewController(run func(work, done func()), do func(func()), ev Events) *Controller {
+func NewController(run view.Runner, do func(func()), ev Events) *Controller {
 	return &Controller{B: NewBrowser(), run: run, do: do, ev: ev}
 }
 

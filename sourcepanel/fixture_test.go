@@ -17,7 +17,6 @@ var (
 	cBar3 = view.Node{Kind: view.CnodeNode, Index: 3}
 	cBar  = view.Node{Kind: view.CnodeNode, Index: 4}
 	rFoo  = view.Node{Kind: view.RegionNode, Index: 1}
-	rBar  = view.Node{Kind: view.RegionNode, Index: 2}
 )
 
 func mustUpdate(t testing.TB, v *view.View) {

@@ -28,7 +28,7 @@ type App struct {
 
 	// async runs work off the UI goroutine and then done on it; tests
 	// replace it with a synchronous runner.
-	async func(work, done func())
+	async view.Runner
 	// fatal, if set, receives errors instead of dialogs (snapshot mode).
 	fatal func(error)
 	// onDocument, if set, is called when a window receives its experiment.

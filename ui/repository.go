@@ -206,7 +206,7 @@ func (rw *repoWindow) build() {
 		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
 		title:    func(c int) string { return rw.c.Hits().Column(c) },
 		cell:     func(r, c int) string { return rw.c.Hits().Rows[r][c] },
-		key:      func(r, c int) view.SortKey { return rw.c.Hits().SortKey(r, c) },
+		key:      func(r, c int) analysisview.SortKey { return rw.c.Hits().SortKey(r, c) },
 		numeric:  func(c int) bool { return rw.c.Hits().Numeric(c) },
 		selected: rw.OpenHit,
 	})

@@ -23,7 +23,7 @@ type OperationForm struct {
 
 	Minuend, Subtrahend *form.Field // Difference: choices of the open experiments
 	Operands            *form.Field // Merge and Mean: the list of them
-	System              *form.Field // system-tree radio (SystemModeNames)
+	System              *form.Field // system-tree radio (algebraSystemModes)
 	Strict              *form.Field // strict line matching
 	StrictRoots         *form.Field // strict root matching
 	Renames             *form.Field // region renaming rules, one a line
@@ -76,7 +76,7 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
 		}
 	}
-	f.System = &form.Field{Kind: form.RadioField, Label: "System tree", Options: SystemModeNames, Text: SystemModeNames[algebra.SystemAuto]}
+	f.System = &form.Field{Kind: form.RadioField, Label: "System tree", Options: algebraSystemModes, Text: algebraSystemModes[algebra.SystemAuto]}
 	f.Strict = &form.Field{Kind: form.CheckField, Label: "Strict line matching (regions and call sites must have the same lines)"}
 	f.StrictRoots = &form.Field{Kind: form.CheckField, Label: "Strict root matching (call-tree roots of different regions stay apart; " +
 		"by default, when every operand has one root, the roots match whatever their names)"}
@@ -210,9 +210,9 @@ func (f *OperationForm) CheckOnly(docs ...*Doc) {
 // Options returns the chosen integration options, or why the renaming
 // rules cannot be used.
 func (f *OperationForm) Options() (algebra.Options, error) {
-	opt := algebra.Options{StrictLines: f.Strict.On, StrictRoots: f.StrictRoots.On, System: SystemModeNamed(f.System.Text)}
+	opt := algebra.Options{StrictLines: f.Strict.On, StrictRoots: f.StrictRoots.On, System: algebraSystemMode(f.System.Text)}
 	var err error
-	opt.Renames, err = ParseRenames(f.Renames.Text)
+	opt.Renames, err = parseRenames(f.Renames.Text)
 	return opt, err
 }
 
@@ -232,7 +232,7 @@ func (f *OperationForm) Request() (Operation, error) {
 	} else {
 		r.Operands = f.Selected()
 	}
-	return r, r.Check()
+	return r, r.check()
 }
 
 // submit starts the operation; the result opens in a new window.

@@ -14,7 +14,7 @@ import (
 // running anything; a failed evaluation is prefixed with the operation's
 // name.
 func (o Operation) Compute(run Runner, busy Busy, done func(*Doc, error)) {
-	if err := o.Check(); err != nil {
+	if err := o.check(); err != nil {
 		done(nil, err)
 		return
 	}
@@ -55,7 +55,7 @@ func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, r
 			return
 		}
 		doc := &Doc{Exp: res, Name: res.Source}
-		doc.Describe()
+		doc.describe()
 		if doc.Expression != "" {
 			doc.Name = doc.Expression
 		}
@@ -88,14 +88,14 @@ func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
 // ShowDerived prepares v, the view of doc, for a derived experiment:
 // operand markers and, for differences, diverging colours around zero.
 // It returns the note on how the call-tree roots were matched (see
-// MatchingNote), "" for none.
+// matchingNote), "" for none.
 func ShowDerived(v *View, doc *Doc) string {
-	doc.Describe()
+	doc.describe()
 	if len(doc.Operands) > 0 {
 		v.markers.SetNames(doc.Operands)
 	}
-	if doc.Expression != "" && IsDifference(doc.Exp) {
+	if doc.Expression != "" && isDifference(doc.Exp) {
 		v.look.SetDiverging(true)
 	}
-	return MatchingNote(doc.Exp)
+	return matchingNote(doc.Exp)
 }

@@ -150,7 +150,7 @@ func TestMissingOfDerived(t *testing.T) {
 	if again := v.Values().Missing(); len(again) != 0 {
 		t.Errorf("still missing after loading: %v", again)
 	}
-	if under := v.Values().MissingUnder(tpv.Index); len(under) != 0 {
+	if under := v.Values().missingUnder(tpv.Index); len(under) != 0 {
 		t.Errorf("MissingUnder(tpv) = %v", under)
 	}
 	mustUpdate(t, v)

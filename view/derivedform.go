@@ -18,22 +18,22 @@ type DerivedForm struct {
 func NewDerivedForm(e *model.Experiment, add func(*model.Experiment) error) *DerivedForm {
 	f := &DerivedForm{
 		Name: &form.Field{Kind: form.TextField, Label: "Name", Placeholder: "ipc", Width: 720,
-			Validate: func(s string) error { return CheckMetricName(e, s) }},
+			Validate: func(s string) error { return checkMetricName(e, s) }},
 		Expression: &form.Field{Kind: form.TextField, Label: "Expression", Placeholder: "PAPI_TOT_INS / PAPI_TOT_CYC", Monospace: true,
 			Validate: func(s string) error {
-				_, err := CheckExpression(e, s)
+				_, err := checkExpression(e, s)
 				return err
 			}},
 		Unit: &form.Field{Kind: form.TextField, Label: "Unit", Placeholder: "from the operands"},
 		Thresholds: &form.Field{Kind: form.TextField, Label: "Thresholds", Placeholder: "optional, e.g. poor < 0.5 < average < 1 < good",
-			Validate: CheckThresholds},
+			Validate: checkThresholds},
 	}
 	help := form.Note("+ − × ÷ (or + - * /), numbers, metric unique names and parentheses; evaluated after\n" +
 		"aggregation at every row (a ratio of sums). Thresholds name ranges of the values, shown after each row's name.")
 	f.Form = &form.Form{Title: "New derived metric", Confirm: "Add",
 		Fields: []*form.Field{f.Name, f.Expression, f.Unit, f.Thresholds, help}, Focus: f.Name}
 	f.Submit = func() error {
-		x, err := WithDerived(e, f.Spec())
+		x, err := WithDerived(e, f.spec())
 		if err != nil {
 			f.Expression.Problem = err.Error()
 			return err
@@ -44,7 +44,7 @@ func NewDerivedForm(e *model.Experiment, add func(*model.Experiment) error) *Der
 }
 
 // Spec returns what the form describes.
-func (f *DerivedForm) Spec() DerivedSpec {
+func (f *DerivedForm) spec() DerivedSpec {
 	return DerivedSpec{Name: f.Name.Text, Expression: f.Expression.Text, Unit: f.Unit.Text, Thresholds: f.Thresholds.Text}
 }
 
@@ -59,7 +59,7 @@ func ThresholdsForm(v *View, set func(uniq, spec string) error) *form.Form {
 	}
 	m := &v.Experiment().Metrics[n.Index]
 	x := &form.Field{Kind: form.TextField, Label: "Thresholds", Placeholder: "poor < 0.5 < average < 1 < good; empty removes them",
-		Validate: CheckThresholds, Width: 560}
+		Validate: checkThresholds, Width: 560}
 	if t, err := m.Thresholds(); err == nil && t != nil {
 		x.Text = t.String()
 	}

@@ -47,13 +47,13 @@ func ReferenceForm(doc *Doc, open []*Doc, ref *model.Experiment, shown bool, app
 }
 
 // SaveForm is File › Save as… of doc: the path to write, proposed by
-// DefaultSavePath (folder is where a document without a file goes), with
+// defaultSavePath (folder is where a document without a file goes), with
 // a button that picks its folder through chooseFolder. Save hands the
 // path to save, which asks before replacing a file (SaveQuestion).
 func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)), save func(path string)) *form.Form {
-	path := &form.Field{Kind: form.TextField, Text: DefaultSavePath(doc, folder), Width: 720, Button: "Folder…"}
+	path := &form.Field{Kind: form.TextField, Text: defaultSavePath(doc, folder), Width: 720, Button: "Folder…"}
 	f := &form.Form{Title: "Save " + doc.Name + " as", Confirm: "Save", Focus: path,
-		Fields: []*form.Field{path, {Kind: form.NoteField, Text: SaveHelp(), Wrap: true}}}
+		Fields: []*form.Field{path, {Kind: form.NoteField, Text: saveHelp(), Wrap: true}}}
 	path.Action = func() {
 		chooseFolder(func(dir string) {
 			f.Update(func() { _ = f.Set(path, filepath.Join(dir, filepath.Base(path.Text))) })
@@ -71,13 +71,13 @@ func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)),
 // with a Browse… button. A path that is neither a file nor a folder is
 // the field's problem (until the path changes); a file or an experiment
 // folder is handed to open, made absolute; another folder is browsed.
-// browse shows the file picker in a folder (see BrowseFolder) and hands
+// browse shows the file picker in a folder (see browseFolder) and hands
 // the file picked to picked, which opens it and closes the dialog.
 func OpenForm(start string, open func(path string), browse func(dir string, picked func(path string))) *form.Form {
 	path := &form.Field{Kind: form.TextField, Text: start + string(filepath.Separator), Width: 720, Button: "Browse…",
 		Placeholder: "path of an experiment file or folder (CUBE, TAU, gprof, mpiP, pprof, callgrind, HPCToolkit, Caliper)",
 		Validate: func(text string) error {
-			_, err := CheckOpenPath(ExpandPath(text))
+			_, err := checkOpenPath(expandPath(text))
 			return err
 		}}
 	f := &form.Form{Title: "Open experiment", Confirm: "Open", Fields: []*form.Field{path}, Focus: path}
@@ -85,12 +85,12 @@ func OpenForm(start string, open func(path string), browse func(dir string, pick
 	picked := func(p string) {
 		_ = f.Set(path, p)
 		f.Done()
-		open(ExpandPath(p))
+		open(expandPath(p))
 	}
-	path.Action = func() { browse(BrowseFolder(ExpandPath(path.Text), start), picked) }
+	path.Action = func() { browse(browseFolder(expandPath(path.Text), start), picked) }
 	f.Submit = func() error {
-		p := ExpandPath(path.Text)
-		if folder, _ := CheckOpenPath(p); folder {
+		p := expandPath(path.Text)
+		if folder, _ := checkOpenPath(p); folder {
 			browse(p, picked)
 			return nil
 		}

@@ -74,7 +74,7 @@ func (f *Finder) Find(d Dim, pattern string) []Node {
 // Step moves the current match forward (delta 1) or back (−1), wrapping
 // around, and returns it with its position (1-based) and the number of
 // matches; ok is false without matches.
-func (f *Finder) Step(delta int) (n Node, pos, total int, ok bool) {
+func (f *Finder) step(delta int) (n Node, pos, total int, ok bool) {
 	if !f.active || len(f.list) == 0 {
 		return Node{}, 0, 0, false
 	}
@@ -89,16 +89,11 @@ func (f *Finder) Step(delta int) (n Node, pos, total int, ok bool) {
 // false without matches.
 func (f *Finder) Move(delta int) (d Dim, n Node, text string, ok bool) {
 	d = f.dim
-	n, pos, total, ok := f.Step(delta)
+	n, pos, total, ok := f.step(delta)
 	if !ok {
 		return d, Node{}, "", false
 	}
 	return d, n, fmt.Sprintf("%d of %d in the %s", pos, total, strings.ToLower(d.String())), true
-}
-
-// State returns the pane and pattern of the current search.
-func (f *Finder) State() (d Dim, pattern string, active bool) {
-	return f.dim, f.pattern, f.active
 }
 
 // Clear removes the marks of the last search.

@@ -10,10 +10,10 @@ import (
 // Dialog contents that do not depend on widgets: the choices offered and
 // the checks of what the user typed.
 
-// MetricChoices returns the metrics with values of each experiment in
+// metricChoices returns the metrics with values of each experiment in
 // turn (nil ones are skipped), each unique name once: the unique names and
 // the labels a choice shows ("Time (time)").
-func MetricChoices(exps ...*model.Experiment) (uniq, labels []string) {
+func metricChoices(exps ...*model.Experiment) (uniq, labels []string) {
 	seen := map[string]bool{}
 	for _, e := range exps {
 		if e == nil {
@@ -26,23 +26,23 @@ func MetricChoices(exps ...*model.Experiment) (uniq, labels []string) {
 			}
 			seen[met.UniqName] = true
 			uniq = append(uniq, met.UniqName)
-			labels = append(labels, MetricLabel(met))
+			labels = append(labels, metricLabel(met))
 		}
 	}
 	return uniq, labels
 }
 
-// MetricLabel names a metric in a choice: its display name with the
+// metricLabel names a metric in a choice: its display name with the
 // unique name in parentheses when they differ.
-func MetricLabel(m *model.Metric) string {
+func metricLabel(m *model.Metric) string {
 	if m.DispName != "" && m.DispName != m.UniqName {
 		return m.DispName + " (" + m.UniqName + ")"
 	}
 	return m.UniqName
 }
 
-// CheckMetricName reports why name cannot name a new metric of e.
-func CheckMetricName(e *model.Experiment, name string) error {
+// checkMetricName reports why name cannot name a new metric of e.
+func checkMetricName(e *model.Experiment, name string) error {
 	if strings.TrimSpace(name) == "" {
 		return errors.New("give the metric a name")
 	}
@@ -52,9 +52,9 @@ func CheckMetricName(e *model.Experiment, name string) error {
 	return nil
 }
 
-// CheckThresholds reports why spec is not a thresholds specification;
+// checkThresholds reports why spec is not a thresholds specification;
 // an empty one (none) is fine.
-func CheckThresholds(spec string) error {
+func checkThresholds(spec string) error {
 	if strings.TrimSpace(spec) == "" {
 		return nil
 	}

@@ -5,16 +5,16 @@ import (
 	"math"
 )
 
-// DefaultHotThreshold is the share of a node's value a child must exceed
+// defaultHotThreshold is the share of a node's value a child must exceed
 // for the hottest path to go on into it (hpcviewer's hot-path rule).
-const DefaultHotThreshold = 0.5
+const defaultHotThreshold = 0.5
 
 // HotPath follows the largest values down a pane's tree (View › Expand
 // hottest path) and remembers why the last path stopped, which the
 // status line (View.Explain) repeats while the path's end is selected.
 type HotPath struct {
 	v         *View
-	threshold float64 // 0: DefaultHotThreshold
+	threshold float64 // 0: defaultHotThreshold
 	last      hotNote
 }
 
@@ -29,7 +29,7 @@ type hotNote struct {
 // hottest path to descend into it.
 func (h *HotPath) Threshold() float64 {
 	if h.threshold <= 0 {
-		return DefaultHotThreshold
+		return defaultHotThreshold
 	}
 	return h.threshold
 }
@@ -49,7 +49,7 @@ func (h *HotPath) SetThreshold(t float64) {
 // where no child does, the node's own code or the spread of its children
 // dominates and the path stops. why says where and why it stopped.
 // Expanding every node but the last shows where the value goes.
-func (h *HotPath) Path(d Dim, n Node) (path []Node, why string) {
+func (h *HotPath) path(d Dim, n Node) (path []Node, why string) {
 	v := h.v
 	path = []Node{n}
 	thr := h.Threshold()
@@ -123,7 +123,7 @@ func (h *HotPath) note(d Dim, n Node) string {
 func (h *HotPath) Needs(d Dim) []BlockRef {
 	need := h.v.values.Missing()
 	if n := h.v.Selected(d); n.Kind == MetricNode {
-		need = append(need, h.v.values.MissingUnder(n.Index)...)
+		need = append(need, h.v.values.missingUnder(n.Index)...)
 	}
 	return need
 }
@@ -136,7 +136,7 @@ func (h *HotPath) Needs(d Dim) []BlockRef {
 func (h *HotPath) Expand(d Dim) (Node, error) {
 	v := h.v
 	err := v.Update()
-	path, _ := h.Path(d, v.Selected(d))
+	path, _ := h.path(d, v.Selected(d))
 	for _, p := range path[:len(path)-1] {
 		v.SetExpanded(d, p, true)
 	}

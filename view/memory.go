@@ -15,7 +15,7 @@ import (
 // preference. fromCommandLine says that --mem or $CUBEVIEW_MEM set the
 // budget of this session.
 func MemoryForm(fromCommandLine bool, save func(text string) error) *form.Form {
-	def := RoughSize(model.DefaultMemoryBudget())
+	def := roughSize(model.DefaultMemoryBudget())
 	budget := &form.Field{Kind: form.TextField, Label: "Memory for one metric", Placeholder: "default: " + def, Validate: checkBudget}
 	if model.MemoryBudgetSet() {
 		budget.Text = model.FormatSize(model.MemoryBudget())
@@ -54,8 +54,8 @@ func checkBudget(s string) error {
 	return err
 }
 
-// RoughSize writes n bytes to a tenth of a G or M, for reading.
-func RoughSize(n int64) string {
+// roughSize writes n bytes to a tenth of a G or M, for reading.
+func roughSize(n int64) string {
 	if n >= 1<<30 {
 		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
 	}

@@ -113,7 +113,7 @@ func (vs *Values) selectionNeedsRows() bool {
 
 // MissingUnder returns the metric data below metric m (inclusive) not yet
 // in memory; expanding the hottest path of the metric pane needs them.
-func (vs *Values) MissingUnder(m int) []BlockRef {
+func (vs *Values) missingUnder(m int) []BlockRef {
 	e := vs.v.exp
 	var out []BlockRef
 	for _, i := range model.DepthFirst([]int{m}, func(i int) []int { return e.Metrics[i].Children }) {

@@ -544,7 +544,7 @@ func (vs *Values) reference(d Dim, n Node, mode Mode) float64 {
 // ScaleRange returns the colour range of row n in pane d: a user range if
 // set, 0–100 in percent modes, else 0 to the largest magnitude of the pane
 // (of the row's root metric in the metric pane).
-func (vs *Values) ScaleRange(d Dim, n Node) colormap.Range {
+func (vs *Values) scaleRange(d Dim, n Node) colormap.Range {
 	v := vs.v
 	if r := v.panes[d].userRange; r != nil {
 		return *r
@@ -569,7 +569,7 @@ func (vs *Values) Text(d Dim, n Node) string {
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
 	vs.formatted++
-	return vs.v.look.cell(vs.valueFormat(d, n), val, vs.integer(d, n), vs.ScaleRange(d, n), false), val
+	return vs.v.look.cell(vs.valueFormat(d, n), val, vs.integer(d, n), vs.scaleRange(d, n), false), val
 }
 
 // PaneInfo is the line below pane d: its colour scale and where its
@@ -580,7 +580,7 @@ func (vs *Values) PaneInfo(d Dim, ref string) string {
 	if !n.Valid() {
 		return ""
 	}
-	r := vs.ScaleRange(d, n)
+	r := vs.scaleRange(d, n)
 	f := vs.valueFormat(d, n)
 	lo := f.Format(r.Min, false)
 	if vs.signed(d) {
@@ -631,7 +631,7 @@ func (vs *Values) Unit(d Dim, n Node) string {
 func (vs *Values) CallCell(x float64) Cell {
 	v := vs.v
 	sel := v.panes[CallPane].selected
-	return v.look.cell(vs.valueFormat(CallPane, sel), x, vs.integer(CallPane, sel), vs.ScaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
+	return v.look.cell(vs.valueFormat(CallPane, sel), x, vs.integer(CallPane, sel), vs.scaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
 }
 
 // Formatted returns how many values were formatted since the last Update.

@@ -158,10 +158,10 @@ func (v *View) SetMode(d Dim, m Mode) {
 }
 
 // UserRange returns pane d's user-defined colour range, or nil.
-func (v *View) UserRange(d Dim) *colormap.Range { return v.panes[d].userRange }
+func (v *View) userRange(d Dim) *colormap.Range { return v.panes[d].userRange }
 
 // SetUserRange sets pane d's colour range; nil restores the automatic one.
-func (v *View) SetUserRange(d Dim, r *colormap.Range) { v.panes[d].userRange = r }
+func (v *View) setUserRange(d Dim, r *colormap.Range) { v.panes[d].userRange = r }
 
 // Selected returns pane d's selected node.
 func (v *View) Selected(d Dim) Node { return v.panes[d].selected }
@@ -337,7 +337,7 @@ func (v *View) Ancestors(d Dim, n Node) []Node {
 }
 
 // Reveal expands the rows above n in pane d and selects n.
-func (v *View) Reveal(d Dim, n Node) {
+func (v *View) reveal(d Dim, n Node) {
 	for _, a := range v.Ancestors(d, n) {
 		v.SetExpanded(d, a, true)
 	}

@@ -244,7 +244,7 @@ func TestHottestPath(t *testing.T) {
 		v := NewView(handMade())
 		v.HotPath().SetThreshold(tt.threshold)
 		mustUpdate(t, v)
-		got, why := v.HotPath().Path(tt.d, tt.from)
+		got, why := v.HotPath().path(tt.d, tt.from)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: HottestPath = %v, want %v", tt.name, got, tt.want)
 		}
@@ -280,13 +280,13 @@ func TestFind(t *testing.T) {
 	if r := v.Row(CallPane, cBar); r.Find != Found {
 		t.Errorf("second match mark = %v, want found", r.Find)
 	}
-	if n, pos, total, _ := v.Finder().Step(1); n != cBar || pos != 2 || total != 2 {
+	if n, pos, total, _ := v.Finder().step(1); n != cBar || pos != 2 || total != 2 {
 		t.Errorf("next = %v %d/%d, want c4 2/2", n, pos, total)
 	}
-	if n, _, _, _ := v.Finder().Step(1); n != cBar3 {
+	if n, _, _, _ := v.Finder().step(1); n != cBar3 {
 		t.Errorf("next wraps to %v, want c3", n)
 	}
-	if n, _, _, _ := v.Finder().Step(-1); n != cBar {
+	if n, _, _, _ := v.Finder().step(-1); n != cBar {
 		t.Errorf("previous wraps to %v, want c4", n)
 	}
 	if got := v.Finder().Find(CallPane, "ma[in"); len(got) != 0 {
@@ -417,7 +417,7 @@ func TestPeerModes(t *testing.T) {
 			t.Errorf("peer distribution of %s = %v, want %v", v.Label(n), got, want)
 		}
 	}
-	if r := v.Values().ScaleRange(SystemPane, sT00); r.Min != 0 || r.Max != 100 {
+	if r := v.Values().scaleRange(SystemPane, sT00); r.Min != 0 || r.Max != 100 {
 		t.Errorf("scale %v, want 0–100", r)
 	}
 	v.Select(SystemPane, sT00)
@@ -669,7 +669,7 @@ func TestHottestPathReal(t *testing.T) {
 		v := NewView(e)
 		v.Select(MetricPane, Node{MetricNode, e.MetricByName("time")})
 		mustUpdate(t, v)
-		path, why := v.HotPath().Path(CallPane, v.Selected(CallPane))
+		path, why := v.HotPath().path(CallPane, v.Selected(CallPane))
 		var got []string
 		for _, n := range path {
 			got = append(got, v.Label(n))

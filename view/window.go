@@ -23,17 +23,17 @@ func ExternalHint(ref *Doc) string {
 	return "External percent of " + ref.Name + " (View › Choose external reference… changes it)."
 }
 
-// MaxExpand bounds ExpandSubtree, so that a huge tree cannot stall the
+// maxExpand bounds ExpandSubtree, so that a huge tree cannot stall the
 // window.
-const MaxExpand = 5000
+const maxExpand = 5000
 
 // ExpandSubtree expands (open) or collapses n and the branches below it
-// in pane d of v, at most MaxExpand of them.
+// in pane d of v, at most maxExpand of them.
 func ExpandSubtree(v *View, d Dim, n Node, open bool) {
 	k := 0
 	var walk func(n Node)
 	walk = func(n Node) {
-		if k >= MaxExpand || !v.IsBranch(d, n) {
+		if k >= maxExpand || !v.IsBranch(d, n) {
 			return
 		}
 		k++
@@ -51,14 +51,14 @@ func ExpandSubtree(v *View, d Dim, n Node, open bool) {
 func RangeForm(v *View, d Dim, done func()) *form.Form {
 	lo := &form.Field{Kind: form.TextField, Label: "Minimum", Placeholder: "0"}
 	hi := &form.Field{Kind: form.TextField, Label: "Maximum", Placeholder: "automatic"}
-	if r := v.UserRange(d); r != nil {
+	if r := v.userRange(d); r != nil {
 		lo.Text = strconv.FormatFloat(r.Min, 'g', -1, 64)
 		hi.Text = strconv.FormatFloat(r.Max, 'g', -1, 64)
 	}
 	f := &form.Form{Title: "Colour range of the " + strings.ToLower(d.String()), Confirm: "Apply", Fields: []*form.Field{lo, hi}}
 	f.Submit = func() error {
 		if strings.TrimSpace(hi.Text) == "" {
-			v.SetUserRange(d, nil)
+			v.setUserRange(d, nil)
 			done()
 			return nil
 		}
@@ -71,7 +71,7 @@ func RangeForm(v *View, d Dim, done func()) *form.Form {
 		if err := errors.Join(err1, err2); err != nil || min > max || min < 0 {
 			return fmt.Errorf("colour range: want 0 ≤ minimum ≤ maximum, got %q and %q", lo.Text, hi.Text)
 		}
-		v.SetUserRange(d, &colormap.Range{Min: min, Max: max})
+		v.setUserRange(d, &colormap.Range{Min: min, Max: max})
 		done()
 		return nil
 	}

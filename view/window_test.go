@@ -72,8 +72,8 @@ func TestExpandSubtree(t *testing.T) {
 	if !v.Expanded(CallPane, cMain) || v.Expanded(CallPane, cFoo) || v.Expanded(CallPane, cFoo2) {
 		t.Error("collapsing foo's subtree did not collapse foo and its child only")
 	}
-	// The walk stops after MaxExpand branches.
-	wide := NewView(bigCallTree(MaxExpand + 50))
+	// The walk stops after maxExpand branches.
+	wide := NewView(bigCallTree(maxExpand + 50))
 	root := wide.Roots(CallPane)[0]
 	ExpandSubtree(wide, CallPane, root, true)
 	open := 0
@@ -82,8 +82,8 @@ func TestExpandSubtree(t *testing.T) {
 			open++
 		}
 	}
-	if open != MaxExpand {
-		t.Errorf("%d branches expanded, want MaxExpand = %d", open, MaxExpand)
+	if open != maxExpand {
+		t.Errorf("%d branches expanded, want maxExpand = %d", open, maxExpand)
 	}
 }
 
@@ -137,7 +137,7 @@ func TestRangeForm(t *testing.T) {
 	if err := f.Confirmed(); err != nil || done != 1 {
 		t.Fatalf("Apply: %v, done %d", err, done)
 	}
-	if r := v.UserRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
+	if r := v.userRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
 		t.Errorf("range %v, want 0 to 10", r)
 	}
 	f = RangeForm(v, SystemPane, func() { done++ })
@@ -153,8 +153,8 @@ func TestRangeForm(t *testing.T) {
 		}
 	}
 	f.Set(f.Fields[1], " ")
-	if err := f.Confirmed(); err != nil || v.UserRange(SystemPane) != nil || done != 2 {
-		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.UserRange(SystemPane), done)
+	if err := f.Confirmed(); err != nil || v.userRange(SystemPane) != nil || done != 2 {
+		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.userRange(SystemPane), done)
 	}
 }
 

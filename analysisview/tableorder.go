@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 // TableOrder is the order in which a result table shows its report's
 // rows, sorted as Sort says; the report's rows themselves are not moved.
