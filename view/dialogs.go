@@ -2,8 +2,10 @@ package view
 
 import (
 	"path/filepath"
+	"strings"
 
 	"cubeview/form"
+	"cubeview/format"
 	"cubeview/model"
 )
 
@@ -75,7 +77,7 @@ func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)),
 // the file picked to picked, which opens it and closes the dialog.
 func OpenForm(start string, open func(path string), browse func(dir string, picked func(path string))) *form.Form {
 	path := &form.Field{Kind: form.TextField, Text: start + string(filepath.Separator), Width: 720, Button: "Browse…",
-		Placeholder: "path of an experiment file or folder (CUBE, TAU, gprof, mpiP, pprof, callgrind, HPCToolkit, Caliper)",
+		Placeholder: "path of an experiment file or folder (" + strings.Join(format.Tools(), ", ") + ")",
 		Validate: func(text string) error {
 			_, err := checkOpenPath(expandPath(text))
 			return err
