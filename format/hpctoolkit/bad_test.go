@@ -171,7 +171,7 @@ func FuzzXML(f *testing.F) {
 			return
 		}
 		pf := []profileFile{{path: "1.x-000000-000-0-1-0.metric-db"}}
-		e, err := xmlExperiment(x, pf, func(p profileFile) ([]float64, error) {
+		e, _, err := xmlExperiment(x, pf, func(p profileFile) ([]float64, error) {
 			rows, _, err := parseMetricDB(p.path, metricDB, x.numDB, x.maxID)
 			return rows, err
 		})

@@ -21,7 +21,7 @@ var Format = importer.Format{
 
 // Read reads the HPCToolkit database at path: its directory, or a file
 // in it (experiment.xml, meta.db, profile.db, cct.db).
-func Read(path string, _ importer.Options) (*model.Experiment, error) {
+func Read(path string, opts importer.Options) (*model.Experiment, error) {
 	dir := path
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func Read(path string, _ importer.Options) (*model.Experiment, error) {
 		return openSparse(dir)
 	}
 	if exists(filepath.Join(dir, "experiment.xml")) {
-		return openXML(dir)
+		return openXML(dir, opts)
 	}
 	return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
 }
