@@ -165,12 +165,21 @@ func FuzzXML(f *testing.F) {
 		db = binary.BigEndian.AppendUint64(db, 0x3ff0000000000000) // 1.0
 	}
 	f.Add([]byte(small), db)
+	// databases without metric-db files: summary statistics, per-thread metrics
+	for _, name := range []string{"summary-2012", "per-thread"} {
+		if x, err := os.ReadFile(filepath.Join("testdata", name, "experiment.xml")); err == nil {
+			f.Add(x, []byte{})
+		}
+	}
 	f.Fuzz(func(t *testing.T, xmlData, metricDB []byte) {
 		x, err := parseExperimentXML(bytes.NewReader(xmlData), "experiment.xml")
 		if err != nil {
 			return
 		}
 		pf := []profileFile{{path: "1.x-000000-000-0-1-0.metric-db"}}
+		if len(metricDB) == 0 {
+			pf = nil // experiment.xml alone
+		}
 		e, _, err := xmlExperiment(x, pf, func(p profileFile) ([]float64, error) {
 			rows, _, err := parseMetricDB(p.path, metricDB, x.numDB, x.maxID)
 			return rows, err
