@@ -512,7 +512,7 @@ func (p *caliProfile) record(rec *calRecord) error {
 		}
 		v, err := parseValue(a.typ, data)
 		if err != nil {
-			return fmt.Errorf("attribute %q: %v", quote(a.name), err)
+			return fmt.Errorf("attribute %s: %v", importer.Quote(a.name), err)
 		}
 		metrics = append(metrics, m)
 		values = append(values, v)
@@ -614,10 +614,10 @@ func parseValue(typ string, data []byte) (float64, error) {
 		v, err = strconv.ParseFloat(s, 64)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("value %q is not a number", quote(string(data)))
+		return 0, fmt.Errorf("value %s is not a number", importer.Quote(string(data)))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("value %q", quote(string(data)))
+		return 0, fmt.Errorf("value %s", importer.Quote(string(data)))
 	}
 	return v, nil
 }

@@ -118,13 +118,13 @@ func decode(raw []byte) (*splitJSON, error) {
 			return nil, fmt.Errorf("columns[%d] has no name", i)
 		}
 		if names[c] {
-			return nil, fmt.Errorf("column %q occurs twice", c)
+			return nil, fmt.Errorf("column %s occurs twice", importer.Quote(c))
 		}
 		names[c] = true
 	}
 	for i, n := range s.Nodes {
 		if n.Parent != nil && (*n.Parent < 0 || *n.Parent >= i) {
-			return nil, fmt.Errorf("nodes[%d] (%q): parent %d is not an earlier node", i, labelText(n.Label), *n.Parent)
+			return nil, fmt.Errorf("nodes[%d] (%s): parent %d is not an earlier node", i, importer.Quote(labelText(n.Label)), *n.Parent)
 		}
 	}
 	for i, row := range s.Data {
@@ -136,10 +136,10 @@ func decode(raw []byte) (*splitJSON, error) {
 				continue
 			}
 			if math.IsNaN(*v) || math.IsInf(*v, 0) {
-				return nil, fmt.Errorf("data[%d] column %q: value %v", i, s.Columns[c], *v)
+				return nil, fmt.Errorf("data[%d] column %s: value %v", i, importer.Quote(s.Columns[c]), *v)
 			}
 			if !s.Metadata[c].IsValue && (*v < 0 || *v >= float64(len(s.Nodes)) || *v != math.Trunc(*v)) {
-				return nil, fmt.Errorf("data[%d] column %q: node index %v out of range (%d nodes)", i, s.Columns[c], *v, len(s.Nodes))
+				return nil, fmt.Errorf("data[%d] column %s: node index %v out of range (%d nodes)", i, importer.Quote(s.Columns[c]), *v, len(s.Nodes))
 			}
 		}
 	}
@@ -197,10 +197,10 @@ func indexOf(list []string, want ...string) int {
 func convert(s *splitJSON) (*model.Experiment, error) {
 	pathCol := indexOf(s.Columns, pathColumns...)
 	if pathCol < 0 {
-		return nil, fmt.Errorf("no call-tree column (%s) among the columns %v", strings.Join(pathColumns, " or "), s.Columns)
+		return nil, fmt.Errorf("no call-tree column (%s) among the %d columns %s", strings.Join(pathColumns, " or "), len(s.Columns), importer.Quote(strings.Join(s.Columns, ", ")))
 	}
 	if s.Metadata[pathCol].IsValue {
-		return nil, fmt.Errorf("column %q holds values, not nodes", s.Columns[pathCol])
+		return nil, fmt.Errorf("column %s holds values, not nodes", importer.Quote(s.Columns[pathCol]))
 	}
 	pathName := s.Columns[pathCol]
 	rankCol, threadCol := indexOf(s.Columns, rankColumns...), indexOf(s.Columns, threadColumns...)
@@ -273,6 +273,13 @@ func convert(s *splitJSON) (*model.Experiment, error) {
 		b.Metric(uniq, uniq, unit, dtype, descr)
 		metrics = append(metrics, metricColumn{col: c, inclusive: k.inclusive, factor: factor, agg: dtype.Aggregation()})
 	}
+	if len(skipped) > 0 {
+		b.Attr("Caliper columns not imported (means)", strings.Join(skipped, ", "))
+	}
+	if len(metrics) == 0 {
+		return nil, fmt.Errorf("no value column to import among the %d columns %s", len(s.Columns), importer.Quote(strings.Join(s.Columns, ", ")))
+	}
+
 	// regions: named by the node label, in the source file the samples of
 	// its nodes point to (when they agree)
 	files := map[string]map[string]int{} // label → file → rows
@@ -417,7 +424,7 @@ func convert(s *splitJSON) (*model.Experiment, error) {
 		if p := row[pathCol]; p != nil {
 			c = cnodeOf[int(*p)]
 			if c < 0 {
-				return nil, fmt.Errorf("a row's %q entry names node %v of column %q", pathName, *p, s.Nodes[int(*p)].Column)
+				return nil, fmt.Errorf("a row's %q entry names node %v of column %s", pathName, *p, importer.Quote(s.Nodes[int(*p)].Column))
 			}
 		} else {
 			if noPath < 0 {

@@ -318,3 +318,15 @@ func TestPerThreadMetrics(t *testing.T) {
 		t.Errorf("the summary statistics are not named: %q", left)
 	}
 }
+
+// TestBOM reads an experiment.xml that starts with a UTF-8 byte-order mark.
+func TestBOM(t *testing.T) {
+	dir := copyDir(t, testkit.Data(t, "hpctoolkit", "cpi-database-v2"))
+	edit(t, filepath.Join(dir, "experiment.xml"), func(b []byte) []byte { return append([]byte("\xef\xbb\xbf"), b...) })
+	if Detect(nil, dir) == importer.No {
+		t.Error("not recognised")
+	}
+	if _, err := Read(dir, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+}

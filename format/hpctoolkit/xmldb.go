@@ -102,7 +102,7 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 			a := attrs(t.Attr)
 			if !seenRoot {
 				if t.Name.Local != "HPCToolkitExperiment" {
-					return nil, bad("root element <%s>, not <HPCToolkitExperiment>", t.Name.Local)
+					return nil, bad("root element <%s>, not <HPCToolkitExperiment>", elementName(t.Name.Local))
 				}
 				seenRoot = true
 				continue
@@ -113,7 +113,7 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 			case "Metric", "MetricDB":
 				id, err := strconv.Atoi(a["i"])
 				if err != nil {
-					return nil, bad("<%s> with bad id %q", t.Name.Local, a["i"])
+					return nil, bad("<%s> with bad id %s", elementName(t.Name.Local), importer.Quote(a["i"]))
 				}
 				m := xmlMetric{id: id, name: a["n"], inclusive: a["t"] == "inclusive", raw: a["t"] == "nil", partner: -1, dbID: -1}
 				if p, err := strconv.Atoi(a["partner"]); err == nil {
@@ -124,11 +124,11 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 					break
 				}
 				if m.dbID, err = strconv.Atoi(a["db-id"]); err != nil || m.dbID < 0 || m.dbID > 1<<16 {
-					return nil, bad("<MetricDB i=%q> with bad db-id %q", a["i"], a["db-id"])
+					return nil, bad("<MetricDB i=%s> with bad db-id %s", importer.Quote(a["i"]), importer.Quote(a["db-id"]))
 				}
 				n, err := strconv.Atoi(a["db-num-metrics"])
 				if err != nil || n <= m.dbID || n > 1<<16 {
-					return nil, bad("<MetricDB i=%q> with bad db-num-metrics %q", a["i"], a["db-num-metrics"])
+					return nil, bad("<MetricDB i=%s> with bad db-num-metrics %s", importer.Quote(a["i"]), importer.Quote(a["db-num-metrics"]))
 				}
 				db.numDB = max(db.numDB, n)
 				db.dbMetrics = append(db.dbMetrics, m)
@@ -146,11 +146,11 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 				}
 				id, err := strconv.Atoi(a["n"])
 				if err != nil {
-					return nil, bad("<M> with bad metric id %q", a["n"])
+					return nil, bad("<M> with bad metric id %s", importer.Quote(a["n"]))
 				}
 				v, err := strconv.ParseFloat(a["v"], 64)
 				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, bad("<M n=%q> with bad value %q", a["n"], a["v"])
+					return nil, bad("<M n=%s> with bad value %s", importer.Quote(a["n"]), importer.Quote(a["v"]))
 				}
 				owner := -1
 				if len(stack) > 0 {
@@ -167,7 +167,7 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 				}
 				id, err := strconv.Atoi(a["i"])
 				if err != nil || id < 1 {
-					return nil, bad("<%s> with bad node id %q", t.Name.Local, a["i"])
+					return nil, bad("<%s> with bad node id %s", elementName(t.Name.Local), importer.Quote(a["i"]))
 				}
 				if ids[id] {
 					return nil, bad("node id %d occurs twice", id)
@@ -217,6 +217,15 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 		return nil, fmt.Errorf("%s: no calling context tree (<SecCallPathProfileData>)", name)
 	}
 	return db, nil
+}
+
+// elementName returns an XML element's name for a message, quoted and
+// cut only when it is longer than a message should hold.
+func elementName(n string) string {
+	if len(n) <= importer.MaxQuote {
+		return n
+	}
+	return importer.Quote(n)
 }
 
 func attrs(as []xml.Attr) map[string]string {
@@ -819,7 +828,7 @@ func pairMetrics(ms []xmlMetric) (out []metricPair, leftOut []string, err error)
 		name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
 		base, stat, helper := splitStat(name)
 		if base == "" {
-			return nil, nil, fmt.Errorf("metric %d (%q) has no name", m.id, m.name)
+			return nil, nil, fmt.Errorf("metric %d (%s) has no name", m.id, importer.Quote(m.name))
 		}
 		if strings.EqualFold(stat, "sum") && helper == "" {
 			stat = "Sum"
@@ -837,12 +846,12 @@ func pairMetrics(ms []xmlMetric) (out []metricPair, leftOut []string, err error)
 		label := name
 		if m.inclusive {
 			if g.incl != nil {
-				return nil, nil, fmt.Errorf("metric %q has two inclusive variants", label)
+				return nil, nil, fmt.Errorf("metric %s has two inclusive variants", importer.Quote(label))
 			}
 			g.incl = m
 		} else {
 			if g.excl != nil {
-				return nil, nil, fmt.Errorf("metric %q has two exclusive variants", label)
+				return nil, nil, fmt.Errorf("metric %s has two exclusive variants", importer.Quote(label))
 			}
 			g.excl = m
 		}
