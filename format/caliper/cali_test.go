@@ -270,3 +270,20 @@ func TestHatchetJSONNodeOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCaliIdentities tags the summed time of a .cali profile as wall-clock
+// time, and leaves its minimum and a mean's parts alone.
+func TestCaliIdentities(t *testing.T) {
+	e, err := openCali(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"sum#sum#time.duration": model.IdentityTime, "min#inclusive#sum#time.duration": "",
+		"avg.sum#sum#time.duration": "", "count": model.IdentityVisits,
+	} {
+		if m := e.MetricByName(name); m < 0 || e.Metrics[m].Identity != want {
+			t.Errorf("%s: identity %q, want %q", name, e.Metrics[max(m, 0)].Identity, want)
+		}
+	}
+}

@@ -934,7 +934,13 @@ func (p *caliProfile) experiment() (*model.Experiment, error) {
 			}
 		}
 	}
-	return b.Finish(vals), nil
+	e := b.Finish(vals)
+	sampled := false
+	for _, a := range p.db.attrs {
+		sampled = sampled || strings.Contains(a.name, "cali.sampler")
+	}
+	build.Identify(e, "Caliper", identities(metricNamesOf(e), sampled))
+	return e, nil
 }
 
 // meanAlias names the sum and count of a mean after the mean's alias:

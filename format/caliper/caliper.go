@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,6 +75,8 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	sampled := slices.ContainsFunc(s.Columns, func(c string) bool { return strings.Contains(c, "cali.sampler") })
+	build.Identify(e, "Caliper", identities(metricNamesOf(e), sampled))
 	return e, nil
 }
 

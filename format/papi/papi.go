@@ -695,5 +695,15 @@ func (p *profile) experiment() (*model.Experiment, error) {
 			}
 		}
 	}
-	return b.Finish(vals), nil
+	e := b.Finish(vals)
+	build.Identify(e, "PAPI", identities)
+	return e, nil
+}
+
+// identities are the canonical identities of PAPI's own measurements; its
+// preset events (PAPI_TOT_CYC, …) are recognised by name.
+var identities = map[string]string{
+	"visits":           model.IdentityVisits,
+	"real_time":        model.IdentityTime,
+	"perf::TASK-CLOCK": model.IdentityCPUTime,
 }
