@@ -124,7 +124,13 @@ type snapAtomic struct {
 	count, max, min, mean, sumsqr float64
 }
 
-type snapEventDef struct{ name, group []byte }
+type snapEventDef struct {
+	name, group []byte
+	// helper marks the "X => X" events Score-P's writer adds below its
+	// per-region summaries (their calls and time are those of X's
+	// callees): not a call path.
+	helper bool
+}
 
 // snapDefs are the definitions of a thread (or, thread="*", of all
 // threads of a document): ids of metrics, events and user events.
@@ -154,6 +160,7 @@ type snapParser struct {
 	curDefs            *snapDefs
 	curID              int
 	elName, group, val []byte
+	hasGroup           bool // the event being defined has a <group>
 	inMetadata         bool
 	metricsOfInterval  []int
 }
@@ -277,7 +284,7 @@ func (p *snapParser) start(t xml.StartElement) error {
 			return p.fail("<%s> outside <definitions>", el)
 		}
 		p.curID, err = p.intAttr(t, "id")
-		p.elName, p.group = nil, nil
+		p.elName, p.group, p.hasGroup = nil, nil, false
 	case "attribute":
 		p.elName, p.val = nil, nil
 	case "profile":
@@ -351,7 +358,7 @@ func (p *snapParser) end(t xml.EndElement) error {
 			p.elName = bytes.Clone(bytes.TrimSpace(p.text.Bytes()))
 		}
 	case "group":
-		p.group = bytes.Clone(bytes.TrimSpace(p.text.Bytes()))
+		p.group, p.hasGroup = bytes.Clone(bytes.TrimSpace(p.text.Bytes())), true
 	case "value":
 		p.val = bytes.Clone(p.text.Bytes())
 	case "attribute":
@@ -381,7 +388,8 @@ func (p *snapParser) define(el string) error {
 	case "metric":
 		p.curDefs.metrics[p.curID] = p.run.metric(string(p.elName))
 	case "event":
-		p.curDefs.events[p.curID] = &snapEventDef{name: p.elName, group: p.group}
+		// TAU gives every event a group; Score-P none.
+		p.curDefs.events[p.curID] = &snapEventDef{name: p.elName, group: p.group, helper: !p.hasGroup && selfPair(p.elName)}
 	case "userevent":
 		p.curDefs.user[p.curID] = p.elName
 	}
@@ -467,6 +475,13 @@ func (p *snapParser) lookupUser(thread string, id int) []byte {
 	return nil
 }
 
+// selfPair reports whether an event name is a call path of two equal
+// events, "X => X".
+func selfPair(name []byte) bool {
+	a, b, ok := bytes.Cut(name, []byte(pathSeparator))
+	return ok && !bytes.Contains(b, []byte(pathSeparator)) && bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b))
+}
+
 // numberAt parses field i of a data line.
 func numberAt(fields [][]byte, i int, what string) (float64, error) {
 	v, ok := parseFloat(fields[i])
@@ -501,6 +516,10 @@ func (p *snapParser) intervals(th *snapThread, metrics []int, data []byte) error
 		ev := p.lookupEvent(th.id, id)
 		if ev == nil {
 			return fail("event id %d is not defined", id)
+		}
+		if ev.helper {
+			line++
+			continue
 		}
 		calls, err := numberAt(fields, 1, "calls")
 		if err != nil {
