@@ -10,6 +10,7 @@ import (
 	"cubeview/format/hpctoolkit"
 	"cubeview/format/importer"
 	"cubeview/format/mpip"
+	"cubeview/format/papi"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
 )
@@ -27,6 +28,8 @@ var registry = []importer.Format{
 	gprof.Format,
 	mpip.Format,
 	hpctoolkit.Format,
+	papi.Format,
+	caliper.Cali,
 	caliper.Format,
 	callgrind.Format,
 	pprof.Format,
