@@ -533,6 +533,11 @@ func Detect(head []byte, path string) importer.Confidence {
 	t = bytes.TrimLeft(t[1:], " \t\r\n")
 	for _, k := range []string{`"data"`, `"columns"`, `"column_metadata"`, `"nodes"`} {
 		if bytes.HasPrefix(t, []byte(k)) {
+			if k == `"nodes"` && (!bytes.Contains(head, []byte(`"column"`)) || bytes.Contains(head, []byte(`"callFrame"`))) {
+				// A Chrome or V8 .cpuprofile also starts with "nodes",
+				// whose entries have a callFrame, not a column.
+				return importer.No
+			}
 			return importer.Likely
 		}
 	}

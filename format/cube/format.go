@@ -28,6 +28,11 @@ var Format = importer.Format{
 func Detect(head []byte, path string) importer.Confidence {
 	switch sniff(head) {
 	case kindTar:
+		// A .cubex archive's members lie in its top folder; an archive of
+		// folders is something else (a tar of profile directories).
+		if name := bytes.TrimRight(head[:100], "\x00"); bytes.ContainsRune(name, '/') {
+			return importer.Weak
+		}
 		return importer.Likely
 	case kindXML:
 		if bytes.Contains(head, []byte("<cube")) {

@@ -101,3 +101,22 @@ func TestConfidenceString(t *testing.T) {
 		}
 	}
 }
+
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("x", 100<<20) // a 100 MB token
+	for _, tt := range []struct{ in, want string }{
+		{"plain", `"plain"`},
+		{"tab\there\x00\xff", `"tab\there\x00\xff"`},
+		{strings.Repeat("a", 64), `"` + strings.Repeat("a", 64) + `"`},
+		{strings.Repeat("a", 65), `"` + strings.Repeat("a", 64) + `"… (65 bytes)`},
+		{strings.Repeat("a", 63) + "é", `"` + strings.Repeat("a", 63) + `"… (65 bytes)`},
+		{long, `"` + strings.Repeat("x", 64) + `"… (104857600 bytes)`},
+	} {
+		if got := Quote(tt.in); got != tt.want {
+			t.Errorf("Quote(%.20q…) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := QuoteBytes([]byte(tt.in)); got != tt.want {
+			t.Errorf("QuoteBytes(%.20q…) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

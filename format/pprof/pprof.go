@@ -1,7 +1,6 @@
 package pprof
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
@@ -20,10 +19,6 @@ import (
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
-
-// maxDecompressed bounds the size of a gzip-compressed profile once
-// decompressed; a larger one is refused rather than exhausting memory.
-var maxDecompressed int64 = 1 << 30
 
 // Format is pprof's profile in the registry of formats.
 var Format = importer.Format{
@@ -59,30 +54,42 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	return convert(p, format)
 }
 
-// readAll reads the profile's bytes, decompressing gzip data within
-// maxDecompressed bytes.
+// readAll reads the profile's bytes. Gzip-compressed data are
+// decompressed twice: first only counted, within the decompression
+// budget for their size (importer.Budget), so that a bomb fails without
+// taking memory; then into a buffer of exactly their size. Data
+// compressed twice are refused: the pprof library would decompress the
+// inner layer without any bound.
 func readAll(r io.Reader, name string) ([]byte, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	head, _ := br.Peek(2)
-	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
-		}
-		data, err := io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad gzip data after %d decompressed bytes: %w", name, len(data), err)
-		}
-		if int64(len(data)) > maxDecompressed {
-			return nil, fmt.Errorf("%s: gzip data decompress to more than %d bytes; refusing a profile this large", name, maxDecompressed)
-		}
-		return data, nil
-	}
-	data, err := io.ReadAll(br)
+	raw, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return data, nil
+	if !importer.IsGzip(raw) {
+		// A text profile may start with a UTF-8 byte-order mark (never a
+		// protobuf one: 0xef is no valid field key).
+		return bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")), nil
+	}
+	zr, err := importer.Gunzip(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	n, err := io.Copy(io.Discard, zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data after %d decompressed bytes: %w", name, n, err)
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
+	}
+	data := make([]byte, n)
+	if _, err := io.ReadFull(gz, data); err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
+	}
+	if importer.IsGzip(data) {
+		return nil, fmt.Errorf("%s: gzip-compressed twice; decompress it once (gunzip) and open the result", name)
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), nil
 }
 
 // parse decodes uncompressed profile data with the pprof library and
@@ -104,7 +111,7 @@ func parse(data []byte) (p *profile.Profile, format string, err error) {
 		}
 		return p, "pprof (protobuf)", nil
 	}
-	if protoProfile(data[:min(len(data), 1024)]) {
+	if protoProfile(data[:min(len(data), 1024)], false) {
 		return nil, "", fmt.Errorf("malformed protobuf profile: %w", err)
 	}
 	p, err = profile.ParseData(data)
@@ -611,6 +618,7 @@ func convert(p *profile.Profile, format string) (*model.Experiment, error) {
 // protobuf data whose first fields are those of a profile. Protobuf
 // carries no signature, so that is a weak guess.
 func Detect(head []byte, path string) importer.Confidence {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	for _, p := range legacyPrefixes {
 		if bytes.HasPrefix(head, []byte(p)) {
 			return importer.Certain
@@ -622,10 +630,7 @@ func Detect(head []byte, path string) importer.Confidence {
 	if legacyCPUHeader(head) {
 		return importer.Likely
 	}
-	if protoProfile(head) {
-		return importer.Weak
-	}
-	return importer.No
+	return protoConfidence(head)
 }
 
 var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
@@ -651,46 +656,4 @@ func legacyCPUHeader(h []byte) bool {
 		}
 	}
 	return false
-}
-
-// protoProfile reports whether head starts with protobuf fields that a
-// profile.proto message can hold: known field numbers with their wire
-// types, the first being a message field (sample_type, sample, mapping,
-// location, function, string_table or period_type).
-func protoProfile(h []byte) bool {
-	fields := 0
-	for len(h) > 0 && fields < 16 {
-		key, n := binary.Uvarint(h)
-		if n <= 0 {
-			return false
-		}
-		h = h[n:]
-		num, wire := key>>3, key&7
-		message := num >= 1 && num <= 6 || num == 11 || num == 13
-		scalar := num >= 7 && num <= 10 || num >= 12 && num <= 15
-		if fields == 0 && !(message && num != 13) {
-			return false
-		}
-		switch {
-		case wire == 2 && message:
-			l, n := binary.Uvarint(h)
-			if n <= 0 {
-				return false
-			}
-			h = h[n:]
-			if l > uint64(len(h)) {
-				return true // runs past the head: plausible so far
-			}
-			h = h[l:]
-		case wire == 0 && scalar:
-			if _, n := binary.Uvarint(h); n <= 0 {
-				return false
-			}
-			h = h[n:]
-		default:
-			return false
-		}
-		fields++
-	}
-	return fields > 0
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // MirrorEnv names an environment variable that, when set, overrides the
@@ -189,4 +190,26 @@ func git(gitDir string, stdin io.Reader, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return string(out), nil
+}
+
+// CorpusTimeEnv names an environment variable that sets how long a corpus
+// test may start new files (a Go duration; "0" for no limit).
+const CorpusTimeEnv = "CUBEVIEW_CORPUS_TIME"
+
+// CorpusBudget returns a function that reports whether a corpus test may
+// still start another file: for 10 seconds (or $CUBEVIEW_CORPUS_TIME)
+// from this call, so that a corpus of hundreds of files keeps "make
+// test" short; the test logs how many files it checked.
+func CorpusBudget(t testing.TB) func() bool {
+	t.Helper()
+	d := 10 * time.Second
+	if s := os.Getenv(CorpusTimeEnv); s != "" {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("%s=%q: %v", CorpusTimeEnv, s, err)
+		}
+		d = v
+	}
+	end := time.Now().Add(d)
+	return func() bool { return d == 0 || time.Now().Before(end) }
 }
