@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -275,7 +276,7 @@ func (r *reader) settleRoots(col, k int, p *profile) {
 			continue
 		}
 		if (remCalls < 0 || remExcl < 0) && r.problem == "" {
-			r.problem = fmt.Sprintf("%s: the call paths ending in %q hold more than its own event", p.name, r.b.E.Regions[reg].Name)
+			r.problem = fmt.Sprintf("%s: the call paths ending in %s hold more than its own event", p.name, importer.Quote(r.b.E.Regions[reg].Name))
 		}
 		c := r.root(reg)
 		kind := outValue

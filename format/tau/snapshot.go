@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cubeview/format/importer"
 	"cubeview/model"
@@ -84,7 +85,7 @@ func (s *snapSource) metricList() []metricDef { return s.metrics }
 
 func (s *snapSource) load(col, k int, buf []byte, p *profile) ([]byte, error) {
 	th := s.data[col]
-	*p = profile{name: fmt.Sprintf("%s: thread %s, metric %s", s.nameOf[col], s.threads[col], s.metrics[k].name),
+	*p = profile{name: fmt.Sprintf("%s: thread %s, metric %s", s.nameOf[col], s.threads[col], label(s.metrics[k].name)),
 		metric: s.metrics[k].name, events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
 	for _, iv := range th.intervals {
 		if k >= len(iv.excl) || !iv.has[k] {
@@ -215,11 +216,11 @@ func attr(se xml.StartElement, name string) (string, bool) {
 func (p *snapParser) intAttr(se xml.StartElement, name string) (int, error) {
 	v, ok := attr(se, name)
 	if !ok {
-		return 0, p.fail("<%s> without the %s attribute", se.Name.Local, name)
+		return 0, p.fail("<%s> without the %s attribute", label(se.Name.Local), name)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < 0 || n > 1<<24 {
-		return 0, p.fail("<%s %s=%q>: not an id", se.Name.Local, name, clip([]byte(v)))
+		return 0, p.fail("<%s %s=%s>: not an id", se.Name.Local, name, importer.Quote(v))
 	}
 	return n, nil
 }
@@ -281,7 +282,7 @@ func (p *snapParser) start(t xml.StartElement) error {
 		p.curDefs = p.definitions(t)
 	case "metric", "event", "userevent":
 		if p.curDefs == nil {
-			return p.fail("<%s> outside <definitions>", el)
+			return p.fail("<%s> outside <definitions>", label(el))
 		}
 		p.curID, err = p.intAttr(t, "id")
 		p.elName, p.group, p.hasGroup = nil, nil, false
@@ -291,7 +292,7 @@ func (p *snapParser) start(t xml.StartElement) error {
 		id, _ := attr(t, "thread")
 		th := p.threads[id]
 		if th == nil {
-			return p.fail("<profile thread=%q> of a thread no <thread> element defines", clip([]byte(id)))
+			return p.fail("<profile thread=%s> of a thread no <thread> element defines", importer.Quote(id))
 		}
 		// A later snapshot holds the totals up to its time.
 		th.intervals, th.atomics, th.byEvent = nil, nil, map[*snapEventDef]*snapInterval{}
@@ -333,11 +334,11 @@ func (p *snapParser) intervalMetrics(t xml.StartElement) error {
 	for _, f := range strings.Fields(ids) {
 		id, err := strconv.Atoi(f)
 		if err != nil {
-			return p.fail("<interval_data metrics=%q>: not a list of metric ids", clip([]byte(ids)))
+			return p.fail("<interval_data metrics=%s>: not a list of metric ids", importer.Quote(ids))
 		}
 		m, ok := p.lookupMetric(p.thread.id, id)
 		if !ok {
-			return p.fail("<interval_data> of thread %s: metric id %d is not defined", p.thread.id, id)
+			return p.fail("<interval_data> of thread %s: metric id %d is not defined", label(p.thread.id), id)
 		}
 		p.metricsOfInterval = append(p.metricsOfInterval, m)
 	}
@@ -415,7 +416,7 @@ func (p *snapParser) threadElement(se xml.StartElement) (*snapThread, error) {
 	}
 	if th := p.threads[id]; th != nil {
 		if th.t != t {
-			return nil, p.fail("thread %q is %s here but %s before", clip([]byte(id)), t, th.t)
+			return nil, p.fail("thread %s is %s here but %s before", importer.Quote(id), t, th.t)
 		}
 		return th, nil
 	}
@@ -482,11 +483,30 @@ func selfPair(name []byte) bool {
 	return ok && !bytes.Contains(b, []byte(pathSeparator)) && bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b))
 }
 
+// label returns a name from a file for a message as it is when it is
+// short and printable, quoted within the bounds of importer.Quote
+// otherwise.
+func label(s string) string {
+	if len(s) <= importer.MaxQuote {
+		ok := true
+		for _, r := range s {
+			if r < ' ' || r == 0x7f || r == utf8.RuneError || r == '"' {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	return importer.Quote(s)
+}
+
 // numberAt parses field i of a data line.
 func numberAt(fields [][]byte, i int, what string) (float64, error) {
 	v, ok := parseFloat(fields[i])
 	if !ok {
-		return 0, fmt.Errorf("%s: %q is not a number", what, clip(fields[i]))
+		return 0, fmt.Errorf("%s: %s is not a number", what, importer.QuoteBytes(fields[i]))
 	}
 	return v, nil
 }
@@ -504,14 +524,14 @@ func (p *snapParser) intervals(th *snapThread, metrics []int, data []byte) error
 			continue
 		}
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: interval data of thread %s: %s", p.name, line, th.id, fmt.Sprintf(format, args...))
+			return fmt.Errorf("%s:%d: interval data of thread %s: %s", p.name, line, label(th.id), fmt.Sprintf(format, args...))
 		}
 		if len(fields) != want {
 			return fail("%d fields, want %d (event id, calls, subroutine calls, exclusive and inclusive of %d metric%s)", len(fields), want, len(metrics), plural(len(metrics)))
 		}
 		id, err := strconv.Atoi(string(fields[0]))
 		if err != nil {
-			return fail("event id %q is not a number", clip(fields[0]))
+			return fail("event id %s is not a number", importer.QuoteBytes(fields[0]))
 		}
 		ev := p.lookupEvent(th.id, id)
 		if ev == nil {
@@ -562,14 +582,14 @@ func (p *snapParser) atomics(th *snapThread, data []byte) error {
 			continue
 		}
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: atomic data of thread %s: %s", p.name, line, th.id, fmt.Sprintf(format, args...))
+			return fmt.Errorf("%s:%d: atomic data of thread %s: %s", p.name, line, label(th.id), fmt.Sprintf(format, args...))
 		}
 		if len(fields) != 6 {
 			return fail("%d fields, want 6 (user event id, count, maximum, minimum, mean, sum of squares)", len(fields))
 		}
 		id, err := strconv.Atoi(string(fields[0]))
 		if err != nil {
-			return fail("user event id %q is not a number", clip(fields[0]))
+			return fail("user event id %s is not a number", importer.QuoteBytes(fields[0]))
 		}
 		name := p.lookupUser(th.id, id)
 		if name == nil {

@@ -274,3 +274,38 @@ func TestScorePSnapshot(t *testing.T) {
 		t.Errorf("rank %d, want 3", e.System[r.Parent].Rank)
 	}
 }
+
+// TestBoundedQuoting: however long the bad token, an error message stays
+// short (importer.Quote's rule).
+func TestBoundedQuoting(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	good := snapDoc(0, "n0")
+	bad := strings.ReplaceAll(good, "0.0.0.4000", huge) // a thread id
+	bad = strings.Replace(bad, "\n3 1 0 200 ", "\n3 1 0 2y0 ", 1)
+	profile := prof("templated_functions_MULTI_TIME", nil, treeEvents, nil)
+	for name, err := range map[string]error{
+		"XML thread id": func() error { _, err := readSnapshot([]byte(bad), "t.xml", importer.Options{}); return err }(),
+		"XML number": func() error {
+			_, err := readSnapshot([]byte(strings.Replace(good, "\n3 1 0 200 ", "\n3 1 0 "+huge+" ", 1)), "t.xml", importer.Options{})
+			return err
+		}(),
+		"profile number": func() error {
+			_, err := read(t, map[string]string{"profile.0.0.0": strings.Replace(profile, `"foo()" 3 1 300`, `"foo()" 3 1 `+huge, 1)})
+			return err
+		}(),
+		"profile name": func() error {
+			_, err := read(t, map[string]string{"profile.0.0.0": strings.Replace(profile, `"foo()" 3 1 300 800 0`, `"`+huge+`" 3 1 300 x 0`, 1)})
+			return err
+		}(),
+		"ppk name": func() error {
+			p := samplePPK()
+			p.funcs[1].name = strings.Repeat("\xff", 60000)
+			_, err := readPacked(p.bytes(), "run.ppk", importer.Options{})
+			return err
+		}(),
+	} {
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("%s: error of %d bytes: %.300v", name, len(fmt.Sprint(err)), err)
+		}
+	}
+}
