@@ -44,6 +44,13 @@ func (e *ConstraintError) Error() string {
 	return fmt.Sprintf("constraint column %d: %s\n  %s\n  %s^", e.Column(), e.Msg, e.Text, strings.Repeat(" ", e.Column()-1))
 }
 
+// CheckConstraint reports whether text is a well-formed constraint (nil)
+// or where it is not (a *ConstraintError).
+func CheckConstraint(text string) error {
+	_, err := parseConstraint(text, false)
+	return err
+}
+
 // test is one comparison of a constraint.
 type test struct {
 	metric string

@@ -14,7 +14,6 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/analysisview"
-	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/internal/testkit/testrepo"
 	"cubeview/model"
@@ -294,7 +293,7 @@ func TestControllerImport(t *testing.T) {
 // difference of two marked trials: the same experiment as algebra.Diff
 // of their files; an open trial is used as it is.
 func TestControllerOpenAndCompute(t *testing.T) {
-	c, w, _, files := openStandard(t)
+	c, w, r, _ := openStandard(t)
 	var doc *view.Doc
 	c.OpenTrial(4, func(d *view.Doc) { doc = d })
 	w.noErrors(t)
@@ -324,12 +323,13 @@ func TestControllerOpenAndCompute(t *testing.T) {
 	if p := w.progress; len(p) != 2 || !p[0].Shown || p[0].Fills || p[0].Text != "Reading 2 trials and computing their Difference …" || p[1].Shown {
 		t.Errorf("progress %+v", p)
 	}
+	// The trials as stored: the result records the repository and each
+	// trial's checksum, as it records files.
 	open := func(id int64) *model.Experiment {
-		e, err := format.Open(files[id])
+		e, err := r.Open(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.Source = TrialRef(id)
 		return e
 	}
 	want, err := algebra.Diff(open(6), open(4), algebra.Options{})

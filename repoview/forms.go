@@ -81,7 +81,7 @@ var (
 // "cubeview repo find". Confirming starts the search.
 type SearchForm struct {
 	*form.Form
-	Metric, Values, By, Threshold, Kind, Ranks, Threads, Where, Flat, Derived *form.Field
+	Metric, Values, By, Threshold, Constraint, Kind, Region, Ranks, Threads, Host, Where, Flat, Derived *form.Field
 }
 
 // SearchForm returns the Search… dialog over the trials of the filter;
@@ -92,18 +92,23 @@ func (c *Controller) SearchForm() *SearchForm {
 		Values:    &form.Field{Kind: form.RadioField, Label: "Values", Options: valueChoices, Text: valueChoices[0]},
 		By:        &form.Field{Kind: form.RadioField, Label: "Threshold", Options: thresholdChoices, Text: thresholdChoices[0]},
 		Threshold: &form.Field{Kind: form.TextField, Text: "10%"},
-		Kind:      &form.Field{Kind: form.ComboField, Label: "Region kind", Options: append([]string{""}, RegionKinds...), Placeholder: "any kind"},
-		Ranks:     &form.Field{Kind: form.TextField, Label: "Process ranks", Placeholder: "all, or e.g. 0-3,8"},
-		Threads:   &form.Field{Kind: form.TextField, Label: "Thread ranks", Placeholder: "all, or e.g. 0"},
-		Where:     &form.Field{Kind: form.TextField, Label: "Trials", Text: c.filter, Placeholder: "all trials, or a filter as above"},
-		Flat:      &form.Field{Kind: form.CheckField, Label: "Regions (flat profile) instead of call paths"},
+		Constraint: &form.Field{Kind: form.TextField, Label: "Constraint",
+			Placeholder: "instead of the threshold: time >= 10% and incl(visits) < 1000 (the metric above ranks)"},
+		Kind:    &form.Field{Kind: form.ComboField, Label: "Region kind", Options: append([]string{""}, RegionKinds...), Placeholder: "any kind"},
+		Region:  &form.Field{Kind: form.TextField, Label: "Regions", Placeholder: "all, or a name pattern: MPI_*, or a call path pattern: main/*/MPI_*"},
+		Ranks:   &form.Field{Kind: form.TextField, Label: "Process ranks", Placeholder: "all, or e.g. 0-3,8"},
+		Threads: &form.Field{Kind: form.TextField, Label: "Thread ranks", Placeholder: "all, or e.g. 0"},
+		Host:    &form.Field{Kind: form.TextField, Label: "Hosts", Placeholder: "all, or a machine or node name pattern: node0*"},
+		Where:   &form.Field{Kind: form.TextField, Label: "Trials", Text: c.filter, Placeholder: "all trials, or a filter as above"},
+		Flat:    &form.Field{Kind: form.CheckField, Label: "Regions (flat profile) instead of call paths"},
 		Derived: &form.Field{Kind: form.TextField, Label: "Derived", Lines: 2,
 			Placeholder: "derived metrics for the search, one per line: tpv = time / visits"},
 	}
 	f.Form = &form.Form{Title: "Search the repository", Confirm: "Search",
-		Fields: []*form.Field{f.Metric, f.Values, f.By, f.Threshold, f.Kind, f.Ranks, f.Threads, f.Where, f.Flat, f.Derived,
-			form.Note("Finds the call paths (or regions) of every trial whose metric meets the threshold, best first.\n" +
-				"A share is of the run's total of the metric (over the chosen ranks and threads): 0.1 or 10%.")}}
+		Fields: []*form.Field{f.Metric, f.Values, f.By, f.Threshold, f.Constraint, f.Kind, f.Region, f.Ranks, f.Threads, f.Host,
+			f.Where, f.Flat, f.Derived,
+			form.Note("Finds the call paths (or regions) of every trial whose metric meets the threshold (or the constraint), best first.\n" +
+				"A share is of the run's total of the metric (over the chosen ranks, threads and hosts): 0.1 or 10%.")}}
 	f.Submit = func() error {
 		q, err := f.Spec().Query()
 		if err != nil {
@@ -128,9 +133,9 @@ func (c *Controller) SearchForm() *SearchForm {
 func (f *SearchForm) Spec() SearchSpec {
 	return SearchSpec{
 		Metric: f.Metric.Text, Inclusive: f.Values.Text == valueChoices[1],
-		ByShare: f.By.Text != thresholdChoices[1], Threshold: f.Threshold.Text,
-		Kind: f.Kind.Text, Ranks: f.Ranks.Text, Threads: f.Threads.Text, Where: f.Where.Text,
-		Flat: f.Flat.On, Derived: f.Derived.Text,
+		ByShare: f.By.Text != thresholdChoices[1], Threshold: f.Threshold.Text, Constraint: f.Constraint.Text,
+		Kind: f.Kind.Text, Region: f.Region.Text, Ranks: f.Ranks.Text, Threads: f.Threads.Text, Host: f.Host.Text,
+		Where: f.Where.Text, Flat: f.Flat.On, Derived: f.Derived.Text,
 	}
 }
 

@@ -24,12 +24,17 @@ type SearchSpec struct {
 	// (0.1 or 10%); otherwise of at least Threshold in the metric's unit.
 	ByShare   bool
 	Threshold string
-	Kind      string // region kind: mpi, omp, user, …; "" for all
-	Ranks     string // process ranks "0-3,8"; "" for all
-	Threads   string // thread ranks; "" for all
-	Where     string // trial filter
-	Flat      bool   // regions instead of call paths
-	Derived   string // one "name = expression" per line
+	// Constraint, when set, replaces the threshold: tests joined by and,
+	// or and not ("time >= 10% and visits > 100"); Metric then ranks.
+	Constraint string
+	Kind       string // region kind: mpi, omp, user, …; "" for all
+	Region     string // region name (or call path, with /) pattern; "" for all
+	Ranks      string // process ranks "0-3,8"; "" for all
+	Threads    string // thread ranks; "" for all
+	Host       string // host name pattern; "" for all
+	Where      string // trial filter
+	Flat       bool   // regions instead of call paths
+	Derived    string // one "name = expression" per line
 }
 
 // RegionKinds are the kinds the dialog offers; others may be typed.
@@ -38,9 +43,10 @@ var RegionKinds = []string{"mpi", "omp", "user", "pthread", "cuda", "shmem", "op
 // Query checks the spec and returns the search.
 func (s SearchSpec) Query() (repo.Query, error) {
 	q := repo.Query{Metric: strings.TrimSpace(s.Metric), Inclusive: s.Inclusive, Share: s.ByShare,
-		Kind: strings.TrimSpace(s.Kind), Where: strings.TrimSpace(s.Where), Flat: s.Flat}
-	if q.Metric == "" {
-		return q, errors.New("search: give a metric")
+		Kind: strings.TrimSpace(s.Kind), Region: strings.TrimSpace(s.Region), Host: strings.TrimSpace(s.Host),
+		Where: strings.TrimSpace(s.Where), Flat: s.Flat, Constraint: strings.TrimSpace(s.Constraint)}
+	if q.Metric == "" && q.Constraint == "" {
+		return q, errors.New("search: give a metric, or a constraint")
 	}
 	for i, line := range strings.Split(s.Derived, "\n") {
 		if strings.TrimSpace(line) == "" {
@@ -53,7 +59,12 @@ func (s SearchSpec) Query() (repo.Query, error) {
 		q.Derived = append(q.Derived, model.DerivedMetric{UniqName: name, Formula: f})
 	}
 	var err error
-	if s.ByShare {
+	if q.Constraint != "" {
+		if err := repo.CheckConstraint(q.Constraint); err != nil {
+			return q, fmt.Errorf("search: %w", err)
+		}
+		q.Share = false
+	} else if s.ByShare {
 		q.MinShare, err = repo.ParseShare(s.Threshold)
 	} else {
 		q.MinValue, err = strconv.ParseFloat(strings.TrimSpace(s.Threshold), 64)
@@ -145,22 +156,35 @@ func (t *HitTable) Numeric(c int) bool { return c == 0 || c == 2 || c == 3 }
 // kind mpi · ranks 0-3 · trials where procs >= 64".
 func Describe(q repo.Query) string {
 	var sb strings.Builder
-	sb.WriteString(printable.String(q.Metric))
-	if q.Inclusive {
-		sb.WriteString(" (inclusive)")
+	if q.Constraint != "" {
+		sb.WriteString(printable.String(q.Constraint))
+		if q.Metric != "" {
+			sb.WriteString(" · ranked by " + printable.String(q.Metric))
+		}
 	} else {
-		sb.WriteString(" (exclusive)")
-	}
-	if q.Share {
-		fmt.Fprintf(&sb, " ≥ %s %% of the run", strconv.FormatFloat(100*q.MinShare, 'g', -1, 64))
-	} else {
-		fmt.Fprintf(&sb, " ≥ %s", strconv.FormatFloat(q.MinValue, 'g', -1, 64))
+		sb.WriteString(printable.String(q.Metric))
+		if q.Inclusive {
+			sb.WriteString(" (inclusive)")
+		} else {
+			sb.WriteString(" (exclusive)")
+		}
+		if q.Share {
+			fmt.Fprintf(&sb, " ≥ %s %% of the run", strconv.FormatFloat(100*q.MinShare, 'g', -1, 64))
+		} else {
+			fmt.Fprintf(&sb, " ≥ %s", strconv.FormatFloat(q.MinValue, 'g', -1, 64))
+		}
 	}
 	if q.Flat {
 		sb.WriteString(" · flat profile")
 	}
 	if q.Kind != "" {
 		sb.WriteString(" · kind " + printable.String(q.Kind))
+	}
+	if q.Region != "" {
+		sb.WriteString(" · regions " + printable.String(q.Region))
+	}
+	if q.Host != "" {
+		sb.WriteString(" · hosts " + printable.String(q.Host))
 	}
 	if q.Ranks != nil {
 		sb.WriteString(" · ranks " + ranges(q.Ranks))

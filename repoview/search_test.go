@@ -27,6 +27,9 @@ func TestSearchSpec(t *testing.T) {
 			repo.Query{Metric: "time", Share: true, MinShare: 0.1}},
 		{SearchSpec{Metric: "time", Inclusive: true, Threshold: "1e3", Kind: "mpi", Ranks: "0-3, 8", Threads: "1", Where: "procs >= 64", Flat: true},
 			repo.Query{Metric: "time", Inclusive: true, MinValue: 1000, Kind: "mpi", Ranks: []repo.Range{{Lo: 0, Hi: 3}, {Lo: 8, Hi: 8}}, Threads: []repo.Range{{Lo: 1, Hi: 1}}, Where: "procs >= 64", Flat: true}},
+		{SearchSpec{Metric: "visits", ByShare: true, Threshold: "ignored", Constraint: " time >= 10% and not visits < 3 ", Region: "MPI_*", Host: "node0*"},
+			repo.Query{Metric: "visits", Constraint: "time >= 10% and not visits < 3", Region: "MPI_*", Host: "node0*"}},
+		{SearchSpec{Constraint: "incl(time) > 2"}, repo.Query{Constraint: "incl(time) > 2"}},
 		{SearchSpec{Metric: "tpv", ByShare: true, Threshold: "0.5", Derived: "\ntpv = time / visits\n"},
 			repo.Query{Metric: "tpv", Share: true, MinShare: 0.5, Derived: []model.DerivedMetric{{UniqName: "tpv", Formula: tpv}}}},
 	} {
@@ -50,6 +53,8 @@ func TestSearchSpec(t *testing.T) {
 		{Metric: "time", Threshold: "1", Ranks: "3-1"},
 		{Metric: "time", Threshold: "1", Threads: "x"},
 		{Metric: "time", Threshold: "1", Derived: "tpv = time /"},
+		{Constraint: "time >> 1"},
+		{Constraint: "incl(time > 1"},
 	} {
 		if _, err := s.Query(); err == nil {
 			t.Errorf("%+v: no error", s)

@@ -386,7 +386,7 @@ func TestRepositorySearch(t *testing.T) {
 // whose experiment equals algebra.Diff of the two files; Open opens one
 // window per trial; Mean needs two marks.
 func TestRepositoryAlgebra(t *testing.T) {
-	a, rw, _, files := openRepository(t)
+	a, rw, r, _ := openRepository(t)
 	if !rw.buttons[repoview.Difference].Disabled() {
 		t.Error("Difference enabled with nothing marked")
 	}
@@ -415,12 +415,13 @@ func TestRepositoryAlgebra(t *testing.T) {
 	if res.doc.Expression != "repo:6 − repo:4" {
 		t.Errorf("result named %q", res.doc.Expression)
 	}
+	// The trials as stored: the result records the repository and each
+	// trial's checksum, as it records files.
 	open := func(id int64) *model.Experiment {
-		e, err := format.Open(files[id])
+		e, err := r.Open(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.Source = "repo:" + strconv.FormatInt(id, 10) // as the repository's trial names itself
 		return e
 	}
 	want, err := algebra.Diff(open(6), open(4), algebra.Options{})
