@@ -313,7 +313,7 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 			c.metrics = append(c.metrics, eventMetric(h.event, h.hasPeriod))
 		}
 		if ev.periods != h.hasPeriod {
-			return fmt.Errorf("%s:%d: a sample of %s without a period, though the one on line %d has one (or the other way round)", name, curLine, quote(h.event), ev.firstLine)
+			return fmt.Errorf("%s:%d: a sample of %s without a period, though the one on line %d has one (or the other way round)", name, curLine, importer.Quote(h.event), ev.firstLine)
 		}
 		if len(frames) == 0 && h.rest != "" {
 			if f, ok := parseFrame(" " + h.rest); ok {
@@ -362,7 +362,7 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 				}
 			}
 			if !ok {
-				return nil, fmt.Errorf("%s:%d: neither a sample's first line (command, thread id, event) nor a frame of its call chain: %s", name, lr.n, quote(trim))
+				return nil, fmt.Errorf("%s:%d: neither a sample's first line (command, thread id, event) nor a frame of its call chain: %s", name, lr.n, importer.Quote(trim))
 			}
 			if err := flush(); err != nil {
 				return nil, err
@@ -371,11 +371,11 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 			continue
 		}
 		if cur == nil {
-			return nil, fmt.Errorf("%s:%d: a call-chain line outside a sample: %s", name, lr.n, quote(trim))
+			return nil, fmt.Errorf("%s:%d: a call-chain line outside a sample: %s", name, lr.n, importer.Quote(trim))
 		}
 		f, ok := parseFrame(line)
 		if !ok && opts.Strict {
-			return nil, fmt.Errorf("%s:%d: not a frame of the call chain: %s", name, lr.n, quote(trim))
+			return nil, fmt.Errorf("%s:%d: not a frame of the call chain: %s", name, lr.n, importer.Quote(trim))
 		}
 		if !ok {
 			// Source lines (perf script -F+srcline) and other
