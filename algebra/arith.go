@@ -40,6 +40,32 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	default:
 		return nil, fmt.Errorf("%s is not an arithmetic operator", op)
 	}
+	// The values first, then the provenance: the operands' checksums,
+	// computed in the background since they were opened, are then ready.
+	blocks := make([]*model.Block, len(ig.Result.Metrics))
+	for m := range ig.Result.Metrics {
+		if !hasData(&ig.Result.Metrics[m]) {
+			continue
+		}
+		var b *model.Block
+		var err error
+		switch op {
+		case OpDiff:
+			b, err = ig.linear(m, []float64{1, -1}, 1)
+		case OpMean:
+			w := make([]float64, n)
+			for i := range w {
+				w[i] = 1
+			}
+			b, err = ig.linear(m, w, float64(n))
+		case OpMerge:
+			b, err = ig.first(m)
+		}
+		if err != nil {
+			return nil, err
+		}
+		blocks[m] = b
+	}
 	prov, err := ig.provenance(op.String(), nil)
 	if err != nil {
 		return nil, err
@@ -65,29 +91,7 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		if op != OpMerge && rm.Aggregation != model.Sum {
 			rm.Approximate = true
 		}
-	}
-	for m := range res.Metrics {
-		if !hasData(&res.Metrics[m]) {
-			continue
-		}
-		var b *model.Block
-		var err error
-		switch op {
-		case OpDiff:
-			b, err = ig.linear(m, []float64{1, -1}, 1)
-		case OpMean:
-			w := make([]float64, n)
-			for i := range w {
-				w[i] = 1
-			}
-			b, err = ig.linear(m, w, float64(n))
-		case OpMerge:
-			b, err = ig.first(m)
-		}
-		if err != nil {
-			return nil, err
-		}
-		res.SetBlock(m, b)
+		res.SetBlock(m, blocks[m])
 	}
 	if res.CallGraph, err = ig.callGraph(op); err != nil {
 		return nil, err

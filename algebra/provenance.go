@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -24,6 +25,7 @@ const (
 	AttrOptions    = "cubeview::options"
 	AttrSystem     = "cubeview::system"
 	AttrRoots      = "cubeview::roots"
+	AttrMatching   = "cubeview::matching"  // MatchReport.Sentences, one a line
 	AttrOperand    = "cubeview::operand::" // followed by the operand index
 )
 
@@ -89,9 +91,12 @@ type Provenance struct {
 	Expr    *Expr
 	Options string // Options.String of the operation
 	// Opts is Options parsed by ReadProvenance (the zero Options when absent).
-	Opts     Options
-	System   string // SystemOutcome.String, empty for operators that keep the system tree
-	Roots    string // Integration.RootsMatched, empty when no roots of different regions were matched
+	Opts   Options
+	System string // SystemOutcome.String, empty for operators that keep the system tree
+	Roots  string // Integration.RootsMatched, empty when no roots of different regions were matched
+	// Matching holds Integration.Report's sentences: what was matched
+	// other than by equal names, and what was not compared.
+	Matching []string
 	Operands []Operand
 	nested   []model.Attr // operand records of derived operands
 }
@@ -106,6 +111,9 @@ func (p Provenance) attrs() []model.Attr {
 	}
 	if p.Roots != "" {
 		as = append(as, model.Attr{Key: AttrRoots, Value: p.Roots})
+	}
+	if len(p.Matching) > 0 {
+		as = append(as, model.Attr{Key: AttrMatching, Value: strings.Join(p.Matching, "\n")})
 	}
 	for i, o := range p.Operands {
 		as = append(as, model.Attr{Key: AttrOperand + strconv.Itoa(i), Value: o.String()})
@@ -132,6 +140,9 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 	}
 	p.System, _ = e.Attr(AttrSystem)
 	p.Roots, _ = e.Attr(AttrRoots)
+	if m, ok := e.Attr(AttrMatching); ok && m != "" {
+		p.Matching = strings.Split(m, "\n")
+	}
 	for i := 0; ; i++ {
 		v, found := e.Attr(AttrOperand + strconv.Itoa(i))
 		if !found {
@@ -189,14 +200,50 @@ type sumKey struct {
 }
 
 // sums caches file checksums, so an operand file used several times in one
-// expression is read once.
-var sums sync.Map // sumKey → string
+// expression is read once; an entry is a *checksum, computed once.
+var sums sync.Map // sumKey → *checksum
+
+type checksum struct {
+	once  sync.Once
+	sum   string
+	err   error
+	ready atomic.Bool
+}
+
+// sumReady reports whether the checksum has been computed.
+func (c *checksum) sumReady() bool { return c.ready.Load() }
+
+func (c *checksum) compute(path string) {
+	c.once.Do(func() {
+		c.sum, c.err = hashFile(path)
+		c.ready.Store(true)
+	})
+}
+
+// startChecksum begins computing the checksum of the operand file at path
+// in the background when it is opened, so that the checksum is ready, or
+// nearly, when the result's provenance needs it: it overlaps with reading
+// the operands and computing the result instead of following them.
+func startChecksum(path string) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	go checksumOf(path, fi).compute(path)
+}
+
+func checksumOf(path string, fi os.FileInfo) *checksum {
+	v, _ := sums.LoadOrStore(sumKey{path, fi.Size(), fi.ModTime()}, &checksum{})
+	return v.(*checksum)
+}
 
 func fileSHA256(path string, fi os.FileInfo) (string, error) {
-	key := sumKey{path, fi.Size(), fi.ModTime()}
-	if v, ok := sums.Load(key); ok {
-		return v.(string), nil
-	}
+	c := checksumOf(path, fi)
+	c.compute(path)
+	return c.sum, c.err
+}
+
+func hashFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -206,9 +253,7 @@ func fileSHA256(path string, fi os.FileInfo) (string, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	sums.Store(key, sum)
-	return sum, nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // provenance describes the result of op applied to ig's operands; args are
@@ -221,6 +266,7 @@ func (ig *Integration) provenance(op string, args []string) (Provenance, error) 
 	p.Options = ig.Options.String()
 	p.System = ig.SystemOutcome.String()
 	p.Roots = ig.RootsMatched
+	p.Matching = ig.Report.Sentences()
 	return p, nil
 }
 

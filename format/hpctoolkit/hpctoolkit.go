@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"cubeview/format/importer"
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -28,13 +29,18 @@ func Read(path string, _ importer.Options) (*model.Experiment, error) {
 	} else if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	if exists(filepath.Join(dir, "meta.db")) {
-		return openSparse(dir)
+	open := openXML
+	switch {
+	case exists(filepath.Join(dir, "meta.db")):
+		open = openSparse
+	case !exists(filepath.Join(dir, "experiment.xml")):
+		return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
 	}
-	if exists(filepath.Join(dir, "experiment.xml")) {
-		return openXML(dir)
+	e, err := open(dir)
+	if err == nil {
+		build.Identify(e, "HPCToolkit", identities)
 	}
-	return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
+	return e, err
 }
 
 func exists(path string) bool {

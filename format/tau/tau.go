@@ -132,6 +132,7 @@ func readRun(src source, opts importer.Options, format string) (*model.Experimen
 	if r.flat {
 		e.Format += ", call paths cut at TAU_CALLPATH_DEPTH kept as caller → callee arcs"
 	}
+	build.Identify(e, "TAU", identities)
 	return e, nil
 }
 
