@@ -389,9 +389,13 @@ func TestMPITimeBelongsToMPI(t *testing.T) {
 	if len(waits) != 2 || math.Abs(waits["0x401a2c"]-54) > 1e-9 || math.Abs(waits["0x401b80"]-16) > 1e-9 {
 		t.Errorf("MPI_Wait call sites %v, want 0x401a2c 54 s and 0x401b80 16 s", waits)
 	}
+	// Every call site against the report's aggregate rows and table.
+	data, _ := os.ReadFile(filepath.Join("testdata", "two-wait-sites.mpiP"))
+	if n := checkAggregates(t, e, string(data)); n != 4 {
+		t.Errorf("%d call sites agree with the aggregate rows, want 4", n)
+	}
 	// Call sites whose stacks look alike (no address, the same line)
 	// stay apart by their ids.
-	data, _ := os.ReadFile(filepath.Join("testdata", "two-wait-sites.mpiP"))
 	same := strings.NewReplacer("  1   0 0x401a2c                 [unknown]", "  1   0 solver.c             120 update   ",
 		"  2   0 0x401b80                 [unknown]", "  2   0 solver.c             120 update   ").Replace(string(data))
 	e = read(t, same)

@@ -98,6 +98,9 @@ func TestScript(t *testing.T) {
 	if len(e.Metrics) != 2 || e.Metrics[0].UniqName != "cycles" || e.Metrics[1].UniqName != "instructions" {
 		t.Fatalf("metrics %+v", e.Metrics)
 	}
+	if e.Metrics[0].Identity != "PAPI_TOT_CYC" || e.Metrics[1].Identity != "PAPI_TOT_INS" {
+		t.Errorf("identities %q, %q", e.Metrics[0].Identity, e.Metrics[1].Identity)
+	}
 	got := pathValues(t, e, 0)
 	want := map[string]float64{
 		"solver (process 4711)/thread 4711:__libc_start_main;main;kernel_step":    2000,
@@ -136,7 +139,7 @@ func TestScriptWithoutCallChains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := e.Metrics[0]; m.UniqName != "cpu-clock:ppp" || m.Unit != "sec" {
+	if m := e.Metrics[0]; m.UniqName != "cpu-clock:ppp" || m.Unit != "sec" || m.Identity != model.IdentityCPUTime {
 		t.Errorf("metric %+v", m)
 	}
 	got := pathValues(t, e, 0)
