@@ -53,7 +53,7 @@ func BenchmarkImportLarge(b *testing.B) {
 		b.StopTimer()
 		dir := b.TempDir()
 		loc := filepath.Join(dir, "repository.db")
-		r, err := Open(ctx, loc)
+		r, err := Init(ctx, loc)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func findRepo(b *testing.B) *Repo {
 	os.MkdirAll(benchDir, 0o755)
 	tmp := loc + ".tmp"
 	os.Remove(tmp)
-	r, err := Open(ctx, tmp)
+	r, err := Init(ctx, tmp)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -131,71 +131,6 @@ func BenchmarkFind100Trials(b *testing.B) {
 				b.Fatal("no hits: the benchmark measures nothing")
 			}
 			b.ReportMetric(float64(len(hits)), "hits")
-		})
-	}
-}
-
-// lsRepo returns a repository of 10,000 small trials with attributes.
-func lsRepo(b *testing.B) *Repo {
-	loc := filepath.Join(benchDir, fmt.Sprintf("ls-10k-v%d.db", SchemaVersion))
-	ctx := context.Background()
-	if _, err := os.Stat(loc); err == nil {
-		r, err := Open(ctx, loc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return r
-	}
-	os.MkdirAll(benchDir, 0o755)
-	tmp := loc + ".tmp"
-	os.Remove(tmp)
-	r, err := Open(ctx, tmp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < 10000; i++ {
-		e := synth.Generate(synth.Config{Cnodes: 3, Locations: 1, Metrics: 1, Seed: uint64(i)})
-		attrs := []model.Attr{{Key: "procs", Value: fmt.Sprint(1 << (i % 11))}, {Key: "size", Value: fmt.Sprint(10 + i%40)},
-			{Key: "compiler", Value: []string{"gcc-13", "gcc-14", "clang-17"}[i%3]}}
-		if _, err := r.ImportExperiment(ctx, e, Source{Path: fmt.Sprintf("run%d", i), SHA256: fmt.Sprint(i)},
-			ImportOptions{App: []string{"lulesh", "cpi", "bt-mz", "kripke"}[i%4], Experiment: fmt.Sprintf("e%d", i%10), Attrs: attrs}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	r.Close()
-	if err := os.Rename(tmp, loc); err != nil {
-		b.Fatal(err)
-	}
-	os.Rename(tmp+"-wal", loc+"-wal")
-	if r, err = Open(ctx, loc); err != nil {
-		b.Fatal(err)
-	}
-	return r
-}
-
-// BenchmarkListWhere10kTrials filters and lists 10,000 trials.
-func BenchmarkListWhere10kTrials(b *testing.B) {
-	r := lsRepo(b)
-	defer r.Close()
-	ctx := context.Background()
-	for _, f := range []string{
-		"app = lulesh and procs >= 64",
-		"compiler ~ 'gcc*' and size < 30 or experiment = e3",
-		"",
-	} {
-		b.Run(fmt.Sprintf("%q", f), func(b *testing.B) {
-			b.ReportAllocs()
-			var ts []Trial
-			for b.Loop() {
-				var err error
-				if ts, err = r.Trials(ctx, f, ListOptions{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if len(ts) == 0 {
-				b.Fatal("no trials listed")
-			}
-			b.ReportMetric(float64(len(ts)), "trials")
 		})
 	}
 }

@@ -1,0 +1,334 @@
+package repo
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cubeview/model"
+)
+
+// The scale benchmark builds repositories of many generated trials — by
+// default 10,000; CUBEVIEW_BENCH_TRIALS=10000,100000 for more — in SQLite
+// (under $TMPDIR/cubeview-bench) and in PostgreSQL (databases on the
+// server $CUBEVIEW_TEST_POSTGRES names, kept between runs), and times the
+// searches a team runs. Building 100,000 trials takes an hour or more:
+//
+//	CUBEVIEW_TEST_POSTGRES=postgres://… CUBEVIEW_BENCH_TRIALS=10000,100000 \
+//	  go test -run '^$' -bench BenchmarkScale -benchtime 20x ./repo
+//
+// Trials are like real Score-P profiles of MPI (+OpenMP) programs: five
+// applications, 150–800 call paths (a main loop over solver phases with
+// kernels, OpenMP regions and MPI calls at the leaves), 8 locations,
+// metrics time, visits, bytes_sent, PAPI_TOT_INS and PAPI_TOT_CYC, and
+// attributes procs, size, compiler and run.
+
+var scaleApps = []string{"lulesh", "amg", "kripke", "hpcg", "minife"}
+
+var (
+	scaleUser = []string{"main", "init", "read_input", "setup_mesh", "solve", "timestep", "compute_forces", "update_positions",
+		"apply_bc", "assemble", "precondition", "smooth", "restrict", "prolong", "dot", "axpy", "spmv", "reduce_norm",
+		"write_output", "checkpoint", "halo_pack", "halo_unpack", "eos", "material", "hourglass", "stress", "volume"}
+	scaleMPI = []string{"MPI_Init", "MPI_Finalize", "MPI_Allreduce", "MPI_Reduce", "MPI_Bcast", "MPI_Isend", "MPI_Irecv",
+		"MPI_Waitall", "MPI_Wait", "MPI_Barrier", "MPI_Alltoall", "MPI_Gather", "MPI_Comm_rank", "MPI_Comm_size"}
+	scaleOMP = []string{"!$omp parallel @kernel.c:40", "!$omp for @kernel.c:42", "!$omp barrier @kernel.c:60",
+		"!$omp parallel @solve.c:120", "!$omp for @solve.c:124", "!$omp implicit barrier @solve.c:130"}
+)
+
+// scaleTrial generates trial i: its experiment and where it goes.
+func scaleTrial(i int) (*model.Experiment, ImportOptions) {
+	rng := rand.New(rand.NewPCG(uint64(i), 0xbe9c4))
+	app := scaleApps[i%len(scaleApps)]
+	procs := 1 << (i / len(scaleApps) % 11)
+	e := &model.Experiment{Source: "generated", Format: "generated"}
+	e.Attrs = []model.Attr{{Key: "Creator", Value: "cubeview scale benchmark"}}
+	for k, m := range []struct{ name, dtype, unit string }{
+		{"time", "DOUBLE", "sec"}, {"visits", "UINT64", "occ"}, {"bytes_sent", "UINT64", "bytes"},
+		{"PAPI_TOT_INS", "UINT64", "occ"}, {"PAPI_TOT_CYC", "UINT64", "occ"},
+	} {
+		e.Metrics = append(e.Metrics, model.Metric{ID: k, Parent: -1, UniqName: m.name, DispName: m.name, DataType: model.DataType(m.dtype),
+			Unit: m.unit, Type: "EXCLUSIVE", Aggregation: model.AggregationOf(model.DataType(m.dtype)), Identity: model.CanonicalIdentity(m.name)})
+	}
+	region := map[string]int{}
+	reg := func(name, paradigm string) int {
+		if g, ok := region[name]; ok {
+			return g
+		}
+		region[name] = len(e.Regions)
+		e.Regions = append(e.Regions, model.Region{ID: len(e.Regions), Name: name, Paradigm: paradigm, Role: "function",
+			Module: app + "/src/" + name + ".c", Begin: 10, End: 90})
+		return region[name]
+	}
+	add := func(parent int, g int) int {
+		e.Cnodes = append(e.Cnodes, model.Cnode{ID: len(e.Cnodes), Parent: parent, Region: g, CallLine: 10 + len(e.Cnodes)%300,
+			CallFile: app + ".c"})
+		return len(e.Cnodes) - 1
+	}
+	size := 150 + rng.IntN(650)
+	root := add(-1, reg("main", "user"))
+	add(root, reg("MPI_Init", "mpi"))
+	add(root, reg("MPI_Comm_rank", "mpi"))
+	for len(e.Cnodes) < size {
+		// Pick a parent among the user and OpenMP call paths, preferring
+		// recent ones for deep trees.
+		p := len(e.Cnodes) - 1 - rng.IntN(min(len(e.Cnodes), 12))
+		for e.Regions[e.Cnodes[p].Region].Paradigm == "mpi" {
+			p = e.Cnodes[p].Parent
+		}
+		switch x := rng.IntN(10); {
+		case x < 6:
+			add(p, reg(scaleUser[rng.IntN(len(scaleUser))], "user"))
+		case x < 8:
+			add(p, reg(scaleMPI[2+rng.IntN(len(scaleMPI)-2)], "mpi"))
+		default:
+			add(p, reg(scaleOMP[rng.IntN(len(scaleOMP))], "openmp"))
+		}
+	}
+	add(root, reg("MPI_Finalize", "mpi"))
+	threads := 1 + rng.IntN(2)
+	nl := 8
+	e.System = append(e.System, model.SystemNode{ID: 0, Kind: model.TreeNode, Class: "machine", Name: "cluster", Parent: -1, Location: -1})
+	nodes := 2
+	for n := 0; n < nodes; n++ {
+		e.System = append(e.System, model.SystemNode{ID: 1 + n, Kind: model.TreeNode, Class: "node", Name: fmt.Sprintf("node%03d", n+4*(i%50)), Parent: 0, Location: -1})
+	}
+	for p := 0; p < nl/threads; p++ {
+		g := len(e.System)
+		e.System = append(e.System, model.SystemNode{ID: p, Kind: model.Group, Class: "process", Name: fmt.Sprintf("MPI Rank %d", p), Rank: p,
+			Parent: 1 + p*nodes/(nl/threads), Location: -1})
+		for t := 0; t < threads; t++ {
+			e.System = append(e.System, model.SystemNode{ID: p*threads + t, Kind: model.Leaf, Class: "thread", Name: fmt.Sprintf("Thread %d", t),
+				Rank: t, Parent: g, Location: -1})
+		}
+	}
+	e.Link()
+	e.NumberLocations()
+	nl = e.NumLocations()
+	nc := len(e.Cnodes)
+	// Heavy-tailed times: a few hot call paths; MPI waits grow with
+	// imbalance, which some runs have much of.
+	imbalance := math.Exp(rng.NormFloat64()) * 0.05
+	scale := math.Exp(rng.NormFloat64()) * float64(procs) / 8
+	blocks := make([]*model.Block, len(e.Metrics))
+	for m := range blocks {
+		blocks[m] = model.NewBlock(nc, nl)
+	}
+	for c := 0; c < nc; c++ {
+		kind := e.Regions[e.Cnodes[c].Region].Paradigm
+		base := math.Exp(rng.NormFloat64()*2) * scale * 1e-3
+		calls := float64(1 + rng.IntN(1000))
+		if kind == "mpi" {
+			base *= 1 + imbalance*20
+		}
+		ipc := 0.3 + 2.5*rng.Float64()
+		for m, b := range blocks {
+			if m == 2 && kind != "mpi" {
+				continue // bytes are sent by MPI calls only
+			}
+			row := b.MutableRow(c)
+			for l := range row {
+				t := base * (1 + 0.2*rng.Float64())
+				switch m {
+				case 0:
+					row[l] = t
+				case 1:
+					row[l] = calls
+				case 2:
+					row[l] = math.Round(calls * 1024 * (1 + rng.Float64()))
+				case 3:
+					row[l] = math.Round(t * 2.4e9 * ipc)
+				case 4:
+					row[l] = math.Round(t * 2.4e9)
+				}
+			}
+		}
+	}
+	for m, b := range blocks {
+		e.SetBlock(m, b)
+	}
+	opt := ImportOptions{App: app, Experiment: fmt.Sprintf("%s-%d", app, i/1000), Name: fmt.Sprintf("run%06d", i),
+		Attrs: []model.Attr{
+			{Key: "procs", Value: strconv.Itoa(procs)},
+			{Key: "size", Value: strconv.Itoa(10 + i%40)},
+			{Key: "compiler", Value: []string{"gcc-13", "gcc-14", "clang-18", "icx-2024"}[i%4]},
+			{Key: "run", Value: strconv.Itoa(i)},
+		}, Force: true}
+	return e, opt
+}
+
+// scaleRepo returns a repository of n generated trials in engine,
+// building it on first use.
+func scaleRepo(b *testing.B, engine string, n int) (*Repo, int64) {
+	ctx := context.Background()
+	var loc string
+	var size func() int64
+	if engine == "sqlite" {
+		os.MkdirAll(benchDir, 0o755)
+		loc = filepath.Join(benchDir, fmt.Sprintf("scale-%d-v%d.db", n, SchemaVersion))
+		size = func() int64 { return fileSize(b, loc, loc+"-wal") }
+	} else {
+		admin := os.Getenv(envPostgres)
+		if admin == "" {
+			b.Skipf("no PostgreSQL server: set %s", envPostgres)
+		}
+		name := fmt.Sprintf("cvbench_%d_v%d", n, SchemaVersion)
+		db, err := sql.Open("pgx", admin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		var exists int
+		db.QueryRow(`SELECT COUNT(*) FROM pg_database WHERE datname = $1`, name).Scan(&exists)
+		if exists == 0 {
+			if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+				b.Fatal(err)
+			}
+		}
+		u, _ := url.Parse(admin)
+		u.Path = "/" + name
+		loc = u.String()
+		size = func() int64 {
+			var s int64
+			db, _ := sql.Open("pgx", admin)
+			defer db.Close()
+			db.QueryRow(`SELECT pg_database_size($1)`, name).Scan(&s)
+			return s
+		}
+	}
+	r, err := OpenWith(ctx, loc, Options{Create: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var have int
+	r.db.QueryRow(`SELECT COUNT(*) FROM trial WHERE state = 0`).Scan(&have)
+	if have < n {
+		start := time.Now()
+		var next atomic.Int64
+		next.Store(int64(have))
+		var wg sync.WaitGroup
+		var failed atomic.Value
+		for w := 0; w < 2; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= n || failed.Load() != nil {
+						return
+					}
+					e, opt := scaleTrial(i)
+					if _, err := r.ImportExperiment(ctx, e, Source{Path: opt.Name, Size: 1, SHA256: fmt.Sprint(i)}, opt); err != nil {
+						failed.Store(err)
+						return
+					}
+					if i%5000 == 0 {
+						fmt.Fprintf(os.Stderr, "scale %s: %d of %d trials after %v\n", engine, i, n, time.Since(start).Round(time.Second))
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err, _ := failed.Load().(error); err != nil {
+			b.Fatal(err)
+		}
+		if engine == "sqlite" {
+			r.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		} else {
+			r.db.Exec(`VACUUM ANALYZE`)
+		}
+		fmt.Fprintf(os.Stderr, "scale %s: built %d trials in %v (%.1f ms per trial)\n", engine, n-have, time.Since(start).Round(time.Second),
+			float64(time.Since(start).Milliseconds())/float64(n-have))
+	}
+	if engine == "sqlite" {
+		r.db.Exec(`ANALYZE`)
+	}
+	return r, size()
+}
+
+// BenchmarkScale times ls --where, find with one constraint, the best 20
+// call paths, and searches of a derived metric in repositories of many
+// trials, reporting the size per trial.
+func BenchmarkScale(b *testing.B) {
+	sizes := []int{10000}
+	if s := os.Getenv("CUBEVIEW_BENCH_TRIALS"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				b.Fatalf("CUBEVIEW_BENCH_TRIALS=%q", s)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	engines := []string{"sqlite", "postgres"}
+	if s := os.Getenv("CUBEVIEW_BENCH_ENGINES"); s != "" {
+		engines = strings.Split(s, ",")
+	}
+	name, f, err := model.ParseDefinition("ipc = PAPI_TOT_INS / PAPI_TOT_CYC")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ipc := []model.DerivedMetric{{UniqName: name, Formula: f}}
+	for _, engine := range engines {
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("%s/%d", engine, n), func(b *testing.B) {
+				r, bytes := scaleRepo(b, engine, n)
+				defer r.Close()
+				ctx := context.Background()
+				b.Logf("%s, %d trials: %.1f KB per trial", engine, n, float64(bytes)/float64(n)/1024)
+				run := func(name string, f func() (int, error)) {
+					b.Run(name, func(b *testing.B) {
+						b.ReportAllocs()
+						var k int
+						for b.Loop() {
+							var err error
+							if k, err = f(); err != nil {
+								b.Fatal(err)
+							}
+						}
+						if k == 0 {
+							b.Fatal("nothing found: the benchmark measures nothing")
+						}
+						b.ReportMetric(float64(k), "results")
+						b.ReportMetric(float64(bytes)/float64(n)/1024, "KB/trial")
+					})
+				}
+				run("ls-where", func() (int, error) {
+					ts, err := r.Trials(ctx, "app = lulesh and procs >= 512 and compiler = 'gcc-13'", ListOptions{})
+					return len(ts), err
+				})
+				run("find-one", func() (int, error) {
+					h, err := r.Find(ctx, Query{Metric: "time", Share: true, MinShare: 0.5, Kind: "mpi"})
+					return len(h), err
+				})
+				run("find-one-value", func() (int, error) {
+					h, err := r.Find(ctx, Query{Metric: "bytes_sent", MinValue: 5e7})
+					return len(h), err
+				})
+				run("top20", func() (int, error) {
+					h, err := r.Find(ctx, Query{Metric: "time", MinValue: 0, Limit: 20})
+					return len(h), err
+				})
+				run("top20-share-mpi", func() (int, error) {
+					h, err := r.Find(ctx, Query{Metric: "time", Share: true, MinShare: 0, Kind: "mpi", Limit: 20})
+					return len(h), err
+				})
+				run("derived-top20", func() (int, error) {
+					h, err := r.Find(ctx, Query{Constraint: "time >= 40% and ipc < 0.5", Derived: ipc, Limit: 20})
+					return len(h), err
+				})
+			})
+		}
+	}
+}
