@@ -1,7 +1,11 @@
 package caliper
 
 import (
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -285,5 +289,55 @@ func TestCaliIdentities(t *testing.T) {
 		if m := e.MetricByName(name); m < 0 || e.Metrics[m].Identity != want {
 			t.Errorf("%s: identity %q, want %q", name, e.Metrics[max(m, 0)].Identity, want)
 		}
+	}
+}
+
+// TestCaliGzip reads a gzip-compressed .cali file, and refuses one that
+// inflates beyond the shared decompression budget.
+func TestCaliGzip(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(data)
+		zw.Close()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	path := write("handmade.cali.gz", plain)
+	if DetectCali(plain[:100], path) != importer.Certain {
+		t.Fatal("not recognised")
+	}
+	e, err := openCali(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := openCali(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Cnodes) != len(want.Cnodes) || e.NumLocations() != want.NumLocations() {
+		t.Errorf("compressed: %d cnodes, %d locations; plain: %d, %d", len(e.Cnodes), e.NumLocations(), len(want.Cnodes), want.NumLocations())
+	}
+	// a record repeated 200,000 times inflates far beyond a small budget
+	old := importer.Budget
+	importer.Budget = func(int64) int64 { return 1 << 20 }
+	defer func() { importer.Budget = old }()
+	bomb := append([]byte(nil), plain...)
+	for i := 0; i < 200000; i++ {
+		bomb = append(bomb, "__rec=ctx,ref=40,attr=18=22,data=0=1\n"...)
+	}
+	path = write("bomb.cali.gz", bomb)
+	_, err = openCali(path)
+	var be *importer.BudgetError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), path) {
+		t.Errorf("error %v, want a budget error naming %s", err, path)
 	}
 }
