@@ -136,6 +136,9 @@ func TestCaliHandmade(t *testing.T) {
 	if m := e.MetricByName("avg#inclusive#sum#time.duration"); m >= 0 {
 		t.Error("the mean itself became a metric; its sum and count carry it")
 	}
+	if first := e.Metrics[0].UniqName; first != "sum#sum#time.duration" {
+		t.Errorf("first metric %s, want the summed time (a window shows the first metric)", first)
+	}
 	attrs := map[string]string{}
 	for _, a := range e.Attrs {
 		attrs[a.Key] = a.Value

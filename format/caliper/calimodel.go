@@ -711,7 +711,25 @@ func (p *caliProfile) experiment() (*model.Experiment, error) {
 		factor float64
 	}
 	var plans []plan
-	for i := range p.metrics {
+	// the summed time first (the metric a window shows first), then the
+	// other sums, then minima and maxima, each in the file's order
+	metricOrder := make([]int, len(p.metrics))
+	all := make([]string, len(p.metrics))
+	for i := range metricOrder {
+		metricOrder[i], all[i] = i, p.metricName(&p.metrics[i])
+	}
+	ids := identities(all, false)
+	rank := func(i int) int {
+		switch {
+		case ids[all[i]] == model.IdentityTime:
+			return 0
+		case p.metrics[i].agg == model.Sum:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(metricOrder, func(a, b int) bool { return rank(metricOrder[a]) < rank(metricOrder[b]) })
+	for _, i := range metricOrder {
 		m := &p.metrics[i]
 		name := p.metricName(m)
 		if m.inclusive && names[name] {
