@@ -344,3 +344,46 @@ func TestCaliGzip(t *testing.T) {
 		t.Errorf("error %v, want a budget error naming %s", err, path)
 	}
 }
+
+// TestCaliper215 reads what Caliper 2.15 writes for a small annotated
+// program (testdata/caliper2.15): a spot profile's scaled nanoseconds are
+// seconds, its call counts are visits with the unit occ, and every
+// output has the program's eleven call paths.
+func TestCaliper215(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "caliper2.15", "*.cali"))
+	if len(files) != 5 {
+		t.Fatalf("%d files, want 5", len(files))
+	}
+	for _, f := range files {
+		e, err := openCali(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(e.Cnodes) != 11 {
+			t.Errorf("%s: %d call paths, want 11", f, len(e.Cnodes))
+		}
+	}
+	e, err := openCali(filepath.Join("testdata", "caliper2.15", "spot.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := e.MetricByName("sum#sum#rc.count")
+	if calls < 0 || e.Metrics[calls].Unit != "occ" || e.Metrics[calls].Identity != model.IdentityVisits {
+		t.Errorf("sum#sum#rc.count: want visits in occ")
+	}
+	a, b := e.MetricByName("sum#sum#time.duration"), e.MetricByName("sum#scale#sum#time.duration.ns")
+	if a < 0 || b < 0 || e.Metrics[b].Unit != "sec" {
+		t.Fatalf("time metrics missing")
+	}
+	ta, err := e.MetricTotal(model.MetricSel{Metric: a, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := e.MetricTotal(model.MetricSel{Metric: b, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(ta-tb) > 1e-6*ta {
+		t.Errorf("total time %v (from inclusive values) and %v (exclusive, scaled ns) differ", ta, tb)
+	}
+}

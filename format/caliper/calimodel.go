@@ -419,7 +419,9 @@ func (p *caliProfile) metricOfAttr(a *calAttr) int32 {
 	case k.mean:
 		p.means = append(p.means, a.name)
 	case !k.metric:
-		p.summedOver[a.name] = true
+		if _, base := splitOps(a.name); !bookkeeping[base] && !strings.HasPrefix(a.name, "event.") && !strings.HasPrefix(a.name, "cali.") {
+			p.summedOver[a.name] = true
+		}
 	default:
 		m = int32(len(p.metrics))
 		p.metrics = append(p.metrics, caliMetric{attr: a, agg: k.agg, inclusive: k.inclusive, count: k.count})
@@ -659,6 +661,8 @@ func metricUnit(a *calAttr, ops []string, base string) (unit string, factor floa
 		return "sec", 1e-9
 	case "byte", "bytes", "b":
 		return "bytes", 1
+	case "count", "counts", "occ":
+		return "occ", 1
 	case "":
 	default:
 		return a.unit, 1
