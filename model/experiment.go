@@ -305,6 +305,14 @@ type RowBatchStreamer interface {
 	StreamRowBatches(metric int, fn func(cs []int, rows [][]float64) error) error
 }
 
+// CnodeSummer is implemented by loaders that keep a stored metric's
+// per-cnode aggregate over all locations — what a pass over its rows
+// would compute — so that call-tree values and totals need not read the
+// rows. CnodeSums returns nil when it keeps none for the metric.
+type CnodeSummer interface {
+	CnodeSums(metric int) ([]float64, error)
+}
+
 // Experiment is a CUBE experiment: metadata and a lazily loaded severity
 // function. Its exported fields must not be changed once it is handed out.
 type Experiment struct {
@@ -344,6 +352,8 @@ type blockSlot struct {
 	block  *Block
 	err    error
 	sums   []float64 // per-cnode aggregate over all locations, computed on demand
+	kept   []float64 // the same, as the loader keeps it (CnodeSummer)
+	direct bool      // the block was set (SetBlock), not loaded
 	locs   []float64 // per-location aggregate over all cnodes, computed with sums
 }
 
@@ -357,7 +367,7 @@ func (e *Experiment) SetBlock(m int, b *Block) {
 	e.initSlots()
 	s := &e.blocks[m]
 	s.mu.Lock()
-	s.block, s.err, s.loaded, s.sums, s.locs = b, nil, true, nil, nil
+	s.block, s.err, s.loaded, s.sums, s.locs, s.kept, s.direct = b, nil, true, nil, nil, nil, true
 	s.mu.Unlock()
 }
 

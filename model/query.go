@@ -54,8 +54,48 @@ func (e *Experiment) subtracted(m int) []int {
 // cnodeSums returns, per cnode, metric m's stored values aggregated over
 // all locations. The result is cached and must not be modified.
 func (e *Experiment) cnodeSums(m int) ([]float64, error) {
+	if sums, ok, err := e.keptSums(m); ok || err != nil {
+		return sums, err
+	}
 	sums, _, err := e.aggregates(m)
 	return sums, err
+}
+
+// keptSums returns metric m's per-cnode aggregates when they are computed
+// already or the loader keeps them (CnodeSummer), and whether it did.
+func (e *Experiment) keptSums(m int) ([]float64, bool, error) {
+	ks, ok := e.loader.(CnodeSummer)
+	if !ok || m < 0 || m >= len(e.Metrics) || e.Metrics[m].Unavailable != "" {
+		return nil, false, nil
+	}
+	e.initSlots()
+	s := &e.blocks[m]
+	s.mu.Lock()
+	switch {
+	case s.sums != nil:
+		defer s.mu.Unlock()
+		return s.sums, true, nil
+	case s.kept != nil:
+		defer s.mu.Unlock()
+		return s.kept, true, nil
+	case s.direct:
+		s.mu.Unlock()
+		return nil, false, nil
+	}
+	s.mu.Unlock()
+	sums, err := ks.CnodeSums(m)
+	if err != nil || sums == nil {
+		return nil, false, err
+	}
+	if len(sums) != len(e.Cnodes) {
+		return nil, false, fmt.Errorf("metric %q: %d call-path totals kept for %d call paths", e.Metrics[m].UniqName, len(sums), len(e.Cnodes))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kept == nil {
+		s.kept = sums
+	}
+	return s.kept, true, nil
 }
 
 // aggregates returns metric m's stored values aggregated per cnode over

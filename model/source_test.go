@@ -219,3 +219,64 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 }
+
+// summingLoader is a streamingLoader that keeps per-cnode totals for the
+// metrics in kept (CnodeSummer), computed from the source experiment.
+type summingLoader struct {
+	streamingLoader
+	kept  map[int]bool
+	asked []int
+}
+
+func (l *summingLoader) CnodeSums(m int) ([]float64, error) {
+	l.mu.Lock()
+	l.asked = append(l.asked, m)
+	l.mu.Unlock()
+	if !l.kept[m] {
+		return nil, nil
+	}
+	return l.src.CnodeValues(MetricSel{Metric: m, Inclusive: true})
+}
+
+// TestKeptCnodeSums: call-tree values and totals come from the totals a
+// loader keeps, without reading the metric's rows, and equal those
+// computed from the rows; a metric whose totals are not kept, and one
+// whose block was replaced, is read as before.
+func TestKeptCnodeSums(t *testing.T) {
+	want := small()
+	e := smallMeta()
+	l := &summingLoader{streamingLoader: streamingLoader{src: small()}, kept: map[int]bool{0: true, 1: true}}
+	e.SetLoader(l)
+	for m := range e.Metrics {
+		if e.Metrics[m].IsDerived() {
+			continue
+		}
+		for _, incl := range []bool{false, true} {
+			ms := MetricSel{Metric: m, Inclusive: incl}
+			got, err := e.CallTreeValues(ms, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp, _ := want.CallTreeValues(ms, true)
+			if !slices.Equal(got, exp) {
+				t.Errorf("metric %d inclusive %v: %v, want %v", m, incl, got, exp)
+			}
+		}
+	}
+	for _, m := range append(l.streams, l.loads...) {
+		if l.kept[m] {
+			t.Errorf("metric %d read although its totals are kept (streams %v, loads %v)", m, l.streams, l.loads)
+		}
+	}
+	if len(l.streams)+len(l.loads) == 0 {
+		t.Error("no metric was read: the loader keeps the totals of only some")
+	}
+	// A block set directly replaces what the loader keeps.
+	b := NewBlock(len(e.Cnodes), len(e.Locations))
+	b.SetRow(0, slices.Repeat([]float64{2}, len(e.Locations)))
+	e.SetBlock(0, b)
+	got, err := e.CnodeValues(MetricSel{Metric: 0, Inclusive: true})
+	if err != nil || got[0] != 2*float64(len(e.Locations)) {
+		t.Errorf("after SetBlock: %v %v", got, err)
+	}
+}

@@ -250,6 +250,10 @@ type loader struct {
 	trial               int64
 	ncnodes, nlocations int
 	origin              model.Origin
+	// summed says per metric whether its summary's per-call-path values
+	// are the sums over all locations a pass over its rows computes
+	// (a min or max metric's summary counts unvisited call paths as 0).
+	summed []bool
 
 	mu   sync.Mutex
 	dirs map[int][]chunkInfo // per metric, read on first use
@@ -335,6 +339,28 @@ func decodeRows(codec int, rows []byte, nrows, nc int) ([]int, error) {
 
 func (l *loader) fail(m int, err error) error {
 	return fmt.Errorf("repository %s: trial %d: metric %d: %w", l.r.Name(), l.trial, m, err)
+}
+
+// CnodeSums implements model.CnodeSummer from the trial's summary, so
+// that call-tree values of a metric bigger than memory are one small
+// read instead of a pass over all its chunks.
+func (l *loader) CnodeSums(m int) ([]float64, error) {
+	if m < 0 || m >= len(l.summed) || !l.summed[m] {
+		return nil, nil
+	}
+	var b []byte
+	err := l.r.db.QueryRow(l.r.d.q(`SELECT excl FROM summary WHERE trial = ? AND metric = ?`), l.trial, m).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, l.checkTrial()
+	}
+	if err != nil {
+		return nil, l.fail(m, err)
+	}
+	v, err := decodeVector(b, l.ncnodes)
+	if err != nil {
+		return nil, l.fail(m, fmt.Errorf("summary: %w", err))
+	}
+	return v, nil
 }
 
 // checkTrial says so when the trial was removed while open.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,8 +64,14 @@ func TestDamageDetected(t *testing.T) {
 		if err := r.Export(ctx, id, filepath.Join(t.TempDir(), "x.cubex")); !damaged(err) {
 			t.Errorf("export of damaged data: %v", err)
 		}
-		if _, err := got.CnodeValues(model.MetricSel{Metric: 1}); !damaged(err) {
-			t.Errorf("tree of damaged data: %v", err)
+		// Call-tree values come from the intact summary: still right.
+		if v, err := got.CnodeValues(model.MetricSel{Metric: 1, Inclusive: true}); err != nil {
+			t.Errorf("tree beside damaged per-location data: %v", err)
+		} else if want, _ := e.CnodeValues(model.MetricSel{Metric: 1, Inclusive: true}); !slices.Equal(v, want) {
+			t.Errorf("tree beside damaged per-location data: other values")
+		}
+		if _, err := got.LocationValues(model.MetricSel{Metric: 1, Inclusive: true}, model.AllCnodes); !damaged(err) {
+			t.Errorf("location values of damaged data: %v", err)
 		}
 		if _, err := r.Find(ctx, Query{Metric: "time_part1", Ranks: []Range{{0, 1}}, MinValue: 0}); !damaged(err) {
 			t.Errorf("a search over locations of damaged data: %v", err)
@@ -74,6 +81,13 @@ func TestDamageDetected(t *testing.T) {
 			t.Fatalf("check: %+v %v", rep, err)
 		}
 
+		flip(t, r, "summary", "excl", where, 16)
+		if got, err = r.Open(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := got.CnodeValues(model.MetricSel{Metric: 1}); !damaged(err) {
+			t.Errorf("tree of a damaged summary: %v", err)
+		}
 		flip(t, r, "summary", "incl", where, 16)
 		if _, err := r.Find(ctx, Query{Metric: "time_part1", Inclusive: true, MinValue: 0}); !damaged(err) {
 			t.Errorf("a search of damaged summaries: %v", err)
@@ -87,8 +101,8 @@ func TestDamageDetected(t *testing.T) {
 			t.Errorf("opening a damaged header: %v", err)
 		}
 		rep, err = r.Check(ctx, nil)
-		if err != nil || len(rep.Problems) != 4 {
-			t.Fatalf("check after four damages: %d problems %q, %v", len(rep.Problems), rep.Problems, err)
+		if err != nil || len(rep.Problems) != 5 {
+			t.Fatalf("check after five damages: %d problems %q, %v", len(rep.Problems), rep.Problems, err)
 		}
 		// The other trial is intact and reads as before.
 		if e, err := r.Open(ctx, other); err != nil {

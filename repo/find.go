@@ -363,7 +363,25 @@ type trialData struct {
 
 // evaluate appends the trial's hits.
 func (p *plan) evaluate(td *trialData, hits []Hit) []Hit {
+	return p.evaluateAbove(td, hits, math.Inf(-1), true)
+}
+
+// evaluateAbove appends the trial's hits that rank at floor or above,
+// with their call paths only when paths is set (a search for the best few
+// names only those it keeps, see fillPaths).
+func (p *plan) evaluateAbove(td *trialData, hits []Hit, floor float64, paths bool) []Hit {
 	q := &p.q
+	byShare := p.byShare()
+	below := func(val, total float64) bool {
+		if floor == math.Inf(-1) {
+			return false
+		}
+		h := Hit{Value: val, Total: total}
+		if total != 0 {
+			h.Share = val / total
+		}
+		return rankKey(&h, byShare) < floor
+	}
 	t := td.tree
 	rv := td.vec[p.rank.metric]
 	if rv == nil {
@@ -391,8 +409,15 @@ func (p *plan) evaluate(td *trialData, hits []Hit) []Hit {
 			if p.rank.incl {
 				val = rv.regIncl[g]
 			}
-			hits = append(hits, Hit{Trial: td.id, App: td.app, Experiment: td.experiment, Name: td.name,
-				Cnode: -1, CnodeID: -1, Region: g, Path: t.name[g], Value: val, Total: rv.total})
+			if below(val, rv.total) {
+				continue
+			}
+			h := Hit{Trial: td.id, App: td.app, Experiment: td.experiment, Name: td.name,
+				Cnode: -1, CnodeID: -1, Region: g, Path: t.name[g], Value: val, Total: rv.total}
+			if rv.total != 0 {
+				h.Share = val / rv.total
+			}
+			hits = append(hits, h)
 		}
 		return hits
 	}
@@ -426,10 +451,29 @@ func (p *plan) evaluate(td *trialData, hits []Hit) []Hit {
 		if p.rank.incl {
 			val = rv.incl[c]
 		}
-		hits = append(hits, Hit{Trial: td.id, App: td.app, Experiment: td.experiment, Name: td.name,
-			Cnode: c, CnodeID: t.id[c], Region: g, Path: t.path(c), Value: val, Total: rv.total})
+		if below(val, rv.total) {
+			continue
+		}
+		h := Hit{Trial: td.id, App: td.app, Experiment: td.experiment, Name: td.name,
+			Cnode: c, CnodeID: t.id[c], Region: g, Value: val, Total: rv.total}
+		if rv.total != 0 {
+			h.Share = val / rv.total
+		}
+		if paths {
+			h.Path = t.path(c)
+		}
+		hits = append(hits, h)
 	}
 	return hits
+}
+
+// fillPaths names the call paths of hits that evaluateAbove left unnamed.
+func fillPaths(hits []Hit, trees map[int64]*tree) {
+	for i := range hits {
+		if h := &hits[i]; h.Path == "" && h.Cnode >= 0 {
+			h.Path = trees[h.Trial].path(h.Cnode)
+		}
+	}
 }
 
 // findEach answers a search by opening every trial the filter selects

@@ -169,7 +169,11 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	if r.legacySchema() {
 		e.SetLoader(&legacyLoader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)})
 	} else {
-		e.SetLoader(&loader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)})
+		l := &loader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)}
+		for i := range e.Metrics {
+			l.summed = append(l.summed, e.Metrics[i].Aggregation == model.Sum && !e.Metrics[i].IsDerived())
+		}
+		e.SetLoader(l)
 	}
 	if err := e.Validate(); err != nil {
 		return fail("invalid experiment", err)

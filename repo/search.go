@@ -300,6 +300,7 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 	}
 	limit, byShare := p.q.Limit, p.byShare()
 	var hits []Hit
+	trees := map[int64]*tree{}
 	size := 64
 	if ordered && limit > 0 {
 		size = min(max(2*limit, 8), 64)
@@ -338,8 +339,23 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 		if testHookLoaded != nil {
 			testHookLoaded(len(ids))
 		}
-		for _, td := range tds {
-			hits = p.evaluate(td, hits)
+		if ordered && limit > 0 {
+			// Only hits that can make the best limit are kept, and only
+			// those are named.
+			for _, td := range tds {
+				floor := math.Inf(-1)
+				if len(hits) >= limit {
+					sortHits(hits, byShare)
+					hits = hits[:limit]
+					floor = rankKey(&hits[limit-1], byShare)
+				}
+				hits = p.evaluateAbove(td, hits, floor, false)
+				trees[td.id] = td.tree
+			}
+		} else {
+			for _, td := range tds {
+				hits = p.evaluate(td, hits)
+			}
 		}
 		if ordered && limit > 0 {
 			for i := range hits {
@@ -354,6 +370,7 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 		}
 		size = min(2*size, 1024)
 	}
+	fillPaths(hits, trees)
 	return hits, nil
 }
 
