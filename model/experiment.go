@@ -414,6 +414,14 @@ func (e *Experiment) load(m int) (*Block, error) {
 	return NewBlock(nc, nl), nil
 }
 
+// Summarize computes metric m's aggregates (per call path over all
+// locations, per location over all call paths) now, so that Summarized
+// holds: one pass over its rows unless its block is in memory.
+func (e *Experiment) Summarize(m int) error {
+	_, _, err := e.aggregates(m)
+	return err
+}
+
 // Summarized reports whether metric m's aggregates (per call path over
 // all locations, per location over all call paths) are computed, so that
 // call-tree values, metric totals and whole-forest location values need

@@ -8,7 +8,7 @@ import "cubeview/model"
 func PrimeFirstMetric(exp *model.Experiment) {
 	for _, m := range exp.MetricRoots {
 		if exp.Metrics[m].Unavailable == "" {
-			_, _ = exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
+			_ = exp.Summarize(m)
 			return
 		}
 	}

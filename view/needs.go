@@ -140,7 +140,7 @@ func Read(refs []BlockRef) {
 			if r.Rows {
 				_, _ = r.Exp.Block(r.Metric)
 			}
-			_, _ = r.Exp.MetricTotal(model.MetricSel{Metric: r.Metric, Inclusive: true})
+			_ = r.Exp.Summarize(r.Metric)
 		}()
 	}
 	wg.Wait()
