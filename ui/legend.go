@@ -7,8 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
@@ -17,7 +16,10 @@ import (
 
 // legend is the colour bar with the meaning of the colours and reliefs,
 // drawn as the view describes them (view.Legend), and in a derived
-// experiment the operands that the rows' badges name.
+// experiment the operands that the rows' badges name. It fits any width:
+// the operands' line elides, then the swatches' meanings go from the
+// right and the bar narrows, so that the legend never makes its window
+// wider.
 type legend struct {
 	widget.BaseWidget
 	scale    colormap.Scale
@@ -27,9 +29,14 @@ type legend struct {
 	swatches []*swatch
 	meanings []*widget.Label
 	operands *widget.Label
-	content  fyne.CanvasObject
 	entries  []view.LegendEntry
 }
+
+// Widths of the colour bar: as drawn when there is room, and the least.
+const (
+	legendBar    = 240
+	legendBarMin = 60
+)
 
 func newLegend() *legend {
 	l := &legend{scale: colormap.Default()}
@@ -39,17 +46,14 @@ func newLegend() *legend {
 		}
 		return l.scale.LegendColor(float64(x) / float64(w-1))
 	})
-	l.bar.SetMinSize(fyne.NewSize(240, 14))
 	l.low, l.high = widget.NewLabel("0"), widget.NewLabel("max")
-	l.operands = titleLabel("")
+	l.operands = truncLabel("")
+	l.operands.TextStyle.Bold = true
 	l.operands.Hide()
-	objs := []fyne.CanvasObject{l.low, container.NewCenter(l.bar), l.high, layout.NewSpacer(), l.operands}
 	for i := 0; i < 4; i++ {
-		s, t := newSwatch(), widget.NewLabel("")
-		l.swatches, l.meanings = append(l.swatches, s), append(l.meanings, t)
-		objs = append(objs, container.NewCenter(s), t)
+		l.swatches = append(l.swatches, newSwatch())
+		l.meanings = append(l.meanings, widget.NewLabel(""))
 	}
-	l.content = container.NewHBox(objs...)
 	l.ExtendBaseWidget(l)
 	return l
 }
@@ -79,8 +83,111 @@ func (l *legend) set(v *view.View) {
 	} else {
 		l.operands.Hide()
 	}
+	l.Refresh()
 }
 
-func (l *legend) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(l.content)
+// Operands returns the line naming the badges' operands, "" when none.
+func (l *legend) Operands() string {
+	if !l.operands.Visible() {
+		return ""
+	}
+	return l.operands.Text
 }
+
+func (l *legend) CreateRenderer() fyne.WidgetRenderer { return &legendRenderer{l: l} }
+
+type legendRenderer struct{ l *legend }
+
+func (r *legendRenderer) Objects() []fyne.CanvasObject {
+	l := r.l
+	objs := []fyne.CanvasObject{l.low, l.bar, l.high, l.operands}
+	for i := range l.swatches {
+		objs = append(objs, l.swatches[i], l.meanings[i])
+	}
+	return objs
+}
+
+// MinSize is what the colour bar at its least width and its ends need.
+func (r *legendRenderer) MinSize() fyne.Size {
+	l := r.l
+	return fyne.NewSize(l.low.MinSize().Width+legendBarMin+l.high.MinSize().Width, r.height())
+}
+
+func (r *legendRenderer) height() float32 {
+	return max(r.l.low.MinSize().Height, swatchSize)
+}
+
+// Layout places, left to right, the bar with its ends, the operands'
+// line in the room left over, and as many swatches with their meanings
+// as fit; the bar gives up width first down to its least.
+func (r *legendRenderer) Layout(size fyne.Size) {
+	l := r.l
+	h := size.Height
+	lowW, highW := l.low.MinSize().Width, l.high.MinSize().Width
+	entryW := make([]float32, len(l.swatches))
+	var entries float32
+	shown := 0
+	for i, m := range l.meanings {
+		if i >= len(l.entries) {
+			break
+		}
+		entryW[i] = swatchSize + m.MinSize().Width
+		entries += entryW[i]
+		shown++
+	}
+	fixed := lowW + highW
+	// Entries go from the right until the bar keeps its least width.
+	for shown > 0 && fixed+legendBarMin+entries > size.Width {
+		shown--
+		entries -= entryW[shown]
+	}
+	bar := min(float32(legendBar), max(size.Width-fixed-entries, legendBarMin))
+	pad := theme.Size(theme.SizeNamePadding)
+	x := float32(0)
+	place := func(o fyne.CanvasObject, w, oh float32) {
+		o.Move(fyne.NewPos(x, (h-oh)/2))
+		o.Resize(fyne.NewSize(w, oh))
+		x += w
+	}
+	place(l.low, lowW, l.low.MinSize().Height)
+	place(l.bar, bar, swatchSize)
+	place(l.high, highW, l.high.MinSize().Height)
+	room := size.Width - x - entries
+	if l.operands.Visible() || l.operands.Text != "" {
+		if room > 4*pad {
+			l.operands.Move(fyne.NewPos(x, (h-l.operands.MinSize().Height)/2))
+			l.operands.Resize(fyne.NewSize(min(room, fyneTextWidth(l.operands)+4*pad), l.operands.MinSize().Height))
+		} else {
+			l.operands.Resize(fyne.NewSize(0, 0))
+		}
+	}
+	x = size.Width - entries
+	for i := range l.swatches {
+		s, m := l.swatches[i], l.meanings[i]
+		if i >= shown {
+			s.Hide()
+			m.Hide()
+			continue
+		}
+		s.Show()
+		m.Show()
+		x += pad / 2
+		place(s, swatchSize, swatchSize)
+		x -= pad / 2
+		place(m, entryW[i]-swatchSize, m.MinSize().Height)
+	}
+}
+
+// fyneTextWidth returns the width of a truncating label's whole text.
+func fyneTextWidth(lab *widget.Label) float32 {
+	return fyne.MeasureText(lab.Text, theme.Size(theme.SizeNameText), lab.TextStyle).Width
+}
+
+func (r *legendRenderer) Refresh() {
+	r.Layout(r.l.Size())
+	for _, o := range r.Objects() {
+		o.Refresh()
+	}
+}
+
+func (r *legendRenderer) Destroy() {}

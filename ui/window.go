@@ -37,6 +37,7 @@ type Window struct {
 	hint      *widget.Label
 	progress  *widget.ProgressBarInfinite
 	busyLabel *widget.Label
+	statusRow *fyne.Container // the status line or, while busy, what runs and a progress bar
 	message   *widget.Label
 	body      *fyne.Container // message or panes
 	panesArea *fyne.Container // the panes, with an optional panel below
@@ -75,7 +76,8 @@ func (a *App) newWindow() *Window {
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
-	w.win.Resize(fyne.NewSize(1280, 800))
+	size := view.WindowSize(view.Size{}, screenSize(w.win))
+	w.win.Resize(fyne.NewSize(float32(size.Width), float32(size.Height)))
 	w.rebuildMenu()
 	w.addShortcuts()
 	return w
@@ -111,7 +113,7 @@ func (w *Window) build() {
 	w.progress = widget.NewProgressBarInfinite()
 	w.progress.Stop()
 	w.progress.Hide()
-	w.busyLabel = widget.NewLabel("")
+	w.busyLabel = truncLabel("")
 	w.busyLabel.Hide()
 	w.message = widget.NewLabel("")
 	w.message.Wrapping = fyne.TextWrapWord
@@ -121,13 +123,13 @@ func (w *Window) build() {
 	w.findEntry.SetPlaceHolder("Find (regular expression, case-insensitive)")
 	w.findEntry.OnChanged = func(s string) { w.Find(s) }
 	w.findEntry.OnSubmitted = func(string) { w.FindNext(1) }
-	w.findInfo = widget.NewLabel("")
+	w.findInfo = truncLabel("")
 	w.findBar = container.NewBorder(nil, nil, nil,
-		container.NewHBox(w.findInfo,
+		container.NewHBox(
 			widget.NewButton("Previous", func() { w.FindNext(-1) }),
 			widget.NewButton("Next", func() { w.FindNext(1) }),
 			widget.NewButton("Close", w.CloseFind)),
-		w.findEntry)
+		container.NewGridWithColumns(2, w.findEntry, w.findInfo))
 	w.findBar.Hide()
 
 	paneBox := func(d view.Dim) fyne.CanvasObject {
@@ -151,9 +153,11 @@ func (w *Window) build() {
 	w.message.Hide()
 	w.panesArea.Hide()
 
-	statusRow := container.NewBorder(nil, nil, container.NewHBox(w.busyLabel), nil,
-		container.NewStack(w.progress, w.status))
-	bottom := container.NewVBox(w.findBar, w.legend, statusRow, w.hint)
+	// While busy, the status line's place tells what runs, beside a
+	// progress bar of its own width: both elide, neither widens the window.
+	progress := container.New(fixedWidth{200}, w.progress)
+	w.statusRow = container.NewBorder(nil, nil, nil, progress, container.NewStack(w.status, w.busyLabel))
+	bottom := container.NewVBox(w.findBar, w.legend, w.statusRow, w.hint)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
@@ -390,6 +394,7 @@ func (w *Window) startBusy(what string) {
 	w.status.Hide()
 	w.progress.Show()
 	w.progress.Start()
+	w.statusRow.Refresh()
 }
 
 func (w *Window) stopBusy() {
@@ -401,6 +406,7 @@ func (w *Window) stopBusy() {
 		w.progress.Hide()
 		w.busyLabel.Hide()
 		w.status.Show()
+		w.statusRow.Refresh()
 	}
 }
 

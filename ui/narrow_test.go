@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"cubeview/algebra"
+	"cubeview/assets"
+)
+
+// longDiffWindow opens the difference of the bundled example's runs
+// copied under long names, as Scalasca's experiment directories are.
+func longDiffWindow(t *testing.T, a *App) *Window {
+	t.Helper()
+	files, err := assets.WriteExample(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	long := func(src, name string) string {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	before := long(files.Before, "scorep_tea_leaf_baseline_8x12_trace_with_a_long_suffix.cubex")
+	after := long(files.After, "scorep_tea_leaf_optimized_8x12_trace_with_a_long_suffix.cubex")
+	a.OpenExpression("diff("+before+", "+after+")", algebra.Options{}, nil)
+	return lastWindow(t, a)
+}
+
+// TestDifferenceWindowFitsLaptop checks that a difference window of two
+// runs with long names needs no more width than a small laptop screen
+// has: it opened 1,687 px wide, as wide as its legend's line of badges.
+func TestDifferenceWindowFitsLaptop(t *testing.T) {
+	a := newTestApp(t)
+	w := longDiffWindow(t, a)
+	w.refresh()
+	if got := w.legend.MinSize().Width; got > 500 {
+		t.Errorf("legend needs %v px", got)
+	}
+	t.Logf("legend %v, content %v", w.legend.MinSize(), w.win.Content().MinSize())
+	if got := w.win.Content().MinSize().Width; got > 800 {
+		t.Errorf("window content needs %v px, more than 800", got)
+	}
+	w.win.Resize(fyne.NewSize(700, 500))
+	if got := w.win.Canvas().Size().Width; got > 710 {
+		t.Errorf("resized to 700 px, the window is %v px wide", got)
+	}
+}
