@@ -11,9 +11,9 @@ import (
 	"cubeview/assets"
 )
 
-// longDiffWindow opens the difference of the bundled example's runs
-// copied under long names, as Scalasca's experiment directories are.
-func longDiffWindow(t *testing.T, a *App) *Window {
+// longNamedPair writes the bundled example's runs under long names that
+// differ in their middle, as Scalasca's experiment directories do.
+func longNamedPair(t *testing.T) (before, after string) {
 	t.Helper()
 	files, err := assets.WriteExample(t.TempDir())
 	if err != nil {
@@ -31,8 +31,14 @@ func longDiffWindow(t *testing.T, a *App) *Window {
 		}
 		return p
 	}
-	before := long(files.Before, "scorep_tea_leaf_baseline_8x12_trace_with_a_long_suffix.cubex")
-	after := long(files.After, "scorep_tea_leaf_optimized_8x12_trace_with_a_long_suffix.cubex")
+	return long(files.Before, "scorep_tea_leaf_baseline_8x12_trace_with_a_long_suffix.cubex"),
+		long(files.After, "scorep_tea_leaf_optimized_8x12_trace_with_a_long_suffix.cubex")
+}
+
+// longDiffWindow opens the difference of longNamedPair's runs.
+func longDiffWindow(t *testing.T, a *App) *Window {
+	t.Helper()
+	before, after := longNamedPair(t)
 	a.OpenExpression("diff("+before+", "+after+")", algebra.Options{}, nil)
 	return lastWindow(t, a)
 }
