@@ -135,3 +135,11 @@ func (c *elidedCell) MouseOut() {
 		c.onHover(c.full, false)
 	}
 }
+
+// textWidth returns the width s takes in t's style, 0 for "".
+func (t *elidedText) textWidth(s string) float32 {
+	if s == "" {
+		return 0
+	}
+	return fyne.MeasureText(s, t.text.TextSize, t.text.TextStyle).Width
+}

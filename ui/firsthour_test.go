@@ -181,7 +181,7 @@ func TestBadges(t *testing.T) {
 	if !strings.Contains(w.Status(), "only in A (lulesh.p64.size25.r1)") {
 		t.Errorf("status %q", w.Status())
 	}
-	if got := w.legend.operands.Text; got != "badges: A lulesh.p64.size25.r1 · B lulesh.p27.size25.r1" || !w.legend.operands.Visible() {
+	if got := w.legend.operands.Text(); got != "badges: A lulesh.p64.size25.r1 · B lulesh.p27.size25.r1" || !w.legend.operands.Visible() {
 		t.Errorf("legend operands %q", got)
 	}
 	// The legend shows the colours the panes use: blue and sunken for

@@ -28,7 +28,7 @@ type legend struct {
 	high     *widget.Label
 	swatches []*swatch
 	meanings []*widget.Label
-	operands *widget.Label
+	operands *elidedText
 	entries  []view.LegendEntry
 }
 
@@ -47,8 +47,10 @@ func newLegend() *legend {
 		return l.scale.LegendColor(float64(x) / float64(w-1))
 	})
 	l.low, l.high = widget.NewLabel("0"), widget.NewLabel("max")
-	l.operands = truncLabel("")
-	l.operands.TextStyle.Bold = true
+	l.operands = &elidedText{}
+	l.operands.init(view.ElideMiddle)
+	l.operands.text.TextStyle.Bold = true
+	l.operands.ExtendBaseWidget(l.operands)
 	l.operands.Hide()
 	for i := 0; i < 4; i++ {
 		l.swatches = append(l.swatches, newSwatch())
@@ -61,7 +63,7 @@ func newLegend() *legend {
 // set shows v's legend.
 func (l *legend) set(v *view.View) {
 	low, high, entries := v.Appearance().Legend()
-	operands := v.Markers().Legend()
+	operands, short := v.Markers().Legend(), v.Markers().ShortLegend()
 	l.low.SetText(low)
 	l.high.SetText(high)
 	if s := v.Appearance().Scale(); s != l.scale {
@@ -78,7 +80,7 @@ func (l *legend) set(v *view.View) {
 		}
 	}
 	if len(operands) > 0 {
-		l.operands.SetText("badges: " + strings.Join(operands, " · "))
+		l.operands.SetText("badges: "+strings.Join(operands, " · "), "badges: "+strings.Join(short, " · "))
 		l.operands.Show()
 	} else {
 		l.operands.Hide()
@@ -91,7 +93,7 @@ func (l *legend) Operands() string {
 	if !l.operands.Visible() {
 		return ""
 	}
-	return l.operands.Text
+	return l.operands.Text()
 }
 
 func (l *legend) CreateRenderer() fyne.WidgetRenderer { return &legendRenderer{l: l} }
@@ -118,11 +120,14 @@ func (r *legendRenderer) height() float32 {
 }
 
 // Layout places, left to right, the bar with its ends, the operands'
-// line in the room left over, and as many swatches with their meanings
-// as fit; the bar gives up width first down to its least.
+// line and as many swatches with their meanings as fit. Where room is
+// short the bar narrows down to its least first, then swatches go from
+// the right until the operands' short line (what tells them apart) fits,
+// then the operands' line elides.
 func (r *legendRenderer) Layout(size fyne.Size) {
 	l := r.l
 	h := size.Height
+	pad := theme.Size(theme.SizeNamePadding)
 	lowW, highW := l.low.MinSize().Width, l.high.MinSize().Width
 	entryW := make([]float32, len(l.swatches))
 	var entries float32
@@ -131,18 +136,20 @@ func (r *legendRenderer) Layout(size fyne.Size) {
 		if i >= len(l.entries) {
 			break
 		}
-		entryW[i] = swatchSize + m.MinSize().Width
+		entryW[i] = pad/2 + swatchSize + m.MinSize().Width
 		entries += entryW[i]
 		shown++
 	}
+	var opFull, opShort float32
+	if l.operands.Visible() {
+		opFull, opShort = l.operands.textWidth(l.operands.full)+4*pad, l.operands.textWidth(l.operands.alt)+4*pad
+	}
 	fixed := lowW + highW
-	// Entries go from the right until the bar keeps its least width.
-	for shown > 0 && fixed+legendBarMin+entries > size.Width {
+	for shown > 0 && fixed+legendBarMin+opShort+entries > size.Width {
 		shown--
 		entries -= entryW[shown]
 	}
-	bar := min(float32(legendBar), max(size.Width-fixed-entries, legendBarMin))
-	pad := theme.Size(theme.SizeNamePadding)
+	bar := min(float32(legendBar), max(size.Width-fixed-entries-opShort, legendBarMin))
 	x := float32(0)
 	place := func(o fyne.CanvasObject, w, oh float32) {
 		o.Move(fyne.NewPos(x, (h-oh)/2))
@@ -152,11 +159,10 @@ func (r *legendRenderer) Layout(size fyne.Size) {
 	place(l.low, lowW, l.low.MinSize().Height)
 	place(l.bar, bar, swatchSize)
 	place(l.high, highW, l.high.MinSize().Height)
-	room := size.Width - x - entries
-	if l.operands.Visible() || l.operands.Text != "" {
+	if l.operands.Visible() {
+		room := size.Width - x - entries
 		if room > 4*pad {
-			l.operands.Move(fyne.NewPos(x, (h-l.operands.MinSize().Height)/2))
-			l.operands.Resize(fyne.NewSize(min(room, fyneTextWidth(l.operands)+4*pad), l.operands.MinSize().Height))
+			place(l.operands, min(room, opFull), l.operands.MinSize().Height)
 		} else {
 			l.operands.Resize(fyne.NewSize(0, 0))
 		}
@@ -173,14 +179,8 @@ func (r *legendRenderer) Layout(size fyne.Size) {
 		m.Show()
 		x += pad / 2
 		place(s, swatchSize, swatchSize)
-		x -= pad / 2
-		place(m, entryW[i]-swatchSize, m.MinSize().Height)
+		place(m, m.MinSize().Width, m.MinSize().Height)
 	}
-}
-
-// fyneTextWidth returns the width of a truncating label's whole text.
-func fyneTextWidth(lab *widget.Label) float32 {
-	return fyne.MeasureText(lab.Text, theme.Size(theme.SizeNameText), lab.TextStyle).Width
 }
 
 func (r *legendRenderer) Refresh() {

@@ -3,9 +3,11 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"cubeview/algebra"
 	"cubeview/assets"
@@ -60,5 +62,31 @@ func TestDifferenceWindowFitsLaptop(t *testing.T) {
 	w.win.Resize(fyne.NewSize(700, 500))
 	if got := w.win.Canvas().Size().Width; got > 710 {
 		t.Errorf("resized to 700 px, the window is %v px wide", got)
+	}
+	// The operands' line keeps what tells the runs apart.
+	w.win.Resize(fyne.NewSize(1100, 500))
+	for _, part := range []string{"A …baseline", "B …optimized"} {
+		if got := w.legend.operands.Shown(); !strings.Contains(got, part) {
+			t.Errorf("legend 1100 px wide shows %q, without %q", got, part)
+		}
+	}
+	// Nothing of the legend overlaps: bar, its ends, the operands' line and
+	// the swatches follow each other left to right.
+	for _, width := range []float32{1100, 700, 400} {
+		w.win.Resize(fyne.NewSize(width, 500))
+		r := test.WidgetRenderer(w.legend)
+		right := float32(-1)
+		for _, o := range r.Objects() {
+			if !o.Visible() || o.Size().Width == 0 {
+				continue
+			}
+			if o.Position().X < right-0.5 {
+				t.Errorf("%v px: %T at x=%v overlaps what ends at %v", width, o, o.Position().X, right)
+			}
+			right = max(right, o.Position().X+o.Size().Width)
+		}
+		if right > w.legend.Size().Width+0.5 {
+			t.Errorf("%v px: the legend's parts end at %v, beyond its width %v", width, right, w.legend.Size().Width)
+		}
 	}
 }

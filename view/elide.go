@@ -142,3 +142,16 @@ func DistinctNames(names []string) []string {
 }
 
 func isNameSeparator(r rune) bool { return strings.ContainsRune("_-./ ", r) }
+
+// ShortLegend is Legend with the operands' names reduced to what tells
+// them apart (DistinctNames), for where Legend's lines do not fit.
+func (m *Markers) ShortLegend() []string {
+	if !m.known {
+		return nil
+	}
+	var out []string
+	for i, name := range DistinctNames(m.names) {
+		out = append(out, operandLetter(i)+" "+name)
+	}
+	return out
+}
