@@ -145,6 +145,8 @@ func TestOperationFormList(t *testing.T) {
 
 func TestPairChoice(t *testing.T) {
 	a, b, c := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex"), namedDoc("/r/c.cubex")
+	cb := &Doc{Name: "c − b", Expression: "c − b", Sources: []*Doc{c, b}}
+	ab := &Doc{Name: "a − b", Expression: "a − b", Sources: []*Doc{a, b}}
 	for _, tt := range []struct {
 		docs          []*Doc
 		current       *Doc
@@ -154,6 +156,11 @@ func TestPairChoice(t *testing.T) {
 		{[]*Doc{a, b, c}, c, 2, 0}, // wraps around
 		{[]*Doc{a}, a, 0, 0},
 		{[]*Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
+		// A difference offers its operands, not itself.
+		{[]*Doc{a, b, c, cb}, cb, 2, 1},
+		{[]*Doc{ab, a, c}, ab, 1, 2},  // b is not open: a, then c
+		{[]*Doc{cb, ab}, ab, 1, 1},    // nothing else open
+		{[]*Doc{cb, ab, b}, ab, 2, 2}, // b only
 	} {
 		if f, s := PairChoice(tt.docs, tt.current); f != tt.first || s != tt.second {
 			t.Errorf("PairChoice(%d docs, %s) = %d, %d; want %d, %d", len(tt.docs), tt.current.Name, f, s, tt.first, tt.second)
