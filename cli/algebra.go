@@ -117,13 +117,19 @@ expressions. Each file is read once.` + systemFlagsUsage,
 func algebraFlags(fs *flag.FlagSet) (out *string, force *bool, opts func() (algebra.Options, error)) {
 	out = fs.String("o", "", "output file")
 	force = fs.Bool("force", false, "replace the output even when it is an input")
+	return out, force, matchingFlags(fs)
+}
+
+// matchingFlags registers the options that say how operands are matched,
+// shared by the operators and the commands that compare experiments.
+func matchingFlags(fs *flag.FlagSet) func() (algebra.Options, error) {
 	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
 	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
 	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")
 	strictRoots := fs.Bool("strict-roots", false, "keep roots of different regions apart")
 	var renames stringList
 	fs.Var(&renames, "rename", "region renaming rule OLD=NEW")
-	return out, force, func() (algebra.Options, error) {
+	return func() (algebra.Options, error) {
 		opt := algebra.Options{StrictLines: *strict, StrictRoots: *strictRoots}
 		for _, r := range renames {
 			rule, err := algebra.ParseRename(r)
