@@ -20,9 +20,8 @@ import (
 type Focus struct {
 	Cnode, System int
 	// Self marks a call path's own part: the call path without the call
-	// paths below it. It is a child of the call path's focus in the call
-	// tree, beside its callees, so that a change of a caller's own time is
-	// found also when a callee changed too.
+	// paths below it (see PerfDiffOptions.Self). It is a child of the call
+	// path's focus in the call tree, beside its callees.
 	Self bool
 }
 
@@ -57,6 +56,10 @@ type PerfDiffOptions struct {
 	// Relative makes Delta a fraction of the whole-program value: the
 	// larger magnitude of the two experiments' values at the root focus.
 	Relative bool
+	// Self makes each call path's own part a focus of its own, "(self)",
+	// beside its callees, so that a change of a caller's own time is
+	// found also when a callee changed too.
+	Self bool
 	// Algebra controls how the two experiments' trees and metrics are
 	// matched, as for the algebra's operators.
 	Algebra algebra.Options
@@ -206,7 +209,8 @@ func SystemPath(e *model.Experiment, s int) string {
 // |A − B| at or below it), so that time that moved between call paths or
 // locations, with a net difference of about zero, is still found. A
 // differing focus is magnified into every focus one step below it: each
-// callee, the call path's own part ("(self)") and each child system node.
+// callee, the call path's own part ("(self)", with PerfDiffOptions.Self)
+// and each child system node.
 // Since the change of a focus is at least that of any focus below it, the
 // answer is every focus whose change reaches the threshold; those none of
 // whose one-step foci differ are the most specific.
@@ -231,7 +235,7 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 	}
 	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
 		names: &pathNames{e: d}}
-	dom := newDomain(ig)
+	dom := newDomain(ig, opt.Self)
 	var sides [2]*sideValues
 	for i := range sides {
 		sv, missing, err := newSideValues(ig, i, rm)

@@ -14,8 +14,9 @@ import (
 // system nodes with a common location below them, numbered compactly in
 // depth-first order with a virtual root when there are several.
 type domain struct {
-	ig *algebra.Integration
-	d  *model.Experiment
+	ig   *algebra.Integration
+	d    *model.Experiment
+	self bool // call paths' own parts are foci
 
 	common      []bool // per domain cnode: in both experiments
 	commonKids  [][]int
@@ -34,9 +35,9 @@ type domain struct {
 	sysOf     []int // domain system node → compact node, −1
 }
 
-func newDomain(ig *algebra.Integration) *domain {
+func newDomain(ig *algebra.Integration, self bool) *domain {
 	d := ig.Result
-	dom := &domain{ig: ig, d: d}
+	dom := &domain{ig: ig, d: d, self: self}
 	both := model.Mask(3)
 	dom.common = make([]bool, len(d.Cnodes))
 	dom.commonKids = make([][]int, len(d.Cnodes))
@@ -142,9 +143,9 @@ func (dom *domain) rootFocus() Focus {
 	return f
 }
 
-// hasSelf reports whether call path c has a "(self)" focus: it has
-// callees in the common part.
-func (dom *domain) hasSelf(c int) bool { return c >= 0 && len(dom.commonKids[c]) > 0 }
+// hasSelf reports whether call path c has a "(self)" focus: own parts
+// are compared and c has callees in the common part.
+func (dom *domain) hasSelf(c int) bool { return dom.self && c >= 0 && len(dom.commonKids[c]) > 0 }
 
 // children returns the foci one step below f.
 func (dom *domain) children(f Focus, fn func(Focus)) {

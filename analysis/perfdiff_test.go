@@ -118,8 +118,18 @@ func fociByName(r *PerfDiffResult) map[string]FocusDiff {
 	return out
 }
 
+// mustPerfDiff runs PerfDiff with opt and checks the answer against the
+// reference, with and without own parts as foci; it returns the answer
+// of opt.
 func mustPerfDiff(t *testing.T, a, b *model.Experiment, opt PerfDiffOptions) *PerfDiffResult {
 	t.Helper()
+	other := opt
+	other.Self = !opt.Self
+	r2, err := PerfDiff(a, b, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgainstReference(t, a, b, other, r2)
 	r, err := PerfDiff(a, b, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +146,7 @@ func TestPerfDiffMovedTime(t *testing.T) {
 		"main": {1, 1}, "main/compute": {10, 10}, "main/wait": {2, 2}}})
 	b := tiny("b", []int{0, 1}, map[string]map[string][]float64{"time": {
 		"main": {1, 1}, "main/compute": {2, 2}, "main/wait": {10, 10}}})
-	r := mustPerfDiff(t, a, b, PerfDiffOptions{Metric: "time", Delta: 5})
+	r := mustPerfDiff(t, a, b, PerfDiffOptions{Metric: "time", Delta: 5, Self: true})
 	got := fociByName(r)
 	root := got["main @ cluster"]
 	if root.Diff != 0 || root.Change != 32 || root.MostSpecific {
@@ -178,7 +188,7 @@ func TestPerfDiffMovedAcrossRanks(t *testing.T) {
 func TestPerfDiffSelfFocus(t *testing.T) {
 	a := tiny("a", []int{0}, map[string]map[string][]float64{"time": {"main": {2}, "main/solve": {10}, "main/solve/kernel": {5}}})
 	b := tiny("b", []int{0}, map[string]map[string][]float64{"time": {"main": {2}, "main/solve": {7}, "main/solve/kernel": {2}}})
-	r := mustPerfDiff(t, a, b, PerfDiffOptions{Metric: "time", Delta: 1})
+	r := mustPerfDiff(t, a, b, PerfDiffOptions{Metric: "time", Delta: 1, Self: true})
 	got := fociByName(r)
 	self, ok := got["main/solve (self) @ cluster"]
 	if !ok || self.Diff != 3 || self.A != 10 || self.B != 7 {
@@ -192,7 +202,7 @@ func TestPerfDiffSelfFocus(t *testing.T) {
 	}
 	// Without the callee's change the caller's own part is still found.
 	b2 := tiny("b", []int{0}, map[string]map[string][]float64{"time": {"main": {2}, "main/solve": {7}, "main/solve/kernel": {5}}})
-	r = mustPerfDiff(t, a, b2, PerfDiffOptions{Metric: "time", Delta: 1})
+	r = mustPerfDiff(t, a, b2, PerfDiffOptions{Metric: "time", Delta: 1, Self: true})
 	if _, ok := fociByName(r)["main/solve (self) @ cluster"]; !ok {
 		t.Errorf("solve's own part not found: %v", keys(fociByName(r)))
 	}
@@ -432,7 +442,7 @@ func TestPerfDiffFromFileEqualsInMemory(t *testing.T) {
 	if err := format.Write(pb, y); err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []PerfDiffOptions{{Metric: "time", Delta: 0.01, Relative: true}, {Metric: "max_time", Delta: 0.2}} {
+	for _, opt := range []PerfDiffOptions{{Metric: "time", Delta: 0.01, Relative: true, Self: true}, {Metric: "max_time", Delta: 0.2, Self: true}} {
 		streamed, err := PerfDiff(open(t, pa), open(t, pb), opt)
 		if err != nil {
 			t.Fatal(err)
@@ -641,7 +651,7 @@ func checkAgainstReference(t *testing.T, a, b *model.Experiment, opt PerfDiffOpt
 		}
 		cfoci = append(cfoci, Focus{Cnode: c})
 		for _, ch := range d.Cnodes[c].Children {
-			if common[ch] {
+			if common[ch] && opt.Self {
 				cfoci = append(cfoci, Focus{Cnode: c, Self: true})
 				break
 			}
@@ -697,7 +707,7 @@ func checkAgainstReference(t *testing.T, a, b *model.Experiment, opt PerfDiffOpt
 						kids = append(kids, ch)
 					}
 				}
-				if len(kids) > 0 {
+				if len(kids) > 0 && opt.Self {
 					out = append(out, Focus{Cnode: f.Cnode, System: f.System, Self: true})
 				}
 			}
@@ -835,7 +845,7 @@ func BenchmarkPerfDiff(b *testing.B) {
 	var r *PerfDiffResult
 	for b.Loop() {
 		var err error
-		if r, err = PerfDiff(x, y, PerfDiffOptions{Metric: "time", Delta: 0.01, Relative: true}); err != nil {
+		if r, err = PerfDiff(x, y, PerfDiffOptions{Metric: "time", Delta: 0.01, Relative: true, Self: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

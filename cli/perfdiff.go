@@ -105,7 +105,7 @@ func runPerfDiff(env Env, args []string) error {
 	if *metric, err = metricUniqName(*metric, pos, exps); err != nil {
 		return err
 	}
-	res, err := analysis.PerfDiff(a, b, analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative, Algebra: opt})
+	res, err := analysis.PerfDiff(a, b, analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative, Self: true, Algebra: opt})
 	if err != nil {
 		return err
 	}
