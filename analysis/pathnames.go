@@ -6,10 +6,10 @@ import (
 	"cubeview/model"
 )
 
-// pathNames names the call paths and system nodes of one experiment,
-// each name built once: a report of many foci asks for the same names
-// again and again.
-type pathNames struct {
+// PathNames names the call paths and system nodes of one experiment,
+// each name built once: a report of many rows asks for the same names
+// again and again. It is safe for concurrent use.
+type PathNames struct {
 	mu    sync.Mutex
 	e     *model.Experiment
 	call  []string
@@ -18,8 +18,11 @@ type pathNames struct {
 	sdone []bool
 }
 
-// callPath returns e.CallPath(c).
-func (n *pathNames) callPath(c int) string {
+// NewPathNames returns the names of e's call paths and system nodes.
+func NewPathNames(e *model.Experiment) *PathNames { return &PathNames{e: e} }
+
+// CallPath returns e.CallPath(c): region names from the root joined by "/".
+func (n *PathNames) CallPath(c int) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.call == nil {
@@ -29,7 +32,7 @@ func (n *pathNames) callPath(c int) string {
 	return n.callPathLocked(c)
 }
 
-func (n *pathNames) callPathLocked(c int) string {
+func (n *PathNames) callPathLocked(c int) string {
 	if n.done[c] {
 		return n.call[c]
 	}
@@ -41,8 +44,8 @@ func (n *pathNames) callPathLocked(c int) string {
 	return name
 }
 
-// systemPath returns SystemPath(e, s).
-func (n *pathNames) systemPath(s int) string {
+// SystemPath returns SystemPath(e, s).
+func (n *PathNames) SystemPath(s int) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.sys == nil {
@@ -52,7 +55,7 @@ func (n *pathNames) systemPath(s int) string {
 	return n.systemPathLocked(s)
 }
 
-func (n *pathNames) systemPathLocked(s int) string {
+func (n *PathNames) systemPathLocked(s int) string {
 	if n.sdone[s] {
 		return n.sys[s]
 	}

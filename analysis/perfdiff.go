@@ -133,7 +133,7 @@ type PerfDiffResult struct {
 	// experiment's formula a derived metric took.
 	Notes []string
 
-	names *pathNames
+	names *PathNames
 }
 
 // MostSpecific returns the number of most specific foci (they lead Foci).
@@ -160,12 +160,12 @@ func (r *PerfDiffResult) CallPath(f Focus) string {
 		return "(all call paths)"
 	}
 	if r.names == nil {
-		r.names = &pathNames{e: r.Domain}
+		r.names = NewPathNames(r.Domain)
 	}
 	if f.Self {
-		return r.names.callPath(f.Cnode) + " (self)"
+		return r.names.CallPath(f.Cnode) + " (self)"
 	}
-	return r.names.callPath(f.Cnode)
+	return r.names.CallPath(f.Cnode)
 }
 
 // SystemPath names the focus's system node by the names from its root
@@ -175,9 +175,9 @@ func (r *PerfDiffResult) SystemPath(f Focus) string {
 		return "(all locations)"
 	}
 	if r.names == nil {
-		r.names = &pathNames{e: r.Domain}
+		r.names = NewPathNames(r.Domain)
 	}
-	return r.names.systemPath(f.System)
+	return r.names.SystemPath(f.System)
 }
 
 // SystemPath names system node s by the names of the nodes from its root
@@ -234,7 +234,7 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		}
 	}
 	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
-		names: &pathNames{e: d}}
+		names: NewPathNames(d)}
 	dom := newDomain(ig, opt.Self)
 	var sides [2]*sideValues
 	for i := range sides {

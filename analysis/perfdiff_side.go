@@ -35,44 +35,43 @@ type sideInput struct {
 	release func()
 }
 
-// valueExpr computes a side's value from its inputs: a stored metric, or
-// a derived metric's formula over other value expressions.
-type valueExpr struct {
-	input   int // index in sideValues.inputs, for a stored metric
-	formula *model.Formula
-	args    map[string]*valueExpr
-}
-
-// eval computes the expression element-wise over vectors of length n;
-// vec returns an input's vector.
-func (x *valueExpr) eval(n int, vec func(input int) []float64) ([]float64, error) {
-	if x.formula == nil {
-		return vec(x.input), nil
-	}
-	return x.formula.Eval(n, func(name string) ([]float64, error) {
-		return x.args[name].eval(n, vec)
-	})
-}
-
 // newSideValues prepares operand op's side for result metric rm; missing
 // says why the operand cannot supply it (and sv is then nil).
 func newSideValues(ig *algebra.Integration, op, rm int) (sv *sideValues, missing string, err error) {
 	e := ig.Operands[op]
 	sv = &sideValues{exp: e}
+	xb := &exprBuilder{e: e, lookup: func(name string) int {
+		// The operand's own metric, or else the one the integration
+		// matched with the name.
+		if m := e.MetricByName(name); m >= 0 {
+			return m
+		}
+		if rx := ig.Result.MetricByName(name); rx >= 0 {
+			return slices.Index(ig.Metrics[op], rx)
+		}
+		return -1
+	}}
 	om := slices.Index(ig.Metrics[op], rm)
 	name := ig.Result.Metrics[rm].UniqName
 	var expr *valueExpr
 	if om >= 0 {
-		expr, missing, err = sv.resolve(ig, op, om, name, 0)
+		expr, missing, err = xb.metric(om, 0)
 	} else if f := ig.Result.Metrics[rm].Formula; ig.Result.Metrics[rm].IsDerived() {
 		// Only the other experiment defines it: use that definition.
-		expr, missing, err = sv.formulaExpr(ig, op, f, name, 0)
+		expr, missing, err = xb.formula(f, name, 0)
 	} else {
 		missing = fmt.Sprintf("%s has no metric %q", e.Source, name)
 	}
 	if err != nil || missing != "" {
-		sv.release()
 		return nil, missing, err
+	}
+	for _, m := range xb.inputs {
+		rows, release, err := e.Rows(m)
+		if err != nil {
+			sv.release()
+			return nil, "", fmt.Errorf("%s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)
+		}
+		sv.inputs = append(sv.inputs, sideInput{metric: m, agg: e.Metrics[m].Aggregation, rows: rows, release: release})
 	}
 	sv.expr = expr
 	sv.inv = make([]int, len(ig.Result.Cnodes))
@@ -86,59 +85,6 @@ func newSideValues(ig *algebra.Integration, op, rm int) (sv *sideValues, missing
 	}
 	sv.buf = make([]float64, len(e.Locations))
 	return sv, "", nil
-}
-
-// maxFormulaNesting bounds derived metrics naming derived metrics.
-const maxFormulaNesting = 32
-
-// resolve builds the value expression of operand metric om.
-func (sv *sideValues) resolve(ig *algebra.Integration, op, om int, name string, depth int) (*valueExpr, string, error) {
-	e := sv.exp
-	m := &e.Metrics[om]
-	if m.Unavailable != "" {
-		return nil, fmt.Sprintf("%s: metric %q has no values: %s", e.Source, m.UniqName, m.Unavailable), nil
-	}
-	if m.IsDerived() {
-		return sv.formulaExpr(ig, op, m.Formula, m.UniqName, depth)
-	}
-	for i, in := range sv.inputs {
-		if in.metric == om {
-			return &valueExpr{input: i}, "", nil
-		}
-	}
-	rows, release, err := e.Rows(om)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: metric %q: %w", e.Source, m.UniqName, err)
-	}
-	sv.inputs = append(sv.inputs, sideInput{metric: om, agg: m.Aggregation, rows: rows, release: release})
-	return &valueExpr{input: len(sv.inputs) - 1}, "", nil
-}
-
-// formulaExpr builds the value expression of a formula in operand op: a
-// name is the operand's own metric, or else the metric the integration
-// matched with it.
-func (sv *sideValues) formulaExpr(ig *algebra.Integration, op int, f *model.Formula, name string, depth int) (*valueExpr, string, error) {
-	if depth > maxFormulaNesting {
-		return nil, "", fmt.Errorf("%s: derived metric %q: formulas nested too deeply", sv.exp.Source, name)
-	}
-	x := &valueExpr{formula: f, args: map[string]*valueExpr{}}
-	for _, arg := range f.Metrics() {
-		oa := sv.exp.MetricByName(arg)
-		if oa < 0 {
-			if rx := ig.Result.MetricByName(arg); rx >= 0 {
-				oa = slices.Index(ig.Metrics[op], rx)
-			}
-		}
-		if oa < 0 {
-			return nil, fmt.Sprintf("%s has no metric %q, which %s = %s needs", sv.exp.Source, arg, name, f), nil
-		}
-		sub, missing, err := sv.resolve(ig, op, oa, arg, depth+1)
-		if err != nil || missing != "" {
-			return nil, missing, err
-		}
-		x.args[arg] = sub
-	}
-	return x, "", nil
 }
 
 // additive reports whether the side's value is a stored sum metric, whose
