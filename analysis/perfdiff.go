@@ -116,8 +116,12 @@ type PerfDiffResult struct {
 	// once: the most specific ones first, then the rest, each group by
 	// decreasing Change.
 	Foci []FocusDiff
-	// Examined lists every focus the search looked at: the differing foci
-	// and every focus one step below one.
+	// NumExamined counts the foci the search looked at: the differing
+	// foci and every focus one step below one (the whole program alone
+	// when nothing differs).
+	NumExamined int
+	// Examined lists the examined foci when there are at most
+	// MaxListedExamined of them (nil otherwise), for the window's report.
 	Examined []Focus
 	// Structure lists the call paths and system nodes only one experiment
 	// has, call paths first, each in depth-first order.
@@ -135,6 +139,9 @@ type PerfDiffResult struct {
 
 	names *PathNames
 }
+
+// MaxListedExamined bounds PerfDiffResult.Examined.
+const MaxListedExamined = 100000
 
 // MostSpecific returns the number of most specific foci (they lead Foci).
 func (r *PerfDiffResult) MostSpecific() int {
@@ -301,20 +308,40 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 	if !opt.Relative {
 		res.RootA, res.RootB = pass.rootA, pass.rootB
 	}
-	slices.SortStableFunc(res.Foci, func(x, y FocusDiff) int {
-		if x.MostSpecific != y.MostSpecific {
-			if x.MostSpecific {
-				return -1
-			}
+	slices.SortFunc(res.Foci, compareFoci)
+	res.NumExamined = pass.examined
+	if res.NumExamined <= MaxListedExamined {
+		res.Examined = dom.examined(res.Foci)
+	}
+	return res, nil
+}
+
+// compareFoci orders foci for the report: the most specific first, then
+// by decreasing Change, decreasing |Diff|, and, so that the order is the
+// same every time, by call path, own part and system node.
+func compareFoci(x, y FocusDiff) int {
+	if x.MostSpecific != y.MostSpecific {
+		if x.MostSpecific {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(y.Change, x.Change); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(absOrZero(y.Diff), absOrZero(x.Diff)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Cnode, y.Cnode); c != 0 {
+		return c
+	}
+	if x.Self != y.Self {
+		if x.Self {
 			return 1
 		}
-		if c := cmp.Compare(y.Change, x.Change); c != 0 {
-			return c
-		}
-		return cmp.Compare(absOrZero(y.Diff), absOrZero(x.Diff))
-	})
-	res.Examined = dom.examined(res.Foci)
-	return res, nil
+		return -1
+	}
+	return cmp.Compare(x.System, y.System)
 }
 
 // metricByDisplayName finds a metric by display name when no unique name

@@ -25,6 +25,7 @@ type search struct {
 	foci   []FocusDiff
 
 	rootA, rootB float64
+	examined     int // foci looked at (see PerfDiffResult.NumExamined)
 
 	// Scratch, one entry per compact system node.
 	sysVals  [2][][]float64 // per side and input
@@ -42,7 +43,13 @@ type frame struct {
 	change    []float64      // additive metric: Σ|a − b| per common column over the subtree
 	childV    []float64      // max rule: per compact system node, the largest Change of a call child (or self)
 	childDiff []bool         // per compact system node: a call child (or self) differs there
-	dirty     bool           // childDiff or childV holds something
+	dirty     bool           // childDiff, childV or pending holds something
+	// pending counts, per compact system node, the call children (and
+	// own part) that do not differ there and whose system parent does not
+	// differ either: they are examined if this call path differs there.
+	// allPending counts those that differ nowhere, for every node.
+	pending    []int32
+	allPending int32
 }
 
 func newSearch(dom *domain, sides [2]*sideValues, thr float64, maxRule bool) *search {
@@ -63,7 +70,7 @@ func newSearch(dom *domain, sides [2]*sideValues, thr float64, maxRule bool) *se
 func (p *search) frame(depth int) *frame {
 	for len(p.frames) <= depth {
 		ns, nc := len(p.dom.sysNode), p.dom.ncols
-		f := &frame{childDiff: make([]bool, ns)}
+		f := &frame{childDiff: make([]bool, ns), pending: make([]int32, ns)}
 		for i, sv := range p.sides {
 			f.own[i] = make([][]float64, len(sv.inputs))
 			f.incl[i] = make([][]float64, len(sv.inputs))
@@ -122,11 +129,13 @@ func (p *search) enter(c, depth int) error {
 	f.c = c
 	if f.dirty {
 		clear(f.childDiff)
+		clear(f.pending)
 		if f.childV != nil {
 			clear(f.childV)
 		}
 		f.dirty = false
 	}
+	f.allPending = 0
 	if c < 0 {
 		for i, sv := range p.sides {
 			for in := range sv.inputs {
@@ -171,8 +180,17 @@ func (p *search) exit(c, depth int) {
 		kidDiff = f.childDiff
 	}
 	differs, v := p.compare(Focus{Cnode: c}, f.incl, f.change, f.childV, kidDiff, depth == 0)
+	// The call children and own part examined because c differs.
+	for k, d := range differs {
+		if d {
+			p.examined += int(f.pending[k] + f.allPending)
+		}
+	}
 	if depth == 0 {
 		p.rootA, p.rootB = p.vals[0][0], p.vals[1][0]
+		if differs == nil {
+			p.examined = 1 // the whole program alone
+		}
 		return
 	}
 	parent := p.frames[depth-1]
@@ -193,12 +211,17 @@ func (p *search) exit(c, depth int) {
 // and, for the max rule, its Change.
 func (p *search) mergeChild(f *frame, differs []bool, v []float64) {
 	if differs == nil {
+		f.allPending++
 		return
 	}
 	f.dirty = true
+	par := p.dom.sysParent
 	for k, d := range differs {
-		if d {
+		switch {
+		case d:
 			f.childDiff[k] = true
+		case par[k] < 0 || !differs[par[k]]:
+			f.pending[k]++
 		}
 	}
 	if f.childV != nil {
@@ -262,6 +285,9 @@ func (p *search) compare(focus Focus, cols [2][][]float64, change, childV []floa
 		return nil, nil
 	}
 	for k, d := range p.differs {
+		if pk := dom.sysParent[k]; d || pk >= 0 && p.differs[pk] {
+			p.examined++ // differs, or its system parent does
+		}
 		if !d {
 			continue
 		}

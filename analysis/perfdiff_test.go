@@ -853,3 +853,24 @@ func BenchmarkPerfDiff(b *testing.B) {
 	b.ReportMetric(float64(len(r.Foci)), "differing")
 	b.ReportMetric(float64(r.MostSpecific()), "most-specific")
 }
+
+// TestPerfDiffExaminedCount: the count of examined foci made during the
+// pass equals the list built from the answer.
+func TestPerfDiffExaminedCount(t *testing.T) {
+	cfg := synth.Config{Cnodes: 120, Locations: 16, Threads: 4, Nodes: 2, Metrics: 5, MinMax: true, Seed: 3, Density: 0.7}
+	a, b := synth.Generate(cfg), synth.Generate(cfg)
+	perturb(b, 11)
+	for _, self := range []bool{false, true} {
+		for _, opt := range []PerfDiffOptions{{Metric: "time", Delta: 0.05, Relative: true}, {Metric: "time", Delta: 3},
+			{Metric: "max_time", Delta: 1}, {Metric: "time", Delta: 1e9}} {
+			opt.Self = self
+			r, err := PerfDiff(a, b, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.NumExamined != len(r.Examined) || r.NumExamined == 0 {
+				t.Errorf("%+v: %d examined counted, %d listed", opt, r.NumExamined, len(r.Examined))
+			}
+		}
+	}
+}

@@ -233,7 +233,7 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 	}
 	fmt.Fprintf(bw, "whole program%s: A = %s, B = %s; change = %s; threshold %s\n", common, value(res.RootA), value(res.RootB), rule, threshold)
 	fmt.Fprintf(bw, "%d differing foci, %d most specific (marked *: no focus one step below differs), %d examined\n",
-		len(res.Foci), res.MostSpecific(), len(res.Examined))
+		len(res.Foci), res.MostSpecific(), res.NumExamined)
 	if len(res.Foci) == 0 {
 		fmt.Fprintln(bw, "no difference reaches the threshold")
 		return bw.Flush()
@@ -242,17 +242,104 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 	if res.ChangeRule == "max" {
 		change = "max|A − B|"
 	}
-	rows := make([][]string, 0, len(res.Foci)+1)
-	rows = append(rows, []string{"", "A − B", change, "A", "B", "call path", "system"})
-	for _, f := range res.Foci {
-		mark := ""
-		if f.MostSpecific {
-			mark = "*"
+	header := []string{"", "A − B", change, "A", "B", "call path", "system"}
+	appendValue := func(buf []byte, v float64) []byte {
+		switch {
+		case math.IsNaN(v) && res.Derived:
+			return append(buf, "—"...)
+		case math.IsNaN(v):
+			return append(buf, '-')
+		case v == 0:
+			return append(buf, '0')
 		}
-		rows = append(rows, []string{mark, value(f.Diff), value(f.Change), value(f.A), value(f.B), res.CallPath(f.Focus), res.SystemPath(f.Focus)})
+		return strconv.AppendFloat(buf, v, 'g', 6, 64)
 	}
-	writeTable(bw, rows, 5)
+	streamTable(bw, header, len(res.Foci), 5, func(i, c int, buf []byte) []byte {
+		f := &res.Foci[i]
+		switch c {
+		case 0:
+			if f.MostSpecific {
+				return append(buf, '*')
+			}
+			return buf
+		case 1:
+			return appendValue(buf, f.Diff)
+		case 2:
+			return appendValue(buf, f.Change)
+		case 3:
+			return appendValue(buf, f.A)
+		case 4:
+			return appendValue(buf, f.B)
+		case 5:
+			return append(buf, res.CallPath(f.Focus)...)
+		}
+		return append(buf, res.SystemPath(f.Focus)...)
+	})
 	return bw.Flush()
+}
+
+// streamTable prints a header and n rows as aligned columns separated by
+// two spaces, the first textFrom columns right-aligned, the rest left,
+// without holding the rows: cell appends row i's column c to buf and is
+// called twice per cell, to measure and to print.
+func streamTable(w *bufio.Writer, header []string, n, textFrom int, cell func(i, c int, buf []byte) []byte) {
+	widths := make([]int, len(header))
+	for c, h := range header {
+		widths[c] = utf8.RuneCountInString(h)
+	}
+	var buf []byte
+	for i := 0; i < n; i++ {
+		for c := range header {
+			buf = cell(i, c, buf[:0])
+			widths[c] = max(widths[c], runeCount(buf))
+		}
+	}
+	printCell := func(c int, text []byte, last bool) {
+		pad := widths[c] - runeCount(text)
+		if c > 0 {
+			w.WriteString("  ")
+		}
+		if c < textFrom {
+			writeSpaces(w, pad)
+		}
+		w.Write(text)
+		if c >= textFrom && !last {
+			writeSpaces(w, pad)
+		}
+	}
+	for c, h := range header {
+		printCell(c, []byte(h), c == len(header)-1)
+	}
+	w.WriteByte('\n')
+	for i := 0; i < n; i++ {
+		for c := range header {
+			buf = cell(i, c, buf[:0])
+			printCell(c, buf, c == len(header)-1)
+		}
+		w.WriteByte('\n')
+	}
+}
+
+// runeCount counts the characters of text, quickly for ASCII.
+func runeCount(text []byte) int {
+	for _, b := range text {
+		if b >= utf8.RuneSelf {
+			return utf8.RuneCount(text)
+		}
+	}
+	return len(text)
+}
+
+const spaces = "                                                                "
+
+func writeSpaces(w *bufio.Writer, n int) {
+	for n > len(spaces) {
+		w.WriteString(spaces)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		w.WriteString(spaces[:n])
+	}
 }
 
 // fmtG renders a value with 6 significant digits for tables.
@@ -283,11 +370,7 @@ func writeTable(w io.Writer, rows [][]string, textFrom int) {
 		bw = bufio.NewWriter(w)
 		defer bw.Flush()
 	}
-	pad := func(n int) {
-		for ; n > 0; n-- {
-			bw.WriteByte(' ')
-		}
-	}
+	pad := func(n int) { writeSpaces(bw, n) }
 	for _, r := range rows {
 		for i, c := range r {
 			n := widths[i] - utf8.RuneCountInString(c)
