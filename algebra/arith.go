@@ -24,8 +24,12 @@ import (
 // Min and max metrics are computed element-wise like the others; for diff
 // and mean the result metric is marked Approximate, since aggregating
 // element-wise differences or means by min or max is not the difference or
-// mean of the aggregates. Derived metrics (and others without values) keep
-// their definitions and get no data. Every stored metric is canonical
+// mean of the aggregates. A derived metric with a formula stays derived:
+// through merge and mean its formula applies to the result's values (a
+// ratio of the merged or mean values); through diff it becomes the
+// difference of the operands' values of the formula (see
+// derivedDifferences). Other metrics without values keep their
+// definitions and get no data. Every stored metric is canonical
 // EXCLUSIVE data. Metrics are computed one at a time; each operand block
 // is read once. Operands' call graphs (model.CallGraph) are combined as
 // described at Integration.callGraph.
@@ -47,6 +51,9 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	res := ig.newResult(prov)
 	for m := range res.Metrics {
 		rm := &res.Metrics[m]
+		if rm.IsDerived() {
+			continue
+		}
 		if !hasData(rm) {
 			if rm.Unavailable == "" {
 				rm.Unavailable = "derived metric: the definition is kept, its values are not computed by the algebra"
@@ -66,7 +73,12 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 			rm.Approximate = true
 		}
 	}
-	for m := range res.Metrics {
+	nstored := len(res.Metrics)
+	var copies []operandCopy
+	if op == OpDiff {
+		copies = derivedDifferences(ig, res)
+	}
+	for m := range res.Metrics[:nstored] {
 		if !hasData(&res.Metrics[m]) {
 			continue
 		}
@@ -89,6 +101,14 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		}
 		res.SetBlock(m, b)
 	}
+	for _, c := range copies {
+		b, err := ig.fromOperand(c.of, c.op)
+		if err != nil {
+			return nil, err
+		}
+		res.SetBlock(c.metric, b)
+	}
+	res.BindFormulas()
 	if res.CallGraph, err = ig.callGraph(op); err != nil {
 		return nil, err
 	}
@@ -176,13 +196,14 @@ type source struct {
 }
 
 // sources loads, for result metric m, the block of every operand that has
-// the metric (all of them, or only the first when first is set).
-func (ig *Integration) sources(m int, first bool) ([]source, error) {
+// the metric (all of them, or only the first when first is set; only
+// operand only when it is not −1).
+func (ig *Integration) sources(m int, first bool, only int) ([]source, error) {
 	var out []source
 	nl := len(ig.Result.Locations)
 	for i, e := range ig.Operands {
 		om := slices.Index(ig.Metrics[i], m)
-		if om < 0 {
+		if om < 0 || only >= 0 && i != only {
 			continue
 		}
 		b, err := e.Block(om)
@@ -268,7 +289,7 @@ func parallelRows(n int, f func(lo, hi int)) {
 // row at a time: the first stored source row is assigned, the others are
 // added, and a row that ends up all zero is dropped.
 func (ig *Integration) linear(m int, weights []float64, div float64) (*model.Block, error) {
-	srcs, err := ig.sources(m, false)
+	srcs, err := ig.sources(m, false, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -350,10 +371,24 @@ func isZero(row []float64) bool {
 
 // first returns result metric m's values from the first operand that has it.
 func (ig *Integration) first(m int) (*model.Block, error) {
-	srcs, err := ig.sources(m, true)
+	srcs, err := ig.sources(m, true, -1)
 	if err != nil {
 		return nil, err
 	}
+	return ig.firstOf(srcs)
+}
+
+// fromOperand returns result metric m's values in operand op alone.
+func (ig *Integration) fromOperand(m, op int) (*model.Block, error) {
+	srcs, err := ig.sources(m, true, op)
+	if err != nil {
+		return nil, err
+	}
+	return ig.firstOf(srcs)
+}
+
+// firstOf returns the values of the first of srcs (an empty block for none).
+func (ig *Integration) firstOf(srcs []source) (*model.Block, error) {
 	if ig.onDemand(srcs) {
 		return ig.lazyBlock(&lazyRows{srcs: srcs, first: true}), nil
 	}
