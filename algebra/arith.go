@@ -17,7 +17,8 @@ import (
 //   - OpDiff (two operands): a − b. Unsigned integer metrics become signed
 //     (UINT64 becomes INT64, …) since differences may be negative.
 //   - OpMerge: per metric, the values of the first operand that has the
-//     metric, unchanged.
+//     metric, unchanged; with Options.PreferLast each operand's stored
+//     rows replace the earlier operands' (CubeLib's rule).
 //   - OpMean: (x1 + … + xn) / n, also where only some operands have the
 //     value. Integer metrics become DOUBLE.
 //
@@ -94,7 +95,11 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 			}
 			b, err = ig.linear(m, w, float64(n))
 		case OpMerge:
-			b, err = ig.first(m)
+			if ig.Options.PreferLast {
+				b, err = ig.last(m)
+			} else {
+				b, err = ig.first(m)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -372,6 +377,18 @@ func isZero(row []float64) bool {
 // first returns result metric m's values from the first operand that has it.
 func (ig *Integration) first(m int) (*model.Block, error) {
 	srcs, err := ig.sources(m, true, -1)
+	if err != nil {
+		return nil, err
+	}
+	return ig.firstOf(srcs)
+}
+
+// last returns result metric m's values as CubeLib's merge gives them:
+// each operand that has the metric, in order, replaces the rows it stores
+// (on its own locations), so a value shared by several operands comes
+// from the last of them.
+func (ig *Integration) last(m int) (*model.Block, error) {
+	srcs, err := ig.sources(m, false, -1)
 	if err != nil {
 		return nil, err
 	}

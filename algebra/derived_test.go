@@ -179,3 +179,45 @@ func TestDerivedDiffRealCounters(t *testing.T) {
 		t.Errorf("%d call paths compared", compared)
 	}
 }
+
+// TestMergePreferLast: by default a shared metric keeps the first
+// operand's values; with PreferLast each operand's stored rows replace
+// the earlier ones' on its own locations, as CubeLib's cube_merge does.
+func TestMergePreferLast(t *testing.T) {
+	a := build(t, spec{source: "a", metrics: []string{"time sec DOUBLE"}, cnodes: []string{"main", "main/x", "main/y"},
+		system: []string{"m/n/0/0", "m/n/1/0"},
+		data:   map[string]map[string][]float64{"time": {"main": {1, 2}, "main/x": {3, 4}, "main/y": {5, 6}}}})
+	b := build(t, spec{source: "b", metrics: []string{"time sec DOUBLE"}, cnodes: []string{"main", "main/x", "main/z"},
+		system: []string{"m/n/0/0"},
+		data:   map[string]map[string][]float64{"time": {"main": {10}, "main/z": {30}}}})
+	for _, c := range []struct {
+		last bool
+		want map[string][]float64
+	}{
+		{false, map[string][]float64{"main": {1, 2}, "main/x": {3, 4}, "main/y": {5, 6}, "main/z": {0, 0}}},
+		// b's rows replace a's on rank 0; main/x has no row in b and keeps a's.
+		{true, map[string][]float64{"main": {10, 2}, "main/x": {3, 4}, "main/y": {5, 6}, "main/z": {30, 0}}},
+	} {
+		opt := Options{PreferLast: c.last}
+		res, err := Merge(opt, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blk, err := res.Block(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, want := range c.want {
+			cn := res.CnodeByPath(p)
+			for l, w := range want {
+				if got := blk.Value(cn, l); got != w {
+					t.Errorf("prefer last %v: %s location %d = %v, want %v", c.last, p, l, got, w)
+				}
+			}
+		}
+		back, err := ParseOptions(opt.String())
+		if err != nil || back.PreferLast != c.last {
+			t.Errorf("options %q read back as %+v, %v", opt.String(), back, err)
+		}
+	}
+}
