@@ -145,13 +145,22 @@ Commands:`)
 	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
 	}
+	fmt.Fprintln(w, "\nA FILE is a CUBE file or another tool's profile, read as an ordinary\nexperiment. Formats are recognised by content:")
+	for _, f := range format.Formats() {
+		fmt.Fprintf(w, "  %s\n", f.Name)
+		line := "   "
+		for _, word := range strings.Fields(strings.ReplaceAll(f.Files, "`", "")) {
+			if len(line)+1+len(word) > 76 {
+				fmt.Fprintln(w, line)
+				line = "   "
+			}
+			line += " " + word
+		}
+		fmt.Fprintln(w, line)
+	}
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
-A FILE is a CUBE file (.cubex, .cube, .cube.gz) or another tool's profile,
-read as an ordinary experiment: a TAU profile directory or a profile.N.C.T
-file in it, a GNU gprof report, an mpiP report, an HPCToolkit database
-directory, Caliper JSON, a callgrind or cachegrind output, a pprof profile.
-Formats are recognised by content; for a file in none of them the error
-says what it looks like (an OTF2 trace, HPCToolkit measurements, …).
+For a file in none of them the error says what it looks like (an OTF2
+trace, HPCToolkit measurements, …).
 
 Run "cubeview help COMMAND" for a command's options.`))
 }

@@ -1,8 +1,6 @@
 package format
 
 import (
-	"bufio"
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -12,26 +10,37 @@ import (
 	"strings"
 
 	"cubeview/format/cube"
+	"cubeview/format/importer"
 	"cubeview/internal/atomicfile"
 	"cubeview/internal/printable"
 	"cubeview/model"
 )
 
-// Open reads the experiment in the file at path, recognising its format by
-// content (CUBE 2/3 XML, possibly gzip-compressed, or CUBE 4 .cubex). Metric
-// data of .cubex files are loaded lazily on first use. The experiment is
-// validated. An error is an *Error naming the file and the problem. A
-// name with a registered reference prefix (see RegisterReference) is read
-// through its opener.
+// Open reads the experiment in the file or folder at path, recognising
+// its format by content with the readers of the registry (Formats). The
+// metric data of .cubex files are loaded lazily on first use. The
+// experiment is validated. An error is an *Error naming the file and the
+// problem; for input no reader recognises it wraps ErrUnknownFormat and
+// says what the input looks like when that can be told. A name with a
+// registered reference prefix (see RegisterReference) is read through
+// its opener.
 func Open(path string) (*model.Experiment, error) {
-	e, err := open(path)
+	return OpenWith(path, Options{})
+}
+
+// Options are the readers' options (importer.Options).
+type Options = importer.Options
+
+// OpenWith is Open with options for the reader.
+func OpenWith(path string, opts Options) (*model.Experiment, error) {
+	e, err := open(path, opts)
 	if err != nil {
 		return nil, pathError(path, err)
 	}
 	return e, nil
 }
 
-func open(path string) (*model.Experiment, error) {
+func open(path string, opts Options) (*model.Experiment, error) {
 	if open, ok := referenceOpener(path); ok {
 		e, err := open(path)
 		if err != nil {
@@ -39,58 +48,26 @@ func open(path string) (*model.Experiment, error) {
 		}
 		return finish(path, e)
 	}
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fileError(path, err)
-	}
-	if st.IsDir() {
-		f.Close()
-		return openForeign(path, true, nil)
-	}
-	if st.Size() == 0 {
-		f.Close()
-		return nil, unknownFormat(path + ": empty file")
-	}
-	head := make([]byte, 1024)
-	n, err := f.ReadAt(head, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		f.Close()
-		return nil, fileError(path, err)
-	}
-	head = head[:n]
-
-	var e *model.Experiment
-	kind := sniff(head)
-	if kind == kindXML && !bytes.Contains(head, []byte("<cube")) {
-		// An XML file that is not CUBE may be another tool's (HPCToolkit's
-		// experiment.xml); CUBE's reader explains the failure otherwise.
-		if im := detectForeign(path, false, head); im != nil {
-			f.Close()
-			return openWith(im, path)
+	var head []byte
+	compressed := false
+	if !st.IsDir() {
+		if st.Size() == 0 {
+			return nil, unknownFormat(path + ": empty file")
+		}
+		head, compressed, err = importer.Head(path, importer.HeadSize)
+		if err != nil {
+			return nil, fileError(path, err)
 		}
 	}
-	switch kind {
-	case kindTar:
-		e, err = cube.OpenCubex(path) // keeps its own handle for lazy loading
-		f.Close()
-	case kindXML:
-		e, err = cube.ReadXML(bufio.NewReaderSize(f, 1<<16), path)
-		f.Close()
-	case kindGzip:
-		e, err = openGzip(f, path)
-		f.Close()
-		if errors.Is(err, errNotCube) {
-			return openForeign(path, false, head)
-		}
-	default:
-		f.Close()
-		return openForeign(path, false, head)
+	f, conf := detect(head, path)
+	if conf == importer.No || conf == importer.Weak && isLookalike(path, st.IsDir(), head) {
+		return nil, notRead(path, st.IsDir(), compressed, head)
 	}
+	e, err := f.Read(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,16 +83,6 @@ func finish(path string, e *model.Experiment) (*model.Experiment, error) {
 	return e, nil
 }
 
-// detectForeign returns the first importer that recognises path, or nil.
-func detectForeign(path string, dir bool, head []byte) *importer {
-	for i := range importers {
-		if importers[i].detect(path, dir, head) {
-			return &importers[i]
-		}
-	}
-	return nil
-}
-
 // IsExperimentFolder reports whether a reader recognises the folder at
 // path as an experiment (a TAU profile directory, an HPCToolkit
 // database), as opposed to a folder that merely holds experiments.
@@ -123,30 +90,20 @@ func IsExperimentFolder(path string) bool {
 	if st, err := os.Stat(path); err != nil || !st.IsDir() {
 		return false
 	}
-	return detectForeign(path, true, nil) != nil
+	_, conf := detect(nil, path)
+	return conf > importer.No
 }
 
-// openWith reads path with importer im.
-func openWith(im *importer, path string) (*model.Experiment, error) {
-	e, err := im.open(path)
-	if err != nil {
-		return nil, err
+// notRead is the error for input no reader reads: what it looks like
+// when that can be told.
+func notRead(path string, dir, compressed bool, head []byte) error {
+	switch {
+	case dir:
+		return unknownFormat(lookalikeMessage(path, dir, head, "is a directory, not a profile this program reads"))
+	case compressed:
+		return unknownFormat(lookalikeMessage(path, dir, head, "gzip-compressed, but not a CUBE file nor a profile of another tool this program reads"))
 	}
-	return finish(path, e)
-}
-
-// openForeign reads path with the first importer that recognises it.
-func openForeign(path string, dir bool, head []byte) (*model.Experiment, error) {
-	if im := detectForeign(path, dir, head); im != nil {
-		return openWith(im, path)
-	}
-	if dir {
-		return nil, unknownFormat(lookalikeMessage(path, dir, head, "is a directory, not a profile this program reads"))
-	}
-	if sniff(head) == kindGzip {
-		return nil, unknownFormat(lookalikeMessage(path, dir, head, "gzip-compressed, but not a CUBE file nor a profile of another tool this program reads"))
-	}
-	return nil, unknownFormat(lookalikeMessage(path, dir, head, "not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads"))
+	return unknownFormat(lookalikeMessage(path, dir, head, "not a CUBE file (neither CUBE XML, gzip-compressed CUBE XML nor a .cubex tar archive) nor a profile of another tool this program reads"))
 }
 
 // ErrUnknownFormat is wrapped by the error of Open for a file or folder
@@ -160,151 +117,6 @@ type unknownFormat string
 
 func (e unknownFormat) Error() string        { return string(e) }
 func (e unknownFormat) Is(target error) bool { return target == ErrUnknownFormat }
-
-// openGzip reads a gzip-compressed file: CUBE XML (.cube.gz) or, rarely, a
-// compressed .cubex archive, streamed (cube.ReadCubexStream). Either is
-// read within the decompression budget.
-func openGzip(f *os.File, path string) (*model.Experiment, error) {
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
-	}
-	var compressed int64
-	if st, err := f.Stat(); err == nil {
-		compressed = st.Size()
-	}
-	br := bufio.NewReaderSize(&budgetReader{r: zr, left: DecompressBudget(compressed)}, 1<<16)
-	head, err := br.Peek(1024)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: bad gzip data: %w", path, err)
-	}
-	var e *model.Experiment
-	switch sniff(head) {
-	case kindXML:
-		e, err = cube.ReadXML(br, path)
-	case kindTar:
-		e, err = cube.ReadCubexStream(br, path)
-	default:
-		return nil, errNotCube
-	}
-	if err != nil {
-		var be *BudgetError
-		if errors.As(err, &be) {
-			return nil, fmt.Errorf("%s: %w", path, be)
-		}
-		return nil, err
-	}
-	e.Format += " (gzip)"
-	return e, nil
-}
-
-// DecompressBudget returns how many bytes a compressed file of the given
-// size may inflate to: 1 GiB plus 100 times its size. Real CUBE files
-// compress 5 to 50 times; a file that inflates further is a decompression
-// bomb, and reading it would only cost time.
-var DecompressBudget = func(compressed int64) int64 { return 1<<30 + 100*compressed }
-
-// BudgetError reports a compressed file that inflates beyond its budget.
-type BudgetError struct {
-	Budget int64
-}
-
-func (e *BudgetError) Error() string {
-	return fmt.Sprintf("decompresses to more than %s, the budget for its size; not a plausible CUBE file", byteSize(e.Budget))
-}
-
-// budgetReader passes on at most left bytes of r, then fails with a
-// *BudgetError if r holds more.
-type budgetReader struct {
-	r     io.Reader
-	left  int64
-	limit int64
-}
-
-func (b *budgetReader) Read(p []byte) (int, error) {
-	if b.limit == 0 {
-		b.limit = b.left
-	}
-	if b.left <= 0 {
-		// One byte more tells a stream that ends exactly here.
-		var one [1]byte
-		if n, _ := b.r.Read(one[:]); n > 0 {
-			return 0, &BudgetError{Budget: b.limit}
-		}
-		return b.r.Read(p)
-	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.r.Read(p)
-	b.left -= int64(n)
-	return n, err
-}
-
-// byteSize renders a size in the largest binary unit that keeps it ≥ 1.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GB", n>>30)
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// errNotCube says that a gzip-compressed file holds something other than
-// CUBE, for the importers of other formats to try.
-var errNotCube = errors.New("gzip-compressed, but the content is not a CUBE file")
-
-type fileKind int
-
-const (
-	kindUnknown fileKind = iota
-	kindTar
-	kindXML
-	kindGzip
-)
-
-// sniff recognises a file by its first bytes.
-func sniff(head []byte) fileKind {
-	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		return kindGzip
-	}
-	if len(head) >= 263 && (string(head[257:263]) == "ustar\x00" || string(head[257:263]) == "ustar ") {
-		return kindTar
-	}
-	text := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if bytes.HasPrefix(text, []byte("<?xml")) || bytes.HasPrefix(text, []byte("<cube")) {
-		return kindXML
-	}
-	if len(head) >= 512 && plausibleTarHeader(head[:512]) {
-		return kindTar
-	}
-	return kindUnknown
-}
-
-// plausibleTarHeader accepts an old-style tar header without the ustar
-// magic when its checksum is right (or 32 too low, the CubeWriter 4.8
-// deviation).
-func plausibleTarHeader(h []byte) bool {
-	var sum int64
-	for i, c := range h {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		sum += int64(c)
-	}
-	field := strings.Trim(string(h[148:156]), " \x00")
-	var stored int64
-	if _, err := fmt.Sscanf(field, "%o", &stored); err != nil {
-		return false
-	}
-	return h[0] != 0 && (stored == sum || stored == sum-32)
-}
 
 // fileError names path and the underlying problem of a file-system error.
 func fileError(path string, err error) error {

@@ -1,37 +1,67 @@
 package format
 
 import (
+	"slices"
+
 	"cubeview/format/caliper"
 	"cubeview/format/callgrind"
+	"cubeview/format/cube"
 	"cubeview/format/gprof"
 	"cubeview/format/hpctoolkit"
+	"cubeview/format/importer"
 	"cubeview/format/mpip"
+	"cubeview/format/papi"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
-	"cubeview/model"
 )
 
-// An importer reads one foreign profile format (DESIGN §7) into an
-// ordinary experiment.
-type importer struct {
-	// name says what the format is, e.g. "TAU profile directory".
-	name string
-	// detect reports whether path is in this format, from whether it is a
-	// directory and, for a file, its first bytes (up to 1 KiB).
-	detect func(path string, dir bool, head []byte) bool
-	// open reads the experiment; errors name the file and the problem.
-	open func(path string) (*model.Experiment, error)
+// registry lists every format Open reads. A reader of a new format is a
+// package with a Format (package importer) and one line here; Open, the
+// help text, the open dialog's list and the README's table of formats
+// follow from this list. Of readers equally sure of an input, the first
+// listed reads it.
+var registry = []importer.Format{
+	cube.Format,
+	tau.Format,
+	tau.Packed,
+	tau.XML,
+	gprof.Format,
+	mpip.Format,
+	hpctoolkit.Format,
+	papi.Format,
+	caliper.Cali,
+	caliper.Format,
+	callgrind.Format,
+	pprof.Format,
 }
 
-// importers are tried in order on whatever is not a CUBE file. Each
-// importer package adds one line here.
-var importers = []importer{
-	{"TAU profile directory", tau.Detect, tau.Open},
-	{"GNU gprof report", gprof.Detect, gprof.Open},
-	{"mpiP report", mpip.Detect, mpip.Open},
-	{"HPCToolkit database", hpctoolkit.Detect, hpctoolkit.Open},
-	{"Caliper JSON", func(path string, dir bool, head []byte) bool { return !dir && caliper.Detect(path, head) }, caliper.Open},
-	{"callgrind profile", func(_ string, dir bool, head []byte) bool { return !dir && callgrind.Detect(head) }, callgrind.Open},
-	// pprof's protobuf is recognised by a weaker test than the others: last.
-	{"pprof profile", func(_ string, dir bool, head []byte) bool { return !dir && pprof.Detect(head) }, pprof.Open},
+// Formats returns the formats Open reads, in the registry's order.
+func Formats() []importer.Format { return slices.Clone(registry) }
+
+// Tools returns the names of the tools whose formats Open reads, each
+// once, in the registry's order ("CUBE", "TAU", …).
+func Tools() []string {
+	var tools []string
+	for _, f := range registry {
+		if !slices.Contains(tools, f.Tool) {
+			tools = append(tools, f.Tool)
+		}
+	}
+	return tools
+}
+
+// detect returns the reader most sure that it reads the input at path
+// whose first bytes are head (nil for a directory), and how sure it is.
+func detect(head []byte, path string) (*importer.Format, importer.Confidence) {
+	var best *importer.Format
+	conf := importer.No
+	for i := range registry {
+		if c := registry[i].Detect(head, path); c > conf {
+			best, conf = &registry[i], c
+			if c == importer.Certain {
+				break
+			}
+		}
+	}
+	return best, conf
 }

@@ -84,3 +84,76 @@ func TestOpenLegacyPprofText(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenCompressed: a gzip-compressed file of a text format opens like
+// the plain file (the readers read through importer.Open).
+func TestOpenCompressed(t *testing.T) {
+	dir := t.TempDir()
+	for _, rel := range []string{
+		filepath.Join("gprof", "gnu1.prof"),
+		filepath.Join("callgrind", "bool.callgrind"),
+		filepath.Join("caliper", "cpi-json", "cpi-callpath-profile.json"),
+		filepath.Join("pprof", "cppbench.cpu"),
+	} {
+		path := testkit.Data(t, rel)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(data)
+		zw.Close()
+		zpath := filepath.Join(dir, filepath.Base(rel)+".gz")
+		if err := os.WriteFile(zpath, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plain, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		packed, err := Open(zpath)
+		if err != nil {
+			t.Errorf("%s: %v", zpath, err)
+			continue
+		}
+		if !strings.HasPrefix(packed.Format, plain.Format) || len(packed.Cnodes) != len(plain.Cnodes) || len(packed.Metrics) != len(plain.Metrics) {
+			t.Errorf("%s: %q with %d cnodes, %d metrics; plain %q with %d, %d", rel, packed.Format, len(packed.Cnodes), len(packed.Metrics), plain.Format, len(plain.Cnodes), len(plain.Metrics))
+		}
+	}
+}
+
+// TestOpenWithBOM: callgrind files and pprof text profiles that start
+// with a UTF-8 byte-order mark (as Windows editors save them) open like
+// the same files without it.
+func TestOpenWithBOM(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"bom.callgrind":  "# callgrind format\nversion: 1\nevents: Ir\nfl=a.c\nfn=main\n1 10\ntotals: 10\n",
+		"bom.cachegrind": "events: Ir\nfl=a.c\nfn=main\n1 10\n",
+		"bom.heap.txt":   "heap profile: 2: 64 [2: 64] @ heap/1048576\n1: 32 [1: 32] @ 0x1 0x2\n1: 32 [1: 32] @ 0x3\n",
+		"bom.goroutine":  "goroutine profile: total 3\n2 @ 0x1 0x2\n1 @ 0x3\n",
+		"bom.contention": "--- contention:\ncycles/second=1000000000\nsampling period=1\n100 10 @ 0x1 0x2\n",
+	} {
+		plain := filepath.Join(dir, "plain-"+name)
+		bom := filepath.Join(dir, name)
+		if err := os.WriteFile(plain, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bom, []byte("\xef\xbb\xbf"+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Open(plain)
+		if err != nil {
+			t.Fatalf("%s without a byte-order mark: %v", name, err)
+		}
+		got, err := Open(bom)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got.Format != want.Format || len(got.Cnodes) != len(want.Cnodes) || len(got.Metrics) != len(want.Metrics) {
+			t.Errorf("%s: %s with %d cnodes; without the mark %s with %d", name, got.Format, len(got.Cnodes), want.Format, len(want.Cnodes))
+		}
+	}
+}

@@ -18,6 +18,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v import >/dev/null || need+=(imagemagick)
   # callgrind_annotate is the reference the callgrind importer is tested against
   command -v callgrind_annotate >/dev/null || need+=(valgrind)
+  # binutils' gprof writes the reports the gprof importer is tested against
+  command -v gprof >/dev/null || need+=(binutils)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

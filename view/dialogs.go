@@ -2,7 +2,9 @@ package view
 
 import (
 	"path/filepath"
+	"strings"
 
+	"cubeview/format"
 	"cubeview/model"
 )
 
@@ -74,7 +76,7 @@ func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)),
 // the file picked to picked, which opens it and closes the dialog.
 func OpenForm(start string, open func(path string), browse func(dir string, picked func(path string))) *Form {
 	path := &Field{Kind: TextField, Text: start + string(filepath.Separator), Width: 720, Button: "Browse…",
-		Placeholder: "path of an experiment file or folder (CUBE, TAU, gprof, mpiP, pprof, callgrind, HPCToolkit, Caliper)",
+		Placeholder: "path of an experiment file or folder (" + strings.Join(format.Tools(), ", ") + ")",
 		Validate: func(text string) error {
 			_, err := CheckOpenPath(ExpandPath(text))
 			return err

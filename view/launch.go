@@ -3,9 +3,11 @@ package view
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"cubeview/format"
 	"cubeview/internal/flagargs"
 )
 
@@ -32,16 +34,15 @@ type Launch struct {
 }
 
 // LaunchUsage is the GUI's usage text.
-const LaunchUsage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
+var LaunchUsage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
        cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
                 [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
                 [--system-mode MODE]
                 [FILE | --calc EXPR]
 
 Opens each experiment FILE in its own window: a CUBE file (.cube,
-.cube.gz, .cubex) or another tool's profile, file or folder (TAU, gprof,
-mpiP, pprof, callgrind, HPCToolkit, Caliper; see "cubeview help");
-without a file, the bundled example (before and after). --calc EXPR opens
+.cube.gz, .cubex) or another tool's profile, file or folder (` + otherTools() + `;
+see "cubeview help"); without a file, the bundled example (before and after). --calc EXPR opens
 the result of an algebra expression over files in a window titled by the
 expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in
 "cubeview help calc"). With --snapshot the window of FILE, of EXPR's
@@ -51,6 +52,11 @@ pane's value mode (peer-percent, peer-distribution, own-root-percent, …). --re
 experiment repository's window (File › Repository…); --repo LOC names the
 repository (an SQLite file or a postgres:// URL) it and repo:ID references
 read instead of $CUBEVIEW_REPO or the default.`
+
+// otherTools lists the tools other than CUBE whose formats are read.
+func otherTools() string {
+	return strings.Join(slices.DeleteFunc(format.Tools(), func(t string) bool { return t == "CUBE" }), ", ")
+}
 
 // ParseLaunch parses the GUI command line. Flags and files may be mixed;
 // "--" ends the flags.

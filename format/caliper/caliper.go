@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -20,14 +20,23 @@ import (
 // maxSize bounds the size of a JSON file read into memory.
 const maxSize = 4 << 30
 
-// Open reads the Caliper JSON file at path.
-func Open(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Format is Caliper's json-split output in the registry of formats.
+var Format = importer.Format{
+	Name:   "Caliper JSON",
+	Tool:   "Caliper",
+	Files:  "Caliper JSON (`cali-query … format json-split`)",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Read reads the Caliper JSON file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
 // node is an entry of the "nodes" table.
@@ -50,8 +59,8 @@ type splitJSON struct {
 	Globals  []model.Attr
 }
 
-// Read reads a Caliper json-split file from r; name is used in errors.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads a Caliper json-split file from r; name is used in errors.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	raw, err := build.ReadAll(bufio.NewReader(r), name, maxSize)
 	if err != nil {
 		return nil, err
@@ -513,19 +522,27 @@ func columnUnit(name string, s *splitJSON, c int) (unit string, dtype model.Data
 	return "occ", dtype, 1, ""
 }
 
-// Detect reports whether head, the first bytes of a file, starts a JSON
-// object whose first key is one of the tables of Caliper's json-split
-// layout.
-func Detect(path string, head []byte) bool {
+// Detect recognises Caliper's json-split layout: a JSON object whose
+// first key is one of its tables, or a .json file naming
+// "column_metadata" in its first bytes.
+func Detect(head []byte, path string) importer.Confidence {
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {
-		return false
+		return importer.No
 	}
 	t = bytes.TrimLeft(t[1:], " \t\r\n")
 	for _, k := range []string{`"data"`, `"columns"`, `"column_metadata"`, `"nodes"`} {
 		if bytes.HasPrefix(t, []byte(k)) {
-			return true
+			if k == `"nodes"` && (!bytes.Contains(head, []byte(`"column"`)) || bytes.Contains(head, []byte(`"callFrame"`))) {
+				// A Chrome or V8 .cpuprofile also starts with "nodes",
+				// whose entries have a callFrame, not a column.
+				return importer.No
+			}
+			return importer.Likely
 		}
 	}
-	return strings.EqualFold(filepath.Ext(path), ".json") && bytes.Contains(head, []byte(`"column_metadata"`))
+	if strings.EqualFold(filepath.Ext(path), ".json") && bytes.Contains(head, []byte(`"column_metadata"`)) {
+		return importer.Likely
+	}
+	return importer.No
 }

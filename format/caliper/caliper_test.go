@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -22,7 +23,7 @@ func near(a, b float64) bool {
 // the sum of the rows (so also the per-rank totals).
 func TestCPI(t *testing.T) {
 	path := testkit.Data(t, "caliper", "cpi-json", "cpi-callpath-profile.json")
-	e, err := Open(path)
+	e, err := Read(path, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestCPI(t *testing.T) {
 // node below a node of another column, a row without a path, ranks and
 // threads, and own values from an inclusive column.
 func TestHandmade(t *testing.T) {
-	e, err := Open(filepath.Join("testdata", "handmade.json"))
+	e, err := Read(filepath.Join("testdata", "handmade.json"), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package callgrind
 
 import (
+	"cubeview/format/importer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,14 +25,13 @@ func TestBadInput(t *testing.T) {
 		{"undefined id", goodHeader + "fl=(1) a.c\nfn=(7)\n10 5\n", ":5: name id (7) is used before it is defined"},
 		{"huge id", goodHeader + "fn=(99999999999999999999) f\n", ":4: bad name id"},
 		{"too many costs", goodHeader + "fn=main\n10 5 6 7\n", ":5: more costs than the 2 events"},
-		{"negative cost", goodHeader + "fn=main\n10 -5\n", ":5: bad cost"},
+		{"star as a cost", goodHeader + "fn=main\n10 *\n", `:5: bad cost in "10 *": "*" (same as before) compresses positions, not costs`},
 		{"negative call count", goodHeader + "fn=main\ncfn=f\ncalls=-1 10\n10 5\n", ":6: bad call count"},
 		{"overflowing cost", goodHeader + "fn=main\n10 99999999999999999999999\n", ":5: bad cost"},
 		{"garbage line", goodHeader + "fn=main\nhello world\n", ":5: malformed line"},
 		{"unknown spec", goodHeader + "fn=main\nxyz=1\n", ":5: unknown specification \"xyz\""},
 		{"unknown position", "positions: instr bb line\n", ":1: unknown position \"bb\""},
 		{"newer version", "version: 2\n", ":1: unsupported format version"},
-		{"fi before fn", goodHeader + "fi=a.h\n", ":4: fi= line before any fn= line"},
 		{"event listed twice", "events: Ir Ir\n", ":1: event \"Ir\" listed twice"},
 	}
 	dir := t.TempDir()
@@ -41,7 +41,7 @@ func TestBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			e, err := Open(path)
+			e, err := Read(path, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d regions)", len(e.Regions))
 			}
@@ -62,7 +62,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("positions: instr line\nevents: Ir\nfn=f\n0x10 3 1\n+2 -1 4\n* * 5\n"))
 	f.Add([]byte("events: A B\nevent: S = A + 2 B\nfn=x\n1 2 3\npart: 2\nevents: B C\nfn=x\n1 4 5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(strings.NewReader(string(data)), "fuzz")
+		Detect(data[:min(len(data), importer.HeadSize)], "fuzz") // must not panic
+		e, err := Parse(strings.NewReader(string(data)), "fuzz", importer.Options{})
 		if err != nil {
 			return
 		}
@@ -70,4 +71,19 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("invalid experiment: %v", err)
 		}
 	})
+}
+
+// TestLongTokenQuoted: an error about a huge malformed line quotes a
+// bounded part of it (importer.Quote), not the whole line.
+func TestLongTokenQuoted(t *testing.T) {
+	for _, bad := range []string{strings.Repeat("x", 4<<20), strings.Repeat("k", 4<<20) + "=1", "9 " + strings.Repeat("7", 4<<20) + "z"} {
+		_, err := Parse(strings.NewReader(goodHeader+"fn=main\n"+bad+"\n"), "long.callgrind", importer.Options{})
+		if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "long.callgrind:5:") {
+			n := 0
+			if err != nil {
+				n = len(err.Error())
+			}
+			t.Errorf("error of %d bytes: %.200v", n, err)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 )
 
@@ -99,7 +100,7 @@ func BenchmarkOpen50MB(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		if _, err := Open(path); err != nil {
+		if _, err := Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -120,7 +121,7 @@ func BenchmarkOpenReal(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Open(path); err != nil {
+		if _, err := Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

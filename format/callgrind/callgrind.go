@@ -1,61 +1,108 @@
 package callgrind
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
-// Open reads the callgrind or cachegrind file at path.
-func Open(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Format is callgrind's and cachegrind's output in the registry of
+// formats.
+var Format = importer.Format{
+	Name:   "callgrind profile",
+	Tool:   "callgrind",
+	Files:  "callgrind and cachegrind outputs (`callgrind.out.PID`, `cachegrind.out.PID`)",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Read reads the callgrind or cachegrind file at path.
+func Read(path string, opts importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path, opts)
 }
 
-// Read reads a callgrind or cachegrind profile from r; name is used in
-// error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
-	p, err := newParser(name).parse(r)
+// Parse reads a callgrind or cachegrind profile from r; name is used in
+// error messages. Each part's costs are checked against its own totals:
+// or summary: line (see checkTotals).
+func Parse(r io.Reader, name string, opts importer.Options) (*model.Experiment, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	if bom, _ := br.Peek(3); string(bom) == "\xef\xbb\xbf" { // a UTF-8 byte-order mark
+		br.Discard(3)
+	}
+	p, err := newParser(name).parse(br)
 	if err != nil {
 		return nil, err
 	}
-	return convert(p), nil
+	warnings, err := checkTotals(p, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	e := convert(p)
+	e.Warnings = append(e.Warnings, warnings...)
+	return e, nil
 }
 
-// headerKeys start the first line of a callgrind or cachegrind file.
-var headerKeys = []string{"version:", "creator:", "pid:", "cmd:", "part:", "thread:", "desc:", "positions:", "events:", "event:"}
+// headerKeys start the header lines of a callgrind or cachegrind file.
+var headerKeys = []string{"version:", "creator:", "pid:", "cmd:", "part:", "thread:", "desc:", "positions:", "events:", "event:", "summary:", "totals:"}
 
-// Detect reports whether head, the first bytes of a file, is callgrind or
-// cachegrind output: its first line that is not empty or a comment is a
-// header line such as "version: 1", "events: Ir" or "desc: I1 cache: …",
-// or it starts with "# callgrind format".
-func Detect(head []byte) bool {
+// bodyPrefixes start the lines after the header: position and name
+// specifications, calls and cost lines.
+var bodyPrefixes = []string{"fl=", "fi=", "fe=", "fn=", "ob=", "cob=", "cfi=", "cfl=", "cfn=", "calls=", "jump=", "jcnd="}
+
+// Detect recognises callgrind or cachegrind output: it starts with "#
+// callgrind format", or its lines that are not empty or comments start
+// with header lines such as "version: 1", "events: Ir" or "desc: I1
+// cache: …" and no other "key:" line comes before the body (a YAML
+// document such as HPCToolkit's metrics/default.yaml also starts with
+// "version:").
+func Detect(head []byte, path string) importer.Confidence {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if bytes.HasPrefix(head, []byte("# callgrind format")) {
-		return true
+		return importer.Certain
 	}
+	headers := 0
 	for len(head) > 0 {
-		line, rest, _ := bytes.Cut(head, []byte("\n"))
+		line, rest, complete := bytes.Cut(head, []byte("\n"))
 		head = rest
 		line = bytes.TrimRight(line, "\r")
 		if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
 			continue
 		}
-		for _, k := range headerKeys {
-			if bytes.HasPrefix(line, []byte(k)) {
-				return true
-			}
+		if hasAnyPrefix(line, headerKeys) {
+			headers++
+			continue
 		}
-		return false
+		if headers > 0 && (hasAnyPrefix(line, bodyPrefixes) || line[0] >= '0' && line[0] <= '9' || line[0] == '+' || line[0] == '-' || line[0] == '*') {
+			break
+		}
+		if !complete && headers > 0 {
+			break // the head ends inside the line
+		}
+		return importer.No
+	}
+	if headers == 0 {
+		return importer.No
+	}
+	return importer.Likely
+}
+
+func hasAnyPrefix(line []byte, prefixes []string) bool {
+	for _, p := range prefixes {
+		if bytes.HasPrefix(line, []byte(p)) {
+			return true
+		}
 	}
 	return false
 }
@@ -79,12 +126,16 @@ func convert(p *profile) *model.Experiment {
 	}
 
 	nev := len(p.events)
+	costType, cost := model.Uint64, func(v uint64) float64 { return float64(v) }
+	if p.signed { // a difference of profiles (cg_diff)
+		costType, cost = model.Int64, func(v uint64) float64 { return float64(int64(v)) }
+	}
 	for _, ev := range p.events {
 		disp := ev
 		if l := p.longNames[ev]; l != "" {
 			disp = l
 		}
-		b.Metric(ev, disp, "occ", model.Uint64, "callgrind event "+ev)
+		b.Metric(ev, disp, "occ", costType, "callgrind event "+ev)
 	}
 	// Inherited events are linear combinations of recorded ones.
 	type derived struct {
@@ -97,7 +148,7 @@ func convert(p *profile) *model.Experiment {
 			continue
 		}
 		factors := make([]float64, nev)
-		dtype, ok := model.Uint64, true
+		dtype, ok := costType, true
 		for _, t := range d.terms {
 			e := indexOf(p.events, t.event)
 			if e < 0 {
@@ -125,12 +176,12 @@ func convert(p *profile) *model.Experiment {
 	// values of all metrics from per-event values
 	expand := func(ev []uint64, out []float64) {
 		for e, v := range ev {
-			out[e] = float64(v)
+			out[e] = cost(v)
 		}
 		for _, d := range inh {
 			var s float64
 			for e, f := range d.factors {
-				s += f * float64(ev[e])
+				s += f * cost(ev[e])
 			}
 			out[d.metric] = s
 		}

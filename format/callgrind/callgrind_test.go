@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -22,30 +23,36 @@ func realFiles(t *testing.T) []string {
 	return files
 }
 
-// annotate runs callgrind_annotate on path and returns, per function label
-// ("file:function", as it prints them), the cost of every event.
-func annotate(t *testing.T, path string, inclusive bool) (events []string, rows map[string][]uint64) {
+// annotateWith runs tool — callgrind_annotate, or cg_annotate for
+// cachegrind files (which have no inclusive costs) — on path and returns,
+// per function label ("file:function", as it prints them), the cost of
+// every event.
+func annotateWith(t *testing.T, tool, path string, inclusive bool) (events []string, rows map[string][]int64) {
 	t.Helper()
-	tool, err := exec.LookPath("callgrind_annotate")
+	tool, err := exec.LookPath(tool)
 	if err != nil {
-		t.Skip("callgrind_annotate not installed (Debian package valgrind; make test installs it)")
+		t.Skipf("%s not installed (Debian package valgrind; make test installs it)", tool)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	incl := "--inclusive=no"
-	if inclusive {
-		incl = "--inclusive=yes"
+	args := []string{"--threshold=100", "--show-percs=no", "--auto=no"}
+	if strings.HasSuffix(tool, "cg_annotate") {
+		args = []string{"--threshold=0", "--show-percs=no", "--auto=no"}
+	} else if inclusive {
+		args = append(args, "--inclusive=yes")
+	} else {
+		args = append(args, "--inclusive=no")
 	}
-	cmd := exec.Command(tool, "--threshold=100", "--show-percs=no", "--auto=no", incl, abs)
+	cmd := exec.Command(tool, append(args, abs)...)
 	cmd.Dir = t.TempDir() // it strips the working directory from file names
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("callgrind_annotate %s: %v", path, err)
 	}
 	lines := strings.Split(string(out), "\n")
-	rows = map[string][]uint64{}
+	rows = map[string][]int64{}
 	inTable := false
 	for i, line := range lines {
 		if strings.HasSuffix(line, " file:function") {
@@ -57,7 +64,7 @@ func annotate(t *testing.T, path string, inclusive bool) (events []string, rows 
 			continue
 		}
 		rest := line
-		vals := make([]uint64, len(events))
+		vals := make([]int64, len(events))
 		for e := range events {
 			rest = strings.TrimLeft(rest, " ")
 			tok, after, _ := strings.Cut(rest, " ")
@@ -65,7 +72,7 @@ func annotate(t *testing.T, path string, inclusive bool) (events []string, rows 
 			if tok == "." {
 				continue
 			}
-			v, err := strconv.ParseUint(strings.ReplaceAll(tok, ",", ""), 10, 64)
+			v, err := strconv.ParseInt(strings.ReplaceAll(tok, ",", ""), 10, 64)
 			if err != nil {
 				t.Fatalf("callgrind_annotate output line %d: %q", i+1, line)
 			}
@@ -104,53 +111,67 @@ func labels(e *model.Experiment) map[string]int {
 // inclusive cost of every event with callgrind_annotate's.
 func TestEqualsCallgrindAnnotate(t *testing.T) {
 	for _, path := range append(realFiles(t), filepath.Join("testdata", "handmade.callgrind")) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			e, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := e.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			byLabel := labels(e)
-			for _, inclusive := range []bool{false, true} {
-				events, rows := annotate(t, path, inclusive)
-				seen := map[int]bool{}
-				for label, want := range rows {
-					r, ok := byLabel[label]
-					if !ok {
-						t.Errorf("inclusive=%t: no region for callgrind_annotate's %q", inclusive, label)
-						continue
-					}
-					seen[r] = true
-					for i, ev := range events {
-						m := e.MetricByName(ev)
-						if m < 0 {
-							t.Fatalf("no metric %s", ev)
-						}
-						got := regionValue(t, e, m, r, inclusive)
-						if got != float64(want[i]) {
-							t.Errorf("inclusive=%t %s %s: %.0f, callgrind_annotate says %d", inclusive, label, ev, got, want[i])
-						}
-					}
-				}
-				for r := range e.Regions {
-					if seen[r] {
-						continue
-					}
-					for m := range e.Metrics {
-						if e.Metrics[m].UniqName == "visits" {
-							continue
-						}
-						if v := regionValue(t, e, m, r, inclusive); v != 0 {
-							t.Errorf("inclusive=%t region %s:%s has %s %g, callgrind_annotate does not list it",
-								inclusive, e.Regions[r].Module, e.Regions[r].Name, e.Metrics[m].UniqName, v)
-						}
-					}
-				}
-			}
-		})
+		t.Run(filepath.Base(path), func(t *testing.T) { checkAnnotate(t, "callgrind_annotate", path) })
 	}
+}
+
+// checkAnnotate compares every function's exclusive and (for callgrind
+// files) inclusive cost of every event of the file at path with what
+// tool (callgrind_annotate or cg_annotate) prints, and returns how many
+// values it compared.
+func checkAnnotate(t *testing.T, tool, path string) int {
+	t.Helper()
+	e, err := Read(path, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	byLabel := labels(e)
+	modes := []bool{false, true}
+	if strings.HasSuffix(tool, "cg_annotate") {
+		modes = modes[:1]
+	}
+	for _, inclusive := range modes {
+		events, rows := annotateWith(t, tool, path, inclusive)
+		seen := map[int]bool{}
+		for label, want := range rows {
+			r, ok := byLabel[label]
+			if !ok {
+				t.Errorf("inclusive=%t: no region for %s's %q", inclusive, tool, label)
+				continue
+			}
+			seen[r] = true
+			for i, ev := range events {
+				m := e.MetricByName(ev)
+				if m < 0 {
+					t.Fatalf("no metric %s", ev)
+				}
+				got := regionValue(t, e, m, r, inclusive)
+				compared++
+				if got != float64(want[i]) {
+					t.Errorf("inclusive=%t %s %s: %.0f, %s says %d", inclusive, label, ev, got, tool, want[i])
+				}
+			}
+		}
+		for r := range e.Regions {
+			if seen[r] {
+				continue
+			}
+			for m := range e.Metrics {
+				if e.Metrics[m].UniqName == "visits" {
+					continue
+				}
+				if v := regionValue(t, e, m, r, inclusive); v != 0 {
+					t.Errorf("inclusive=%t region %s:%s has %s %g, %s does not list it",
+						inclusive, e.Regions[r].Module, e.Regions[r].Name, e.Metrics[m].UniqName, v, tool)
+				}
+			}
+		}
+	}
+	return compared
 }
 
 // regionValue is region r's exclusive value of metric m (its flat-forest
@@ -175,7 +196,7 @@ func regionValue(t *testing.T, e *model.Experiment, m, r int, inclusive bool) fl
 // TestHandmade checks testdata/handmade.callgrind against values worked out
 // by hand from the file.
 func TestHandmade(t *testing.T) {
-	e, err := Open(filepath.Join("testdata", "handmade.callgrind"))
+	e, err := Read(filepath.Join("testdata", "handmade.callgrind"), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

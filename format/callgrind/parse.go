@@ -2,6 +2,7 @@ package callgrind
 
 import (
 	"bytes"
+	"cubeview/format/importer"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,8 @@ type part struct {
 	calls []callCount
 	// the slot of the region last touched, to skip the map
 	lastRegion, lastSlot int32
+	// summaryAfterBody: the summary: line follows the costs
+	summaryAfterBody bool
 }
 
 // slotOf returns the slot of region r in part pt, adding one when new.
@@ -134,6 +137,9 @@ type profile struct {
 	outCalls         []uint64 // region*nev: cost of calls made by the region
 	inCalls          []uint64 // region*nev: cost of calls into the region
 	called           []bool   // per region: target of at least one call
+	// signed is set when a cost is negative: costs are then int64 in
+	// two's complement
+	signed bool
 }
 
 // parser reads a callgrind or cachegrind file.
@@ -265,7 +271,7 @@ func (ps *parser) line(b []byte) error {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return nil
 		}
-		return ps.errorf("unexpected indented line %q", clip(b))
+		return ps.errorf("unexpected indented line %s", clip(b))
 	}
 	// key=value (position or association) or key: value (header)
 	for i, c := range b {
@@ -275,18 +281,13 @@ func (ps *parser) line(b []byte) error {
 		case ':':
 			return ps.header(string(b[:i]), string(bytes.TrimSpace(b[i+1:])))
 		case ' ', '\t':
-			return ps.errorf("malformed line %q", clip(b))
+			return ps.errorf("malformed line %s", clip(b))
 		}
 	}
-	return ps.errorf("malformed line %q", clip(b))
+	return ps.errorf("malformed line %s", clip(b))
 }
 
-func clip(b []byte) string {
-	if len(b) > 80 {
-		return string(b[:80]) + "…"
-	}
-	return string(b)
-}
+func clip(b []byte) string { return importer.QuoteBytes(b) }
 
 // header handles a "key: value" line; one after body lines starts a new part.
 func (ps *parser) header(key, value string) error {
@@ -296,10 +297,13 @@ func (ps *parser) header(key, value string) error {
 			ps.newPart()
 		}
 		ps.part.attrs = append(ps.part.attrs, [2]string{key, value})
+		if key == "summary" && ps.inBody {
+			ps.part.summaryAfterBody = true // cachegrind writes it last
+		}
 		return nil
 	case "version":
 		if v, err := strconv.Atoi(strings.TrimSpace(value)); err != nil || v > 1 {
-			return ps.errorf("unsupported format version %q (this reader knows version 1)", value)
+			return ps.errorf("unsupported format version %s (this reader knows version 1)", importer.Quote(value))
 		}
 		ps.p.version = value
 		return nil
@@ -323,7 +327,7 @@ func (ps *parser) header(key, value string) error {
 			case "line":
 				ps.hasLine = true
 			default:
-				return ps.errorf("unknown position %q in positions: line", f)
+				return ps.errorf("unknown position %s in positions: line", importer.Quote(f))
 			}
 		}
 	case "events":
@@ -368,7 +372,7 @@ func (ps *parser) eventsLine(value string) error {
 		}
 		for _, prev := range ps.colEvent {
 			if prev == e {
-				return ps.errorf("event %q listed twice", f)
+				return ps.errorf("event %s listed twice", importer.Quote(f))
 			}
 		}
 		ps.colEvent = append(ps.colEvent, e)
@@ -424,11 +428,11 @@ func (ps *parser) eventLine(value string) error {
 		case 2:
 			x, err := strconv.ParseFloat(f[0], 64)
 			if err != nil {
-				return ps.errorf("bad factor %q in the definition of event %s", f[0], name)
+				return ps.errorf("bad factor %s in the definition of event %s", importer.Quote(f[0]), importer.Quote(name))
 			}
 			inh.terms = append(inh.terms, term{x, f[1]})
 		default:
-			return ps.errorf("bad term %q in the definition of event %s", strings.TrimSpace(t), name)
+			return ps.errorf("bad term %s in the definition of event %s", importer.Quote(strings.TrimSpace(t)), importer.Quote(name))
 		}
 	}
 	ps.p.inherited = append(ps.p.inherited, inh)
@@ -453,11 +457,11 @@ func (ps *parser) lookup(ctx int, b []byte) (int32, error) {
 	if len(b) > 1 && b[0] == '(' && b[1] >= '0' && b[1] <= '9' {
 		end := bytes.IndexByte(b, ')')
 		if end < 0 {
-			return 0, ps.errorf("unterminated name id in %q", clip(b))
+			return 0, ps.errorf("unterminated name id in %s", clip(b))
 		}
 		id, err := parseID(b[1:end])
 		if err != nil {
-			return 0, ps.errorf("bad name id in %q", clip(b))
+			return 0, ps.errorf("bad name id in %s", clip(b))
 		}
 		rest := bytes.TrimLeft(b[end+1:], " \t")
 		if len(rest) == 0 {
@@ -524,10 +528,9 @@ func (ps *parser) spec(key, value []byte) error {
 	case "fl":
 		ps.curFile, err = ps.lookup(ctxFl, value)
 	case "fi", "fe":
-		if ps.curFn < 0 {
-			return ps.errorf("%s= line before any fn= line", key)
-		}
-		if ps.curFile, err = ps.lookup(ctxFl, value); err == nil {
+		// Before the first fn= line (gprof2dot's and KCachegrind's inputs
+		// have them) it only names the file, as fl= does.
+		if ps.curFile, err = ps.lookup(ctxFl, value); err == nil && ps.curFn >= 0 {
 			ps.setRegion()
 		}
 	case "fn":
@@ -577,7 +580,7 @@ func (ps *parser) spec(key, value []byte) error {
 	case "jfn":
 		_, err = ps.lookup(ctxFn, value)
 	default:
-		return ps.errorf("unknown specification %q", key)
+		return ps.errorf("unknown specification %s", importer.QuoteBytes(key))
 	}
 	return err
 }
@@ -629,11 +632,12 @@ func (ps *parser) costLine(b []byte) error {
 			j++
 		}
 		if j == i || j < len(rest) && rest[j] != ' ' && rest[j] != '\t' {
-			// hexadecimal, 20 digits or malformed
+			// signed (cg_diff writes negative costs), hexadecimal, 20
+			// digits or malformed
 			var after []byte
 			var err error
-			if v, after, err = scanNumber(rest[i:]); err != nil {
-				return ps.errorf("bad cost in %q", clip(b))
+			if v, after, err = ps.scanCost(rest[i:]); err != nil {
+				return ps.errorf("bad cost in %s: %v", clip(b), err)
 			}
 			j = len(rest) - len(after)
 		}
@@ -825,7 +829,7 @@ func (ps *parser) positions(b []byte) ([]byte, int64, error) {
 		case '+', '-':
 			d, rest, err := scanNumber(b[1:])
 			if err != nil || d > math.MaxInt64/2 {
-				return nil, 0, ps.errorf("bad relative subposition in %q", clip(b))
+				return nil, 0, ps.errorf("bad relative subposition in %s", clip(b))
 			}
 			if b[0] == '+' {
 				v = prev + int64(d)
@@ -836,12 +840,12 @@ func (ps *parser) positions(b []byte) ([]byte, int64, error) {
 		default:
 			d, rest, err := scanNumber(b)
 			if err != nil || d > math.MaxInt64/2 {
-				return nil, 0, ps.errorf("bad subposition in %q", clip(b))
+				return nil, 0, ps.errorf("bad subposition in %s", clip(b))
 			}
 			v, b = int64(d), rest
 		}
 		if len(b) > 0 && b[0] != ' ' && b[0] != '\t' {
-			return nil, 0, ps.errorf("bad subposition in %q", clip(b))
+			return nil, 0, ps.errorf("bad subposition in %s", clip(b))
 		}
 		ps.lastPos[slot] = v
 		if slot == 1 {
@@ -852,6 +856,32 @@ func (ps *parser) positions(b []byte) ([]byte, int64, error) {
 }
 
 var errNumber = errors.New("bad number")
+
+// scanCost reads a cost at the start of b: a number as scanNumber reads
+// it, possibly signed. A negative cost (what cg_diff writes) is kept in
+// two's complement, so that sums stay exact, and marks the profile as
+// signed.
+func (ps *parser) scanCost(b []byte) (uint64, []byte, error) {
+	if len(b) > 0 && b[0] == '*' {
+		return 0, b, errors.New(`"*" (same as before) compresses positions, not costs`)
+	}
+	neg := len(b) > 0 && b[0] == '-'
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		b = b[1:]
+	}
+	v, rest, err := scanNumber(b)
+	if err != nil {
+		return 0, b, err
+	}
+	if neg {
+		if v > 1<<63 {
+			return 0, b, errNumber
+		}
+		ps.p.signed = true
+		v = -v
+	}
+	return v, rest, nil
+}
 
 // scanNumber reads a decimal or 0x-prefixed hexadecimal number at the
 // start of b and returns the rest.

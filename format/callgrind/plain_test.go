@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -52,9 +53,9 @@ func TestPlainCostLinesMatchGeneral(t *testing.T) {
 	}
 	for name, data := range inputs {
 		plainCostLines = true
-		fast := dump(Read(bytes.NewReader(data), name))
+		fast := dump(Parse(bytes.NewReader(data), name, importer.Options{}))
 		plainCostLines = false
-		general := dump(Read(bytes.NewReader(data), name))
+		general := dump(Parse(bytes.NewReader(data), name, importer.Options{}))
 		plainCostLines = true
 		if d := testkit.Diff(general, fast); d != "" {
 			t.Errorf("%s: the one-pass reader differs from the general one:\n%s", name, d)

@@ -2,10 +2,7 @@ package gprof
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"strconv"
-	"strings"
 
 	"cubeview/model"
 )
@@ -23,33 +20,38 @@ const (
 // for any aggregate (a region's total, a difference of two reports). Its
 // exclusive value at a function is self seconds per call, gprof's "self
 // ms/call"; its inclusive value is gprof's inclusive time (the call
-// graph's, see FlatProfileOf) per call, gprof's "total ms/call".
-var perCall = mustFormula("time / visits")
-
-func mustFormula(text string) *model.Formula {
-	f, err := model.ParseFormula(text)
+// graph's self + children) per call, gprof's "total ms/call".
+func perCall(histogram string) *model.Formula {
+	f, err := model.ParseFormula(histogram + " / visits")
 	if err != nil {
 		panic(err)
 	}
 	return f
 }
 
-// callGraphHalfWidth bounds the rounding of the call graph's inclusive
-// time self + children: gprof prints both with two decimals.
-const callGraphHalfWidth = 0.01
+// metricNames returns the histogram metric's unique and display names,
+// unit and description for the histogram's dimension.
+func metricNames(dim string) (uniq, disp, unit, perCallUniq, perCallDisp string) {
+	if dim == "seconds" {
+		return "time", "Time", "sec", "s/call", "Time per call"
+	}
+	return dim, dim, "occ", dim + "/call", dim + " per call"
+}
 
 // experiment turns the report into a flat call forest with a call graph.
 func (rep *report) experiment(name string) (*model.Experiment, error) {
+	uniq, disp, unit, pcUniq, pcDisp := metricNames(rep.dim)
+	dataType := model.Double
 	e := &model.Experiment{
 		Format: "GNU gprof report",
 		Attrs:  append([]model.Attr{{Key: "Creator", Value: "gprof"}}, rep.attrs...),
 		Metrics: []model.Metric{
-			{ID: metricTime, UniqName: "time", DispName: "Time", DataType: model.Double, Unit: "sec", Parent: -1,
-				Descr: "gprof's self seconds: time spent in the function itself. gprof's inclusive time (self + children) is the call graph's"},
+			{ID: metricTime, UniqName: uniq, DispName: disp, DataType: dataType, Unit: unit, Parent: -1,
+				Descr: "gprof's self " + rep.dim + ": spent in the function itself. gprof's inclusive value (self + children) is the call graph's"},
 			{ID: metricVisits, UniqName: "visits", DispName: "Visits", DataType: model.Uint64, Unit: "occ", Parent: -1,
 				Descr: "gprof's calls: non-recursive calls of the function (recursive calls are on the call graph's arcs)"},
-			{ID: metricPerCall, UniqName: "s/call", DispName: "Time per call", Unit: "sec", Parent: -1, Formula: perCall,
-				Descr: "gprof's ms/call columns in seconds, time / visits after aggregation: exclusive = self s/call, inclusive = total s/call (self + children per call); 0 without calls"},
+			{ID: metricPerCall, UniqName: pcUniq, DispName: pcDisp, Unit: unit, Parent: -1, Formula: perCall(uniq),
+				Descr: "gprof's per-call columns, " + uniq + " / visits after aggregation: exclusive = self per call, inclusive = total per call (self + children per call); 0 without calls"},
 		},
 	}
 	for i := range e.Metrics {
@@ -60,20 +62,20 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		m.Aggregation = model.AggregationOf(m.DataType)
 	}
 
-	// Regions: call-graph entries in index order, then functions only the
+	// Regions: call-graph entries in index order, then functions the
+	// graph names without an entry of their own, then functions only the
 	// flat profile lists.
 	byIndex := map[int]int{}
-	byName := map[string]int{}
-	self := []float64{}
-	calls := []float64{}
-	incl := []float64{}
-	addRegion := func(gl graphLine, flat bool) int {
+	byName := map[string][]int{}
+	var self, calls, incl []float64
+	hasIncl := []bool{}
+	addRegion := func(gl graphLine, withIndex bool) int {
 		r := len(e.Regions)
 		reg := model.Region{ID: r, Name: gl.name, Begin: -1, End: -1, Paradigm: "compiler", Role: "function"}
 		if gl.wholeCycle {
 			reg.Role = "artificial"
 		}
-		if gl.index >= 0 && !flat {
+		if withIndex {
 			reg.Attrs = append(reg.Attrs, model.Attr{Key: "gprof index", Value: strconv.Itoa(gl.index)})
 		}
 		if gl.cycle > 0 && !gl.wholeCycle {
@@ -83,7 +85,10 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 			reg.Attrs = append(reg.Attrs, model.Attr{Key: "gprof recursive calls", Value: strconv.FormatInt(gl.recursive, 10)})
 		}
 		e.Regions = append(e.Regions, reg)
-		self, calls, incl = append(self, 0), append(calls, 0), append(incl, 0)
+		self, calls, incl, hasIncl = append(self, 0), append(calls, 0), append(incl, 0), append(hasIncl, false)
+		if !gl.wholeCycle {
+			byName[gl.name] = append(byName[gl.name], r)
+		}
 		return r
 	}
 	for _, en := range rep.entries {
@@ -91,39 +96,62 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		if _, dup := byIndex[gl.index]; dup {
 			return nil, fmt.Errorf("%s:%d: call graph: a second entry [%d]", name, gl.line, gl.index)
 		}
-		r := addRegion(gl, false)
+		r := addRegion(gl, true)
 		byIndex[gl.index] = r
 		if !gl.wholeCycle {
-			if _, dup := byName[gl.name]; !dup {
-				byName[gl.name] = r
-			}
 			self[r] = gl.self
 			if gl.hasCalls {
 				calls[r] = float64(gl.calls)
 			}
 		}
-		incl[r] = gl.self + gl.children
+		incl[r], hasIncl[r] = gl.self+gl.children, true
 	}
-	// The flat profile's self seconds and calls are the reference values.
-	for _, row := range rep.flat {
-		r, ok := byName[row.name]
-		if row.hasIndex {
-			if ri, ok2 := byIndex[row.index]; ok2 {
-				r, ok = ri, true
+	// Callers and callees without an entry: functions gprof saw only as
+	// the other end of an arc, such as static destructors (__tcf_0) and
+	// start-up code not compiled with -pg (__do_global_ctors_aux).
+	noEntry := map[int]bool{}
+	for _, en := range rep.entries {
+		for _, lines := range [][]graphLine{en.parents, en.childs} {
+			for _, gl := range lines {
+				if gl.index < 0 {
+					continue
+				}
+				if _, ok := byIndex[gl.index]; !ok {
+					byIndex[gl.index] = addRegion(gl, true)
+					noEntry[gl.index] = true
+				}
 			}
 		}
-		if !ok {
-			r = addRegion(graphLine{name: row.name, index: -1}, true)
-			byName[row.name] = r
-			incl[r] = row.self // gprof's graph has no entry: no children known
+	}
+	// The flat profile's self values and calls are the reference values.
+	matched := map[int]bool{}
+	for _, row := range rep.flat {
+		r := -1
+		if row.hasIndex {
+			if ri, ok := byIndex[row.index]; ok {
+				r = ri
+			}
 		}
+		if r < 0 {
+			r = matchByName(byName[row.name], matched, self, calls, row)
+		}
+		if r < 0 || matched[r] {
+			r = addRegion(graphLine{name: row.name, index: -1}, false)
+		}
+		matched[r] = true
 		self[r] = row.self
 		calls[r] = 0
 		if row.calls >= 0 {
 			calls[r] = float64(row.calls)
 		}
-		if rep.hasPerCallUnit {
-			incl[r] = refineInclusive(incl[r], row, rep.perCallExp)
+		if !hasIncl[r] {
+			// No call-graph entry: the flat profile's total per call is
+			// the only inclusive value the report gives.
+			incl[r] = row.self
+			if row.hasTotal && row.calls > 0 {
+				incl[r] = row.totalPerCall * float64(row.calls)
+			}
+			hasIncl[r] = true
 		}
 	}
 
@@ -146,17 +174,15 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		g.Arcs = append(g.Arcs, a)
 	}
 	resolve := func(gl graphLine) (int, error) {
-		r, ok := byIndex[gl.index]
-		if !ok {
-			return 0, fmt.Errorf("%s:%d: call graph: %s [%d] has no entry of its own", name, gl.line, gl.name, gl.index)
-		}
+		r := byIndex[gl.index]
 		if want := e.Regions[r].Name; want != gl.name {
-			return 0, fmt.Errorf("%s:%d: call graph: [%d] is %q here but %q in its entry", name, gl.line, gl.index, gl.name, want)
+			return 0, fmt.Errorf("%s:%d: call graph: [%d] is %s here but %s elsewhere", name, gl.line, gl.index, quote(gl.name), quote(want))
 		}
 		return r, nil
 	}
 	// Callee lines first (the caller's view), then caller lines add arcs
-	// listed only there, such as recursive calls and <spontaneous>.
+	// listed only there, such as recursive calls, <spontaneous> and
+	// callers without an entry.
 	for _, en := range rep.entries {
 		me := byIndex[en.self.index]
 		for _, ch := range en.childs {
@@ -179,6 +205,21 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 				return nil, err
 			}
 			addArc(r, me, p)
+		}
+	}
+	// A function without an entry has no inclusive value printed: gprof
+	// propagated to it what its arcs carry, the time of its callees spent
+	// on its behalf.
+	for idx := range noEntry {
+		r := byIndex[idx]
+		if hasIncl[r] {
+			continue
+		}
+		incl[r] = self[r]
+		for _, a := range g.Arcs {
+			if a.Caller == r && a.Callee != r {
+				incl[r] += a.Values[metricTime]
+			}
 		}
 	}
 	e.CallGraph = g
@@ -211,42 +252,23 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 	return e, nil
 }
 
-// refineInclusive returns a function's inclusive time given the call
-// graph's value cg (self + children, or the flat profile's self where the
-// graph has no entry) and its flat-profile row. gprof prints the
-// inclusive time twice, rounded differently: in the call graph to 0.01 s
-// and in the flat profile as "total ms/call" to 0.01 ms per call. Where
-// the call graph's value does not reproduce the column at its printed
-// precision and the column is the finer of the two (fewer calls than
-// 0.02 s in the column's unit), the column × calls is gprof's inclusive
-// time at the better precision; it still rounds to the call graph's
-// numbers. Otherwise the call graph's value stays.
-func refineInclusive(cg float64, row flatRow, exp int) float64 {
-	if row.calls <= 0 || row.totalPerCall == "" {
-		return cg
+// matchByName picks the region of a flat-profile row among the call-graph
+// entries of its name: the only one, or, for names gprof lists more than
+// once (static functions of several files), the first unmatched one with
+// the row's self value and calls; -1 when none fits.
+func matchByName(cands []int, matched map[int]bool, self, calls []float64, row flatRow) int {
+	if len(cands) == 1 {
+		return cands[0]
 	}
-	decimals := 0
-	if dot := strings.IndexByte(row.totalPerCall, '.'); dot >= 0 {
-		decimals = len(row.totalPerCall) - dot - 1
+	for _, r := range cands {
+		if !matched[r] && self[r] == row.self && (row.calls < 0 || calls[r] == float64(row.calls)) {
+			return r
+		}
 	}
-	perCall := cg / float64(row.calls) * math.Pow10(exp)
-	if strconv.FormatFloat(perCall, 'f', decimals, 64) == row.totalPerCall {
-		return cg
+	for _, r := range cands {
+		if !matched[r] {
+			return r
+		}
 	}
-	colHalfWidth := 0.5 * math.Pow10(-decimals-exp) * float64(row.calls)
-	if colHalfWidth >= callGraphHalfWidth {
-		return cg
-	}
-	// column × calls in decimal, so that the value is the double nearest
-	// to the product gprof's numbers give.
-	digits, ok := new(big.Int).SetString(strings.Replace(row.totalPerCall, ".", "", 1), 10)
-	if !ok {
-		return cg
-	}
-	digits.Mul(digits, big.NewInt(row.calls))
-	col, err := strconv.ParseFloat(digits.String()+"e"+strconv.Itoa(-decimals-exp), 64)
-	if err != nil || math.Abs(col-cg) > colHalfWidth+callGraphHalfWidth+1e-12 {
-		return cg // the report contradicts itself: keep the call graph's
-	}
-	return col
+	return -1
 }

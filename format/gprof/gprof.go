@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -17,36 +17,49 @@ import (
 // maxSize bounds the report size read into memory.
 const maxSize = 1 << 30
 
-// Detect reports whether head, the first bytes of a file, look like a GNU
-// gprof report: a flat profile or a call graph.
-func Detect(path string, dir bool, head []byte) bool {
-	if dir {
-		return false
-	}
-	text := decode(head)
-	for _, line := range strings.SplitN(text, "\n", 12) {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		return line == "Flat profile:" || strings.HasPrefix(line, "Call graph") ||
-			isGraphHeader(line)
-	}
-	return false
+// Format is the gprof report in the registry of formats.
+var Format = importer.Format{
+	Name:   "gprof report",
+	Tool:   "gprof",
+	Files:  "gprof reports of GNU, BSD and AIX (the text `gprof` prints, not `gmon.out`)",
+	Detect: Detect,
+	Read:   Read,
 }
 
-// Open reads the gprof report in the file at path.
-func Open(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Detect recognises a gprof report by its first line that is neither
+// empty nor a comment (AIX's gprof prints a comment block first): GNU's
+// or BSD's flat profile or call graph.
+func Detect(head []byte, path string) importer.Confidence {
+	if head == nil {
+		return importer.No
+	}
+	for _, line := range strings.Split(decode(head), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		lower := strings.ToLower(line)
+		if lower == "flat profile:" || strings.HasPrefix(lower, "call graph") ||
+			strings.HasPrefix(lower, "granularity: each sample hit covers") || isGraphHeader(line) {
+			return importer.Certain
+		}
+		return importer.No
+	}
+	return importer.No
+}
+
+// Read reads the gprof report in the file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
-// Read reads a gprof report; name names it in error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads a gprof report from r; name names it in error messages.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	data, err := build.ReadAll(r, name, maxSize)
 	if err != nil {
 		return nil, err
@@ -59,7 +72,7 @@ func Read(r io.Reader, name string) (*model.Experiment, error) {
 }
 
 // decode returns a report's text as UTF-8 with \n line ends: gprof on
-// Windows may write UTF-16 with a byte-order mark.
+// Windows may write UTF-16 with a byte-order mark, editors add a UTF-8 one.
 func decode(b []byte) string {
 	var s string
 	switch {
@@ -84,23 +97,78 @@ func decode(b []byte) string {
 	return strings.ReplaceAll(s, "\r\n", "\n")
 }
 
+// isGraphHeader recognises the column titles of a call graph: GNU's
+// "index % time self children called name", BSD's and AIX's (and GNU's
+// -T) "index %time self descendents called+self name index", and the
+// embedded variant of cycle-counting targets without "time".
 func isGraphHeader(line string) bool {
 	f := strings.Fields(line)
-	return len(f) == 7 && f[0] == "index" && f[1] == "%" && f[2] == "time" && f[3] == "self" &&
-		f[4] == "children" && f[5] == "called" && f[6] == "name"
+	if len(f) < 5 || f[0] != "index" {
+		return false
+	}
+	var self, children, called, name bool
+	for _, w := range f[1:] {
+		switch {
+		case w == "self":
+			self = true
+		case w == "children" || w == "descendents" || w == "descendants":
+			children = true
+		case strings.HasPrefix(w, "called"):
+			called = true
+		case w == "name":
+			name = true
+		}
+	}
+	return self && children && called && name
+}
+
+// flatHeader reads the column titles of a flat profile, "time seconds
+// seconds calls ms/call ms/call name" (or "% cycles cycles calls /call
+// /call name" for a histogram of another dimension): the dimension and
+// the unit of the per-call columns.
+func flatHeader(line string) (dim, perCall string, ok bool) {
+	f := strings.Fields(line)
+	if len(f) != 7 || f[0] != "time" && f[0] != "%" || f[1] != f[2] || f[3] != "calls" || f[4] != f[5] || f[6] != "name" {
+		return "", "", false
+	}
+	return f[1], f[4], true
+}
+
+// scaleLine reads a line of column scales below a header, such as
+// "(K) (K) (K) (K)", returning the factor.
+func scaleLine(line string) (float64, bool) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return 0, false
+	}
+	for _, w := range f {
+		if w != f[0] {
+			return 0, false
+		}
+	}
+	switch f[0] {
+	case "(K)":
+		return 1e3, true
+	case "(M)":
+		return 1e6, true
+	case "(G)":
+		return 1e9, true
+	}
+	return 0, false
 }
 
 // flatRow is one function of the flat profile.
 type flatRow struct {
 	name     string
-	self     float64
-	calls    int64 // -1: blank (the function was not compiled with -pg)
+	self     float64 // in the histogram's unit (see report.unit)
+	calls    int64   // -1: blank (the function was not compiled with -pg)
 	line     int
 	hasIndex bool
 	index    int
-	// totalPerCall is the "total ms/call" column as printed (in the
-	// table's unit, see report.perCallExp), "" when blank.
-	totalPerCall string
+	// totalPerCall is the "total ms/call" column in the histogram's unit
+	// per call; hasTotal is false when the column is blank.
+	totalPerCall float64
+	hasTotal     bool
 }
 
 // graphLine is a caller or callee line of a call-graph entry, or the
@@ -127,85 +195,148 @@ type entry struct {
 
 type report struct {
 	flat []flatRow
-	// perCallExp is the power of ten that turns seconds into the flat
-	// profile's per-call unit (3 for "ms/call", 0 for "s/call"); hasPerCallUnit
-	// is false when the header names no unit cubeview knows.
-	perCallExp     int
-	hasPerCallUnit bool
-	entries        []entry
-	attrs          []model.Attr
-	zeroTime       bool
-	hasFlat        bool
-	hasGraph       bool
+	// dim is the histogram's dimension, "seconds" for time; flatScale and
+	// graphScale multiply the tables' values into units of it (1, or 1000
+	// under a "(K)" line).
+	dim                   string
+	flatScale, graphScale float64
+	entries               []entry
+	attrs                 []model.Attr
+	zeroTime              bool
+	hasFlat, hasGraph     bool
 }
 
 func parse(text, name string) (*report, error) {
 	lines := strings.Split(text, "\n")
-	rep := &report{}
+	rep := &report{flatScale: 1, graphScale: 1}
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
 		switch {
-		case line == "Flat profile:":
-			next, err := rep.parseFlat(lines, i+1, name)
-			if err != nil {
-				return nil, err
+		case strings.HasPrefix(line, "Each sample counts as"):
+			rep.attrs = append(rep.attrs, model.Attr{Key: "gprof sample period", Value: strings.TrimSuffix(strings.TrimPrefix(line, "Each sample counts as "), ".")})
+		case line == "no time accumulated", strings.HasSuffix(line, " no time accumulated"):
+			rep.zeroTime = true
+		case strings.HasPrefix(strings.ToLower(line), "granularity:") || strings.HasPrefix(line, "ngranularity:"):
+			if !hasAttr(rep.attrs, "gprof granularity") {
+				_, g, _ := strings.Cut(line, ":")
+				rep.attrs = append(rep.attrs, model.Attr{Key: "gprof granularity", Value: strings.TrimSpace(g)})
 			}
-			rep.hasFlat = true
-			i = next - 1
-		case strings.HasPrefix(line, "Call graph"), isGraphHeader(line):
-			start := i + 1
-			if isGraphHeader(line) {
-				start = i
+		case isGraphHeader(line):
+			if rep.hasGraph {
+				return nil, fmt.Errorf("%s:%d: a second call graph", name, i+1)
 			}
-			next, err := rep.parseGraph(lines, start, name)
+			next, err := rep.parseGraph(lines, i+1, name)
 			if err != nil {
 				return nil, err
 			}
 			rep.hasGraph = true
+			i = next - 1
+		default:
+			dim, perCall, ok := flatHeader(line)
+			if !ok {
+				continue
+			}
+			if rep.hasFlat {
+				return nil, fmt.Errorf("%s:%d: a second flat profile", name, i+1)
+			}
+			if rep.dim != "" && rep.dim != dim {
+				return nil, fmt.Errorf("%s:%d: flat profile in %s, but the call graph in %s", name, i+1, dim, rep.dim)
+			}
+			next, err := rep.parseFlat(lines, i+1, dim, perCall, name)
+			if err != nil {
+				return nil, err
+			}
+			rep.hasFlat = true
 			i = next - 1
 		}
 	}
 	if !rep.hasFlat && !rep.hasGraph {
 		return nil, fmt.Errorf("%s: not a gprof report: neither a flat profile nor a call graph found", name)
 	}
+	if len(rep.flat) == 0 && len(rep.entries) == 0 {
+		why := "the program was not compiled and linked with -pg, or it did not exit normally"
+		if rep.zeroTime {
+			why = "gprof says \"no time accumulated\": " + why
+		}
+		return nil, fmt.Errorf("%s: the gprof report lists no function (%s)", name, why)
+	}
+	if rep.dim == "" {
+		rep.dim = "seconds"
+	}
 	return rep, nil
 }
 
-// parseFlat reads the flat profile table from line i and returns the line
-// after it.
-func (rep *report) parseFlat(lines []string, i int, name string) (int, error) {
-	inTable := false
+func hasAttr(as []model.Attr, key string) bool {
+	for _, a := range as {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// perCallFactor turns the flat profile's per-call unit into the
+// histogram's: "ms/call" of seconds is 1e-3, "/call" is 1 (times a
+// "(K)" scale).
+func perCallFactor(dim, unit string) (float64, bool) {
+	if unit == "/call" {
+		return 1, true
+	}
+	abbrev := "s"
+	if dim != "seconds" && dim != "" {
+		abbrev = dim[:1]
+	}
+	prefix, ok := strings.CutSuffix(unit, abbrev+"/call")
+	if !ok {
+		return 0, false
+	}
+	exp, ok := siPrefixExp[prefix]
+	if !ok {
+		return 0, false
+	}
+	f, _ := strconv.ParseFloat("1e"+strconv.Itoa(-exp), 64)
+	return f, true
+}
+
+// siPrefixExp maps gprof's SI prefixes of the per-call unit ("ms/call")
+// to the power of ten that turns the histogram's unit into that unit.
+var siPrefixExp = map[string]int{
+	"T": -12, "G": -9, "M": -6, "K": -3, "": 0,
+	"m": 3, "u": 6, "n": 9, "p": 12, "f": 15, "a": 18,
+}
+
+// parseFlat reads the flat profile's rows from line i, just below its
+// header, and returns the line after the table.
+func (rep *report) parseFlat(lines []string, i int, dim, perCallUnit, name string) (int, error) {
+	rep.dim = dim
+	perCall, perCallKnown := perCallFactor(dim, perCallUnit)
+	if i < len(lines) {
+		if s, ok := scaleLine(lines[i]); ok {
+			rep.flatScale = s
+			i++
+		}
+	}
 	for ; i < len(lines); i++ {
 		raw := lines[i]
-		line := strings.TrimSpace(raw)
-		switch {
-		case strings.HasPrefix(line, "Each sample counts as"):
-			rep.attrs = append(rep.attrs, model.Attr{Key: "gprof sample period", Value: strings.TrimSuffix(strings.TrimPrefix(line, "Each sample counts as "), ".")})
-			continue
-		case line == "no time accumulated":
-			rep.zeroTime = true
-			continue
-		case strings.HasPrefix(line, "time") && strings.HasSuffix(line, "name") && strings.Contains(line, "seconds"):
-			inTable = true
-			rep.perCallExp, rep.hasPerCallUnit = perCallUnit(line)
-			continue
-		case line == "" && inTable && len(rep.flat) > 0:
-			return i + 1, nil
-		case line == "" || !inTable:
-			if strings.HasPrefix(line, "Call graph") || isGraphHeader(line) {
-				return i, nil
-			}
-			continue
+		if strings.TrimSpace(raw) == "" {
+			return i + 1, nil // a blank line ends the table
 		}
 		row, ok, err := parseFlatRow(raw)
+		if err == nil && !ok {
+			err = fmt.Errorf("not a row of the table: %s", quote(strings.TrimSpace(raw)))
+		}
 		if err != nil {
 			return 0, fmt.Errorf("%s:%d: flat profile: %v", name, i+1, err)
 		}
-		if !ok {
-			// The explanation that follows an empty table.
-			return i, nil
-		}
 		row.line = i + 1
+		row.self *= rep.flatScale
+		if row.hasTotal {
+			if perCallKnown {
+				row.totalPerCall *= perCall * rep.flatScale
+			} else {
+				row.hasTotal = false
+			}
+		}
 		rep.flat = append(rep.flat, row)
 	}
 	return i, nil
@@ -220,14 +351,17 @@ func parseFlatRow(raw string) (flatRow, bool, error) {
 	}
 	name := strings.TrimSpace(rest)
 	if name == "" {
-		return flatRow{}, false, fmt.Errorf("row without a function name: %q", clip(raw))
+		return flatRow{}, false, fmt.Errorf("row without a function name: %s", quote(raw))
 	}
 	row := flatRow{calls: -1}
 	vals := make([]float64, len(fields))
 	for k, f := range fields {
+		if !isTime(f) && !(k == 3 && isCount(f)) {
+			return flatRow{}, false, fmt.Errorf("column %d: %s is not a number", k+1, quote(f))
+		}
 		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || v < 0 || v != v || v-v != 0 {
-			return flatRow{}, false, fmt.Errorf("column %d: %q is not a number", k+1, f)
+		if err != nil {
+			return flatRow{}, false, fmt.Errorf("column %d: %s is not a number", k+1, quote(f))
 		}
 		vals[k] = v
 	}
@@ -236,59 +370,75 @@ func parseFlatRow(raw string) (flatRow, bool, error) {
 	case 6:
 		c, err := strconv.ParseInt(fields[3], 10, 64)
 		if err != nil || c < 0 {
-			return flatRow{}, false, fmt.Errorf("calls: %q is not a count", fields[3])
+			return flatRow{}, false, fmt.Errorf("calls: %s is not a count", quote(fields[3]))
 		}
 		row.calls = c
-		row.totalPerCall = fields[5]
+		row.totalPerCall, row.hasTotal = vals[5], true
 	default:
-		return flatRow{}, false, fmt.Errorf("want 3 or 6 numbers before the name, found %d in %q", len(fields), clip(raw))
+		return flatRow{}, false, fmt.Errorf("want 3 or 6 numbers before the name, found %d in %s", len(fields), quote(raw))
 	}
 	row.self = vals[2]
 	if n, idx, ok := cutIndex(name); ok {
 		name, row.index, row.hasIndex = n, idx, true
+	} else if n, ok := cutUnprintedIndex(name); ok {
+		name = n
 	}
-	row.name = name
+	row.name, _, _ = cutCycle(name)
 	return row, true, nil
 }
 
-// siPrefixExp maps gprof's SI prefixes of the per-call unit ("ms/call")
-// to the power of ten that turns seconds into that unit.
-var siPrefixExp = map[string]int{
-	"T": -12, "G": -9, "M": -6, "K": -3, "": 0,
-	"m": 3, "u": 6, "n": 9, "p": 12, "f": 15, "a": 18,
+// isTime reports whether s is a number as gprof prints times: digits
+// with a decimal point.
+func isTime(s string) bool {
+	dot := false
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return dot && digits > 0
 }
 
-// perCallUnit reads the unit of the per-call columns from the flat
-// profile's header line "time seconds seconds calls ms/call ms/call name":
-// gprof scales them so that the largest value has at least three digits.
-func perCallUnit(header string) (exp int, ok bool) {
-	f := strings.Fields(header)
-	if len(f) != 7 || f[4] != f[5] {
-		return 0, false
+// isCount reports whether s is a call count: "12", "3/40" or "300+6000".
+func isCount(s string) bool {
+	sep := false
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case (c == '/' || c == '+') && !sep && digits > 0 && i < len(s)-1:
+			sep = true
+		default:
+			return false
+		}
 	}
-	prefix, found := strings.CutSuffix(f[4], "s/call")
-	if !found {
-		return 0, false
-	}
-	exp, ok = siPrefixExp[prefix]
-	return exp, ok
+	return digits > 0
 }
 
-// numericPrefix returns up to max leading fields of s that start like
-// numbers, and the text after them.
+// numericPrefix returns up to max leading fields of s that are numbers
+// or call counts, and the text after them: a function name may begin with
+// a dot (AIX, IBM XL) but not with a number.
 func numericPrefix(s string, max int) ([]string, string) {
 	var out []string
 	rest := s
 	for len(out) < max {
 		t := strings.TrimLeft(rest, " \t")
-		if t == "" || !(t[0] >= '0' && t[0] <= '9' || t[0] == '.') {
-			break
-		}
 		end := strings.IndexAny(t, " \t")
 		if end < 0 {
 			end = len(t)
 		}
-		out = append(out, t[:end])
+		tok := t[:end]
+		if tok == "" || !isTime(tok) && !isCount(tok) {
+			break
+		}
+		out = append(out, tok)
 		rest = t[end:]
 	}
 	return out, rest
@@ -309,6 +459,22 @@ func cutIndex(s string) (string, int, bool) {
 		return s, 0, false
 	}
 	return strings.TrimSpace(s[:open]), n, true
+}
+
+// cutUnprintedIndex splits "mcount (41)", a flat-profile name whose index
+// is in parentheses because the call graph does not print the function.
+func cutUnprintedIndex(s string) (string, bool) {
+	if !strings.HasSuffix(s, ")") {
+		return s, false
+	}
+	open := strings.LastIndexByte(s, '(')
+	if open < 1 || s[open-1] != ' ' {
+		return s, false
+	}
+	if n, err := strconv.Atoi(s[open+1 : len(s)-1]); err != nil || n < 0 {
+		return s, false
+	}
+	return strings.TrimSpace(s[:open]), true
 }
 
 // cutCycle splits "name <cycle 3>" into name and 3, and recognises
@@ -336,21 +502,18 @@ func cutCycle(s string) (name string, cycle int, whole bool) {
 	return strings.TrimSpace(s[:open]), c, false
 }
 
-// parseGraph reads the call graph from line i (at or before its header)
-// and returns the line after it.
+// parseGraph reads the call graph's entries from line i, just below its
+// header, and returns the line after the graph.
 func (rep *report) parseGraph(lines []string, i int, name string) (int, error) {
-	for ; i < len(lines); i++ {
-		line := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(line, "granularity:") {
-			rep.attrs = append(rep.attrs, model.Attr{Key: "gprof granularity", Value: strings.TrimSpace(strings.TrimPrefix(line, "granularity:"))})
-		}
-		if isGraphHeader(line) {
+	if i < len(lines) {
+		if s, ok := scaleLine(lines[i]); ok {
+			rep.graphScale = s
 			i++
-			break
 		}
 	}
 	var cur entry
-	seenSelf, started := false, false
+	seenSelf := false
+	open := func() bool { return seenSelf || len(cur.parents) > 0 }
 	flush := func() error {
 		if !seenSelf {
 			if len(cur.parents) > 0 {
@@ -365,34 +528,30 @@ func (rep *report) parseGraph(lines []string, i int, name string) (int, error) {
 	for ; i < len(lines); i++ {
 		raw := lines[i]
 		line := strings.TrimSpace(raw)
-		if line == "" {
-			if started && !seenSelf && len(cur.parents) == 0 {
-				break // the explanation follows
-			}
+		switch {
+		case line == "":
 			continue
-		}
-		if strings.HasPrefix(line, "---") && strings.Trim(line, "-") == "" {
+		case strings.HasPrefix(line, "---") && strings.Trim(line, "-") == "":
 			if err := flush(); err != nil {
 				return 0, err
 			}
-			started = true
 			continue
-		}
-		if line == "Index by function name" {
-			break
+		case strings.HasPrefix(line, "called/total") && !open() && len(rep.entries) == 0:
+			continue // BSD's second and third title lines
 		}
 		gl, primary, ok, err := parseGraphLine(raw)
 		if err != nil {
 			return 0, fmt.Errorf("%s:%d: call graph: %v", name, i+1, err)
 		}
 		if !ok {
-			if !seenSelf && len(cur.parents) == 0 {
-				break // explanation text after the last entry
+			if !open() {
+				break // the explanation or the next section follows the last entry
 			}
-			return 0, fmt.Errorf("%s:%d: call graph: cannot read %q", name, i+1, clip(line))
+			return 0, fmt.Errorf("%s:%d: call graph: cannot read %s", name, i+1, quote(line))
 		}
 		gl.line = i + 1
-		started = true
+		gl.self *= rep.graphScale
+		gl.children *= rep.graphScale
 		switch {
 		case primary && seenSelf:
 			return 0, fmt.Errorf("%s:%d: call graph: a second [index] line in one entry (missing separator line)", name, i+1)
@@ -427,7 +586,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 		}
 		idx, err := strconv.Atoi(line[1:end])
 		if err != nil || idx < 0 {
-			return gl, false, false, fmt.Errorf("bad index %q", line[:end+1])
+			return gl, false, false, fmt.Errorf("bad index %s", quote(line[:end+1]))
 		}
 		primary = true
 		gl.index = idx
@@ -437,6 +596,10 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 	name := strings.TrimSpace(rest)
 	if name == "" {
 		return gl, false, false, nil
+	}
+	if c := name[0]; c >= '0' && c <= '9' {
+		tok, _, _ := strings.Cut(name, " ")
+		return gl, false, false, fmt.Errorf("%s is neither a time, a call count nor a name", quote(tok))
 	}
 	n, idx, hasIndex := cutIndex(name)
 	if !hasIndex {
@@ -450,14 +613,14 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 	var nums []string
 	var called string
 	for _, f := range fields {
-		if strings.ContainsAny(f, "/+") || !strings.Contains(f, ".") {
+		if !isTime(f) {
 			called = f
 			break
 		}
 		nums = append(nums, f)
 	}
 	if len(fields) > len(nums)+boolInt(called != "") {
-		return gl, false, false, fmt.Errorf("unexpected field %q", fields[len(nums)+boolInt(called != "")])
+		return gl, false, false, fmt.Errorf("unexpected field %s", quote(fields[len(nums)+boolInt(called != "")]))
 	}
 	want := 2
 	if primary {
@@ -472,8 +635,8 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 		vals := make([]float64, want)
 		for k, f := range nums {
 			v, err := strconv.ParseFloat(f, 64)
-			if err != nil || v < 0 || v != v || v-v != 0 {
-				return gl, false, false, fmt.Errorf("%q is not a number", f)
+			if err != nil {
+				return gl, false, false, fmt.Errorf("%s is not a number", quote(f))
 			}
 			vals[k] = v
 		}
@@ -496,7 +659,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 			cb, err2 = strconv.ParseInt(b, 10, 64)
 		}
 		if err1 != nil || err2 != nil || ca < 0 || cb < 0 || sep == "+" && !primary {
-			return gl, false, false, fmt.Errorf("bad call count %q", called)
+			return gl, false, false, fmt.Errorf("bad call count %s", quote(called))
 		}
 		gl.calls, gl.hasCalls = ca, true
 		switch sep {
@@ -516,9 +679,15 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
+// quote quotes s for an error message, cut to a bounded length.
+func quote(s string) string {
+	const max = 80
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
 	}
-	return s
+	return strconv.Quote(s)
 }

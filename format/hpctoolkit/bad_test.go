@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 )
 
@@ -72,7 +73,7 @@ func TestBadXMLDatabase(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := copyDir(t, src)
 			edit(t, filepath.Join(dir, tt.file), tt.edit)
-			e, err := Open(dir)
+			e, err := Read(dir, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
@@ -128,7 +129,7 @@ func TestBadSparseDatabase(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := copyDir(t, src)
 			edit(t, filepath.Join(dir, tt.file), tt.edit)
-			e, err := Open(dir)
+			e, err := Read(dir, importer.Options{})
 			if err == nil {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}

@@ -3,6 +3,7 @@ package hpctoolkit
 import (
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 )
 
@@ -12,7 +13,7 @@ func BenchmarkOpenXML(b *testing.B) {
 	dir := testkit.Data(b, "hpctoolkit", "cpi-database-v2")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Open(dir); err != nil {
+		if _, err := Read(dir, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -24,7 +25,7 @@ func BenchmarkOpenSparse(b *testing.B) {
 	dir := testkit.Data(b, "hpctoolkit", "vectorAdd-metadb")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Open(dir); err != nil {
+		if _, err := Read(dir, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,12 +6,22 @@ import (
 	"os"
 	"path/filepath"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
-// Open reads the HPCToolkit database at path: its directory, or a file
+// Format is the HPCToolkit database in the registry of formats.
+var Format = importer.Format{
+	Name:   "HPCToolkit database",
+	Tool:   "HPCToolkit",
+	Files:  "HPCToolkit databases, the directory `hpcprof` writes (`experiment.xml` + `.metric-db`, or `meta.db` + `profile.db`), or a file in it",
+	Detect: Detect,
+	Read:   Read,
+}
+
+// Read reads the HPCToolkit database at path: its directory, or a file
 // in it (experiment.xml, meta.db, profile.db, cct.db).
-func Open(path string) (*model.Experiment, error) {
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
 	dir := path
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
@@ -32,17 +42,21 @@ func exists(path string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// Detect reports whether path is an HPCToolkit database: a directory
-// holding meta.db or experiment.xml, or one of those files (head holds a
-// file's first bytes).
-func Detect(path string, dir bool, head []byte) bool {
-	if dir {
-		return exists(filepath.Join(path, "meta.db")) || isExperimentXML(filepath.Join(path, "experiment.xml"))
+// Detect recognises an HPCToolkit database: a directory (head nil)
+// holding meta.db or experiment.xml, or one of its files by its first
+// bytes.
+func Detect(head []byte, path string) importer.Confidence {
+	if head == nil {
+		if exists(filepath.Join(path, "meta.db")) || isExperimentXML(filepath.Join(path, "experiment.xml")) {
+			return importer.Certain
+		}
+		return importer.No
 	}
-	if bytes.HasPrefix(head, []byte("HPCTOOLKIT")) {
-		return true
+	if bytes.HasPrefix(head, []byte("HPCTOOLKIT")) ||
+		bytes.Contains(head, []byte("<HPCToolkitExperiment")) || bytes.Contains(head, []byte("<!DOCTYPE HPCToolkitExperiment")) {
+		return importer.Certain
 	}
-	return bytes.Contains(head, []byte("<HPCToolkitExperiment")) || bytes.Contains(head, []byte("<!DOCTYPE HPCToolkitExperiment"))
+	return importer.No
 }
 
 // isExperimentXML reports whether the file at path starts like an

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -41,7 +42,7 @@ func cnodeInclusive(t *testing.T, e *model.Experiment, m int) [][]float64 {
 // the sum of all own values and no exclusive value is counted twice).
 func TestXMLDatabase(t *testing.T) {
 	dir := testkit.Data(t, "hpctoolkit", "cpi-database-v2")
-	e, err := Open(dir)
+	e, err := Read(dir, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func buildCheckTree(db *xmlDB) []int {
 // metric the total equals the summary profile's sum over threads.
 func TestSparseDatabase(t *testing.T) {
 	dir := testkit.Data(t, "hpctoolkit", "vectorAdd-metadb")
-	e, err := Open(dir)
+	e, err := Read(dir, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

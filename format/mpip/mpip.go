@@ -3,8 +3,8 @@ package mpip
 import (
 	"bytes"
 	"io"
-	"os"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -12,29 +12,37 @@ import (
 // maxSize bounds the report size read into memory.
 const maxSize = 1 << 30
 
-// Detect reports whether head, the first bytes of a file, begin an mpiP
-// report ("@ mpiP").
-func Detect(path string, dir bool, head []byte) bool {
-	if dir {
-		return false
-	}
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	line, _, _ := bytes.Cut(head, []byte("\n"))
-	return string(bytes.TrimSpace(line)) == "@ mpiP"
+// Format is the mpiP report in the registry of formats.
+var Format = importer.Format{
+	Name:   "mpiP report",
+	Tool:   "mpiP",
+	Files:  "mpiP reports (`*.mpiP`)",
+	Detect: Detect,
+	Read:   Read,
 }
 
-// Open reads the mpiP report in the file at path.
-func Open(path string) (*model.Experiment, error) {
-	f, err := os.Open(path)
+// Detect recognises an mpiP report by its first line, "@ mpiP".
+func Detect(head []byte, path string) importer.Confidence {
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	if string(bytes.TrimSpace(line)) == "@ mpiP" {
+		return importer.Certain
+	}
+	return importer.No
+}
+
+// Read reads the mpiP report in the file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
+	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
-// Read reads an mpiP report; name names it in error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads an mpiP report from r; name names it in error messages.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	data, err := build.ReadAll(r, name, maxSize)
 	if err != nil {
 		return nil, err

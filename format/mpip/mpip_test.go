@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -80,7 +81,7 @@ File_write           3    *       2        64        64        64       128
 
 func read(t *testing.T, text string) *model.Experiment {
 	t.Helper()
-	e, err := Read(strings.NewReader(text), "r.mpiP")
+	e, err := Parse(strings.NewReader(text), "r.mpiP")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestUserGuideReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(file)
+	e, err := Read(file, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestUserGuideReport(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	if !Detect("x", false, []byte("\n@ mpiP\n@ Command")) || Detect("x", false, []byte("@ mpiPx")) || Detect("x", true, nil) {
+	if Detect([]byte("\n@ mpiP\n@ Command"), "x") != importer.Certain || Detect([]byte("@ mpiPx"), "x") != importer.No || Detect(nil, "x") != importer.No {
 		t.Error("Detect")
 	}
 }
@@ -298,7 +299,7 @@ func TestBadInput(t *testing.T) {
 		{"level gap", strings.Replace(v3, "  1   1 ring.c", "  1   2 ring.c", 1), "r.mpiP:20: Callsites: 3: call site 1: level 2 after level 0"},
 		{"no tasks", "@ mpiP\n@ Command : x\n", "r.mpiP: no \"MPI Time (seconds)\" section"},
 	} {
-		_, err := Read(strings.NewReader(tt.text), "r.mpiP")
+		_, err := Parse(strings.NewReader(tt.text), "r.mpiP")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
@@ -311,7 +312,7 @@ func FuzzMpiP(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := Read(strings.NewReader(string(data)), "fuzz.mpiP")
+		e, err := Parse(strings.NewReader(string(data)), "fuzz.mpiP")
 		if err != nil {
 			return
 		}
@@ -331,7 +332,7 @@ func BenchmarkReadUserGuide(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Open(file); err != nil {
+		if _, err := Read(file, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

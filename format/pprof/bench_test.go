@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"cubeview/format/importer"
 	"cubeview/internal/testkit"
 )
 
@@ -76,7 +77,7 @@ func BenchmarkOpen1MSamples(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := testkit.CPUTime()
 	for b.Loop() {
-		e, err := Open(path)
+		e, err := Read(path, importer.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func BenchmarkOpenReal(b *testing.B) {
 	path := testkit.Data(b, "pprof", "cppbench.cpu")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Open(path); err != nil {
+		if _, err := Read(path, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package pprof
 
 import (
+	"cubeview/format/importer"
 	"cubeview/model"
 	"math"
 	"os"
@@ -77,7 +78,7 @@ func writeProfile(t testing.TB, p *profile.Profile) string {
 // TestHandmadeStructure checks the call tree, call sites, regions and
 // locations built from the handmade profile, worked out by hand.
 func TestHandmadeStructure(t *testing.T) {
-	e, err := Open(writeProfile(t, handmade()))
+	e, err := Read(writeProfile(t, handmade()), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

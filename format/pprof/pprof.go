@@ -1,7 +1,6 @@
 package pprof
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
@@ -16,28 +15,34 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
-// maxDecompressed bounds the size of a gzip-compressed profile once
-// decompressed; a larger one is refused rather than exhausting memory.
-var maxDecompressed int64 = 1 << 30
+// Format is pprof's profile in the registry of formats.
+var Format = importer.Format{
+	Name:   "pprof profile",
+	Tool:   "pprof",
+	Files:  "pprof profiles (protobuf `.pb.gz`, plain or compressed, and the legacy text and binary forms)",
+	Detect: Detect,
+	Read:   Read,
+}
 
-// Open reads the profile in the file at path.
-func Open(path string) (*model.Experiment, error) {
+// Read reads the profile in the file at path.
+func Read(path string, _ importer.Options) (*model.Experiment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Parse(f, path)
 }
 
-// Read reads a pprof profile — protobuf, plain or gzip-compressed, or one
-// of the legacy formats the pprof library parses — from r. name is used
-// in error messages.
-func Read(r io.Reader, name string) (*model.Experiment, error) {
+// Parse reads a pprof profile — protobuf, plain or gzip-compressed, or
+// one of the legacy formats the pprof library parses — from r. name is
+// used in error messages.
+func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	data, err := readAll(r, name)
 	if err != nil {
 		return nil, err
@@ -49,30 +54,42 @@ func Read(r io.Reader, name string) (*model.Experiment, error) {
 	return convert(p, format)
 }
 
-// readAll reads the profile's bytes, decompressing gzip data within
-// maxDecompressed bytes.
+// readAll reads the profile's bytes. Gzip-compressed data are
+// decompressed twice: first only counted, within the decompression
+// budget for their size (importer.Budget), so that a bomb fails without
+// taking memory; then into a buffer of exactly their size. Data
+// compressed twice are refused: the pprof library would decompress the
+// inner layer without any bound.
 func readAll(r io.Reader, name string) ([]byte, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	head, _ := br.Peek(2)
-	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
-		}
-		data, err := io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: bad gzip data after %d decompressed bytes: %w", name, len(data), err)
-		}
-		if int64(len(data)) > maxDecompressed {
-			return nil, fmt.Errorf("%s: gzip data decompress to more than %d bytes; refusing a profile this large", name, maxDecompressed)
-		}
-		return data, nil
-	}
-	data, err := io.ReadAll(br)
+	raw, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return data, nil
+	if !importer.IsGzip(raw) {
+		// A text profile may start with a UTF-8 byte-order mark (never a
+		// protobuf one: 0xef is no valid field key).
+		return bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")), nil
+	}
+	zr, err := importer.Gunzip(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	n, err := io.Copy(io.Discard, zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data after %d decompressed bytes: %w", name, n, err)
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
+	}
+	data := make([]byte, n)
+	if _, err := io.ReadFull(gz, data); err != nil {
+		return nil, fmt.Errorf("%s: bad gzip data: %w", name, err)
+	}
+	if importer.IsGzip(data) {
+		return nil, fmt.Errorf("%s: gzip-compressed twice; decompress it once (gunzip) and open the result", name)
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), nil
 }
 
 // parse decodes uncompressed profile data with the pprof library and
@@ -94,7 +111,7 @@ func parse(data []byte) (p *profile.Profile, format string, err error) {
 		}
 		return p, "pprof (protobuf)", nil
 	}
-	if protoProfile(data[:min(len(data), 1024)]) {
+	if protoProfile(data[:min(len(data), 1024)], false) {
 		return nil, "", fmt.Errorf("malformed protobuf profile: %w", err)
 	}
 	p, err = profile.ParseData(data)
@@ -596,36 +613,27 @@ func convert(p *profile.Profile, format string) (*model.Experiment, error) {
 	return e, nil
 }
 
-// Detect reports whether head, the first bytes of a file, looks like a
-// pprof profile: gzip-compressed data that decompresses to one, a legacy
-// text or binary CPU profile, or protobuf data whose first fields are
-// those of a profile.
-func Detect(head []byte) bool {
-	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err != nil {
-			return false
-		}
-		inner := make([]byte, 1024)
-		n, _ := io.ReadFull(zr, inner)
-		return n > 0 && detectPlain(inner[:n])
-	}
-	return detectPlain(head)
-}
-
-var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
-
-func detectPlain(head []byte) bool {
+// Detect recognises a pprof profile by its first bytes (decompressed,
+// for a gzip-compressed file): a legacy text or binary CPU profile, or
+// protobuf data whose first fields are those of a profile. Protobuf
+// carries no signature, so that is a weak guess.
+func Detect(head []byte, path string) importer.Confidence {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	for _, p := range legacyPrefixes {
 		if bytes.HasPrefix(head, []byte(p)) {
-			return true
+			return importer.Certain
 		}
 	}
 	if line, _, _ := bytes.Cut(head, []byte("\n")); bytes.Contains(line, []byte(" profile: total ")) {
-		return true
+		return importer.Likely
 	}
-	return legacyCPUHeader(head) || protoProfile(head)
+	if legacyCPUHeader(head) {
+		return importer.Likely
+	}
+	return protoConfidence(head)
 }
+
+var legacyPrefixes = []string{"heap profile:", "heap_v2/", "--- heapz", "--- contentionz", "--- contention", "--- mutex:", "--- threadz", "--- Thread"}
 
 // legacyCPUHeader recognises the header of the gperftools binary CPU
 // profile: words 0, 3, 0 or 1, period > 0, 0, in 32 or 64 bits of either
@@ -648,46 +656,4 @@ func legacyCPUHeader(h []byte) bool {
 		}
 	}
 	return false
-}
-
-// protoProfile reports whether head starts with protobuf fields that a
-// profile.proto message can hold: known field numbers with their wire
-// types, the first being a message field (sample_type, sample, mapping,
-// location, function, string_table or period_type).
-func protoProfile(h []byte) bool {
-	fields := 0
-	for len(h) > 0 && fields < 16 {
-		key, n := binary.Uvarint(h)
-		if n <= 0 {
-			return false
-		}
-		h = h[n:]
-		num, wire := key>>3, key&7
-		message := num >= 1 && num <= 6 || num == 11 || num == 13
-		scalar := num >= 7 && num <= 10 || num >= 12 && num <= 15
-		if fields == 0 && !(message && num != 13) {
-			return false
-		}
-		switch {
-		case wire == 2 && message:
-			l, n := binary.Uvarint(h)
-			if n <= 0 {
-				return false
-			}
-			h = h[n:]
-			if l > uint64(len(h)) {
-				return true // runs past the head: plausible so far
-			}
-			h = h[l:]
-		case wire == 0 && scalar:
-			if _, n := binary.Uvarint(h); n <= 0 {
-				return false
-			}
-			h = h[n:]
-		default:
-			return false
-		}
-		fields++
-	}
-	return fields > 0
 }

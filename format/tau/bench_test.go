@@ -2,6 +2,7 @@ package tau
 
 import (
 	"bufio"
+	"cubeview/format/importer"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -122,7 +123,7 @@ func BenchmarkReadTAU(b *testing.B) {
 	cpu0 := cpuTime()
 	var values int64
 	for i := 0; i < b.N; i++ {
-		e, err := Open(dir)
+		e, err := Read(dir, importer.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -153,7 +154,7 @@ func TestBenchProfileReads(t *testing.T) {
 	if _, err := writeBenchProfile(dir, benchShape{ranks: 2, threads: 2, regions: 120}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(dir)
+	e, err := Read(dir, importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,31 +8,58 @@ import (
 	"cubeview/model"
 )
 
-// experiment assembles what read collected.
-func (r *reader) experiment() (*model.Experiment, error) {
-	e := &model.Experiment{}
-	r.attachPlainUser()
+// metricOut is an experiment metric and the output that holds its values.
+type metricOut struct {
+	out int
+	m   model.Metric
+	div float64 // values are divided by div: microseconds to seconds
+}
 
-	// Metrics: each TAU metric, its sampled part, visits, samples, then
-	// the atomic events' statistics in order of appearance.
-	type def struct {
-		out   int
-		m     model.Metric
-		scale float64
+// experiment assembles what read collected: metrics, the system tree of
+// the threads read, the data, the call graph where the call paths are not
+// the call tree, and the attributes.
+func (r *reader) experiment() *model.Experiment {
+	r.attachPlainUser()
+	defs := r.metricOuts()
+	metricOf := make([]int, len(r.outs))
+	for i := range metricOf {
+		metricOf[i] = -1
 	}
-	var defs []def
+	b := r.b
+	for i, d := range defs {
+		m := b.Metric(d.m.UniqName, d.m.DispName, d.m.Unit, d.m.DataType, d.m.Descr)
+		metricOf[d.out] = m
+		if m != i {
+			panic("tau: metric order")
+		}
+	}
+	cols := r.buildSystem()
+	e := b.Finish(nil)
+	for i, d := range defs {
+		e.SetBlock(i, r.vals.Block(d.out, len(e.Cnodes), d.div, cols))
+	}
+	if r.flat || !r.pathsSeen {
+		e.CallGraph = r.callGraph(defs, metricOf)
+	}
+	e.Attrs = r.attributes()
+	e.Warnings = append(e.Warnings, r.warnings...)
+	return e
+}
+
+// metricOuts defines the metrics in order: each TAU metric and its
+// sampled part, visits, samples, then the atomic events' statistics in
+// order of appearance. Unique names stay unique.
+func (r *reader) metricOuts() []metricOut {
+	var defs []metricOut
 	used := map[string]bool{}
-	add := func(o int, m model.Metric, scale float64) {
+	add := func(o int, m model.Metric, div float64) {
 		for used[m.UniqName] {
 			m.UniqName += "'"
 		}
 		used[m.UniqName] = true
-		m.ID, m.Parent = len(defs), -1
-		m.Aggregation = model.AggregationOf(m.DataType)
-		defs = append(defs, def{o, m, scale})
+		defs = append(defs, metricOut{o, m, div})
 	}
 	for k := range r.metrics {
-		name := r.metricName(k)
 		for _, kind := range []int{outValue, outSampled} {
 			o, ok := r.outIdx[outKey{kind: kind, k: k}]
 			if !ok && kind == outSampled {
@@ -41,22 +68,8 @@ func (r *reader) experiment() (*model.Experiment, error) {
 			if !ok {
 				o = r.out(outKey{kind: kind, k: k})
 			}
-			m := model.Metric{UniqName: name, DispName: name}
-			if kind == outSampled {
-				m.UniqName, m.DispName = name+" (sampled)", name+" (sampled)"
-			}
-			scale := 1.0
-			if r.isTime[k] && !r.hwCounters[k] {
-				m.Unit, m.DataType, scale = "sec", model.Double, 1e6
-				m.Descr = fmt.Sprintf("TAU metric %s: the own time of each call path (the profile holds microseconds)", name)
-			} else {
-				m.Unit, m.DataType = "occ", r.countType(o)
-				m.Descr = fmt.Sprintf("TAU metric %s: the own count of each call path", name)
-			}
-			if kind == outSampled {
-				m.Descr = fmt.Sprintf("TAU event-based sampling: the part of %s that samples ([SAMPLE] events) attribute to code locations within instrumented contexts; an estimate beside %s, not a part of it", name, name)
-			}
-			add(o, m, scale)
+			m, div := r.tauMetric(k, o, kind == outSampled)
+			add(o, m, div)
 		}
 	}
 	if o, ok := r.outIdx[outKey{kind: outVisits}]; ok {
@@ -68,121 +81,105 @@ func (r *reader) experiment() (*model.Experiment, error) {
 			Descr: "Number of samples of TAU's event-based sampling"}, 1)
 	}
 	for o, key := range r.outs {
-		if key.kind != outUser {
+		if key.kind == outUser {
+			add(o, r.userMetric(o, key), 1)
+		}
+	}
+	return defs
+}
+
+// tauMetric defines the metric of TAU metric k held by output o: its
+// instrumented values or, sampled, the samples' estimate beside them.
+func (r *reader) tauMetric(k, o int, sampled bool) (model.Metric, float64) {
+	name := r.metricName(k)
+	m := model.Metric{UniqName: name, DispName: name}
+	if sampled {
+		m.UniqName, m.DispName = name+" (sampled)", name+" (sampled)"
+	}
+	div := 1.0
+	if r.metrics[k].isTime && !r.hwCounters[k] {
+		m.Unit, m.DataType, div = "sec", model.Double, 1e6
+		m.Descr = fmt.Sprintf("TAU metric %s: the own time of each call path (the profile holds microseconds)", name)
+	} else {
+		m.Unit, m.DataType = "occ", r.countType(o)
+		m.Descr = fmt.Sprintf("TAU metric %s: the own count of each call path", name)
+	}
+	if sampled {
+		m.Descr = fmt.Sprintf("TAU event-based sampling: the part of %s that samples ([SAMPLE] events) attribute to code locations within instrumented contexts; an estimate beside %s, not a part of it", name, name)
+	}
+	return m, div
+}
+
+// userMetric defines one statistic of an atomic event, held by output o.
+func (r *reader) userMetric(o int, key outKey) model.Metric {
+	name := key.name + " (" + statNames[key.k] + ")"
+	m := model.Metric{UniqName: name, DispName: name}
+	switch key.k {
+	case statCount:
+		m.DataType, m.Unit = r.countType(o), "occ"
+		m.Descr = "TAU atomic event " + key.name + ": number of events"
+	case statSum:
+		m.DataType = model.Double
+		m.Descr = "TAU atomic event " + key.name + ": sum of the values (the profile's mean × number of events); the mean is this sum over the count"
+	case statMin:
+		m.DataType = model.MinDouble
+		m.Descr = "TAU atomic event " + key.name + ": smallest value"
+	case statMax:
+		m.DataType = model.MaxDouble
+		m.Descr = "TAU atomic event " + key.name + ": largest value"
+	case statSumSqr:
+		m.DataType = model.Double
+		m.Descr = "TAU atomic event " + key.name + ": sum of the squared values"
+	}
+	return m
+}
+
+// callGraph holds TAU's own inclusive values of the instrumented metrics
+// per region (summed over the threads read) and the caller → callee arcs
+// of call paths cut at TAU_CALLPATH_DEPTH.
+func (r *reader) callGraph(defs []metricOut, metricOf []int) *model.CallGraph {
+	g := &model.CallGraph{Inclusive: map[int][]float64{}}
+	nr := len(r.b.E.Regions)
+	for o, vals := range r.inclusive {
+		m := metricOf[o]
+		if m < 0 {
 			continue
 		}
-		m := model.Metric{UniqName: key.name + " (" + statNames[key.k] + ")", DispName: key.name + " (" + statNames[key.k] + ")"}
-		switch key.k {
-		case statCount:
-			m.DataType, m.Unit = r.countType(o), "occ"
-			m.Descr = "TAU atomic event " + key.name + ": number of events"
-		case statSum:
-			m.DataType = model.Double
-			m.Descr = "TAU atomic event " + key.name + ": sum of the values (the profile's mean × number of events); the mean is this sum over the count"
-		case statMin:
-			m.DataType = model.MinDouble
-			m.Descr = "TAU atomic event " + key.name + ": smallest value"
-		case statMax:
-			m.DataType = model.MaxDouble
-			m.Descr = "TAU atomic event " + key.name + ": largest value"
-		case statSumSqr:
-			m.DataType = model.Double
-			m.Descr = "TAU atomic event " + key.name + ": sum of the squared values"
+		full := make([]float64, nr)
+		copy(full, vals)
+		for reg := range full {
+			full[reg] /= defs[m].div
 		}
-		add(o, m, 1)
+		g.Inclusive[m] = full
 	}
-	metricOf := make([]int, len(r.outs))
-	for i := range metricOf {
-		metricOf[i] = -1
+	type keyed struct {
+		k arcKey
+		a *arcAcc
 	}
-	for i, d := range defs {
-		e.Metrics = append(e.Metrics, d.m)
-		metricOf[d.out] = i
+	var arcs []keyed
+	for k, a := range r.arcs {
+		arcs = append(arcs, keyed{k, a})
 	}
-
-	e.Regions = r.regions
-	e.Cnodes = make([]model.Cnode, 0, len(r.cnodes))
-	for i, c := range r.cnodes {
-		e.Cnodes = append(e.Cnodes, model.Cnode{ID: i, Region: c.region, Parent: c.parent, CallLine: -1})
-	}
-	r.buildSystem(e)
-	e.Link()
-
-	nc := len(e.Cnodes)
-	for i, d := range defs {
-		b := model.NewBlock(nc, r.nloc)
-		for c, row := range r.rows[d.out] {
-			if row == nil || c >= nc {
-				continue
-			}
-			if d.scale != 1 {
-				for l := range row {
-					row[l] /= d.scale
-				}
-			}
-			b.SetRow(c, row)
+	slices.SortFunc(arcs, func(x, y keyed) int { return x.a.order - y.a.order })
+	for _, x := range arcs {
+		arc := model.CallArc{Caller: x.k.caller, Callee: x.k.callee, Calls: -1, Values: map[int]float64{}}
+		if x.a.hasCalls && x.a.calls >= 0 && x.a.calls == math.Trunc(x.a.calls) && x.a.calls < 1<<62 {
+			arc.Calls = int64(x.a.calls)
 		}
-		b.Compact()
-		e.SetBlock(i, b)
+		for o, v := range x.a.incl {
+			if m := metricOf[o]; m >= 0 && v != 0 {
+				arc.Values[m] = v / defs[m].div
+			}
+		}
+		g.Arcs = append(g.Arcs, arc)
 	}
-
-	if r.flat || !r.pathsSeen {
-		g := &model.CallGraph{Inclusive: map[int][]float64{}}
-		for o, vals := range r.inclusive {
-			m := metricOf[o]
-			if m < 0 {
-				continue
-			}
-			full := make([]float64, len(r.regions))
-			copy(full, vals)
-			for reg := range full {
-				full[reg] /= defs[m].scale
-			}
-			g.Inclusive[m] = full
-		}
-		type keyed struct {
-			k arcKey
-			a *arcAcc
-		}
-		var arcs []keyed
-		for k, a := range r.arcs {
-			arcs = append(arcs, keyed{k, a})
-		}
-		slices.SortFunc(arcs, func(x, y keyed) int { return x.a.order - y.a.order })
-		for _, x := range arcs {
-			arc := model.CallArc{Caller: x.k.caller, Callee: x.k.callee, Calls: -1, Values: map[int]float64{}}
-			if x.a.hasCalls && x.a.calls >= 0 && x.a.calls == math.Trunc(x.a.calls) && x.a.calls < 1<<62 {
-				arc.Calls = int64(x.a.calls)
-			}
-			for o, v := range x.a.incl {
-				if m := metricOf[o]; m >= 0 && v != 0 {
-					arc.Values[m] = v / defs[m].scale
-				}
-			}
-			g.Arcs = append(g.Arcs, arc)
-		}
-		e.CallGraph = g
-	}
-
-	e.Attrs = r.attributes()
-	e.Format = fmt.Sprintf("TAU profile (%d threads, %d metric%s)", r.nloc, len(r.metrics), plural(len(r.metrics)))
-	if r.flat {
-		e.Format += ", call paths cut at TAU_CALLPATH_DEPTH kept as caller → callee arcs"
-	}
-	return e, nil
+	return g
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// metricName returns TAU metric k's name: the MULTI__ directory's, else
-// the file's own, else TIME.
+// metricName returns TAU metric k's name: the source's, else the one its
+// profiles state, else TIME.
 func (r *reader) metricName(k int) string {
-	if n := r.metrics[k]; n != "" {
+	if n := r.metrics[k].name; n != "" {
 		return n
 	}
 	if n := r.fileMetric[k]; n != "" {
@@ -197,14 +194,11 @@ func (r *reader) metricName(k int) string {
 // countType is UINT64 when every value of output o is a whole
 // non-negative number, DOUBLE otherwise.
 func (r *reader) countType(o int) model.DataType {
-	for _, row := range r.rows[o] {
-		for _, v := range row {
-			if v < 0 || v != math.Trunc(v) || v >= 1<<63 {
-				return model.Double
-			}
-		}
+	whole := r.vals.All(o, func(v float64) bool { return v >= 0 && v == math.Trunc(v) && v < 1<<63 })
+	if whole {
+		return model.Uint64
 	}
-	return model.Uint64
+	return model.Double
 }
 
 // attachPlainUser puts atomic events without a call-path context on the
@@ -220,13 +214,13 @@ func (r *reader) attachPlainUser() {
 	} else {
 		incl := r.inclusive[r.outIdx[outKey{kind: outValue}]]
 		best := 0.0
-		for c := range r.cnodes {
-			if r.cnodes[c].parent >= 0 {
+		for c, cn := range r.b.E.Cnodes {
+			if cn.Parent >= 0 {
 				continue
 			}
 			v := 0.0
-			if reg := r.cnodes[c].region; reg < len(incl) {
-				v = incl[reg]
+			if cn.Region < len(incl) {
+				v = incl[cn.Region]
 			}
 			if main < 0 || v > best {
 				best, main = v, c
@@ -243,76 +237,90 @@ func (r *reader) attachPlainUser() {
 				continue
 			}
 			for s, o := range outs {
-				r.row(o, main)[col] = st[s]
+				r.vals.Row(o, main)[col] = st[s]
 			}
 		}
 	}
 }
 
-// buildSystem makes machine → node (host name) → process (TAU node) →
-// thread (context, thread), with data columns in (node, context, thread)
-// order.
-func (r *reader) buildSystem(e *model.Experiment) {
-	e.System = append(e.System, model.SystemNode{ID: 0, Kind: model.TreeNode, Class: "machine", Name: "machine", Parent: -1, Location: -1})
+// buildSystem adds machine → node (host name) → process (TAU node) →
+// thread (context, thread) for the threads read, and returns the thread
+// column of each location (nil when that is the identity).
+func (r *reader) buildSystem() []int {
+	b := r.b
+	machine := b.TreeNode(-1, "machine", "machine")
 	hostIdx := map[string]int{}
 	contexts := map[int]bool{}
-	for _, t := range r.l.threads {
+	for _, t := range r.threads {
 		if t.context > 0 {
 			contexts[t.node] = true
 		}
 	}
 	procOf := map[int]int{}
-	e.Locations = make([]int, r.nloc)
-	for col, t := range r.l.threads {
+	threadsOf := map[int]int{}
+	sysOf := make([]int, r.nloc)
+	for col, t := range r.threads {
+		sysOf[col] = -1
+		if r.dropped[col] {
+			continue
+		}
 		p, ok := procOf[t.node]
 		if !ok {
 			host := r.hostName(col)
 			h, ok := hostIdx[host]
 			if !ok {
-				h = len(e.System)
-				hostIdx[host] = h
 				name := host
 				if name == "" {
 					name = "node"
 				}
-				e.System = append(e.System, model.SystemNode{ID: len(hostIdx), Kind: model.TreeNode, Class: "node", Name: name, Parent: 0, Location: -1})
+				h = b.TreeNode(machine, "node", name)
+				hostIdx[host] = h
 			}
-			p = len(e.System)
+			p = b.Process(h, t.node, fmt.Sprintf("rank %d", t.node))
 			procOf[t.node] = p
-			e.System = append(e.System, model.SystemNode{ID: t.node, Kind: model.Group, Class: "process",
-				Name: fmt.Sprintf("rank %d", t.node), Rank: t.node, Parent: h, Location: -1})
 		}
 		name := fmt.Sprintf("thread %d", t.thread)
 		if contexts[t.node] {
 			name = fmt.Sprintf("context %d thread %d", t.context, t.thread)
 		}
-		rank := 0
-		for _, s := range e.System {
-			if s.Kind == model.Leaf && s.Parent == p {
-				rank++
-			}
-		}
-		e.Locations[col] = len(e.System)
-		e.System = append(e.System, model.SystemNode{ID: col, Kind: model.Leaf, Class: "thread", Name: name,
-			Rank: rank, Parent: p, Location: col, Attrs: r.threadAttrs(col)})
+		l := b.Location(p, threadsOf[p], "thread", name)
+		threadsOf[p]++
+		b.E.System[l].Attrs = r.threadAttrs(col)
+		sysOf[col] = l
 	}
+	locOf := b.Columns()
+	cols := make([]int, len(b.E.Locations))
+	identity := len(cols) == r.nloc
+	for col, l := range sysOf {
+		if l >= 0 {
+			cols[locOf[l]] = col
+			identity = identity && locOf[l] == col
+		}
+	}
+	if identity {
+		return nil
+	}
+	return cols
 }
 
 // threadAttrs returns the metadata of thread col that differ from the
-// experiment's (thread 0's).
+// experiment's (the first thread's).
 func (r *reader) threadAttrs(col int) []model.Attr {
-	if col == 0 {
-		return nil
+	for c := range col {
+		if !r.dropped[c] {
+			return r.meta[col]
+		}
 	}
-	return r.meta[col]
+	return nil
 }
 
 // hostName returns thread col's host as its metadata name it.
 func (r *reader) hostName(col int) string {
+	first := r.firstRead()
 	for _, key := range []string{"Hostname", "Node Name"} {
 		v, ok := attrValue(r.meta[col], key)
-		if !ok && col > 0 {
-			v, ok = attrValue(r.meta[0], key)
+		if !ok && col != first {
+			v, ok = attrValue(r.meta[first], key)
 		}
 		if ok && v != "" {
 			return v
@@ -321,13 +329,20 @@ func (r *reader) hostName(col int) string {
 	return ""
 }
 
+// firstRead returns the column of the first thread read.
+func (r *reader) firstRead() int {
+	for c, d := range r.dropped {
+		if !d {
+			return c
+		}
+	}
+	return 0
+}
+
 // attributes returns the experiment's attributes: the first thread's
 // metadata, after a Creator naming TAU and its version.
 func (r *reader) attributes() []model.Attr {
-	var meta []model.Attr
-	if len(r.meta) > 0 {
-		meta = r.meta[0]
-	}
+	meta := r.meta[r.firstRead()]
 	creator := "TAU"
 	if v, ok := attrValue(meta, "TAU Version"); ok && v != "" {
 		creator += " " + v

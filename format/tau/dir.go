@@ -2,7 +2,10 @@ package tau
 
 import (
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -23,12 +26,72 @@ func (t thread) file() string {
 	return fmt.Sprintf("profile.%d.%d.%d", t.node, t.context, t.thread)
 }
 
-// layout is what a profile directory holds: the metric sub-directories
-// ("" for a single-metric run) and the threads, in (node, context,
-// thread) order.
-type layout struct {
-	dirs    []string
-	threads []thread
+func (t thread) String() string {
+	return fmt.Sprintf("node %d, context %d, thread %d", t.node, t.context, t.thread)
+}
+
+// dirSource is a profile directory: the metric sub-directories ("" for a
+// single-metric run) and the threads, in (node, context, thread) order.
+type dirSource struct {
+	fsys     fs.FS
+	name     string
+	dirs     []string
+	metrics  []metricDef
+	threads  []thread
+	warnings []string // threads left out
+}
+
+func (d *dirSource) threadList() []thread    { return d.threads }
+func (d *dirSource) metricList() []metricDef { return d.metrics }
+
+// load reads and parses the file of thread col in metric directory k.
+func (d *dirSource) load(col, k int, buf []byte, p *profile) ([]byte, error) {
+	file := path.Join(d.dirs[k], d.threads[col].file())
+	buf, err := readFile(d.fsys, file, buf)
+	if err != nil {
+		return buf, damaged(fmt.Errorf("%s: %w", path.Join(d.name, file), err))
+	}
+	if err := parseProfile(buf, path.Join(d.name, file), p); err != nil {
+		return buf, damaged(err)
+	}
+	return buf, nil
+}
+
+// readFile reads name from fsys into buf, reusing its memory.
+func readFile(fsys fs.FS, name string, buf []byte) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	size := st.Size()
+	if size > 1<<32 {
+		return buf, fmt.Errorf("%d bytes is larger than a profile file can be", size)
+	}
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+size/32+512)
+	}
+	buf = buf[:cap(buf)]
+	n := 0
+	for {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+		if n == len(buf) { // grew while reading
+			buf = append(buf, 0)[:n]
+			buf = buf[:cap(buf)]
+		}
+	}
+	return buf[:n], nil
 }
 
 // IsProfileName reports whether name (a base name) is a TAU profile file
@@ -38,6 +101,7 @@ func IsProfileName(name string) bool { return profileName.MatchString(name) }
 // IsProfileHead reports whether head, the first bytes of a file, starts
 // like a TAU profile: "<count> templated_functions".
 func IsProfileHead(head []byte) bool {
+	head = bytes.TrimPrefix(head, utf8BOM)
 	count, rest, ok := bytes.Cut(head, []byte{' '})
 	if !ok || len(count) == 0 || len(count) > 12 {
 		return false
@@ -50,15 +114,76 @@ func IsProfileHead(head []byte) bool {
 	return bytes.HasPrefix(rest, []byte("templated_functions"))
 }
 
-// scan finds the metric directories and threads of the profile directory
-// at the root of fsys; name names it in errors.
-func scan(fsys fs.FS, name string) (layout, error) {
-	entries, err := fs.ReadDir(fsys, ".")
+// scanDir finds the metric directories and threads of the profile
+// directory at the root of fsys; name names it in errors. Threads whose
+// file is missing from a metric directory, and missing threads (thread
+// ids skip), are left out with a warning, or refused when strict.
+func scanDir(fsys fs.FS, name string, strict bool) (*dirSource, error) {
+	l := &dirSource{fsys: fsys, name: name}
+	top, err := l.listMetrics()
 	if err != nil {
-		return layout{}, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	var l layout
-	var top []string
+	sets := make([]map[thread]bool, len(l.dirs))
+	for k, d := range l.dirs {
+		if sets[k], err = l.threadsIn(d, top); err != nil {
+			return nil, err
+		}
+	}
+	// The threads of the run are those with a file of every metric.
+	for t := range sets[0] {
+		l.threads = append(l.threads, t)
+	}
+	for k := range sets {
+		for t := range sets[k] {
+			if k > 0 && !sets[0][t] {
+				l.threads = append(l.threads, t)
+			}
+		}
+	}
+	slices.SortFunc(l.threads, func(a, b thread) int {
+		return cmp.Or(a.node-b.node, a.context-b.context, a.thread-b.thread)
+	})
+	var problems []string
+	kept := l.threads[:0]
+	for _, t := range l.threads {
+		var missing []string
+		for k, d := range l.dirs {
+			if !sets[k][t] {
+				missing = append(missing, path.Join(name, d, t.file()))
+			}
+		}
+		if len(missing) == 0 {
+			kept = append(kept, t)
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("%s: missing: the other metrics have %s; that thread (%s) is left out", strings.Join(missing, ", "), t.file(), t))
+	}
+	l.threads = kept
+	problems = append(problems, l.gaps()...)
+	if len(problems) > 0 && strict {
+		msg, _, _ := strings.Cut(problems[0], "; ")
+		return nil, errors.New(msg)
+	}
+	if len(l.threads) == 0 {
+		return nil, fmt.Errorf("%s: no thread has a profile file of every metric", name)
+	}
+	l.warnings = problems
+	for _, d := range l.dirs {
+		m := strings.TrimPrefix(d, multiPrefix)
+		l.metrics = append(l.metrics, metricDef{name: m, isTime: m == "" || isTimeMetric(m)})
+	}
+	return l, nil
+}
+
+// listMetrics finds the metric directories (MULTI__<metric>, or "" for
+// the profile files at the top), time first (the visits come from the
+// first metric), then by name; it returns the profile files at the top.
+func (l *dirSource) listMetrics() (top []string, err error) {
+	entries, err := fs.ReadDir(l.fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.name, err)
+	}
 	for _, e := range entries {
 		switch {
 		case e.IsDir() && strings.HasPrefix(e.Name(), multiPrefix):
@@ -69,11 +194,10 @@ func scan(fsys fs.FS, name string) (layout, error) {
 	}
 	if len(l.dirs) == 0 {
 		if len(top) == 0 {
-			return layout{}, fmt.Errorf("%s: no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T)", name)
+			return nil, fmt.Errorf("%s: no TAU profile files (profile.N.C.T, or MULTI__<metric>/profile.N.C.T)", l.name)
 		}
 		l.dirs = []string{""}
 	}
-	// Time first (the visits come from the first metric), then by name.
 	slices.SortFunc(l.dirs, func(a, b string) int {
 		ta, tb := isTimeMetric(strings.TrimPrefix(a, multiPrefix)), isTimeMetric(strings.TrimPrefix(b, multiPrefix))
 		if ta != tb {
@@ -84,61 +208,44 @@ func scan(fsys fs.FS, name string) (layout, error) {
 		}
 		return strings.Compare(a, b)
 	})
+	return top, nil
+}
 
-	var ref map[thread]bool
-	for _, d := range l.dirs {
-		files := top
-		if d != "" {
-			es, err := fs.ReadDir(fsys, d)
-			if err != nil {
-				return layout{}, fmt.Errorf("%s: %w", path.Join(name, d), err)
-			}
-			files = files[:0:0]
-			for _, e := range es {
-				if !e.IsDir() && IsProfileName(e.Name()) {
-					files = append(files, e.Name())
-				}
-			}
-			if len(files) == 0 {
-				return layout{}, fmt.Errorf("%s: metric directory without profile files (profile.N.C.T)", path.Join(name, d))
+// threadsIn returns the threads of the profile files of metric directory
+// d (top for "").
+func (l *dirSource) threadsIn(d string, top []string) (map[thread]bool, error) {
+	files := top
+	if d != "" {
+		es, err := fs.ReadDir(l.fsys, d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Join(l.name, d), err)
+		}
+		files = nil
+		for _, e := range es {
+			if !e.IsDir() && IsProfileName(e.Name()) {
+				files = append(files, e.Name())
 			}
 		}
-		set := map[thread]bool{}
-		for _, f := range files {
-			t, err := parseThread(f)
-			if err != nil {
-				return layout{}, fmt.Errorf("%s: %w", path.Join(name, d, f), err)
-			}
-			set[t] = true
-		}
-		if ref == nil {
-			ref = set
-			for t := range set {
-				l.threads = append(l.threads, t)
-			}
-			continue
-		}
-		for t := range ref {
-			if !set[t] {
-				return layout{}, fmt.Errorf("%s: missing: %s has %s but %s does not", path.Join(name, d, t.file()), l.dirs[0], t.file(), d)
-			}
-		}
-		for t := range set {
-			if !ref[t] {
-				return layout{}, fmt.Errorf("%s: %s has %s but %s does not", path.Join(name, l.dirs[0], t.file()), d, t.file(), l.dirs[0])
-			}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s: metric directory without profile files (profile.N.C.T)", path.Join(l.name, d))
 		}
 	}
-	slices.SortFunc(l.threads, func(a, b thread) int {
-		if a.node != b.node {
-			return a.node - b.node
+	set := map[thread]bool{}
+	for _, f := range files {
+		t, err := parseThread(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Join(l.name, d, f), err)
 		}
-		if a.context != b.context {
-			return a.context - b.context
-		}
-		return a.thread - b.thread
-	})
-	// Contexts and threads of a node are numbered from 0 without gaps.
+		set[t] = true
+	}
+	return set, nil
+}
+
+// gaps names the threads missing before the ones read: contexts and
+// threads of a node are numbered from 0 without gaps, and a profile file
+// missing there is a thread lost.
+func (l *dirSource) gaps() []string {
+	var out []string
 	for i, t := range l.threads {
 		var want thread
 		switch {
@@ -150,11 +257,10 @@ func scan(fsys fs.FS, name string) (layout, error) {
 			want = thread{t.node, t.context, l.threads[i-1].thread + 1}
 		}
 		if t != want {
-			return layout{}, fmt.Errorf("%s: %s is missing: thread ids must not skip (found %s)",
-				path.Join(name, l.dirs[0], want.file()), want.file(), t.file())
+			out = append(out, fmt.Sprintf("%s: %s is missing: thread ids must not skip (found %s); the run lacks that thread", path.Join(l.name, l.dirs[0], want.file()), want.file(), t.file()))
 		}
 	}
-	return l, nil
+	return out
 }
 
 func parseThread(file string) (thread, error) {

@@ -3,6 +3,8 @@ package tau
 import (
 	"testing"
 	"testing/fstest"
+
+	"cubeview/format/importer"
 )
 
 // FuzzTAU reads arbitrary bytes as the profile of thread 0 and of thread 1
@@ -20,7 +22,7 @@ func FuzzTAU(f *testing.F) {
 		if split < len(data) {
 			fsys["profile.0.0.1"] = &fstest.MapFile{Data: data[split:]}
 		}
-		e, err := ReadFS(fsys, "fuzz")
+		e, err := ReadFS(fsys, "fuzz", importer.Options{})
 		if err != nil {
 			return
 		}

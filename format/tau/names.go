@@ -83,7 +83,7 @@ func paradigmRole(gs []string, name string) (paradigm, role string) {
 	switch {
 	case has("TAU_SAMPLE_CONTEXT"):
 		return "sampling", "artificial"
-	case has("TAU_SAMPLE"):
+	case has("TAU_SAMPLE", "TAU_UNWIND"):
 		return "sampling", "function"
 	case has("MPI"):
 		if strings.HasPrefix(name, "MPI_Barrier") {

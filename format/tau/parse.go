@@ -27,8 +27,14 @@ type userEvent struct {
 	line                          int
 }
 
-// profile is what one profile.N.C.T file holds.
+// profile is what one profile.N.C.T file holds: one thread's values of
+// one metric.
 type profile struct {
+	name string // the file, "dir/profile.N.C.T", or what else names it in messages
+	// stray, when not empty, says where text that follows the complete
+	// profile begins ("file:line: …"): kept with a warning, or refused by
+	// a strict read.
+	stray string
 	// metric names the metric from the header (templated_functions_MULTI_X)
 	// or the metadata's "Metric Name"; empty when neither says.
 	metric     string
@@ -85,21 +91,46 @@ func (r *lineReader) next() ([]byte, bool) {
 // parseProfile reads one profile file into p, reusing p's slices; name is
 // the file's path for error messages ("name:line: problem").
 func parseProfile(data []byte, name string, p *profile) error {
-	*p = profile{events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
-	r := &lineReader{data: data}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, r.line, fmt.Sprintf(format, args...))
+	*p = profile{name: name, events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
+	data = bytes.TrimPrefix(data, utf8BOM)
+	pp := &profileParser{name: name, p: p, r: &lineReader{data: data}, lines: maxDeclared(data)}
+	n, columns, first, err := pp.header()
+	if err != nil {
+		return err
 	}
+	if err := pp.events(n, columns, first); err != nil {
+		return err
+	}
+	return pp.tail(n)
+}
 
-	// Line 1: "N templated_functions[_MULTI_metric|_hw_counters]".
+// profileParser holds the state of parseProfile.
+type profileParser struct {
+	name  string
+	p     *profile
+	r     *lineReader
+	lines int // how many lines the file has at most
+	vals  [6]float64
+}
+
+func (pp *profileParser) fail(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", pp.name, pp.r.line, fmt.Sprintf(format, args...))
+}
+
+// header reads line 1, "N templated_functions[_MULTI_metric|_hw_counters]",
+// and line 2, "# Name Calls Subrs Excl Incl [SumExclSqr] ProfileCalls"
+// with the metadata. Line 2 is absent in the oldest format, where the
+// events start there: first is then that line.
+func (pp *profileParser) header() (n, columns int, first []byte, err error) {
+	p, r := pp.p, pp.r
 	head, ok := r.next()
 	if !ok {
-		return fmt.Errorf("%s: empty file", name)
+		return 0, 0, nil, fmt.Errorf("%s: empty file", pp.name)
 	}
 	countText, kind, _ := bytes.Cut(bytes.TrimSpace(head), []byte{' '})
-	n, err := strconv.Atoi(string(countText))
+	n, err = strconv.Atoi(string(countText))
 	if err != nil || n < 0 {
-		return fail("not a TAU profile: the first line must be \"<number of events> templated_functions…\", found %q", clip(head))
+		return 0, 0, nil, pp.fail("not a TAU profile: the first line must be \"<number of events> templated_functions…\", found %q", clip(head))
 	}
 	switch {
 	case bytes.HasPrefix(kind, []byte("templated_functions_MULTI_")):
@@ -108,82 +139,91 @@ func parseProfile(data []byte, name string, p *profile) error {
 		p.hwCounters = true
 	case bytes.Equal(kind, []byte("templated_functions")):
 	default:
-		return fail("not a TAU profile: unknown profile kind %q (want templated_functions…)", clip(kind))
+		return 0, 0, nil, pp.fail("not a TAU profile: unknown profile kind %q (want templated_functions…)", clip(kind))
 	}
-	if n > maxDeclared(data) {
-		return fail("declares %d events but the file has only %d lines (truncated?)", n, maxDeclared(data))
+	if n > pp.lines {
+		return 0, 0, nil, pp.fail("declares %d events but the file has only %d lines (truncated?)", n, pp.lines)
 	}
-
-	// Line 2: "# Name Calls Subrs Excl Incl [SumExclSqr] ProfileCalls" and
-	// the metadata; absent in the oldest format, where events start here.
-	columns := 5
 	format, ok := r.next()
 	if !ok {
-		return fail("file ends after the first line (truncated?)")
+		return 0, 0, nil, pp.fail("file ends after the first line (truncated?)")
 	}
-	pending := false
-	if bytes.HasPrefix(format, []byte("#")) {
-		text, meta, _ := bytes.Cut(format, []byte("<metadata>"))
-		fields := strings.Fields(strings.TrimSuffix(strings.TrimSpace(string(text)), "#"))
-		if len(fields) < 6 || fields[1] != "Name" || fields[2] != "Calls" || fields[3] != "Subrs" || fields[4] != "Excl" || fields[5] != "Incl" {
-			return fail("unknown column header %q (want \"# Name Calls Subrs Excl Incl …\")", clip(text))
+	if !bytes.HasPrefix(format, []byte("#")) {
+		return n, 5, format, nil
+	}
+	columns = 5
+	cols, meta, _ := bytes.Cut(format, []byte("<metadata>"))
+	fields := strings.Fields(strings.TrimSuffix(strings.TrimSpace(string(cols)), "#"))
+	if len(fields) < 6 || fields[1] != "Name" || fields[2] != "Calls" || fields[3] != "Subrs" || fields[4] != "Excl" || fields[5] != "Incl" {
+		return 0, 0, nil, pp.fail("unknown column header %q (want \"# Name Calls Subrs Excl Incl …\")", clip(cols))
+	}
+	switch strings.Join(fields[6:], " ") {
+	case "ProfileCalls":
+	case "SumExclSqr ProfileCalls":
+		columns = 6
+	default:
+		return 0, 0, nil, pp.fail("unknown column header %q (want … Incl [SumExclSqr] ProfileCalls)", clip(cols))
+	}
+	if len(meta) > 0 || bytes.Contains(format, []byte("<metadata")) {
+		if err := parseMetadata(meta, &p.meta); err != nil {
+			return 0, 0, nil, pp.fail("metadata: %v", err)
 		}
-		switch strings.Join(fields[6:], " ") {
-		case "ProfileCalls":
-		case "SumExclSqr ProfileCalls":
-			columns = 6
-		default:
-			return fail("unknown column header %q (want … Incl [SumExclSqr] ProfileCalls)", clip(text))
-		}
-		if len(meta) > 0 || bytes.Contains(format, []byte("<metadata")) {
-			if err := parseMetadata(meta, &p.meta); err != nil {
-				return fail("metadata: %v", err)
-			}
-		}
-	} else {
-		pending = true
 	}
 	for _, a := range p.meta {
 		if string(a.key) == "Metric Name" && p.metric == "" {
 			p.metric = text(a.value)
 		}
 	}
+	return n, columns, nil, nil
+}
 
+// events reads the n event lines (the first one is first when not nil),
+// skipping the per-invocation lines that follow an event.
+func (pp *profileParser) events(n, columns int, first []byte) error {
+	p, r := pp.p, pp.r
 	if cap(p.events) < n {
 		p.events = make([]event, 0, n)
 	}
-	var vals [6]float64
 	for i := 0; i < n; i++ {
-		var line []byte
-		if pending {
-			line, pending = format, false
+		line, ok := first, true
+		if first != nil {
+			first = nil
 		} else if line, ok = r.next(); !ok {
-			return fail("file ends after %d of %d events (truncated?)", i, n)
+			return pp.fail("file ends after %d of %d events (truncated?)", i, n)
 		}
-		ev, profileCalls, err := parseEvent(line, columns, vals[:])
+		ev, profileCalls, err := parseEvent(line, columns, pp.vals[:])
 		if err != nil {
-			return fail("event %d of %d: %v", i+1, n, err)
+			return pp.fail("event %d of %d: %v", i+1, n, err)
+		}
+		if len(ev.name) == 0 {
+			return pp.fail("event %d of %d has an empty name", i+1, n)
 		}
 		ev.line = int32(min(r.line, 1<<31-1))
 		p.events = append(p.events, ev)
-		for k := 0; k < profileCalls; k++ { // per-invocation lines, not kept
+		for k := 0; k < profileCalls; k++ {
 			if _, ok := r.next(); !ok {
-				return fail("file ends in the %d profiled calls of event %q (truncated?)", profileCalls, clip(ev.name))
+				return pp.fail("file ends in the %d profiled calls of event %q (truncated?)", profileCalls, clip(ev.name))
 			}
 		}
 	}
+	return nil
+}
 
-	// "M aggregates" must follow; "K userevents" may.
+// tail reads what follows the n events: "M aggregates" must, "K
+// userevents", their header and the user events may. Text after them is
+// stray.
+func (pp *profileParser) tail(n int) error {
+	p, r := pp.p, pp.r
 	line, ok := nextNonBlank(r)
 	if !ok {
-		return fail("file ends after the events: the \"aggregates\" line is missing (truncated?)")
+		return pp.fail("file ends after the events: the \"aggregates\" line is missing (truncated?)")
 	}
 	m, word, err := countLine(line)
 	if err != nil || word != "aggregates" {
-		return fail("want \"<number> aggregates\" after the %d events, found %q", n, clip(line))
+		return pp.fail("want \"<number> aggregates\" after the %d events, found %q", n, clip(line))
 	}
 	if m != 0 {
-		return fail("%d aggregates: aggregate profiles are not supported", m)
+		return pp.fail("%d aggregates: aggregate profiles are not supported", m)
 	}
 	line, ok = nextNonBlank(r)
 	if !ok {
@@ -191,37 +231,74 @@ func parseProfile(data []byte, name string, p *profile) error {
 	}
 	k, word, err := countLine(line)
 	if err != nil || word != "userevents" {
-		return fail("want \"<number> userevents\" after the aggregates, found %q", clip(line))
+		// Older TAU versions end here when there are no user events.
+		p.stray = strayText(pp.name, r, line, "the aggregates")
+		return nil
 	}
-	if k > maxDeclared(data) {
-		return fail("declares %d user events but the file has only %d lines (truncated?)", k, maxDeclared(data))
+	if k > pp.lines {
+		return pp.fail("declares %d user events but the file has only %d lines (truncated?)", k, pp.lines)
 	}
 	// The header "# eventname numevents max min mean sumsqr" follows,
 	// also when there are no user events.
 	if line, ok = r.next(); ok && !bytes.HasPrefix(line, []byte("#")) {
 		if k > 0 || len(bytes.TrimSpace(line)) > 0 {
-			return fail("want the user-event header \"# eventname numevents max min mean sumsqr\", found %q", clip(line))
+			return pp.fail("want the user-event header \"# eventname numevents max min mean sumsqr\", found %q", clip(line))
 		}
 	} else if !ok && k > 0 {
-		return fail("file ends before the %d user events (truncated?)", k)
+		return pp.fail("file ends before the %d user events (truncated?)", k)
 	}
+	if err := pp.userEvents(k); err != nil {
+		return err
+	}
+	if line, ok = nextNonBlank(r); ok {
+		p.stray = strayText(pp.name, r, line, "the user events")
+	}
+	return nil
+}
+
+// userEvents reads k user event lines.
+func (pp *profileParser) userEvents(k int) error {
+	vals := pp.vals[:5]
 	for i := 0; i < k; i++ {
-		if line, ok = r.next(); !ok {
-			return fail("file ends after %d of %d user events (truncated?)", i, k)
+		line, ok := pp.r.next()
+		if !ok {
+			return pp.fail("file ends after %d of %d user events (truncated?)", i, k)
 		}
 		name, rest, err := quotedName(line)
 		if err != nil {
-			return fail("user event %d of %d: %v", i+1, k, err)
+			return pp.fail("user event %d of %d: %v", i+1, k, err)
 		}
-		if err := parseNumbers(rest, vals[:5], userColumns[:]); err != nil {
-			return fail("user event %q: %v", clip(name), err)
+		if err := parseNumbers(rest, vals, userColumns[:]); err != nil {
+			return pp.fail("user event %q: %v", clip(name), err)
 		}
-		p.user = append(p.user, userEvent{name: name, count: vals[0], max: vals[1], min: vals[2], mean: vals[3], sumsqr: vals[4], line: r.line})
-	}
-	if line, ok = nextNonBlank(r); ok {
-		return fail("unexpected text after the user events: %q", clip(line))
+		if len(name) == 0 {
+			return pp.fail("user event %d of %d has an empty name", i+1, k)
+		}
+		pp.p.user = append(pp.p.user, userEvent{name: name, count: vals[0], max: vals[1], min: vals[2], mean: vals[3], sumsqr: vals[4], line: pp.r.line})
 	}
 	return nil
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// strayText describes text after a complete profile: where it starts,
+// how many lines it has, and its first line.
+func strayText(name string, r *lineReader, first []byte, after string) string {
+	at, lines := r.line, 1
+	for {
+		line, ok := r.next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			lines = r.line - at + 1
+		}
+	}
+	what := "a line"
+	if lines > 1 {
+		what = fmt.Sprintf("%d lines", lines)
+	}
+	return fmt.Sprintf("%s:%d: %s of unexpected text after %s, starting %q", name, at, what, after, clip(first))
 }
 
 var (

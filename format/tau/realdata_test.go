@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cubeview/format"
+	"cubeview/format/importer"
 	"cubeview/format/tau"
 	"cubeview/internal/testkit"
 	"cubeview/model"
@@ -347,7 +348,7 @@ func BenchmarkReadOpenMP64(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := tau.Open(dir); err != nil {
+		if _, err := tau.Read(dir, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

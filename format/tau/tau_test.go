@@ -2,11 +2,13 @@ package tau
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -53,7 +55,7 @@ func read(t *testing.T, files map[string]string) (*model.Experiment, error) {
 	for name, data := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(data)}
 	}
-	e, err := ReadFS(fsys, "run")
+	e, err := ReadFS(fsys, "run", importer.Options{})
 	if err == nil {
 		if verr := e.Validate(); verr != nil {
 			t.Fatalf("invalid experiment: %v", verr)
@@ -261,6 +263,62 @@ func TestSamples(t *testing.T) {
 	}
 }
 
+// TestSamplesWithoutCallPaths: event-based sampling without call paths —
+// the instrumented events are flat, only the samples have paths (as in
+// TAU's examples/mm run packed as HeatMapSamples/matmult.ppk). The
+// instrumented events keep TAU's inclusive values, and the run has the
+// same model as the run without samples: a flat forest with a call graph.
+func TestSamplesWithoutCallPaths(t *testing.T) {
+	flat := []string{
+		`".TAU application" 1 1 50 2500050 0 GROUP="TAU_USER"`,
+		`"int main(int, char **) C [{matmult.c} {225,1}-{301,1}]" 1 2 100 2500000 0 GROUP="TAU_DEFAULT"`,
+		`"void compute(double **, double **, double **, int, int, int) C [{matmult.c} {84,1}-{103,1}]" 2 0 2499900 2499900 0 GROUP="TAU_USER"`,
+	}
+	samples := []string{
+		`"int main(int, char **) C [{matmult.c} {225,1}-{301,1}] => [CONTEXT] int main(int, char **) C [{matmult.c} {225,1}-{301,1}]" 3 0 0 30000 0 GROUP="TAU_SAMPLE_CONTEXT|TAU_CALLPATH"`,
+		`"int main(int, char **) C [{matmult.c} {225,1}-{301,1}] => [CONTEXT] int main(int, char **) C [{matmult.c} {225,1}-{301,1}] => [SAMPLE] compute [{matmult.c} {93}]" 3 0 30000 30000 0 GROUP="TAU_SAMPLE|TAU_CALLPATH"`,
+		`"[CONTEXT] int main(int, char **) C [{matmult.c} {225,1}-{301,1}]" 3 0 0 30000 0 GROUP="TAU_SAMPLE_CONTEXT"`,
+		`"[SAMPLE] compute [{matmult.c} {93}]" 3 0 30000 30000 0 GROUP="TAU_SAMPLE"`,
+	}
+	withSamples := mustRead(t, map[string]string{
+		"profile.0.0.0": prof("templated_functions_MULTI_TIME", nil, append(slices.Clone(flat), samples...), nil),
+		"profile.1.0.0": prof("templated_functions_MULTI_TIME", nil, append(slices.Clone(flat), samples...), nil),
+	})
+	without := mustRead(t, map[string]string{
+		"profile.0.0.0": prof("templated_functions_MULTI_TIME", nil, flat, nil),
+		"profile.1.0.0": prof("templated_functions_MULTI_TIME", nil, flat, nil),
+	})
+	for _, e := range []*model.Experiment{withSamples, without} {
+		if e.CallGraph == nil {
+			t.Fatal("no call graph: TAU's inclusive values are lost")
+		}
+		m := e.MetricByName("TIME")
+		ex, in, err := e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, reg := range e.Regions {
+			if strings.HasPrefix(reg.Name, "int main") && (!near2([2]float64{ex[r], in[r]}, [2]float64{200e-6, 5.0})) {
+				t.Errorf("main: exclusive, inclusive %v %v; want TAU's 200e-6 and 5 s", ex[r], in[r])
+			}
+		}
+	}
+	// The instrumented part is the same model; the samples hang below
+	// main, the instrumented event that holds them.
+	if len(without.Cnodes) != 3 || len(withSamples.Cnodes) != 5 || len(withSamples.CnodeRoots) != 3 {
+		t.Errorf("%d and %d cnodes, %d roots with samples; want 3, 5 and 3", len(without.Cnodes), len(withSamples.Cnodes), len(withSamples.CnodeRoots))
+	}
+	c := cnodeWithRegion(withSamples, "[SAMPLE] compute [{matmult.c} {93}]")
+	if c < 0 || withSamples.CnodeRegion(withSamples.Cnodes[withSamples.Cnodes[c].Parent].Parent).Name != "int main(int, char **) C [{matmult.c} {225,1}-{301,1}]" {
+		t.Errorf("the sample is not below main's context")
+	} else if got := total(t, withSamples, "TIME (sampled)", c); got != 60000e-6 {
+		t.Errorf("sampled time at the sample %v, want 0.06", got)
+	}
+	if got := total(t, withSamples, "samples", -1); got != 12 {
+		t.Errorf("%v samples, want 12 (3 in the context, 3 at the sample, 2 threads)", got)
+	}
+}
+
 func cnodeWithRegion(e *model.Experiment, name string) int {
 	for c := range e.Cnodes {
 		if e.CnodeRegion(c).Name == name {
@@ -345,21 +403,126 @@ func TestBadInput(t *testing.T) {
 		{"non-numeric", map[string]string{"profile.0.0.0": strings.Replace(good, `"foo()" 3 1 300`, `"foo()" 3 1 x300`, 1)}, `run/profile.0.0.0:4: event 2 of 7: event "foo()": column Excl: "x300" is not a number`},
 		{"missing column", map[string]string{"profile.0.0.0": strings.Replace(good, `"foo()" 3 1 300 800 0 GROUP="TAU_USER"`, `"foo()" 3 1 300`, 1)}, "run/profile.0.0.0:4: event 2 of 7: event \"foo()\": column Incl is missing"},
 		{"not a profile", map[string]string{"profile.0.0.0": "hello\n"}, "run/profile.0.0.0:1: not a TAU profile"},
-		{"thread ids skip", map[string]string{"profile.0.0.0": good, "profile.0.0.2": good}, "run/profile.0.0.1: profile.0.0.1 is missing: thread ids must not skip (found profile.0.0.2)"},
-		{"first thread missing", map[string]string{"profile.0.0.1": good}, "run/profile.0.0.0: profile.0.0.0 is missing"},
-		{"missing MULTI member", map[string]string{"MULTI__TIME/profile.0.0.0": good, "MULTI__TIME/profile.0.0.1": good, "MULTI__PAPI_L1_DCM/profile.0.0.0": good}, "run/MULTI__PAPI_L1_DCM/profile.0.0.1: missing: MULTI__TIME has profile.0.0.1 but MULTI__PAPI_L1_DCM does not"},
 		{"empty MULTI", map[string]string{"MULTI__TIME/profile.0.0.0": good, "MULTI__X/readme": "x"}, "run/MULTI__X: metric directory without profile files"},
 		{"no profiles", map[string]string{"readme": "x"}, "run: no TAU profile files"},
 		{"aggregates", map[string]string{"profile.0.0.0": strings.Replace(good, "0 aggregates", "2 aggregates", 1)}, "run/profile.0.0.0:10: 2 aggregates: aggregate profiles are not supported"},
 		{"huge count", map[string]string{"profile.0.0.0": "99999999 templated_functions\n"}, "declares 99999999 events but the file has only 2 lines"},
 		{"truncated user events", map[string]string{"profile.0.0.0": prof("templated_functions", nil, treeEvents[:1], []string{`"m" 1 2 3 4 5`, `"n" 1 2 3 4 5`})[:len(prof("templated_functions", nil, treeEvents[:1], []string{`"m" 1 2 3 4 5`}))]}, "run/profile.0.0.0:7: file ends after 1 of 2 user events (truncated?)"},
 		{"user event", map[string]string{"profile.0.0.0": prof("templated_functions", nil, treeEvents[:1], []string{`"m" 1 2 x 4 5`})}, `run/profile.0.0.0:7: user event "m": column min: "x" is not a number`},
-		{"trailing text", map[string]string{"profile.0.0.0": good + "junk\n"}, "run/profile.0.0.0:13: unexpected text after the user events"},
 	} {
 		_, err := read(t, tt.files)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestDamagedThread: one thread's damaged file does not lose the run. Text
+// after a complete profile is ignored with a warning naming file and
+// line; a thread whose file is broken is left out with a warning; a strict
+// read refuses both.
+func TestDamagedThread(t *testing.T) {
+	good := prof("templated_functions_MULTI_TIME", nil, treeEvents, []string{})
+	lines := strings.Split(good, "\n")
+	for _, tt := range []struct {
+		name      string
+		bad       string
+		locations int
+		warning   string
+	}{
+		{"stray lines", good + "junk 1\n\njunk 2\n", 3, `run/profile.1.0.0:13: 3 lines of unexpected text after the user events, starting "junk 1" (ignored)`},
+		{"stray line after the aggregates", prof("templated_functions_MULTI_TIME", nil, treeEvents, nil) + "x y z\n", 3, `run/profile.1.0.0:11: a line of unexpected text after the aggregates, starting "x y z" (ignored)`},
+		{"truncated", strings.Join(lines[:8], "\n"), 2, "run/profile.1.0.0:8: file ends after 6 of 7 events (truncated?); that thread (node 1, context 0, thread 0) is left out"},
+		{"empty", "", 2, "run/profile.1.0.0: empty file; that thread (node 1, context 0, thread 0) is left out"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"profile.0.0.0": good, "profile.1.0.0": tt.bad, "profile.2.0.0": good}
+			e, err := read(t, files)
+			if err != nil {
+				t.Fatalf("one damaged thread refuses the run: %v", err)
+			}
+			if e.NumLocations() != tt.locations || len(e.Warnings) != 1 || e.Warnings[0] != tt.warning {
+				t.Fatalf("%d locations, warnings %q; want %d and %q", e.NumLocations(), e.Warnings, tt.locations, tt.warning)
+			}
+			// The threads read keep their values (the own times add up to
+			// 700 µs per thread).
+			if got := total(t, e, "TIME", -1); !near2([2]float64{got}, [2]float64{float64(tt.locations) * 700e-6}) {
+				t.Errorf("TIME total %v, want %v", got, float64(tt.locations)*700e-6)
+			}
+			if tt.locations == 2 {
+				for l := 0; l < 2; l++ {
+					if r := e.Location(l).Parent; e.System[r].Rank != 2*l {
+						t.Errorf("location %d is rank %d, want %d", l, e.System[r].Rank, 2*l)
+					}
+				}
+			}
+			fsys := fstest.MapFS{}
+			for name, data := range files {
+				fsys[name] = &fstest.MapFile{Data: []byte(data)}
+			}
+			_, err = ReadFS(fsys, "run", importer.Options{Strict: true})
+			want, _, _ := strings.Cut(strings.TrimSuffix(tt.warning, " (ignored)"), "; that thread")
+			if err == nil || err.Error() != want {
+				t.Errorf("strict: error %v, want %q", err, want)
+			}
+		})
+	}
+	// Every thread damaged: the first one's problem.
+	_, err := read(t, map[string]string{"profile.0.0.0": "", "profile.0.0.1": "x"})
+	if err == nil || err.Error() != "run/profile.0.0.0: empty file" {
+		t.Errorf("all damaged: error %v", err)
+	}
+}
+
+// TestMissingThreadFiles: a thread whose file is missing (ids skip, or one
+// metric directory lacks it) is left out with a warning naming the file;
+// a strict read refuses the run.
+func TestMissingThreadFiles(t *testing.T) {
+	good := prof("templated_functions_MULTI_TIME", nil, treeEvents, []string{})
+	for _, tt := range []struct {
+		name      string
+		files     []string
+		locations int
+		warning   string
+	}{
+		{"thread ids skip", []string{"profile.0.0.0", "profile.0.0.2"}, 2, "run/profile.0.0.1: profile.0.0.1 is missing: thread ids must not skip (found profile.0.0.2); the run lacks that thread"},
+		{"first thread missing", []string{"profile.0.0.1"}, 1, "run/profile.0.0.0: profile.0.0.0 is missing: thread ids must not skip (found profile.0.0.1); the run lacks that thread"},
+		{"missing MULTI member", []string{"MULTI__TIME/profile.0.0.0", "MULTI__TIME/profile.0.0.1", "MULTI__PAPI_L1_DCM/profile.0.0.0"}, 1,
+			"run/MULTI__PAPI_L1_DCM/profile.0.0.1: missing: the other metrics have profile.0.0.1; that thread (node 0, context 0, thread 1) is left out"},
+	} {
+		files := map[string]string{}
+		for _, f := range tt.files {
+			files[f] = good
+		}
+		e, err := read(t, files)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if e.NumLocations() != tt.locations || len(e.Warnings) != 1 || e.Warnings[0] != tt.warning {
+			t.Errorf("%s: %d locations, warnings %q; want %d and %q", tt.name, e.NumLocations(), e.Warnings, tt.locations, tt.warning)
+		}
+		fsys := fstest.MapFS{}
+		for _, f := range tt.files {
+			fsys[f] = &fstest.MapFile{Data: []byte(good)}
+		}
+		want, _, _ := strings.Cut(tt.warning, "; ")
+		if _, err := ReadFS(fsys, "run", importer.Options{Strict: true}); err == nil || err.Error() != want {
+			t.Errorf("%s: strict: %v, want %q", tt.name, err, want)
+		}
+	}
+}
+
+// TestByteOrderMark: a profile file that starts with a UTF-8 byte-order
+// mark is recognised and read.
+func TestByteOrderMark(t *testing.T) {
+	data := "\xef\xbb\xbf" + prof("templated_functions_MULTI_TIME", nil, treeEvents, []string{})
+	if !IsProfileHead([]byte(data)) {
+		t.Error("IsProfileHead refuses a byte-order mark")
+	}
+	e := mustRead(t, map[string]string{"profile.0.0.0": data})
+	if got := total(t, e, "TIME", -1); !near2([2]float64{got}, [2]float64{700e-6}) {
+		t.Errorf("TIME total %v, want 700e-6", got)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // MirrorEnv names an environment variable that, when set, overrides the
@@ -60,7 +61,7 @@ func Mirror(t testing.TB, repo string) string {
 		t.Skipf("snapshot of %s not available: %v", repo, err)
 	}
 	base := filepath.Join(dir, strings.Replace(repo, "/", "+", 1))
-	for _, cand := range []string{filepath.Join(base, "repo"), base} {
+	for _, cand := range []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", ".git"), base} {
 		if fi, err := os.Stat(filepath.Join(cand, "HEAD")); err == nil && !fi.IsDir() {
 			return cand
 		}
@@ -79,8 +80,16 @@ var extractMu sync.Mutex
 // Files the snapshot lacks (large ones, Git LFS pointers) are left out.
 func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths []string, local map[string]string) {
 	t.Helper()
+	return MirrorFilesAt(t, repo, "HEAD", match)
+}
+
+// MirrorFilesAt is MirrorFiles at revision rev of the snapshot (a commit
+// of its history), for files a repository held once but no longer does.
+// The test fails when the snapshot lacks the revision.
+func MirrorFilesAt(t testing.TB, repo, rev string, match func(path string) bool) (paths []string, local map[string]string) {
+	t.Helper()
 	gitDir := Mirror(t, repo)
-	commit, err := git(gitDir, nil, "rev-parse", "HEAD")
+	commit, err := git(gitDir, nil, "rev-parse", "--verify", rev+"^{commit}")
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
@@ -90,18 +99,18 @@ func MirrorFiles(t testing.TB, repo string, match func(path string) bool) (paths
 		cache = os.TempDir()
 	}
 	dest := filepath.Join(cache, "cubeview", "mirror", strings.Replace(repo, "/", "+", 1), commit)
-	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(objectsize) %(path)", "HEAD")
+	list, err := git(gitDir, nil, "ls-tree", "-r", "-z", "--format=%(objecttype) %(objectname) %(path)", commit)
 	if err != nil {
 		t.Fatalf("snapshot of %s: %v", repo, err)
 	}
 	type blob struct{ id, path string }
 	var want []blob
 	for _, rec := range strings.Split(list, "\x00") {
-		f := strings.SplitN(rec, " ", 4)
-		if len(f) != 4 || f[0] != "blob" || !match(f[3]) {
+		f := strings.SplitN(rec, " ", 3)
+		if len(f) != 3 || f[0] != "blob" || !match(f[2]) {
 			continue
 		}
-		want = append(want, blob{f[1], f[3]})
+		want = append(want, blob{f[1], f[2]})
 	}
 	extractMu.Lock()
 	defer extractMu.Unlock()
@@ -181,4 +190,26 @@ func git(gitDir string, stdin io.Reader, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return string(out), nil
+}
+
+// CorpusTimeEnv names an environment variable that sets how long a corpus
+// test may start new files (a Go duration; "0" for no limit).
+const CorpusTimeEnv = "CUBEVIEW_CORPUS_TIME"
+
+// CorpusBudget returns a function that reports whether a corpus test may
+// still start another file: for 10 seconds (or $CUBEVIEW_CORPUS_TIME)
+// from this call, so that a corpus of hundreds of files keeps "make
+// test" short; the test logs how many files it checked.
+func CorpusBudget(t testing.TB) func() bool {
+	t.Helper()
+	d := 10 * time.Second
+	if s := os.Getenv(CorpusTimeEnv); s != "" {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("%s=%q: %v", CorpusTimeEnv, s, err)
+		}
+		d = v
+	}
+	end := time.Now().Add(d)
+	return func() bool { return d == 0 || time.Now().Before(end) }
 }

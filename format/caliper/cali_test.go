@@ -1,0 +1,221 @@
+package caliper
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cubeview/format/importer"
+	"cubeview/internal/testkit"
+	"cubeview/model"
+)
+
+func openCali(path string) (*model.Experiment, error) {
+	return ReadCali(path, importer.Options{})
+}
+
+// cnodePath returns the names from the root down to cnode c, joined by "/".
+func cnodePath(e *model.Experiment, c int) string {
+	var parts []string
+	for ; c >= 0; c = e.Cnodes[c].Parent {
+		parts = append(parts, e.Regions[e.Cnodes[c].Region].Name)
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, "/")
+}
+
+// cnodeByPath maps each call path ("main/solve") to its cnode.
+func cnodeByPath(e *model.Experiment) map[string]int {
+	out := map[string]int{}
+	for c := range e.Cnodes {
+		out[cnodePath(e, c)] = c
+	}
+	return out
+}
+
+// locationByName maps "rank 1" (the process) or "rank 1/thread 2" to a
+// location's data column.
+func locationByName(e *model.Experiment) map[string]int {
+	out := map[string]int{}
+	for l := range e.Locations {
+		loc := e.Location(l)
+		proc := e.System[loc.Parent].Name
+		out[proc+"/"+loc.Name] = l
+		if _, dup := out[proc]; !dup {
+			out[proc] = l
+		}
+	}
+	return out
+}
+
+// value returns metric m's value at cnode c and column l: its own value,
+// or with incl its call-tree inclusive value.
+func value(t *testing.T, e *model.Experiment, m, c, l int, incl bool) float64 {
+	t.Helper()
+	blk, err := e.Block(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !incl {
+		return blk.Value(c, l)
+	}
+	v := blk.Value(c, l)
+	for _, ch := range e.Cnodes[c].Children {
+		v += value(t, e, m, ch, l, true)
+	}
+	return v
+}
+
+// TestCaliHandmade reads a small file written for this test: two ranks,
+// an escaped region name, inclusive sums that become own values, a min
+// over ranks, a mean with its hidden sum and count, a record outside
+// every region and Adiak metadata.
+func TestCaliHandmade(t *testing.T) {
+	e, err := openCali(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	paths, locs := cnodeByPath(e), locationByName(e)
+	want := []struct {
+		metric, path, loc string
+		own, incl         float64
+	}{
+		{"sum#sum#time.duration", "main", "rank 0", 1, 10},
+		{"sum#sum#time.duration", "main/solve", "rank 0", 6, 6},
+		{"sum#sum#time.duration", `main/a,b=c\d`, "rank 0", 3, 3},
+		{"sum#sum#time.duration", "main", "rank 1", 4, 12},
+		{"sum#sum#time.duration", "main/solve", "rank 1", 8, 8},
+		{"sum#sum#time.duration", `main/a,b=c\d`, "rank 1", 0, 0},
+		{"sum#sum#time.duration", "<outside annotated regions>", "rank 0", 0.5, 0.5},
+		{"min#inclusive#sum#time.duration", "main", "rank 1", 12, math.NaN()},
+		{"min#inclusive#sum#time.duration", "main/solve", "rank 0", 6, math.NaN()},
+		{"count", "main", "rank 0", 5, 8},
+		{"avg.sum#sum#time.duration", "main", "rank 1", 4, 12},
+		{"avg.count#inclusive#sum#time.duration", "main/solve", "rank 1", 1, 1},
+	}
+	for _, w := range want {
+		m := e.MetricByName(w.metric)
+		c, okc := paths[w.path]
+		l, okl := locs[w.loc]
+		if m < 0 || !okc || !okl {
+			t.Fatalf("%s at %s, %s: metric %d, call path found %v, location found %v", w.metric, w.path, w.loc, m, okc, okl)
+		}
+		if got := value(t, e, m, c, l, false); got != w.own {
+			t.Errorf("%s at %s, %s: own value %v, want %v", w.metric, w.path, w.loc, got, w.own)
+		}
+		if !math.IsNaN(w.incl) {
+			if got := value(t, e, m, c, l, true); got != w.incl {
+				t.Errorf("%s at %s, %s: inclusive value %v, want %v", w.metric, w.path, w.loc, got, w.incl)
+			}
+		}
+	}
+	for _, w := range []struct {
+		metric, disp, unit string
+		agg                model.Aggregation
+	}{
+		{"sum#sum#time.duration", "Total time", "sec", model.Sum},
+		{"min#inclusive#sum#time.duration", "Min time/rank", "sec", model.Min},
+		{"avg.sum#sum#time.duration", "Avg time/rank (sum)", "sec", model.Sum},
+		{"avg.count#inclusive#sum#time.duration", "Avg time/rank (count)", "occ", model.Sum},
+	} {
+		met := &e.Metrics[e.MetricByName(w.metric)]
+		if met.DispName != w.disp || met.Unit != w.unit || met.Aggregation != w.agg {
+			t.Errorf("metric %s: %q %s %v, want %q %s %v", w.metric, met.DispName, met.Unit, met.Aggregation, w.disp, w.unit, w.agg)
+		}
+	}
+	if m := e.MetricByName("avg#inclusive#sum#time.duration"); m >= 0 {
+		t.Error("the mean itself became a metric; its sum and count carry it")
+	}
+	attrs := map[string]string{}
+	for _, a := range e.Attrs {
+		attrs[a.Key] = a.Value
+	}
+	if attrs["cluster"] != "quartz" || attrs["launchdate"] != "1690619785" {
+		t.Errorf("Adiak metadata %v, want cluster=quartz launchdate=1690619785", attrs)
+	}
+}
+
+// hatchetOrder is what Hatchet's tests (hatchet/tests/caliper.py,
+// test_graphframe_native_lulesh_from_file_node_order and its _mpi and
+// duplicate variants) expect of LULESH profiles with Caliper's node
+// order: the call paths in order and each one's "Total time"
+// (sum#inclusive#sum#time.duration, an inclusive value).
+var hatchetOrder = []struct {
+	name  string
+	value float64
+}{
+	{"main", 1.250952}, {"lulesh.cycle", 1.229935}, {"TimeIncrement", 0.000085},
+	{"LagrangeLeapFrog", 1.229702}, {"LagrangeNodal", 0.604766}, {"CalcForceForNodes", 0.566399},
+	{"CalcVolumeForceForElems", 0.561237}, {"IntegrateStressForElems", 0.161196},
+	{"CalcHourglassControlForElems", 0.395344}, {"CalcFBHourglassForceForElems", 0.239849},
+	{"LagrangeElements", 0.614079}, {"CalcLagrangeElements", 0.175102}, {"CalcKinematicsForElems", 0.168127},
+	{"CalcQForElems", 0.136318}, {"CalcMonotonicQForElems", 0.038575},
+	{"ApplyMaterialPropertiesForElems", 0.299062}, {"EvalEOSForElems", 0.293046},
+	{"CalcEnergyForElems", 0.190395}, {"CalcTimeConstraintsForElems", 0.010707},
+}
+
+var hatchetOrderMPI = []struct {
+	name  string
+	value float64
+}{
+	{"main", 1.264876}, {"MPI_Barrier", 0.000025}, {"lulesh.cycle", 1.245757}, {"TimeIncrement", 0.000170},
+	{"MPI_Allreduce", 0.000087}, {"LagrangeLeapFrog", 1.245438}, {"LagrangeNodal", 0.607194},
+	{"CalcForceForNodes", 0.568202}, {"CalcVolumeForceForElems", 0.563011},
+	{"IntegrateStressForElems", 0.161496}, {"CalcHourglassControlForElems", 0.396797},
+	{"CalcFBHourglassForceForElems", 0.240649}, {"LagrangeElements", 0.627072},
+	{"CalcLagrangeElements", 0.175473}, {"CalcKinematicsForElems", 0.168321}, {"CalcQForElems", 0.136137},
+	{"CalcMonotonicQForElems", 0.039200}, {"ApplyMaterialPropertiesForElems", 0.311724},
+	{"EvalEOSForElems", 0.305564}, {"CalcEnergyForElems", 0.199211}, {"CalcTimeConstraintsForElems", 0.011015},
+	{"MPI_Reduce", 0.000029}, {"MPI_Finalize", 0.000024}, {"MPI_Initialized", 0.000007},
+	{"MPI_Finalized", 0.000005}, {"MPI_Comm_dup", 0.000017},
+}
+
+// TestCaliHatchetNodeOrder compares with Hatchet's expectations: the call
+// tree in Caliper's node order and the inclusive "Total time" per node.
+func TestCaliHatchetNodeOrder(t *testing.T) {
+	files, local := testkit.MirrorFiles(t, "LLNL/hatchet", func(p string) bool {
+		return strings.HasPrefix(p, "hatchet/tests/data/caliper-ordered") && strings.HasSuffix(p, ".cali")
+	})
+	if len(files) != 4 {
+		t.Fatalf("%d ordered .cali files in the Hatchet snapshot, want 4: %v", len(files), files)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			e, err := openCali(local[f])
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := hatchetOrder
+			if strings.Contains(f, "mpi") || strings.Contains(f, "old") {
+				want = hatchetOrderMPI
+			}
+			m := e.MetricByName("sum#sum#time.duration")
+			if m < 0 || e.Metrics[m].DispName != "Total time" {
+				t.Fatalf("no Total time metric from sum#inclusive#sum#time.duration")
+			}
+			// Hatchet leaves out the record outside every region
+			var cnodes []int
+			for c := range e.Cnodes {
+				if e.Regions[e.Cnodes[c].Region].Name != "<outside annotated regions>" {
+					cnodes = append(cnodes, c)
+				}
+			}
+			if len(cnodes) != len(want) {
+				t.Fatalf("%d call paths, Hatchet has %d", len(cnodes), len(want))
+			}
+			for i, c := range cnodes {
+				name := e.Regions[e.Cnodes[c].Region].Name
+				got := value(t, e, m, c, 0, true)
+				if name != want[i].name || math.Abs(got-want[i].value) > 5e-13 {
+					t.Errorf("call path %d: %s %.9g, Hatchet: %s %.6f", i, name, got, want[i].name, want[i].value)
+				}
+			}
+		})
+	}
+}
