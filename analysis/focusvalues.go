@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -22,7 +21,6 @@ type focusValues struct {
 	// inclusive, or exclusive when the focusValues answers own values.
 	values  *model.Block
 	cols    [][]int // per domain system node: the data columns below it
-	all     []int   // every data column
 	operand map[string]*focusValues
 }
 
@@ -151,37 +149,6 @@ func systemColumns(e *model.Experiment) [][]int {
 		}
 	}
 	return cols
-}
-
-var errNoFocus = errors.New("focus outside the domain")
-
-// value returns the operand's metric at focus f.
-func (fv *focusValues) value(f Focus) (float64, error) {
-	d := fv.ig.Result
-	if f.Cnode >= len(d.Cnodes) || f.System >= len(d.System) {
-		return 0, errNoFocus
-	}
-	rows := d.CnodeRoots
-	if f.Cnode >= 0 {
-		rows = []int{f.Cnode}
-	}
-	var cols []int
-	if f.System >= 0 {
-		cols = fv.cols[f.System]
-	} else {
-		cols = fv.allColumns()
-	}
-	return fv.over(rows, cols)
-}
-
-func (fv *focusValues) allColumns() []int {
-	if fv.all == nil {
-		fv.all = make([]int, len(fv.ig.Result.Locations))
-		for l := range fv.all {
-			fv.all[l] = l
-		}
-	}
-	return fv.all
 }
 
 // over returns the operand's metric at the domain cnodes rows (call-tree

@@ -806,15 +806,6 @@ func checkAgainstReference(t *testing.T, a, b *model.Experiment, opt PerfDiffOpt
 	}
 }
 
-func isBelowSystem(d *model.Experiment, g, f int) bool {
-	for ; g >= 0; g = d.System[g].Parent {
-		if g == f {
-			return true
-		}
-	}
-	return false
-}
-
 func closeRel(a, b float64) bool {
 	if math.IsNaN(a) || math.IsNaN(b) {
 		return math.IsNaN(a) && math.IsNaN(b)
