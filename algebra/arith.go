@@ -45,42 +45,11 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	default:
 		return nil, fmt.Errorf("%s is not an arithmetic operator", op)
 	}
-	prov, err := ig.provenance(op.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	res := ig.newResult(prov)
-	for m := range res.Metrics {
-		rm := &res.Metrics[m]
-		if rm.IsDerived() {
-			continue
-		}
-		if !hasData(rm) {
-			if rm.Unavailable == "" {
-				rm.Unavailable = "derived metric: the definition is kept, its values are not computed by the algebra"
-			}
-			continue
-		}
-		rm.Type = "EXCLUSIVE"
-		switch op {
-		case OpDiff:
-			rm.DataType = signedType(rm.DataType)
-		case OpMean:
-			if rm.IsInteger() {
-				rm.DataType = "DOUBLE"
-			}
-		}
-		if op != OpMerge && rm.Aggregation != model.Sum {
-			rm.Approximate = true
-		}
-	}
-	nstored := len(res.Metrics)
-	var copies []operandCopy
-	if op == OpDiff {
-		copies = derivedDifferences(ig, res)
-	}
-	for m := range res.Metrics[:nstored] {
-		if !hasData(&res.Metrics[m]) {
+	// The values first, then the provenance: the operands' checksums,
+	// computed in the background since they were opened, are then ready.
+	blocks := make([]*model.Block, len(ig.Result.Metrics))
+	for m := range ig.Result.Metrics {
+		if !hasData(&ig.Result.Metrics[m]) {
 			continue
 		}
 		var b *model.Block
@@ -104,7 +73,44 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.SetBlock(m, b)
+		blocks[m] = b
+	}
+	prov, err := ig.provenance(op.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	res := ig.newResult(prov)
+	// Derived metrics of a difference add hidden metrics: before any
+	// block is installed, which fixes the number of metrics.
+	nstored := len(res.Metrics)
+	var copies []operandCopy
+	if op == OpDiff {
+		copies = derivedDifferences(ig, res)
+	}
+	for m := range res.Metrics[:nstored] {
+		rm := &res.Metrics[m]
+		if rm.IsDerived() {
+			continue
+		}
+		if !hasData(rm) {
+			if rm.Unavailable == "" {
+				rm.Unavailable = "derived metric: the definition is kept, its values are not computed by the algebra"
+			}
+			continue
+		}
+		rm.Type = "EXCLUSIVE"
+		switch op {
+		case OpDiff:
+			rm.DataType = signedType(rm.DataType)
+		case OpMean:
+			if rm.IsInteger() {
+				rm.DataType = "DOUBLE"
+			}
+		}
+		if op != OpMerge && rm.Aggregation != model.Sum {
+			rm.Approximate = true
+		}
+		res.SetBlock(m, blocks[m])
 	}
 	for _, c := range copies {
 		b, err := ig.fromOperand(c.of, c.op)

@@ -191,6 +191,9 @@ func Cut(e *model.Experiment, opt CutOptions) (*model.Experiment, error) {
 				e.Metrics[m].UniqName, b.NumCnodes(), b.NumLocations(), len(e.Cnodes), len(e.Locations))
 		}
 		res.SetBlock(m, cutBlock(b, cmap, len(res.Cnodes), res.Metrics[m].Aggregation))
+		if err := b.Err(); err != nil { // rows of an on-demand block that could not be read
+			return nil, fmt.Errorf("cut: %w", err)
+		}
 	}
 	if err := res.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: result is invalid: %w", res.Source, err)

@@ -362,7 +362,11 @@ func eval(x *Expr, open Opener, opt Options, done map[string]*model.Experiment) 
 
 func evalOnce(x *Expr, open Opener, opt Options, done map[string]*model.Experiment) (*model.Experiment, error) {
 	if x.Op == NoOp {
-		return open(x.File)
+		e, err := open(x.File)
+		if err == nil {
+			startChecksum(e.Source) // for the provenance of the result
+		}
+		return e, err
 	}
 	if err := x.Check(); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -189,14 +190,50 @@ type sumKey struct {
 }
 
 // sums caches file checksums, so an operand file used several times in one
-// expression is read once.
-var sums sync.Map // sumKey → string
+// expression is read once; an entry is a *checksum, computed once.
+var sums sync.Map // sumKey → *checksum
+
+type checksum struct {
+	once  sync.Once
+	sum   string
+	err   error
+	ready atomic.Bool
+}
+
+// sumReady reports whether the checksum has been computed.
+func (c *checksum) sumReady() bool { return c.ready.Load() }
+
+func (c *checksum) compute(path string) {
+	c.once.Do(func() {
+		c.sum, c.err = hashFile(path)
+		c.ready.Store(true)
+	})
+}
+
+// startChecksum begins computing the checksum of the operand file at path
+// in the background when it is opened, so that the checksum is ready, or
+// nearly, when the result's provenance needs it: it overlaps with reading
+// the operands and computing the result instead of following them.
+func startChecksum(path string) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	go checksumOf(path, fi).compute(path)
+}
+
+func checksumOf(path string, fi os.FileInfo) *checksum {
+	v, _ := sums.LoadOrStore(sumKey{path, fi.Size(), fi.ModTime()}, &checksum{})
+	return v.(*checksum)
+}
 
 func fileSHA256(path string, fi os.FileInfo) (string, error) {
-	key := sumKey{path, fi.Size(), fi.ModTime()}
-	if v, ok := sums.Load(key); ok {
-		return v.(string), nil
-	}
+	c := checksumOf(path, fi)
+	c.compute(path)
+	return c.sum, c.err
+}
+
+func hashFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -206,9 +243,7 @@ func fileSHA256(path string, fi os.FileInfo) (string, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	sums.Store(key, sum)
-	return sum, nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // provenance describes the result of op applied to ig's operands; args are

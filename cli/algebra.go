@@ -110,7 +110,7 @@ least one is needed.
        [--strict-roots] [--rename OLD=NEW]…
 
 Evaluates EXPR and writes the result, e.g.
-  cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o d.cubex
+  cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o delta.cubex
 Operators: diff(A, B), merge(A, …), mean(A, …),
 cut(A, reroot=NAME, prune=NAME, …). Operands are file names (quote names
 containing spaces, commas, parentheses or "=" with double quotes) or nested

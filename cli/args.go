@@ -66,8 +66,9 @@ func checkOutput(out string, inputs []string, force bool) error {
 }
 
 // openExperiment reads the experiment at path; the error (a
-// *format.Error) names the file.
-func openExperiment(path string) (*model.Experiment, error) { return format.Open(path) }
+// *format.Error) names the file. A variable, so that tests can damage an
+// input after it was opened.
+var openExperiment = func(path string) (*model.Experiment, error) { return format.Open(path) }
 
 // metricIndex returns the index of the metric name names: its unique
 // name, or else the unique or display name ignoring case ("TIME", "Time").

@@ -14,6 +14,7 @@ import (
 
 	"cubeview/format"
 	safetext "cubeview/internal/printable"
+	"cubeview/model"
 )
 
 // Env is what a subcommand sees of the process.
@@ -137,9 +138,8 @@ a desktop shows the windows.
 
 Every form takes --mem SIZE (or $CUBEVIEW_MEM), e.g. --mem 512M: the memory one
 metric's data may take; a larger metric of a .cubex file is read row by row
-from the file (default: a quarter of the physical memory or of the limit set
-for the process, such as GOMEMLIMIT or ulimit -v). In a window, File › Memory
-for one metric… sets it and keeps it for later sessions.
+from the file (default `+model.DefaultBudgetRule+`).
+In a window, File › Memory for one metric… sets it and keeps it for later sessions.
 
 Commands:`)
 	for _, n := range commandNames() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -140,7 +141,8 @@ func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) erro
 		bw.WriteString(e.Metrics[m].UniqName)
 	}
 	bw.WriteByte('\n')
-	var buf []byte
+	buf := make([]byte, 0, 256)
+	number := numfmt.RoundTrip()
 	for _, c := range cnodes {
 		cid := e.Cnodes[c].ID
 		for i := range sel {
@@ -159,10 +161,12 @@ func writeDump(w io.Writer, e *model.Experiment, sel []int, inclusive bool) erro
 			}
 		}
 		for _, l := range locs {
-			buf = fmt.Appendf(buf[:0], "%d,%d", cid, e.Location(l).ID)
+			buf = strconv.AppendInt(buf[:0], int64(cid), 10)
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, int64(e.Location(l).ID), 10)
 			for i := range sel {
 				buf = append(buf, ',')
-				buf = append(buf, numfmt.RoundTrip().Format(vals[i][l], false)...)
+				buf = number.AppendFormat(buf, vals[i][l], false)
 			}
 			buf = append(buf, '\n')
 			if _, err := bw.Write(buf); err != nil {

@@ -15,8 +15,7 @@ const MemoryEnv = "CUBEVIEW_MEM"
 // TakeMemoryFlag removes a --mem SIZE (or --mem=SIZE) option from args,
 // wherever it stands before a "--", and sets model.MemoryBudget from it or
 // from $CUBEVIEW_MEM. A metric whose data exceed the budget is read from
-// its file row by row instead of being loaded (default: a quarter of the
-// physical memory or of the process's memory limit).
+// its file row by row instead of being loaded (default: model.DefaultBudgetRule).
 func TakeMemoryFlag(args []string) ([]string, error) {
 	value, from := os.Getenv(MemoryEnv), "$"+MemoryEnv
 	out := make([]string, 0, len(args))

@@ -11,6 +11,7 @@ import (
 	"cubeview/format/importer"
 	"cubeview/format/mpip"
 	"cubeview/format/papi"
+	"cubeview/format/perf"
 	"cubeview/format/pprof"
 	"cubeview/format/tau"
 )
@@ -33,6 +34,8 @@ var registry = []importer.Format{
 	caliper.Format,
 	callgrind.Format,
 	pprof.Format,
+	perf.Script,
+	perf.Folded,
 }
 
 // Formats returns the formats Open reads, in the registry's order.

@@ -129,7 +129,7 @@ var lookalikes = []lookalike{
 	},
 	{
 		what: "a Linux perf recording (perf.data)",
-		hint: `convert it with perf_to_profile (pprof) or open "perf report --stdio" output elsewhere`,
+		hint: `write its samples with "perf script -i perf.data > perf.txt" and open perf.txt`,
 		file: func(path string, head []byte) bool { return bytes.HasPrefix(head, []byte("PERFILE2")) },
 	},
 	{

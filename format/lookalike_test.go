@@ -41,7 +41,7 @@ func TestLookalikes(t *testing.T) {
 		{file("trace.json", `{"traceEvents":[{"name":"main","ph":"X","ts":0,"dur":10,"pid":1,"tid":1}]}`), "Chrome or Perfetto trace"},
 		{file("events.json", `[{"name":"main","ph":"B","ts":0,"pid":1,"tid":1}]`), "Chrome or Perfetto trace"},
 		{file("gmon.out", "gmon\x01\x00\x00\x00\x00\x00\x00\x00"), `gprof PROGRAM gmon.out`},
-		{file("perf.data", "PERFILE2\x68\x00\x00\x00"), "Linux perf recording"},
+		{file("perf.data", "PERFILE2\x68\x00\x00\x00"), "perf script -i perf.data"},
 		{file("r.db", "SQLite format 3\x00\x10\x00"), "cubeview repo --repo FILE"},
 		{file("a.zip", "PK\x03\x04\x14\x00"), "ZIP archive"},
 		{file("a.cubex.xz", "\xfd7zXZ\x00\x00"), "uncompress it first"},

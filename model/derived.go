@@ -96,11 +96,20 @@ func (e *Experiment) SystemTreeValues(ms MetricSel, cnodes []int) ([]float64, er
 			return e.SystemTreeValues(op, cnodes)
 		})
 	}
+	agg := e.Metrics[ms.Metric].Aggregation
+	if agg != Sum {
+		// Locations without a value are passed over, not taken as 0.
+		loc, err := e.locationAggregateRaw(ms.Metric, cnodes)
+		if err != nil {
+			return nil, err
+		}
+		return e.SystemValues(loc, agg), nil
+	}
 	loc, err := e.LocationValuesOver(ms, cnodes)
 	if err != nil {
 		return nil, err
 	}
-	return e.SystemValues(loc, e.Metrics[ms.Metric].Aggregation), nil
+	return e.SystemValues(loc, agg), nil
 }
 
 // PointValues returns the selected metric per cnode and location:

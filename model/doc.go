@@ -29,4 +29,15 @@
 // its largest root. A flat profile gives each region its whole, own and
 // callees ("Subroutines") values, each aggregated with the metric's kind,
 // and RegionCnodes the call paths behind each, for the system values.
+//
+// A minimum or maximum aggregated over locations counts only the
+// locations that visited the call path: an unvisited location is "no
+// value", not 0. Which locations visited a call path is known from the
+// experiment's visits metric (a stored sum metric named "visits") where
+// it has a row for the call path, and otherwise, since readers store "no
+// value" as 0, from a non-zero value (TAU's atomic events, such as message
+// sizes, have no visits). Without visits, a true minimum of exactly 0 at
+// some locations is therefore passed over. A location without a value
+// shows 0, and a call path nobody visited counts as 0 along the call
+// tree, as before.
 package model

@@ -142,6 +142,10 @@ func (e *Experiment) Dump(w io.Writer) error {
 				}
 			}
 		}
+		if err := b.Err(); err != nil {
+			bw.Flush()
+			return err
+		}
 	}
 	return bw.Flush()
 }

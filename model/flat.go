@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // RegionPart is one of the values a region has in a flat profile.
 type RegionPart uint8
@@ -110,8 +113,9 @@ func (f *Flat) part(p RegionPart) []float64 {
 }
 
 // FlatParts computes the flat profile from per-cnode exclusive values
-// (CnodeValues) of a metric aggregated with agg, in one walk of the call
-// forest. A region without call paths has all values 0.
+// (CnodeValues) of a metric aggregated with agg, in time linear in the
+// number of call paths (N log N for min and max), whatever the depth of
+// the call tree. A region without call paths has all values 0.
 func (e *Experiment) FlatParts(excl []float64, agg Aggregation) Flat {
 	nr := len(e.Regions)
 	f := Flat{
@@ -124,51 +128,74 @@ func (e *Experiment) FlatParts(excl []float64, agg Aggregation) Flat {
 		}
 	}
 	incl := e.CallInclusive(excl, agg)
+	order := e.CnodeOrder()
+	// In depth-first order a cnode's subtree is the range pos … end-1.
+	pos := make([]int32, len(e.Cnodes))
+	for i, c := range order {
+		pos[c] = int32(i)
+	}
+	end := make([]int32, len(e.Cnodes))
+	for i := len(order) - 1; i >= 0; i-- {
+		c := order[i]
+		if end[c] == 0 {
+			end[c] = int32(i + 1)
+		}
+		if p := e.Cnodes[c].Parent; p >= 0 && end[p] < end[c] {
+			end[p] = end[c]
+		}
+	}
+	// A region's topmost call paths (no ancestor of the same region) are
+	// those whose position lies beyond the end of the previous topmost
+	// one of that region; their subtrees are the region's whole.
 	seen := make([]bool, nr)
-	// onPath counts a region's instances among the ancestors of the
-	// current cnode; path lists the regions with a nonzero count, so
-	// that a cnode adds to the callees of exactly those regions.
-	onPath := make([]int, nr)
-	var path []int
-	type frame struct {
-		c    int
-		exit bool
+	topEnd := make([]int32, nr) // end of the region's current topmost subtree
+	// The callees of a region are its topmost subtrees less the region's
+	// own call paths: the ranges between them, collected per region.
+	type span struct{ lo, hi int32 }
+	last := make([]int32, nr) // position after the region's last own call path
+	var spans [][]span
+	if agg != Sum {
+		spans = make([][]span, nr)
 	}
-	stack := make([]frame, 0, 64)
-	for i := len(e.CnodeRoots) - 1; i >= 0; i-- {
-		stack = append(stack, frame{c: e.CnodeRoots[i]})
-	}
-	for len(stack) > 0 {
-		fr := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		r := e.Cnodes[fr.c].Region
-		if fr.exit {
-			if onPath[r]--; onPath[r] == 0 {
-				path = path[:len(path)-1] // r was the last region added
-			}
-			continue
-		}
-		seen[r] = true
-		f.Own[r] = agg.Combine(f.Own[r], excl[fr.c])
-		if onPath[r] == 0 {
-			f.Whole[r] = agg.Combine(f.Whole[r], incl[fr.c])
-		}
-		for _, a := range path {
-			if a != r {
-				f.HasCallees[a] = true
-				if agg != Sum {
-					f.Callees[a] = agg.Combine(f.Callees[a], excl[fr.c])
-				}
+	addSpan := func(r int, lo, hi int32) {
+		if lo < hi {
+			f.HasCallees[r] = true
+			if spans != nil {
+				spans[r] = append(spans[r], span{lo, hi})
 			}
 		}
-		if onPath[r] == 0 {
-			path = append(path, r)
+	}
+	for i, c := range order {
+		r := e.Cnodes[c].Region
+		p := int32(i)
+		f.Own[r] = agg.Combine(f.Own[r], excl[c])
+		if !seen[r] || p >= topEnd[r] {
+			if seen[r] {
+				addSpan(r, last[r], topEnd[r]) // the rest of the previous subtree
+			}
+			seen[r] = true
+			f.Whole[r] = agg.Combine(f.Whole[r], incl[c])
+			topEnd[r] = end[c]
+		} else {
+			addSpan(r, last[r], p) // between two own call paths
 		}
-		onPath[r]++
-		stack = append(stack, frame{c: fr.c, exit: true})
-		ch := e.Cnodes[fr.c].Children
-		for i := len(ch) - 1; i >= 0; i-- {
-			stack = append(stack, frame{c: ch[i]})
+		last[r] = p + 1
+	}
+	for r := range seen {
+		if seen[r] {
+			addSpan(r, last[r], topEnd[r])
+		}
+	}
+	if agg != Sum {
+		vals := make([]float64, len(order))
+		for i, c := range order {
+			vals[i] = excl[c]
+		}
+		rq := newRangeAgg(vals, agg)
+		for r, ss := range spans {
+			for _, sp := range ss {
+				f.Callees[r] = agg.Combine(f.Callees[r], rq.over(int(sp.lo), int(sp.hi)))
+			}
 		}
 	}
 	for r := range f.Whole {
@@ -191,6 +218,35 @@ func (e *Experiment) FlatParts(excl []float64, agg Aggregation) Flat {
 		}
 	}
 	return f
+}
+
+// rangeAgg answers min or max over any range of values in constant time
+// (a sparse table: level k holds the aggregate of 2^k values from each
+// position), built in N log N.
+type rangeAgg struct {
+	agg    Aggregation
+	levels [][]float64
+}
+
+func newRangeAgg(vals []float64, agg Aggregation) *rangeAgg {
+	q := &rangeAgg{agg: agg, levels: [][]float64{vals}}
+	for w := 1; 2*w <= len(vals); w *= 2 {
+		prev := q.levels[len(q.levels)-1]
+		next := make([]float64, len(vals)-2*w+1)
+		for i := range next {
+			next[i] = agg.Combine(prev[i], prev[i+w])
+		}
+		q.levels = append(q.levels, next)
+	}
+	return q
+}
+
+// over returns the aggregate of values lo … hi-1 (lo < hi): two blocks of
+// the largest power of two that fits, overlapping, as min and max allow.
+func (q *rangeAgg) over(lo, hi int) float64 {
+	k := bits.Len(uint(hi-lo)) - 1
+	l := q.levels[k]
+	return q.agg.Combine(l[lo], l[hi-(1<<k)])
 }
 
 // Value returns region r's part p.

@@ -79,6 +79,13 @@ func (e *Experiment) aggregates(m int) (sums, locs []float64, err error) {
 	s.mu.Unlock()
 	nc, nl := len(e.Cnodes), len(e.Locations)
 	acc := newAggregator(e.Metrics[m].Aggregation, nc, nl)
+	if acc.agg != Sum {
+		var release func()
+		if acc.visits, release, err = e.visitsOf(m); err != nil {
+			return nil, nil, err
+		}
+		defer release()
+	}
 	st, canStream := e.loader.(RowStreamer)
 	bst, canBatch := e.loader.(RowBatchStreamer)
 	switch {
@@ -106,21 +113,62 @@ func (e *Experiment) aggregates(m int) (sums, locs []float64, err error) {
 }
 
 // aggregator collects per-cnode and per-location aggregates of one
-// metric's stored rows.
+// metric's stored rows. For a min or max metric only the values of
+// locations that visited the call path count (see visited); a call path
+// that nobody visited keeps the identity in sums, "no value".
 type aggregator struct {
 	agg    Aggregation
 	sums   []float64
 	locs   []float64
-	stored []bool
+	visits RowSource // the experiment's visits, for min and max; may be nil
+	vbuf   []float64
+}
+
+// visitsOf returns, for min or max metric m, the rows of the experiment's
+// visits metric (a stored sum metric named "visits"), which tell which
+// locations visited a call path, read without loading its block; nil when
+// there is none. Call release when done.
+func (e *Experiment) visitsOf(m int) (rows RowSource, release func(), err error) {
+	for i := range e.Metrics {
+		v := &e.Metrics[i]
+		if i != m && v.UniqName == "visits" && v.Aggregation == Sum && v.HasStoredValues() && v.Unavailable == "" {
+			if _, canOpen := e.loader.(RowOpener); !canOpen && !e.Loaded(i) {
+				break // not worth loading a block for: the non-zero rule
+			}
+			return e.Rows(i)
+		}
+	}
+	return nil, func() {}, nil
+}
+
+// visited reports, for min and max aggregation, which locations of row
+// (cnode c's values of a min or max metric) visited the call path: where
+// the visits metric has a row for c, the locations with visits; else
+// (no visits metric, or none recorded for c, as for TAU's atomic events)
+// the locations with a non-zero value, since readers store "no value" as
+// 0. It returns the visits row to test (v[l] != 0), or row itself.
+func visitedBy(visits RowSource, c int, row, buf []float64) ([]float64, error) {
+	if visits != nil && len(buf) == len(row) && visits.HasRow(c) {
+		if err := visits.ReadRow(c, buf); err != nil {
+			return nil, err
+		}
+		if !allZero(buf) {
+			return buf, nil
+		}
+	}
+	return row, nil
 }
 
 func newAggregator(agg Aggregation, nc, nl int) *aggregator {
 	a := &aggregator{agg: agg, sums: make([]float64, nc), locs: make([]float64, nl)}
 	if agg != Sum {
-		a.stored = make([]bool, nc)
 		for l := range a.locs {
 			a.locs[l] = agg.Identity()
 		}
+		for c := range a.sums {
+			a.sums[c] = agg.Identity()
+		}
+		a.vbuf = make([]float64, nl)
 	}
 	return a
 }
@@ -139,13 +187,20 @@ func (a *aggregator) add(c int, r []float64) error {
 		a.sums[c] = acc
 		return nil
 	}
+	vis, err := visitedBy(a.visits, c, r, a.vbuf)
+	if err != nil {
+		return err
+	}
 	acc := a.agg.Identity()
 	for l, v := range r {
-		acc = a.agg.Combine(acc, v)
+		if vis[l] != 0 {
+			acc = a.agg.Combine(acc, v)
+		}
+		// Along the call tree every stored value counts, 0 where the
+		// location did not visit the call path, as in CubeLib.
 		locs[l] = a.agg.Combine(locs[l], v)
 	}
 	a.sums[c] = acc
-	a.stored[c] = true
 	return nil
 }
 
@@ -193,32 +248,33 @@ func (a *aggregator) fits(c int, r []float64) bool {
 	return c >= 0 && c < len(a.sums) && len(r) == len(a.locs)
 }
 
-// finish applies the rules for absent (all-zero) rows of min and max
-// metrics: they count as zeros.
+// finish returns the aggregates. For min and max, a call path without a
+// visited location (an absent row among them) keeps the identity in sums,
+// which CnodeValues shows as 0; along the call tree such a call path
+// counts as 0, so every location's aggregate over all call paths takes a
+// 0 too, as the call pane's total does (and CubeLib's).
 func (a *aggregator) finish() (sums, locs []float64) {
 	if a.agg == Sum {
 		return a.sums, a.locs
 	}
-	absent := false
-	for c, ok := range a.stored {
-		if ok {
-			continue
-		}
-		absent = true
-		if len(a.locs) == 0 {
-			a.sums[c] = a.agg.Identity()
+	id := a.agg.Identity()
+	if slices.Contains(a.sums, id) {
+		for l, v := range a.locs {
+			a.locs[l] = a.agg.Combine(v, 0)
 		}
 	}
-	for l, v := range a.locs {
-		if absent {
-			v = a.agg.Combine(v, 0)
-		}
-		if math.IsInf(v, 0) {
-			v = 0
-		}
-		a.locs[l] = v
-	}
+	noValueToZero(a.locs)
 	return a.sums, a.locs
+}
+
+// noValueToZero replaces "no value" (an infinite identity of min or max)
+// by the 0 that displays show.
+func noValueToZero(v []float64) {
+	for i, x := range v {
+		if math.IsInf(x, 0) {
+			v[i] = 0
+		}
+	}
 }
 
 // CnodeValues returns, for every cnode, its exclusive (own) value of the
@@ -235,6 +291,9 @@ func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
 	}
 	out := make([]float64, len(sums))
 	copy(out, sums)
+	if e.Metrics[ms.Metric].Aggregation != Sum {
+		noValueToZero(out) // a call path nobody visited counts as 0
+	}
 	if !ms.Inclusive {
 		for _, ch := range e.subtracted(ms.Metric) {
 			cs, err := e.cnodeSums(ch)
@@ -335,8 +394,21 @@ func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error
 }
 
 func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
+	out, err := e.locationAggregateRaw(m, cnodes)
+	if err == nil && e.Metrics[m].Aggregation != Sum {
+		noValueToZero(out)
+	}
+	return out, err
+}
+
+// locationAggregateRaw is locationAggregate with "no value" of min and max
+// metrics (a location that visited none of the cnodes) kept as the
+// identity, for aggregation over the system tree.
+func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error) {
+	agg := e.Metrics[m].Aggregation
 	if len(cnodes) == len(e.Cnodes) && len(cnodes) > 0 {
-		// Every cnode (each listed once): the cached per-location totals.
+		// Every cnode (each listed once): the cached per-location totals
+		// (for min and max a location that visited nothing has 0 there).
 		_, locs, err := e.aggregates(m)
 		if err != nil {
 			return nil, err
@@ -347,45 +419,63 @@ func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	agg := e.Metrics[m].Aggregation
 	out := make([]float64, b.NumLocations())
+	var visits RowSource
+	var vbuf []float64
 	if agg != Sum {
 		for l := range out {
 			out[l] = agg.Identity()
 		}
+		var release func()
+		if visits, release, err = e.visitsOf(m); err != nil {
+			return nil, err
+		}
+		defer release()
+		vbuf = make([]float64, b.NumLocations())
 	}
 	var buf []float64
 	if b.OnDemand() {
 		buf = make([]float64, b.NumLocations())
+	}
+	var visitedAny []bool // per location: visited one of the cnodes
+	if agg != Sum {
+		visitedAny = make([]bool, len(out))
 	}
 	for _, c := range cnodes {
 		r, ok, err := b.ReadRow(c, buf)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			if agg != Sum {
-				for l := range out {
-					out[l] = agg.Combine(out[l], 0)
-				}
-			}
-			continue
-		}
 		if agg == Sum {
 			for l, v := range r {
 				out[l] += v
 			}
-		} else {
-			for l, v := range r {
-				out[l] = agg.Combine(out[l], v)
+			continue
+		}
+		if !ok {
+			// All zero: along the call tree it counts as 0.
+			for l := range out {
+				out[l] = agg.Combine(out[l], 0)
+			}
+			continue
+		}
+		vis, err := visitedBy(visits, c, r, vbuf)
+		if err != nil {
+			return nil, err
+		}
+		for l, v := range r {
+			// Every stored value counts along the call tree (0 where l
+			// did not visit c, as in CubeLib), but a location that
+			// visited none of the cnodes has no value.
+			out[l] = agg.Combine(out[l], v)
+			if vis[l] != 0 {
+				visitedAny[l] = true
 			}
 		}
 	}
-	if agg != Sum {
-		for l, v := range out {
-			if math.IsInf(v, 0) {
-				out[l] = 0
-			}
+	for l, ok := range visitedAny {
+		if !ok {
+			out[l] = agg.Identity()
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package numfmt
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -183,36 +184,44 @@ func (f Format) IsZero(v float64) bool { return v == 0 || math.Abs(v) < f.ZeroTh
 // they read back. Values of integer metrics (integer true) print without decimals
 // wherever they are integral after rounding, except in scientific form.
 func (f Format) Format(v float64, integer bool) string {
+	var buf [32]byte
+	return string(f.AppendFormat(buf[:0], v, integer))
+}
+
+// AppendFormat appends v as Format prints it to dst and returns the
+// extended buffer; with room in dst it allocates nothing (scientific and
+// engineering forms aside), for writers of many numbers such as dump.
+func (f Format) AppendFormat(dst []byte, v float64, integer bool) []byte {
 	if f.Notation == Exact && (math.IsNaN(v) || math.IsInf(v, 0)) {
-		return strconv.FormatFloat(v, 'g', -1, 64) // NaN, +Inf, -Inf read back
+		return strconv.AppendFloat(dst, v, 'g', -1, 64) // NaN, +Inf, -Inf read back
 	}
 	switch {
 	case math.IsNaN(v) && f.NaN != "":
-		return f.NaN
+		return append(dst, f.NaN...)
 	case math.IsNaN(v):
-		return "-"
+		return append(dst, '-')
 	case math.IsInf(v, 1):
-		return "inf"
+		return append(dst, "inf"...)
 	case math.IsInf(v, -1):
-		return "-inf"
+		return append(dst, "-inf"...)
 	}
 	if f.IsZero(v) {
 		v = 0 // also turns −0 into 0
 	}
 	switch f.Notation {
 	case Significant:
-		return f.significant(v, integer)
+		return f.significant(dst, v, integer)
 	case Exact:
-		return f.exact(v)
+		return f.exact(dst, v)
 	case Rounded:
-		return f.rounded(v, integer)
+		return f.rounded(dst, v, integer)
 	case Engineering:
 		if f.sci(v) {
-			return engineering(v, max(f.Decimals, 0))
+			return append(dst, engineering(v, max(f.Decimals, 0))...)
 		}
 	default:
 		if f.sci(v) {
-			return scientific(v, max(f.Decimals, 0))
+			return append(dst, scientific(v, max(f.Decimals, 0))...)
 		}
 	}
 	if integer {
@@ -220,36 +229,36 @@ func (f Format) Format(v float64, integer bool) string {
 		if r == 0 {
 			r = 0 // no "-0"
 		}
-		return f.group(strconv.FormatFloat(r, 'f', 0, 64))
+		return f.group(dst, strconv.AppendFloat(dst, r, 'f', 0, 64))
 	}
-	return f.group(strconv.FormatFloat(v, 'f', max(f.Decimals, 0), 64))
+	return f.group(dst, strconv.AppendFloat(dst, v, 'f', max(f.Decimals, 0), 64))
 }
 
 func (f Format) sci(v float64) bool {
 	return f.SciFrom > 0 && math.Abs(v) >= math.Pow(10, float64(f.SciFrom))
 }
 
-func (f Format) significant(v float64, integer bool) string {
+func (f Format) significant(dst []byte, v float64, integer bool) []byte {
 	if v == 0 {
-		return "0"
+		return append(dst, '0')
 	}
 	if integer && v == math.Trunc(v) && math.Abs(v) < 1e21 {
-		return f.group(strconv.FormatFloat(v, 'f', 0, 64))
+		return f.group(dst, strconv.AppendFloat(dst, v, 'f', 0, 64))
 	}
 	d := f.Digits
 	if d <= 0 {
 		d = 6
 	}
-	s := strconv.FormatFloat(v, 'g', d, 64)
-	if strings.ContainsAny(s, "e") {
-		return s
+	out := strconv.AppendFloat(dst, v, 'g', d, 64)
+	if bytes.IndexByte(out[len(dst):], 'e') >= 0 {
+		return out
 	}
-	return f.group(s)
+	return f.group(dst, out)
 }
 
-func (f Format) rounded(v float64, integer bool) string {
+func (f Format) rounded(dst []byte, v float64, integer bool) []byte {
 	if v == 0 {
-		return "0"
+		return append(dst, '0')
 	}
 	d := f.Digits
 	if d <= 0 {
@@ -257,20 +266,36 @@ func (f Format) rounded(v float64, integer bool) string {
 	}
 	a := math.Abs(v)
 	if a < 1e-4 || a >= 1e15 {
-		return scientific(v, d-1)
+		return append(dst, scientific(v, d-1)...)
 	}
 	if integer && v == math.Trunc(v) {
-		return f.group(strconv.FormatFloat(v, 'f', 0, 64))
+		return f.group(dst, strconv.AppendFloat(dst, v, 'f', 0, 64))
 	}
 	// Decimals that make d significant digits; none for |v| ≥ 10^(d−1).
 	dec := max(d-1-int(math.Floor(math.Log10(a))), 0)
-	s := strconv.FormatFloat(v, 'f', dec, 64)
+	out := strconv.AppendFloat(dst, v, 'f', dec, 64)
 	// Rounding may carry into a new digit (9.9996 → 10.000): one decimal
 	// fewer keeps d digits.
-	if dec > 0 && len(strings.TrimLeft(strings.Replace(s, ".", "", 1), "-0")) > d {
-		s = strconv.FormatFloat(v, 'f', dec-1, 64)
+	if dec > 0 && digits(out[len(dst):]) > d {
+		out = strconv.AppendFloat(dst, v, 'f', dec-1, 64)
 	}
-	return f.group(s)
+	return f.group(dst, out)
+}
+
+// digits counts the digits of a plain decimal number after its leading
+// zeros (and sign).
+func digits(s []byte) int {
+	n, lead := 0, true
+	for _, c := range s {
+		switch {
+		case c == '-' || c == '.':
+		case lead && c == '0':
+		default:
+			lead = false
+			n++
+		}
+	}
+	return n
 }
 
 // Percent writes part as a percentage of whole with one decimal ("12.3"),
@@ -287,18 +312,18 @@ func Percent(part, whole float64) string {
 	return s
 }
 
-func (f Format) exact(v float64) string {
+func (f Format) exact(dst []byte, v float64) []byte {
 	if v == 0 {
-		return "0"
+		return append(dst, '0')
 	}
 	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
-		return f.group(strconv.FormatFloat(v, 'f', 0, 64))
+		return f.group(dst, strconv.AppendFloat(dst, v, 'f', 0, 64))
 	}
-	s := strconv.FormatFloat(v, 'g', -1, 64)
-	if strings.ContainsAny(s, "e") {
-		return s
+	out := strconv.AppendFloat(dst, v, 'g', -1, 64)
+	if bytes.IndexByte(out[len(dst):], 'e') >= 0 {
+		return out
 	}
-	return f.group(s)
+	return f.group(dst, out)
 }
 
 // scientific writes v with dec decimals and a short exponent: 1.23e4.
@@ -330,35 +355,43 @@ func engineering(v float64, dec int) string {
 	return s + "e" + strconv.Itoa(exp)
 }
 
-// group inserts thousands separators into the integer part of a plain
-// decimal number when f.Thousands is set.
-func (f Format) group(s string) string {
+// group inserts thousands separators into the integer part of the plain
+// decimal number that out holds after dst when f.Thousands is set.
+func (f Format) group(dst, out []byte) []byte {
 	if !f.Thousands {
-		return s
+		return out
 	}
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
+	num := out[len(dst):]
+	neg := len(num) > 0 && num[0] == '-'
+	if neg {
+		num = num[1:]
 	}
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	if len(intPart) <= 3 {
-		return sign + s
+	intLen := bytes.IndexByte(num, '.')
+	if intLen < 0 {
+		intLen = len(num)
 	}
-	var b strings.Builder
-	b.WriteString(sign)
-	lead := len(intPart) % 3
-	if lead > 0 {
-		b.WriteString(intPart[:lead])
+	if intLen <= 3 {
+		return out
 	}
-	for i := lead; i < len(intPart); i += 3 {
-		if b.Len() > len(sign) {
-			b.WriteByte(',')
+	commas := (intLen - 1) / 3
+	out = append(out, make([]byte, commas)...) // room, without a new array when there is capacity
+	num = out[len(out)-commas-len(num) : len(out)-commas]
+	// Move from the end: fraction, then groups of three digits.
+	w := len(out)
+	r := len(num)
+	for r > intLen {
+		r--
+		w--
+		out[w] = num[r]
+	}
+	for k := 0; r > 0; k++ {
+		if k > 0 && k%3 == 0 {
+			w--
+			out[w] = ','
 		}
-		b.WriteString(intPart[i : i+3])
+		r--
+		w--
+		out[w] = num[r]
 	}
-	if hasFrac {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
+	return out
 }

@@ -3,6 +3,7 @@ package numfmt
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -316,5 +317,36 @@ func TestStyles(t *testing.T) {
 		if got := StyleFormat(tt.style, tt.decimals); got != tt.want {
 			t.Errorf("StyleFormat(%d, %d) = %+v, want %+v", tt.style, tt.decimals, got, tt.want)
 		}
+	}
+}
+
+// TestAppendFormatAllocatesNothing: writers of many numbers (dump) format
+// into their own buffer without an allocation per number, and get what
+// Format returns.
+func TestAppendFormatAllocatesNothing(t *testing.T) {
+	values := []float64{0, 1, -1, 0.1, 1234567.891, -98765432.1, 3.14159e-9, 6.02e23, 42, 1e21, -0.5}
+	for _, f := range []Format{RoundTrip(), Cube(), Precise(), Brief(), Grouped(), {Notation: Exact, Thousands: true}} {
+		buf := make([]byte, 0, 64)
+		for _, v := range values {
+			for _, integer := range []bool{false, true} {
+				if got, want := string(f.AppendFormat(buf[:0], v, integer)), f.Format(v, integer); got != want {
+					t.Errorf("%+v: AppendFormat(%v) = %q, Format %q", f, v, got, want)
+				}
+			}
+		}
+		if f.Notation == Fixed && f.SciFrom > 0 || f.Notation == Rounded {
+			continue // scientific forms may allocate
+		}
+		allocs := testing.AllocsPerRun(100, func() {
+			for _, v := range values[:5] {
+				buf = f.AppendFormat(buf[:0], v, false)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%+v: %v allocations per 5 numbers", f, allocs)
+		}
+	}
+	if got := string(Grouped().AppendFormat([]byte("x="), -1234567.5, false)); !strings.HasPrefix(got, "x=-1,234,567") {
+		t.Errorf("grouping after a prefix: %q", got)
 	}
 }

@@ -20,6 +20,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v callgrind_annotate >/dev/null || need+=(valgrind)
   # binutils' gprof writes the reports the gprof importer is tested against
   command -v gprof >/dev/null || need+=(binutils)
+  # perf record and perf report give the perf script reader's reference
+  command -v perf >/dev/null || need+=(linux-perf)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""

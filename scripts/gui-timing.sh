@@ -3,6 +3,7 @@
 # selection, under Xvfb.
 #
 #   scripts/gui-timing.sh FILE [SELECTIONS]
+#   scripts/gui-timing.sh --summary LOG   # mean and max of a log's selection times
 #
 # Starts cubeview on FILE in a real X window (Xvfb, software OpenGL) with
 # $CUBEVIEW_TIMING set, so the window logs wall-clock times: when it first
@@ -13,6 +14,15 @@
 # the root and its first child (Down, Up, …) SELECTIONS times (default 10).
 # Needs Xvfb and xdotool (installed with apt-get when missing).
 set -euo pipefail
+# summary LOG: the selection times' mean and max, compared as numbers
+# ("selected 12.3ms" lines; a string comparison would rank 9.5 above 12.3).
+summary() {
+	awk '/ selected /{v=$3; sub("ms$","",v); v+=0; s+=v; if (n==0 || v>m) m=v; n++} END{if (n) printf "  mean %.1f ms, max %.1f ms over %d\n", s/n, m, n}' "$1"
+}
+if [ "${1:-}" = --summary ]; then
+	summary "${2:?usage: scripts/gui-timing.sh --summary LOG}"
+	exit 0
+fi
 cd "$(dirname "$0")/.."
 file=${1:?usage: scripts/gui-timing.sh FILE [SELECTIONS]}
 n=${2:-10}
@@ -76,4 +86,4 @@ for i in $(seq "$n"); do
 done
 echo "selection changes (event to painted window):"
 awk '/ selected /{print "  " $3}' "$log"
-awk '/ selected /{v=$3; sub("ms","",v); s+=v; if (v>m) m=v; n++} END{if (n) printf "  mean %.1f ms, max %.1f ms over %d\n", s/n, m, n}' "$log"
+summary "$log"

@@ -24,6 +24,9 @@ type cubexArchive struct {
 	closer  io.Closer // closed once every metric's data are loaded; may be nil
 	closed  bool      // closer was closed
 	members map[string]tarMember
+	// unterminated is where the archive ends without tar's end-of-archive
+	// blocks, -1 when it has them: it may have been cut after a member.
+	unterminated int64
 }
 
 // indexArchive lists the members of the .cubex archive in r.
@@ -31,14 +34,14 @@ func indexArchive(r io.ReaderAt, size int64, name string, closer io.Closer) (*cu
 	if size == 0 {
 		return nil, fmt.Errorf("%s: empty file", name)
 	}
-	members, err := readTarIndex(r, size)
+	members, unterminated, err := readTarArchive(r, size)
 	if err != nil {
 		if errors.Is(err, errNotTar) {
 			return nil, fmt.Errorf("%s: not a .cubex file: %w", name, err)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &cubexArchive{name: name, r: r, closer: closer, members: members}, nil
+	return &cubexArchive{name: name, r: r, closer: closer, members: members, unterminated: unterminated}, nil
 }
 
 // anchor returns a reader of anchor.xml, decompressing it when the
@@ -95,6 +98,7 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 		return fmt.Errorf("%s: %w", a.name, err)
 	}
 	nc, nl := len(e.Cnodes), len(e.Locations)
+	var missing []string // metrics without members in an archive that may be cut
 	for m := range e.Metrics {
 		met := &e.Metrics[m]
 		if !met.HasStoredValues() {
@@ -110,11 +114,14 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 		data, hasData := a.members[id+".data"]
 		switch {
 		case !hasIndex && !hasData:
+			if a.unterminated >= 0 {
+				missing = append(missing, strconv.Quote(met.UniqName))
+			}
 			continue // nothing stored: all zero
 		case !hasIndex:
-			return fmt.Errorf("%s: metric %q has %s.data but no %s.index", a.name, met.UniqName, id, id)
+			return fmt.Errorf("%s: %smetric %q has %s.data but no %s.index", a.name, a.cut(), met.UniqName, id, id)
 		case !hasData:
-			return fmt.Errorf("%s: metric %q has %s.index but no %s.data", a.name, met.UniqName, id, id)
+			return fmt.Errorf("%s: %smetric %q has %s.index but no %s.data", a.name, a.cut(), met.UniqName, id, id)
 		}
 		head := make([]byte, min(index.size, int64(indexHeaderSize+4)))
 		if _, err := a.r.ReadAt(head, index.offset); err != nil {
@@ -142,11 +149,33 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 		ld.metrics[m] = md
 		ld.pending++
 	}
+	if a.unterminated >= 0 {
+		// Writers end an archive with zero blocks; one that ends without
+		// them after the last member may have been cut there, and metrics
+		// without members may be the ones cut off.
+		if len(missing) > 0 {
+			names := missing
+			if len(names) > 5 {
+				names = append(names[:5:5], "…")
+			}
+			return fmt.Errorf("%s: %s%d metrics have no data members (ID.index, ID.data): %s",
+				a.name, a.cut(), len(missing), strings.Join(names, ", "))
+		}
+		e.Warnings = append(e.Warnings, fmt.Sprintf("the archive ends at byte %d without tar's end-of-archive blocks; every metric's data are there, but the file may have been cut", a.unterminated))
+	}
 	if ld.pending == 0 {
 		a.close()
 	}
 	e.SetLoader(ld)
 	return nil
+}
+
+// cut says, for a message, that the archive may have been cut.
+func (a *cubexArchive) cut() string {
+	if a.unterminated < 0 {
+		return ""
+	}
+	return fmt.Sprintf("truncated (the archive ends at byte %d without tar's end-of-archive blocks): ", a.unterminated)
 }
 
 func (a *cubexArchive) close() {
@@ -392,11 +421,6 @@ func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, er
 			for _, ch := range e.Cnodes[c].Children {
 				for l, v := range b.Row(ch) {
 					own[l] -= v
-				}
-			}
-			if unsignedKind(md.layout.kind) {
-				for l, v := range own {
-					own[l] = max(v, 0)
 				}
 			}
 		}

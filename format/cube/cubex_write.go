@@ -60,11 +60,18 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 		if err != nil {
 			return nil, err
 		}
+		// A block read row by row from its file keeps the first read
+		// error (Block.Err) and yields zeros: every pass below checks it,
+		// so a damaged or truncated input never becomes zeros written.
+		src := b
 		enum := deep
 		inclusive := opt.inclusive != nil && opt.inclusive(m)
 		var incl *model.Block
 		if !inclusive && kind != elemFloat64 && met.Aggregation == model.Sum {
 			if err := checkFit(e, met, b, kind); err != nil {
+				if rerr := src.Err(); rerr != nil {
+					return nil, rerr
+				}
 				incl = callInclusiveBlock(e, b, met.Aggregation)
 				if inclErr := checkFit(e, met, incl, kind); inclErr != nil {
 					return nil, fmt.Errorf("%w; nor do the call-tree inclusive values fit: %w", err, inclErr)
@@ -80,6 +87,9 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 			if incl == nil {
 				incl = callInclusiveBlock(e, b, met.Aggregation)
 			}
+			if err := src.Err(); err != nil {
+				return nil, err
+			}
 			b = incl
 			inclusiveMetrics = append(inclusiveMetrics, m)
 		}
@@ -89,6 +99,9 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 			if opt.dense || (r != nil && (opt.keepZeroRows || !cubexZeroRow(r))) {
 				rows = append(rows, k)
 			}
+		}
+		if err := src.Err(); err != nil {
+			return nil, err
 		}
 		order := byteOrder(binary.LittleEndian)
 		if opt.bigEndian {
@@ -114,6 +127,9 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 				return nil, err
 			}
 		} else if err := enc.writeRows(tw, b, enum, rows); err != nil {
+			return nil, err
+		}
+		if err := src.Err(); err != nil {
 			return nil, err
 		}
 		index := encodeIndex(order, opt.dense, rows)
@@ -197,9 +213,13 @@ func (enc *rowEncoder) appendRow(buf []byte, row []float64, c int) ([]byte, erro
 func (enc *rowEncoder) writeRows(w io.Writer, b *model.Block, enum, rows []int) error {
 	buf := make([]byte, 0, decodeChunk+len(enc.cols)*enc.kind.size())
 	buf = append(buf, dataMarker...)
+	vals := make([]float64, b.NumLocations())
 	for _, k := range rows {
-		var err error
-		if buf, err = enc.appendRow(buf, b.Row(enum[k]), enum[k]); err != nil {
+		row, _, err := b.ReadRow(enum[k], vals)
+		if err != nil {
+			return err
+		}
+		if buf, err = enc.appendRow(buf, row, enum[k]); err != nil {
 			return err
 		}
 		if len(buf) >= decodeChunk {
@@ -220,9 +240,13 @@ func compressRows(enc *rowEncoder, b *model.Block, enum, rows []int) ([]byte, er
 	var index []byte
 	var row []byte
 	rowBytes := uint64(len(enc.cols) * enc.kind.size())
+	vals := make([]float64, b.NumLocations())
 	for i, k := range rows {
-		var err error
-		if row, err = enc.appendRow(row[:0], b.Row(enum[k]), enum[k]); err != nil {
+		r, _, err := b.ReadRow(enum[k], vals)
+		if err != nil {
+			return nil, err
+		}
+		if row, err = enc.appendRow(row[:0], r, enum[k]); err != nil {
 			return nil, err
 		}
 		start := blocks.Len()

@@ -28,7 +28,8 @@ func ReadCubexStream(r io.Reader, name string) (*model.Experiment, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	closer := removeOnClose(spool)
-	members, err := spoolTar(r, spool, func(member string) bool { return cubexMember.MatchString(member) })
+	var unterminated int64
+	members, err := spoolTar(r, spool, func(member string) bool { return cubexMember.MatchString(member) }, &unterminated)
 	if err != nil {
 		closer.Close()
 		if errors.Is(err, errNotTar) {
@@ -36,7 +37,7 @@ func ReadCubexStream(r io.Reader, name string) (*model.Experiment, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	a := &cubexArchive{name: name, r: spool, closer: closer, members: members}
+	a := &cubexArchive{name: name, r: spool, closer: closer, members: members, unterminated: unterminated}
 	e, err := a.read()
 	if err != nil {
 		a.close()
@@ -66,8 +67,10 @@ func (c closerFunc) Close() error { return c() }
 // spoolTar reads the tar archive in r sequentially, copying the members
 // keep accepts to dst and skipping the others, and returns where each
 // kept member lies in dst. Headers are read as readTarIndex reads them,
-// without insisting on correct checksums.
-func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool) (map[string]tarMember, error) {
+// without insisting on correct checksums. *unterminated is set as
+// readTarArchive returns it.
+func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool, unterminated *int64) (map[string]tarMember, error) {
+	*unterminated = -1
 	members := map[string]tarMember{}
 	var hdr [tarBlock]byte
 	var longName string
@@ -77,7 +80,8 @@ func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool) (map[stri
 		n, err := io.ReadFull(r, hdr[:])
 		if err != nil {
 			if n == 0 && errors.Is(err, io.EOF) && off > 0 {
-				return members, nil // end of archive without zero blocks
+				*unterminated = off // end of archive without zero blocks
+				return members, nil
 			}
 			if off == 0 {
 				return nil, errNotTar

@@ -33,6 +33,21 @@ var errNotTar = errors.New("not a tar archive")
 // 4.8 writes every checksum 32 too low, so a header whose other fields are
 // sane is accepted. A later member with the same name replaces an earlier one.
 func readTarIndex(r io.ReaderAt, size int64) (map[string]tarMember, error) {
+	members, _, err := readTarArchive(r, size)
+	return members, err
+}
+
+// readTarArchive is readTarIndex that also returns where an archive
+// without tar's end-of-archive blocks ends (-1 when it has them): such an
+// archive may have been cut at a member boundary, which a reader must
+// check against what it expects to find.
+func readTarArchive(r io.ReaderAt, size int64) (members map[string]tarMember, unterminated int64, err error) {
+	members, err = walkTar(r, size, &unterminated)
+	return members, unterminated, err
+}
+
+func walkTar(r io.ReaderAt, size int64, unterminated *int64) (map[string]tarMember, error) {
+	*unterminated = -1
 	members := map[string]tarMember{}
 	var hdr [tarBlock]byte
 	var longName string
@@ -40,7 +55,8 @@ func readTarIndex(r io.ReaderAt, size int64) (map[string]tarMember, error) {
 	for off := int64(0); ; {
 		if off+tarBlock > size {
 			if off == size && off > 0 {
-				return members, nil // end of archive without zero blocks
+				*unterminated = off // end of archive without zero blocks
+				return members, nil
 			}
 			if off == 0 {
 				return nil, errNotTar

@@ -987,7 +987,7 @@ func (p *domParser) domSeverity() error {
 				if metric < 0 {
 					continue
 				}
-				if err := acc.addRow(cnode, text, colOf); err != nil {
+				if _, err := acc.addRow(cnode, text, colOf); err != nil {
 					return fmt.Errorf("line %d: metric id %d, cnode id %d: %w", p.domLine(), metricID, cnodeID, err)
 				}
 			case inMatrix:

@@ -64,14 +64,19 @@ func readXMLDoc(r io.Reader) (*xmlDoc, error) {
 		}
 		return nil, err
 	}
-	var src io.Reader = br
+	var src io.Reader = br // a *bufio.Reader
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		defer zr.Close()
-		src = &inflateGuard{r: zr, in: cr}
+		src = bufio.NewReaderSize(&inflateGuard{r: zr, in: cr}, 64<<10)
+	}
+	// A UTF-8 byte-order mark, which some editors and Windows tools
+	// write, says nothing more than the XML declaration does.
+	if bom, _ := src.(*bufio.Reader).Peek(3); string(bom) == "\xef\xbb\xbf" {
+		src.(*bufio.Reader).Discard(3)
 	}
 	p := &xmlParser{s: newXMLScanner(src)}
 	return p.parse()

@@ -763,3 +763,48 @@ func TestScannerBareAttributes(t *testing.T) {
 		t.Errorf("error %v, want boom", err)
 	}
 }
+
+// TestReadXMLShortRowWarns: a row with fewer values than threads reads
+// as CubeLib reads it (the last threads zero), with a warning naming the
+// line, metric and cnode, since a value left out in the middle shifts
+// the later threads' values; full rows give no warning.
+func TestReadXMLShortRowWarns(t *testing.T) {
+	full, err := ReadXML(strings.NewReader(xmlMinimal("", `<matrix metricId="0"><row cnodeId="0">1 2</row></matrix>`)), "full.cube")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Warnings) != 0 {
+		t.Errorf("full rows: warnings %q", full.Warnings)
+	}
+	e, err := ReadXML(strings.NewReader(xmlMinimal("", `<matrix metricId="0">
+<row cnodeId="0">5</row></matrix>`)), "short.cube")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := e.Block(0)
+	if b.Value(0, 0) != 5 || b.Value(0, 1) != 0 {
+		t.Errorf("row %v, want [5 0]", b.Row(0))
+	}
+	w := strings.Join(e.Warnings, "\n")
+	for _, want := range []string{"line 9", "metric id 0, cnode id 0", "1 values for 2 threads", "1 rows"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q does not say %q", w, want)
+		}
+	}
+}
+
+// TestReadXMLByteOrderMark: a UTF-8 byte-order mark before the XML
+// declaration, plain or inside gzip, reads like the file without it.
+func TestReadXMLByteOrderMark(t *testing.T) {
+	doc := xmlMinimal("", `<matrix metricId="0"><row cnodeId="0">1 2</row></matrix>`)
+	bom := "\xef\xbb\xbf" + doc
+	for name, input := range map[string]string{"plain": bom, "gzip": string(xmlGzip(t, []byte(bom)))} {
+		e, err := ReadXML(strings.NewReader(input), "bom.cube")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b, _ := e.Block(0); b.Value(0, 1) != 2 {
+			t.Errorf("%s: row %v", name, b.Row(0))
+		}
+	}
+}

@@ -47,6 +47,7 @@ func (p *xmlParser) severity() error {
 	inMatrix, inRow := false, false
 	cnode, cnodeID := -1, 0
 	var text []byte
+	short, firstShort := 0, "" // rows with fewer values than threads
 	sc.rawText = true
 	defer func() { sc.rawText = false }()
 	for {
@@ -129,8 +130,16 @@ func (p *xmlParser) severity() error {
 				if metric < 0 {
 					continue
 				}
-				if err := acc.addRow(cnode, text, colOf); err != nil {
+				n, err := acc.addRow(cnode, text, colOf)
+				if err != nil {
 					return fmt.Errorf("line %d: metric id %d, cnode id %d: %w", p.line(), metricID, cnodeID, err)
+				}
+				if n > 0 && n < nl {
+					if short == 0 {
+						firstShort = fmt.Sprintf("line %d: metric id %d, cnode id %d: the row has %d values for %d threads",
+							p.line(), metricID, cnodeID, n, nl)
+					}
+					short++
 				}
 			case inMatrix:
 				inMatrix = false
@@ -138,6 +147,12 @@ func (p *xmlParser) severity() error {
 					b.blocks[metric] = acc.flush(b.blocks[metric], len(e.Cnodes))
 				}
 			default: // </severity>
+				if short > 0 {
+					// CubeLib reads the missing values as zeros, and so do we;
+					// but a value left out in the middle of a row shifts the
+					// later threads' values, so the reader must know.
+					e.Warnings = append(e.Warnings, fmt.Sprintf("%s; %d rows hold fewer values than threads, read as zeros for the last threads (if a value is missing in the middle, the later threads' values are shifted)", firstShort, short))
+				}
 				return nil
 			}
 		}
@@ -163,14 +178,15 @@ type matrixAcc struct {
 	tmp    []float64
 }
 
-// addRow parses one row's values into the arena. A second row for the
-// same cnode overwrites the first one's values where it is non-zero, as
-// the CUBE tools do.
-func (a *matrixAcc) addRow(cnode int, text []byte, colOf []int) error {
+// addRow parses one row's values into the arena and returns how many it
+// holds. A second row for the same cnode overwrites the first one's
+// values where it is non-zero, as the CUBE tools do.
+func (a *matrixAcc) addRow(cnode int, text []byte, colOf []int) (int, error) {
 	if k := a.rowAt[cnode]; k > 0 {
 		a.tmp = zeroed(a.tmp[:0], a.nl)
-		if _, err := parseRow(text, a.tmp, colOf); err != nil {
-			return err
+		_, n, err := parseRow(text, a.tmp, colOf)
+		if err != nil {
+			return n, err
 		}
 		dst := a.arena[int(k-1)*a.nl : int(k)*a.nl]
 		for l, v := range a.tmp {
@@ -178,21 +194,21 @@ func (a *matrixAcc) addRow(cnode int, text []byte, colOf []int) error {
 				dst[l] = v
 			}
 		}
-		return nil
+		return n, nil
 	}
 	off := len(a.arena)
 	a.arena = zeroed(a.arena[:off:cap(a.arena)], off+a.nl)
-	nonzero, err := parseRow(text, a.arena[off:], colOf)
+	nonzero, n, err := parseRow(text, a.arena[off:], colOf)
 	if err != nil {
-		return err
+		return n, err
 	}
 	if !nonzero {
 		a.arena = a.arena[:off]
-		return nil
+		return n, nil
 	}
 	a.cnodes = append(a.cnodes, cnode)
 	a.rowAt[cnode] = int32(len(a.cnodes))
-	return nil
+	return n, nil
 }
 
 // zeroed extends s to length n, zeroing the new tail (all of it when
@@ -239,8 +255,9 @@ func (a *matrixAcc) flush(blk *model.Block, ncnodes int) *model.Block {
 var errTooManyValues = errors.New("more values than threads")
 
 // parseRow parses whitespace-separated numbers; value i goes to column
-// colOf[i] of dst. It reports whether any value is non-zero.
-func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
+// colOf[i] of dst. It reports whether any value is non-zero and how many
+// values the row holds.
+func parseRow(text []byte, dst []float64, colOf []int) (bool, int, error) {
 	nonzero := false
 	n := 0
 	for i := 0; i < len(text); {
@@ -249,7 +266,7 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 			continue
 		}
 		if n >= len(colOf) {
-			return false, fmt.Errorf("%w: the row has more than %d values", errTooManyValues, len(colOf))
+			return false, n, fmt.Errorf("%w: the row has more than %d values", errTooManyValues, len(colOf))
 		}
 		// Plain integers (most values of counting metrics) first.
 		j, u := i, uint64(0)
@@ -277,13 +294,13 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 			var err error
 			v, err = strconv.ParseFloat(string(text[i:j]), 64)
 			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return false, fmt.Errorf("value %d: %q is not a number", n, clip(string(text[i:j])))
+				return false, n, fmt.Errorf("value %d: %q is not a number", n, clip(string(text[i:j])))
 			}
 		}
 		if v != 0 {
 			col := colOf[n]
 			if col < 0 {
-				return false, fmt.Errorf("value %d is %v but no thread has Id %d", n, v, n)
+				return false, n, fmt.Errorf("value %d is %v but no thread has Id %d", n, v, n)
 			}
 			dst[col] = v
 			nonzero = true
@@ -291,7 +308,7 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, error) {
 		n++
 		i = j
 	}
-	return nonzero, nil
+	return nonzero, n, nil
 }
 
 // exactPow10 are the powers of ten that float64 holds exactly.

@@ -609,6 +609,10 @@ func (x *xmlWriter) severity() error {
 		if opened {
 			x.s("    </matrix>\n")
 		}
+		// An on-demand block yields zeros for rows it failed to read.
+		if err := b.Err(); err != nil {
+			return err
+		}
 	}
 	x.s("  </severity>\n")
 	return nil

@@ -2,6 +2,7 @@ package mpip
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -56,10 +57,14 @@ func (rep *report) metrics() []metric {
 	return ms
 }
 
-// experiment builds: a root for the program holding each task's AppTime,
-// under it one node per MPI operation, and under each operation the call
-// sites' stacks, innermost frame first; a call site's values sit on its
-// outermost frame.
+// experiment builds: a root for the program holding each task's AppTime;
+// under it each call site's stack from its outermost recorded frame to
+// the function that calls MPI, each frame's cnode carrying the file and
+// line (or address) of the call it makes; and below the innermost frame
+// the MPI operation, one cnode per call site, which holds the call
+// site's values — MPI time belongs to the MPI function, and two call
+// sites of one operation stay two call paths even where their stacks
+// look alike.
 func (rep *report) experiment(name string) (*model.Experiment, error) {
 	e := &model.Experiment{Format: "mpiP report"}
 	version, _ := attrValue(rep.header, "mpiP Version")
@@ -89,45 +94,53 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 		return r
 	}
 	program := "program"
-	if cmd, ok := attrValue(rep.header, "mpiP Command"); ok && cmd != "" {
+	if cmd, ok := attrValue(rep.header, "mpiP Command"); ok && len(strings.Fields(cmd)) > 0 {
 		program = path.Base(strings.Fields(cmd)[0])
 	}
 	rootRegion := region(program, "", "user", "function")
 
-	// Call tree.
+	// Call tree. A cnode is keyed by its parent, region and call site; an
+	// MPI operation's cnode also by its call site id.
 	type childKey struct {
-		parent, region, line int
-		file, address        string
+		parent, region, line, site int
+		file, address              string
 	}
 	children := map[childKey]int{}
-	cnode := func(parent, reg int, file, address string, line int) int {
-		k := childKey{parent, reg, line, file, address}
+	cnode := func(k childKey) int {
 		if c, ok := children[k]; ok {
 			return c
 		}
 		c := len(e.Cnodes)
-		cn := model.Cnode{ID: c, Region: reg, Parent: parent, CallFile: file, CallLine: line}
-		if address != "" {
-			cn.Attrs = []model.Attr{{Key: "address", Value: address}}
+		cn := model.Cnode{ID: c, Region: k.region, Parent: k.parent, CallFile: k.file, CallLine: k.line}
+		if k.address != "" {
+			cn.Attrs = []model.Attr{{Key: "call address", Value: k.address}}
 		}
 		e.Cnodes = append(e.Cnodes, cn)
 		children[k] = c
 		return c
 	}
-	root := cnode(-1, rootRegion, "", "", -1)
+	root := cnode(childKey{parent: -1, region: rootRegion, line: -1})
 	siteCnode := map[int]int{}
 	ids := slices.Clone(rep.siteList)
 	slices.Sort(ids)
 	for _, id := range ids {
 		s := rep.sites[id]
+		// Outermost frame first; each frame's cnode has the call site
+		// of the call into it, which its caller's row records.
+		c := root
+		at := frame{line: -1}
+		for i := len(s.frames) - 1; i >= 0; i-- {
+			fr := s.frames[i]
+			c = cnode(childKey{parent: c, region: region(fr.function, fr.file, "user", "function"),
+				file: at.file, line: at.line, address: at.address})
+			at = fr
+		}
 		role := "function"
 		if s.call == "Barrier" {
 			role = "barrier"
 		}
-		c := cnode(root, region("MPI_"+s.call, "", "mpi", role), "", "", -1)
-		for _, fr := range s.frames {
-			c = cnode(c, region(fr.function, fr.file, "user", "function"), fr.file, fr.address, fr.line)
-		}
+		c = cnode(childKey{parent: c, region: region("MPI_"+s.call, "", "mpi", role),
+			file: at.file, line: at.line, address: at.address, site: id + 1})
 		e.Cnodes[c].Attrs = append(e.Cnodes[c].Attrs, model.Attr{Key: "mpiP call site", Value: strconv.Itoa(id)})
 		siteCnode[id] = c
 	}
@@ -222,6 +235,20 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 // or in a concise report (-c) tasks are missing from the call-site
 // statistics, whose aggregate rows then hold more than the listed tasks.
 func (rep *report) warnings(e *model.Experiment) {
+	// The aggregate rows' shares of the MPI time (MPI%, printed to two
+	// decimals) add up to 100 % in a whole report.
+	if rep.total != nil && rep.total.mpi > 0 {
+		sum, n := 0.0, 0
+		for _, st := range rep.stats[statTime] {
+			if st.rank < 0 {
+				sum += st.mpiPercent
+				n++
+			}
+		}
+		if n > 0 && math.Abs(sum-100) > 0.005*float64(n)+0.01 {
+			e.Warnings = append(e.Warnings, fmt.Sprintf("Callsite Time statistics: the call sites' aggregate rows hold %.2f %% of the MPI time of the MPI Time section (%g s), not 100 %%; time is missing from the report or the report is inconsistent", sum, rep.total.mpi))
+		}
+	}
 	for kind := range rep.stats {
 		listed, total := map[int]float64{}, map[int]float64{}
 		rows := 0

@@ -125,17 +125,22 @@ func value(t *testing.T, e *model.Experiment, uniq string, c, col int) float64 {
 
 func TestVersion3(t *testing.T) {
 	e := read(t, v3)
-	send := cnodeAt(e, "ring", "MPI_Send", "exchange", "main")
-	recv := cnodeAt(e, "ring", "MPI_Recv", "exchange", "main")
-	write := cnodeAt(e, "ring", "MPI_File_write", "[unknown]")
+	send := cnodeAt(e, "ring", "main", "exchange", "MPI_Send")
+	recv := cnodeAt(e, "ring", "main", "exchange", "MPI_Recv")
+	write := cnodeAt(e, "ring", "[unknown]", "MPI_File_write")
 	if send < 0 || recv < 0 || write < 0 {
 		t.Fatalf("call paths missing: send %d recv %d write %d", send, recv, write)
 	}
+	// The call sites: exchange calls MPI_Send at ring.c:40, main calls
+	// exchange at ring.c:90.
 	exchange := e.Cnodes[e.Cnodes[send].Parent]
-	if exchange.CallFile != "ring.c" || exchange.CallLine != 40 || e.Regions[exchange.Region].Module != "ring.c" {
+	if s := e.Cnodes[send]; s.CallFile != "ring.c" || s.CallLine != 40 {
+		t.Errorf("MPI_Send's call site %s:%d", s.CallFile, s.CallLine)
+	}
+	if exchange.CallFile != "ring.c" || exchange.CallLine != 90 || e.Regions[exchange.Region].Module != "ring.c" {
 		t.Errorf("exchange frame: %+v", exchange)
 	}
-	if a := e.Cnodes[write].Attrs; len(a) != 2 || a[0].Value != "0x4005d0" || a[1] != (model.Attr{Key: "mpiP call site", Value: "3"}) {
+	if a := e.Cnodes[write].Attrs; len(a) != 2 || a[0] != (model.Attr{Key: "call address", Value: "0x4005d0"}) || a[1] != (model.Attr{Key: "mpiP call site", Value: "3"}) {
 		t.Errorf("address frame attributes %v", a)
 	}
 	for _, tt := range []struct {
@@ -167,7 +172,7 @@ func TestVersion3(t *testing.T) {
 	if strings.Join(hosts, ",") != "node1,node2" || len(e.Warnings) != 0 {
 		t.Errorf("hosts %v, warnings %v", hosts, e.Warnings)
 	}
-	if r := e.Regions[e.Cnodes[cnodeAt(e, "ring", "MPI_Send")].Region]; r.Paradigm != "mpi" {
+	if r := e.Regions[e.Cnodes[send].Region]; r.Paradigm != "mpi" {
 		t.Errorf("MPI_Send paradigm %q", r.Paradigm)
 	}
 }
@@ -308,8 +313,10 @@ func TestBadInput(t *testing.T) {
 
 func FuzzMpiP(f *testing.F) {
 	f.Add([]byte(v3))
-	if data, err := os.ReadFile(filepath.Join("testdata", "userguide-2.4-9-test-mpip-time.mpiP")); err == nil {
-		f.Add(data)
+	for _, name := range []string{"userguide-2.4-9-test-mpip-time.mpiP", "two-wait-sites.mpiP"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(data)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := Parse(strings.NewReader(string(data)), "fuzz.mpiP")
@@ -335,5 +342,115 @@ func BenchmarkReadUserGuide(b *testing.B) {
 		if _, err := Read(file, importer.Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestMPITimeBelongsToMPI reads a report whose call sites have only
+// addresses, as mpiP writes without debug information (after a real
+// report whose MPI time showed as [unknown]'s 118 s, MPI_Wait's 0 s):
+// the MPI functions own their time, and the two MPI_Wait call sites, 54 s
+// and 16 s, stay two call paths.
+func TestMPITimeBelongsToMPI(t *testing.T) {
+	e, err := Read(filepath.Join("testdata", "two-wait-sites.mpiP"), importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Warnings) != 0 {
+		t.Errorf("warnings %v", e.Warnings)
+	}
+	tm := e.MetricByName("time")
+	excl, incl, err := e.FlatProfileOf(model.MetricSel{Metric: tm, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, reg := range e.Regions {
+		want := map[string][2]float64{"MPI_Wait": {70, 70}, "MPI_Allreduce": {46, 46}, "MPI_Isend": {2, 2}, "[unknown]": {0, 118}, "solver": {0, 118}}[reg.Name]
+		if math.Abs(excl[r]-want[0]) > 1e-9 || math.Abs(incl[r]-want[1]) > 1e-9 {
+			t.Errorf("%s: exclusive %v inclusive %v, want %v", reg.Name, excl[r], incl[r], want)
+		}
+	}
+	waits := map[string]float64{}
+	for c, cn := range e.Cnodes {
+		if e.Regions[cn.Region].Name != "MPI_Wait" {
+			continue
+		}
+		addr := ""
+		for _, a := range cn.Attrs {
+			if a.Key == "call address" {
+				addr = a.Value
+			}
+		}
+		waits[addr] = value(t, e, "time", c, 0) + value(t, e, "time", c, 1)
+	}
+	if len(waits) != 2 || math.Abs(waits["0x401a2c"]-54) > 1e-9 || math.Abs(waits["0x401b80"]-16) > 1e-9 {
+		t.Errorf("MPI_Wait call sites %v, want 0x401a2c 54 s and 0x401b80 16 s", waits)
+	}
+	// Call sites whose stacks look alike (no address, the same line)
+	// stay apart by their ids.
+	data, _ := os.ReadFile(filepath.Join("testdata", "two-wait-sites.mpiP"))
+	same := strings.NewReplacer("  1   0 0x401a2c                 [unknown]", "  1   0 solver.c             120 update   ",
+		"  2   0 0x401b80                 [unknown]", "  2   0 solver.c             120 update   ").Replace(string(data))
+	e = read(t, same)
+	n := 0
+	for _, cn := range e.Cnodes {
+		if e.Regions[cn.Region].Name == "MPI_Wait" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d MPI_Wait call paths, want one per call site", n)
+	}
+}
+
+// TestTruncated: a report cut short is an error naming what is missing,
+// checked with the report's own totals (the truncated mpiP 2.x reports
+// read before as complete with a time of 0).
+func TestTruncated(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "userguide-2.4-9-test-mpip-time.mpiP"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	cut := func(after string) string {
+		i := strings.Index(text, after)
+		if i < 0 {
+			t.Fatalf("%q not in the report", after)
+		}
+		return text[:i+len(after)]
+	}
+	two, _ := os.ReadFile(filepath.Join("testdata", "two-wait-sites.mpiP"))
+	// v3 with its aggregate table of sent bytes but without the
+	// statistics of the call sites that sent them.
+	noSent := strings.Replace(v3, "@--- Callsite Time statistics", "@--- Aggregate Sent Message Size (top twenty, descending, bytes) ----------\n"+
+		"Call                 Site      Count      Total       Avrg  Sent%\n"+
+		"Send                    1         20   1.54e+04        768 100.00\n"+
+		"---------------------------------------------------------------------------\n"+
+		"@--- Callsite Time statistics", 1)
+	from := strings.Index(noSent, "@--- Callsite Message Sent")
+	to := strings.Index(noSent, "@--- Callsite I/O")
+	noSent = noSent[:from] + noSent[to:]
+	for _, tt := range []struct {
+		name, text, want string
+	}{
+		{"before the statistics", cut("Barrier                 1      0.547    0.00    0.00\n"), "lists 2 call sites but has no Callsite Time statistics"},
+		{"after the statistics' title", cut("Name              Site Rank  Count      Max     Mean      Min   App%   MPI%\n"), "lack the aggregate (\"*\") row of call sites 1, 2 (truncated?)"},
+		{"inside the statistics", cut("Barrier              2    1      1    1e+04    1e+04    1e+04  99.92 100.00\n"), "lack the aggregate (\"*\") row of call site 2 (truncated?)"},
+		{"inside the MPI Time section", cut("   1         10         10    99.92\n"), "lists 2 of the 4 tasks"},
+		{"without the byte statistics", noSent, "aggregate table lists 1 call sites with bytes but it has no Callsite Message Sent statistics"},
+	} {
+		_, err := Parse(strings.NewReader(tt.text), "t.mpiP")
+		if err == nil || !strings.Contains(err.Error(), "t.mpiP: ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+	// A report whose aggregate rows do not account for its MPI time reads
+	// with a warning.
+	bad := strings.Replace(string(two), "Wait                 2    *   1000      120       16    0.002   8.00  13.56", "Wait                 2    *   1000      120       16    0.002   8.00   3.56", 1)
+	e := read(t, bad)
+	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "hold 89.99 % of the MPI time") {
+		t.Errorf("warnings %v", e.Warnings)
 	}
 }

@@ -33,6 +33,7 @@ type stat struct {
 	rank                       int // -1 for the aggregate row "*"
 	count, max, mean, min, sum float64
 	time                       float64 // the "with time" variants' Time column
+	mpiPercent                 float64 // the time statistics' MPI% column
 	hasTime, hasSum            bool
 	line                       int
 }
@@ -66,7 +67,11 @@ type report struct {
 	stats    [numStatKinds][]stat
 	declared [numStatKinds]int // the count in the section title
 	present  [numStatKinds]bool
-	ended    bool // the "End of Report" marker was read
+	// aggregated counts the rows of the "Aggregate Sent Message Size" and
+	// "Aggregate I/O Size" tables, which name call sites whose statistics
+	// sections must follow.
+	aggregated [numStatKinds]int
+	ended      bool // the "End of Report" marker was read
 }
 
 // section is the part of a title line "@--- Title ---…" between the dashes.
@@ -149,6 +154,10 @@ func parse(text, name string) (*report, error) {
 			err = rep.siteRow(raw, i)
 		case kind >= 0:
 			err = rep.statRow(kind, cur, trim, i)
+		case strings.HasPrefix(cur, "Aggregate Sent Message Size"):
+			rep.aggregated[statSent]++
+		case strings.HasPrefix(cur, "Aggregate I/O Size"):
+			rep.aggregated[statIO]++
 		}
 		if err != nil {
 			return nil, at(i, "%s: %v", cur, err)
@@ -328,6 +337,8 @@ func (rep *report) statRow(kind statKind, title, line string, i int) error {
 			return err
 		}
 		st.hasSum = true
+	} else if st.mpiPercent, err = number(f[8], "MPI%"); err != nil {
+		return err
 	}
 	if withTime {
 		if st.time, err = number(f[len(f)-1], "Time"); err != nil {
@@ -354,12 +365,43 @@ func clip(s string) string {
 	return s
 }
 
-// check verifies what a truncated report would violate: every announced
-// call site is listed, the statistics name only listed call sites, and a
-// 3.x report ends with its end marker.
+// check verifies what a truncated report would violate, with the
+// report's own totals: the MPI Time section lists every task of the Task
+// Assignment and its "*" total, every announced call site is listed,
+// every listed call site has its aggregate ("*") row in the time
+// statistics (mpiP prints one for each), the statistics name only listed
+// call sites, and a 3.x report ends with its end marker. Aggregate rows
+// whose shares of the MPI time do not add up to the whole are a warning
+// (see warnings).
 func (rep *report) check(name string) error {
+	if len(rep.hosts) > 0 && len(rep.tasks) != len(rep.hosts) {
+		return fmt.Errorf("%s: the MPI Time section lists %d of the %d tasks of the MPI Task Assignment (truncated?)", name, len(rep.tasks), len(rep.hosts))
+	}
+	if rep.total == nil {
+		return fmt.Errorf("%s: the MPI Time section lacks its \"*\" row, the total over the tasks (truncated?)", name)
+	}
 	if rep.nSites != len(rep.sites) {
 		return fmt.Errorf("%s: the Callsites section announces %d call sites but lists %d (truncated?)", name, rep.nSites, len(rep.sites))
+	}
+	if len(rep.sites) > 0 {
+		if !rep.present[statTime] {
+			return fmt.Errorf("%s: the report lists %d call sites but has no Callsite Time statistics, the section with their times (truncated?)", name, len(rep.sites))
+		}
+		aggregated := map[int]bool{}
+		for _, st := range rep.stats[statTime] {
+			if st.rank < 0 {
+				aggregated[st.site] = true
+			}
+		}
+		var missing []string
+		for _, id := range rep.siteList {
+			if !aggregated[id] {
+				missing = append(missing, strconv.Itoa(id))
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("%s: the Callsite Time statistics lack the aggregate (\"*\") row of call site%s %s (truncated?)", name, plural(len(missing)), strings.Join(missing, ", "))
+		}
 	}
 	for kind, rows := range rep.stats {
 		n := 0
@@ -370,6 +412,11 @@ func (rep *report) check(name string) error {
 		}
 		if rep.declared[kind] > 0 && n > rep.declared[kind] {
 			return fmt.Errorf("%s: %s announces %d rows but lists %d", name, statTitles[kind], rep.declared[kind], n)
+		}
+	}
+	for _, kind := range []statKind{statSent, statIO} {
+		if rep.aggregated[kind] > 0 && !rep.present[kind] {
+			return fmt.Errorf("%s: the report's aggregate table lists %d call sites with bytes but it has no %s (truncated?)", name, rep.aggregated[kind], statTitles[kind])
 		}
 	}
 	if v, _ := attrValue(rep.header, "mpiP Version"); strings.HasPrefix(v, "3") && !rep.ended {

@@ -2,9 +2,16 @@
 // left behind: the content goes to a temporary file in the target's
 // folder, which is renamed over the target when complete.
 //
+// A new file gets the permissions the umask leaves of 0666; a replaced
+// file keeps its permissions (and, where allowed, its owner and group).
+// A path that is a symbolic link is written through: the file it points
+// to is replaced and the link stays.
+//
 // Temporary files are named ".NAME.cubeview-HOST-PID-RANDOM.tmp". While
-// one exists, SIGINT and SIGTERM remove it before the process ends the
-// way the signal would have ended it. A process killed outright (kill -9,
+// one exists, SIGINT, SIGTERM and SIGHUP (a closed terminal, a dropped ssh
+// session) remove it before the process ends the way the signal would
+// have ended it; a signal the process was started ignoring (nohup) stays
+// ignored. A process killed outright (kill -9,
 // a crash, a power cut) cannot do that; the next Write into the same
 // folder removes such stale files: those of this host whose process no
 // longer runs, and those of the older naming ".NAME.DIGITS.tmp" next to a
@@ -33,7 +40,30 @@ import (
 // through a temporary file in the same folder that is renamed when
 // complete; on any error the temporary file is removed and the target is
 // unchanged. Errors are not wrapped with the path; callers name the file.
+// No error names the temporary file: the name a message gives is the
+// target's (or, through a link, the linked file's).
 func Write(path string, write func(w io.Writer) error) error {
+	target, err := throughLinks(path)
+	if err != nil {
+		return err
+	}
+	old, err := os.Stat(target)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if old != nil && !old.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file but a %v", old.Mode().Type())
+	}
+	return writeFile(target, old, write)
+}
+
+// writeFile is Write after the target was resolved; old describes the
+// file it replaces, nil for a new one.
+func writeFile(path string, old os.FileInfo, write func(w io.Writer) error) error {
+	mode := newFileMode()
+	if old != nil {
+		mode = old.Mode().Perm()
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -41,6 +71,10 @@ func Write(path string, write func(w io.Writer) error) error {
 	RemoveStale(dir)
 	tmp, err := create(dir, base)
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("cannot create a file in %s: %w", filepath.Clean(dir), pe.Err)
+		}
 		return err
 	}
 	name := tmp.Name()
@@ -48,7 +82,7 @@ func Write(path string, write func(w io.Writer) error) error {
 	fail := func(err error) error {
 		tmp.Close()
 		os.Remove(name)
-		return err
+		return &tempError{err: err, tmp: name, path: path}
 	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	if err := write(bw); err != nil {
@@ -57,18 +91,62 @@ func Write(path string, write func(w io.Writer) error) error {
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		return fail(err)
+	}
+	if old != nil {
+		keepOwner(tmp, old)
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(name)
-		return err
+		return &tempError{err: err, tmp: name, path: path}
 	}
 	if err := os.Rename(name, path); err != nil {
 		os.Remove(name)
-		return err
+		return &tempError{err: err, tmp: name, path: path}
 	}
 	return nil
+}
+
+// tempError is an error met while writing the temporary file, whose
+// message names the target file instead.
+type tempError struct {
+	err       error
+	tmp, path string
+}
+
+func (e *tempError) Error() string {
+	msg := e.err.Error()
+	if i := strings.Index(msg, " "+e.tmp+" "); i >= 0 { // rename TMP PATH: …
+		msg = msg[:i] + msg[i+len(e.tmp)+1:]
+	}
+	return strings.ReplaceAll(msg, e.tmp, e.path)
+}
+
+func (e *tempError) Unwrap() error { return e.err }
+
+// maxLinks bounds the symbolic links followed, as the system does.
+const maxLinks = 40
+
+// throughLinks returns the file that path names after following symbolic
+// links: writing there replaces the linked file and keeps the link. A link
+// to a missing file resolves to that file's path when its folder exists.
+func throughLinks(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // tag is this process's part of its temporary file names.
@@ -127,7 +205,7 @@ func track(name string) {
 	pending[name] = true
 	if sigs == nil {
 		sigs = make(chan os.Signal, 1)
-		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(sigs, caught()...)
 		go onSignal(sigs)
 	}
 }
@@ -141,6 +219,19 @@ func untrack(name string) {
 		close(sigs)
 		sigs = nil
 	}
+}
+
+// caught returns the signals that remove the temporary files: those that
+// end a process by default and that it was not started ignoring (Notify
+// would otherwise undo nohup's or a shell's ignoring).
+func caught() []os.Signal {
+	var out []os.Signal
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // onSignal removes the pending temporary files and ends the process as

@@ -204,13 +204,13 @@ func startWriter(t *testing.T, dir string) *exec.Cmd {
 }
 
 // TestKilledWriterLeavesNothing kills a writing child process: SIGINT and
-// SIGTERM remove its temporary file at once and end it by the signal; after
+// SIGTERM and SIGHUP remove its temporary file at once and end it by the signal; after
 // SIGKILL the file stays until the next write into that folder.
 func TestKilledWriterLeavesNothing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("signals")
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			cmd := startWriter(t, dir)

@@ -1,0 +1,64 @@
+package algebra
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"cubeview/model"
+)
+
+// TestChecksumStartsWhenOperandOpens: an operand file's checksum for the
+// provenance is computed from the moment the file is opened, alongside
+// the reading of the other operands and the arithmetic, not in a pass of
+// its own afterwards; the result records it.
+func TestChecksumStartsWhenOperandOpens(t *testing.T) {
+	dir := t.TempDir()
+	paths := map[string]string{}
+	for _, name := range []string{"a.data", "b.data"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("content of "+name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths[name] = p
+	}
+	started := false
+	open := func(path string) (*model.Experiment, error) {
+		e := handA(t)
+		e.Source = path
+		if path == paths["b.data"] {
+			// a was opened before: its checksum is under way or done.
+			fi, _ := os.Stat(paths["a.data"])
+			c := checksumOf(paths["a.data"], fi)
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				if c.sumReady() {
+					started = true
+					break
+				}
+			}
+		}
+		return e, nil
+	}
+	x, err := Parse("diff(" + paths["a.data"] + ", " + paths["b.data"] + ")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Eval(x, open, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !started {
+		t.Error("the checksum of the first operand was not computed while the second was opened")
+	}
+	p, _, err := ReadProvenance(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.Sum256([]byte("content of a.data"))
+	if p.Operands[0].SHA256 != hex.EncodeToString(want[:]) {
+		t.Errorf("recorded checksum %s", p.Operands[0].SHA256)
+	}
+}
