@@ -28,8 +28,9 @@ type cubexRows struct {
 	rowCnode []int   // file row → cnode
 	rowOf    []int32 // cnode → file row, -1 when not stored
 	// convert: the file holds call-tree inclusive sums; a cnode's own
-	// value is its stored row minus its children's (clamped at 0 for
-	// unsigned data), and a parent of a stored row has a row too.
+	// value is its stored row minus its children's (negative where the
+	// children hold more, so that inclusive values are the stored ones),
+	// and a parent of a stored row has a row too.
 	convert bool
 	has     []bool // per cnode: a canonical row exists
 
