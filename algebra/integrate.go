@@ -19,7 +19,11 @@ const MaxOperands = 64
 type Integration struct {
 	// Result holds the integrated metadata and no data. Arithmetic builds
 	// each result from it without changing it.
-	Result   *model.Experiment
+	Result *model.Experiment
+	// Operands are the experiments integrated: the operands given, except
+	// that when some are flat profiles and others call trees, the trees
+	// are replaced by their flat profiles (see MatchReport.Flat). Maps
+	// below refer to these.
 	Operands []*model.Experiment
 	Options  Options
 
@@ -40,6 +44,9 @@ type Integration struct {
 	// RootsMatched, when not empty, says in a sentence which call-tree
 	// roots of different regions were matched (see Options.StrictRoots).
 	RootsMatched string
+	// Report says what was matched other than by equal names, and what
+	// was not compared and why.
+	Report MatchReport
 
 	invOnce sync.Once
 	inverse [][]int // per operand: result cnode → operand cnode
@@ -142,11 +149,16 @@ func Integrate(operands []*model.Experiment, opt Options) (*Integration, error) 
 			return nil, fmt.Errorf("operand %d is missing", i)
 		}
 	}
+	operands, flat, err := flattenMixed(operands)
+	if err != nil {
+		return nil, err
+	}
 	ig := &Integration{
 		Result:   &model.Experiment{Format: "derived"},
 		Operands: operands,
 		Options:  opt,
 	}
+	ig.Report.Flat = flat
 	if err := ig.integrateMetrics(); err != nil {
 		return nil, err
 	}
@@ -186,6 +198,7 @@ func Integrate(operands []*model.Experiment, opt Options) (*Integration, error) 
 	if err := res.Validate(); err != nil {
 		return nil, fmt.Errorf("integrated metadata are inconsistent: %w", err)
 	}
+	ig.reportCoverage()
 	return ig, nil
 }
 
@@ -195,51 +208,6 @@ func newMap(n int) []int {
 		m[i] = -1
 	}
 	return m
-}
-
-func (ig *Integration) integrateMetrics() error {
-	res := ig.Result
-	byName := map[string]int{}
-	ig.Metrics = make([][]int, len(ig.Operands))
-	for i, e := range ig.Operands {
-		mp := newMap(len(e.Metrics))
-		ig.Metrics[i] = mp
-		for _, m := range e.MetricOrder() {
-			om := &e.Metrics[m]
-			if r, ok := byName[om.UniqName]; ok {
-				rm := &res.Metrics[r]
-				if rm.Present.Has(i) {
-					return fmt.Errorf("%s: metric %q occurs twice", operandName(ig.Operands, i), om.UniqName)
-				}
-				first := firstOperand(rm.Present)
-				if rm.Unit != om.Unit {
-					return fmt.Errorf("metric %q: unit %q in %s differs from unit %q in %s",
-						om.UniqName, om.Unit, operandName(ig.Operands, i), rm.Unit, operandName(ig.Operands, first))
-				}
-				if rm.Aggregation != om.Aggregation {
-					return fmt.Errorf("metric %q: aggregation %s (data type %s) in %s differs from %s (data type %s) in %s",
-						om.UniqName, om.Aggregation, om.DataType, operandName(ig.Operands, i),
-						rm.Aggregation, rm.DataType, operandName(ig.Operands, first))
-				}
-				rm.Present |= bit(i)
-				mp[m] = r
-				continue
-			}
-			nm := *om
-			nm.Parent = -1
-			if om.Parent >= 0 {
-				nm.Parent = mp[om.Parent]
-			}
-			nm.Children = nil
-			nm.Present = bit(i)
-			nm.Attrs = slices.Clone(om.Attrs)
-			nm.AggrExpressions = slices.Clone(om.AggrExpressions)
-			mp[m] = len(res.Metrics)
-			byName[om.UniqName] = len(res.Metrics)
-			res.Metrics = append(res.Metrics, nm)
-		}
-	}
-	return nil
 }
 
 // firstOperand returns the lowest operand index in m.
@@ -266,183 +234,6 @@ func toolOf(e *model.Experiment) string {
 		return ""
 	}
 	return strings.ToLower(tool)
-}
-
-// mixedTools reports whether the operands were recorded by different tools.
-func mixedTools(ops []*model.Experiment) bool {
-	first := ""
-	for _, e := range ops {
-		switch t := toolOf(e); {
-		case t == "":
-		case first == "":
-			first = t
-		case t != first:
-			return true
-		}
-	}
-	return false
-}
-
-// rootRegions returns, when the operands' call-tree roots are matched
-// whatever their regions (see Options.StrictRoots), each operand's root
-// region; nil otherwise.
-func (ig *Integration) rootRegions() []int {
-	if ig.Options.StrictRoots || len(ig.Operands) < 2 {
-		return nil
-	}
-	roots := make([]int, len(ig.Operands))
-	for i, e := range ig.Operands {
-		if len(e.CnodeRoots) != 1 {
-			return nil
-		}
-		roots[i] = e.Cnodes[e.CnodeRoots[0]].Region
-		if roots[i] < 0 || roots[i] >= len(e.Regions) {
-			return nil
-		}
-	}
-	return roots
-}
-
-func (ig *Integration) integrateRegions() error {
-	res := ig.Result
-	byKey := map[regionKey][]int{}
-	var claimed []int // operand index + 1 that last claimed each result region
-	byName := mixedTools(ig.Operands)
-	ig.Regions = make([][]int, len(ig.Operands))
-	// Region names and modules after the rename rules; the root region of
-	// every operand takes the first operand's when the roots are matched.
-	names := make([][]string, len(ig.Operands))
-	modules := make([][]string, len(ig.Operands))
-	for i, e := range ig.Operands {
-		names[i] = make([]string, len(e.Regions))
-		modules[i] = make([]string, len(e.Regions))
-		for r := range e.Regions {
-			names[i][r] = ig.Options.renameRegion(e.Regions[r].Name)
-			modules[i][r] = e.Regions[r].Module
-		}
-	}
-	if roots := ig.rootRegions(); roots != nil {
-		var differ []string
-		first := roots[0]
-		for i := range ig.Operands {
-			r := roots[i]
-			if names[i][r] != names[0][first] || modules[i][r] != modules[0][first] {
-				names[i][r], modules[i][r] = names[0][first], modules[0][first]
-				differ = append(differ, fmt.Sprintf("%q in %s", ig.Operands[i].Regions[r].Name, operandName(ig.Operands, i)))
-			}
-		}
-		if len(differ) > 0 {
-			ig.RootsMatched = fmt.Sprintf("the single call-tree roots are matched whatever their names: %q in %s with %s",
-				ig.Operands[0].Regions[first].Name, operandName(ig.Operands, 0), strings.Join(differ, ", "))
-		}
-	}
-	for i, e := range ig.Operands {
-		rmap := newMap(len(e.Regions))
-		ig.Regions[i] = rmap
-		for r := range e.Regions {
-			or := &e.Regions[r]
-			key := regionKey{name: names[i][r], module: modules[i][r]}
-			if byName {
-				key.module = ""
-			}
-			if ig.Options.StrictLines {
-				key.begin, key.end = or.Begin, or.End
-			}
-			// among the candidates not yet claimed by this operand, prefer
-			// the same module, then the same lines
-			pick, best := -1, -1
-			for _, c := range byKey[key] {
-				if claimed[c] == i+1 {
-					continue
-				}
-				score := 0
-				if res.Regions[c].Module == modules[i][r] {
-					score += 2
-				}
-				if res.Regions[c].Begin == or.Begin && res.Regions[c].End == or.End {
-					score++
-				}
-				if score > best {
-					pick, best = c, score
-				}
-			}
-			if pick < 0 {
-				nr := *or
-				nr.Name, nr.Module = names[i][r], modules[i][r]
-				nr.ID = len(res.Regions)
-				nr.Attrs = slices.Clone(or.Attrs)
-				pick = len(res.Regions)
-				res.Regions = append(res.Regions, nr)
-				claimed = append(claimed, 0)
-				byKey[key] = append(byKey[key], pick)
-			}
-			claimed[pick] = i + 1
-			rmap[r] = pick
-		}
-	}
-	return nil
-}
-
-type cnodeKey struct {
-	parent, region int
-	file           string
-	line           int
-}
-
-func (ig *Integration) integrateCnodes() error {
-	res := ig.Result
-	byKey := map[cnodeKey][]int{}
-	var claimed []int
-	ig.Cnodes = make([][]int, len(ig.Operands))
-	for i, e := range ig.Operands {
-		cmap := newMap(len(e.Cnodes))
-		ig.Cnodes[i] = cmap
-		for _, c := range e.CnodeOrder() {
-			oc := &e.Cnodes[c]
-			if oc.Region < 0 || oc.Region >= len(e.Regions) {
-				return fmt.Errorf("%s: cnode id %d refers to region index %d of %d",
-					operandName(ig.Operands, i), oc.ID, oc.Region, len(e.Regions))
-			}
-			parent := -1
-			if oc.Parent >= 0 {
-				parent = cmap[oc.Parent]
-			}
-			key := cnodeKey{parent: parent, region: ig.Regions[i][oc.Region]}
-			if ig.Options.StrictLines {
-				key.file, key.line = oc.CallFile, oc.CallLine
-			}
-			pick := -1
-			for _, rc := range byKey[key] {
-				if claimed[rc] == i+1 || !slices.Equal(res.Cnodes[rc].Params, oc.Params) {
-					continue
-				}
-				if pick < 0 {
-					pick = rc
-				}
-				if res.Cnodes[rc].CallLine == oc.CallLine && res.Cnodes[rc].CallFile == oc.CallFile {
-					pick = rc
-					break
-				}
-			}
-			if pick < 0 {
-				nc := *oc
-				nc.Region = key.region
-				nc.Parent = parent
-				nc.Children = nil
-				nc.Present = 0
-				nc.Params = slices.Clone(oc.Params)
-				nc.Attrs = slices.Clone(oc.Attrs)
-				pick = len(res.Cnodes)
-				res.Cnodes = append(res.Cnodes, nc)
-				claimed = append(claimed, 0)
-				byKey[key] = append(byKey[key], pick)
-			}
-			claimed[pick] = i + 1
-			res.Cnodes[pick].Present |= bit(i)
-			cmap[c] = pick
-		}
-	}
-	return nil
 }
 
 // reorderMetrics puts the metrics of a linked experiment into depth-first

@@ -53,6 +53,10 @@ type Options struct {
 	// operand's row of a metric replaces an earlier one's) instead of the
 	// first operand that has the metric.
 	PreferLast bool
+	// MetricMaps make metrics of one meaning count as another's when
+	// matching (sampled CPU time as wall-clock time: "CPUTIME=time");
+	// the first rule that names a metric applies.
+	MetricMaps []MetricMap
 }
 
 // Rename is a region renaming rule: a region whose whole name matches the
@@ -150,6 +154,9 @@ func (o Options) String() string {
 	for _, r := range o.Renames {
 		s += ";rename=" + strconv.Quote(r.String())
 	}
+	for _, r := range o.MetricMaps {
+		s += ";map-metric=" + strconv.Quote(r.String())
+	}
 	return s
 }
 
@@ -213,6 +220,12 @@ func ParseOptions(s string) (Options, error) {
 				return Options{}, fmt.Errorf("options %q: %w", s, err)
 			}
 			o.Renames = append(o.Renames, r)
+		case "map-metric":
+			r, err := ParseMetricMap(v)
+			if err != nil {
+				return Options{}, fmt.Errorf("options %q: %w", s, err)
+			}
+			o.MetricMaps = append(o.MetricMaps, r)
 		default:
 			return Options{}, fmt.Errorf("options %q: unknown field %q", s, k)
 		}

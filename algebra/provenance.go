@@ -25,6 +25,7 @@ const (
 	AttrOptions    = "cubeview::options"
 	AttrSystem     = "cubeview::system"
 	AttrRoots      = "cubeview::roots"
+	AttrMatching   = "cubeview::matching"  // MatchReport.Sentences, one a line
 	AttrOperand    = "cubeview::operand::" // followed by the operand index
 )
 
@@ -90,9 +91,12 @@ type Provenance struct {
 	Expr    *Expr
 	Options string // Options.String of the operation
 	// Opts is Options parsed by ReadProvenance (the zero Options when absent).
-	Opts     Options
-	System   string // SystemOutcome.String, empty for operators that keep the system tree
-	Roots    string // Integration.RootsMatched, empty when no roots of different regions were matched
+	Opts   Options
+	System string // SystemOutcome.String, empty for operators that keep the system tree
+	Roots  string // Integration.RootsMatched, empty when no roots of different regions were matched
+	// Matching holds Integration.Report's sentences: what was matched
+	// other than by equal names, and what was not compared.
+	Matching []string
 	Operands []Operand
 	nested   []model.Attr // operand records of derived operands
 }
@@ -107,6 +111,9 @@ func (p Provenance) attrs() []model.Attr {
 	}
 	if p.Roots != "" {
 		as = append(as, model.Attr{Key: AttrRoots, Value: p.Roots})
+	}
+	if len(p.Matching) > 0 {
+		as = append(as, model.Attr{Key: AttrMatching, Value: strings.Join(p.Matching, "\n")})
 	}
 	for i, o := range p.Operands {
 		as = append(as, model.Attr{Key: AttrOperand + strconv.Itoa(i), Value: o.String()})
@@ -133,6 +140,9 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 	}
 	p.System, _ = e.Attr(AttrSystem)
 	p.Roots, _ = e.Attr(AttrRoots)
+	if m, ok := e.Attr(AttrMatching); ok && m != "" {
+		p.Matching = strings.Split(m, "\n")
+	}
 	for i := 0; ; i++ {
 		v, found := e.Attr(AttrOperand + strconv.Itoa(i))
 		if !found {
@@ -256,6 +266,7 @@ func (ig *Integration) provenance(op string, args []string) (Provenance, error) 
 	p.Options = ig.Options.String()
 	p.System = ig.SystemOutcome.String()
 	p.Roots = ig.RootsMatched
+	p.Matching = ig.Report.Sentences()
 	return p, nil
 }
 

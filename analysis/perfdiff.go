@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -234,11 +235,15 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
 	d := ig.Result
-	rm := d.MetricByName(opt.Metric)
-	if rm < 0 {
-		if rm = metricByDisplayName(d, opt.Metric); rm < 0 {
+	// The metric as the integration matched it: by name, canonical
+	// identity or the algebra's metric mapping (Options.MetricMaps).
+	rm, err := ig.MetricIndex(opt.Metric)
+	if err != nil {
+		var le *algebra.MetricLookupError
+		if errors.As(err, &le) && len(le.Candidates) == 0 {
 			return nil, fmt.Errorf("perfdiff: neither %s nor %s has metric %q", a.Source, b.Source, opt.Metric)
 		}
+		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
 	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
 		names: NewPathNames(d)}
@@ -342,17 +347,6 @@ func compareFoci(x, y FocusDiff) int {
 		return -1
 	}
 	return cmp.Compare(x.System, y.System)
-}
-
-// metricByDisplayName finds a metric by display name when no unique name
-// matches, so that either experiment's way of naming it works.
-func metricByDisplayName(e *model.Experiment, name string) int {
-	for m := range e.Metrics {
-		if e.Metrics[m].DispName == name {
-			return m
-		}
-	}
-	return -1
 }
 
 func absOrZero(x float64) float64 {

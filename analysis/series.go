@@ -124,28 +124,38 @@ func Series(trials []Trial, opt SeriesOptions) (*SeriesResult, error) {
 	exps := make([]*model.Experiment, len(trials))
 	for i, t := range trials {
 		exps[i] = t.Exp
-		m := t.Exp.MetricByName(opt.Metric)
-		if m < 0 {
-			return nil, fmt.Errorf("series: trial %s has no metric %q", t.Name, opt.Metric)
-		}
-		if r := t.Exp.Metrics[m].Unavailable; r != "" {
-			return nil, fmt.Errorf("series: trial %s: metric %q has no values: %s", t.Name, opt.Metric, r)
-		}
 	}
 	ig, err := algebra.Integrate(exps, opt.Algebra)
 	if err != nil {
 		return nil, fmt.Errorf("series: %w", err)
 	}
+	// each trial's own name of the metric opt.Metric names (matched by
+	// canonical identity or --map-metric across tools)
+	rm, err := ig.MetricIndex(opt.Metric)
+	if err != nil {
+		return nil, fmt.Errorf("series: %w", err)
+	}
+	names := make([]string, len(trials))
+	for i, t := range trials {
+		m := slices.Index(ig.Metrics[i], rm)
+		if m < 0 {
+			return nil, fmt.Errorf("series: trial %s has no metric matching %q; --map-metric 'FROM=TO' compares metrics of different names or meaning", t.Name, opt.Metric)
+		}
+		names[i] = ig.Operands[i].Metrics[m].UniqName
+		if r := ig.Operands[i].Metrics[m].Unavailable; r != "" {
+			return nil, fmt.Errorf("series: trial %s: metric %q has no values: %s", t.Name, names[i], r)
+		}
+	}
 	d := ig.Result
 	cols := systemColumns(d)
-	res := &SeriesResult{Domain: d, Metric: opt.Metric, Trials: trials, Weak: opt.Weak, Basis: opt.Basis}
+	res := &SeriesResult{Domain: d, Metric: d.Metrics[rm].UniqName, Trials: trials, Weak: opt.Weak, Basis: opt.Basis}
 	order := d.CnodeOrder()
 	res.Rows = make([]SeriesRow, len(order))
 	for i, c := range order {
 		res.Rows[i] = SeriesRow{Cnode: c, CallPath: d.CallPath(c)}
 	}
 	for t := range trials {
-		fv, err := newFocusValues(ig, t, opt.Metric, cols, !opt.Exclusive)
+		fv, err := newFocusValues(ig, t, names[t], cols, !opt.Exclusive)
 		if err != nil {
 			return nil, fmt.Errorf("series: trial %s: %w", trials[t].Name, err)
 		}

@@ -34,14 +34,40 @@ Options:
                       between versions: OLD is a regular expression that
                       must match the whole name, NEW may use $1…; repeat
                       for several rules, applied in order (\= for a '='
-                      in OLD); recorded in the result`
+                      in OLD); recorded in the result` + matchingUsage
+
+// matchingUsage describes how operands recorded by different tools are
+// matched, and --map-metric; every command that combines experiments
+// shows it.
+const matchingUsage = `
+  --map-metric 'FROM=TO'
+                      compare metric FROM as metric TO, e.g. sampled CPU
+                      time as wall-clock time: --map-metric 'CPUTIME=time';
+                      FROM and TO are unique names or canonical identities
+                      (time, cputime, visits, bytes_sent, bytes_received,
+                      PAPI_…); repeatable; recorded in the result
+
+Operands recorded by different tools match although the tools name things
+differently. Metrics match by unique name, then by canonical identity when
+unit and meaning agree: Score-P's time, TAU's TIME, Caliper's
+sum#time.duration and HPCToolkit's REALTIME are wall-clock time, and the
+visit counts are visits. Sampled CPU time (HPCToolkit's CPUTIME, gprof)
+is another quantity than wall-clock time and matches it only through
+--map-metric. Regions match by name, then by canonical name: without a
+parameter list, return type, trailing [file/line or library] or PMPI_
+prefix ("MPI_Bcast()" and "PMPI_Bcast" are MPI_Bcast). Each tool's root
+above main (Score-P's program region, HPCToolkit's <main thread>, TAU's
+.TAU application, Caliper's _start) is one root, and a frame only one tool
+recorded (TAU's MPI-only profile has no main) is skipped when matching
+the other's call paths below it. A flat profile compares with a call tree
+per region. The summary says what was matched this way.`
 
 func init() {
 	register(&Command{
 		Name:    "diff",
 		Summary: "difference A − B of two experiments: to a file (-o) or the top changes printed",
 		Usage: `usage: cubeview diff A B [-o OUT [--force]] [--copy-system|--collapse-system] [--strict-lines]
-       [--strict-roots] [--rename OLD=NEW]…
+       [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
        cubeview diff A B [-o -] [--top N] [--metric NAME] [--incl] [--exact] [matching options]
 
 Writes the difference A − B of two experiments: positive where A spent
@@ -65,7 +91,7 @@ difference.
 		Name:    "merge",
 		Summary: "merge experiments (each metric from the first operand that has it)",
 		Usage: `usage: cubeview merge A B [C…] -o OUT [--prefer first|last] [--force] [--copy-system|--collapse-system]
-       [--strict-lines] [--strict-roots] [--rename OLD=NEW]…
+       [--strict-lines] [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
 
 Writes the union of the experiments, so runs that measured different
 metrics (hardware counters, say) combine into one experiment. A metric that
@@ -82,7 +108,7 @@ a value. Derived metrics are computed from the merged values.
 		Name:    "mean",
 		Summary: "mean of experiments ((A + B + …) / n)",
 		Usage: `usage: cubeview mean A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
-       [--strict-roots] [--rename OLD=NEW]…
+       [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
 
 Writes the mean (A + B + …) / n of the experiments; a value present in only
 some of them is still divided by n. Integer metrics become DOUBLE.` + systemFlagsUsage,
@@ -107,7 +133,7 @@ least one is needed.
 		Name:    "calc",
 		Summary: "evaluate an algebra expression over files",
 		Usage: `usage: cubeview calc EXPR -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
-       [--strict-roots] [--rename OLD=NEW]…
+       [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
 
 Evaluates EXPR and writes the result, e.g.
   cubeview calc 'diff(mean(a.cubex, b.cubex, c.cubex), mean(d.cubex, e.cubex))' -o delta.cubex
@@ -119,22 +145,26 @@ expressions. Each file is read once.` + systemFlagsUsage,
 	})
 }
 
-// algebraFlags registers the options shared by the operators.
+// algebraFlags registers the options shared by the operators: the output
+// and the matching options (matchingFlags).
 func algebraFlags(fs *flag.FlagSet) (out *string, force *bool, opts func() (algebra.Options, error)) {
 	out = fs.String("o", "", "output file")
 	force = fs.Bool("force", false, "replace the output even when it is an input")
 	return out, force, matchingFlags(fs)
 }
 
-// matchingFlags registers the options that say how operands are matched,
-// shared by the operators and the commands that compare experiments.
+// matchingFlags registers the options that say how the operands of a
+// command that combines experiments are matched — every such command
+// (diff, merge, mean, calc, perfdiff, series) has them — and returns
+// the function that reads them after parsing.
 func matchingFlags(fs *flag.FlagSet) func() (algebra.Options, error) {
 	cp := fs.Bool("copy-system", false, "always copy an operand's machine/node hierarchy")
 	col := fs.Bool("collapse-system", false, "always collapse the machine/node hierarchy")
 	strict := fs.Bool("strict-lines", false, "also match region and call-site lines")
 	strictRoots := fs.Bool("strict-roots", false, "keep roots of different regions apart")
-	var renames stringList
+	var renames, maps stringList
 	fs.Var(&renames, "rename", "region renaming rule OLD=NEW")
+	fs.Var(&maps, "map-metric", "metric mapping FROM=TO")
 	return func() (algebra.Options, error) {
 		opt := algebra.Options{StrictLines: *strict, StrictRoots: *strictRoots}
 		for _, r := range renames {
@@ -143,6 +173,13 @@ func matchingFlags(fs *flag.FlagSet) func() (algebra.Options, error) {
 				return opt, usagef("--rename: %v", err)
 			}
 			opt.Renames = append(opt.Renames, rule)
+		}
+		for _, m := range maps {
+			rule, err := algebra.ParseMetricMap(m)
+			if err != nil {
+				return opt, usagef("--map-metric: %v", err)
+			}
+			opt.MetricMaps = append(opt.MetricMaps, rule)
 		}
 		switch {
 		case *cp && *col:
@@ -292,8 +329,21 @@ func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string, for
 	if roots, ok := res.Attr(algebra.AttrRoots); ok {
 		fmt.Fprintf(env.Stdout, "%s (--strict-roots keeps them apart)\n", roots)
 	}
+	printMatching(env, res)
 	printOnlyIn(env, res)
 	return nil
+}
+
+// printMatching prints what the result's integration matched other than
+// by equal names, and what it did not compare and why, a line each.
+func printMatching(env Env, e *model.Experiment) {
+	p, ok, err := algebra.ReadProvenance(e)
+	if !ok || err != nil {
+		return
+	}
+	for _, s := range p.Matching {
+		fmt.Fprintln(env.Stdout, s)
+	}
 }
 
 // printOnlyIn summarises how much of the result comes from only some

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"cubeview/format"
 	"cubeview/internal/atomicfile"
@@ -66,9 +67,48 @@ func checkOutput(out string, inputs []string, force bool) error {
 }
 
 // openExperiment reads the experiment at path; the error (a
-// *format.Error) names the file. A variable, so that tests can damage an
-// input after it was opened.
-var openExperiment = func(path string) (*model.Experiment, error) { return format.Open(path) }
+// *format.Error) names the file. What the reader tolerated in the file
+// (Experiment.Warnings) is noted for Main to print. A variable, so that
+// tests can damage an input after it was opened.
+var openExperiment = func(path string) (*model.Experiment, error) {
+	e, err := format.Open(path)
+	if err == nil {
+		noteWarnings(path, e.Warnings)
+	}
+	return e, err
+}
+
+// readerWarnings collects the warnings of the files the running command
+// opened, each file once.
+var readerWarnings struct {
+	sync.Mutex
+	files map[string]bool
+	lines []string
+}
+
+func noteWarnings(path string, warnings []string) {
+	readerWarnings.Lock()
+	defer readerWarnings.Unlock()
+	if len(warnings) == 0 || readerWarnings.files[path] {
+		return
+	}
+	if readerWarnings.files == nil {
+		readerWarnings.files = map[string]bool{}
+	}
+	readerWarnings.files[path] = true
+	for _, w := range warnings {
+		readerWarnings.lines = append(readerWarnings.lines, path+": "+w)
+	}
+}
+
+// takeWarnings returns the warnings noted since the last call and forgets them.
+func takeWarnings() []string {
+	readerWarnings.Lock()
+	defer readerWarnings.Unlock()
+	out := readerWarnings.lines
+	readerWarnings.lines, readerWarnings.files = nil, nil
+	return out
+}
 
 // metricIndex returns the index of the metric name names: its unique
 // name, or else the unique or display name ignoring case ("TIME", "Time").
@@ -119,19 +159,45 @@ func metricIndex(e *model.Experiment, path, name string) (int, error) {
 	return -1, fmt.Errorf("%s has no metric %q (\"cubeview info %s\" lists its %d metrics)", path, name, path, len(e.Metrics))
 }
 
-// metricUniqName resolves name as metricIndex does in the first of the
-// experiments that has such a metric and returns its unique name; the
-// error is the first experiment's.
+// metricUniqName resolves name across experiments for a command that
+// combines them: a unique name exactly so in any experiment wins ("TIME"
+// of a TAU profile beside Score-P's "time"); otherwise each experiment
+// resolves it as metricIndex does, and the unique name they agree on is
+// returned. When they resolve it to different unique names, a canonical
+// identity ("Time" for time) is returned as given, for the integration to
+// resolve (algebra.Integration.MetricIndex), and any other name is
+// ambiguous: the error lists the candidates. The error of a name no
+// experiment knows is the first experiment's.
 func metricUniqName(name string, paths []string, exps []*model.Experiment) (string, error) {
+	for _, e := range exps {
+		if e.MetricByName(name) >= 0 {
+			return name, nil
+		}
+	}
 	var first error
+	var found []string
+	var where []string
 	for i, e := range exps {
 		m, err := metricIndex(e, paths[i], name)
-		if err == nil {
-			return e.Metrics[m].UniqName, nil
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
 		}
-		if first == nil {
-			first = err
+		u := e.Metrics[m].UniqName
+		if !slices.Contains(found, u) {
+			found = append(found, u)
+			where = append(where, fmt.Sprintf("%s in %s", u, paths[i]))
 		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1 && model.CanonicalIdentity(name) != "":
+		return name, nil
+	case len(found) > 1:
+		return "", fmt.Errorf("metric %q is ambiguous: it names %s; give the unique name", name, strings.Join(where, ", "))
 	}
 	return "", first
 }

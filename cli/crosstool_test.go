@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,8 +49,8 @@ func regionNames(e *model.Experiment) map[string]int {
 // TestCrossToolDiff computes the difference of every two recordings of
 // cpi by different tools: "cubeview calc" writes it, regions of the same
 // name are one region, every call path carries the marker of the operand
-// that has it, and each metric's total is the one operand's total (no
-// tool's metric is another's).
+// that has it, and each metric's total is A's total minus B's of the
+// metrics matched onto it.
 func TestCrossToolDiff(t *testing.T) {
 	ops := cpiOperands(t)
 	exps := make([]*model.Experiment, len(ops))
@@ -103,7 +104,13 @@ func TestCrossToolDiff(t *testing.T) {
 					t.Errorf("markers: %d call paths of A (has %d), %d of B (has %d); only in A %d, only in B %d",
 						inA, len(a.Cnodes), inB, len(b.Cnodes), onlyA, onlyB)
 				}
-				// values: a metric of one tool keeps that tool's total (negated for B)
+				// values: each result metric's total is A's total of the
+				// metric matched onto it minus B's (canonical identities
+				// match time and TIME, visits and Calls)
+				ig, err := algebra.Integrate([]*model.Experiment{a, b}, algebra.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
 				for m := range d.Metrics {
 					met := &d.Metrics[m]
 					if met.Aggregation != model.Sum {
@@ -115,7 +122,7 @@ func TestCrossToolDiff(t *testing.T) {
 					}
 					want := 0.0
 					for k, op := range []*model.Experiment{a, b} {
-						if om := op.MetricByName(met.UniqName); om >= 0 {
+						if om := slices.Index(ig.Metrics[k], ig.Result.MetricByName(met.UniqName)); om >= 0 {
 							v, err := op.MetricTotal(model.MetricSel{Metric: om, Inclusive: true})
 							if err != nil {
 								t.Fatal(err)
@@ -189,5 +196,112 @@ func TestFlatOnImportedFormats(t *testing.T) {
 				t.Errorf("top row %v, the model's top region %q has %g, %g", rows[1], e.Regions[top].Name, excl[top], incl[top])
 			}
 		})
+	}
+}
+
+// TestDiffAcrossTools prints the difference of the cpi run measured by
+// Score-P and by TAU: time and TAU's TIME are one metric, so both columns
+// hold values and the summary says how they were matched.
+func TestDiffAcrossTools(t *testing.T) {
+	scorep := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	tau := testkit.Data(t, "tau", "cpi-mpi")
+	status, out, errOut := run("diff", scorep, tau, "--top", "0")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{
+		"B: " + tau + " (total 0.2140, its metric TIME)",
+		"matched: metric time: time (operand 0) = TIME (operand 1), by canonical identity time (wall clock)",
+		"regions matched by canonical name: MPI_Init() (operand 1) = MPI_Init",
+		"call paths of operand 1 matched through frames it did not record (main, iteration)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	rows, _ := parseDiffTable(t, out)
+	both := 0
+	for _, r := range rows {
+		if r.a != 0 && r.b != 0 {
+			both++
+		}
+	}
+	if both < 6 { // the root, MPI_Init, _Comm_size, _Comm_rank, _Bcast, _Reduce, _Finalize
+		t.Errorf("%d call paths with values in both A and B, want at least 6:\n%s", both, out)
+	}
+}
+
+// TestDiffNeverSilent: a difference one operand contributes nothing to is
+// refused with the option that helps, not printed as A alone.
+func TestDiffNeverSilent(t *testing.T) {
+	scorep := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	hpc := testkit.Data(t, "hpctoolkit", "cpi-database-v2")
+	status, out, errOut := run("diff", scorep, hpc)
+	if status == 0 || !strings.Contains(errOut, "has no metric matching") || !strings.Contains(errOut, "--map-metric 'CPUTIME=time'") {
+		t.Errorf("CPU time against wall-clock time: status %d, stderr %q, stdout %q", status, errOut, out)
+	}
+	status, out, errOut = run("diff", scorep, hpc, "--map-metric", "CPUTIME=time")
+	if status != 0 || !strings.Contains(out, "its metric CPUTIME") || !strings.Contains(out, "by --map-metric CPUTIME=time") {
+		t.Errorf("with --map-metric: status %d, stderr %q, stdout\n%s", status, errOut, out)
+	}
+	// --strict-roots keeps the roots apart: then nothing is shared
+	status, _, errOut = run("diff", scorep, testkit.Data(t, "tau", "cpi-mpi"), "--strict-roots")
+	if status == 0 || !strings.Contains(errOut, "share no call path") || !strings.Contains(errOut, "--rename") {
+		t.Errorf("no shared call path: status %d, stderr %q", status, errOut)
+	}
+	if status, _, errOut := run("diff", scorep, hpc, "--map-metric", "CPUTIME"); status != 2 || !strings.Contains(errOut, "FROM=TO") {
+		t.Errorf("bad --map-metric: status %d, stderr %q", status, errOut)
+	}
+}
+
+// TestCalcSaysWhatMatched: calc writes the difference across tools and
+// prints what was matched and what was not compared.
+func TestCalcSaysWhatMatched(t *testing.T) {
+	scorep := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	hpc := testkit.Data(t, "hpctoolkit", "cpi-database-v4")
+	out := filepath.Join(t.TempDir(), "d.cubex")
+	status, stdout, errOut := run("calc", "diff("+scorep+", "+hpc+")", "-o", out)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{
+		"the program's call-tree roots",
+		"--map-metric 'CPUTIME=time' compares them",
+		"metrics only in operand 0, so not compared: visits, time",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+	status, stdout, errOut = run("calc", "diff("+scorep+", "+hpc+")", "-o", out, "--force", "--map-metric", "CPUTIME=time")
+	if status != 0 || !strings.Contains(stdout, "metric time: time (operand 0) = CPUTIME (operand 1), by --map-metric CPUTIME=time") {
+		t.Errorf("status %d, stderr %q, stdout\n%s", status, errOut, stdout)
+	}
+	e, err := format.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := algebra.ReadProvenance(e)
+	if err != nil || !slices.ContainsFunc(p.Matching, func(s string) bool { return strings.Contains(s, "--map-metric CPUTIME=time") }) ||
+		len(p.Opts.MetricMaps) != 1 || p.Opts.MetricMaps[0].String() != "CPUTIME=time" {
+		t.Errorf("provenance %+v (%v)", p, err)
+	}
+}
+
+// TestSeriesAcrossTools: a series over trials of different tools takes
+// each trial's own metric matched to the one named.
+func TestSeriesAcrossTools(t *testing.T) {
+	scorep := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	tau := testkit.Data(t, "tau", "cpi-mpi")
+	status, out, errOut := run("series", scorep, tau, "--metric", "TIME", "--x", "1,2", "--csv")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	if !strings.Contains(out, "MPI_Bcast") {
+		t.Errorf("no MPI_Bcast row in\n%s", out)
+	}
+	status, _, errOut = run("series", scorep, testkit.Data(t, "hpctoolkit", "cpi-database-v2"), "--metric", "time", "--x", "1,2")
+	if status == 0 || !strings.Contains(errOut, "--map-metric") {
+		t.Errorf("a trial without wall-clock time: status %d, stderr %q", status, errOut)
 	}
 }

@@ -3,11 +3,13 @@ package cli
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"cubeview/algebra"
 	"cubeview/model"
@@ -50,7 +52,9 @@ func (r diffRow) diff() float64 { return r.a - r.b }
 // printDiff prints the call paths whose metric value changed most between
 // the experiments at pathA and pathB, matched as the diff operator
 // matches them: value in A, in B, A − B and A − B as a percentage of A's
-// total, largest |A − B| first.
+// total, largest |A − B| first. It refuses, naming the option that helps,
+// a comparison in which one operand has no metric matching the one shown
+// or no call path matching the other's: that is no difference.
 func printDiff(env Env, pathA, pathB string, opt algebra.Options, o diffTableOptions) error {
 	if *o.top < 0 {
 		return usagef("--top %d: want N ≥ 0 (0: every changed call path)", *o.top)
@@ -63,44 +67,38 @@ func printDiff(env Env, pathA, pathB string, opt algebra.Options, o diffTableOpt
 	if err != nil {
 		return err
 	}
-	exps, paths := []*model.Experiment{a, b}, []string{pathA, pathB}
-	uniq := *o.metric
-	if uniq == "" {
-		if uniq, err = firstMetricWithValues(exps, paths); err != nil {
-			return err
-		}
-	} else if uniq, err = metricUniqName(uniq, paths, exps); err != nil {
-		return err
-	}
-	ig, err := algebra.Integrate(exps, opt)
+	paths := []string{pathA, pathB}
+	ig, err := algebra.Integrate([]*model.Experiment{a, b}, opt)
 	if err != nil {
 		return err
 	}
 	res := ig.Result
+	rm, err := shownMetric(ig, *o.metric, paths)
+	if err != nil {
+		return err
+	}
+	if err := comparable(ig, rm, paths); err != nil {
+		return err
+	}
 	rows := make([]diffRow, len(res.Cnodes))
 	for c := range rows {
 		rows[c].cnode = c
 	}
 	var totals [2]float64
-	var met *model.Metric
-	for i, e := range exps {
-		m := e.MetricByName(uniq)
-		if m < 0 {
-			continue // absent: counts as 0, as in the diff operator
-		}
+	var names [2]string
+	for i, e := range ig.Operands {
+		m := slices.Index(ig.Metrics[i], rm)
+		names[i] = e.Metrics[m].UniqName
 		if r := e.Metrics[m].Unavailable; r != "" {
-			return fmt.Errorf("%s: metric %q is not available: %s", paths[i], uniq, r)
-		}
-		if met == nil {
-			met = &e.Metrics[m]
+			return fmt.Errorf("%s: metric %q is not available: %s", paths[i], names[i], r)
 		}
 		sel := model.MetricSel{Metric: m, Inclusive: true}
 		vals, err := e.CallTreeValues(sel, *o.incl)
 		if err != nil {
-			return fmt.Errorf("%s: metric %q: %w", paths[i], uniq, err)
+			return fmt.Errorf("%s: metric %q: %w", paths[i], names[i], err)
 		}
 		if totals[i], err = e.MetricTotal(sel); err != nil {
-			return fmt.Errorf("%s: metric %q: %w", paths[i], uniq, err)
+			return fmt.Errorf("%s: metric %q: %w", paths[i], names[i], err)
 		}
 		for c, v := range vals {
 			rc := ig.Cnodes[i][c]
@@ -119,34 +117,117 @@ func printDiff(env Env, pathA, pathB string, opt algebra.Options, o diffTableOpt
 	if *o.top > 0 && len(shown) > *o.top {
 		shown = shown[:*o.top]
 	}
-	return writeDiffTable(env.Stdout, res, met, diffHeader{
-		pathA: pathA, pathB: pathB, totalA: totals[0], totalB: totals[1],
-		inclusive: *o.incl, exact: *o.exact, changed: len(changed), all: len(rows),
+	var notes []string
+	if ig.RootsMatched != "" {
+		notes = append(notes, "matched: "+ig.RootsMatched+" (--strict-roots keeps them apart)")
+	}
+	for _, n := range ig.Report.Matched() {
+		notes = append(notes, "matched: "+n)
+	}
+	for _, n := range ig.Report.NotCompared() {
+		notes = append(notes, "note: "+n)
+	}
+	return writeDiffTable(env.Stdout, res, &res.Metrics[rm], diffHeader{
+		pathA: pathA, pathB: pathB, totalA: totals[0], totalB: totals[1], nameA: names[0], nameB: names[1],
+		inclusive: *o.incl, exact: *o.exact, changed: len(changed), all: len(rows), notes: notes,
 	}, shown)
 }
 
-// firstMetricWithValues is "time" when an experiment has it with values
-// (what a difference is usually about), else the unique name of the first
-// metric of the first experiment that has values.
-func firstMetricWithValues(exps []*model.Experiment, paths []string) (string, error) {
-	for _, e := range exps {
-		if m := e.MetricByName("time"); m >= 0 && e.Metrics[m].Unavailable == "" {
-			return "time", nil
+// shownMetric returns the result metric diff's table shows: the one name
+// names (Integration.MetricIndex), or by default time, else the first
+// metric both operands have with values.
+func shownMetric(ig *algebra.Integration, name string, paths []string) (int, error) {
+	res := ig.Result
+	if name != "" {
+		r, err := ig.MetricIndex(name)
+		var le *algebra.MetricLookupError
+		if errors.As(err, &le) && len(le.Candidates) == 0 {
+			return -1, fmt.Errorf("neither %s nor %s has a metric %q%s", paths[0], paths[1], name, didYouMean(uniqNames(res, suggest(name, le.Known))))
+		}
+		return r, err
+	}
+	both := func(r int) bool {
+		return res.Metrics[r].Present.Has(0) && res.Metrics[r].Present.Has(1) && res.Metrics[r].Unavailable == ""
+	}
+	if r, err := ig.MetricIndex(model.IdentityTime); err == nil && both(r) {
+		return r, nil
+	}
+	for _, r := range res.MetricOrder() {
+		if both(r) {
+			return r, nil
 		}
 	}
-	for _, e := range exps {
-		for _, m := range e.MetricOrder() {
-			if e.Metrics[m].Unavailable == "" {
-				return e.Metrics[m].UniqName, nil
+	if r, err := ig.MetricIndex(model.IdentityTime); err == nil {
+		return r, nil // not in both: comparable says why
+	}
+	for _, r := range res.MetricOrder() {
+		if res.Metrics[r].Unavailable == "" {
+			return r, nil
+		}
+	}
+	return -1, fmt.Errorf("%s: no metric has values", paths[0])
+}
+
+// comparable refuses a difference in which one operand contributes
+// nothing: it has no metric matched to result metric rm, or no call path
+// matched to the other's. The error says so in words and names what helps.
+func comparable(ig *algebra.Integration, rm int, paths []string) error {
+	res := ig.Result
+	met := &res.Metrics[rm]
+	for i := range ig.Operands {
+		if met.Present.Has(i) {
+			continue
+		}
+		other := 1 - i
+		var hint []string
+		for _, s := range ig.Report.Unmatched {
+			if strings.Contains(s, "--map-metric") {
+				hint = append(hint, s)
 			}
 		}
+		var common []string
+		for _, r := range res.MetricOrder() {
+			if res.Metrics[r].Present.Has(0) && res.Metrics[r].Present.Has(1) {
+				common = append(common, res.Metrics[r].UniqName)
+			}
+		}
+		msg := fmt.Sprintf("%s has no metric matching %s of %s, so there is nothing to subtract: the table would show %s alone",
+			paths[i], describeMetric(met), paths[other], paths[other])
+		if len(hint) > 0 {
+			msg += "; " + strings.Join(hint, "; ")
+		} else {
+			msg += "; --map-metric 'FROM=TO' compares metrics of different meaning"
+		}
+		if len(common) > 0 {
+			msg += "; metrics both have: " + briefList(common) + " (--metric NAME)"
+		}
+		return errors.New(msg)
 	}
-	return "", fmt.Errorf("%s: no metric has values", paths[0])
+	for c := range res.Cnodes {
+		if p := res.Cnodes[c].Present; p.Has(0) && p.Has(1) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s and %s share no call path, so nothing of them is compared: their call trees have no region in common at the same place; --rename 'OLD=NEW' renames regions before matching (a program's root, functions renamed between versions)", paths[0], paths[1])
+}
+
+// describeMetric names a metric with its canonical identity when it has
+// one: "time (wall clock)".
+func describeMetric(m *model.Metric) string {
+	if m.Identity != "" {
+		if m.Identity == m.UniqName {
+			return fmt.Sprintf("%q (%s)", m.UniqName, model.IdentityMeaning(m.Identity))
+		}
+		return fmt.Sprintf("%q (%s, %s)", m.UniqName, m.Identity, model.IdentityMeaning(m.Identity))
+	}
+	return fmt.Sprintf("%q", m.UniqName)
 }
 
 type diffHeader struct {
 	pathA, pathB     string
+	nameA, nameB     string // the operands' names of the metric
 	totalA, totalB   float64
+	notes            []string // how the operands were matched
 	inclusive, exact bool
 	changed, all     int
 }
@@ -161,7 +242,16 @@ func writeDiffTable(w io.Writer, res *model.Experiment, met *model.Metric, h dif
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "%s [%s] %s, call-tree %s summed over all locations\n", orNone(met.DispName), met.UniqName, orNone(met.Unit), kind)
-	fmt.Fprintf(bw, "A: %s (total %s)\nB: %s (total %s)\n", h.pathA, num(h.totalA), h.pathB, num(h.totalB))
+	metricOf := func(name string) string {
+		if name == met.UniqName {
+			return ""
+		}
+		return ", its metric " + name
+	}
+	fmt.Fprintf(bw, "A: %s (total %s%s)\nB: %s (total %s%s)\n", h.pathA, num(h.totalA), metricOf(h.nameA), h.pathB, num(h.totalB), metricOf(h.nameB))
+	for _, n := range h.notes {
+		fmt.Fprintln(bw, n)
+	}
 	fmt.Fprintf(bw, "A − B: positive where A spent more; %% of A: A − B in percent of A's total\n")
 	if met.IsDerived() {
 		fmt.Fprintf(bw, "%s is derived (%s): A and B are each one's value of the formula, A − B their difference (not the formula of the differences)\n", met.UniqName, met.Formula)

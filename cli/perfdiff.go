@@ -21,6 +21,7 @@ func init() {
 		Summary: "find where two experiments differ (Karavanic & Miller's performance difference)",
 		Usage: `usage: cubeview perfdiff A B --metric UNIQ --delta D [--relative] [--csv]
        [--copy-system|--collapse-system] [--strict-lines] [--strict-roots] [--rename OLD=NEW]…
+       [--map-metric FROM=TO]…
 
 Compares metric UNIQ of experiments A and B focus by focus, a focus being a
 call path (call-tree inclusive) on a system node (aggregated over the
@@ -59,8 +60,10 @@ value is undefined, e.g. a division by zero).
                        side's value is empty), metric_only_in_a,
                        metric_only_in_b (whole-program value), or differs
   --copy-system, --collapse-system, --strict-lines, --strict-roots,
-  --rename 'OLD=NEW'   match the experiments as "cubeview diff" does (see
-                       "cubeview diff -h")`,
+  --rename 'OLD=NEW', --map-metric 'FROM=TO'
+                       match the experiments as "cubeview diff" does (see
+                       "cubeview diff -h"); UNIQ may name the metric as
+                       either experiment does, or by its canonical identity`,
 		Run: runPerfDiff,
 	})
 }

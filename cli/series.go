@@ -59,7 +59,12 @@ func runSeries(env Env, args []string) error {
 	top := fs.Int("top", 0, "")
 	asCSV := fs.Bool("csv", false, "")
 	out := fs.String("o", "", "")
+	matching := matchingFlags(fs)
 	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	algebraOpt, err := matching()
 	if err != nil {
 		return err
 	}
@@ -125,7 +130,7 @@ func runSeries(env Env, args []string) error {
 	if *metric, err = metricUniqName(*metric, pos, exps); err != nil {
 		return err
 	}
-	res, err := analysis.Series(trials, analysis.SeriesOptions{Metric: *metric, Weak: *weak, Exclusive: *excl, Basis: b})
+	res, err := analysis.Series(trials, analysis.SeriesOptions{Metric: *metric, Weak: *weak, Exclusive: *excl, Basis: b, Algebra: algebraOpt})
 	if err != nil {
 		return err
 	}
@@ -208,8 +213,8 @@ func saveScalingPlot(path string, res *analysis.SeriesResult, xSpec string, top 
 		xLabel = xSpec
 	}
 	title := res.Metric
-	if m := res.Trials[0].Exp.MetricByName(res.Metric); m >= 0 {
-		title = metricTitle(&res.Trials[0].Exp.Metrics[m])
+	if m := res.Domain.MetricByName(res.Metric); m >= 0 {
+		title = metricTitle(&res.Domain.Metrics[m])
 	}
 	s := chart.Scaling{Title: title, XLabel: xLabel, Weak: res.Weak}
 	for _, t := range res.Trials {

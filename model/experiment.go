@@ -139,6 +139,11 @@ type Metric struct {
 	ID       int    // identifier in the file (unique among metrics)
 	UniqName string // identity used to match metrics across experiments
 	DispName string
+	// Identity is the canonical identity of what the metric measures
+	// (IdentityTime, IdentityVisits, a PAPI preset name, …), set by the
+	// importer, or "" when it means nothing other tools record. The
+	// algebra matches metrics of different names by it.
+	Identity string
 	DataType DataType // as read, e.g. DOUBLE, UINT64, MINDOUBLE
 	Unit     string   // sec, occ, bytes, …
 	Descr    string

@@ -17,7 +17,10 @@ import (
 // constraint, SCALEA's search over a repository.
 type Query struct {
 	// Metric is the uniq_name of the metric, as stored: inclusive along
-	// the metric tree (time includes MPI time).
+	// the metric tree (time includes MPI time). In a trial without a
+	// metric of that name, a canonical identity (time, visits, …) names
+	// the metric of that identity, so one search covers trials of
+	// different tools.
 	Metric string
 	// Inclusive takes call-path values with their callees; otherwise each
 	// call path's own (exclusive) value.
@@ -56,6 +59,21 @@ func (q *Query) derived(name string) *model.Formula {
 		}
 	}
 	return nil
+}
+
+// metricNamed returns the SQL condition on a metric row m (and its bind
+// values) that selects, in each trial, the metric name names as
+// model.Experiment.MetricNamed does: the metric of that unique name, or
+// where a trial has none, the metric of that canonical identity ("time"
+// finds TAU's TIME and Caliper's sum#time.duration).
+func (r *Repo) metricNamed(name string) (string, []any) {
+	id := model.CanonicalIdentity(name)
+	if id == "" {
+		return "(m.uniq_hash = ? AND m.uniq = ?)", []any{textHash(name), r.d.text(name)}
+	}
+	return `((m.uniq_hash = ? AND m.uniq = ?) OR (m.canonical = ? AND NOT EXISTS
+		(SELECT 1 FROM metric n WHERE n.trial = m.trial AND n.uniq_hash = ? AND n.uniq = ?)))`,
+		[]any{textHash(name), r.d.text(name), r.d.text(id), textHash(name), r.d.text(name)}
 }
 
 // errMissing marks a metric a trial does not have: the trial is skipped.
@@ -217,8 +235,10 @@ func (r *Repo) findSQL(ctx context.Context, q Query, cond condition) ([]Hit, err
 		JOIN trial t ON t.id = m.trial
 		JOIN experiment x ON x.id = t.experiment
 		JOIN application a ON a.id = x.application
-		WHERE m.uniq_hash = ? AND m.uniq = ?`)
-	args = append(args, textHash(q.Metric), r.d.text(q.Metric))
+		WHERE `)
+	where, wargs := r.metricNamed(q.Metric)
+	sb.WriteString(where)
+	args = append(args, wargs...)
 	if q.Share {
 		sb.WriteString(` AND m.total > 0 AND ` + val + ` >= ? * m.total`)
 		args = append(args, q.MinShare)
@@ -255,8 +275,9 @@ func (r *Repo) findPerLocation(ctx context.Context, q Query, cond condition) ([]
 	var cands []cand
 	has, args := "1=1", cond.args
 	if q.derived(q.Metric) == nil {
-		has = "EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND m.uniq_hash = ? AND m.uniq = ?)"
-		args = append([]any{textHash(q.Metric), r.d.text(q.Metric)}, cond.args...)
+		where, wargs := r.metricNamed(q.Metric)
+		has = "EXISTS (SELECT 1 FROM metric m WHERE m.trial = t.id AND " + where + ")"
+		args = append(wargs, cond.args...)
 	}
 	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name`+trialFrom+`
 		WHERE `+has+` AND `+cond.sql+` ORDER BY t.id`, args,
@@ -301,7 +322,7 @@ func SearchExperiment(e *model.Experiment, q Query) ([]Hit, error) {
 		}
 	}
 	v, err := q.queryVectors(len(e.Cnodes), len(e.Regions), func(name string) (vectors, error) {
-		m := e.MetricByName(name)
+		m := e.MetricNamed(name)
 		if m < 0 {
 			return vectors{}, errMissing
 		}

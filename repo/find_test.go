@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"cubeview/format"
@@ -20,6 +22,13 @@ var findFiles = [][]string{
 	{"cube4", "call_tree_test", "call_tree_test.cubex"},
 	{"cube4", "mm_sweep", "mm.x10y1z1.r1.cubex"},
 	{"cube3", "ctest-pomp.cube"},
+	// other tools' recordings of cpi: "time" finds TAU's TIME and
+	// Caliper's sum#time.duration by canonical identity, "visits" TAU's
+	// Calls; HPCToolkit's CPUTIME is CPU time, which no search for time
+	// finds
+	{"tau", "cpi-mpi"},
+	{"caliper", "cpi-json", "cpi-callpath-profile.json"},
+	{"hpctoolkit", "cpi-database-v2"},
 }
 
 // bruteHit keys a hit by trial and call path (or region).
@@ -46,7 +55,7 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 			}
 			e = withD
 		}
-		m := e.MetricByName(q.Metric)
+		m := e.MetricNamed(q.Metric)
 		if m < 0 || skip {
 			continue
 		}
@@ -330,4 +339,60 @@ func firstMissing(want, got map[bruteKey]float64) string {
 		keys = keys[:3]
 	}
 	return fmt.Sprint(keys)
+}
+
+// TestFindAcrossTools searches one program recorded by several tools:
+// "time" finds Score-P's time, TAU's TIME and Caliper's sum#time.duration
+// (canonical identity time, in any case), not HPCToolkit's CPUTIME (CPU
+// time); a unique name that is no identity finds only the trial that has
+// it.
+func TestFindAcrossTools(t *testing.T) {
+	files := map[string][]string{
+		"scorep":  {"cube4", "cpi", "profile.cubex"},
+		"tau":     {"tau", "cpi-mpi"},
+		"caliper": {"caliper", "cpi-json", "cpi-callpath-profile.json"},
+		"hpc":     {"hpctoolkit", "cpi-database-v2"},
+	}
+	eachEngine(t, func(t *testing.T, loc string) {
+		r := openRepo(t, loc)
+		ctx := context.Background()
+		ids := map[int64]string{}
+		for name, f := range files {
+			id, err := r.Import(ctx, testkit.Data(t, f...), ImportOptions{App: "cpi", Experiment: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[id] = name
+		}
+		found := func(q Query) string {
+			hits, err := r.Find(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, h := range hits {
+				if n := ids[h.Trial]; !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+			slices.Sort(names)
+			return strings.Join(names, ",")
+		}
+		for _, tt := range []struct {
+			q    Query
+			want string
+		}{
+			{Query{Metric: "time", MinValue: 0}, "caliper,scorep,tau"},
+			{Query{Metric: "time", Kind: "mpi", Inclusive: true, MinValue: 0}, "caliper,scorep,tau"},
+			{Query{Metric: "time", Ranks: []Range{{0, 1}}, MinValue: 0}, "caliper,scorep,tau"},
+			{Query{Metric: "TIME", MinValue: 0}, "caliper,scorep,tau"},
+			{Query{Metric: "sum#time.duration", MinValue: 0}, "caliper"},
+			{Query{Metric: "visits", MinValue: 1}, "scorep,tau"},
+			{Query{Metric: "cputime", MinValue: 0}, "hpc"},
+		} {
+			if got := found(tt.q); got != tt.want {
+				t.Errorf("%+v: found in %s, want %s", tt.q, got, tt.want)
+			}
+		}
+	})
 }

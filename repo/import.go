@@ -496,13 +496,17 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 			id, t(a.Key), textHash(a.Key), t(a.Value), nullNumber(a), int(a.Origin))
 	}
 	ordOf := siblingOrder(len(e.Metrics), e.MetricRoots, func(i int) []int { return e.Metrics[i].Children })
+	metricCols := []string{"trial", "idx", "id", "parent", "ord", "uniq", "uniq_hash", "disp", "dtype", "unit", "descr", "url", "val",
+		"type", "expression", "init_expression", "formula", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total", "canonical"}
+	if r.schema < schemaCanonical {
+		metricCols = metricCols[:len(metricCols)-1]
+	}
 	for i := range e.Metrics {
 		m := &e.Metrics[i]
-		ins.add("metric", []string{"trial", "idx", "id", "parent", "ord", "uniq", "uniq_hash", "disp", "dtype", "unit", "descr", "url", "val",
-			"type", "expression", "init_expression", "formula", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total"},
-			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
+		vals := []any{id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
 			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(formulaText(m)), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
-			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), definedOrZero(sums[i].total))
+			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), definedOrZero(sums[i].total), t(m.Identity)}
+		ins.add("metric", metricCols, vals[:len(metricCols)]...)
 	}
 	for i := range e.Regions {
 		g := &e.Regions[i]

@@ -31,7 +31,7 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	}
 	var mOrd, cOrd, sOrd []int
 	err = r.rows(ctx, `SELECT idx, id, parent, ord, uniq, disp, dtype, unit, descr, url, val, type, expression, init_expression,
-		formula, viztype, aggregation, unavailable, approximate, present, extra FROM metric WHERE trial = ? ORDER BY idx`,
+		formula, viztype, aggregation, unavailable, approximate, present, extra, canonical FROM metric WHERE trial = ? ORDER BY idx`,
 		[]any{id}, func(s scanner) error {
 			var m model.Metric
 			var idx, ord, aggr, approx int
@@ -39,7 +39,7 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 			var ex []byte
 			var formula string
 			if err := s.Scan(&idx, &m.ID, &m.Parent, &ord, &m.UniqName, &m.DispName, &m.DataType, &m.Unit, &m.Descr, &m.URL, &m.Val,
-				&m.Type, &m.Expression, &m.InitExpression, &formula, &m.VizType, &aggr, &m.Unavailable, &approx, &present, &ex); err != nil {
+				&m.Type, &m.Expression, &m.InitExpression, &formula, &m.VizType, &aggr, &m.Unavailable, &approx, &present, &ex, &m.Identity); err != nil {
 				return err
 			}
 			if idx != len(e.Metrics) {

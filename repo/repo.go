@@ -49,6 +49,7 @@ type Repo struct {
 	db       *sql.DB
 	d        *dialect
 	location string
+	schema   int // the schema version migrated to (older only in tests)
 }
 
 // Open opens the repository at loc (a file path for SQLite, a postgres://
@@ -67,7 +68,7 @@ func openAt(ctx context.Context, loc string, upTo int) (*Repo, error) {
 			return nil, err
 		}
 	}
-	r := &Repo{location: loc}
+	r := &Repo{location: loc, schema: upTo}
 	var err error
 	if IsPostgres(loc) {
 		r.d = postgresDialect

@@ -163,7 +163,17 @@ var migrations = [][]string{
 		`CREATE INDEX region_stat_excl ON region_stat (trial, metric, excl)`,
 		`CREATE INDEX region_stat_incl ON region_stat (trial, metric, incl)`,
 	},
+	// 3: the canonical identity of each metric (model.Metric.Identity), so
+	// that a search for time finds TAU's TIME and Caliper's
+	// sum#time.duration too.
+	{
+		`ALTER TABLE metric ADD COLUMN canonical {text} NOT NULL DEFAULT ''`,
+		`CREATE INDEX metric_canonical ON metric (canonical, trial)`,
+	},
 }
+
+// schemaCanonical is the version that added metric.canonical.
+const schemaCanonical = 3
 
 // SchemaVersion is the schema version this program writes.
 var SchemaVersion = len(migrations)

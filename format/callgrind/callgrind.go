@@ -51,6 +51,7 @@ func Parse(r io.Reader, name string, opts importer.Options) (*model.Experiment, 
 	}
 	e := convert(p)
 	e.Warnings = append(e.Warnings, warnings...)
+	build.Identify(e, "callgrind", identities)
 	return e, nil
 }
 

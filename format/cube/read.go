@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -20,6 +21,7 @@ func ReadXML(r io.Reader, name string) (*model.Experiment, error) {
 		return nil, fmt.Errorf("%s: CUBE %s XML without data is the anchor.xml of a .cubex archive; open the .cubex file", name, doc.Version)
 	}
 	doc.Exp.Format = "CUBE " + doc.Version + " XML"
+	build.Identify(doc.Exp, "", identities)
 	return doc.Exp, nil
 }
 
@@ -80,6 +82,7 @@ func (a *cubexArchive) read() (*model.Experiment, error) {
 	}
 	doc.Exp.Source = a.name
 	doc.Exp.Format = "CUBE " + doc.Version + " (.cubex)"
+	build.Identify(doc.Exp, "", identities)
 	if doc.HasSeverity {
 		// A CUBE 3 document inside the archive carries its own data.
 		a.close()

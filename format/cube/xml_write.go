@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -237,7 +238,7 @@ func (x *xmlWriter) extras() []model.Attr {
 			if m.Type != "" && m.Type != "EXCLUSIVE" {
 				xm.Type = m.Type
 			}
-			xm.VizType, xm.Expr, xm.Init, xm.Aggr, xm.Attrs = m.VizType, m.Expression, m.InitExpression, m.AggrExpressions, m.Attrs
+			xm.VizType, xm.Expr, xm.Init, xm.Aggr, xm.Attrs = m.VizType, m.Expression, m.InitExpression, m.AggrExpressions, build.IdentityAttrs(m, identities)
 			written.Type = metricType(string(xm.Type))
 		}
 		xm.Present, xm.Approximate = m.Present, m.Approximate
@@ -325,7 +326,7 @@ func (x *xmlWriter) metric(i, depth int) {
 		if m.VizType != "" {
 			x.strAttr("viztype", m.VizType)
 		}
-		for _, a := range m.Attrs {
+		for _, a := range build.IdentityAttrs(m, identities) {
 			switch {
 			case strings.HasPrefix(a.Key, cubeplXMLAttr):
 				cubeplAttrs = append(cubeplAttrs, a)

@@ -68,7 +68,11 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rep.experiment(name)
+	e, err := rep.experiment(name)
+	if err == nil {
+		build.Identify(e, "gprof", identities)
+	}
+	return e, err
 }
 
 // decode returns a report's text as UTF-8 with \n line ends: gprof on

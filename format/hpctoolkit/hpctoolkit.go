@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"cubeview/format/importer"
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -21,20 +22,25 @@ var Format = importer.Format{
 
 // Read reads the HPCToolkit database at path: its directory, or a file
 // in it (experiment.xml, meta.db, profile.db, cct.db).
-func Read(path string, _ importer.Options) (*model.Experiment, error) {
+func Read(path string, opts importer.Options) (*model.Experiment, error) {
 	dir := path
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	if exists(filepath.Join(dir, "meta.db")) {
-		return openSparse(dir)
+	open := func(dir string) (*model.Experiment, error) { return openXML(dir, opts) }
+	switch {
+	case exists(filepath.Join(dir, "meta.db")):
+		open = openSparse
+	case !exists(filepath.Join(dir, "experiment.xml")):
+		return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
 	}
-	if exists(filepath.Join(dir, "experiment.xml")) {
-		return openXML(dir)
+	e, err := open(dir)
+	if err == nil {
+		build.Identify(e, "HPCToolkit", identities)
 	}
-	return nil, fmt.Errorf("%s: neither meta.db nor experiment.xml: not an HPCToolkit database", dir)
+	return e, err
 }
 
 func exists(path string) bool {

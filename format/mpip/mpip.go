@@ -54,5 +54,9 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err := rep.check(name); err != nil {
 		return nil, err
 	}
-	return rep.experiment(name)
+	e, err := rep.experiment(name)
+	if err == nil {
+		build.Identify(e, "mpiP", identities)
+	}
+	return e, err
 }

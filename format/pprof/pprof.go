@@ -51,7 +51,11 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return convert(p, format)
+	e, err := convert(p, format)
+	if err == nil {
+		build.Identify(e, "pprof", identities)
+	}
+	return e, err
 }
 
 // readAll reads the profile's bytes. Gzip-compressed data are

@@ -132,6 +132,7 @@ func readRun(src source, opts importer.Options, format string) (*model.Experimen
 	if r.flat {
 		e.Format += ", call paths cut at TAU_CALLPATH_DEPTH kept as caller → callee arcs"
 	}
+	build.Identify(e, "TAU", identities)
 	return e, nil
 }
 
@@ -227,6 +228,7 @@ type reader struct {
 
 	plainUser   map[string][][numStats]float64
 	plainOrder  []string
+	ctxUser     []ctxUser
 	fileScratch scratch
 	valueOuts   [][2]int
 	predictions []prediction
