@@ -114,10 +114,10 @@ func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
 // two starts with: current and the one after it, wrapping around, so
 // that of a pair opened as before and after each window offers the
 // other; current twice when it is the only one; −1 for one not in docs.
-// A result of the algebra (a difference) is not offered as its own
-// operand: its operands are, when open, else experiments read from files.
+// A difference is not offered as its own operand: its operands are,
+// when open, else experiments read from files.
 func PairChoice(docs []*Doc, current *Doc) (first, second int) {
-	if current != nil && current.Expression != "" {
+	if current.isDifference() {
 		return resultPair(docs, current)
 	}
 	first = slices.Index(docs, current)
@@ -128,8 +128,8 @@ func PairChoice(docs []*Doc, current *Doc) (first, second int) {
 	return first, second
 }
 
-// resultPair is PairChoice for a result: its first two operands that are
-// open, then the open experiments that are no results, in order.
+// resultPair is PairChoice for a difference: its first two operands that
+// are open, then the open experiments that are no results, in order.
 func resultPair(docs []*Doc, result *Doc) (first, second int) {
 	var pick []int
 	for _, s := range result.Sources {
@@ -153,11 +153,17 @@ func resultPair(docs []*Doc, result *Doc) (first, second int) {
 }
 
 // CheckedByDefault reports whether a list of operands opened in
-// current's window starts with d checked: current unless it is a result
-// of the algebra, and every experiment read from a file that is not
-// itself a result.
+// current's window starts with d checked: current unless it is a
+// difference, and every experiment read from a file that is not itself a
+// result.
 func CheckedByDefault(d, current *Doc) bool {
-	return d.Expression == "" && (d == current || d.Path != "")
+	return d == current && !d.isDifference() || d.Path != "" && d.Expression == ""
+}
+
+// isDifference reports whether d is a result of the algebra that
+// subtracts (a difference, or one made of differences).
+func (d *Doc) isDifference() bool {
+	return d != nil && d.Expression != "" && d.Exp != nil && isDifference(d.Exp)
 }
 
 // doc returns the experiment labelled label, nil if none.
