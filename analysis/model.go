@@ -53,8 +53,10 @@ func (t Term) Format(p string) string {
 	case 0:
 	case 1:
 		parts = append(parts, "log2("+p+")")
+	case 2:
+		parts = append(parts, fmt.Sprintf("log2(%s)^2", p))
 	default:
-		parts = append(parts, fmt.Sprintf("log2(%s)^%d", p, t.Log))
+		parts = append(parts, fmt.Sprintf("log2(%s)^(%d)", p, t.Log))
 	}
 	return strings.Join(parts, "·")
 }

@@ -499,3 +499,65 @@ func ParseXValues(s string, n int) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// Distinct returns up to n of rows (all when n ≤ 0) in their order, each
+// curve once: a row whose basis values are within CurveTolerance of
+// those of a row already taken that is its caller or callee (a caller
+// that does little but call it, so that the two curves would be drawn
+// on top of each other) is folded into it. The row kept is the deeper
+// call path; folded lists the call paths folded into each row kept.
+func (r *SeriesResult) Distinct(rows []SeriesRow, n int) (kept []SeriesRow, folded [][]string) {
+	for _, row := range rows {
+		b := row.Basis(r.Basis)
+		same := -1
+		for i := range kept {
+			if chained(kept[i].CallPath, row.CallPath) && sameCurve(kept[i].Basis(r.Basis), b) {
+				same = i
+				break
+			}
+		}
+		if same < 0 {
+			if n > 0 && len(kept) == n {
+				continue
+			}
+			kept = append(kept, row)
+			folded = append(folded, nil)
+			continue
+		}
+		if len(row.CallPath) > len(kept[same].CallPath) {
+			folded[same] = append(folded[same], kept[same].CallPath)
+			kept[same] = row
+		} else {
+			folded[same] = append(folded[same], row.CallPath)
+		}
+	}
+	return kept, folded
+}
+
+// CurveTolerance is the relative difference below which two curves
+// count as one in Distinct: less than a plot's line width.
+const CurveTolerance = 0.005
+
+// chained reports whether call path a calls b or b calls a.
+func chained(a, b string) bool {
+	return strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
+}
+
+func sameCurve(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !(math.Abs(a[i]-b[i]) <= CurveTolerance*math.Max(math.Abs(a[i]), math.Abs(b[i]))) {
+			return false
+		}
+	}
+	return true
+}
+
+// processNames are attribute names that count processes.
+var processNames = map[string]bool{"procs": true, "processes": true, "np": true, "nprocs": true, "ranks": true, "nranks": true, "mpi_ranks": true, "p": true}
+
+// IsProcessCount reports whether an attribute named key counts
+// processes, so that parallel efficiency means something along it.
+func IsProcessCount(key string) bool { return processNames[strings.ToLower(strings.TrimSpace(key))] }

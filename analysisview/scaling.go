@@ -122,7 +122,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	if spec.Exclusive {
 		what = "exclusive"
 	}
-	rep.Title = fmt.Sprintf("%s (%s), %s of the %s across locations, %s", metricName(m), what, kind, res.Basis, xLabel)
+	basis := "the " + res.Basis.String() + " across locations"
+	switch res.Basis {
+	case analysis.BasisMax:
+		basis = "the slowest location"
+	case analysis.BasisSum:
+		basis = "the sum over locations"
+	}
+	rep.Title = fmt.Sprintf("%s (%s), %s of %s, %s", metricName(m), what, kind, basis, xLabel)
 	rep.Columns = []string{"Call path"}
 	var runs []string
 	for _, t := range res.Trials {
@@ -148,7 +155,8 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 		rep.nums = append(rep.nums, nums)
 		rep.RowCnodes = append(rep.RowCnodes, r.Cnode)
 	}
-	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak}
+	processX := spec.X == XProcesses || spec.X != XValues && analysis.IsProcessCount(xLabel)
+	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak, ProcessX: processX}
 	for _, t := range res.Trials {
 		rep.plot.X = append(rep.plot.X, t.X)
 	}
@@ -156,8 +164,22 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	if plotted <= 0 {
 		plotted = 5
 	}
-	for _, r := range res.Top(plotted) {
-		rep.plot.Series = append(rep.plot.Series, chart.ScalingSeries{Name: r.CallPath, Speedup: r.Ratio, Efficiency: r.Efficiency})
+	kept, folded := res.Distinct(res.Top(0), plotted)
+	for i, r := range kept {
+		name := r.CallPath
+		if len(folded[i]) > 0 {
+			name += fmt.Sprintf(" (and %d caller(s))", len(folded[i]))
+		}
+		ser := chart.ScalingSeries{Name: name, Speedup: r.Ratio, Efficiency: r.Efficiency}
+		if r.Model != nil {
+			m := *r.Model
+			param := "x"
+			if spec.X == XProcesses {
+				param = "p"
+			}
+			ser.Values, ser.Model, ser.ModelText = r.Basis(res.Basis), m.Eval, m.Format(param)
+		}
+		rep.plot.Series = append(rep.plot.Series, ser)
 	}
 	return rep, nil
 }
@@ -235,7 +257,7 @@ func xSourceNamed(name string) XSource {
 
 // basisNames are the choices of the basis of a scaling study, in the
 // order of analysis.Basis.
-var basisNames = []string{"mean across locations", "maximum across locations", "sum over locations"}
+var basisNames = []string{"automatic: the slowest location for time, else the mean", "mean across locations", "maximum across locations (the slowest)", "sum over locations"}
 
 // scalingXPreview says where x comes from for the trials checked in the
 // Scaling dialog; text is the attribute name or the values typed.
