@@ -279,3 +279,30 @@ func TestWeakFromAttrs(t *testing.T) {
 		t.Error("neither: no error")
 	}
 }
+
+func BenchmarkFitModel(b *testing.B) {
+	xs := []float64{27, 64, 125, 216, 343}
+	ys := []float64{71.8, 97.3, 122.8, 154.7, 180.2}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FitModel(xs, ys, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSeriesLULESH: the five LULESH runs (27 to 343 processes),
+// with a model per call path.
+func BenchmarkSeriesLULESH(b *testing.B) {
+	var trials []Trial
+	for _, p := range []int{27, 64, 125, 216, 343} {
+		path := testkit.Data(b, "cube4", "lulesh", fmt.Sprintf("lulesh.p%d.size25.r1.cubex", p))
+		trials = append(trials, Trial{Name: path, Exp: open(b, path), X: float64(p)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Series(trials, SeriesOptions{Metric: "time", Weak: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
