@@ -138,6 +138,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 		runs = append(runs, formatX(t.X)+": "+t.Name)
 	}
 	rep.Runs = xLabel + " " + strings.Join(runs, ", ")
+	param := "x"
+	if spec.X == XProcesses {
+		param = "p"
+	}
+	models := len(res.Trials) >= analysis.MinModelPoints
+	if models {
+		rep.Columns = append(rep.Columns, "model", "adj. R²")
+	}
 	rows := res.Top(0)
 	integer := m.IsInteger()
 	for _, r := range rows {
@@ -150,6 +158,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 		for t := range res.Trials {
 			cells = append(cells, f.Format(r.Value[t], integer), formatRatio(r.Ratio[t]), formatRatio(r.Efficiency[t]))
 			nums = append(nums, r.Value[t], finite(r.Ratio[t]), finite(r.Efficiency[t]))
+		}
+		if models {
+			text, r2 := "–", math.NaN()
+			if r.Model != nil {
+				text, r2 = r.Model.Format(param), r.Model.AdjR2
+			}
+			cells = append(cells, text, formatRatio(r2))
+			nums = append(nums, math.NaN(), r2)
 		}
 		rep.Rows = append(rep.Rows, cells)
 		rep.nums = append(rep.nums, nums)
@@ -166,17 +182,9 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	}
 	kept, folded := res.Distinct(res.Top(0), plotted)
 	for i, r := range kept {
-		name := r.CallPath
-		if len(folded[i]) > 0 {
-			name += fmt.Sprintf(" (and %d caller(s))", len(folded[i]))
-		}
-		ser := chart.ScalingSeries{Name: name, Speedup: r.Ratio, Efficiency: r.Efficiency}
+		ser := chart.ScalingSeries{Name: r.CallPath, Callers: len(folded[i]), Speedup: r.Ratio, Efficiency: r.Efficiency}
 		if r.Model != nil {
 			m := *r.Model
-			param := "x"
-			if spec.X == XProcesses {
-				param = "p"
-			}
 			ser.Values, ser.Model, ser.ModelText = r.Basis(res.Basis), m.Eval, m.Format(param)
 		}
 		rep.plot.Series = append(rep.plot.Series, ser)
@@ -216,14 +224,14 @@ func finite(x float64) float64 {
 
 // SortKey returns what cell (r, c) of the table sorts by.
 func (r *ScalingReport) SortKey(row, c int) SortKey {
-	if c == 0 {
-		return TextKey(r.Rows[row][0])
+	if c == 0 || r.Columns[c] == "model" {
+		return TextKey(r.Rows[row][c])
 	}
 	return NumKey(r.nums[row][c-1])
 }
 
 // Numeric reports whether column c holds numbers.
-func (r *ScalingReport) Numeric(c int) bool { return c > 0 }
+func (r *ScalingReport) Numeric(c int) bool { return c > 0 && r.Columns[c] != "model" }
 
 // chart returns the scaling plot: the largest call paths' speedup (or
 // ratio) and efficiency against the ideal.

@@ -15,6 +15,9 @@ import (
 // ScalingSeries is one call path's curve across the trials.
 type ScalingSeries struct {
 	Name string
+	// Callers is the number of callers whose curves equal this one's
+	// and are drawn as it; the legend says so.
+	Callers int
 	// Speedup (strong scaling) or ratio to the first run (weak scaling),
 	// and parallel efficiency, one per trial; NaN where undefined.
 	Speedup, Efficiency []float64
@@ -97,7 +100,10 @@ func ScalingChart(s Scaling) (*Chart, error) {
 			}
 		}
 	}
+	// Room above the data for the legend, one line per entry.
+	share := legendShare(len(s.Series) + 1)
 	sp.Y.Min, sp.Y.Max = ymin/1.15, ymax*1.15
+	sp.Y.Max = sp.Y.Min * math.Pow(sp.Y.Max/sp.Y.Min, 1/share)
 	sp.Y.Tick.Marker = pow2Ticks{}
 
 	idealPts := plotter.XYs{}
@@ -108,15 +114,13 @@ func ScalingChart(s Scaling) (*Chart, error) {
 		return nil, err
 	}
 	if ef != nil {
-		ef.Y.Min, ef.Y.Max = 0, effMax*1.1
-		// Efficiency starts at 1 at the top left: the legend goes below.
-		ef.Legend.Top = false
+		ef.Y.Min, ef.Y.Max = 0, effMax*1.05/share
 		if err := addIdeal(ef, plotter.XYs{{X: xmin, Y: 1}, {X: xmax, Y: 1}}, "ideal (1)"); err != nil {
 			return nil, err
 		}
 	}
 	for i, ser := range s.Series {
-		name := shortLabel(ser.Name, 48)
+		name := ser.label(48)
 		if err := addCurve(sp, s.X, ser.Speedup, name, i, true); err != nil {
 			return nil, err
 		}
@@ -161,6 +165,10 @@ func valuesPlot(s Scaling, title string) (*plot.Plot, error) {
 	if math.IsInf(ylo, 1) {
 		return nil, nil
 	}
+	// Room above the data for the legend, one line per entry.
+	share := legendShare(len(s.Series) + 1)
+	ylo, yhi = ylo/1.3, yhi*1.3
+	yhi = ylo * math.Pow(yhi/ylo, 1/share)
 	what := "values"
 	if s.ValueLabel != "" {
 		what = s.ValueLabel
@@ -170,7 +178,7 @@ func valuesPlot(s Scaling, title string) (*plot.Plot, error) {
 	p.X.Tick.Marker = pow2Ticks{data: s.X}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: 3}
 	p.X.Min, p.X.Max = xmin, xmax
-	p.Y.Min, p.Y.Max = ylo/1.3, yhi*1.3
+	p.Y.Min, p.Y.Max = ylo, yhi
 	addGrid(p, true)
 	if s.PredictX > s.X[len(s.X)-1] {
 		mark, err := plotter.NewLine(plotter.XYs{{X: s.PredictX, Y: p.Y.Min}, {X: s.PredictX, Y: p.Y.Max}})
@@ -189,7 +197,7 @@ func valuesPlot(s Scaling, title string) (*plot.Plot, error) {
 				pts = append(pts, plotter.XY{X: s.X[k], Y: v})
 			}
 		}
-		label := shortLabel(ser.Name, 48)
+		label := ser.label(48)
 		if ser.ModelText != "" {
 			label += ": " + ser.ModelText
 		}
@@ -217,6 +225,22 @@ func valuesPlot(s Scaling, title string) (*plot.Plot, error) {
 		}
 	}
 	return p, nil
+}
+
+// legendShare returns the share of a plot's height the data may take
+// below a legend of n lines at the top.
+func legendShare(n int) float64 { return math.Max(0.4, 1-0.075*float64(n)) }
+
+// label returns the series' name for a legend, at most about most
+// characters, with its folded callers.
+func (ser ScalingSeries) label(most int) string {
+	switch ser.Callers {
+	case 0:
+		return shortLabel(ser.Name, most)
+	case 1:
+		return shortLabel(ser.Name, most-18) + " (and its caller)"
+	}
+	return fmt.Sprintf("%s (and %d callers)", shortLabel(ser.Name, most-18), ser.Callers)
 }
 
 func logRange(lo, hi float64, n int) []float64 {

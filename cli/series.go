@@ -420,15 +420,7 @@ func saveScalingPlot(path string, v seriesView, rows []analysis.SeriesRow, top i
 	}
 	kept, folded := res.Distinct(rows, top)
 	for i, r := range kept {
-		name := r.CallPath
-		switch n := len(folded[i]); n {
-		case 0:
-		case 1:
-			name = chartName(name) + " (and its caller)"
-		default:
-			name = fmt.Sprintf("%s (and %d callers)", chartName(name), n)
-		}
-		ser := chart.ScalingSeries{Name: name, Speedup: r.Ratio, Efficiency: r.Efficiency}
+		ser := chart.ScalingSeries{Name: r.CallPath, Callers: len(folded[i]), Speedup: r.Ratio, Efficiency: r.Efficiency}
 		if r.Model != nil {
 			m := *r.Model
 			ser.Values, ser.Model, ser.ModelText = r.Basis(res.Basis), m.Eval, m.Format(param)
@@ -440,13 +432,4 @@ func saveScalingPlot(path string, v seriesView, rows []analysis.SeriesRow, top i
 		return err
 	}
 	return c.Save(path, chart.DefaultWidth, chart.DefaultHeight)
-}
-
-// chartName shortens a call path for a legend that adds to it.
-func chartName(s string) string {
-	r := []rune(s)
-	if len(r) <= 40 {
-		return s
-	}
-	return "..." + string(r[len(r)-37:])
 }
