@@ -126,9 +126,9 @@ func TestModelsAgreeWithExtraP(t *testing.T) {
 		w := want[i]
 		same := len(w.Terms) == 0 && got.Constant ||
 			len(w.Terms) == 1 && !got.Constant && w.Terms[0][0] == got.Term.Exponent() && w.Terms[0][1] == float64(got.Term.Log) &&
-				closeRel(w.Terms[0][2], got.C1, 1e-6) && closeRel(w.C0, got.C0, 1e-6)
+				withinRel(w.Terms[0][2], got.C1, 1e-6) && withinRel(w.C0, got.C0, 1e-6)
 		if len(w.Terms) == 0 {
-			same = same && closeRel(w.C0, got.C0, 1e-9)
+			same = same && withinRel(w.C0, got.C0, 1e-9)
 		}
 		if !same {
 			t.Errorf("%s: %s; Extra-P: %s", j.Name, got.Format("x"), w.Text)
@@ -142,6 +142,6 @@ func TestModelsAgreeWithExtraP(t *testing.T) {
 	t.Logf("%d of %d models equal Extra-P's", agree, len(jobs))
 }
 
-func closeRel(a, b, tol float64) bool {
+func withinRel(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b)) || math.Abs(a-b) < 1e-300
 }
