@@ -135,19 +135,6 @@ func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int6
 	return r.ImportExperiment(ctx, e, src, opt)
 }
 
-// defaultName names a trial after its file, with the folder for the
-// standard Score-P names that say nothing on their own.
-func defaultName(path string) string {
-	base := filepath.Base(path)
-	switch base {
-	case "profile.cubex", "summary.cubex", "trace.cubex":
-		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
-			return dir + "/" + base
-		}
-	}
-	return base
-}
-
 // hashSource returns size and SHA-256 of a file, or of a directory's
 // regular files (names and contents, in name order).
 func hashSource(path string) (Source, error) {
@@ -250,6 +237,15 @@ func summarise(e *model.Experiment, m int) (vectors, error) {
 		return v, fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err)
 	}
 	return v, nil
+}
+
+// definedOrZero is v, or 0 for an undefined derived total: a search by
+// share of the total never matches a total of 0.
+func definedOrZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
 }
 
 // ImportExperiment stores e as a new trial from src. The trial appears
@@ -491,7 +487,7 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 			"type", "expression", "init_expression", "formula", "viztype", "aggregation", "unavailable", "approximate", "present", "extra", "total", "canonical"},
 			id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
 			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(formulaText(m)), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
-			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total, t(metricIdentity(m)))
+			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), definedOrZero(sums[i].total), t(metricIdentity(m)))
 	}
 	for i := range e.Regions {
 		g := &e.Regions[i]

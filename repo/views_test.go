@@ -53,7 +53,7 @@ func TestSQLViews(t *testing.T) {
 			}
 		}
 		var name, app string
-		if err := r.db.QueryRow(r.d.q(`SELECT name, application FROM trials WHERE trial = ?`), id).Scan(&name, &app); err != nil || name != "cpi/profile.cubex" || app != "cpi" {
+		if err := r.db.QueryRow(r.d.q(`SELECT name, application FROM trials WHERE trial = ?`), id).Scan(&name, &app); err != nil || name != "cpi" || app != "cpi" {
 			t.Errorf("trials view: %q %q %v", name, app, err)
 		}
 		if n := one(`SELECT COUNT(*) FROM trial_attributes WHERE key = 'procs' AND number = 5`); n != 1 {
