@@ -58,6 +58,7 @@ func ParseCali(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	build.Identify(e, "Caliper", identities(e))
 	return e, nil
 }
 

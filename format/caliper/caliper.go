@@ -73,7 +73,7 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	build.Identify(e, "Caliper", identities(s.Columns))
+	build.Identify(e, "Caliper", identities(e))
 	return e, nil
 }
 

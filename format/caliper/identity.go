@@ -1,30 +1,32 @@
 package caliper
 
 import (
-	"slices"
 	"strings"
 
 	"cubeview/model"
 )
 
-// identities returns the canonical identities of a Caliper file's metric
-// columns (their unique names): a summed time.duration (or
-// time.duration.ns) is wall-clock time, a summed PAPI counter
-// ("sum#papi.PAPI_TOT_CYC") its preset, and the record count of a profile
-// of annotated regions counts visits; in a sampling profile (columns of
-// cali.sampler) the count counts samples and means no visits.
-func identities(columns []string) map[string]string {
-	sampled := slices.ContainsFunc(columns, func(c string) bool { return strings.Contains(c, "cali.sampler") })
+// identities returns the canonical identities of a Caliper profile's
+// metrics (by unique name): a summed time.duration (also summed across
+// processes, sum#sum#…, or in nanoseconds) is wall-clock time, a summed
+// PAPI counter ("sum#papi.PAPI_TOT_CYC") its preset, and region.count
+// counts region entries, visits. Caliper's count counts records
+// (snapshots at region begin and end, or samples), not visits.
+func identities(e *model.Experiment) map[string]string {
 	ids := map[string]string{}
-	for _, c := range columns {
-		base, _ := strings.CutPrefix(c, "sum#")
+	for _, m := range e.Metrics {
+		name := m.UniqName
+		base := name
+		for strings.HasPrefix(base, "sum#") {
+			base = base[len("sum#"):]
+		}
 		switch {
-		case base == "time.duration" || base == "time.duration.ns":
-			ids[c] = model.IdentityTime
+		case (base == "time.duration" || base == "time.duration.ns" || base == "time") && m.Unit == "sec":
+			ids[name] = model.IdentityTime
 		case model.IsPAPIPreset(strings.TrimPrefix(base, "papi.")):
-			ids[c] = strings.TrimPrefix(base, "papi.")
-		case (c == "count" || c == "sum#count") && !sampled:
-			ids[c] = model.IdentityVisits
+			ids[name] = strings.TrimPrefix(base, "papi.")
+		case base == "region.count":
+			ids[name] = model.IdentityVisits
 		}
 	}
 	return ids

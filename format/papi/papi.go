@@ -695,7 +695,9 @@ func (p *profile) experiment() (*model.Experiment, error) {
 			}
 		}
 	}
-	return b.Finish(vals), nil
+	e := b.Finish(vals)
+	build.Identify(e, "PAPI", identities)
+	return e, nil
 }
 
 // quote cuts text from a file that goes into a message to a bounded length.

@@ -144,7 +144,9 @@ func (c *collector) finish() *model.Experiment {
 	for m, def := range c.metrics {
 		vals.Scale(m, def.scale)
 	}
-	return b.Finish(vals)
+	e := b.Finish(vals)
+	build.Identify(e, "perf", identities(e))
+	return e
 }
 
 func sign(d int64) int {
