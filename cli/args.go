@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"cubeview/format"
 	"cubeview/internal/atomicfile"
@@ -66,9 +67,48 @@ func checkOutput(out string, inputs []string, force bool) error {
 }
 
 // openExperiment reads the experiment at path; the error (a
-// *format.Error) names the file. A variable, so that tests can damage an
-// input after it was opened.
-var openExperiment = func(path string) (*model.Experiment, error) { return format.Open(path) }
+// *format.Error) names the file. What the reader tolerated in the file
+// (Experiment.Warnings) is noted for Main to print. A variable, so that
+// tests can damage an input after it was opened.
+var openExperiment = func(path string) (*model.Experiment, error) {
+	e, err := format.Open(path)
+	if err == nil {
+		noteWarnings(path, e.Warnings)
+	}
+	return e, err
+}
+
+// readerWarnings collects the warnings of the files the running command
+// opened, each file once.
+var readerWarnings struct {
+	sync.Mutex
+	files map[string]bool
+	lines []string
+}
+
+func noteWarnings(path string, warnings []string) {
+	readerWarnings.Lock()
+	defer readerWarnings.Unlock()
+	if len(warnings) == 0 || readerWarnings.files[path] {
+		return
+	}
+	if readerWarnings.files == nil {
+		readerWarnings.files = map[string]bool{}
+	}
+	readerWarnings.files[path] = true
+	for _, w := range warnings {
+		readerWarnings.lines = append(readerWarnings.lines, path+": "+w)
+	}
+}
+
+// takeWarnings returns the warnings noted since the last call and forgets them.
+func takeWarnings() []string {
+	readerWarnings.Lock()
+	defer readerWarnings.Unlock()
+	out := readerWarnings.lines
+	readerWarnings.lines, readerWarnings.files = nil, nil
+	return out
+}
 
 // metricIndex returns the index of the metric name names: its unique
 // name, or else the unique or display name ignoring case ("TIME", "Time").

@@ -103,7 +103,14 @@ func Main(args []string, env Env) int {
 		}
 		return 2
 	}
-	if err := c.Run(env, args[1:]); err != nil {
+	takeWarnings()
+	err := c.Run(env, args[1:])
+	if c.Name != "info" { // info lists them in its report
+		for _, w := range takeWarnings() {
+			fmt.Fprintf(env.Stderr, "cubeview %s: warning: %s\n", c.Name, printableLines(w))
+		}
+	}
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(env.Stdout, c.Usage)
 			return 0

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/analysisview"
 	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -52,7 +53,7 @@ type Events struct {
 	// Imported shows the summary of an import that ended.
 	Imported func(summary string)
 	// Scaling shows a scaling study: its report, plot and experiments.
-	Scaling func(rep *view.ScalingReport, img image.Image, docs []*view.Doc)
+	Scaling func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc)
 	// Format is the number format of values shown.
 	Format func() numfmt.Format
 }
@@ -64,7 +65,7 @@ type Events struct {
 // its Events.
 type Controller struct {
 	B   *Browser
-	run func(work, done func())
+	run view.Runner
 	do  func(func())
 	ev  Events
 
@@ -80,7 +81,7 @@ type Controller struct {
 // NewController returns the controller of a repository window; run runs
 // work off the UI goroutine and then done on it (tests run both at once),
 // do runs a function on the UI goroutine (from work).
-func NewController(run func(work, done func()), do func(func()), ev Events) *Controller {
+func NewController(run view.Runner, do func(func()), ev Events) *Controller {
 	return &Controller{B: NewBrowser(), run: run, do: do, ev: ev}
 }
 
@@ -515,7 +516,7 @@ func (c *Controller) Import(paths []string, opt repo.ImportOptions) {
 // in windows are used as they are; the others are read from the
 // repository. A derived metric d (nil: none) is added to each trial for
 // the study only.
-func (c *Controller) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *model.DerivedMetric) error {
+func (c *Controller) Scaling(trials []repo.Trial, spec analysisview.ScalingSpec, d *model.DerivedMetric) error {
 	if ok, why := c.B.Enabled(Scaling); !ok {
 		return fmt.Errorf("scaling: %s", why)
 	}
@@ -533,13 +534,13 @@ func (c *Controller) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mode
 	docs := c.docs(ids)
 	c.ev.Progress(Progress{Shown: true, Text: fmt.Sprintf("Reading %d trials and computing their scaling …", len(trials))})
 	format := c.ev.Format()
-	var rep *view.ScalingReport
+	var rep *analysisview.ScalingReport
 	var img image.Image
 	c.run(func() {
 		if err = c.readDocs(ids, docs); err != nil {
 			return
 		}
-		sts := make([]view.ScalingTrial, len(trials))
+		sts := make([]analysisview.ScalingTrial, len(trials))
 		for i, t := range trials {
 			if d != nil {
 				// The study's own copy: the trial's windows keep their metrics.
@@ -549,9 +550,9 @@ func (c *Controller) Scaling(trials []repo.Trial, spec view.ScalingSpec, d *mode
 				}
 				docs[i] = &view.Doc{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
 			}
-			sts[i] = view.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
+			sts[i] = analysisview.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
 		}
-		rep, img, err = view.ScalingStudy(sts, spec, format)
+		rep, img, err = analysisview.ScalingStudy(sts, spec, format)
 	}, func() {
 		c.ev.Progress(Progress{})
 		if err != nil {

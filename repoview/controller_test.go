@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/analysisview"
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/internal/testkit/testrepo"
@@ -35,7 +36,7 @@ type window struct {
 	hits        *HitTable
 	shown       []*view.Doc
 	summary     string
-	scaling     *view.ScalingReport
+	scaling     *analysisview.ScalingReport
 	plot        image.Image
 	scalingDocs []*view.Doc
 	open        map[int64]*view.Doc // the documents open in windows
@@ -76,7 +77,7 @@ func newController(t *testing.T) (*Controller, *window) {
 		Doc:      func(id int64) *view.Doc { return w.open[id] },
 		Show:     func(d *view.Doc) { w.shown = append(w.shown, d) },
 		Imported: func(s string) { w.summary = s },
-		Scaling: func(rep *view.ScalingReport, img image.Image, docs []*view.Doc) {
+		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
 			w.scaling, w.plot, w.scalingDocs = rep, img, docs
 		},
 		Format: numfmt.Cube,
@@ -382,7 +383,7 @@ func TestControllerSearch(t *testing.T) {
 // added to the study's copies only.
 func TestControllerScaling(t *testing.T) {
 	c, w, _, _ := openStandard(t)
-	spec := view.ScalingSpec{Metric: "time", X: view.XGiven, XText: "procs"}
+	spec := analysisview.ScalingSpec{Metric: "time", X: analysisview.XGiven, XText: "procs"}
 	if err := c.Scaling(nil, spec, nil); err == nil || !strings.Contains(err.Error(), "two or more") {
 		t.Errorf("nothing marked: %v", err)
 	}
@@ -395,7 +396,7 @@ func TestControllerScaling(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.noErrors(t)
-	if got := w.scaling.Result.Trials; len(got) != 2 || got[0].X != 27 || got[1].X != 64 || w.plot.Bounds().Dx() != view.ScalingPlotW {
+	if got := w.scaling.Result.Trials; len(got) != 2 || got[0].X != 27 || got[1].X != 64 || w.plot.Bounds().Dx() != analysisview.ScalingPlotW {
 		t.Fatalf("trials %+v", got)
 	}
 	if len(w.scalingDocs) != 2 || w.scalingDocs[1] != doc || w.scalingDocs[0].Path != "repo:5" {
@@ -417,11 +418,11 @@ func TestControllerScaling(t *testing.T) {
 		t.Errorf("derived study of %q; the open trial got it: %v", w.scaling.Result.Metric, doc.Exp.MetricByName("tpv") >= 0)
 	}
 	for _, c2 := range []struct {
-		spec view.ScalingSpec
+		spec analysisview.ScalingSpec
 		want string
 	}{
-		{view.ScalingSpec{Metric: "time", XText: "compiler"}, `compiler = "gcc-13" is not a positive number`},
-		{view.ScalingSpec{XText: "procs"}, "choose a metric"},
+		{analysisview.ScalingSpec{Metric: "time", XText: "compiler"}, `compiler = "gcc-13" is not a positive number`},
+		{analysisview.ScalingSpec{XText: "procs"}, "choose a metric"},
 	} {
 		if err := c.Scaling(c.B.MarkedTrials(), c2.spec, nil); err == nil || !strings.Contains(err.Error(), c2.want) {
 			t.Errorf("%+v: %v, want %q", c2.spec, err, c2.want)

@@ -6,17 +6,18 @@ import (
 	"slices"
 	"strings"
 
+	"cubeview/analysisview"
+	"cubeview/form"
 	"cubeview/model"
 	"cubeview/repo"
-	"cubeview/view"
 )
 
 // ImportForm is the repository window's Import… dialog: the files and
 // folders, where the trials go, their names and attributes. Confirming
 // starts the import.
 type ImportForm struct {
-	*view.Form
-	Paths, App, Experiment, Name, Attrs, Force *view.Field
+	*form.Form
+	Paths, App, Experiment, Name, Attrs, Force *form.Field
 }
 
 // ImportForm returns the Import… dialog, proposing the current trial's
@@ -25,13 +26,13 @@ type ImportForm struct {
 func (c *Controller) ImportForm(pick func(folder bool, add func(path string))) *ImportForm {
 	apps, exps := c.B.Names()
 	f := &ImportForm{
-		Paths: &view.Field{Kind: view.TextField, Label: "Files and folders", Placeholder: "one file or folder per line",
+		Paths: &form.Field{Kind: form.TextField, Label: "Files and folders", Placeholder: "one file or folder per line",
 			Lines: 4, Width: 760},
-		App:        &view.Field{Kind: view.ComboField, Label: "Application", Options: apps, Placeholder: "default"},
-		Experiment: &view.Field{Kind: view.ComboField, Label: "Experiment", Options: exps, Placeholder: "default"},
-		Name:       &view.Field{Kind: view.TextField, Label: "Trial name", Placeholder: "the file's name (one file only)"},
-		Attrs:      &view.Field{Kind: view.TextField, Label: "Attributes", Placeholder: "one key=value per line, e.g. procs=64", Lines: 3},
-		Force:      &view.Field{Kind: view.CheckField, Label: "Store again when the same content is already stored"},
+		App:        &form.Field{Kind: form.ComboField, Label: "Application", Options: apps, Placeholder: "default"},
+		Experiment: &form.Field{Kind: form.ComboField, Label: "Experiment", Options: exps, Placeholder: "default"},
+		Name:       &form.Field{Kind: form.TextField, Label: "Trial name", Placeholder: "the file's name (one file only)"},
+		Attrs:      &form.Field{Kind: form.TextField, Label: "Attributes", Placeholder: "one key=value per line, e.g. procs=64", Lines: 3},
+		Force:      &form.Field{Kind: form.CheckField, Label: "Store again when the same content is already stored"},
 	}
 	if t, ok := c.B.Trial(c.B.Current()); ok {
 		f.App.Text, f.Experiment.Text = t.App, t.Experiment
@@ -40,10 +41,10 @@ func (c *Controller) ImportForm(pick func(folder bool, add func(path string))) *
 		f.Update(func() { f.Paths.Text = addLine(f.Paths.Text, path) })
 	}
 	f.Paths.Button, f.Paths.Action = "Add file…", func() { pick(false, add) }
-	f.Paths.More = []view.FieldButton{{Text: "Add folder…", Action: func() { pick(true, add) }}}
-	f.Form = &view.Form{Title: "Import into the repository", Confirm: "Import",
-		Fields: []*view.Field{f.Paths, f.App, f.Experiment, f.Name, f.Attrs, f.Force,
-			view.Note("A folder that is one experiment (a TAU profile folder) becomes one trial; any other folder\n" +
+	f.Paths.More = []form.FieldButton{{Text: "Add folder…", Action: func() { pick(true, add) }}}
+	f.Form = &form.Form{Title: "Import into the repository", Confirm: "Import",
+		Fields: []*form.Field{f.Paths, f.App, f.Experiment, f.Name, f.Attrs, f.Force,
+			form.Note("A folder that is one experiment (a TAU profile folder) becomes one trial; any other folder\n" +
 				"is searched for experiments, and files that are not experiments are passed over.")}}
 	f.Submit = func() error {
 		paths, opt, err := f.Spec().Plan()
@@ -79,29 +80,29 @@ var (
 // SearchForm is the repository window's Search… dialog: the options of
 // "cubeview repo find". Confirming starts the search.
 type SearchForm struct {
-	*view.Form
-	Metric, Values, By, Threshold, Kind, Ranks, Threads, Where, Flat, Derived *view.Field
+	*form.Form
+	Metric, Values, By, Threshold, Kind, Ranks, Threads, Where, Flat, Derived *form.Field
 }
 
 // SearchForm returns the Search… dialog over the trials of the filter;
 // it offers the metrics stored in the repository once they are read.
 func (c *Controller) SearchForm() *SearchForm {
 	f := &SearchForm{
-		Metric:    &view.Field{Kind: view.ComboField, Label: "Metric", Placeholder: "metric uniq_name, e.g. time", Width: 760},
-		Values:    &view.Field{Kind: view.RadioField, Label: "Values", Options: valueChoices, Text: valueChoices[0]},
-		By:        &view.Field{Kind: view.RadioField, Label: "Threshold", Options: thresholdChoices, Text: thresholdChoices[0]},
-		Threshold: &view.Field{Kind: view.TextField, Text: "10%"},
-		Kind:      &view.Field{Kind: view.ComboField, Label: "Region kind", Options: append([]string{""}, RegionKinds...), Placeholder: "any kind"},
-		Ranks:     &view.Field{Kind: view.TextField, Label: "Process ranks", Placeholder: "all, or e.g. 0-3,8"},
-		Threads:   &view.Field{Kind: view.TextField, Label: "Thread ranks", Placeholder: "all, or e.g. 0"},
-		Where:     &view.Field{Kind: view.TextField, Label: "Trials", Text: c.filter, Placeholder: "all trials, or a filter as above"},
-		Flat:      &view.Field{Kind: view.CheckField, Label: "Regions (flat profile) instead of call paths"},
-		Derived: &view.Field{Kind: view.TextField, Label: "Derived", Lines: 2,
+		Metric:    &form.Field{Kind: form.ComboField, Label: "Metric", Placeholder: "metric uniq_name, e.g. time", Width: 760},
+		Values:    &form.Field{Kind: form.RadioField, Label: "Values", Options: valueChoices, Text: valueChoices[0]},
+		By:        &form.Field{Kind: form.RadioField, Label: "Threshold", Options: thresholdChoices, Text: thresholdChoices[0]},
+		Threshold: &form.Field{Kind: form.TextField, Text: "10%"},
+		Kind:      &form.Field{Kind: form.ComboField, Label: "Region kind", Options: append([]string{""}, RegionKinds...), Placeholder: "any kind"},
+		Ranks:     &form.Field{Kind: form.TextField, Label: "Process ranks", Placeholder: "all, or e.g. 0-3,8"},
+		Threads:   &form.Field{Kind: form.TextField, Label: "Thread ranks", Placeholder: "all, or e.g. 0"},
+		Where:     &form.Field{Kind: form.TextField, Label: "Trials", Text: c.filter, Placeholder: "all trials, or a filter as above"},
+		Flat:      &form.Field{Kind: form.CheckField, Label: "Regions (flat profile) instead of call paths"},
+		Derived: &form.Field{Kind: form.TextField, Label: "Derived", Lines: 2,
 			Placeholder: "derived metrics for the search, one per line: tpv = time / visits"},
 	}
-	f.Form = &view.Form{Title: "Search the repository", Confirm: "Search",
-		Fields: []*view.Field{f.Metric, f.Values, f.By, f.Threshold, f.Kind, f.Ranks, f.Threads, f.Where, f.Flat, f.Derived,
-			view.Note("Finds the call paths (or regions) of every trial whose metric meets the threshold, best first.\n" +
+	f.Form = &form.Form{Title: "Search the repository", Confirm: "Search",
+		Fields: []*form.Field{f.Metric, f.Values, f.By, f.Threshold, f.Kind, f.Ranks, f.Threads, f.Where, f.Flat, f.Derived,
+			form.Note("Finds the call paths (or regions) of every trial whose metric meets the threshold, best first.\n" +
 				"A share is of the run's total of the metric (over the chosen ranks and threads): 0.1 or 10%.")}}
 	f.Submit = func() error {
 		q, err := f.Spec().Query()
@@ -136,7 +137,7 @@ func (f *SearchForm) Spec() SearchSpec {
 // metricNames reads the names of the metrics stored in the trials of
 // filter in the background and passes them to use, then shows form again.
 // A failure leaves the choice empty: the user may still type a name.
-func (c *Controller) metricNames(filter string, use func([]string), form *view.Form) {
+func (c *Controller) metricNames(filter string, use func([]string), form *form.Form) {
 	var names []string
 	c.run(func() { names, _ = c.r.MetricNames(context.Background(), filter) }, func() {
 		form.Update(func() { use(names) })
@@ -148,34 +149,34 @@ func (c *Controller) metricNames(filter string, use func([]string), form *view.F
 // (the process count the import filled in, by default). Confirming
 // starts the study.
 type ScalingForm struct {
-	*view.Form
-	view.ScalingFields  // metric, compare, weak, exclusive: as Algebra › Scaling…
-	Derived, X, Preview *view.Field
-	trials              []repo.Trial
+	*form.Form
+	analysisview.ScalingFields // metric, compare, weak, exclusive: as Algebra › Scaling…
+	Derived, X, Preview        *form.Field
+	trials                     []repo.Trial
 }
 
 // ScalingForm returns the Scaling… dialog of the marked trials; it offers
 // their metrics once they are read.
 func (c *Controller) ScalingForm() *ScalingForm {
-	f := &ScalingForm{ScalingFields: view.NewScalingFields(), trials: c.B.MarkedTrials(),
-		Derived: &view.Field{Kind: view.TextField, Label: "or derived", Placeholder: "optional: a derived metric to study, e.g. tpv = time / visits"},
-		Preview: &view.Field{Kind: view.NoteField, Wrap: true, Plain: true},
+	f := &ScalingForm{ScalingFields: analysisview.NewScalingFields(), trials: c.B.MarkedTrials(),
+		Derived: &form.Field{Kind: form.TextField, Label: "or derived", Placeholder: "optional: a derived metric to study, e.g. tpv = time / visits"},
+		Preview: &form.Field{Kind: form.NoteField, Wrap: true, Plain: true},
 	}
 	f.Metric.Placeholder = "reading the trials' metrics …"
-	f.X = &view.Field{Kind: view.ChoiceField, Label: "x", Options: ScalingAttrs(f.trials)}
+	f.X = &form.Field{Kind: form.ChoiceField, Label: "x", Options: ScalingAttrs(f.trials)}
 	f.Preview.Text = "The marked trials share no numeric attribute to order them by: set one (e.g. size=25) first."
 	if len(f.X.Options) > 0 {
 		f.X.Text = f.X.Options[0]
 		f.Preview.Text = ScalingPreview(f.trials, f.X.Text)
 	}
-	f.Form = &view.Form{Title: "Scaling of repository trials", Confirm: "Compute",
-		Fields: []*view.Field{
-			{Kind: view.NoteField, Text: fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials)), Plain: true, Width: 720},
+	f.Form = &form.Form{Title: "Scaling of repository trials", Confirm: "Compute",
+		Fields: []*form.Field{
+			{Kind: form.NoteField, Text: fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials)), Plain: true, Width: 720},
 			f.Metric, f.Derived, f.X, f.Basis, f.Weak, f.Exclusive, f.Preview,
-			view.Note("Per call path: its value in each trial (ordered by x), the speedup and parallel efficiency\n" +
+			form.Note("Per call path: its value in each trial (ordered by x), the speedup and parallel efficiency\n" +
 				"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
 				"windows of the trials that are open.")},
-		Changed: func(x *view.Field) {
+		Changed: func(x *form.Field) {
 			if x == f.X {
 				f.Preview.Text = ScalingPreview(f.trials, f.X.Text)
 			}
@@ -205,8 +206,8 @@ func (c *Controller) ScalingForm() *ScalingForm {
 
 // Spec returns the study the form describes: of the derived metric when
 // one is given, else of the metric chosen.
-func (f *ScalingForm) Spec() (view.ScalingSpec, *model.DerivedMetric, error) {
-	s := f.ScalingFields.Spec(f.Metric.Text, view.XGiven, f.X.Text)
+func (f *ScalingForm) Spec() (analysisview.ScalingSpec, *model.DerivedMetric, error) {
+	s := f.ScalingFields.Spec(f.Metric.Text, analysisview.XGiven, f.X.Text)
 	d, err := ScalingDerived(f.Derived.Text)
 	if d != nil {
 		s.Metric = d.UniqName

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/analysisview"
 	"cubeview/internal/testkit"
-	"cubeview/view"
 )
 
 // TestImportForm proposes the current trial's application and experiment,
@@ -130,7 +130,7 @@ func TestScalingForm(t *testing.T) {
 	if w.scaling == nil || w.scaling.Result.Metric != "time" || len(w.scaling.Result.Trials) != 2 || w.scaling.Result.Trials[0].X != 27 {
 		t.Fatalf("study %+v", w.scaling)
 	}
-	if s, d, err := f.Spec(); err != nil || d != nil || !s.Exclusive || s.X != view.XGiven || s.XText != "procs" {
+	if s, d, err := f.Spec(); err != nil || d != nil || !s.Exclusive || s.X != analysisview.XGiven || s.XText != "procs" {
 		t.Errorf("spec %+v, %v, %v", s, d, err)
 	}
 	f.Set(f.Derived, "tpv = time / visits")

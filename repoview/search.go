@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/analysisview"
 	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -124,17 +125,17 @@ func (t *HitTable) Column(c int) string {
 }
 
 // SortKey returns what cell (i, c) of the table sorts by.
-func (t *HitTable) SortKey(i, c int) view.SortKey {
+func (t *HitTable) SortKey(i, c int) analysisview.SortKey {
 	h := &t.Hits[i]
 	switch c {
 	case 0:
-		return view.NumKey(float64(h.Trial))
+		return analysisview.NumKey(float64(h.Trial))
 	case 2:
-		return view.NumKey(h.Value)
+		return analysisview.NumKey(h.Value)
 	case 3:
-		return view.NumKey(h.Share)
+		return analysisview.NumKey(h.Share)
 	}
-	return view.TextKey(t.Rows[i][c])
+	return analysisview.TextKey(t.Rows[i][c])
 }
 
 // Numeric reports whether column c holds numbers.

@@ -49,5 +49,5 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 // showDerived prepares the view of a derived experiment: operand markers
 // and, for differences, diverging colours around zero.
 func (w *Window) showDerived(doc *view.Doc) {
-	w.hint.SetText(w.view.ShowDerived(doc))
+	w.hint.SetText(view.ShowDerived(w.view, doc))
 }

@@ -40,7 +40,7 @@ func (w *Window) reportCut(prune bool) {
 // call path (see view.View.CutOperation); the result opens in a new
 // window.
 func (w *Window) CutSelected(prune bool) error {
-	r, err := w.view.CutOperation(w.doc, prune)
+	r, err := view.CutOperation(w.view, w.doc, prune)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cubeview/form"
+
 	"fyne.io/fyne/v2/dialog"
 
 	"cubeview/view"
@@ -11,13 +13,15 @@ import (
 func (w *Window) defaultReference() *view.Doc { return view.DefaultReference(w.doc, w.app.docs) }
 
 // referenceName names the reference of External percent.
-func (w *Window) referenceName() string { return view.ReferenceName(w.view.External(), w.app.docs) }
+func (w *Window) referenceName() string {
+	return view.ReferenceName(w.view.Values().External(), w.app.docs)
+}
 
 // newReferenceForm returns View › Choose external reference… of this
 // window (view.ReferenceForm): Apply sets the reference and, if asked,
 // the call pane's mode. Nil when no other experiment is open.
-func (w *Window) newReferenceForm() *view.Form {
-	return view.ReferenceForm(w.doc, w.app.docs, w.view.External(), w.view.UsesMode(view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
+func (w *Window) newReferenceForm() *form.Form {
+	return view.ReferenceForm(w.doc, w.app.docs, w.view.Values().External(), view.UsesMode(w.view, view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
 		w.setExternal(ref)
 		if switchPane {
 			w.SetMode(view.CallPane, view.ExternalPercent)

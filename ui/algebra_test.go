@@ -17,6 +17,7 @@ import (
 	"cubeview/assets"
 	"cubeview/cli"
 	"cubeview/colormap"
+	"cubeview/form"
 	"cubeview/format"
 	"cubeview/model"
 	"cubeview/view"
@@ -62,7 +63,7 @@ func submit(t *testing.T, a *App, f *view.OperationForm) *Window {
 
 // set sets field x of form f as the user does, failing t when x does
 // not offer text.
-func set(t *testing.T, f *view.Form, x *view.Field, text string) {
+func set(t *testing.T, f *form.Form, x *form.Field, text string) {
 	t.Helper()
 	if err := f.Set(x, text); err != nil {
 		t.Fatal(err)
@@ -175,8 +176,8 @@ func TestDifferenceFromMenu(t *testing.T) {
 	if !slices.Equal(w.Document().Operands, []string{"before", "after"}) {
 		t.Errorf("operands %v", w.Document().Operands)
 	}
-	if !w.view.Scale().Diverging || bw.view.Scale().Diverging {
-		t.Errorf("diverging colours: derived %v, original %v; want on, off", w.view.Scale().Diverging, bw.view.Scale().Diverging)
+	if !w.view.Appearance().Scale().Diverging || bw.view.Appearance().Scale().Diverging {
+		t.Errorf("diverging colours: derived %v, original %v; want on, off", w.view.Appearance().Scale().Diverging, bw.view.Appearance().Scale().Diverging)
 	}
 	be, ae := bw.Document().Exp, aw.Document().Exp
 	want, err := algebra.Diff(be, ae, algebra.Options{})
@@ -341,7 +342,7 @@ func TestMeanOfThreeRuns(t *testing.T) {
 	if got := w.win.Title(); got != "cubeview — mean(mm.x10y1z1.r1, mm.x25y1z1.r1, mm.x50y1z1.r1)" {
 		t.Errorf("title %q", got)
 	}
-	if w.view.Scale().Diverging {
+	if w.view.Appearance().Scale().Diverging {
 		t.Error("a mean has no negative values; diverging colours should stay off")
 	}
 	got := w.Document().Exp
@@ -485,8 +486,8 @@ func TestMarkersOnCallPathsOfOneOperand(t *testing.T) {
 			t.Errorf("flat region %s: marker %q, want %q", name, r.Marker, want)
 		}
 	}
-	if cut.view.OperandNames() != nil {
-		t.Errorf("a cut has one operand and no markers, got operands %v", cut.view.OperandNames())
+	if cut.view.Markers().Names() != nil {
+		t.Errorf("a cut has one operand and no markers, got operands %v", cut.view.Markers().Names())
 	}
 }
 
@@ -551,7 +552,7 @@ func TestExternalPercentOfOperand(t *testing.T) {
 		}
 	}
 	w.SetMode(view.CallPane, view.ExternalPercent)
-	if w.view.External() != bw.Document().Exp {
+	if w.view.Values().External() != bw.Document().Exp {
 		t.Fatal("the default reference of before − after is not before")
 	}
 	if !strings.Contains(w.infos[view.CallPane].Text, "reference before.cubex") {
@@ -570,7 +571,7 @@ func TestExternalPercentOfOperand(t *testing.T) {
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	if w.view.External() != aw.Document().Exp {
+	if w.view.Values().External() != aw.Document().Exp {
 		t.Fatal("the chosen reference is not after")
 	}
 	check(aw.Document().Exp)
@@ -657,7 +658,7 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 	if !slices.Equal(doc.Operands, w.Document().Operands) {
 		t.Errorf("reopened operands %v, want %v", doc.Operands, w.Document().Operands)
 	}
-	if !r.view.Scale().Diverging {
+	if !r.view.Appearance().Scale().Diverging {
 		t.Error("a reopened difference should use diverging colours")
 	}
 	markers := func(w *Window) map[string]string {
@@ -842,8 +843,8 @@ func TestOpenExpression(t *testing.T) {
 	if got := w.win.Title(); got != "cubeview — before − after" {
 		t.Errorf("title %q", got)
 	}
-	if !slices.Equal(w.Document().Operands, []string{"before", "after"}) || !w.view.Scale().Diverging {
-		t.Errorf("operands %v, diverging %v", w.Document().Operands, w.view.Scale().Diverging)
+	if !slices.Equal(w.Document().Operands, []string{"before", "after"}) || !w.view.Appearance().Scale().Diverging {
+		t.Errorf("operands %v, diverging %v", w.Document().Operands, w.view.Appearance().Scale().Diverging)
 	}
 	var got error
 	a.fatal = func(err error) { got = err }
@@ -891,7 +892,7 @@ func TestMarkerText(t *testing.T) {
 	e.Cnodes[3].Present = 6 // bar under foo: in run2, run3
 	e.System[5].Present = 3
 	v := view.NewView(e)
-	v.SetOperandNames([]string{"run1", "run2", "run3"})
+	v.Markers().SetNames([]string{"run1", "run2", "run3"})
 	for _, tt := range []struct {
 		n    view.Node
 		want string
@@ -903,7 +904,7 @@ func TestMarkerText(t *testing.T) {
 		{mTime, ""}, // Present 0: not recorded
 		{rBar, ""},  // bar is called in all three runs somewhere
 	} {
-		if got := v.Marker(tt.n); got != tt.want {
+		if got := v.Row(view.PaneOf(tt.n), tt.n).Marker; got != tt.want {
 			t.Errorf("Marker(%v) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
@@ -911,7 +912,7 @@ func TestMarkerText(t *testing.T) {
 		t.Errorf("tooltip %q", tip)
 	}
 	e.Cnodes[3].Present = 2
-	if got := v.Marker(rBar); got != "A,B" {
+	if got := v.Row(view.PaneOf(rBar), rBar).Marker; got != "A,B" {
 		t.Errorf("flat region bar marker %q, want A,B", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"cubeview/internal/prefs"
 	"cubeview/repo"
+	"cubeview/sourcepanel"
 	"cubeview/view"
 )
 
@@ -27,7 +28,7 @@ type App struct {
 
 	// async runs work off the UI goroutine and then done on it; tests
 	// replace it with a synchronous runner.
-	async func(work, done func())
+	async view.Runner
 	// fatal, if set, receives errors instead of dialogs (snapshot mode).
 	fatal func(error)
 	// onDocument, if set, is called when a window receives its experiment.
@@ -46,7 +47,7 @@ type App struct {
 // the user's configuration folder (see internal/prefs).
 func NewApp(a fyne.App) *App {
 	a.Settings().SetTheme(appTheme{theme.DefaultTheme()})
-	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, view.PrefSourceMappings, view.PrefSourceDirs)
+	p := view.OpenPrefs(os.Stderr, a.Preferences().StringList, sourcepanel.PrefSourceMappings, sourcepanel.PrefSourceDirs)
 	return &App{fy: a, prefs: p, async: func(work, done func()) {
 		go func() {
 			work()

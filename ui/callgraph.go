@@ -6,30 +6,32 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
 // callGraphPanel lists the callers and callees of the region selected in
 // the call pane, for experiments with a call graph (gprof, callgrind):
-// view computes the rows, the panel draws them and a click selects the
+// analysisview computes the rows, the panel draws them and a click selects the
 // caller's or callee's region.
 type callGraphPanel struct {
 	w                *Window
-	rep              view.CallGraphReport
+	graph            analysisview.CallGraph
+	rep              analysisview.CallGraphReport
 	title            *widget.Label
 	note             *widget.Label
 	callers, callees *widget.Table
 	box              fyne.CanvasObject
 }
 
-// callGraphWidths are the widths of view.CallGraphColumns.
+// callGraphWidths are the widths of analysisview.CallGraphColumns.
 var callGraphWidths = []float32{150, 100, 420}
 
 func newCallGraphPanel(w *Window) *callGraphPanel {
 	p := &callGraphPanel{w: w, title: truncLabel(""), note: noteLabel("")}
 	p.title.TextStyle.Bold = true
-	p.callers = p.newTable("Callers", func() []view.CallGraphRow { return p.rep.Callers })
-	p.callees = p.newTable("Callees", func() []view.CallGraphRow { return p.rep.Callees })
+	p.callers = p.newTable("Callers", func() []analysisview.CallGraphRow { return p.rep.Callers })
+	p.callees = p.newTable("Callees", func() []analysisview.CallGraphRow { return p.rep.Callees })
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.ShowCallGraph(false) })
 	lists := container.NewHSplit(p.callers, p.callees)
 	head := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, p.title), p.note)
@@ -38,9 +40,9 @@ func newCallGraphPanel(w *Window) *callGraphPanel {
 }
 
 // newTable returns a table of the rows rows returns, headed by what.
-func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) *widget.Table {
+func (p *callGraphPanel) newTable(what string, rows func() []analysisview.CallGraphRow) *widget.Table {
 	t := widget.NewTableWithHeaders(
-		func() (int, int) { return len(rows()), len(view.CallGraphColumns) },
+		func() (int, int) { return len(rows()), len(analysisview.CallGraphColumns) },
 		func() fyne.CanvasObject { return container.NewBorder(nil, nil, newSwatch(), nil, truncLabel("")) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			c := o.(*fyne.Container)
@@ -68,7 +70,7 @@ func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) 
 		if id.Col < 0 {
 			return
 		}
-		title := view.CallGraphColumns[id.Col]
+		title := analysisview.CallGraphColumns[id.Col]
 		if title == "" {
 			title = what
 		}
@@ -87,7 +89,7 @@ func (p *callGraphPanel) newTable(what string, rows func() []view.CallGraphRow) 
 }
 
 // choose selects the region of row r in the call pane.
-func (p *callGraphPanel) choose(r view.CallGraphRow) {
+func (p *callGraphPanel) choose(r analysisview.CallGraphRow) {
 	if !r.Node.Valid() {
 		p.w.hint.SetText(r.NoRow())
 		return
@@ -124,7 +126,7 @@ func (p *callGraphPanel) follow() {
 	if w.view == nil || !w.panelShows(p.box) {
 		return
 	}
-	p.rep = w.view.CallGraph()
+	p.rep = p.graph.Report(w.view)
 	p.title.SetText(p.rep.Title)
 	p.note.SetText(p.rep.Note)
 	if p.rep.Note == "" {
@@ -143,7 +145,7 @@ func (w *Window) showCallGraphDefaults() {
 	if view.PrefersFlat(w.view.Experiment()) {
 		w.SetFlat(true)
 	}
-	if w.view.HasCallGraph() {
+	if view.HasCallGraph(w.view.Experiment()) {
 		w.ShowCallGraph(true)
 	}
 }

@@ -48,7 +48,7 @@ func TestPeerDistributionPane(t *testing.T) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, n := range w.Pane(view.SystemPane).VisibleRows() {
 		if !w.view.IsBranch(view.SystemPane, n) {
-			x := w.view.Value(view.SystemPane, n)
+			x := w.view.Values().Value(view.SystemPane, n)
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
 	}
@@ -273,7 +273,7 @@ func TestFlatProfileAndWording(t *testing.T) {
 		t.Fatalf("%d flat rows", len(rows))
 	}
 	for i := 1; i < len(rows); i++ {
-		if a, b := w.view.Inclusive(view.CallPane, rows[i-1]), w.view.Inclusive(view.CallPane, rows[i]); a < b {
+		if a, b := w.view.Values().Inclusive(view.CallPane, rows[i-1]), w.view.Values().Inclusive(view.CallPane, rows[i]); a < b {
 			t.Errorf("flat profile not sorted by value: %s %v before %s %v", w.view.Label(rows[i-1]), a, w.view.Label(rows[i]), b)
 		}
 	}
@@ -370,7 +370,7 @@ func TestHotThresholdMenu(t *testing.T) {
 	if it := menuItem(w, "View", "25 % of its parent"); it == nil || !it.Checked {
 		t.Error("the 25 % item is not checked")
 	}
-	if got := openWindow(t, a, path).view.HotThreshold(); got != 0.25 {
+	if got := openWindow(t, a, path).view.HotPath().Threshold(); got != 0.25 {
 		t.Errorf("a new window's threshold is %v, want the chosen 0.25", got)
 	}
 }

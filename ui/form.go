@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/view"
+	"cubeview/form"
 )
 
 // showForm shows f in a dialog over parent: its fields as widgets, Cancel
@@ -18,7 +18,7 @@ import (
 // Confirming (also Enter in a one-line text field) runs f.Confirmed and
 // passes its error to showErr; while a field is invalid, the dialog
 // stays open with the problems under the fields instead.
-func showForm(parent fyne.Window, f *view.Form, showErr func(error)) {
+func showForm(parent fyne.Window, f *form.Form, showErr func(error)) {
 	var d *dialog.ConfirmDialog
 	content, focus := formContent(f, func() { d.Confirm() })
 	d = dialog.NewCustomConfirm(f.Title, f.Confirm, "Cancel", content, func(ok bool) {
@@ -49,7 +49,7 @@ func showForm(parent fyne.Window, f *view.Form, showErr func(error)) {
 // formContent returns the widgets of f and the one to focus first. Fields
 // with a label, check boxes and choices line up in a two-column grid;
 // notes and lists without a label take the whole width.
-func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusable) {
+func formContent(f *form.Form, confirm func()) (fyne.CanvasObject, fyne.Focusable) {
 	var syncs []func()
 	syncing := false
 	syncAll := func() {
@@ -90,7 +90,7 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 			}
 			obj = container.NewBorder(nil, nil, nil, buttons, obj)
 		}
-		if x.Kind == view.TextField || x.Kind == view.ComboField || x.Kind == view.ChoiceField || x.Kind == view.RadioField {
+		if x.Kind == form.TextField || x.Kind == form.ComboField || x.Kind == form.ChoiceField || x.Kind == form.RadioField {
 			problem := widget.NewLabel("")
 			problem.Importance = widget.DangerImportance
 			problem.TextStyle.Monospace = x.Monospace
@@ -104,7 +104,7 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 			})
 			obj = container.NewVBox(obj, problem)
 		}
-		if (x.Kind == view.NoteField || x.Kind == view.ListField) && x.Label == "" {
+		if (x.Kind == form.NoteField || x.Kind == form.ListField) && x.Label == "" {
 			box.Add(obj)
 			grid = nil
 			continue
@@ -114,7 +114,7 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 			box.Add(grid)
 		}
 		label := x.Label
-		if x.Kind == view.CheckField {
+		if x.Kind == form.CheckField {
 			label = ""
 		}
 		grid.AppendItem(&widget.FormItem{Text: label, Widget: obj, HintText: x.Hint})
@@ -126,7 +126,7 @@ func formContent(f *view.Form, confirm func()) (fyne.CanvasObject, fyne.Focusabl
 
 // fieldWidget returns the widget of field x of f and the function that
 // shows x's current value in it.
-func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func()) (fyne.CanvasObject, func()) {
+func fieldWidget(f *form.Form, x *form.Field, changed func(func()), confirm func()) (fyne.CanvasObject, func()) {
 	enable := func(w fyne.Disableable) {
 		if x.Disabled {
 			w.Disable()
@@ -135,7 +135,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 		}
 	}
 	switch x.Kind {
-	case view.TextField:
+	case form.TextField:
 		e := widget.NewEntry()
 		if x.Lines > 1 {
 			e = widget.NewMultiLineEntry()
@@ -153,7 +153,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 			}
 			enable(e)
 		}
-	case view.ComboField:
+	case form.ComboField:
 		e := widget.NewSelectEntry(nil)
 		e.SetPlaceHolder(x.Placeholder)
 		e.OnChanged = func(s string) { changed(func() { _ = f.Set(x, s) }) }
@@ -168,7 +168,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 			}
 			enable(e)
 		}
-	case view.ChoiceField:
+	case form.ChoiceField:
 		s := widget.NewSelect(nil, nil)
 		s.OnChanged = func(o string) { changed(func() { _ = f.Set(x, o) }) }
 		return s, func() {
@@ -184,7 +184,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 			}
 			enable(s)
 		}
-	case view.RadioField:
+	case form.RadioField:
 		r := widget.NewRadioGroup(slices.Clone(x.Options), nil)
 		r.Horizontal, r.Required = true, true
 		r.OnChanged = func(o string) { changed(func() { _ = f.Set(x, o) }) }
@@ -194,7 +194,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 			}
 			enable(r)
 		}
-	case view.CheckField:
+	case form.CheckField:
 		c := widget.NewCheck(x.Label, nil)
 		c.OnChanged = func(on bool) { changed(func() { f.SetOn(x, on) }) }
 		return c, func() {
@@ -203,7 +203,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 			}
 			enable(c)
 		}
-	case view.ListField:
+	case form.ListField:
 		return listWidget(f, x, changed)
 	}
 	l := widget.NewLabel("")
@@ -225,7 +225,7 @@ func fieldWidget(f *view.Form, x *view.Field, changed func(func()), confirm func
 
 // listWidget shows a list field: a check box per option with buttons that
 // move it up and down, in a scroll of at most six rows.
-func listWidget(f *view.Form, x *view.Field, changed func(func())) (fyne.CanvasObject, func()) {
+func listWidget(f *form.Form, x *form.Field, changed func(func())) (fyne.CanvasObject, func()) {
 	box := container.NewVBox()
 	var shown []string
 	var checks []*widget.Check

@@ -56,10 +56,11 @@ func newLegend() *legend {
 
 // set shows v's legend.
 func (l *legend) set(v *view.View) {
-	low, high, entries, operands := v.Legend()
+	low, high, entries := v.Appearance().Legend()
+	operands := v.Markers().Legend()
 	l.low.SetText(low)
 	l.high.SetText(high)
-	if s := v.Scale(); s != l.scale {
+	if s := v.Appearance().Scale(); s != l.scale {
 		l.scale = s
 		l.bar.Refresh()
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cubeview/form"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
@@ -23,7 +25,7 @@ func (w *Window) dropped(uris []fyne.URI) {
 // newOpenForm returns File › Open… (view.OpenForm), starting in the
 // folder used last; then, if set, receives the experiment once it shows
 // in its window.
-func (w *Window) newOpenForm(then func(*view.Doc)) *view.Form {
+func (w *Window) newOpenForm(then func(*view.Doc)) *form.Form {
 	return view.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.browse)
 }
 

@@ -172,10 +172,10 @@ func TestOperandPickerOpens(t *testing.T) {
 	if got := m.Document().Name; got != "mean(profile, cpi-mpi, cycle.prof)" {
 		t.Errorf("mean window %q", got)
 	}
-	if !m.view.HasCallGraph() || !m.CallGraphShown() {
+	if !view.HasCallGraph(m.view.Experiment()) || !m.CallGraphShown() {
 		t.Errorf("the mean has no callers and callees of the gprof operand")
 	}
-	if names := m.view.OperandNames(); len(names) != 3 {
+	if names := m.view.Markers().Names(); len(names) != 3 {
 		t.Errorf("mean operands %v", names)
 	}
 }

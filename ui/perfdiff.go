@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
@@ -18,9 +19,9 @@ func (w *Window) showPerfDiffDialog() {
 
 // newPerfDiffForm returns Algebra › Where did it change… over the open
 // experiments, this window's first; submitting runs App.PerfDiff.
-func (w *Window) newPerfDiffForm() *view.PerfDiffForm {
-	run := func(r view.PerfDiffRequest) { w.app.PerfDiff(r, w) }
-	return view.NewPerfDiffForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+func (w *Window) newPerfDiffForm() *analysisview.PerfDiffForm {
+	run := func(r analysisview.PerfDiffRequest) { w.app.PerfDiff(r, w) }
+	return analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
 }
 
 // documentWindow returns the window showing d, nil when none.
@@ -38,15 +39,15 @@ func (a *App) documentWindow(d *view.Doc) *Window {
 // view.PerfDiffJob says: in the window of A − B, which it computes and
 // opens first when it is not open yet, or for a derived metric below
 // A's window, a click selecting the focus in B's windows too.
-func (a *App) PerfDiff(r view.PerfDiffRequest, from *Window) {
-	j := view.NewPerfDiffJob(r, a.Documents())
+func (a *App) PerfDiff(r analysisview.PerfDiffRequest, from *Window) {
+	j := analysisview.NewPerfDiffJob(r, a.Documents())
 	target := a.documentWindow(j.InDifference)
 	if j.Derived {
 		if target = a.documentWindow(r.A); target == nil {
 			target = from
 		}
 	}
-	j.Run(a.async, from.busyWith, from.view.NumberFormat(), func(err error) {
+	j.Run(a.async, from.busyWith, from.view.Appearance().NumberFormat(), func(err error) {
 		if err != nil {
 			from.showError(err)
 			return
@@ -63,7 +64,7 @@ func (a *App) PerfDiff(r view.PerfDiffRequest, from *Window) {
 // panes of the difference window.
 type perfDiffPanel struct {
 	w      *Window
-	rep    *view.PerfDiffReport
+	rep    *analysisview.PerfDiffReport
 	sorted *sortedTable
 	table  *widget.Table
 	// follow is B when the list is below A's window (a derived metric):
@@ -72,18 +73,18 @@ type perfDiffPanel struct {
 }
 
 // perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.
-var perfDiffWidths = [view.PerfDiffColumns]float32{28, 110, 110, 140, 420, 430}
+var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 140, 420, 430}
 
 // ShowPerfDiff shows the result list of j below the panes; clicking a row
 // selects its focus.
-func (w *Window) ShowPerfDiff(j *view.PerfDiffJob) {
+func (w *Window) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	rep := j.Report
 	p := &perfDiffPanel{w: w, rep: rep}
 	if j.Derived {
 		p.follow = j.B
 	}
 	p.sorted = newSortedTable(tableSource{
-		rows: func() int { return len(rep.Rows) }, cols: view.PerfDiffColumns,
+		rows: func() int { return len(rep.Rows) }, cols: analysisview.PerfDiffColumns,
 		title: rep.Header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, selected: p.Select,
 	})
 	p.table = p.sorted.table
@@ -124,6 +125,6 @@ func (p *perfDiffPanel) selectIn(w *Window, i int) {
 	if w.view.Flat() {
 		w.SetFlat(false)
 	}
-	m, c, s := w.view.FocusNodes(p.rep.Result, p.rep.Rows[i].Focus)
+	m, c, s := analysisview.FocusNodes(w.view, p.rep.Result, p.rep.Rows[i].Focus)
 	w.selectNodes(m, c, s)
 }

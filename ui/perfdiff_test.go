@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/analysisview"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -63,7 +64,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if r.FocusDiff != x || r.CallPath != want.CallPath(x.Focus) || r.System != want.SystemPath(x.Focus) {
 			t.Errorf("row %d: %+v, analysis has %+v at %s @ %s", i, r, x, want.CallPath(x.Focus), want.SystemPath(x.Focus))
 		}
-		if got := p.sorted.Cell(i, 3); got != bw.view.NumberFormat().Format(x.Diff, false) {
+		if got := p.sorted.Cell(i, 3); got != bw.view.Appearance().NumberFormat().Format(x.Diff, false) {
 			t.Errorf("row %d shows A − B %q for %v", i, got, x.Diff)
 		}
 		if r.Significant && r.CallPath == "main/solver_iterate/MPI_Barrier" {
@@ -94,13 +95,13 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if r.Focus.System >= 0 && (s.Kind != view.SystemNode || analysis.SystemPath(e, s.Index) != wantSys) {
 			t.Errorf("row %d: system node %v (%s) selected, want %s", i, s, analysis.SystemPath(e, s.Index), wantSys)
 		}
-		if got := v.Value(view.SystemPane, s); !near(got, r.Diff) {
+		if got := v.Values().Value(view.SystemPane, s); !near(got, r.Diff) {
 			t.Errorf("row %d (%s @ %s): the window shows %v, perfdiff %v", i, r.CallPath, r.System, got, r.Diff)
 		}
 	}
 	// Sorted by A − B (largest increase first), a click on the first row
 	// selects that focus and the system pane shows its difference.
-	if title := tapHeader(p.sorted, view.PerfDiffDelta); !strings.HasSuffix(title, "▼") {
+	if title := tapHeader(p.sorted, analysisview.PerfDiffDelta); !strings.HasSuffix(title, "▼") {
 		t.Errorf("A − B column titled %q", title)
 	}
 	for i := 1; i < len(rows); i++ {
@@ -108,19 +109,19 @@ func TestPerfDiffFromMenu(t *testing.T) {
 			t.Fatalf("sorted rows %d, %d: %v before %v", i-1, i, rows[p.sorted.Row(i-1)].Diff, rows[p.sorted.Row(i)].Diff)
 		}
 	}
-	if p.sorted.Cell(0, view.PerfDiffCallPath) != rows[p.sorted.Row(0)].CallPath {
+	if p.sorted.Cell(0, analysisview.PerfDiffCallPath) != rows[p.sorted.Row(0)].CallPath {
 		t.Error("the table does not show the sorted rows")
 	}
 	p.table.Select(widget.TableCellID{Row: 0, Col: 0})
-	if top := rows[p.sorted.Row(0)]; !near(w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff) {
-		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
+	if top := rows[p.sorted.Row(0)]; !near(w.view.Values().Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff) {
+		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Values().Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
 	}
 	// A second comparison of the same pair reuses the difference window.
 	f2 := aw.newPerfDiffForm()
 	_ = f2.Set(f2.A, "before.cubex")
 	_ = f2.Set(f2.B, "after.cubex")
 	f2.Metric.Set("time")
-	_ = f2.Set(f2.Kind, view.DeltaRelative)
+	_ = f2.Set(f2.Kind, analysisview.DeltaRelative)
 	_ = f2.Set(f2.Delta, "5")
 	if err := f2.Confirmed(); err != nil {
 		t.Fatal(err)
@@ -197,7 +198,7 @@ func TestPerfDiffDerived(t *testing.T) {
 			if r.Focus.System >= 0 && analysis.SystemPath(v.Experiment(), s.Index) != r.System {
 				continue // the window hides the thread level
 			}
-			if got := v.Value(view.SystemPane, s); !near(got, c.want) {
+			if got := v.Values().Value(view.SystemPane, s); !near(got, c.want) {
 				t.Errorf("row %d (%s @ %s): %s shows %v, perfdiff %v", i, r.CallPath, r.System, c.w.Document().Name, got, c.want)
 			}
 			checked++

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/repo"
 	"cubeview/repoview"
 	"cubeview/view"
@@ -94,7 +95,7 @@ func (a *App) newRepoWindow() *repoWindow {
 		FilterProblem: rw.showFilterProblem, Details: rw.showDetails, Changed: rw.changed, Progress: rw.showProgress,
 		Hits: rw.showHits, Doc: rw.openDoc, Show: func(d *view.Doc) { a.Show(d) },
 		Imported: rw.imported, Format: a.numberFormat,
-		Scaling: func(rep *view.ScalingReport, img image.Image, docs []*view.Doc) {
+		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
 			rw.scaling = a.showScaling(rep, img, docs)
 		},
 	})
@@ -205,7 +206,7 @@ func (rw *repoWindow) build() {
 		rows: func() int { r, _ := rw.hitSize(); return r }, cols: repoview.HitColumns,
 		title:    func(c int) string { return rw.c.Hits().Column(c) },
 		cell:     func(r, c int) string { return rw.c.Hits().Rows[r][c] },
-		key:      func(r, c int) view.SortKey { return rw.c.Hits().SortKey(r, c) },
+		key:      func(r, c int) analysisview.SortKey { return rw.c.Hits().SortKey(r, c) },
 		numeric:  func(c int) bool { return rw.c.Hits().Numeric(c) },
 		selected: rw.OpenHit,
 	})

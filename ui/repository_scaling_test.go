@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/format"
 	"cubeview/repoview"
 	"cubeview/view"
@@ -45,7 +46,7 @@ func TestRepositoryScaling(t *testing.T) {
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
-	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != view.ScalingPlotW {
+	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != analysisview.ScalingPlotW {
 		t.Error("no plot")
 	}
 	if got := s.rep.Result.Trials; len(got) != 2 || got[0].X != 27 || got[1].X != 64 {
@@ -131,7 +132,7 @@ func TestRepositoryScaling(t *testing.T) {
 	rw.b.ClearMarks()
 	rw.Mark(rw.b.RowOf(1), true)
 	rw.Mark(rw.b.RowOf(6), true)
-	if err := rw.c.Scaling(rw.b.MarkedTrials(), view.ScalingSpec{Metric: "time", X: view.XGiven, XText: "compiler"}, nil); err == nil || !strings.Contains(err.Error(), "has no attribute compiler") {
+	if err := rw.c.Scaling(rw.b.MarkedTrials(), analysisview.ScalingSpec{Metric: "time", X: analysisview.XGiven, XText: "compiler"}, nil); err == nil || !strings.Contains(err.Error(), "has no attribute compiler") {
 		t.Errorf("mm and lulesh by compiler: %v", err)
 	}
 }

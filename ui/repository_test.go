@@ -437,7 +437,7 @@ func TestRepositoryAlgebra(t *testing.T) {
 	if got.String() != exp.String() {
 		t.Errorf("difference differs from algebra.Diff of the files:\n%s", testkit.Diff(exp.String(), got.String()))
 	}
-	if !res.view.Scale().Diverging {
+	if !res.view.Appearance().Scale().Diverging {
 		t.Error("the difference is not shown with diverging colours")
 	}
 

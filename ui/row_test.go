@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"cubeview/view"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"cubeview/view"
 )
 
 // rowViews returns the row widgets a pane currently shows.

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/form"
 	"cubeview/view"
 )
 
@@ -14,7 +15,7 @@ import (
 // view.SaveQuestion for why and what it asks before replacing a file).
 
 // saveForm returns File › Save as… of this window's experiment.
-func (w *Window) saveForm() *view.Form {
+func (w *Window) saveForm() *form.Form {
 	return view.SaveForm(w.doc, w.app.startFolder(), w.chooseFolder, w.RequestSave)
 }
 

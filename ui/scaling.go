@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/repoview"
 	"cubeview/view"
 )
@@ -21,22 +22,22 @@ func (w *Window) showScalingDialog() {
 
 // newScalingForm returns Algebra › Scaling… over the open experiments,
 // this window's first; submitting runs App.Scaling.
-func (w *Window) newScalingForm() *view.ScalingForm {
-	run := func(docs []*view.Doc, spec view.ScalingSpec) { w.app.Scaling(docs, spec, w) }
-	return view.NewScalingForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+func (w *Window) newScalingForm() *analysisview.ScalingForm {
+	run := func(docs []*view.Doc, spec analysisview.ScalingSpec) { w.app.Scaling(docs, spec, w) }
+	return analysisview.NewScalingForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
 }
 
 // Scaling runs the study in the background, showing progress in from,
 // and opens its table and plot in a new window.
-func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
-	done := func(rep *view.ScalingReport, img image.Image, err error) {
+func (a *App) Scaling(docs []*view.Doc, spec analysisview.ScalingSpec, from *Window) {
+	done := func(rep *analysisview.ScalingReport, img image.Image, err error) {
 		if err != nil {
 			from.showError(err)
 			return
 		}
 		from.scaling = a.showScaling(rep, img, docs)
 	}
-	view.RunScaling(a.async, from.busyWith, docs, spec, from.view.NumberFormat(), done)
+	analysisview.RunScaling(a.async, from.busyWith, docs, spec, from.view.Appearance().NumberFormat(), done)
 }
 
 // scalingWindow shows a scaling study: the table of call paths and the
@@ -44,14 +45,14 @@ func (a *App) Scaling(docs []*view.Doc, spec view.ScalingSpec, from *Window) {
 type scalingWindow struct {
 	app    *App
 	win    fyne.Window
-	rep    *view.ScalingReport
+	rep    *analysisview.ScalingReport
 	docs   []*view.Doc // the experiments, in the order of the result's trials
 	sorted *sortedTable
 	table  *widget.Table
 	plot   *canvas.Image
 }
 
-func (a *App) showScaling(rep *view.ScalingReport, img image.Image, docs []*view.Doc) *scalingWindow {
+func (a *App) showScaling(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) *scalingWindow {
 	s := &scalingWindow{app: a, rep: rep, docs: rep.StudyDocs(docs), win: a.fy.NewWindow(rep.WindowTitle())}
 	s.sorted = newSortedTable(tableSource{
 		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
@@ -92,7 +93,7 @@ func (s *scalingWindow) Select(i int) {
 		if w.view.Flat() {
 			w.SetFlat(false)
 		}
-		if x := w.view.MatchCnode(s.rep.Result.Domain, c); x >= 0 {
+		if x := analysisview.MatchCnode(w.view.Experiment(), s.rep.Result.Domain, c); x >= 0 {
 			w.selectNode(view.CallPane, view.Node{Kind: view.CnodeNode, Index: x})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/analysisview"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -41,7 +42,7 @@ func TestScalingFromMenu(t *testing.T) {
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
-	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != view.ScalingPlotW {
+	if s.plot.Image == nil || s.plot.Image.Bounds().Dx() != analysisview.ScalingPlotW {
 		t.Error("no plot")
 	}
 	e27, e64 := w27.Document().Exp, w64.Document().Exp
@@ -59,7 +60,7 @@ func TestScalingFromMenu(t *testing.T) {
 	for _, r := range want.Rows {
 		byPath[r.CallPath] = r
 	}
-	f0 := w64.view.NumberFormat()
+	f0 := w64.view.Appearance().NumberFormat()
 	t27, t64 := treeValues(t, e27, "time"), treeValues(t, e64, "time")
 	if len(s.rep.Rows) == 0 {
 		t.Fatal("empty table")
@@ -147,7 +148,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	}
 	f.CheckOnly(docs...)
 	f.Metric.Set("time")
-	_ = f.Set(f.X, view.XSourceNames[view.XValues])
+	_ = f.Set(f.X, analysisview.XSourceNames[analysisview.XValues])
 	_ = f.Set(f.XText, "10, 25, 50, 2000")
 	f.SetOn(f.Options.Weak, true)
 	if err := f.Confirmed(); err != nil {
@@ -181,7 +182,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
 		t.Errorf("two x values for four experiments: %v, result %v", err, ws[0].scaling != before)
 	}
-	_ = f.Set(f.X, view.XSourceNames[view.XAttribute])
+	_ = f.Set(f.X, analysisview.XSourceNames[analysisview.XAttribute])
 	_ = f.Set(f.XText, "no_such_attribute")
 	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
 		t.Errorf("missing attribute: %v", err)
@@ -191,7 +192,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	}
 }
 
-func rowOf(t *testing.T, rep *view.ScalingReport, i int) analysis.SeriesRow {
+func rowOf(t *testing.T, rep *analysisview.ScalingReport, i int) analysis.SeriesRow {
 	t.Helper()
 	for _, r := range rep.Result.Rows {
 		if r.Cnode == rep.RowCnodes[i] {

@@ -16,7 +16,7 @@ func (w *Window) selectNodes(nodes ...view.Node) {
 	if w.view == nil {
 		return
 	}
-	selected := w.view.SelectNodes(nodes...)
+	selected := view.SelectNodes(w.view, nodes...)
 	for _, n := range selected {
 		w.active = view.PaneOf(n)
 		w.panes[w.active].Sync()

@@ -4,7 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/view"
+	"cubeview/analysisview"
 )
 
 // tableSource is a result table as a report gives it: its size, cells,
@@ -14,7 +14,7 @@ type tableSource struct {
 	cols    int
 	title   func(c int) string
 	cell    func(r, c int) string
-	key     func(r, c int) view.SortKey
+	key     func(r, c int) analysisview.SortKey
 	numeric func(c int) bool
 	// selected is called with the report's row when a row is clicked.
 	selected func(r int)
@@ -25,12 +25,12 @@ type tableSource struct {
 // table shows them in order.
 type sortedTable struct {
 	src   tableSource
-	order *view.TableOrder
+	order *analysisview.TableOrder
 	table *widget.Table
 }
 
 func newSortedTable(src tableSource) *sortedTable {
-	s := &sortedTable{src: src, order: view.NewTableOrder(src.rows, src.key)}
+	s := &sortedTable{src: src, order: analysisview.NewTableOrder(src.rows, src.key)}
 	s.table = widget.NewTableWithHeaders(
 		func() (int, int) { return s.order.Len(), src.cols },
 		func() fyne.CanvasObject { return truncLabel("") },

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/sourcepanel"
 	"cubeview/sourceview"
 	"cubeview/view"
 )
@@ -27,14 +28,14 @@ func (l *sourceList) Resize(s fyne.Size) {
 	}
 }
 
-// sourcePanel draws the source panel below the panes (view.SourcePanel
+// sourcePanel draws the source panel below the panes (sourcepanel.Panel
 // says what it shows): the source file of the call pane's selection,
 // scrolled to the selected region (or call site), its lines shaded, each
 // line with a call site or a region's beginning annotated with the
 // selected metric's inclusive value in the call pane's value mode.
 type sourcePanel struct {
 	w *Window
-	m view.SourcePanel
+	m sourcepanel.Panel
 
 	content    fyne.CanvasObject
 	title      *widget.Label
@@ -79,7 +80,7 @@ func (w *Window) revealCnode(c int) {
 	if w.view == nil {
 		return
 	}
-	if n, ok := w.view.CallPathRow(c); ok {
+	if n := w.view.Showing(view.Node{Kind: view.CnodeNode, Index: c}); n.Valid() {
 		w.active = view.CallPane
 		w.panes[view.CallPane].Reveal(n)
 	}
@@ -97,7 +98,7 @@ func (w *Window) whenSourceIdle(f func()) {
 
 func newSourcePanel(w *Window) *sourcePanel {
 	p := &sourcePanel{w: w}
-	p.m = view.SourcePanel{
+	p.m = sourcepanel.Panel{
 		Run:      w.app.async,
 		View:     func() *view.View { return w.view },
 		Resolver: func() *sourceview.Resolver { return w.app.sourceSettings().Resolver(w.doc, w.app.docs) },
@@ -148,7 +149,7 @@ func (p *sourcePanel) redraw(scroll bool) {
 	p.messageBox.Hide()
 	p.list.Show()
 	style := fyne.TextStyle{Monospace: true}
-	p.numberWidth = fyne.MeasureText(view.LineNumberSample(len(p.m.Lines())), p.textSize(), style).Width
+	p.numberWidth = fyne.MeasureText(sourcepanel.LineNumberSample(len(p.m.Lines())), p.textSize(), style).Width
 	p.valueWidth = 0
 	for _, notes := range p.m.Notes() {
 		if len(notes) > 0 {

@@ -1,11 +1,13 @@
 package ui
 
-import "cubeview/view"
+import (
+	"cubeview/sourcepanel"
+)
 
 // sourceSettings returns the user's source-path settings; a change makes
 // every open source panel look for its file again.
-func (a *App) sourceSettings() view.SourceSettings {
-	return view.SourceSettings{Prefs: a.prefs, Changed: func() {
+func (a *App) sourceSettings() sourcepanel.Settings {
+	return sourcepanel.Settings{Prefs: a.prefs, Changed: func() {
 		for _, w := range a.windows {
 			if w.source != nil {
 				w.source.m.Reload()

@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/sourcepanel"
 	"cubeview/sourceview"
-	"cubeview/view"
 )
 
 const (
@@ -20,7 +20,7 @@ const (
 
 // darkTheme reports whether the current theme draws light text on a dark
 // background.
-func darkTheme() bool { return view.IsDark(theme.Color(theme.ColorNameBackground)) }
+func darkTheme() bool { return sourcepanel.IsDark(theme.Color(theme.ColorNameBackground)) }
 
 // sourceRow draws one line of the source panel: the gutter with the line
 // number and the colour square and value of the line's first annotation,
@@ -67,7 +67,7 @@ func (r *sourceRow) setLine(n int) {
 }
 
 // notes returns the annotations of the row's line.
-func (r *sourceRow) notes() []view.SourceNote {
+func (r *sourceRow) notes() []sourcepanel.Note {
 	return r.p.m.Notes()[r.line]
 }
 
@@ -75,7 +75,7 @@ func (r *sourceRow) notes() []view.SourceNote {
 // line, as the tree rows do with their descriptions.
 func (r *sourceRow) MouseIn(*desktop.MouseEvent) {
 	if notes := r.notes(); len(notes) > 0 {
-		r.p.w.hint.SetText(view.DescribeNotes(r.p.w.view.Experiment(), notes, r.p.m.ValuesInfo()))
+		r.p.w.hint.SetText(sourcepanel.DescribeNotes(r.p.w.view.Experiment(), notes, r.p.m.ValuesInfo()))
 	}
 }
 
@@ -92,7 +92,7 @@ func (r *sourceRow) MouseOut() {
 // DoubleTapped selects the call path of the line's first call site in
 // the call pane.
 func (r *sourceRow) DoubleTapped(*fyne.PointEvent) {
-	if c, ok := view.FirstCallSite(r.notes()); ok {
+	if c, ok := sourcepanel.FirstCallSite(r.notes()); ok {
 		r.p.w.revealCnode(c)
 	}
 }
@@ -175,15 +175,15 @@ func (rr *sourceRowRenderer) Refresh() {
 	r.nCode = 0
 	if line != nil {
 		dark := darkTheme()
-		for _, s := range view.DrawnSpans(line) {
+		for _, s := range sourcepanel.DrawnSpans(line) {
 			t := rr.codeText(r.nCode)
-			t.Text, t.Color, t.TextSize = s.Text, view.SyntaxColor(s.Category, dark, fg), size
+			t.Text, t.Color, t.TextSize = s.Text, sourcepanel.SyntaxColor(s.Category, dark, fg), size
 			t.TextStyle = fyne.TextStyle{Monospace: true}
 			r.nCode++
 		}
 	}
 
-	r.note.Text = view.NoteText(notes)
+	r.note.Text = sourcepanel.NoteText(notes)
 	r.note.Color, r.note.TextSize = dim, size
 
 	rr.objects = append(rr.objects[:0], r.bg, r.bar, r.number, r.sw, r.value)

@@ -16,6 +16,7 @@ import (
 	"cubeview/colormap"
 	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
+	"cubeview/sourcepanel"
 	"cubeview/sourceview"
 	"cubeview/view"
 )
@@ -178,7 +179,7 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 			srcPickCallPath(t, w, tt.path)
 			c := e.CnodeByPath(tt.path)
 			file := e.CnodeRegion(c).Module
-			if !view.LooksLikeFile(file) {
+			if !sourcepanel.LooksLikeFile(file) {
 				file = e.Cnodes[c].CallFile
 			}
 			if p.m.File() == nil {
@@ -226,7 +227,7 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 	if row == nil {
 		t.Fatal("line 96 is not drawn")
 	}
-	if want := w.view.NumberFormat().Format(total, false); row.value.Text != want {
+	if want := w.view.Appearance().NumberFormat().Format(total, false); row.value.Text != want {
 		t.Errorf("line 96 shows %q, want the metric's total %q", row.value.Text, want)
 	}
 	if row.sw.fill != colormap.Red || row.sw.relief != colormap.Raised {
@@ -235,7 +236,7 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 	if !strings.Contains(row.note.Text, "call MPI_Barrier") {
 		t.Errorf("line 96 note %q does not name the call", row.note.Text)
 	}
-	if rows := srcDrawnRows(p); rows[90] == nil || rows[90].value.Text != w.view.NumberFormat().Format(0, false) {
+	if rows := srcDrawnRows(p); rows[90] == nil || rows[90].value.Text != w.view.Appearance().NumberFormat().Format(0, false) {
 		t.Errorf("line 90 (x_solve, no barrier waiting) should show zero")
 	}
 }
@@ -264,7 +265,7 @@ func TestSourceMetricChange(t *testing.T) {
 	want := srcModelAnnotations(t, e, solver, "time")
 	srcCheckAnnotations(t, p, want, nil)
 	row := srcDrawnRows(p)[88]
-	if wantText := w.view.NumberFormat().Format(want[88][0].Value, false); row.value.Text != wantText || row.value.Text == before {
+	if wantText := w.view.Appearance().NumberFormat().Format(want[88][0].Value, false); row.value.Text != wantText || row.value.Text == before {
 		t.Errorf("line 88 shows %q after the metric change (before %q), want %q", row.value.Text, before, wantText)
 	}
 
@@ -296,7 +297,7 @@ func TestSourceMetricChange(t *testing.T) {
 	}
 	w.SetMode(view.CallPane, view.OwnRootPercent)
 	srcCheckAnnotations(t, p, want, func(a sourceview.Annotation) float64 { return 100 * a.Value / mainTime })
-	if got := srcDrawnRows(p)[88].value.Text; got != w.view.NumberFormat().Format(100*want[88][0].Value/mainTime, false) {
+	if got := srcDrawnRows(p)[88].value.Text; got != w.view.Appearance().NumberFormat().Format(100*want[88][0].Value/mainTime, false) {
 		t.Errorf("line 88 shows %q in percent mode", got)
 	}
 
@@ -305,7 +306,7 @@ func TestSourceMetricChange(t *testing.T) {
 	srcPickMetric(t, w, "visits")
 	visits := srcModelAnnotations(t, e, solver, "visits")
 	srcCheckAnnotations(t, p, visits, nil)
-	if got, wantText := srcDrawnRows(p)[88].value.Text, w.view.NumberFormat().Format(visits[88][0].Value, true); got != wantText || strings.Contains(got, ".") {
+	if got, wantText := srcDrawnRows(p)[88].value.Text, w.view.Appearance().NumberFormat().Format(visits[88][0].Value, true); got != wantText || strings.Contains(got, ".") {
 		t.Errorf("line 88 shows %q visits, want %q", got, wantText)
 	}
 }
@@ -358,7 +359,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	if !slices.Contains(mappings, want) {
 		t.Errorf("mappings %v, want %v", mappings, want)
 	}
-	if got := a.prefs.StringList(view.PrefSourceMappings); !slices.Contains(got, want.String()) {
+	if got := a.prefs.StringList(sourcepanel.PrefSourceMappings); !slices.Contains(got, want.String()) {
 		t.Errorf("preferences hold %q, want %q", got, want.String())
 	}
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
@@ -16,7 +17,7 @@ import (
 // path's values across locations (numbers and a box plot) and a box plot
 // of the metric's top call paths; view.StatsPanel follows the selection.
 type statsPanel struct {
-	m       view.StatsPanel
+	m       analysisview.StatsPanel
 	shown   bool
 	title   *widget.Label
 	lines   *fyne.Container
@@ -28,7 +29,7 @@ type statsPanel struct {
 
 func newStatsPanel(w *Window) *statsPanel {
 	p := &statsPanel{}
-	p.m = view.StatsPanel{
+	p.m = analysisview.StatsPanel{
 		Run:     w.app.async,
 		View:    func() *view.View { return w.view },
 		Visible: func() bool { return p.shown && w.panelShows(p.box) },
@@ -94,7 +95,7 @@ func (p *statsPanel) showMessage(text string) {
 	p.selImg.Hide()
 }
 
-func (p *statsPanel) show(rep *view.StatsReport, sel, top image.Image) {
+func (p *statsPanel) show(rep *analysisview.StatsReport, sel, top image.Image) {
 	p.topImg.Image = top
 	p.topImg.Refresh()
 	p.message.Hide()

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysis"
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
@@ -43,7 +44,7 @@ func TestStatisticsPanel(t *testing.T) {
 			got.Summary.ArgMin != s.ArgMin || got.Summary.ArgMax != s.ArgMax {
 			t.Errorf("%s at %s (inclusive %v): panel %+v, analysis %+v", uniq, e.CallPath(c.Index), inclusive, got.Summary, s)
 		}
-		f := v.NumberFormat()
+		f := v.Appearance().NumberFormat()
 		m := &e.Metrics[e.MetricByName(uniq)]
 		lines := map[string]string{}
 		for _, l := range got.Lines {
@@ -85,7 +86,7 @@ func TestStatisticsPanel(t *testing.T) {
 		t.Fatal(err)
 	}
 	top := w.stats.m.Report().Top
-	if len(top) == 0 || len(top) > view.StatsTop || len(w.stats.m.Report().TopBoxes) != len(top) {
+	if len(top) == 0 || len(top) > analysisview.StatsTop || len(w.stats.m.Report().TopBoxes) != len(top) {
 		t.Fatalf("%d top call paths, %d boxes", len(top), len(w.stats.m.Report().TopBoxes))
 	}
 	for _, s := range all {

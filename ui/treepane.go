@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"cubeview/view"
 	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"cubeview/view"
 )
 
 // TreePane is the single tree widget used for all three panes: a Fyne tree
@@ -82,7 +83,7 @@ func (p *TreePane) valueWidth() float32 {
 	if p.digitWidth == 0 {
 		p.digitWidth = fyne.MeasureText("0", theme.Size(theme.SizeNameText), fyne.TextStyle{Monospace: true}).Width
 	}
-	return float32(p.view.ValueChars(p.dim)) * p.digitWidth
+	return float32(p.view.Values().ValueChars(p.dim)) * p.digitWidth
 }
 
 // contentWidth returns the width the pane's rows shown need: indentation,
@@ -243,7 +244,7 @@ func (p *TreePane) navigate(key view.TreeKey) {
 		return
 	}
 	open := func(n view.Node) bool { return p.IsBranchOpen(n.ID()) }
-	a := p.view.Navigate(p.dim, p.VisibleRows(), open, key)
+	a := view.Navigate(p.view, p.dim, p.VisibleRows(), open, key)
 	switch {
 	case a.Open.Valid():
 		p.OpenBranch(a.Open.ID())

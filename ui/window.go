@@ -205,10 +205,10 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	}
 	w.active = d
 	w.view.SetMode(d, m)
-	if m == view.ExternalPercent && w.view.External() == nil {
+	if m == view.ExternalPercent && w.view.Values().External() == nil {
 		ref := w.defaultReference()
 		if ref != nil {
-			w.view.SetExternal(ref.Exp)
+			w.view.Values().SetExternal(ref.Exp)
 		}
 		w.hint.SetText(view.ExternalHint(ref))
 		w.rebuildMenu()
@@ -223,8 +223,8 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 func (w *Window) setDocument(doc *view.Doc) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
-	w.view.SetHotThreshold(view.HotThresholdPref(w.app.prefs))
-	w.view.SetNumberFormat(view.NumberFormatPref(w.app.prefs))
+	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
+	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(view.WindowTitle(doc))
@@ -257,7 +257,7 @@ func (w *Window) refresh() {
 	if w.view == nil || w.loading {
 		return
 	}
-	if miss := w.view.Missing(); len(miss) > 0 {
+	if miss := w.view.Values().Missing(); len(miss) > 0 {
 		w.load(miss, w.refresh)
 		return
 	}
@@ -271,9 +271,9 @@ func (w *Window) refresh() {
 			p.Refresh()
 		}
 	}
-	w.titles[view.CallPane].SetText(w.view.Title(view.CallPane))
+	w.titles[view.CallPane].SetText(view.PaneTitle(view.CallPane, w.view.Flat()))
 	for d := view.MetricPane; d <= view.SystemPane; d++ {
-		w.infos[d].SetText(w.view.PaneInfo(d, w.referenceName()))
+		w.infos[d].SetText(w.view.Values().PaneInfo(d, w.referenceName()))
 	}
 	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
@@ -296,7 +296,7 @@ func (w *Window) prefetch() {
 	if w.prefetching || w.view == nil {
 		return
 	}
-	refs := w.view.Prefetch()
+	refs := w.view.Values().Prefetch()
 	if len(refs) == 0 {
 		return
 	}
@@ -423,7 +423,7 @@ func (w *Window) SetFlat(on bool) {
 		return
 	}
 	w.view.SetFlat(on)
-	w.view.ClearFind()
+	w.view.Finder().Clear()
 	w.flatCheck.SetChecked(on)
 	w.panes[view.CallPane].SetView(w.view)
 	w.rebuildMenu()
@@ -444,16 +444,16 @@ func (w *Window) SetOrder(o view.SortOrder) {
 // decimals; the choice is remembered.
 func (w *Window) SetNumberStyle(i int) {
 	w.update(func(v *view.View) {
-		v.SetNumberStyle(i)
-		view.SaveNumberFormat(w.app.prefs, v.NumberFormat())
+		v.Appearance().SetNumberStyle(i)
+		view.SaveNumberFormat(w.app.prefs, v.Appearance().NumberFormat())
 	})
 }
 
 // SetDecimals sets the number of decimals shown; it is remembered.
 func (w *Window) SetDecimals(n int) {
 	w.update(func(v *view.View) {
-		v.SetDecimals(n)
-		view.SaveNumberFormat(w.app.prefs, v.NumberFormat())
+		v.Appearance().SetDecimals(n)
+		view.SaveNumberFormat(w.app.prefs, v.Appearance().NumberFormat())
 	})
 }
 
@@ -464,8 +464,8 @@ func (a *App) numberFormat() numfmt.Format { return view.NumberFormatPref(a.pref
 // exceed for the hottest path to go on into it.
 func (w *Window) SetHotThreshold(t float64) {
 	w.update(func(v *view.View) {
-		v.SetHotThreshold(t)
-		view.SaveHotThreshold(w.app.prefs, v.HotThreshold())
+		v.HotPath().SetThreshold(t)
+		view.SaveHotThreshold(w.app.prefs, v.HotPath().Threshold())
 	})
 }
 
@@ -487,11 +487,11 @@ func (w *Window) ExpandHottest(d view.Dim) {
 	if v == nil || w.loading || !v.Selected(d).Valid() {
 		return
 	}
-	if need := v.HottestNeeds(d); len(need) > 0 {
+	if need := v.HotPath().Needs(d); len(need) > 0 {
 		w.load(need, func() { w.ExpandHottest(d) })
 		return
 	}
-	last, err := v.ExpandHottest(d)
+	last, err := v.HotPath().Expand(d)
 	if err != nil {
 		w.showError(err)
 	}
@@ -514,7 +514,7 @@ func (w *Window) ShowFind() {
 func (w *Window) CloseFind() {
 	w.findBar.Hide()
 	if w.view != nil {
-		w.view.ClearFind()
+		w.view.Finder().Clear()
 		w.refresh()
 	}
 }
@@ -525,7 +525,7 @@ func (w *Window) Find(pattern string) {
 	if w.view == nil {
 		return
 	}
-	if len(w.view.Find(w.active, pattern)) == 0 {
+	if len(w.view.Finder().Find(w.active, pattern)) == 0 {
 		w.findInfo.SetText(view.FindMiss(w.active, pattern))
 		w.refresh()
 		return
@@ -538,7 +538,7 @@ func (w *Window) FindNext(delta int) {
 	if w.view == nil {
 		return
 	}
-	d, n, text, ok := w.view.FindMove(delta)
+	d, n, text, ok := w.view.Finder().Move(delta)
 	if !ok {
 		return
 	}
@@ -559,7 +559,7 @@ func (w *Window) contextMenu(d view.Dim, n view.Node, at fyne.Position) {
 
 // expandSubtree expands or collapses n and the branches below it.
 func (w *Window) expandSubtree(d view.Dim, n view.Node, open bool) {
-	w.view.ExpandSubtree(d, n, open)
+	view.ExpandSubtree(w.view, d, n, open)
 	w.panes[d].Sync()
 	w.refresh()
 	w.refitPanes()
@@ -617,25 +617,27 @@ func (w *Window) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.C
 	a := w.app
 	clip := a.fy.Clipboard()
 	return map[view.Command]func(int){
-		view.CmdOpen:            func(int) { w.openDialog() },
-		view.CmdOpenFolder:      func(int) { w.openFolderDialog() },
-		view.CmdOpenRecent:      func(i int) { a.OpenFile(st.Recent[i], w) },
-		view.CmdRepository:      func(int) { a.ShowRepository() },
-		view.CmdSaveAs:          func(int) { w.saveDialog() },
-		view.CmdProperties:      func(int) { w.showProperties() },
-		view.CmdMemory:          func(int) { w.showMemoryDialog() },
-		view.CmdClose:           func(int) { w.win.Close() },
-		view.CmdFlat:            func(int) { w.SetFlat(w.view != nil && !w.view.Flat()) },
-		view.CmdSort:            func(o int) { w.SetOrder(view.SortOrder(o)) },
-		view.CmdNumberStyle:     w.SetNumberStyle,
-		view.CmdDecimals:        w.SetDecimals,
-		view.CmdHottest:         func(int) { w.ExpandHottest(w.active) },
-		view.CmdHotShare:        func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
-		view.CmdFind:            func(int) { w.ShowFind() },
-		view.CmdFindNext:        func(int) { w.FindNext(1) },
-		view.CmdFindPrev:        func(int) { w.FindNext(-1) },
-		view.CmdColourRange:     func(int) { w.rangeDialog() },
-		view.CmdDiverging:       func(int) { w.update(func(v *view.View) { v.SetDiverging(!v.Scale().Diverging) }) },
+		view.CmdOpen:        func(int) { w.openDialog() },
+		view.CmdOpenFolder:  func(int) { w.openFolderDialog() },
+		view.CmdOpenRecent:  func(i int) { a.OpenFile(st.Recent[i], w) },
+		view.CmdRepository:  func(int) { a.ShowRepository() },
+		view.CmdSaveAs:      func(int) { w.saveDialog() },
+		view.CmdProperties:  func(int) { w.showProperties() },
+		view.CmdMemory:      func(int) { w.showMemoryDialog() },
+		view.CmdClose:       func(int) { w.win.Close() },
+		view.CmdFlat:        func(int) { w.SetFlat(w.view != nil && !w.view.Flat()) },
+		view.CmdSort:        func(o int) { w.SetOrder(view.SortOrder(o)) },
+		view.CmdNumberStyle: w.SetNumberStyle,
+		view.CmdDecimals:    w.SetDecimals,
+		view.CmdHottest:     func(int) { w.ExpandHottest(w.active) },
+		view.CmdHotShare:    func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
+		view.CmdFind:        func(int) { w.ShowFind() },
+		view.CmdFindNext:    func(int) { w.FindNext(1) },
+		view.CmdFindPrev:    func(int) { w.FindNext(-1) },
+		view.CmdColourRange: func(int) { w.rangeDialog() },
+		view.CmdDiverging: func(int) {
+			w.update(func(v *view.View) { v.Appearance().SetDiverging(!v.Appearance().Scale().Diverging) })
+		},
 		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
 		view.CmdReference:       func(int) { w.showReferenceChooser() },
 		view.CmdSource:          func(int) { w.ShowSource(!w.SourceShown()) },
@@ -652,7 +654,7 @@ func (w *Window) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.C
 		view.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", view.About, w.win) },
 		view.CmdExpandSubtree:   func(int) { w.expandSubtree(d, n, true) },
 		view.CmdCollapseSubtree: func(int) { w.expandSubtree(d, n, false) },
-		view.CmdCopyValue:       func(int) { clip.SetContent(w.view.Text(d, n)) },
+		view.CmdCopyValue:       func(int) { clip.SetContent(w.view.Values().Text(d, n)) },
 		view.CmdCopyName:        func(int) { clip.SetContent(w.view.Label(n)) },
 		view.CmdCopyDescription: func(int) { clip.SetContent(w.view.Tooltip(n)) },
 	}
@@ -667,7 +669,7 @@ func element(docs []*view.Doc, i int) *view.Doc {
 }
 
 func (w *Window) setExternal(d *view.Doc) {
-	w.update(func(v *view.View) { v.SetExternalDoc(d) })
+	w.update(func(v *view.View) { v.Values().SetExternal(d.Experiment()) })
 }
 
 func (w *Window) addShortcuts() {
@@ -704,6 +706,6 @@ func (w *Window) SaveAs(path string) {
 // rangeDialog asks for the colour range of the active pane.
 func (w *Window) rangeDialog() {
 	if w.view != nil {
-		showForm(w.win, w.view.RangeForm(w.active, w.refresh), w.showError)
+		showForm(w.win, view.RangeForm(w.view, w.active, w.refresh), w.showError)
 	}
 }

@@ -115,7 +115,7 @@ func TestCallRowsShowModelValues(t *testing.T) {
 					if w.Pane(view.CallPane).IsBranchOpen(n.ID()) {
 						want = excl[n.Index]
 					}
-					text := w.view.NumberFormat().Format(want, e.Metrics[m].IsInteger())
+					text := w.view.Appearance().NumberFormat().Format(want, e.Metrics[m].IsInteger())
 					if r.Value != want || r.Text != text {
 						t.Errorf("metric %s, call path %s: row shows %v %q, model %v %q",
 							e.Metrics[m].UniqName, e.CallPath(n.Index), r.Value, r.Text, want, text)
@@ -289,7 +289,7 @@ func TestValueModes(t *testing.T) {
 		if w.view.Mode(view.CallPane) != tt.mode {
 			t.Fatalf("selector did not switch to %v", tt.mode)
 		}
-		if tt.mode == view.ExternalPercent && w.view.External() != x {
+		if tt.mode == view.ExternalPercent && w.view.Values().External() != x {
 			t.Fatalf("external reference is not the other open experiment")
 		}
 		for n, r := range shownRows(w.Pane(view.CallPane)) {
@@ -477,14 +477,14 @@ func TestKeyboard(t *testing.T) {
 	p := w.Pane(view.CallPane)
 	key := func(k fyne.KeyName) { p.TypedKey(&fyne.KeyEvent{Name: k}) }
 	key(fyne.KeyRight)
-	if !p.IsBranchOpen(cMain.ID()) || w.view.Value(view.CallPane, cMain) != 6 {
+	if !p.IsBranchOpen(cMain.ID()) || w.view.Values().Value(view.CallPane, cMain) != 6 {
 		t.Fatalf("Right did not expand main to its exclusive value")
 	}
 	key(fyne.KeyDown)
 	if w.view.Selected(view.CallPane) != cFoo {
 		t.Errorf("Down selected %v, want foo", w.view.Selected(view.CallPane))
 	}
-	if w.view.Value(view.SystemPane, sRank0) != 10 {
+	if w.view.Values().Value(view.SystemPane, sRank0) != 10 {
 		t.Errorf("system pane does not follow the keyboard selection")
 	}
 	key(fyne.KeyEnd)
@@ -605,7 +605,7 @@ func TestWindowFormatsOnlyVisibleRows(t *testing.T) {
 		t.Fatalf("only %d rows; the test needs many", rows)
 	}
 	w.refresh()
-	n := w.view.Formatted()
+	n := w.view.Values().Formatted()
 	t.Logf("a refresh formatted %d values; the pane has %d rows", n, rows)
 	if n == 0 || n > 200 {
 		t.Errorf("a refresh formatted %d values for %d rows in the pane", n, rows)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"cubeview/algebra"
+	"cubeview/form"
 )
 
 // OperationForm is the dialog of Algebra › Difference…, Merge… and
@@ -13,20 +14,20 @@ import (
 // experiment, and the integration options of the command line, with the
 // expression of the result shown as they change.
 type OperationForm struct {
-	*Form
+	*form.Form
 	Op  algebra.Op
 	src OperandSource
 
 	docs   []*Doc // the experiments offered, in the order of labels
 	labels []string
 
-	Minuend, Subtrahend *Field // Difference: choices of the open experiments
-	Operands            *Field // Merge and Mean: the list of them
-	System              *Field // system-tree radio (SystemModeNames)
-	Strict              *Field // strict line matching
-	StrictRoots         *Field // strict root matching
-	Renames             *Field // region renaming rules, one a line
-	Preview             *Field // the result's expression, or why there is none
+	Minuend, Subtrahend *form.Field // Difference: choices of the open experiments
+	Operands            *form.Field // Merge and Mean: the list of them
+	System              *form.Field // system-tree radio (algebraSystemModes)
+	Strict              *form.Field // strict line matching
+	StrictRoots         *form.Field // strict root matching
+	Renames             *form.Field // region renaming rules, one a line
+	Preview             *form.Field // the result's expression, or why there is none
 }
 
 // OperandSource is what an operation dialog needs from the application:
@@ -49,7 +50,7 @@ type OperandSource struct {
 func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *OperationForm {
 	f := &OperationForm{Op: op, src: src, docs: src.Docs()}
 	f.labels = DocLabels(f.docs)
-	f.Form = &Form{Title: op.Title(), Confirm: "Compute", Submit: f.submit, Changed: func(*Field) { f.update() }}
+	f.Form = &form.Form{Title: op.Title(), Confirm: "Compute", Submit: f.submit, Changed: func(*form.Field) { f.update() }}
 	var note string
 	switch op {
 	case algebra.OpDiff:
@@ -58,7 +59,7 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 		f.Fields = append(f.Fields, f.Minuend, f.Subtrahend)
 		note = "The result is minuend − subtrahend: positive where the minuend had more."
 	default:
-		f.Operands = &Field{Kind: ListField}
+		f.Operands = &form.Field{Kind: form.ListField}
 		for i, d := range f.docs {
 			on := d == current || d.Path != "" && d.Expression == ""
 			if d == current {
@@ -69,23 +70,23 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 				f.Operands.Checked = append(f.Operands.Checked, on)
 			}
 		}
-		f.Fields = append(f.Fields, f.Operands, f.withOpen(&Field{Kind: NoteField, Plain: true, Text: "Open another experiment:"}, f.Operands))
+		f.Fields = append(f.Fields, f.Operands, f.withOpen(&form.Field{Kind: form.NoteField, Plain: true, Text: "Open another experiment:"}, f.Operands))
 		note = "Check two or more experiments; a value missing in one counts as 0 and is still divided by their number."
 		if op == algebra.OpMerge {
 			note = "Order matters: each metric comes from the first checked experiment that has it. Use the arrows to reorder."
 		}
 	}
-	f.System = &Field{Kind: RadioField, Label: "System tree", Options: SystemModeNames, Text: SystemModeNames[algebra.SystemAuto]}
-	f.Strict = &Field{Kind: CheckField, Label: "Strict line matching (regions and call sites must have the same lines)"}
-	f.StrictRoots = &Field{Kind: CheckField, Label: "Strict root matching (call-tree roots of different regions stay apart; " +
+	f.System = &form.Field{Kind: form.RadioField, Label: "System tree", Options: algebraSystemModes, Text: algebraSystemModes[algebra.SystemAuto]}
+	f.Strict = &form.Field{Kind: form.CheckField, Label: "Strict line matching (regions and call sites must have the same lines)"}
+	f.StrictRoots = &form.Field{Kind: form.CheckField, Label: "Strict root matching (call-tree roots of different regions stay apart; " +
 		"by default, when every operand has one root, the roots match whatever their names)"}
-	f.Renames = &Field{Kind: TextField, Label: "Rename regions", Lines: 2,
+	f.Renames = &form.Field{Kind: form.TextField, Label: "Rename regions", Lines: 2,
 		Placeholder: "OLD=NEW, one rule a line, applied in order, e.g. tea_leaf_.*=tea_leaf"}
-	f.Preview = &Field{Kind: NoteField, Wrap: true, Plain: true}
-	renameHelp := &Field{Kind: NoteField, Label: " ", Wrap: true, Text: "Regions are renamed in every operand before matching, for functions renamed between versions: " +
+	f.Preview = &form.Field{Kind: form.NoteField, Wrap: true, Plain: true}
+	renameHelp := &form.Field{Kind: form.NoteField, Label: " ", Wrap: true, Text: "Regions are renamed in every operand before matching, for functions renamed between versions: " +
 		"OLD is a regular expression that must match the whole name, NEW may use $1 …; write \\= for a '=' in OLD."}
-	systemHelp := &Field{Kind: NoteField, Wrap: true, Text: "Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise."}
-	f.Fields = append(f.Fields, &Field{Kind: NoteField, Wrap: true, Plain: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, systemHelp, f.Preview)
+	systemHelp := &form.Field{Kind: form.NoteField, Wrap: true, Text: "Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise."}
+	f.Fields = append(f.Fields, &form.Field{Kind: form.NoteField, Wrap: true, Plain: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, systemHelp, f.Preview)
 	f.Fields[0].Width = 640
 	f.update()
 	return f
@@ -93,8 +94,8 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 
 // picker returns a choice of the open experiments labelled label, with
 // the i-th chosen (none for −1), and the buttons that open another one.
-func (f *OperationForm) picker(label string, i int) *Field {
-	x := &Field{Kind: ChoiceField, Label: label, Options: slices.Clone(f.labels)}
+func (f *OperationForm) picker(label string, i int) *form.Field {
+	x := &form.Field{Kind: form.ChoiceField, Label: label, Options: slices.Clone(f.labels)}
 	if i >= 0 {
 		x.Text = f.labels[i]
 	}
@@ -103,9 +104,9 @@ func (f *OperationForm) picker(label string, i int) *Field {
 
 // withOpen gives x the buttons that open a file or a folder; the
 // experiment opened goes to field to (see Opened).
-func (f *OperationForm) withOpen(x, to *Field) *Field {
+func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
 	x.Button, x.Action = "Open file…", func() { f.src.OpenFile(func(d *Doc) { f.Opened(d, to) }) }
-	x.More = []FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *Doc) { f.Opened(d, to) }) }}}
+	x.More = []form.FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *Doc) { f.Opened(d, to) }) }}}
 	return x
 }
 
@@ -134,12 +135,12 @@ func (f *OperationForm) doc(label string) *Doc {
 // may change: two experiments of one name are numbered), and gives d, an
 // experiment opened from the dialog, to field to: a choice chooses it,
 // the list checks it. Nothing happens for nil (it could not be read).
-func (f *OperationForm) Opened(d *Doc, to *Field) {
+func (f *OperationForm) Opened(d *Doc, to *form.Field) {
 	if d == nil {
 		return
 	}
-	keep := map[*Field]*Doc{}
-	for _, x := range []*Field{f.Minuend, f.Subtrahend} {
+	keep := map[*form.Field]*Doc{}
+	for _, x := range []*form.Field{f.Minuend, f.Subtrahend} {
 		if x != nil {
 			keep[x] = f.doc(x.Text)
 		}
@@ -177,7 +178,7 @@ func (f *OperationForm) Opened(d *Doc, to *Field) {
 	}
 	switch {
 	case to == nil:
-	case to.Kind == ListField:
+	case to.Kind == form.ListField:
 		to.Checked[slices.Index(to.Options, label(d))] = true
 	default:
 		to.Text = label(d)
@@ -203,16 +204,15 @@ func (f *OperationForm) CheckOnly(docs ...*Doc) {
 			labels = append(labels, f.labels[i])
 		}
 	}
-	f.Operands.CheckOnly(labels)
-	f.changed(f.Operands)
+	f.Form.CheckOnly(f.Operands, labels)
 }
 
 // Options returns the chosen integration options, or why the renaming
 // rules cannot be used.
 func (f *OperationForm) Options() (algebra.Options, error) {
-	opt := algebra.Options{StrictLines: f.Strict.On, StrictRoots: f.StrictRoots.On, System: SystemModeNamed(f.System.Text)}
+	opt := algebra.Options{StrictLines: f.Strict.On, StrictRoots: f.StrictRoots.On, System: algebraSystemMode(f.System.Text)}
 	var err error
-	opt.Renames, err = ParseRenames(f.Renames.Text)
+	opt.Renames, err = parseRenames(f.Renames.Text)
 	return opt, err
 }
 
@@ -232,7 +232,7 @@ func (f *OperationForm) Request() (Operation, error) {
 	} else {
 		r.Operands = f.Selected()
 	}
-	return r, r.Check()
+	return r, r.check()
 }
 
 // submit starts the operation; the result opens in a new window.

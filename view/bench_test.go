@@ -111,11 +111,11 @@ func TestSelectionOnlyFormatsVisibleRows(t *testing.T) {
 	v := NewView(big(t))
 	v.SetExpanded(CallPane, Node{CnodeNode, 0}, true)
 	mustUpdate(t, v)
-	if n := v.Formatted(); n != 0 {
+	if n := v.Values().Formatted(); n != 0 {
 		t.Errorf("Update formatted %d values, want 0", n)
 	}
 	visibleRows(v)
-	if n := v.Formatted(); n > 120 {
+	if n := v.Values().Formatted(); n > 120 {
 		t.Errorf("three panes of 40 rows formatted %d values", n)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // running anything; a failed evaluation is prefixed with the operation's
 // name.
 func (o Operation) Compute(run Runner, busy Busy, done func(*Doc, error)) {
-	if err := o.Check(); err != nil {
+	if err := o.check(); err != nil {
 		done(nil, err)
 		return
 	}
@@ -55,7 +55,7 @@ func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, r
 			return
 		}
 		doc := &Doc{Exp: res, Name: res.Source}
-		doc.Describe()
+		doc.describe()
 		if doc.Expression != "" {
 			doc.Name = doc.Expression
 		}
@@ -63,16 +63,16 @@ func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, r
 	})
 }
 
-// CutOperation returns Algebra › Cut of doc, whose view v is, at the
+// CutOperation returns Algebra › Cut of doc, whose view is v, at the
 // region of the selected call path (or flat-profile region): with
 // prune, the region's call paths are pruned into their callers;
 // otherwise they become the roots. Cut works on regions, so every call
 // path of the region takes part.
-func (v *View) CutOperation(doc *Doc, prune bool) (Operation, error) {
+func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
 	if v == nil || doc == nil {
 		return Operation{}, errors.New("no experiment in this window")
 	}
-	region, err := v.CutRegion()
+	region, err := cutRegion(v)
 	if err != nil {
 		return Operation{}, err
 	}
@@ -88,16 +88,14 @@ func (v *View) CutOperation(doc *Doc, prune bool) (Operation, error) {
 // ShowDerived prepares v, the view of doc, for a derived experiment:
 // operand markers and, for differences, diverging colours around zero.
 // It returns the note on how the call-tree roots were matched (see
-// MatchingNote), "" for none.
-func (v *View) ShowDerived(doc *Doc) string {
-	doc.Describe()
+// matchingNote), "" for none.
+func ShowDerived(v *View, doc *Doc) string {
+	doc.describe()
 	if len(doc.Operands) > 0 {
-		v.SetOperandNames(doc.Operands)
+		v.markers.SetNames(doc.Operands)
 	}
-	if doc.Expression != "" && IsDifference(doc.Exp) {
-		s := v.Scale()
-		s.Diverging = true
-		v.SetScale(s)
+	if doc.Expression != "" && isDifference(doc.Exp) {
+		v.look.SetDiverging(true)
 	}
-	return MatchingNote(doc.Exp)
+	return matchingNote(doc.Exp)
 }

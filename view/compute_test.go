@@ -108,24 +108,24 @@ func TestCutOperation(t *testing.T) {
 	v := NewView(doc.Exp)
 	mustUpdate(t, v)
 	v.Select(CallPane, cFoo)
-	o, err := v.CutOperation(doc, true)
+	o, err := CutOperation(v, doc, true)
 	if err != nil || o.Op != algebra.OpCut || !slices.Equal(o.Cut.Prune, []string{"foo"}) || o.Cut.Reroot != nil || o.Operands[0] != doc {
 		t.Errorf("prune: %+v, %v", o, err)
 	}
-	if o, err := v.CutOperation(doc, false); err != nil || !slices.Equal(o.Cut.Reroot, []string{"foo"}) || o.Cut.Prune != nil {
+	if o, err := CutOperation(v, doc, false); err != nil || !slices.Equal(o.Cut.Reroot, []string{"foo"}) || o.Cut.Prune != nil {
 		t.Errorf("reroot: %+v, %v", o, err)
 	}
 	if got := o.Name(); got != "cut(x, prune foo)" {
 		t.Errorf("name %q", got)
 	}
 	var none *View
-	if _, err := none.CutOperation(nil, true); err == nil || err.Error() != "no experiment in this window" {
+	if _, err := CutOperation(none, nil, true); err == nil || err.Error() != "no experiment in this window" {
 		t.Errorf("no view: %v", err)
 	}
 	v.SetFlat(true)
 	mustUpdate(t, v)
 	v.Select(CallPane, uFoo)
-	if _, err := v.CutOperation(doc, true); err == nil || !strings.Contains(err.Error(), "select a call path") {
+	if _, err := CutOperation(v, doc, true); err == nil || !strings.Contains(err.Error(), "select a call path") {
 		t.Errorf("a cut at a Subroutines row: %v", err)
 	}
 }
@@ -133,13 +133,13 @@ func TestCutOperation(t *testing.T) {
 func TestShowDerived(t *testing.T) {
 	doc := &Doc{Exp: withProvenance(), Name: "delta.cubex", Path: "/runs/delta.cubex"}
 	v := NewView(doc.Exp)
-	v.ShowDerived(doc)
-	if doc.Expression != "before − after" || !slices.Equal(v.OperandNames(), []string{"before", "after"}) || !v.Scale().Diverging {
-		t.Errorf("difference: expression %q, markers %q, diverging %v", doc.Expression, v.OperandNames(), v.Scale().Diverging)
+	ShowDerived(v, doc)
+	if doc.Expression != "before − after" || !slices.Equal(v.Markers().Names(), []string{"before", "after"}) || !v.Appearance().Scale().Diverging {
+		t.Errorf("difference: expression %q, markers %q, diverging %v", doc.Expression, v.Markers().Names(), v.Appearance().Scale().Diverging)
 	}
 	orig := &Doc{Exp: handMade(), Name: "a.cubex", Path: "/runs/a.cubex"}
 	v = NewView(orig.Exp)
-	if note := v.ShowDerived(orig); note != "" || orig.Expression != "" || v.OperandNames() != nil || v.Scale().Diverging {
-		t.Errorf("original: note %q, expression %q, markers %q, diverging %v", note, orig.Expression, v.OperandNames(), v.Scale().Diverging)
+	if note := ShowDerived(v, orig); note != "" || orig.Expression != "" || v.Markers().Names() != nil || v.Appearance().Scale().Diverging {
+		t.Errorf("original: note %q, expression %q, markers %q, diverging %v", note, orig.Expression, v.Markers().Names(), v.Appearance().Scale().Diverging)
 	}
 }

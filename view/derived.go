@@ -3,7 +3,6 @@ package view
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"cubeview/model"
@@ -37,40 +36,6 @@ func storedOperands(x *model.Experiment, m int) []int {
 	return out
 }
 
-// callCnodes returns the call paths a call-pane selection stands for: a
-// collapsed call path with its subtree, an expanded one alone, a region
-// of the flat profile as regionSelection says, and every call path when
-// nothing is selected.
-func (v *View) callCnodes(n Node) []int { return kindOf(n).cnodes(v, n.Index) }
-
-// ThresholdLabel returns the name of the range row n's absolute value
-// falls in, whatever the value mode, when the metric of the row's values
-// has thresholds (model.Metric.Thresholds); "" otherwise or when the row
-// shows no value.
-func (v *View) ThresholdLabel(d Dim, n Node) string {
-	m := v.unitMetric(d, n)
-	if m < 0 {
-		return ""
-	}
-	t, err := v.exp.Metrics[m].Thresholds()
-	if err != nil || t == nil {
-		return "" // Validate reports a malformed attribute
-	}
-	x := v.absolute(d, n)
-	if math.IsNaN(x) {
-		return ""
-	}
-	return t.Label(x)
-}
-
-// thresholdSuffix is ThresholdLabel as the row label's suffix, " [good]".
-func (v *View) thresholdSuffix(d Dim, n Node) string {
-	if l := v.ThresholdLabel(d, n); l != "" {
-		return " [" + l + "]"
-	}
-	return ""
-}
-
 // DerivedSpec is what a user gives for a new derived metric.
 type DerivedSpec struct {
 	Name       string // the new metric's unique name
@@ -79,10 +44,10 @@ type DerivedSpec struct {
 	Thresholds string // optional, e.g. "poor < 0.5 < average < 1 < good"
 }
 
-// CheckExpression parses a derived-metric expression and checks that
+// checkExpression parses a derived-metric expression and checks that
 // every metric it names is in e with values. A syntax error is a
 // *model.FormulaError, which names the column.
-func CheckExpression(e *model.Experiment, expr string) (*model.Formula, error) {
+func checkExpression(e *model.Experiment, expr string) (*model.Formula, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, errors.New("expression: empty; write e.g. PAPI_TOT_INS / PAPI_TOT_CYC")
 	}
@@ -118,7 +83,7 @@ func WithDerived(e *model.Experiment, s DerivedSpec) (*model.Experiment, error) 
 	if name == "" {
 		return nil, errors.New("name: empty; give the new metric a name such as ipc")
 	}
-	f, err := CheckExpression(e, s.Expression)
+	f, err := checkExpression(e, s.Expression)
 	if err != nil {
 		return nil, err
 	}
@@ -128,28 +93,4 @@ func WithDerived(e *model.Experiment, s DerivedSpec) (*model.Experiment, error) 
 		Formula:    f,
 		Thresholds: strings.TrimSpace(s.Thresholds),
 	})
-}
-
-// SetExperiment shows e instead of the current experiment; e must be the
-// current one with metrics added at the end or metric attributes changed
-// (model.Experiment.WithDerived, WithThresholds): the same call tree,
-// regions and system tree, so that every node keeps its index. Selections,
-// expansions, modes and options stay; the search is cleared.
-func (v *View) SetExperiment(e *model.Experiment) error {
-	old := v.exp
-	if len(e.Cnodes) != len(old.Cnodes) || len(e.Regions) != len(old.Regions) ||
-		len(e.System) != len(old.System) || len(e.Metrics) < len(old.Metrics) {
-		return errors.New("view: the new experiment does not extend the one shown")
-	}
-	for i := range old.Metrics {
-		if e.Metrics[i].UniqName != old.Metrics[i].UniqName {
-			return fmt.Errorf("view: metric %d is %q, was %q", i, e.Metrics[i].UniqName, old.Metrics[i].UniqName)
-		}
-	}
-	v.exp = e
-	v.metricRoots, v.flatRegions = nil, nil
-	v.derive()
-	v.callValid, v.sysValid = false, false
-	v.ClearFind()
-	return nil
 }

@@ -59,34 +59,3 @@ func BenchmarkSelectCallPathDerived(b *testing.B) {
 		visibleRows(v)
 	}
 }
-
-// BenchmarkStatsCompute computes what the statistics panel shows for the
-// root call path of the generated 10,000 × 1,000 experiment, with the
-// top call paths (analysis.Statistics over every call path) and the two
-// box plots drawn at panel size.
-func BenchmarkStatsCompute(b *testing.B) {
-	v := NewView(big(b))
-	mustUpdate(b, v)
-	req, err := v.StatsRequest(10)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		rep, err := req.Compute()
-		if err != nil {
-			b.Fatal(err)
-		}
-		sel, top, err := rep.Charts()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := sel.Image(640, 200); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := top.Image(820, 460); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

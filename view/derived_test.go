@@ -54,7 +54,7 @@ func TestDerivedMetricInPanes(t *testing.T) {
 				s(v)
 			}
 			mustUpdate(t, v)
-			if got := v.Value(tt.d, tt.n); !near(got, tt.want) {
+			if got := v.Values().Value(tt.d, tt.n); !near(got, tt.want) {
 				t.Errorf("%s: got %v, want %v", v.Label(tt.n), got, tt.want)
 			}
 		})
@@ -73,7 +73,7 @@ func TestDerivedMatchesModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for c := range e.Cnodes {
-		if got := v.Inclusive(CallPane, Node{CnodeNode, c}); !near(got, want[c]) {
+		if got := v.Values().Inclusive(CallPane, Node{CnodeNode, c}); !near(got, want[c]) {
 			t.Errorf("cnode %d: got %v, want %v", c, got, want[c])
 		}
 	}
@@ -108,7 +108,7 @@ func TestThresholdLabels(t *testing.T) {
 		t.Errorf("percent mode: label %q", got)
 	}
 	// Search and sort by name see the plain label.
-	if found := v.Find(CallPane, "^foo$"); len(found) != 2 {
+	if found := v.Finder().Find(CallPane, "^foo$"); len(found) != 2 {
 		t.Errorf("find ^foo$: %v", found)
 	}
 }
@@ -124,7 +124,7 @@ func TestDerivedSortsAndFinds(t *testing.T) {
 	if got := v.Children(CallPane, cMain); len(got) != 2 || got[0] != cFoo || got[1] != cBar {
 		t.Errorf("children by value: %v", got)
 	}
-	if found := v.Find(MetricPane, "tpv"); len(found) != 1 || found[0] != tpv {
+	if found := v.Finder().Find(MetricPane, "tpv"); len(found) != 1 || found[0] != tpv {
 		t.Errorf("find tpv: %v", found)
 	}
 }
@@ -135,7 +135,7 @@ func TestMissingOfDerived(t *testing.T) {
 	e, tpv := withTPV(t)
 	v := NewView(e)
 	v.Select(MetricPane, tpv)
-	miss := v.Missing()
+	miss := v.Values().Missing()
 	if len(miss) == 0 {
 		t.Fatal("nothing missing before the first load")
 	}
@@ -147,10 +147,10 @@ func TestMissingOfDerived(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if again := v.Missing(); len(again) != 0 {
+	if again := v.Values().Missing(); len(again) != 0 {
 		t.Errorf("still missing after loading: %v", again)
 	}
-	if under := v.MissingUnder(tpv.Index); len(under) != 0 {
+	if under := v.Values().missingUnder(tpv.Index); len(under) != 0 {
 		t.Errorf("MissingUnder(tpv) = %v", under)
 	}
 	mustUpdate(t, v)
@@ -163,7 +163,7 @@ func TestSetExperimentKeepsState(t *testing.T) {
 	v.Select(CallPane, cFoo)
 	v.Select(SystemPane, sNode0)
 	mustUpdate(t, v)
-	before := v.Value(SystemPane, sNode0)
+	before := v.Values().Value(SystemPane, sNode0)
 	e2, tpv := withTPV(t)
 	if err := v.SetExperiment(e2); err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestSetExperimentKeepsState(t *testing.T) {
 		t.Error("selection or expansion lost")
 	}
 	mustUpdate(t, v)
-	if got := v.Value(SystemPane, sNode0); got != before {
+	if got := v.Values().Value(SystemPane, sNode0); got != before {
 		t.Errorf("time at node0: %v, was %v", got, before)
 	}
 	roots := v.Roots(MetricPane)
@@ -181,7 +181,7 @@ func TestSetExperimentKeepsState(t *testing.T) {
 	}
 	v.Select(MetricPane, tpv)
 	mustUpdate(t, v)
-	if got := v.Value(SystemPane, sNode0); !near(got, 13.0/4) {
+	if got := v.Values().Value(SystemPane, sNode0); !near(got, 13.0/4) {
 		t.Errorf("tpv at node0 over foo: %v", got)
 	}
 	other := handMade()

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"cubeview/form"
 	"cubeview/format"
 	"cubeview/model"
 )
@@ -14,7 +15,7 @@ import (
 // External percent (offered on unless a pane shows it already). Apply
 // hands apply the reference chosen (nil for none) and whether to switch.
 // It returns nil when no other experiment is open.
-func ReferenceForm(doc *Doc, open []*Doc, ref *model.Experiment, shown bool, apply func(ref *Doc, switchPane bool)) *Form {
+func ReferenceForm(doc *Doc, open []*Doc, ref *model.Experiment, shown bool, apply func(ref *Doc, switchPane bool)) *form.Form {
 	var others []*Doc
 	for _, d := range open {
 		if d != doc {
@@ -25,17 +26,17 @@ func ReferenceForm(doc *Doc, open []*Doc, ref *model.Experiment, shown bool, app
 		return nil
 	}
 	labels := DocLabels(others)
-	choice := &Field{Kind: ChoiceField, Label: "Reference", Options: append([]string{"None"}, labels...), Text: "None"}
+	choice := &form.Field{Kind: form.ChoiceField, Label: "Reference", Options: append([]string{"None"}, labels...), Text: "None"}
 	for i, d := range others {
 		if d.Exp == ref {
 			choice.Text = labels[i]
 		}
 	}
-	show := &Field{Kind: CheckField, Label: "Show the call tree in External percent", On: !shown}
-	text := &Field{Kind: NoteField, Wrap: true, Plain: true, Width: 620,
+	show := &form.Field{Kind: form.CheckField, Label: "Show the call tree in External percent", On: !shown}
+	text := &form.Field{Kind: form.NoteField, Wrap: true, Plain: true, Width: 620,
 		Text: "External percent shows each value in percent of the same metric's total in the reference experiment — " +
 			"for a difference, the old run's total shows the effect of a change relative to where it started."}
-	f := &Form{Title: "External reference of " + doc.Name, Confirm: "Apply", Fields: []*Field{text, choice, show}}
+	f := &form.Form{Title: "External reference of " + doc.Name, Confirm: "Apply", Fields: []*form.Field{text, choice, show}}
 	f.Submit = func() error {
 		var chosen *Doc
 		if i := choice.Index(); i > 0 {
@@ -48,13 +49,13 @@ func ReferenceForm(doc *Doc, open []*Doc, ref *model.Experiment, shown bool, app
 }
 
 // SaveForm is File › Save as… of doc: the path to write, proposed by
-// DefaultSavePath (folder is where a document without a file goes), with
+// defaultSavePath (folder is where a document without a file goes), with
 // a button that picks its folder through chooseFolder. Save hands the
 // path to save, which asks before replacing a file (SaveQuestion).
-func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)), save func(path string)) *Form {
-	path := &Field{Kind: TextField, Text: DefaultSavePath(doc, folder), Width: 720, Button: "Folder…"}
-	f := &Form{Title: "Save " + doc.Name + " as", Confirm: "Save", Focus: path,
-		Fields: []*Field{path, {Kind: NoteField, Text: SaveHelp(), Wrap: true}}}
+func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)), save func(path string)) *form.Form {
+	path := &form.Field{Kind: form.TextField, Text: defaultSavePath(doc, folder), Width: 720, Button: "Folder…"}
+	f := &form.Form{Title: "Save " + doc.Name + " as", Confirm: "Save", Focus: path,
+		Fields: []*form.Field{path, {Kind: form.NoteField, Text: saveHelp(), Wrap: true}}}
 	path.Action = func() {
 		chooseFolder(func(dir string) {
 			f.Update(func() { _ = f.Set(path, filepath.Join(dir, filepath.Base(path.Text))) })
@@ -72,26 +73,26 @@ func SaveForm(doc *Doc, folder string, chooseFolder func(then func(dir string)),
 // with a Browse… button. A path that is neither a file nor a folder is
 // the field's problem (until the path changes); a file or an experiment
 // folder is handed to open, made absolute; another folder is browsed.
-// browse shows the file picker in a folder (see BrowseFolder) and hands
+// browse shows the file picker in a folder (see browseFolder) and hands
 // the file picked to picked, which opens it and closes the dialog.
-func OpenForm(start string, open func(path string), browse func(dir string, picked func(path string))) *Form {
-	path := &Field{Kind: TextField, Text: start + string(filepath.Separator), Width: 720, Button: "Browse…",
+func OpenForm(start string, open func(path string), browse func(dir string, picked func(path string))) *form.Form {
+	path := &form.Field{Kind: form.TextField, Text: start + string(filepath.Separator), Width: 720, Button: "Browse…",
 		Placeholder: "path of an experiment file or folder (" + strings.Join(format.Tools(), ", ") + ")",
 		Validate: func(text string) error {
-			_, err := CheckOpenPath(ExpandPath(text))
+			_, err := checkOpenPath(expandPath(text))
 			return err
 		}}
-	f := &Form{Title: "Open experiment", Confirm: "Open", Fields: []*Field{path}, Focus: path}
-	f.Changed = func(x *Field) { x.Problem = "" } // shown once Open is pressed
+	f := &form.Form{Title: "Open experiment", Confirm: "Open", Fields: []*form.Field{path}, Focus: path}
+	f.Changed = func(x *form.Field) { x.Problem = "" } // shown once Open is pressed
 	picked := func(p string) {
 		_ = f.Set(path, p)
 		f.Done()
-		open(ExpandPath(p))
+		open(expandPath(p))
 	}
-	path.Action = func() { browse(BrowseFolder(ExpandPath(path.Text), start), picked) }
+	path.Action = func() { browse(browseFolder(expandPath(path.Text), start), picked) }
 	f.Submit = func() error {
-		p := ExpandPath(path.Text)
-		if folder, _ := CheckOpenPath(p); folder {
+		p := expandPath(path.Text)
+		if folder, _ := checkOpenPath(p); folder {
 			browse(p, picked)
 			return nil
 		}

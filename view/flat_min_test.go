@@ -37,14 +37,14 @@ func TestFlatSubroutinesOfMinMetric(t *testing.T) {
 		v.SetExpanded(CallPane, region, true)
 		v.Select(CallPane, subs)
 		mustUpdate(t, v)
-		if got := v.Value(CallPane, subs); got != 3 {
+		if got := v.Values().Value(CallPane, subs); got != 3 {
 			t.Errorf("%s: Subroutines shows %v, want 3", name, got)
 		}
-		if got := v.Value(SystemPane, Node{SystemNode, 1}); got != 3 {
+		if got := v.Values().Value(SystemPane, Node{SystemNode, 1}); got != 3 {
 			t.Errorf("%s: system pane for Subroutines shows %v, want 3", name, got)
 		}
 		// Expanded, the region row shows its own value.
-		if got, want := v.Value(CallPane, region), []float64{5, 4}[r]; got != want {
+		if got, want := v.Values().Value(CallPane, region), []float64{5, 4}[r]; got != want {
 			t.Errorf("%s: expanded region shows %v, want %v", name, got, want)
 		}
 	}

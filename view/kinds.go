@@ -56,7 +56,7 @@ type rowKind interface {
 
 // paneKind returns the kind of row at the top of pane d: the one place
 // that maps panes to row kinds.
-func (v *View) paneKind(d Dim) rowKind {
+func paneKind(v *View, d Dim) rowKind {
 	switch {
 	case d == MetricPane:
 		return metricRow{}
@@ -85,7 +85,7 @@ func (rowDefaults) metricOf(v *View, _ int) int {
 	return -1
 }
 
-func (rowDefaults) scaleMax(v *View, d Dim, _ int) float64 { return v.columns[d].max }
+func (rowDefaults) scaleMax(v *View, d Dim, _ int) float64 { return v.values.columns[d].max }
 func (rowDefaults) expandedState() string                  { return "exclusive" }
 
 var rowKinds = [...]rowKind{
@@ -182,9 +182,9 @@ func (k metricRow) description(v *View, i int) string {
 	return s
 }
 
-func (metricRow) inclusive(v *View, i int) float64 { return v.metricIncl[i] }
-func (metricRow) exclusive(v *View, i int) float64 { return v.metricExcl[i] }
-func (metricRow) ownRoot(v *View, i int) float64   { return v.metricIncl[v.metricRoot[i]] }
+func (metricRow) inclusive(v *View, i int) float64 { return v.values.metricIncl[i] }
+func (metricRow) exclusive(v *View, i int) float64 { return v.values.metricExcl[i] }
+func (metricRow) ownRoot(v *View, i int) float64   { return v.values.metricIncl[v.metricRoot[i]] }
 func (metricRow) presence(v *View, i int) model.Mask {
 	return v.exp.Metrics[i].Present
 }
@@ -192,10 +192,12 @@ func (metricRow) metricOf(_ *View, i int) int { return i }
 func (metricRow) pane(*View) (Dim, bool)      { return MetricPane, true }
 func (metricRow) valid(v *View, i int) bool   { return i < len(v.exp.Metrics) }
 func (metricRow) roots(v *View) []Node        { return nodes(MetricNode, v.metricRoots) }
-func (metricRow) rows(v *View) []Node         { return nodes(MetricNode, v.visibleMetrics()) }
+func (metricRow) rows(v *View) []Node         { return nodes(MetricNode, v.values.visibleMetrics()) }
 
 // scaleMax: each root metric has its own scale (their units differ).
-func (metricRow) scaleMax(v *View, _ Dim, i int) float64 { return v.metricRootMax[v.metricRoot[i]] }
+func (metricRow) scaleMax(v *View, _ Dim, i int) float64 {
+	return v.values.metricRootMax[v.metricRoot[i]]
+}
 
 func (k metricRow) explain(v *View, i int, head string) []string {
 	return []string{fmt.Sprintf("Metric %s %s, over all call paths and locations", k.label(v, i), head)}
@@ -208,7 +210,7 @@ type callRow struct{ rowDefaults }
 func (callRow) explainCall(v *View, what, head string) []string {
 	parts := []string{what + " " + head}
 	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
-		parts = append(parts, v.metricState(ms))
+		parts = append(parts, metricState(v, ms))
 	}
 	return append(parts, "all locations")
 }
@@ -242,7 +244,7 @@ func (cnodeRow) label(v *View, i int) string {
 
 func (cnodeRow) description(v *View, i int) string {
 	c := &v.exp.Cnodes[i]
-	s := regionText(&v.exp.Regions[c.Region])
+	s := RegionText(&v.exp.Regions[c.Region])
 	if c.CallFile != "" && c.CallLine > 0 {
 		s += fmt.Sprintf("; called from %s:%d", c.CallFile, c.CallLine)
 	} else if c.CallLine > 0 {
@@ -251,9 +253,9 @@ func (cnodeRow) description(v *View, i int) string {
 	return s
 }
 
-func (cnodeRow) inclusive(v *View, i int) float64   { return at(v.callIncl, i) }
-func (cnodeRow) exclusive(v *View, i int) float64   { return at(v.callExcl, i) }
-func (cnodeRow) ownRoot(v *View, i int) float64     { return at(v.callIncl, v.cnodeRoot[i]) }
+func (cnodeRow) inclusive(v *View, i int) float64   { return at(v.values.callIncl, i) }
+func (cnodeRow) exclusive(v *View, i int) float64   { return at(v.values.callExcl, i) }
+func (cnodeRow) ownRoot(v *View, i int) float64     { return at(v.values.callIncl, v.cnodeRoot[i]) }
 func (cnodeRow) presence(v *View, i int) model.Mask { return v.exp.Cnodes[i].Present }
 func (cnodeRow) callPath(v *View, i int) string     { return v.exp.CallPath(i) }
 func (cnodeRow) pane(v *View) (Dim, bool)           { return CallPane, !v.flat }
@@ -261,10 +263,10 @@ func (cnodeRow) valid(v *View, i int) bool          { return i < len(v.exp.Cnode
 func (cnodeRow) roots(v *View) []Node               { return nodes(CnodeNode, v.exp.CnodeRoots) }
 
 func (cnodeRow) rows(v *View) []Node {
-	if v.callExcl == nil {
+	if v.values.callExcl == nil {
 		return nil
 	}
-	return v.allNodes(CnodeNode, len(v.exp.Cnodes))
+	return v.values.allNodes(CnodeNode, len(v.exp.Cnodes))
 }
 
 // cnodes: a collapsed call path with its subtree, an expanded one alone.
@@ -290,17 +292,17 @@ func (regionRow) children(v *View, i int) []Node {
 func (regionRow) parent(*View, int) Node           { return Node{} }
 func (regionRow) isBranch(v *View, i int) bool     { return v.regionCalls[i] }
 func (regionRow) label(v *View, i int) string      { return v.exp.Regions[i].Name }
-func (regionRow) inclusive(v *View, i int) float64 { return at(v.regIncl, i) }
-func (regionRow) exclusive(v *View, i int) float64 { return at(v.regExcl, i) }
+func (regionRow) inclusive(v *View, i int) float64 { return at(v.values.regIncl, i) }
+func (regionRow) exclusive(v *View, i int) float64 { return at(v.values.regExcl, i) }
 
 func (regionRow) description(v *View, i int) string {
 	n := len(v.regionCnodes[i])
-	return regionText(&v.exp.Regions[i]) + "; " + Count(n, "call path")
+	return RegionText(&v.exp.Regions[i]) + "; " + Count(n, "call path")
 }
 
 // ownRoot: every region is a root of the flat profile; the whole call
 // forest is the more useful 100 %.
-func (regionRow) ownRoot(v *View, _ int) float64 { return v.callTotal }
+func (regionRow) ownRoot(v *View, _ int) float64 { return v.values.callTotal }
 
 // presence: a region was in every operand that had one of its call paths.
 func (regionRow) presence(v *View, i int) model.Mask {
@@ -318,7 +320,7 @@ func (regionRow) roots(v *View) []Node           { return nodes(RegionNode, v.fl
 
 // rows of the flat profile: every region shown and its Subroutines row.
 func (regionRow) rows(v *View) []Node {
-	if v.callExcl == nil {
+	if v.values.callExcl == nil {
 		return nil
 	}
 	var out []Node
@@ -331,7 +333,7 @@ func (regionRow) rows(v *View) []Node {
 	return out
 }
 
-func (regionRow) cnodes(v *View, i int) []int { return v.regionSelection(Node{RegionNode, i}) }
+func (regionRow) cnodes(v *View, i int) []int { return regionSelection(v, Node{RegionNode, i}) }
 
 func (k regionRow) explain(v *View, i int, head string) []string {
 	return k.explainCall(v, k.callPath(v, i), head)
@@ -350,7 +352,7 @@ func (subroutinesRow) valid(v *View, i int) bool      { return i < len(v.exp.Reg
 func (subroutinesRow) roots(*View) []Node             { return nil }
 func (subroutinesRow) rows(*View) []Node              { return nil }
 func (subroutinesRow) presence(*View, int) model.Mask { return 0 }
-func (subroutinesRow) ownRoot(v *View, _ int) float64 { return v.callTotal }
+func (subroutinesRow) ownRoot(v *View, _ int) float64 { return v.values.callTotal }
 
 func (subroutinesRow) description(v *View, i int) string {
 	return "everything called from " + v.exp.Regions[i].Name + ", without its own recursive calls"
@@ -358,7 +360,7 @@ func (subroutinesRow) description(v *View, i int) string {
 
 // inclusive is what the region calls, aggregated as the metric is (for a
 // min metric the least of the callees, not whole − own).
-func (subroutinesRow) inclusive(v *View, i int) float64 { return at(v.regCallees, i) }
+func (subroutinesRow) inclusive(v *View, i int) float64 { return at(v.values.regCallees, i) }
 
 func (k subroutinesRow) exclusive(v *View, i int) float64 { return k.inclusive(v, i) }
 
@@ -367,7 +369,7 @@ func (subroutinesRow) callPath(v *View, i int) string {
 }
 
 func (subroutinesRow) cnodes(v *View, i int) []int {
-	return v.regionSelection(Node{SubroutinesNode, i})
+	return regionSelection(v, Node{SubroutinesNode, i})
 }
 
 func (k subroutinesRow) explain(v *View, i int, head string) []string {
@@ -408,7 +410,7 @@ func (systemRow) label(v *View, i int) string {
 
 func (k systemRow) description(v *View, i int) string {
 	s := &v.exp.System[i]
-	class := v.levelName(i)
+	class := levelName(v.exp, i)
 	t := fmt.Sprintf("%s %s", class, s.Name)
 	if s.Name == "" || strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(class)) {
 		t = k.label(v, i) // "node jrc0280", not "node node jrc0280"
@@ -422,11 +424,11 @@ func (k systemRow) description(v *View, i int) string {
 	return t
 }
 
-func (systemRow) inclusive(v *View, i int) float64 { return at(v.sysVals, i) }
+func (systemRow) inclusive(v *View, i int) float64 { return at(v.values.sysVals, i) }
 
 // exclusive: an expanded system node has no value of its own.
 func (systemRow) exclusive(*View, int) float64       { return math.NaN() }
-func (systemRow) ownRoot(v *View, i int) float64     { return at(v.sysVals, v.systemRoot[i]) }
+func (systemRow) ownRoot(v *View, i int) float64     { return at(v.values.sysVals, v.systemRoot[i]) }
 func (systemRow) presence(v *View, i int) model.Mask { return v.exp.System[i].Present }
 func (systemRow) expandedState() string              { return "expanded: no value of its own" }
 func (systemRow) pane(*View) (Dim, bool)             { return SystemPane, true }
@@ -434,10 +436,10 @@ func (systemRow) valid(v *View, i int) bool          { return i < len(v.exp.Syst
 func (systemRow) roots(v *View) []Node               { return nodes(SystemNode, v.exp.SystemRoots) }
 
 func (systemRow) rows(v *View) []Node {
-	if v.sysVals == nil {
+	if v.values.sysVals == nil {
 		return nil
 	}
-	return v.allNodes(SystemNode, len(v.exp.System))
+	return v.values.allNodes(SystemNode, len(v.exp.System))
 }
 
 func (k systemRow) explain(v *View, i int, head string) []string {
@@ -453,22 +455,20 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 			carry, total = "carries the values", "its value"
 		}
 		parts[0] = fmt.Sprintf("%s (expanded): - · a %s has no value of its own: its %s %s (collapsed, it shows %s, %s%s)",
-			k.label(v, i), v.levelName(i), Count(len(kids), v.levelName(kids[0].Index)), carry, total, v.format.Format(k.inclusive(v, i), v.integer(SystemPane, n)), unit)
+			k.label(v, i), levelName(v.exp, i), Count(len(kids), levelName(v.exp, kids[0].Index)), carry, total, v.look.format.Format(k.inclusive(v, i), v.values.integer(SystemPane, n)), unit)
 	}
 	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
-		parts = append(parts, v.metricState(ms))
+		parts = append(parts, metricState(v, ms))
 	}
 	if cs := v.panes[CallPane].selected; cs.Valid() {
-		parts = append(parts, fmt.Sprintf("call path %s (%s)", v.callPath(cs), v.state(CallPane, cs)))
+		parts = append(parts, fmt.Sprintf("call path %s (%s)", kindOf(cs).callPath(v, cs.Index), rowState(v, CallPane, cs)))
 	}
-	if m := v.panes[SystemPane].mode; (m == PeerPercent || m == PeerDistribution) && v.sysVals != nil {
+	if m := v.panes[SystemPane].mode; (m == PeerPercent || m == PeerDistribution) && v.values.sysVals != nil {
 		unit := ""
 		if m := k.metricOf(v, i); m >= 0 {
 			unit = v.exp.Metrics[m].Unit
 		}
-		p := v.peers[v.peerLevel[i]]
-		parts = append(parts, fmt.Sprintf("%s of its level from %s to %s %s", Count(p.count, v.levelName(i)),
-			v.format.Format(p.min, false), v.format.Format(p.max, false), unit))
+		parts = append(parts, v.values.peers.describe(v.exp, i, v.look.format, unit))
 	}
 	return parts
 }
@@ -490,17 +490,29 @@ func Count(n int, word string) string {
 	return numfmt.Grouped().Format(float64(n), true) + " " + plural(n, word)
 }
 
-// levelName names the level of system node i for people: its class, or
-// its kind when the file names no class.
-func (v *View) levelName(i int) string {
-	s := &v.exp.System[i]
-	switch {
-	case s.Class != "":
-		return s.Class
-	case s.Kind == model.Group:
-		return "process"
-	case s.Kind == model.Leaf:
-		return "thread"
+// nodes returns the nodes of kind k with indices idx.
+func nodes(k NodeKind, idx []int) []Node {
+	out := make([]Node, len(idx))
+	for i, x := range idx {
+		out[i] = Node{k, x}
 	}
-	return "node"
+	return out
+}
+
+// RegionText describes a region for tooltips: its name, file and lines
+// and description.
+func RegionText(r *model.Region) string {
+	s := r.Name
+	switch {
+	case r.Module != "" && r.Begin > 0 && r.End > 0:
+		s += fmt.Sprintf(" — %s:%d–%d", r.Module, r.Begin, r.End)
+	case r.Module != "" && r.Begin > 0:
+		s += fmt.Sprintf(" — %s:%d", r.Module, r.Begin)
+	case r.Module != "":
+		s += " — " + r.Module
+	}
+	if r.Descr != "" {
+		s += ": " + r.Descr
+	}
+	return s
 }

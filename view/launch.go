@@ -114,7 +114,7 @@ func (o Launch) Select(v *View, name string) error {
 		if m < 0 {
 			return fmt.Errorf("--select-metric: no metric %q in %s", o.SelectMetric, name)
 		}
-		v.Reveal(MetricPane, Node{Kind: MetricNode, Index: m})
+		v.reveal(MetricPane, Node{Kind: MetricNode, Index: m})
 	}
 	if o.SelectCnode != "" {
 		c := e.CnodeByPath(o.SelectCnode)
@@ -125,7 +125,7 @@ func (o Launch) Select(v *View, name string) error {
 		if v.Flat() {
 			n = Node{Kind: RegionNode, Index: e.Cnodes[c].Region}
 		}
-		v.Reveal(CallPane, n)
+		v.reveal(CallPane, n)
 	}
 	return nil
 }

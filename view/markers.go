@@ -7,31 +7,52 @@ import (
 	"cubeview/model"
 )
 
-// SetOperandNames names the operands of a derived experiment in the order
-// of its presence masks, so that Marker and Tooltip can say which of them
-// had a node. Nil turns the markers off.
-func (v *View) SetOperandNames(names []string) {
-	v.markerNames = names
-	v.markerAll = model.Mask(1)<<uint(len(names)) - 1
-	v.markerOperandsKnown = len(names) > 0
+// Markers are the badges of a derived experiment's rows that not every
+// operand had, and the operand names they stand for.
+type Markers struct {
+	v     *View
+	names []string
+	all   model.Mask
+	known bool
 }
 
-// OperandNames returns the names set by SetOperandNames.
-func (v *View) OperandNames() []string { return v.markerNames }
+// SetNames names the operands of a derived experiment in the order of
+// its presence masks, so that badges and tooltips can say which of them
+// had a node. Nil turns the markers off.
+func (m *Markers) SetNames(names []string) {
+	m.names = names
+	m.all = model.Mask(1)<<uint(len(names)) - 1
+	m.known = len(names) > 0
+}
+
+// Names returns the names set by SetNames.
+func (m *Markers) Names() []string { return m.names }
+
+// Legend returns the legend's lines for the operands, "A before", none
+// when the names are not known.
+func (m *Markers) Legend() []string {
+	if !m.known {
+		return nil
+	}
+	var out []string
+	for i, name := range m.names {
+		out = append(out, operandLetter(i)+" "+name)
+	}
+	return out
+}
 
 // presence returns the operands that had n. A flat-profile region was in
 // every operand that had one of its call paths. ok is false when n is in
 // every operand or its presence is unknown.
-func (v *View) presence(n Node) (m model.Mask, ok bool) {
-	if !v.markerOperandsKnown {
+func (m *Markers) presence(n Node) (mask model.Mask, ok bool) {
+	if !m.known {
 		return 0, false
 	}
-	m = kindOf(n).presence(v, n.Index)
-	m &= v.markerAll
-	if m == 0 || m == v.markerAll {
+	mask = kindOf(n).presence(m.v, n.Index) & m.all
+	if mask == 0 || mask == m.all {
 		return 0, false
 	}
-	return m, true
+	return mask, true
 }
 
 // operandLetter names operand i in badges: A, B, C, …, then 27, 28, …
@@ -42,38 +63,34 @@ func operandLetter(i int) string {
 	return strconv.Itoa(i + 1)
 }
 
-// Marker returns the badge of a row of a derived experiment that not
-// every operand had: the letters of the operands that had it, "A" or
-// "A,C"; "" for rows present in every operand. Tooltip and the legend
-// name the operands.
-func (v *View) Marker(n Node) string {
-	m, ok := v.presence(n)
+// badge returns the badge of a row that not every operand had: the
+// letters of the operands that had it, "A" or "A,C"; "" for rows present
+// in every operand.
+func (m *Markers) badge(n Node) string {
+	mask, ok := m.presence(n)
 	if !ok {
 		return ""
 	}
 	var ls []string
-	for i := range v.markerNames {
-		if m.Has(i) {
+	for i := range m.names {
+		if mask.Has(i) {
 			ls = append(ls, operandLetter(i))
 		}
 	}
 	return strings.Join(ls, ",")
 }
 
-// Tooltip returns the description of n (a metric's unit and description,
-// a region's file and lines, a location's rank) and, in a derived
-// experiment, which operands had n and which did not: "only in A
-// (before), not in B (after)".
-func (v *View) Tooltip(n Node) string {
-	s := v.description(n)
-	m, ok := v.presence(n)
+// note says which operands had n and which did not, "only in A (before),
+// not in B (after)"; "" for rows present in every operand.
+func (m *Markers) note(n Node) string {
+	mask, ok := m.presence(n)
 	if !ok {
-		return s
+		return ""
 	}
 	var in, out []string
-	for i, name := range v.markerNames {
+	for i, name := range m.names {
 		l := operandLetter(i) + " (" + name + ")"
-		if m.Has(i) {
+		if mask.Has(i) {
 			in = append(in, l)
 		} else {
 			out = append(out, l)
@@ -83,9 +100,5 @@ func (v *View) Tooltip(n Node) string {
 	if len(in) == 1 {
 		note = "only " + note
 	}
-	note += ", not in " + strings.Join(out, ", ")
-	if s == "" {
-		return note
-	}
-	return s + " · " + note
+	return note + ", not in " + strings.Join(out, ", ")
 }

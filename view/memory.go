@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cubeview/form"
 	"cubeview/model"
 )
 
@@ -13,9 +14,9 @@ import (
 // and saves the text typed (empty for the default) through save, as the
 // preference. fromCommandLine says that --mem or $CUBEVIEW_MEM set the
 // budget of this session.
-func MemoryForm(fromCommandLine bool, save func(text string) error) *Form {
-	def := RoughSize(model.DefaultMemoryBudget())
-	budget := &Field{Kind: TextField, Label: "Memory for one metric", Placeholder: "default: " + def, Validate: checkBudget}
+func MemoryForm(fromCommandLine bool, save func(text string) error) *form.Form {
+	def := roughSize(model.DefaultMemoryBudget())
+	budget := &form.Field{Kind: form.TextField, Label: "Memory for one metric", Placeholder: "default: " + def, Validate: checkBudget}
 	if model.MemoryBudgetSet() {
 		budget.Text = model.FormatSize(model.MemoryBudget())
 	}
@@ -25,7 +26,7 @@ func MemoryForm(fromCommandLine bool, save func(text string) error) *Form {
 	if fromCommandLine {
 		note += "\nThis session was started with --mem or $CUBEVIEW_MEM, which win over the\nsaved preference in later sessions too."
 	}
-	f := &Form{Title: "Memory", Confirm: "Save", Fields: []*Field{budget, Note(note)}, Focus: budget}
+	f := &form.Form{Title: "Memory", Confirm: "Save", Fields: []*form.Field{budget, form.Note(note)}, Focus: budget}
 	f.Submit = func() error {
 		s := strings.TrimSpace(budget.Text)
 		var n int64
@@ -53,8 +54,8 @@ func checkBudget(s string) error {
 	return err
 }
 
-// RoughSize writes n bytes to a tenth of a G or M, for reading.
-func RoughSize(n int64) string {
+// roughSize writes n bytes to a tenth of a G or M, for reading.
+func roughSize(n int64) string {
 	if n >= 1<<30 {
 		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
 	}

@@ -2,7 +2,6 @@ package view
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -59,37 +58,5 @@ func TestMemoryForm(t *testing.T) {
 	}
 	if model.MemoryBudgetSet() {
 		t.Error("an empty budget did not restore the default")
-	}
-}
-
-func TestFormFields(t *testing.T) {
-	list := &Field{Kind: ListField, Options: []string{"a", "b", "c"}, Checked: []bool{true, false, true}}
-	choice := &Field{Kind: ChoiceField, Label: "Pick", Options: []string{"x", "y"}}
-	var changes []string
-	f := &Form{Title: "T", Fields: []*Field{choice, list}, Changed: func(x *Field) { changes = append(changes, x.Label+"|"+x.Text) }}
-	if err := f.Set(choice, "z"); err == nil {
-		t.Error("an option not offered was chosen")
-	}
-	if err := f.Set(choice, "y"); err != nil || choice.Index() != 1 {
-		t.Errorf("Set(y): %v, index %d", err, choice.Index())
-	}
-	f.Move(list, 2, -1)
-	f.Move(list, 0, -1) // out of range: nothing
-	if got := strings.Join(list.CheckedOptions(), ","); got != "a,c" || strings.Join(list.Options, ",") != "a,c,b" {
-		t.Errorf("after moving c up: options %q checked %q", list.Options, got)
-	}
-	f.SetChecked(list, 2, true)
-	if got := strings.Join(list.CheckedOptions(), ","); got != "a,c,b" {
-		t.Errorf("checked %q", got)
-	}
-	if len(changes) != 3 || changes[0] != "Pick|y" {
-		t.Errorf("Changed ran for %q, want Pick|y and two list changes", changes)
-	}
-	if err := f.Confirmed(); err == nil {
-		t.Error("a form without Submit was confirmed")
-	}
-	list.CheckOnly([]string{"b", "x", "a", "b"})
-	if got := strings.Join(list.Options, ","); got != "b,a,c" || !slices.Equal(list.Checked, []bool{true, true, false}) {
-		t.Errorf("CheckOnly(b, x, a, b): options %q checked %v, want b,a,c with b and a checked", got, list.Checked)
 	}
 }

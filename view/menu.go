@@ -152,26 +152,26 @@ func viewMenu(v *View, st MenuState) Menu {
 	numbers := item("Numbers", NoCommand)
 	for i, style := range numfmt.Styles {
 		label := style.Name + " (" + style.Format().Format(30807.79, false) + ")"
-		numbers.Items = append(numbers.Items, MenuItem{Label: label, Command: CmdNumberStyle, Arg: i, Checked: on && numfmt.StyleOf(v.NumberFormat()) == i})
+		numbers.Items = append(numbers.Items, MenuItem{Label: label, Command: CmdNumberStyle, Arg: i, Checked: on && numfmt.StyleOf(v.Appearance().NumberFormat()) == i})
 	}
 	numbers.Items = append(numbers.Items, separator)
 	for k := 0; k <= numfmt.MaxDecimals; k++ {
-		numbers.Items = append(numbers.Items, MenuItem{Label: strconv.Itoa(k) + " decimals", Command: CmdDecimals, Arg: k, Checked: on && v.NumberFormat().Decimals == k})
+		numbers.Items = append(numbers.Items, MenuItem{Label: strconv.Itoa(k) + " decimals", Command: CmdDecimals, Arg: k, Checked: on && v.Appearance().NumberFormat().Decimals == k})
 	}
 	hotShare := item("Hottest path goes on while a child holds more than", NoCommand)
 	for _, pc := range hotShares {
 		label := fmt.Sprintf("%d %% of its parent", pc)
-		hotShare.Items = append(hotShare.Items, MenuItem{Label: label, Command: CmdHotShare, Arg: pc, Checked: on && math.Round(100*v.HotThreshold()) == float64(pc)})
+		hotShare.Items = append(hotShare.Items, MenuItem{Label: label, Command: CmdHotShare, Arg: pc, Checked: on && math.Round(100*v.HotPath().Threshold()) == float64(pc)})
 	}
 	ext := item("External reference", NoCommand)
-	ext.Items = []MenuItem{{Label: "None", Command: CmdExternal, Arg: -1, Checked: on && v.External() == nil}}
+	ext.Items = []MenuItem{{Label: "None", Command: CmdExternal, Arg: -1, Checked: on && v.Values().External() == nil}}
 	for i, d := range st.Others {
-		ext.Items = append(ext.Items, MenuItem{Label: d.Name, Command: CmdExternal, Arg: i, Checked: on && v.External() == d.Exp})
+		ext.Items = append(ext.Items, MenuItem{Label: d.Name, Command: CmdExternal, Arg: i, Checked: on && v.Values().External() == d.Exp})
 	}
 	diverging := item("Diverging colours", CmdDiverging)
 	if on {
 		flat.Checked = v.Flat()
-		diverging.Checked = v.Scale().Diverging
+		diverging.Checked = v.Appearance().Scale().Diverging
 	}
 	hot := keyed("Expand hottest path", CmdHottest, "H")
 	find, next := keyed("Find…", CmdFind, "F"), keyed("Find next", CmdFindNext, "G")
@@ -185,7 +185,7 @@ func viewMenu(v *View, st MenuState) Menu {
 	for _, it := range append(needView, &reference, &source, &stats, &callGraph) {
 		it.Disabled = !on
 	}
-	callGraph.Disabled = !on || !v.HasCallGraph()
+	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
 	return Menu{"View", []MenuItem{
 		flat, order, numbers, separator,
 		hot, hotShare, find, next, prev, separator,

@@ -144,9 +144,9 @@ func TestMenuChecks(t *testing.T) {
 	v.SetOrder(ByName)
 	f := numfmt.Engineer()
 	f.Decimals = 3
-	v.SetNumberFormat(f)
-	v.SetHotThreshold(0.75)
-	v.SetExternal(c.Exp)
+	v.Appearance().SetNumberFormat(f)
+	v.HotPath().SetThreshold(0.75)
+	v.Values().SetExternal(c.Exp)
 	st := MenuState{Doc: a, Recent: []string{"x.cubex", "y.cubex"}, Others: []*Doc{b, c}, StatsShown: true}
 	ms := MainMenu(v, st)
 	checked := func(menu, label string) bool { return findItem(t, ms, menu, label).Checked }

@@ -3,29 +3,30 @@ package view
 import (
 	"slices"
 
+	"cubeview/form"
 	"cubeview/model"
 )
 
 // MetricChoice is a form's choice of one metric among those of some
-// experiments: the field shows display names (MetricChoices), the choice
+// experiments: the field shows display names (metricChoices), the choice
 // stands for a unique name.
 type MetricChoice struct {
-	Field *Field
+	Field *form.Field
 	uniq  []string // in the order of Field.Options
 }
 
 // NewMetricChoice returns a choice field labelled "Metric" with nothing
 // offered yet.
 func NewMetricChoice() *MetricChoice {
-	return &MetricChoice{Field: &Field{Kind: ChoiceField, Label: "Metric"}}
+	return &MetricChoice{Field: &form.Field{Kind: form.ChoiceField, Label: "Metric"}}
 }
 
 // Offer lists the metrics with values of each experiment in turn (nil
 // ones are skipped), keeping the chosen one when it is still there, else
 // choosing the first.
-func (c *MetricChoice) Offer(exps ...*model.Experiment) {
+func (c *MetricChoice) offer(exps ...*model.Experiment) {
 	was := c.Metric()
-	c.uniq, c.Field.Options = MetricChoices(exps...)
+	c.uniq, c.Field.Options = metricChoices(exps...)
 	c.Field.Text = ""
 	if !c.Set(was) && len(c.uniq) > 0 {
 		c.Field.Text = c.Field.Options[0]
@@ -40,7 +41,7 @@ func (c *MetricChoice) OfferDocs(docs ...*Doc) {
 			exps[i] = d.Exp
 		}
 	}
-	c.Offer(exps...)
+	c.offer(exps...)
 }
 
 // Metric returns the unique name of the chosen metric, "" when none.

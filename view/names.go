@@ -15,8 +15,8 @@ import (
 // experimentExtensions are stripped from file names, longest first.
 var experimentExtensions = []string{".cube.gz", ".cubex", ".cube", ".gz"}
 
-// ShortName returns the base name of path without its experiment extension.
-func ShortName(path string) string {
+// shortName returns the base name of path without its experiment extension.
+func shortName(path string) string {
 	base := filepath.Base(path)
 	lower := strings.ToLower(base)
 	for _, ext := range experimentExtensions {
@@ -27,22 +27,22 @@ func ShortName(path string) string {
 	return base
 }
 
-// ShortNames names each distinct path by its short name, adding parent
+// shortNames names each distinct path by its short name, adding parent
 // folders where two paths would otherwise get the same name
 // (r1/mm and r2/mm).
-func ShortNames(paths []string) map[string]string {
+func shortNames(paths []string) map[string]string {
 	return distinctTails(paths, func(parts []string, p string, depth int) string {
-		parts[len(parts)-1] = ShortName(p)
+		parts[len(parts)-1] = shortName(p)
 		return strings.Join(parts[len(parts)-depth:], "/")
 	})
 }
 
-// DistinctPaths names each distinct path by as many of its last elements
+// distinctPaths names each distinct path by as many of its last elements
 // as tell it from the others, with "…/" where folders are left out:
 // Scalasca names every file scout.cubex, so two of them read
 // "…/tea_leaf_baseline_8x12_trace/scout.cubex" and
 // "…/tea_leaf_optimized_8x12_trace/scout.cubex".
-func DistinctPaths(paths []string) map[string]string {
+func distinctPaths(paths []string) map[string]string {
 	return distinctTails(paths, func(parts []string, _ string, depth int) string {
 		s := strings.Join(parts[len(parts)-depth:], "/")
 		switch rest := parts[:len(parts)-depth]; {
@@ -101,10 +101,10 @@ func distinctTails(paths []string, name func(parts []string, p string, depth int
 	return names
 }
 
-// DisplayExpr renders x for people; name gives the text of a file operand.
-func DisplayExpr(x *algebra.Expr, name func(file string) string) string {
+// displayExpr renders x for people; name gives the text of a file operand.
+func displayExpr(x *algebra.Expr, name func(file string) string) string {
 	arg := func(a *algebra.Expr, inDiff bool) string {
-		s := DisplayExpr(a, name)
+		s := displayExpr(a, name)
 		if inDiff && (a.Op == algebra.OpDiff || a.Op == algebra.NoOp && topLevelMinus(s)) {
 			return "(" + s + ")"
 		}
@@ -155,13 +155,13 @@ func NameOfExpression(x *algebra.Expr) (name string, operands []string, ok bool)
 	if x == nil {
 		return "", nil, false
 	}
-	short := ShortNames(x.Files())
+	short := shortNames(x.Files())
 	file := func(f string) string { return short[f] }
 	if x.Op == algebra.NoOp {
 		return file(x.File), nil, true
 	}
 	for _, a := range x.Args {
-		operands = append(operands, DisplayExpr(a, file))
+		operands = append(operands, displayExpr(a, file))
 	}
-	return DisplayExpr(x, file), operands, true
+	return displayExpr(x, file), operands, true
 }

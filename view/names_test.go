@@ -16,16 +16,16 @@ func TestDistinctNames(t *testing.T) {
 		paths[3]: "/a/r1/mm.cubex",
 		paths[4]: "/b/r1/mm.cubex",
 	}
-	got := DistinctPaths(append(paths, paths[2]))
+	got := distinctPaths(append(paths, paths[2]))
 	for p, w := range want {
 		if got[p] != w {
-			t.Errorf("DistinctPaths: %s → %q, want %q", p, got[p], w)
+			t.Errorf("distinctPaths: %s → %q, want %q", p, got[p], w)
 		}
 	}
-	short := ShortNames(paths)
+	short := shortNames(paths)
 	for p, w := range map[string]string{paths[0]: "tea_leaf_baseline_8x12_trace/scout", paths[2]: "before", paths[4]: "b/r1/mm"} {
 		if short[p] != w {
-			t.Errorf("ShortNames: %s → %q, want %q", p, short[p], w)
+			t.Errorf("shortNames: %s → %q, want %q", p, short[p], w)
 		}
 	}
 }

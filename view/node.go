@@ -183,3 +183,14 @@ func (s SortOrder) String() string {
 	}
 	return "File order"
 }
+
+// PaneOf returns the pane that shows rows of n's kind.
+func PaneOf(n Node) Dim {
+	switch n.Kind {
+	case CnodeNode, RegionNode, SubroutinesNode:
+		return CallPane
+	case SystemNode:
+		return SystemPane
+	}
+	return MetricPane
+}

@@ -31,9 +31,9 @@ func StartFolder(last string) string {
 	return "."
 }
 
-// ExpandPath returns a path as typed or pasted made absolute: relative
+// expandPath returns a path as typed or pasted made absolute: relative
 // to the current directory, ~ for the home folder.
-func ExpandPath(text string) string {
+func expandPath(text string) string {
 	p := strings.TrimSpace(text)
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -46,11 +46,11 @@ func ExpandPath(text string) string {
 	return p
 }
 
-// CheckOpenPath says what File › Open does with path (absolute): a file
+// checkOpenPath says what File › Open does with path (absolute): a file
 // or an experiment folder (a TAU profile directory, an HPCToolkit
 // database) opens; another folder is browsed; a path that is neither is
 // an error. Whether a file is an experiment is format.Open's to say.
-func CheckOpenPath(path string) (browse bool, err error) {
+func checkOpenPath(path string) (browse bool, err error) {
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -61,10 +61,10 @@ func CheckOpenPath(path string) (browse bool, err error) {
 	return false, nil
 }
 
-// BrowseFolder returns the folder the file picker starts in for a typed
+// browseFolder returns the folder the file picker starts in for a typed
 // path (absolute): the path when it is a folder, else its folder; start
 // when neither is a folder.
-func BrowseFolder(path, start string) string {
+func browseFolder(path, start string) string {
 	dir := path
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		dir = filepath.Dir(dir)

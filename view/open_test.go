@@ -31,8 +31,8 @@ func TestStartFolderAndExpandPath(t *testing.T) {
 		{"runs/a.cubex", filepath.Join(wd, "runs/a.cubex")},
 		{"/abs/./a.cubex", "/abs/a.cubex"},
 	} {
-		if got := ExpandPath(tt.text); got != tt.want {
-			t.Errorf("ExpandPath(%q) = %s, want %s", tt.text, got, tt.want)
+		if got := expandPath(tt.text); got != tt.want {
+			t.Errorf("expandPath(%q) = %s, want %s", tt.text, got, tt.want)
 		}
 	}
 }
@@ -43,14 +43,14 @@ func TestCheckOpenPathAndBrowseFolder(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if browse, err := CheckOpenPath(file); browse || err != nil {
+	if browse, err := checkOpenPath(file); browse || err != nil {
 		t.Errorf("a file: browse %v, %v; want it opened", browse, err)
 	}
-	if browse, err := CheckOpenPath(dir); !browse || err != nil {
+	if browse, err := checkOpenPath(dir); !browse || err != nil {
 		t.Errorf("a folder of files: browse %v, %v; want it browsed", browse, err)
 	}
 	missing := filepath.Join(dir, "missing.cubex")
-	if _, err := CheckOpenPath(missing); err == nil || err.Error() != missing+": no such file or folder" {
+	if _, err := checkOpenPath(missing); err == nil || err.Error() != missing+": no such file or folder" {
 		t.Errorf("a missing file: %v", err)
 	}
 	for _, tt := range []struct{ path, want string }{
@@ -59,11 +59,11 @@ func TestCheckOpenPathAndBrowseFolder(t *testing.T) {
 		{missing, dir},
 		{"/no/such/folder/x.cubex", "/start"},
 	} {
-		if got := BrowseFolder(tt.path, "/start"); got != tt.want {
-			t.Errorf("BrowseFolder(%s) = %s, want %s", tt.path, got, tt.want)
+		if got := browseFolder(tt.path, "/start"); got != tt.want {
+			t.Errorf("browseFolder(%s) = %s, want %s", tt.path, got, tt.want)
 		}
 	}
-	if !strings.HasPrefix(SaveHelp(), "The ending chooses the format: .cubex") {
-		t.Errorf("save help %q", SaveHelp())
+	if !strings.HasPrefix(saveHelp(), "The ending chooses the format: .cubex") {
+		t.Errorf("save help %q", saveHelp())
 	}
 }

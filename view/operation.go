@@ -25,17 +25,25 @@ type Doc struct {
 	Sources    []*Doc
 }
 
+// Experiment returns d's experiment; nil for no document (a nil d).
+func (d *Doc) Experiment() *model.Experiment {
+	if d == nil {
+		return nil
+	}
+	return d.Exp
+}
+
 // Inputs returns the files the window's experiment comes from, each with
 // what it is to the experiment: the file (or folder) it was read from and
 // the files of its operands, as its provenance records them.
-func (d *Doc) Inputs() (paths, roles []string) {
+func (d *Doc) inputs() (paths, roles []string) {
 	if d.Path != "" {
 		paths = append(paths, d.Path)
 		roles = append(roles, "the file this window's experiment was read from")
 	}
 	for _, p := range algebra.OperandFiles(d.Exp) {
 		paths = append(paths, p)
-		roles = append(roles, "an operand "+ShortName(p)+" of this window's experiment")
+		roles = append(roles, "an operand "+shortName(p)+" of this window's experiment")
 	}
 	return paths, roles
 }
@@ -51,7 +59,7 @@ type Operation struct {
 
 // Expr returns the operation as an expression whose file operands are
 // the operand indices ("0", "1", …).
-func (o Operation) Expr() *algebra.Expr {
+func (o Operation) expr() *algebra.Expr {
 	x := &algebra.Expr{Op: o.Op}
 	for i := range o.Operands {
 		x.Args = append(x.Args, &algebra.Expr{File: strconv.Itoa(i)})
@@ -75,8 +83,8 @@ func (o Operation) experiments() []*model.Experiment {
 
 // Check reports an operation that cannot run: wrong number of operands,
 // a missing (closed) operand, a cut without region.
-func (o Operation) Check() error {
-	if err := o.Expr().Check(); err != nil {
+func (o Operation) check() error {
+	if err := o.expr().Check(); err != nil {
 		return err
 	}
 	for i, d := range o.Operands {
@@ -91,7 +99,7 @@ func (o Operation) Check() error {
 // or "mean(run1, run2, run3)", over operands named by OperandNames.
 func (o Operation) Name() string {
 	names := OperandNames(o.Operands)
-	return DisplayExpr(o.Expr(), func(f string) string {
+	return displayExpr(o.expr(), func(f string) string {
 		i, _ := strconv.Atoi(f)
 		return names[i]
 	})
@@ -99,7 +107,7 @@ func (o Operation) Name() string {
 
 // MarkerNames returns the operand names the result's markers use: none
 // for a cut (one operand has every node).
-func (o Operation) MarkerNames() []string {
+func (o Operation) markerNames() []string {
 	if o.Op == algebra.OpCut {
 		return nil
 	}
@@ -109,7 +117,7 @@ func (o Operation) MarkerNames() []string {
 // Evaluate runs the operation. It may take long: call it off the UI
 // goroutine.
 func (o Operation) Evaluate() (*model.Experiment, error) {
-	if err := o.Check(); err != nil {
+	if err := o.check(); err != nil {
 		return nil, err
 	}
 	exps := o.experiments()
@@ -128,17 +136,17 @@ func (o Operation) Evaluate() (*model.Experiment, error) {
 // expression.
 func (o Operation) Result(res *model.Experiment) *Doc {
 	name := o.Name()
-	return &Doc{Exp: res, Name: name, Expression: name, Operands: o.MarkerNames(), Sources: slices.Clone(o.Operands)}
+	return &Doc{Exp: res, Name: name, Expression: name, Operands: o.markerNames(), Sources: slices.Clone(o.Operands)}
 }
 
 // Describe fills in the expression and operand names of a derived
 // experiment from its provenance attributes (a result read from a file,
 // or evaluated from an expression). Originals are left alone.
-func (d *Doc) Describe() {
+func (d *Doc) describe() {
 	if d.Expression != "" || len(d.Operands) > 0 {
 		return
 	}
-	if name, operands, derived := DerivedNames(d.Exp); derived {
+	if name, operands, derived := derivedNames(d.Exp); derived {
 		d.Expression, d.Operands = name, operands
 	}
 }
@@ -153,7 +161,7 @@ func OperandNames(operands []*Doc) []string {
 			paths = append(paths, d.Path)
 		}
 	}
-	short := ShortNames(paths)
+	short := shortNames(paths)
 	names := make([]string, len(operands))
 	for i, d := range operands {
 		switch {
@@ -170,7 +178,7 @@ func OperandNames(operands []*Doc) []string {
 
 // DocLabels returns a distinct label per document, as the dialogs offer
 // them: a file by as much of its path as tells it from the other files
-// (DistinctPaths), a derived experiment by its name; numbered when still
+// (distinctPaths), a derived experiment by its name; numbered when still
 // the same.
 func DocLabels(docs []*Doc) []string {
 	var paths []string
@@ -179,7 +187,7 @@ func DocLabels(docs []*Doc) []string {
 			paths = append(paths, d.Path)
 		}
 	}
-	tails := DistinctPaths(paths)
+	tails := distinctPaths(paths)
 	out := make([]string, len(docs))
 	count := map[string]int{}
 	for i, d := range docs {
@@ -199,11 +207,11 @@ func DocLabels(docs []*Doc) []string {
 	return out
 }
 
-// DerivedNames returns the expression and operand names of a derived
+// derivedNames returns the expression and operand names of a derived
 // experiment as its provenance records them; derived is false for an
 // original. Operands are nil unless every operand is named and there are
 // at least two (markers need every operand; one operand has all nodes).
-func DerivedNames(e *model.Experiment) (expression string, operands []string, derived bool) {
+func derivedNames(e *model.Experiment) (expression string, operands []string, derived bool) {
 	p, ok, err := algebra.ReadProvenance(e)
 	if !ok {
 		return "", nil, false
@@ -216,7 +224,7 @@ func DerivedNames(e *model.Experiment) (expression string, operands []string, de
 		for _, o := range p.Operands {
 			paths = append(paths, o.Path)
 		}
-		short := ShortNames(paths)
+		short := shortNames(paths)
 		for _, o := range p.Operands {
 			if o.Path != "" {
 				operands = append(operands, short[o.Path])
@@ -231,9 +239,9 @@ func DerivedNames(e *model.Experiment) (expression string, operands []string, de
 	return name, operands, true
 }
 
-// IsDifference reports whether e's values may be negative: its
+// isDifference reports whether e's values may be negative: its
 // provenance's expression has a difference.
-func IsDifference(e *model.Experiment) bool {
+func isDifference(e *model.Experiment) bool {
 	p, ok, _ := algebra.ReadProvenance(e)
 	return ok && p.Expr.Has(algebra.OpDiff)
 }
@@ -247,14 +255,14 @@ func WindowTitle(d *Doc) string {
 	return "cubeview — " + d.Name + " (" + d.Expression + ")"
 }
 
-// SystemModeNames are the system-tree choices of the algebra dialogs, in
+// algebraSystemModes are the system-tree choices of the algebra dialogs, in
 // the order of algebra.SystemMode.
-var SystemModeNames = []string{"automatic", "copy", "collapse"}
+var algebraSystemModes = []string{"automatic", "copy", "collapse"}
 
-// SystemModeNamed returns the system-tree mode a dialog's choice names;
+// algebraSystemMode returns the system-tree mode a dialog's choice names;
 // automatic for an unknown one.
-func SystemModeNamed(name string) algebra.SystemMode {
-	for i, c := range SystemModeNames {
+func algebraSystemMode(name string) algebra.SystemMode {
+	for i, c := range algebraSystemModes {
 		if name == c {
 			return algebra.SystemMode(i)
 		}
@@ -262,10 +270,10 @@ func SystemModeNamed(name string) algebra.SystemMode {
 	return algebra.SystemAuto
 }
 
-// CutRegion returns the region Algebra › Cut cuts at: that of the call
-// pane's selected call path (or flat-profile region); the error says why
-// there is none.
-func (v *View) CutRegion() (string, error) {
+// cutRegion returns the region Algebra › Cut cuts at: that of the call
+// pane's selected call path (or flat-profile region) of v; the error says
+// why there is none.
+func cutRegion(v *View) (string, error) {
 	e := v.Experiment()
 	n := v.Selected(CallPane)
 	var region string
@@ -283,10 +291,10 @@ func (v *View) CutRegion() (string, error) {
 	return region, nil
 }
 
-// ParseRenames reads the region renaming rules of the algebra dialogs,
+// parseRenames reads the region renaming rules of the algebra dialogs,
 // OLD=NEW one a line (algebra.ParseRename), blank lines skipped; the
 // error names the line of the first rule that cannot be read.
-func ParseRenames(text string) ([]algebra.Rename, error) {
+func parseRenames(text string) ([]algebra.Rename, error) {
 	var rules []algebra.Rename
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
@@ -302,9 +310,9 @@ func ParseRenames(text string) ([]algebra.Rename, error) {
 	return rules, nil
 }
 
-// MatchingNote says how a derived experiment's call-tree roots were
+// matchingNote says how a derived experiment's call-tree roots were
 // matched, for its window; "" when nothing needs saying.
-func MatchingNote(e *model.Experiment) string {
+func matchingNote(e *model.Experiment) string {
 	p, ok, err := algebra.ReadProvenance(e)
 	if !ok || err != nil || p.Roots == "" {
 		return ""

@@ -42,18 +42,18 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	if got := cut.Name(); got != "cut(mm, prune foo)" {
 		t.Errorf("cut name %q", got)
 	}
-	if cut.MarkerNames() != nil || !slices.Equal(diff.MarkerNames(), []string{"r1/mm", "r2/mm"}) {
+	if cut.markerNames() != nil || !slices.Equal(diff.markerNames(), []string{"r1/mm", "r2/mm"}) {
 		t.Error("marker names: a cut has none, a difference its operands'")
 	}
 
 	e := handMade()
-	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Check(); err == nil {
+	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).check(); err == nil {
 		t.Error("a difference of one operand passed the check")
 	}
-	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, nil}}).Check(); err == nil || !strings.Contains(err.Error(), "operand 2 is not an open experiment") {
+	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, nil}}).check(); err == nil || !strings.Contains(err.Error(), "operand 2 is not an open experiment") {
 		t.Errorf("closed operand: %v", err)
 	}
-	if err := (Operation{Op: algebra.OpCut, Operands: []*Doc{{Exp: e}}}).Check(); err == nil {
+	if err := (Operation{Op: algebra.OpCut, Operands: []*Doc{{Exp: e}}}).check(); err == nil {
 		t.Error("a cut without region passed the check")
 	}
 	res, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, {Exp: handMade()}}}).Evaluate()
@@ -62,7 +62,7 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	}
 	v := NewView(res)
 	mustUpdate(t, v)
-	if got := v.Value(CallPane, cMain); got != 0 {
+	if got := v.Values().Value(CallPane, cMain); got != 0 {
 		t.Errorf("a − a at main = %v, want 0", got)
 	}
 	if _, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Evaluate(); err == nil {
@@ -84,14 +84,14 @@ func TestDocLabels(t *testing.T) {
 }
 
 func TestDerivedNames(t *testing.T) {
-	name, ops, derived := DerivedNames(withProvenance())
+	name, ops, derived := derivedNames(withProvenance())
 	if !derived || name != "before − after" || !slices.Equal(ops, []string{"before", "after"}) {
-		t.Errorf("DerivedNames = %q, %q, %v", name, ops, derived)
+		t.Errorf("derivedNames = %q, %q, %v", name, ops, derived)
 	}
-	if !IsDifference(withProvenance()) {
+	if !isDifference(withProvenance()) {
 		t.Error("a difference is not one")
 	}
-	if _, _, derived := DerivedNames(handMade()); derived || IsDifference(handMade()) {
+	if _, _, derived := derivedNames(handMade()); derived || isDifference(handMade()) {
 		t.Error("an original counts as derived")
 	}
 	// Written by another program: the expression as recorded, operands by file.
@@ -100,8 +100,8 @@ func TestDerivedNames(t *testing.T) {
 		model.Attr{Key: algebra.AttrExpression, Value: "subtract(before, after)"},
 		model.Attr{Key: algebra.AttrOperand + "0", Value: "size=1;sha256=00;path=/r/before.cubex"},
 		model.Attr{Key: algebra.AttrOperand + "1", Value: "expression=x"})
-	if name, ops, derived := DerivedNames(e); !derived || name != "subtract(before, after)" || !slices.Equal(ops, []string{"before", "x"}) {
-		t.Errorf("DerivedNames(foreign) = %q, %q, %v", name, ops, derived)
+	if name, ops, derived := derivedNames(e); !derived || name != "subtract(before, after)" || !slices.Equal(ops, []string{"before", "x"}) {
+		t.Errorf("derivedNames(foreign) = %q, %q, %v", name, ops, derived)
 	}
 }
 
@@ -121,12 +121,12 @@ func TestWindowTitle(t *testing.T) {
 }
 
 func TestSystemModeNamed(t *testing.T) {
-	for i, name := range SystemModeNames {
-		if got := SystemModeNamed(name); got != algebra.SystemMode(i) {
-			t.Errorf("SystemModeNamed(%q) = %v", name, got)
+	for i, name := range algebraSystemModes {
+		if got := algebraSystemMode(name); got != algebra.SystemMode(i) {
+			t.Errorf("algebraSystemMode(%q) = %v", name, got)
 		}
 	}
-	if SystemModeNamed("nonsense") != algebra.SystemAuto {
+	if algebraSystemMode("nonsense") != algebra.SystemAuto {
 		t.Error("an unknown choice is not automatic")
 	}
 }
@@ -135,36 +135,36 @@ func TestCutRegion(t *testing.T) {
 	v := NewView(handMade())
 	mustUpdate(t, v)
 	v.Select(CallPane, cBar3)
-	if r, err := v.CutRegion(); err != nil || r != "bar" {
+	if r, err := cutRegion(v); err != nil || r != "bar" {
 		t.Errorf("CutRegion at bar = %q, %v", r, err)
 	}
 	v.SetFlat(true)
 	mustUpdate(t, v)
 	v.Select(CallPane, rFoo)
-	if r, err := v.CutRegion(); err != nil || r != "foo" {
+	if r, err := cutRegion(v); err != nil || r != "foo" {
 		t.Errorf("CutRegion at flat foo = %q, %v", r, err)
 	}
 	v.Select(CallPane, uFoo)
-	if _, err := v.CutRegion(); err == nil {
+	if _, err := cutRegion(v); err == nil {
 		t.Error("a Subroutines row can be cut at")
 	}
 	v.Experiment().Regions[1].Name = " "
 	v.Select(CallPane, rFoo)
-	if _, err := v.CutRegion(); err == nil || !strings.Contains(err.Error(), "no name") {
+	if _, err := cutRegion(v); err == nil || !strings.Contains(err.Error(), "no name") {
 		t.Errorf("unnamed region: %v", err)
 	}
 }
 
 func TestMatchingNote(t *testing.T) {
 	e := withProvenance()
-	if got := MatchingNote(e); got != "" {
+	if got := matchingNote(e); got != "" {
 		t.Errorf("no roots matched, note %q", got)
 	}
 	e.Attrs = append(e.Attrs, model.Attr{Key: algebra.AttrRoots, Value: "roots a and b matched"})
-	if got := MatchingNote(e); got != "Roots a and b matched (Strict root matching in the algebra dialogs keeps them apart)." {
+	if got := matchingNote(e); got != "Roots a and b matched (Strict root matching in the algebra dialogs keeps them apart)." {
 		t.Errorf("note %q", got)
 	}
-	if MatchingNote(handMade()) != "" {
+	if matchingNote(handMade()) != "" {
 		t.Error("an original has a matching note")
 	}
 }

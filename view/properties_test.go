@@ -77,11 +77,11 @@ func TestWrapText(t *testing.T) {
 }
 
 func TestDescribeOptions(t *testing.T) {
-	renames, err := ParseRenames("\n main_(.*)=main \n\n")
+	renames, err := parseRenames("\n main_(.*)=main \n\n")
 	if err != nil || len(renames) != 1 || renames[0].From != "main_(.*)" || renames[0].To != "main" {
-		t.Fatalf("ParseRenames = %v, %v", renames, err)
+		t.Fatalf("parseRenames = %v, %v", renames, err)
 	}
-	if rules, err := ParseRenames("a=b\nno rule"); err == nil || rules != nil || !strings.Contains(err.Error(), "line 2 of the renaming rules") {
+	if rules, err := parseRenames("a=b\nno rule"); err == nil || rules != nil || !strings.Contains(err.Error(), "line 2 of the renaming rules") {
 		t.Errorf("a line without '=': %v, %v; want an error naming line 2", rules, err)
 	}
 	opt := algebra.Options{System: algebra.SystemCollapse, StrictLines: true, StrictRoots: true, Renames: renames}

@@ -20,12 +20,12 @@ import (
 // inputs gets a warning of its own (the command line refuses such an
 // output unless given --force).
 
-// DefaultSavePath proposes where Save as writes doc: its name with the
+// defaultSavePath proposes where Save as writes doc: its name with the
 // .cubex ending, beside the file it was read from or its first operand
 // (in folder when it has neither); never an existing file (so not the
 // input): name-copy.cubex, name-copy2.cubex, ….
-func DefaultSavePath(doc *Doc, folder string) string {
-	name := ShortName(doc.Name)
+func defaultSavePath(doc *Doc, folder string) string {
+	name := shortName(doc.Name)
 	if name == "" || strings.ContainsAny(name, " /") {
 		name = "result" // an expression is not a file name
 	}
@@ -77,7 +77,7 @@ func CheckSavePath(path string) error {
 // of doc's inputs (also through another path or a link, or a file inside
 // an input folder) gets a warning of its own.
 func SaveQuestion(doc *Doc, path string) (title, text, yes string) {
-	inputs, roles := doc.Inputs()
+	inputs, roles := doc.inputs()
 	if in, ok := atomicfile.SameFile(path, inputs); ok {
 		role := ""
 		for i, p := range inputs {
@@ -98,8 +98,8 @@ func SaveQuestion(doc *Doc, path string) (title, text, yes string) {
 	return "", "", ""
 }
 
-// SaveHelp says how Save as chooses the format.
-func SaveHelp() string {
+// saveHelp says how Save as chooses the format.
+func saveHelp() string {
 	return "The ending chooses the format: " + strings.Join(format.OutputExtensions, ", ") +
 		" (CUBE 4 archive, CUBE 3 XML, compressed CUBE 3 XML)."
 }

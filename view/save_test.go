@@ -18,23 +18,23 @@ func TestDefaultSavePath(t *testing.T) {
 	}
 	doc := &Doc{Exp: handMade(), Name: "profile.cubex", Path: own}
 	// Beside the input, never the input itself.
-	if got, want := DefaultSavePath(doc, "/elsewhere"), filepath.Join(dir, "profile-copy.cubex"); got != want {
+	if got, want := defaultSavePath(doc, "/elsewhere"), filepath.Join(dir, "profile-copy.cubex"); got != want {
 		t.Errorf("proposed %s, want %s", got, want)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "profile-copy.cubex"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := DefaultSavePath(doc, "/elsewhere"), filepath.Join(dir, "profile-copy2.cubex"); got != want {
+	if got, want := defaultSavePath(doc, "/elsewhere"), filepath.Join(dir, "profile-copy2.cubex"); got != want {
 		t.Errorf("proposed %s, want %s", got, want)
 	}
 	// A derived experiment: "result" beside its first operand.
 	diff := &Doc{Exp: withProvenance(), Name: "before − after", Expression: "before − after"}
-	if got, want := DefaultSavePath(diff, dir), "/runs/result.cubex"; got != want {
+	if got, want := defaultSavePath(diff, dir), "/runs/result.cubex"; got != want {
 		t.Errorf("derived: proposed %s, want %s", got, want)
 	}
 	// Neither file nor operands: in the folder given.
 	scratch := &Doc{Exp: handMade(), Name: "scratch"}
-	if got, want := DefaultSavePath(scratch, dir), filepath.Join(dir, "scratch.cubex"); got != want {
+	if got, want := defaultSavePath(scratch, dir), filepath.Join(dir, "scratch.cubex"); got != want {
 		t.Errorf("no file: proposed %s, want %s", got, want)
 	}
 }

@@ -17,8 +17,8 @@ import (
 const (
 	recentKey     = "recentFiles"
 	lastFolderKey = "lastFolder"
-	// MaxRecent is how many recent files are kept.
-	MaxRecent = 8
+	// maxRecent is how many recent files are kept.
+	maxRecent = 8
 )
 
 // OpenPrefs opens the user's preferences file (see internal/prefs), or
@@ -50,7 +50,7 @@ func OpenPrefs(stderr io.Writer, legacy func(key string) []string, keys ...strin
 func Recent(p *prefs.Store) []string { return p.StringList(recentKey) }
 
 // AddRecent puts path (made absolute) first in p's recent files, once,
-// keeping at most MaxRecent, and remembers its folder as the last one.
+// keeping at most maxRecent, and remembers its folder as the last one.
 func AddRecent(p *prefs.Store, path string) error {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
@@ -59,7 +59,7 @@ func AddRecent(p *prefs.Store, path string) error {
 	_, err := p.UpdateStringList(recentKey, func(list []string) []string {
 		list = slices.DeleteFunc(list, func(q string) bool { return q == path })
 		list = append([]string{path}, list...)
-		return list[:min(len(list), MaxRecent)]
+		return list[:min(len(list), maxRecent)]
 	})
 	return err
 }

@@ -17,7 +17,7 @@ import (
 // and remembers the last folder.
 func TestRecentFiles(t *testing.T) {
 	p := prefs.Open(filepath.Join(t.TempDir(), "prefs.json"))
-	for i := 0; i < MaxRecent+3; i++ {
+	for i := 0; i < maxRecent+3; i++ {
 		if err := AddRecent(p, filepath.Join("/data", string(rune('a'+i))+".cube")); err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +26,7 @@ func TestRecentFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Recent(p)
-	if len(r) != MaxRecent || r[0] != "/data/c.cube" {
+	if len(r) != maxRecent || r[0] != "/data/c.cube" {
 		t.Fatalf("recent = %v", r)
 	}
 	seen := map[string]bool{}

@@ -35,7 +35,7 @@ type TreeAction struct {
 // in order, and open reports whether a node's branch is open. Up, Down,
 // Home, End, Page Up and Page Down move from the selected row (from the
 // first when the selection is not shown) and stop at either end.
-func (v *View) Navigate(d Dim, rows []Node, open func(Node) bool, key TreeKey) TreeAction {
+func Navigate(v *View, d Dim, rows []Node, open func(Node) bool, key TreeKey) TreeAction {
 	cur := v.Selected(d)
 	switch key {
 	case KeyRight, KeyPlus:
@@ -85,7 +85,7 @@ func (v *View) Navigate(d Dim, rows []Node, open func(Node) bool, key TreeKey) T
 // SelectNodes selects each valid node in its pane (PaneOf) collapsed, so
 // that it shows its inclusive value and the panes to its right see it
 // whole, and expands its ancestors. It returns the nodes it selected.
-func (v *View) SelectNodes(nodes ...Node) []Node {
+func SelectNodes(v *View, nodes ...Node) []Node {
 	var selected []Node
 	for _, n := range nodes {
 		if !n.Valid() {

@@ -50,7 +50,7 @@ func TestNavigate(t *testing.T) {
 			}
 			return false
 		}
-		if got := v.Navigate(CallPane, tc.rows, open, tc.key); got != tc.want {
+		if got := Navigate(v, CallPane, tc.rows, open, tc.key); got != tc.want {
 			t.Errorf("%s: Navigate = %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
@@ -66,11 +66,11 @@ func TestNavigatePages(t *testing.T) {
 	}
 	v.Select(CallPane, rows[5])
 	never := func(Node) bool { return false }
-	if got := v.Navigate(CallPane, rows, never, KeyPageDown).Select; got != rows[25] {
+	if got := Navigate(v, CallPane, rows, never, KeyPageDown).Select; got != rows[25] {
 		t.Errorf("Page Down from row 5 selected %v, want row 25", got)
 	}
 	v.Select(CallPane, rows[30])
-	if got := v.Navigate(CallPane, rows, never, KeyPageUp).Select; got != rows[10] {
+	if got := Navigate(v, CallPane, rows, never, KeyPageUp).Select; got != rows[10] {
 		t.Errorf("Page Up from row 30 selected %v, want row 10", got)
 	}
 }
@@ -80,7 +80,7 @@ func TestSelectNodes(t *testing.T) {
 	v := NewView(handMade())
 	mustUpdate(t, v)
 	v.SetExpanded(CallPane, cFoo2, true)
-	got := v.SelectNodes(cFoo2, Node{}, sRank0)
+	got := SelectNodes(v, cFoo2, Node{}, sRank0)
 	if len(got) != 2 || got[0] != cFoo2 || got[1] != sRank0 {
 		t.Errorf("selected %v, want foo2 and rank 0", got)
 	}

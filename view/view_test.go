@@ -18,7 +18,7 @@ func sel(d Dim, n Node) step            { return func(v *View) { v.Select(d, n) 
 func open(d Dim, n Node) step           { return func(v *View) { v.SetExpanded(d, n, true) } }
 func mode(d Dim, m Mode) step           { return func(v *View) { v.SetMode(d, m) } }
 func flat() step                        { return func(v *View) { v.SetFlat(true) } }
-func external(x *model.Experiment) step { return func(v *View) { v.SetExternal(x) } }
+func external(x *model.Experiment) step { return func(v *View) { v.Values().SetExternal(x) } }
 
 // TestValues checks displayed values against the hand computation in
 // handMade's comment.
@@ -95,7 +95,7 @@ func TestValues(t *testing.T) {
 				s(v)
 			}
 			mustUpdate(t, v)
-			if got := v.Value(tt.d, tt.n); !near(got, tt.want) {
+			if got := v.Values().Value(tt.d, tt.n); !near(got, tt.want) {
 				t.Errorf("Value(%v, %v) = %v, want %v", tt.d, tt.n, got, tt.want)
 			}
 		})
@@ -119,7 +119,7 @@ func TestValuesMatchModel(t *testing.T) {
 			}
 			incl := e.CallInclusive(excl, e.Metrics[m].Aggregation)
 			for c := range e.Cnodes {
-				if got := v.Value(CallPane, Node{CnodeNode, c}); !near(got, incl[c]) {
+				if got := v.Values().Value(CallPane, Node{CnodeNode, c}); !near(got, incl[c]) {
 					t.Errorf("metric %d expanded=%v cnode %d = %v, want %v", m, expanded, c, got, incl[c])
 				}
 			}
@@ -133,10 +133,10 @@ func TestMetricUnsupportedShowsUndefined(t *testing.T) {
 	v := NewView(e)
 	v.Select(MetricPane, mVisits)
 	mustUpdate(t, v)
-	if got := v.Text(MetricPane, mVisits); got != "-" {
+	if got := v.Values().Text(MetricPane, mVisits); got != "-" {
 		t.Errorf("unavailable metric shows %q, want -", got)
 	}
-	if got := v.Text(CallPane, cMain); got != "-" {
+	if got := v.Values().Text(CallPane, cMain); got != "-" {
 		t.Errorf("call pane under unavailable metric shows %q, want -", got)
 	}
 }
@@ -144,23 +144,23 @@ func TestMetricUnsupportedShowsUndefined(t *testing.T) {
 func TestTextFormat(t *testing.T) {
 	v := NewView(handMade())
 	mustUpdate(t, v)
-	if got := v.Text(MetricPane, mTime); got != "25.00" {
+	if got := v.Values().Text(MetricPane, mTime); got != "25.00" {
 		t.Errorf("time = %q, want 25.00", got)
 	}
-	if got := v.Text(MetricPane, mVisits); got != "16" {
+	if got := v.Values().Text(MetricPane, mVisits); got != "16" {
 		t.Errorf("visits (integer metric) = %q, want 16", got)
 	}
 	v.SetMode(MetricPane, OwnRootPercent)
-	if got := v.Text(MetricPane, mVisits); got != "100.00" {
+	if got := v.Values().Text(MetricPane, mVisits); got != "100.00" {
 		t.Errorf("visits in percent = %q, want 100.00", got)
 	}
 	v.Select(MetricPane, mVisits)
 	v.SetExpanded(SystemPane, sRoot, true)
 	mustUpdate(t, v)
-	if got := v.Text(SystemPane, sRoot); got != "-" {
+	if got := v.Values().Text(SystemPane, sRoot); got != "-" {
 		t.Errorf("expanded system node = %q, want -", got)
 	}
-	if got := v.Text(CallPane, cMain); got != "16" {
+	if got := v.Values().Text(CallPane, cMain); got != "16" {
 		t.Errorf("call pane of visits = %q, want 16", got)
 	}
 }
@@ -242,9 +242,9 @@ func TestHottestPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		v := NewView(handMade())
-		v.SetHotThreshold(tt.threshold)
+		v.HotPath().SetThreshold(tt.threshold)
 		mustUpdate(t, v)
-		got, why := v.HottestPath(tt.d, tt.from)
+		got, why := v.HotPath().path(tt.d, tt.from)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: HottestPath = %v, want %v", tt.name, got, tt.want)
 		}
@@ -267,7 +267,7 @@ func TestHottestPath(t *testing.T) {
 func TestFind(t *testing.T) {
 	v := NewView(handMade())
 	mustUpdate(t, v)
-	got := v.Find(CallPane, "BA")
+	got := v.Finder().Find(CallPane, "BA")
 	if want := []Node{cBar3, cBar}; !slices.Equal(got, want) {
 		t.Fatalf("Find(ba) = %v, want %v", got, want)
 	}
@@ -280,22 +280,22 @@ func TestFind(t *testing.T) {
 	if r := v.Row(CallPane, cBar); r.Find != Found {
 		t.Errorf("second match mark = %v, want found", r.Find)
 	}
-	if n, pos, total, _ := v.FindStep(1); n != cBar || pos != 2 || total != 2 {
+	if n, pos, total, _ := v.Finder().step(1); n != cBar || pos != 2 || total != 2 {
 		t.Errorf("next = %v %d/%d, want c4 2/2", n, pos, total)
 	}
-	if n, _, _, _ := v.FindStep(1); n != cBar3 {
+	if n, _, _, _ := v.Finder().step(1); n != cBar3 {
 		t.Errorf("next wraps to %v, want c3", n)
 	}
-	if n, _, _, _ := v.FindStep(-1); n != cBar {
+	if n, _, _, _ := v.Finder().step(-1); n != cBar {
 		t.Errorf("previous wraps to %v, want c4", n)
 	}
-	if got := v.Find(CallPane, "ma[in"); len(got) != 0 {
+	if got := v.Finder().Find(CallPane, "ma[in"); len(got) != 0 {
 		t.Errorf("invalid regexp taken literally found %v", got)
 	}
-	if got := v.Find(MetricPane, "^m"); !slices.Equal(got, []Node{mMPI, {MetricNode, 3}}) {
+	if got := v.Finder().Find(MetricPane, "^m"); !slices.Equal(got, []Node{mMPI, {MetricNode, 3}}) {
 		t.Errorf("Find(^m) in metrics = %v", got)
 	}
-	v.ClearFind()
+	v.Finder().Clear()
 	if r := v.Row(MetricPane, mMPI); r.Find != NotFound {
 		t.Errorf("after ClearFind mark = %v", r.Find)
 	}
@@ -358,7 +358,7 @@ func TestWording(t *testing.T) {
 	e := handMade()
 	e.System[1].Name = "node jrc0280"
 	v := NewView(e)
-	v.SetOperandNames(nil)
+	v.Markers().SetNames(nil)
 	mustUpdate(t, v)
 	if got := v.Tooltip(sNode0); got != "node jrc0280" {
 		t.Errorf("tooltip %q, want the name once", got)
@@ -377,7 +377,7 @@ func TestWording(t *testing.T) {
 	v.SetExpanded(SystemPane, sRank0, true)
 	v.Select(SystemPane, sRank0)
 	mustUpdate(t, v)
-	if got := v.Text(SystemPane, sRank0); got != "-" {
+	if got := v.Values().Text(SystemPane, sRank0); got != "-" {
 		t.Errorf("expanded process shows %q, want -", got)
 	}
 	want := "rank 0 (expanded): - · a process has no value of its own: its 2 threads carry the values (collapsed, it shows their total, 18.00 sec)"
@@ -406,18 +406,18 @@ func TestPeerModes(t *testing.T) {
 	mustUpdate(t, v)
 	sT00, sT10, sRank1 := Node{SystemNode, 3}, Node{SystemNode, 6}, Node{SystemNode, 5}
 	for n, want := range map[Node]float64{sT00: 80, sT01: 100, sT10: 70, sRank0: 100, sRank1: 700.0 / 18, sRoot: 100} {
-		if got := v.Value(SystemPane, n); !near(got, want) {
+		if got := v.Values().Value(SystemPane, n); !near(got, want) {
 			t.Errorf("peer percent of %s = %v, want %v", v.Label(n), got, want)
 		}
 	}
 	v.SetMode(SystemPane, PeerDistribution)
 	mustUpdate(t, v)
 	for n, want := range map[Node]float64{sT00: 100.0 / 3, sT01: 100, sT10: 0, sRank0: 100, sRank1: 0, sRoot: 0} {
-		if got := v.Value(SystemPane, n); !near(got, want) {
+		if got := v.Values().Value(SystemPane, n); !near(got, want) {
 			t.Errorf("peer distribution of %s = %v, want %v", v.Label(n), got, want)
 		}
 	}
-	if r := v.ScaleRange(SystemPane, sT00); r.Min != 0 || r.Max != 100 {
+	if r := v.Values().scaleRange(SystemPane, sT00); r.Min != 0 || r.Max != 100 {
 		t.Errorf("scale %v, want 0–100", r)
 	}
 	v.Select(SystemPane, sT00)
@@ -465,7 +465,7 @@ func TestPeerDistributionReal(t *testing.T) {
 	}
 	colours := map[any]bool{}
 	for _, s := range threads {
-		got := v.Value(SystemPane, Node{SystemNode, s})
+		got := v.Values().Value(SystemPane, Node{SystemNode, s})
 		if want := 100 * (sys[s] - lo) / (hi - lo); !near(got, want) {
 			t.Fatalf("thread %d: %v, want %v", s, got, want)
 		}
@@ -535,28 +535,28 @@ func TestMarker(t *testing.T) {
 	e.Cnodes[4].Present = 1 // only in operand 0
 	e.Cnodes[1].Present = 3
 	v := NewView(e)
-	if got := v.Marker(cBar); got != "" {
+	if got := v.Row(PaneOf(cBar), cBar).Marker; got != "" {
 		t.Errorf("marker without operand names = %q", got)
 	}
-	v.SetOperandNames([]string{"before", "after"})
-	if got := v.Marker(cBar); got != "A" {
+	v.Markers().SetNames([]string{"before", "after"})
+	if got := v.Row(PaneOf(cBar), cBar).Marker; got != "A" {
 		t.Errorf("marker = %q, want A", got)
 	}
 	if got, want := v.Tooltip(cBar), "only in A (before), not in B (after)"; !strings.HasSuffix(got, want) {
 		t.Errorf("tooltip %q, want it to end in %q", got, want)
 	}
-	if got := v.Marker(cFoo); got != "" {
+	if got := v.Row(PaneOf(cFoo), cFoo).Marker; got != "" {
 		t.Errorf("marker of a node in every operand = %q", got)
 	}
-	v.SetOperandNames([]string{"r1", "r2", "r3"})
+	v.Markers().SetNames([]string{"r1", "r2", "r3"})
 	e.Cnodes[4].Present = 5
-	if got := v.Marker(cBar); got != "A,C" {
+	if got := v.Row(PaneOf(cBar), cBar).Marker; got != "A,C" {
 		t.Errorf("marker = %q, want A,C", got)
 	}
 	if got, want := v.Tooltip(cBar), "in A (r1), C (r3), not in B (r2)"; !strings.HasSuffix(got, want) {
 		t.Errorf("tooltip %q, want it to end in %q", got, want)
 	}
-	if _, _, _, ops := v.Legend(); !slices.Equal(ops, []string{"A r1", "B r2", "C r3"}) {
+	if ops := v.Markers().Legend(); !slices.Equal(ops, []string{"A r1", "B r2", "C r3"}) {
 		t.Errorf("legend operands %q", ops)
 	}
 }
@@ -567,15 +567,15 @@ func TestMarker(t *testing.T) {
 // differs.
 func TestLegendSigns(t *testing.T) {
 	v := NewView(handMade())
-	_, _, entries, _ := v.Legend()
+	_, _, entries := v.Appearance().Legend()
 	pos, neg := entries[2], entries[3]
 	if pos.Color != neg.Color || !strings.Contains(neg.Meaning, "coloured by size") || neg.Relief != colormap.Sunken {
 		t.Errorf("spectrum legend: positive %v, negative %v %q %v", pos.Color, neg.Color, neg.Meaning, neg.Relief)
 	}
-	s := v.Scale()
+	s := v.Appearance().Scale()
 	s.Diverging = true
-	v.SetScale(s)
-	_, _, entries, _ = v.Legend()
+	v.Appearance().SetScale(s)
+	_, _, entries = v.Appearance().Legend()
 	if neg := entries[3]; neg.Color.B < 200 || neg.Color.R > 100 || neg.Meaning != "negative (sunken)" {
 		t.Errorf("diverging legend: negative %v %q, want blue", neg.Color, neg.Meaning)
 	}
@@ -584,7 +584,7 @@ func TestLegendSigns(t *testing.T) {
 func TestMissing(t *testing.T) {
 	e := handMade()
 	v := NewView(e) // all blocks set in memory
-	if got := v.Missing(); len(got) != 0 {
+	if got := v.Values().Missing(); len(got) != 0 {
 		t.Errorf("Missing with all data loaded = %v", got)
 	}
 }
@@ -617,7 +617,7 @@ func TestMissingAggregatesFirst(t *testing.T) {
 		CnodeRoots: src.CnodeRoots, System: src.System, SystemRoots: src.SystemRoots, Locations: src.Locations}
 	e.SetLoader(streamLoader{src})
 	v := NewView(e)
-	miss := v.Missing()
+	miss := v.Values().Missing()
 	if len(miss) == 0 {
 		t.Fatal("nothing missing before any data is read")
 	}
@@ -629,7 +629,7 @@ func TestMissingAggregatesFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if miss := v.Missing(); len(miss) != 0 {
+	if miss := v.Values().Missing(); len(miss) != 0 {
 		t.Errorf("still missing after the aggregates: %v", miss)
 	}
 	for m := range e.Metrics {
@@ -638,7 +638,7 @@ func TestMissingAggregatesFirst(t *testing.T) {
 		}
 	}
 	v.Select(CallPane, cFoo)
-	miss = v.Missing()
+	miss = v.Values().Missing()
 	if len(miss) == 0 || !miss[0].Rows {
 		t.Fatalf("selecting a call path: missing %v, want the selected metric's rows", miss)
 	}
@@ -669,7 +669,7 @@ func TestHottestPathReal(t *testing.T) {
 		v := NewView(e)
 		v.Select(MetricPane, Node{MetricNode, e.MetricByName("time")})
 		mustUpdate(t, v)
-		path, why := v.HottestPath(CallPane, v.Selected(CallPane))
+		path, why := v.HotPath().path(CallPane, v.Selected(CallPane))
 		var got []string
 		for _, n := range path {
 			got = append(got, v.Label(n))
@@ -692,5 +692,22 @@ func TestHottestPathReal(t *testing.T) {
 				t.Errorf("step %s holds %v of %v", got[i], a, b)
 			}
 		}
+	}
+}
+
+// TestShowing: a call path shows as itself in the call tree and as its
+// region in the flat profile; a node the experiment has not shows nowhere.
+func TestShowing(t *testing.T) {
+	v := NewView(handMade())
+	mustUpdate(t, v)
+	if n := v.Showing(Node{CnodeNode, 3}); n != cBar3 {
+		t.Errorf("Showing(call path 3) = %v", n)
+	}
+	v.SetFlat(true)
+	if n := v.Showing(Node{CnodeNode, 3}); n != rBar {
+		t.Errorf("flat: Showing(call path 3) = %v; want bar's region", n)
+	}
+	if n := v.Showing(Node{CnodeNode, 5}); n.Valid() {
+		t.Error("Showing(call path 5) of 5 call paths")
 	}
 }

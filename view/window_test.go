@@ -23,16 +23,16 @@ func TestFindTexts(t *testing.T) {
 	if got := FindMiss(SystemPane, "zz"); got != "no match in the system tree" {
 		t.Errorf("FindMiss = %q", got)
 	}
-	if _, _, _, ok := v.FindMove(1); ok {
+	if _, _, _, ok := v.Finder().Move(1); ok {
 		t.Error("FindMove without a search moved")
 	}
-	v.Find(CallPane, "ba")
+	v.Finder().Find(CallPane, "ba")
 	for _, want := range []struct {
 		delta int
 		n     Node
 		text  string
 	}{{0, cBar3, "1 of 2 in the call tree"}, {1, cBar, "2 of 2 in the call tree"}, {1, cBar3, "1 of 2 in the call tree"}, {-1, cBar, "2 of 2 in the call tree"}} {
-		d, n, text, ok := v.FindMove(want.delta)
+		d, n, text, ok := v.Finder().Move(want.delta)
 		if !ok || d != CallPane || n != want.n || text != want.text {
 			t.Errorf("FindMove(%d) = %v %v %q %v, want %v %q", want.delta, d, n, text, ok, want.n, want.text)
 		}
@@ -48,52 +48,52 @@ func TestExternalHintAndPaneInfo(t *testing.T) {
 	}
 	v := NewView(handMade())
 	mustUpdate(t, v)
-	plain := v.PaneInfo(CallPane, "b.cubex")
+	plain := v.Values().PaneInfo(CallPane, "b.cubex")
 	if !strings.HasPrefix(plain, "scale ") || strings.Contains(plain, "reference") {
 		t.Errorf("absolute: %q", plain)
 	}
-	v.SetExternal(handMade())
+	v.Values().SetExternal(handMade())
 	v.SetMode(CallPane, ExternalPercent)
 	mustUpdate(t, v)
-	if got := v.PaneInfo(CallPane, "b.cubex"); !strings.HasSuffix(got, " · reference b.cubex") {
+	if got := v.Values().PaneInfo(CallPane, "b.cubex"); !strings.HasSuffix(got, " · reference b.cubex") {
 		t.Errorf("external percent: %q", got)
 	}
 }
 
 func TestExpandSubtree(t *testing.T) {
 	v := NewView(handMade())
-	v.ExpandSubtree(CallPane, cMain, true)
+	ExpandSubtree(v, CallPane, cMain, true)
 	for _, n := range []Node{cMain, cFoo, cFoo2} {
 		if !v.Expanded(CallPane, n) {
 			t.Errorf("%v not expanded", n)
 		}
 	}
-	v.ExpandSubtree(CallPane, cFoo, false)
+	ExpandSubtree(v, CallPane, cFoo, false)
 	if !v.Expanded(CallPane, cMain) || v.Expanded(CallPane, cFoo) || v.Expanded(CallPane, cFoo2) {
 		t.Error("collapsing foo's subtree did not collapse foo and its child only")
 	}
-	// The walk stops after MaxExpand branches.
-	wide := NewView(bigCallTree(MaxExpand + 50))
+	// The walk stops after maxExpand branches.
+	wide := NewView(bigCallTree(maxExpand + 50))
 	root := wide.Roots(CallPane)[0]
-	wide.ExpandSubtree(CallPane, root, true)
+	ExpandSubtree(wide, CallPane, root, true)
 	open := 0
 	for c := range wide.Experiment().Cnodes {
 		if wide.Expanded(CallPane, Node{CnodeNode, c}) {
 			open++
 		}
 	}
-	if open != MaxExpand {
-		t.Errorf("%d branches expanded, want MaxExpand = %d", open, MaxExpand)
+	if open != maxExpand {
+		t.Errorf("%d branches expanded, want maxExpand = %d", open, maxExpand)
 	}
 }
 
 func TestExpandHottest(t *testing.T) {
 	v := NewView(handMade())
 	v.Select(CallPane, cMain)
-	if need := v.HottestNeeds(CallPane); len(need) != 0 {
+	if need := v.HotPath().Needs(CallPane); len(need) != 0 {
 		t.Fatalf("data in memory, yet needs %v", need)
 	}
-	last, err := v.ExpandHottest(CallPane)
+	last, err := v.HotPath().Expand(CallPane)
 	if err != nil || last != cFoo2 || v.Selected(CallPane) != cFoo2 {
 		t.Errorf("ExpandHottest = %v, %v; selected %v; want foo's child", last, err, v.Selected(CallPane))
 	}
@@ -112,15 +112,15 @@ func TestHottestNeeds(t *testing.T) {
 	v := NewView(e)
 	n := v.Roots(MetricPane)[0]
 	v.Select(MetricPane, n)
-	need := v.HottestNeeds(MetricPane)
+	need := v.HotPath().Needs(MetricPane)
 	if !slices.ContainsFunc(need, func(r BlockRef) bool { return r.Metric == n.Index }) {
 		t.Fatalf("needs %v, not metric %d itself", need, n.Index)
 	}
 	Read(need)
-	if need := v.HottestNeeds(MetricPane); len(need) != 0 {
+	if need := v.HotPath().Needs(MetricPane); len(need) != 0 {
 		t.Errorf("after Read still needs %v", need)
 	}
-	last, err := v.ExpandHottest(MetricPane)
+	last, err := v.HotPath().Expand(MetricPane)
 	if err != nil || last != n || v.Selected(MetricPane) != n {
 		t.Errorf("ExpandHottest = %v, %v; want %v (no sub-metrics)", last, err, n)
 	}
@@ -129,7 +129,7 @@ func TestHottestNeeds(t *testing.T) {
 func TestRangeForm(t *testing.T) {
 	v := NewView(handMade())
 	done := 0
-	f := v.RangeForm(SystemPane, func() { done++ })
+	f := RangeForm(v, SystemPane, func() { done++ })
 	if f.Title != "Colour range of the system tree" || f.Confirm != "Apply" || f.Fields[0].Text != "" || f.Fields[1].Placeholder != "automatic" {
 		t.Errorf("form %q %q %+v", f.Title, f.Confirm, f.Fields[1])
 	}
@@ -137,10 +137,10 @@ func TestRangeForm(t *testing.T) {
 	if err := f.Confirmed(); err != nil || done != 1 {
 		t.Fatalf("Apply: %v, done %d", err, done)
 	}
-	if r := v.UserRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
+	if r := v.userRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
 		t.Errorf("range %v, want 0 to 10", r)
 	}
-	f = v.RangeForm(SystemPane, func() { done++ })
+	f = RangeForm(v, SystemPane, func() { done++ })
 	if f.Fields[0].Text != "0" || f.Fields[1].Text != "10" {
 		t.Errorf("the form does not show the range set: %q %q", f.Fields[0].Text, f.Fields[1].Text)
 	}
@@ -153,8 +153,8 @@ func TestRangeForm(t *testing.T) {
 		}
 	}
 	f.Set(f.Fields[1], " ")
-	if err := f.Confirmed(); err != nil || v.UserRange(SystemPane) != nil || done != 2 {
-		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.UserRange(SystemPane), done)
+	if err := f.Confirmed(); err != nil || v.userRange(SystemPane) != nil || done != 2 {
+		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.userRange(SystemPane), done)
 	}
 }
 
@@ -229,32 +229,33 @@ func bigCallTree(n int) *model.Experiment {
 
 func TestWindowSetters(t *testing.T) {
 	v := NewView(handDiff())
-	v.SetDiverging(true)
-	if !v.Scale().Diverging {
+	v.Appearance().SetDiverging(true)
+	if !v.Appearance().Scale().Diverging {
 		t.Error("SetDiverging(true) left the scale as it was")
 	}
-	v.SetDiverging(false)
-	if v.Scale().Diverging {
+	v.Appearance().SetDiverging(false)
+	if v.Appearance().Scale().Diverging {
 		t.Error("SetDiverging(false) left diverging colours on")
 	}
 	ref := &Doc{Exp: handMade(), Name: "ref"}
-	v.SetExternalDoc(ref)
-	if v.External() != ref.Exp {
-		t.Error("SetExternalDoc did not set the reference")
+	v.Values().SetExternal(ref.Experiment())
+	if v.Values().External() != ref.Exp {
+		t.Error("SetExternal(ref.Experiment()) did not set the reference")
 	}
-	v.SetExternalDoc(nil)
-	if v.External() != nil {
-		t.Error("SetExternalDoc(nil) kept a reference")
+	var none *Doc
+	v.Values().SetExternal(none.Experiment())
+	if v.Values().External() != nil {
+		t.Error("SetExternal of no document kept a reference")
 	}
-	v.SetDecimals(4)
-	v.SetNumberStyle(1)
+	v.Appearance().SetDecimals(4)
+	v.Appearance().SetNumberStyle(1)
 	want := numfmt.Engineer()
 	want.Decimals = 4
-	if got := v.NumberFormat(); got != want {
+	if got := v.Appearance().NumberFormat(); got != want {
 		t.Errorf("number format %+v, want engineering with 4 decimals", got)
 	}
-	v.SetNumberStyle(len(numfmt.Styles))
-	if got := v.NumberFormat(); got != want {
+	v.Appearance().SetNumberStyle(len(numfmt.Styles))
+	if got := v.Appearance().NumberFormat(); got != want {
 		t.Errorf("a style out of range changed the format to %+v", got)
 	}
 }
@@ -265,7 +266,7 @@ func TestReadRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := NewView(e)
-	refs := v.Prefetch()
+	refs := v.Values().Prefetch()
 	if len(refs) == 0 {
 		t.Fatal("nothing to read ahead in a new view of a file")
 	}
@@ -275,18 +276,18 @@ func TestReadRows(t *testing.T) {
 			t.Errorf("metric %d not loaded", r.Metric)
 		}
 	}
-	if refs := v.Prefetch(); len(refs) != 0 {
+	if refs := v.Values().Prefetch(); len(refs) != 0 {
 		t.Errorf("still to read ahead: %v", refs)
 	}
 }
 
 func TestPaneTitlesAndModeNames(t *testing.T) {
 	v := NewView(handMade())
-	if got := v.Title(CallPane); got != "Call tree" {
+	if got := PaneTitle(CallPane, v.Flat()); got != "Call tree" {
 		t.Errorf("call pane title %q", got)
 	}
 	v.SetFlat(true)
-	if got, sys := v.Title(CallPane), v.Title(SystemPane); got != "Flat profile" || sys != "System tree" {
+	if got, sys := PaneTitle(CallPane, v.Flat()), PaneTitle(SystemPane, v.Flat()); got != "Flat profile" || sys != "System tree" {
 		t.Errorf("titles in the flat profile %q, %q", got, sys)
 	}
 	names := ModeNames(SystemPane)

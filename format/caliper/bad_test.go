@@ -26,6 +26,9 @@ func TestBadInput(t *testing.T) {
 		{"metadata mismatch", `{"data": [], "columns": ["path", "count"], "column_metadata": [{"is_value": false}], "nodes": []}`, "2 columns but 1 column_metadata entries"},
 		{"no path column", `{"data": [[1]], "columns": ["count"], "column_metadata": [{"is_value": true}], "nodes": []}`, "no call-tree column"},
 		{"wrong type", `{"data": "x", ` + goodTables + `}`, `table "data"`},
+		{"no value column", `{"data": [[0]], "columns": ["path"], "column_metadata": [{"is_value": false}], "nodes": [{"column": "path", "label": "main"}]}`, "no value column to import among the 1 columns"},
+		{"long column name", `{"data": [[1]], "columns": ["` + strings.Repeat("c", 1<<20) + `"], "column_metadata": [{"is_value": true}], "nodes": []}`, "no call-tree column"},
+		{"long label", `{"data": [], "columns": ["path"], "column_metadata": [{"is_value": false}], "nodes": [{"column": "path", "label": "` + strings.Repeat("l", 1<<20) + `", "parent": 5}]}`, "parent 5 is not an earlier node"},
 	}
 	dir := t.TempDir()
 	for _, tt := range tests {
@@ -39,7 +42,10 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
 			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %q, want one naming %s and saying %q", err, path, tt.want)
+				t.Errorf("error %s, want one naming %s and saying %q", importer.Quote(err.Error()), path, tt.want)
+			}
+			if n := len(err.Error()); n > 400 {
+				t.Errorf("error of %d bytes: quotes from the file must be bounded", n)
 			}
 		})
 	}
@@ -112,7 +118,7 @@ func TestCaliBadInput(t *testing.T) {
 			}
 			msg := err.Error()
 			if !strings.Contains(msg, path) || !strings.Contains(msg, tt.want) {
-				t.Errorf("error %q, want one naming %s and saying %q", quote(msg), path, tt.want)
+				t.Errorf("error %q, want one naming %s and saying %q", importer.Quote(msg), path, tt.want)
 			}
 			if len(msg) > 400 {
 				t.Errorf("error of %d bytes: quotes from the file must be bounded", len(msg))

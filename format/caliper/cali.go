@@ -3,6 +3,7 @@ package caliper
 import (
 	"bufio"
 	"bytes"
+	"cubeview/format/importer"
 	"errors"
 	"fmt"
 	"io"
@@ -273,7 +274,7 @@ func (s *calScanner) readLine() ([]byte, error) {
 				return nil, io.EOF
 			}
 			s.line++
-			return nil, s.errorf("the file ends inside a record (no line break after %q): it is truncated", quote(string(line)))
+			return nil, s.errorf("the file ends inside a record (no line break after %s): it is truncated", importer.Quote(string(line)))
 		}
 		s.line++
 		line = line[:len(line)-1]
@@ -301,7 +302,7 @@ func (s *calScanner) next() (*calRecord, error) {
 		}
 		rest, ok := bytes.CutPrefix(line, []byte("__rec="))
 		if !ok {
-			return nil, s.errorf("not a Caliper record: %q (a record starts with __rec=)", quote(string(line)))
+			return nil, s.errorf("not a Caliper record: %s (a record starts with __rec=)", importer.Quote(string(line)))
 		}
 		kind, rest, _ := bytes.Cut(rest, []byte(","))
 		switch string(kind) {
@@ -319,7 +320,7 @@ func (s *calScanner) next() (*calRecord, error) {
 			}
 			return &s.rec, nil
 		default:
-			return nil, s.errorf("unknown record kind %q", quote(string(kind)))
+			return nil, s.errorf("unknown record kind %s", importer.Quote(string(kind)))
 		}
 	}
 }
@@ -336,7 +337,7 @@ func (s *calScanner) fields(text []byte, fn func(key, vals []byte) error) error 
 		}
 		key, vals, ok := bytes.Cut(field, []byte("="))
 		if !ok {
-			return s.errorf("field %q has no value", quote(string(field)))
+			return s.errorf("field %s has no value", importer.Quote(string(field)))
 		}
 		if err := fn(key, vals); err != nil {
 			return err
@@ -406,7 +407,7 @@ func (s *calScanner) ids(key string, vals []byte, out []uint64) ([]uint64, error
 		}
 		id, err := strconv.ParseUint(transient(v), 10, 64)
 		if err != nil {
-			return nil, s.errorf("%s: bad node id %q", key, quote(string(v)))
+			return nil, s.errorf("%s: bad node id %s", key, importer.Quote(string(v)))
 		}
 		out = append(out, id)
 		if i < 0 {
@@ -509,18 +510,4 @@ func transient(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
-}
-
-// quote cuts a text from the file that goes into a message to a bounded
-// length.
-func quote(s string) string {
-	const max = 60
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && s[cut]&0xc0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -1,13 +1,17 @@
 package caliper
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"cubeview/internal/testkit"
+	"cubeview/model"
 )
 
 // caliQuery returns Caliper's cali-query (CALI_QUERY, else on PATH), or
@@ -115,4 +119,88 @@ func splitRecords(out []byte) (pyFile, error) {
 		py.Records = append(py.Records, rec)
 	}
 	return py, nil
+}
+
+// TestCaliQueryJSONReader reads each .cali file of the corpora twice: with
+// the .cali reader, and as cali-query's json-split output with the JSON
+// reader. Both must give every metric the JSON shows the same values at
+// every call path and location (json-split leaves out the attributes
+// Caliper marks hidden, such as a mean's sum and count).
+func TestCaliQueryJSONReader(t *testing.T) {
+	cq := caliQuery(t)
+	var files, values int
+	for _, repo := range caliCorpora {
+		t.Run(strings.ReplaceAll(repo, "/", "_"), func(t *testing.T) {
+			paths, local := testkit.MirrorFiles(t, repo, func(p string) bool { return strings.HasSuffix(p, ".cali") })
+			for _, f := range paths {
+				out, err := exec.Command(cq, "-q", "format json-split", local[f]).Output()
+				if err != nil || len(out) == 0 {
+					continue // Caliper 2 refuses Caliper 1.5 files
+				}
+				if bytes.Contains(out, []byte(`"cupti.activity.kind"`)) {
+					continue // the JSON reader does not place GPU activities under their call path
+				}
+				j, err := Parse(bytes.NewReader(out), f+" (json-split)")
+				if err != nil {
+					t.Errorf("%v", err)
+					continue
+				}
+				c, err := openCali(local[f])
+				if err != nil {
+					t.Errorf("%v", err)
+					continue
+				}
+				n, err := sameValues(t, j, c)
+				if err != nil {
+					t.Errorf("%s: %v", f, err)
+				}
+				files++
+				values += n
+			}
+		})
+	}
+	t.Logf("%d files: %d values of the JSON reader equal to the .cali reader's", files, values)
+}
+
+// sameValues compares every metric of j with the metric of the same name
+// in c, per call path (by names) and location (by position).
+func sameValues(t *testing.T, j, c *model.Experiment) (int, error) {
+	t.Helper()
+	if j.NumLocations() != c.NumLocations() {
+		return 0, fmt.Errorf("%d locations from the JSON, %d from the .cali", j.NumLocations(), c.NumLocations())
+	}
+	cpaths := cnodeByPath(c)
+	n := 0
+	for m := range j.Metrics {
+		cm := c.MetricByName(j.Metrics[m].UniqName)
+		if cm < 0 {
+			return n, fmt.Errorf("metric %s of the JSON is not in the .cali experiment", j.Metrics[m].UniqName)
+		}
+		jb, err := j.Block(m)
+		if err != nil {
+			return n, err
+		}
+		cb, err := c.Block(cm)
+		if err != nil {
+			return n, err
+		}
+		for jc := range j.Cnodes {
+			p := cnodePath(j, jc)
+			if strings.HasPrefix(p, "<no ") {
+				p = "<outside annotated regions>"
+			}
+			cc, ok := cpaths[p]
+			if !ok {
+				return n, fmt.Errorf("call path %q of the JSON is not in the .cali experiment", p)
+			}
+			for l := 0; l < j.NumLocations(); l++ {
+				a, b := jb.Value(jc, l), cb.Value(cc, l)
+				if math.Abs(a-b) > 1e-9*math.Max(math.Abs(a), math.Abs(b)) && math.Abs(a-b) > 1e-12 {
+					return n, fmt.Errorf("%s at %s, location %d: JSON %v, .cali %v", j.Metrics[m].UniqName, p, l, a, b)
+				}
+				n++
+			}
+		}
+	}
+	return n, nil
 }

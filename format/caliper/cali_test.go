@@ -219,3 +219,71 @@ func TestCaliHatchetNodeOrder(t *testing.T) {
 		})
 	}
 }
+
+// hatchetJSONOrder is what Hatchet's test_graphframe_lulesh_from_json_node_order
+// expects of the json-split output of its node-order LULESH profile: each
+// call path's own "time" in order.
+var hatchetJSONOrder = []float64{
+	0.018887, 0.000154, 0.000100, 0.000159, 0.038220, 0.005107, 0.004684, 0.161500, 0.163350, 0.239820,
+	0.003603, 0.007004, 0.168298, 0.097482, 0.038570, 0.006099, 0.102499, 0.190896, 0.010730,
+}
+
+// TestHatchetJSONNodeOrder reads Hatchet's json-split files of that
+// profile with the JSON reader: "Node order" is no metric, "time" is in
+// seconds and each call path's own time equals Hatchet's expectation.
+func TestHatchetJSONNodeOrder(t *testing.T) {
+	files, local := testkit.MirrorFiles(t, "LLNL/hatchet", func(p string) bool {
+		return strings.HasPrefix(p, "hatchet/tests/data/caliper-ordered") && strings.HasSuffix(p, ".json")
+	})
+	if len(files) != 2 {
+		t.Fatalf("%d ordered json-split files in the Hatchet snapshot, want 2", len(files))
+	}
+	for _, f := range files {
+		e, err := Read(local[f], importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.MetricByName("Node order") >= 0 {
+			t.Errorf("%s: Node order imported as a metric", f)
+		}
+		m := e.MetricByName("time")
+		if m < 0 || e.Metrics[m].Unit != "sec" {
+			t.Fatalf("%s: no time metric in seconds", f)
+		}
+		blk, err := e.Block(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float64
+		for c := range e.Cnodes {
+			if !strings.HasPrefix(e.Regions[e.Cnodes[c].Region].Name, "<") {
+				got = append(got, blk.Value(c, 0))
+			}
+		}
+		if len(got) != len(hatchetJSONOrder) {
+			t.Fatalf("%s: %d call paths, Hatchet has %d", f, len(got), len(hatchetJSONOrder))
+		}
+		for i, w := range hatchetJSONOrder {
+			if math.Abs(got[i]-w) > 1e-12 {
+				t.Errorf("%s: call path %d: own time %v, Hatchet %v", f, i, got[i], w)
+			}
+		}
+	}
+}
+
+// TestCaliIdentities tags the summed time of a .cali profile as wall-clock
+// time, and leaves its minimum and a mean's parts alone.
+func TestCaliIdentities(t *testing.T) {
+	e, err := openCali(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"sum#sum#time.duration": model.IdentityTime, "min#inclusive#sum#time.duration": "",
+		"avg.sum#sum#time.duration": "", "count": model.IdentityVisits,
+	} {
+		if m := e.MetricByName(name); m < 0 || e.Metrics[m].Identity != want {
+			t.Errorf("%s: identity %q, want %q", name, e.Metrics[max(m, 0)].Identity, want)
+		}
+	}
+}

@@ -58,7 +58,6 @@ func ParseCali(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	build.Identify(e, "Caliper", identities(e))
 	return e, nil
 }
 
@@ -350,6 +349,59 @@ func isOneOf(s string, list []string) bool {
 	return false
 }
 
+// attrKind says whether and how a value attribute (a .cali attribute or
+// a json-split column) of the given name becomes a metric.
+type attrKind struct {
+	metric    bool
+	agg       model.Aggregation
+	inclusive bool // sums whose values include the call path's callees
+	count     bool // a count of records or values
+	mean      bool // a mean, left out: its sum and count carry it
+}
+
+// classify says what the attribute name's aggregation operators make of
+// its values. measured says whether an attribute without operators holds
+// a measurement (Caliper marks those aggregatable; json-split does not
+// say).
+func classify(name string, measured bool) attrKind {
+	ops, base := splitOps(name)
+	op := opNone
+	if len(ops) > 0 {
+		op = caliOps[ops[0]]
+	}
+	k := attrKind{}
+	switch {
+	case base == "aggregate.slot", bookkeeping[base], name == "Node order":
+		return k
+	case op == opMean:
+		k.mean = true
+		return k
+	case op == opRatio, op == opCounter, op == opNone && !measured:
+		return k
+	}
+	k.metric = true
+	switch op {
+	case opMin:
+		k.agg = model.Min
+	case opMax:
+		k.agg = model.Max
+	}
+	k.count = len(ops) > 0 && countOps[ops[0]]
+	incl := base == "time.inclusive.duration" || base == "time.inclusive.duration.ns"
+	for _, o := range ops {
+		incl = incl || inclusiveOps[o]
+	}
+	k.inclusive = incl && k.agg == model.Sum && !k.count
+	return k
+}
+
+// bookkeeping are numeric attributes that say where or when a record
+// was taken, not what it measured.
+var bookkeeping = map[string]bool{
+	"time.timestamp": true, "time.offset": true, "time.offset.ns": true, "timeseries.snapshot": true,
+	"timeseries.starttime": true, "loop.start_iteration": true, "block": true,
+}
+
 // metricOfAttr returns the metric index of a value attribute, -1 if its
 // values are not a measurement.
 func (p *caliProfile) metricOfAttr(a *calAttr) int32 {
@@ -358,39 +410,19 @@ func (p *caliProfile) metricOfAttr(a *calAttr) int32 {
 	}
 	m := int32(-1)
 	ops, base := splitOps(a.name)
-	op := opNone
-	if len(ops) > 0 {
-		op = caliOps[ops[0]]
-	}
-	incl := false
-	for _, o := range ops {
-		incl = incl || inclusiveOps[o]
-	}
-	if base == "time.inclusive.duration" || base == "time.inclusive.duration.ns" {
-		incl = true
-	}
+	k := classify(a.name, measurements[base] || a.prop&propAggregatable != 0)
 	switch {
 	case !a.numeric() || base == "aggregate.slot":
 	case a.hidden() && !(len(ops) > 0 && (ops[0] == "avg.sum" || ops[0] == "avg.count")):
 		// Caliper's own intermediate values, such as the unscaled sums
 		// behind scale#; the means' sums and counts are kept.
-	case op == opMean:
+	case k.mean:
 		p.means = append(p.means, a.name)
-	case op == opRatio, op == opCounter:
-		p.summedOver[a.name] = true
-	case op == opNone && !(measurements[base] || a.prop&propAggregatable != 0):
+	case !k.metric:
 		p.summedOver[a.name] = true
 	default:
-		agg := model.Sum
-		switch op {
-		case opMin:
-			agg = model.Min
-		case opMax:
-			agg = model.Max
-		}
-		count := len(ops) > 0 && countOps[ops[0]]
 		m = int32(len(p.metrics))
-		p.metrics = append(p.metrics, caliMetric{attr: a, agg: agg, inclusive: incl && agg == model.Sum && !count, count: count})
+		p.metrics = append(p.metrics, caliMetric{attr: a, agg: k.agg, inclusive: k.inclusive, count: k.count})
 	}
 	a.metric, a.classified = m, true
 	return m
@@ -480,7 +512,7 @@ func (p *caliProfile) record(rec *calRecord) error {
 		}
 		v, err := parseValue(a.typ, data)
 		if err != nil {
-			return fmt.Errorf("attribute %q: %v", quote(a.name), err)
+			return fmt.Errorf("attribute %s: %v", importer.Quote(a.name), err)
 		}
 		metrics = append(metrics, m)
 		values = append(values, v)
@@ -582,10 +614,10 @@ func parseValue(typ string, data []byte) (float64, error) {
 		v, err = strconv.ParseFloat(s, 64)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("value %q is not a number", quote(string(data)))
+		return 0, fmt.Errorf("value %s is not a number", importer.Quote(string(data)))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("value %q", quote(string(data)))
+		return 0, fmt.Errorf("value %s", importer.Quote(string(data)))
 	}
 	return v, nil
 }
@@ -596,11 +628,18 @@ func (p *caliProfile) metricName(m *caliMetric) string {
 	if !m.inclusive {
 		return m.attr.name
 	}
-	name := strings.Replace(m.attr.name, "inclusive#", "", 1)
-	if name == m.attr.name {
-		name = strings.Replace(name, "time.inclusive.", "time.", 1)
+	return ownName(m.attr.name)
+}
+
+// ownName is the name of an inclusive attribute's values once they are
+// own values: "sum#inclusive#sum#time.duration" → "sum#sum#time.duration",
+// "time.inclusive.duration" → "time.duration".
+func ownName(name string) string {
+	own := strings.Replace(name, "inclusive#", "", 1)
+	if own == name {
+		own = strings.Replace(own, "time.inclusive.", "time.", 1)
 	}
-	return name
+	return own
 }
 
 // metricUnit returns the unit and the factor to it of a metric's values.
@@ -631,6 +670,8 @@ func metricUnit(a *calAttr, ops []string, base string) (unit string, factor floa
 			return "sec", 1
 		}
 		return "occ", 1
+	case base == "time" || base == "time (inc)": // Caliper's aliases of sum#time.duration
+		return "sec", 1
 	case strings.HasSuffix(base, ".ns") && (strings.Contains(base, "time") || strings.Contains(base, "duration")):
 		return "sec", 1e-9
 	case strings.HasPrefix(base, "time.") && strings.Contains(base, "duration"):
@@ -893,7 +934,13 @@ func (p *caliProfile) experiment() (*model.Experiment, error) {
 			}
 		}
 	}
-	return b.Finish(vals), nil
+	e := b.Finish(vals)
+	sampled := false
+	for _, a := range p.db.attrs {
+		sampled = sampled || strings.Contains(a.name, "cali.sampler")
+	}
+	build.Identify(e, "Caliper", identities(metricNamesOf(e), sampled))
+	return e, nil
 }
 
 // meanAlias names the sum and count of a mean after the mean's alias:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +66,7 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	s, err := decode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -73,7 +75,8 @@ func Parse(r io.Reader, name string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	build.Identify(e, "Caliper", identities(e))
+	sampled := slices.ContainsFunc(s.Columns, func(c string) bool { return strings.Contains(c, "cali.sampler") })
+	build.Identify(e, "Caliper", identities(metricNamesOf(e), sampled))
 	return e, nil
 }
 
@@ -118,13 +121,13 @@ func decode(raw []byte) (*splitJSON, error) {
 			return nil, fmt.Errorf("columns[%d] has no name", i)
 		}
 		if names[c] {
-			return nil, fmt.Errorf("column %q occurs twice", c)
+			return nil, fmt.Errorf("column %s occurs twice", importer.Quote(c))
 		}
 		names[c] = true
 	}
 	for i, n := range s.Nodes {
 		if n.Parent != nil && (*n.Parent < 0 || *n.Parent >= i) {
-			return nil, fmt.Errorf("nodes[%d] (%q): parent %d is not an earlier node", i, labelText(n.Label), *n.Parent)
+			return nil, fmt.Errorf("nodes[%d] (%s): parent %d is not an earlier node", i, importer.Quote(labelText(n.Label)), *n.Parent)
 		}
 	}
 	for i, row := range s.Data {
@@ -136,10 +139,10 @@ func decode(raw []byte) (*splitJSON, error) {
 				continue
 			}
 			if math.IsNaN(*v) || math.IsInf(*v, 0) {
-				return nil, fmt.Errorf("data[%d] column %q: value %v", i, s.Columns[c], *v)
+				return nil, fmt.Errorf("data[%d] column %s: value %v", i, importer.Quote(s.Columns[c]), *v)
 			}
 			if !s.Metadata[c].IsValue && (*v < 0 || *v >= float64(len(s.Nodes)) || *v != math.Trunc(*v)) {
-				return nil, fmt.Errorf("data[%d] column %q: node index %v out of range (%d nodes)", i, s.Columns[c], *v, len(s.Nodes))
+				return nil, fmt.Errorf("data[%d] column %s: node index %v out of range (%d nodes)", i, importer.Quote(s.Columns[c]), *v, len(s.Nodes))
 			}
 		}
 	}
@@ -197,10 +200,10 @@ func indexOf(list []string, want ...string) int {
 func convert(s *splitJSON) (*model.Experiment, error) {
 	pathCol := indexOf(s.Columns, pathColumns...)
 	if pathCol < 0 {
-		return nil, fmt.Errorf("no call-tree column (%s) among the columns %v", strings.Join(pathColumns, " or "), s.Columns)
+		return nil, fmt.Errorf("no call-tree column (%s) among the %d columns %s", strings.Join(pathColumns, " or "), len(s.Columns), importer.Quote(strings.Join(s.Columns, ", ")))
 	}
 	if s.Metadata[pathCol].IsValue {
-		return nil, fmt.Errorf("column %q holds values, not nodes", s.Columns[pathCol])
+		return nil, fmt.Errorf("column %s holds values, not nodes", importer.Quote(s.Columns[pathCol]))
 	}
 	pathName := s.Columns[pathCol]
 	rankCol, threadCol := indexOf(s.Columns, rankColumns...), indexOf(s.Columns, threadColumns...)
@@ -212,39 +215,72 @@ func convert(s *splitJSON) (*model.Experiment, error) {
 	for _, g := range s.Globals {
 		b.Attr("Caliper "+g.Key, g.Value)
 	}
+	// a spot profile's time series records are not the region profile
+	if ch := indexOf(s.Columns, "spot.channel"); ch >= 0 && !s.Metadata[ch].IsValue {
+		kept := s.Data[:0:0]
+		other := map[string]int{}
+		for _, row := range s.Data {
+			if v := row[ch]; v != nil {
+				if label := labelText(s.Nodes[int(*v)].Label); label != "regionprofile" {
+					other[label]++
+					continue
+				}
+			}
+			kept = append(kept, row)
+		}
+		if len(other) > 0 {
+			var parts []string
+			for label, n := range other {
+				parts = append(parts, fmt.Sprintf("%d of spot.channel %s", n, label))
+			}
+			sort.Strings(parts)
+			b.Attr("Caliper records not imported (other than the region profile)", strings.Join(parts, ", "))
+			s.Data = kept
+		}
+	}
 
-	// metrics: value columns other than rank and thread
+	// metrics: value columns other than rank and thread, classified as
+	// the .cali reader classifies attributes
 	var metrics []metricColumn
 	var skipped []string
+	own := map[string]bool{}
+	for c, name := range s.Columns {
+		if s.Metadata[c].IsValue && c != rankCol && c != threadCol && !classify(name, true).inclusive {
+			own[name] = true
+		}
+	}
 	for c, name := range s.Columns {
 		if !s.Metadata[c].IsValue || c == rankCol || c == threadCol {
 			continue
 		}
-		base, isIncl := strings.CutPrefix(name, "inclusive#")
-		if base == "" {
-			base, isIncl = name, false
-		}
-		if isIncl && indexOf(s.Columns, base) >= 0 {
-			continue // the exclusive variant is there: the inclusive adds nothing
-		}
-		if strings.HasPrefix(name, "avg#") {
+		k := classify(name, true)
+		switch {
+		case k.mean:
 			skipped = append(skipped, name)
 			continue // a mean cannot be summed; its sum and count columns carry it
+		case !k.metric:
+			continue
 		}
-		unit, dtype, factor, note := columnUnit(name, s, c)
+		uniq := name
+		if k.inclusive {
+			uniq = ownName(name)
+			if own[uniq] {
+				continue // the exclusive variant is there: the inclusive adds nothing
+			}
+		}
+		unit, dtype, factor, note := columnUnit(name, k, s, c)
 		descr := "Caliper column " + name + note
-		if isIncl {
+		if k.inclusive {
 			descr += "; own values from the inclusive values"
 		}
-		uniq := base
 		b.Metric(uniq, uniq, unit, dtype, descr)
-		metrics = append(metrics, metricColumn{col: c, inclusive: isIncl, factor: factor, agg: dtype.Aggregation()})
+		metrics = append(metrics, metricColumn{col: c, inclusive: k.inclusive, factor: factor, agg: dtype.Aggregation()})
 	}
 	if len(skipped) > 0 {
 		b.Attr("Caliper columns not imported (means)", strings.Join(skipped, ", "))
 	}
 	if len(metrics) == 0 {
-		return nil, fmt.Errorf("no value column to import among %v", s.Columns)
+		return nil, fmt.Errorf("no value column to import among the %d columns %s", len(s.Columns), importer.Quote(strings.Join(s.Columns, ", ")))
 	}
 
 	// regions: named by the node label, in the source file the samples of
@@ -391,7 +427,7 @@ func convert(s *splitJSON) (*model.Experiment, error) {
 		if p := row[pathCol]; p != nil {
 			c = cnodeOf[int(*p)]
 			if c < 0 {
-				return nil, fmt.Errorf("a row's %q entry names node %v of column %q", pathName, *p, s.Nodes[int(*p)].Column)
+				return nil, fmt.Errorf("a row's %q entry names node %v of column %s", pathName, *p, importer.Quote(s.Nodes[int(*p)].Column))
 			}
 		} else {
 			if noPath < 0 {
@@ -478,49 +514,46 @@ func splitSourceLoc(s string) (string, int) {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// columnUnit says what a value column measures. Caliper's time.duration
-// is in microseconds when its values are integral (Caliper 1.x) and in
-// seconds otherwise; ".ns" columns are nanoseconds.
-func columnUnit(name string, s *splitJSON, c int) (unit string, dtype model.DataType, factor float64, note string) {
-	dtype = model.Double
+// columnUnit says what a value column measures, as metricUnit does for
+// a .cali attribute; json-split does not give a column's type, so
+// integral values stand for Caliper's integer types (Caliper 1.x counts
+// microseconds).
+func columnUnit(name string, k attrKind, s *splitJSON, c int) (unit string, dtype model.DataType, factor float64, note string) {
+	integral := true
+	for _, row := range s.Data {
+		if v := row[c]; v != nil && (*v != math.Trunc(*v) || *v < 0) {
+			integral = false
+			break
+		}
+	}
+	a := &calAttr{name: name, typ: "double"}
+	if integral {
+		a.typ = "uint"
+	}
+	ops, base := splitOps(name)
+	unit, factor = metricUnit(a, ops, base)
+	if k.count {
+		unit, factor = "occ", 1
+	}
 	switch {
-	case strings.HasPrefix(name, "min#"):
+	case k.agg == model.Min:
 		dtype = model.MinDouble
-	case strings.HasPrefix(name, "max#"):
+	case k.agg == model.Max:
 		dtype = model.MaxDouble
-	}
-	base := name
-	if i := strings.LastIndexByte(base, '#'); i >= 0 {
-		base = base[i+1:]
-	}
-	switch {
-	case strings.HasSuffix(base, ".ns") && strings.Contains(base, "time"):
-		return "sec", dtype, 1e-9, ", nanoseconds converted to seconds"
-	case strings.HasPrefix(base, "time.") && strings.Contains(base, "duration"):
-		integral := true
-		for _, row := range s.Data {
-			if v := row[c]; v != nil && *v != math.Trunc(*v) {
-				integral = false
-				break
-			}
-		}
-		if integral {
-			return "sec", dtype, 1e-6, ", microseconds converted to seconds"
-		}
-		return "sec", dtype, 1, ""
-	case strings.Contains(base, "bytes"):
-		return "bytes", dtype, 1, ""
-	}
-	if dtype == model.Double {
+	case integral && factor == 1 && unit != "sec":
 		dtype = model.Uint64
-		for _, row := range s.Data {
-			if v := row[c]; v != nil && (*v != math.Trunc(*v) || *v < 0) {
-				dtype = model.Double
-				break
-			}
-		}
+	default:
+		dtype = model.Double
 	}
-	return "occ", dtype, 1, ""
+	switch factor {
+	case 1e-6:
+		note = ", microseconds converted to seconds"
+	case 1e-9:
+		note = ", nanoseconds converted to seconds"
+	case 1e-3:
+		note = ", milliseconds converted to seconds"
+	}
+	return unit, dtype, factor, note
 }
 
 // Detect recognises Caliper's json-split layout: a JSON object whose

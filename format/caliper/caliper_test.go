@@ -157,3 +157,51 @@ func TestHandmade(t *testing.T) {
 		t.Errorf("version attribute %q", v)
 	}
 }
+
+// TestSpotSplit reads the json-split output of a region profile as spot
+// and RAJAPerf write them (testdata/spot-split.json, written for the test
+// after cali-query's output of Thicket's RAJAPerf files): inclusive sums
+// behind an aggregation operator become own values, "any" values keep a
+// maximum, Caliper's node order is no metric and a mean is left out.
+func TestSpotSplit(t *testing.T) {
+	e, err := Read(filepath.Join("testdata", "spot-split.json"), importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	total := e.MetricByName("sum#sum#time.duration")
+	if total < 0 {
+		t.Fatalf("no own-value metric sum#sum#time.duration among %d metrics", len(e.Metrics))
+	}
+	blk, err := e.Block(total)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, want := range []float64{4.125, 3.0625, 3.0625} { // 10.25−6.125, 6.125−3.0625, 3.0625
+		if got := blk.Value(c, 0); got != want {
+			t.Errorf("own time of cnode %d: %v, want %v", c, got, want)
+		}
+	}
+	if m := e.MetricByName("any#any#max#BlockSize"); m < 0 || e.Metrics[m].Aggregation != model.Max {
+		t.Errorf("any#any#max#BlockSize: want a max metric")
+	}
+	for _, name := range []string{"min#min#aggregate.slot", "avg#inclusive#sum#time.duration", "sum#inclusive#sum#time.duration"} {
+		if e.MetricByName(name) >= 0 {
+			t.Errorf("metric %s imported", name)
+		}
+	}
+}
+
+// TestSplitBOM reads json-split output that starts with a UTF-8
+// byte-order mark.
+func TestSplitBOM(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "spot-split.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(strings.NewReader("\xef\xbb\xbf"+string(raw)), "bom.json"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -6,28 +6,55 @@ import (
 	"cubeview/model"
 )
 
-// identities returns the canonical identities of a Caliper profile's
-// metrics (by unique name): a summed time.duration (also summed across
-// processes, sum#sum#…, or in nanoseconds) is wall-clock time, a summed
-// PAPI counter ("sum#papi.PAPI_TOT_CYC") its preset, and region.count
-// counts region entries, visits. Caliper's count counts records
-// (snapshots at region begin and end, or samples), not visits.
-func identities(e *model.Experiment) map[string]string {
+// identities returns the canonical identities of a Caliper experiment's
+// metrics, by unique name: a summed time.duration (time.duration.ns, or
+// Caliper's alias "time") is wall-clock time, a summed PAPI counter
+// ("sum#papi.PAPI_TOT_CYC") its preset, and counted region visits
+// (region.count) are visits — or, in a profile of annotated regions
+// without them, the record count; in a sampling profile (sampled) the
+// count counts samples and means no visits. Only sums are tagged: a
+// minimum, maximum or a mean's parts are not the metric itself.
+func identities(names []string, sampled bool) map[string]string {
+	sums := func(name string) (string, bool) {
+		ops, base := splitOps(name)
+		for _, op := range ops {
+			if op != "sum" && op != "inclusive" {
+				return base, false
+			}
+		}
+		return base, true
+	}
+	regionCount := false
+	for _, n := range names {
+		if base, ok := sums(n); ok && base == "region.count" {
+			regionCount = true
+		}
+	}
 	ids := map[string]string{}
-	for _, m := range e.Metrics {
-		name := m.UniqName
-		base := name
-		for strings.HasPrefix(base, "sum#") {
-			base = base[len("sum#"):]
+	for _, n := range names {
+		base, ok := sums(n)
+		if !ok {
+			continue
 		}
 		switch {
-		case (base == "time.duration" || base == "time.duration.ns" || base == "time") && m.Unit == "sec":
-			ids[name] = model.IdentityTime
+		case base == "time.duration" || base == "time.duration.ns" || base == "time":
+			ids[n] = model.IdentityTime
 		case model.IsPAPIPreset(strings.TrimPrefix(base, "papi.")):
-			ids[name] = strings.TrimPrefix(base, "papi.")
+			ids[n] = strings.TrimPrefix(base, "papi.")
 		case base == "region.count":
-			ids[name] = model.IdentityVisits
+			ids[n] = model.IdentityVisits
+		case base == "count" && !sampled && !regionCount:
+			ids[n] = model.IdentityVisits
 		}
 	}
 	return ids
+}
+
+// metricNamesOf returns the unique names of e's metrics.
+func metricNamesOf(e *model.Experiment) []string {
+	out := make([]string, len(e.Metrics))
+	for i := range e.Metrics {
+		out[i] = e.Metrics[i].UniqName
+	}
+	return out
 }

@@ -68,6 +68,13 @@ func TestBadXMLDatabase(t *testing.T) {
 		{"negative size", rank0, func(b []byte) []byte { binary.BigEndian.PutUint32(b[24:], 0xffffffff); return b }, "negative size"},
 		{"ids out of range", rank0, func(b []byte) []byte { binary.BigEndian.PutUint32(b[24:], 10); return b }, "10 nodes, but experiment.xml has node id 60"},
 		{"header only", rank0, func(b []byte) []byte { return b[:20] }, "truncated header"},
+		{"long value", "experiment.xml", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`v="3.99824e+06"`), []byte(`v="`+strings.Repeat("9", 1<<20)+`x"`), 1)
+		}, "bad value \"999"},
+		{"long metric name", "experiment.xml", func(b []byte) []byte {
+			b = bytes.ReplaceAll(b, []byte(`CPUTIME (usec)`), []byte(strings.Repeat("M", 1<<20)))
+			return bytes.Replace(b, []byte(`t="exclusive" partner="0"`), []byte(`t="inclusive" partner="0"`), 1)
+		}, "has two inclusive variants"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +85,10 @@ func TestBadXMLDatabase(t *testing.T) {
 				t.Fatalf("no error (%d cnodes)", len(e.Cnodes))
 			}
 			if !strings.Contains(err.Error(), filepath.Join(dir, tt.file)) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %q, want one naming %s and saying %q", err, tt.file, tt.want)
+				t.Errorf("error %s, want one naming %s and saying %q", importer.Quote(err.Error()), tt.file, tt.want)
+			}
+			if n := len(err.Error()); n > 400 {
+				t.Errorf("error of %d bytes: quotes from the file must be bounded", n)
 			}
 		})
 	}
@@ -165,13 +175,22 @@ func FuzzXML(f *testing.F) {
 		db = binary.BigEndian.AppendUint64(db, 0x3ff0000000000000) // 1.0
 	}
 	f.Add([]byte(small), db)
+	// databases without metric-db files: summary statistics, per-thread metrics
+	for _, name := range []string{"summary-2012", "per-thread"} {
+		if x, err := os.ReadFile(filepath.Join("testdata", name, "experiment.xml")); err == nil {
+			f.Add(x, []byte{})
+		}
+	}
 	f.Fuzz(func(t *testing.T, xmlData, metricDB []byte) {
 		x, err := parseExperimentXML(bytes.NewReader(xmlData), "experiment.xml")
 		if err != nil {
 			return
 		}
 		pf := []profileFile{{path: "1.x-000000-000-0-1-0.metric-db"}}
-		e, err := xmlExperiment(x, pf, func(p profileFile) ([]float64, error) {
+		if len(metricDB) == 0 {
+			pf = nil // experiment.xml alone
+		}
+		e, _, err := xmlExperiment(x, pf, func(p profileFile) ([]float64, error) {
 			rows, _, err := parseMetricDB(p.path, metricDB, x.numDB, x.maxID)
 			return rows, err
 		})

@@ -22,14 +22,14 @@ var Format = importer.Format{
 
 // Read reads the HPCToolkit database at path: its directory, or a file
 // in it (experiment.xml, meta.db, profile.db, cct.db).
-func Read(path string, _ importer.Options) (*model.Experiment, error) {
+func Read(path string, opts importer.Options) (*model.Experiment, error) {
 	dir := path
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	open := openXML
+	open := func(dir string) (*model.Experiment, error) { return openXML(dir, opts) }
 	switch {
 	case exists(filepath.Join(dir, "meta.db")):
 		open = openSparse

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -217,7 +218,7 @@ func parseMeta(b *blob) (*metaDB, error) {
 				if mm.name == "" {
 					b.fail(md, "metric %d has no name", i)
 				} else {
-					b.fail(md, "metric %d has the name %q of metric %d; metric names must be unique", i, mm.name, first)
+					b.fail(md, "metric %d has the name %s of metric %d; metric names must be unique", i, importer.Quote(mm.name), first)
 				}
 				break
 			}

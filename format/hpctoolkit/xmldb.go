@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -47,8 +49,12 @@ type xmlMetric struct {
 	id        int
 	name      string
 	inclusive bool // "t" is "inclusive"; otherwise exclusive
-	partner   int  // the id of the other variant, -1 if none
-	dbID      int  // column in a metric-db row
+	// raw marks a metric of measured values where they were measured
+	// ("t" is "nil", as hpcprof writes per-thread metrics "X.[0,0]"):
+	// neither inclusive nor exclusive, nothing to take away
+	raw     bool
+	partner int // the id of the other variant, -1 if none
+	dbID    int // column in a metric-db row
 }
 
 // xmlDB is what experiment.xml says.
@@ -96,7 +102,7 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 			a := attrs(t.Attr)
 			if !seenRoot {
 				if t.Name.Local != "HPCToolkitExperiment" {
-					return nil, bad("root element <%s>, not <HPCToolkitExperiment>", t.Name.Local)
+					return nil, bad("root element <%s>, not <HPCToolkitExperiment>", elementName(t.Name.Local))
 				}
 				seenRoot = true
 				continue
@@ -107,9 +113,9 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 			case "Metric", "MetricDB":
 				id, err := strconv.Atoi(a["i"])
 				if err != nil {
-					return nil, bad("<%s> with bad id %q", t.Name.Local, a["i"])
+					return nil, bad("<%s> with bad id %s", elementName(t.Name.Local), importer.Quote(a["i"]))
 				}
-				m := xmlMetric{id: id, name: a["n"], inclusive: a["t"] == "inclusive", partner: -1, dbID: -1}
+				m := xmlMetric{id: id, name: a["n"], inclusive: a["t"] == "inclusive", raw: a["t"] == "nil", partner: -1, dbID: -1}
 				if p, err := strconv.Atoi(a["partner"]); err == nil {
 					m.partner = p
 				}
@@ -118,11 +124,11 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 					break
 				}
 				if m.dbID, err = strconv.Atoi(a["db-id"]); err != nil || m.dbID < 0 || m.dbID > 1<<16 {
-					return nil, bad("<MetricDB i=%q> with bad db-id %q", a["i"], a["db-id"])
+					return nil, bad("<MetricDB i=%s> with bad db-id %s", importer.Quote(a["i"]), importer.Quote(a["db-id"]))
 				}
 				n, err := strconv.Atoi(a["db-num-metrics"])
 				if err != nil || n <= m.dbID || n > 1<<16 {
-					return nil, bad("<MetricDB i=%q> with bad db-num-metrics %q", a["i"], a["db-num-metrics"])
+					return nil, bad("<MetricDB i=%s> with bad db-num-metrics %s", importer.Quote(a["i"]), importer.Quote(a["db-num-metrics"]))
 				}
 				db.numDB = max(db.numDB, n)
 				db.dbMetrics = append(db.dbMetrics, m)
@@ -140,11 +146,11 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 				}
 				id, err := strconv.Atoi(a["n"])
 				if err != nil {
-					return nil, bad("<M> with bad metric id %q", a["n"])
+					return nil, bad("<M> with bad metric id %s", importer.Quote(a["n"]))
 				}
 				v, err := strconv.ParseFloat(a["v"], 64)
 				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, bad("<M n=%q> with bad value %q", a["n"], a["v"])
+					return nil, bad("<M n=%s> with bad value %s", importer.Quote(a["n"]), importer.Quote(a["v"]))
 				}
 				owner := -1
 				if len(stack) > 0 {
@@ -161,7 +167,7 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 				}
 				id, err := strconv.Atoi(a["i"])
 				if err != nil || id < 1 {
-					return nil, bad("<%s> with bad node id %q", t.Name.Local, a["i"])
+					return nil, bad("<%s> with bad node id %s", elementName(t.Name.Local), importer.Quote(a["i"]))
 				}
 				if ids[id] {
 					return nil, bad("node id %d occurs twice", id)
@@ -211,6 +217,15 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 		return nil, fmt.Errorf("%s: no calling context tree (<SecCallPathProfileData>)", name)
 	}
 	return db, nil
+}
+
+// elementName returns an XML element's name for a message, quoted and
+// cut only when it is longer than a message should hold.
+func elementName(n string) string {
+	if len(n) <= importer.MaxQuote {
+		return n
+	}
+	return importer.Quote(n)
 }
 
 func attrs(as []xml.Attr) map[string]string {
@@ -283,7 +298,7 @@ func parseMetricDB(path string, data []byte, wantMetrics, maxID int) (rows []flo
 }
 
 // openXML reads an XML database directory.
-func openXML(dir string) (*model.Experiment, error) {
+func openXML(dir string, opts importer.Options) (*model.Experiment, error) {
 	xmlPath := filepath.Join(dir, "experiment.xml")
 	f, err := os.Open(xmlPath)
 	if err != nil {
@@ -309,33 +324,231 @@ func openXML(dir string) (*model.Experiment, error) {
 		}
 		profiles = append(profiles, profileFile{path: path, rank: rank, thread: thread, host: m[3]})
 	}
-	e, err := xmlExperiment(db, profiles, func(p profileFile) ([]float64, error) {
+	e, totals, err := xmlExperiment(db, profiles, func(p profileFile) ([]float64, error) {
 		rows, _, err := readMetricDB(p.path, db.numDB, db.maxID)
 		return rows, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", xmlPath, err)
 	}
+	if missing := missingProfiles(db, profiles, totals); missing != "" {
+		if opts.Strict {
+			return nil, fmt.Errorf("%s: %s", dir, missing)
+		}
+		e.Warnings = append(e.Warnings, dir+": "+missing)
+	}
 	return e, nil
+}
+
+// perThreadName matches hpcprof's per-thread metrics, "CPUTIME (sec).[0,1]"
+// (rank 0, thread 1).
+var perThreadName = regexp.MustCompile(`^(.*)\.\[(\d+),(\d+)\]$`)
+
+// perThreadMetrics turns the per-thread metrics of experiment.xml
+// ("X.[rank,thread]", each thread's values in the MetricTable) into the
+// metric-db layout: one metric per base and variant, a profile per
+// thread, and rows read from experiment.xml's values. It also names the
+// summary metrics that the per-thread values make redundant.
+func perThreadMetrics(db *xmlDB) ([]xmlMetric, []profileFile, func(profileFile) ([]float64, error), []string) {
+	type variant struct {
+		base      string
+		inclusive bool
+		raw       bool
+	}
+	var metrics []xmlMetric
+	column := map[variant]int{}
+	type thread struct{ rank, thread int }
+	byThread := map[thread]map[int]int{} // thread → column → MetricTable id
+	var profiles []profileFile
+	var derived []string
+	for _, m := range db.sumMetric {
+		name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
+		match := perThreadName.FindStringSubmatch(name)
+		if match == nil {
+			continue
+		}
+		r, err1 := strconv.Atoi(match[2])
+		t, err2 := strconv.Atoi(match[3])
+		if err1 != nil || err2 != nil || r > 1<<24 || t > 1<<24 {
+			continue
+		}
+		v := variant{match[1], m.inclusive, m.raw}
+		col, ok := column[v]
+		if !ok {
+			col = len(metrics)
+			column[v] = col
+			suffix := " (E)"
+			if m.inclusive {
+				suffix = " (I)"
+			}
+			metrics = append(metrics, xmlMetric{id: col, name: v.base + suffix, inclusive: m.inclusive, raw: m.raw, partner: -1, dbID: col})
+		}
+		th := thread{r, t}
+		if byThread[th] == nil {
+			byThread[th] = map[int]int{}
+			profiles = append(profiles, profileFile{path: fmt.Sprintf("rank %d thread %d", r, t), rank: r, thread: t})
+		}
+		byThread[th][col] = m.id
+	}
+	if len(metrics) == 0 {
+		return nil, nil, nil, nil
+	}
+	for _, m := range db.sumMetric {
+		name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
+		if perThreadName.MatchString(name) {
+			continue
+		}
+		if _, stat, helper := splitStat(name); stat != "" && helper == "" && !slices.Contains(derived, name) {
+			derived = append(derived, name)
+		}
+	}
+	scopeOf := make(map[int]int, len(db.scopes))
+	for i := range db.scopes {
+		scopeOf[db.scopes[i].id] = i
+	}
+	rowsOf := func(p profileFile) ([]float64, error) {
+		ids := byThread[thread{p.rank, p.thread}]
+		rows := make([]float64, db.maxID*len(metrics))
+		for id := 1; id <= db.maxID; id++ {
+			s := -1 // node id 1 is the implicit root
+			if id > 1 {
+				var ok bool
+				if s, ok = scopeOf[id]; !ok {
+					continue
+				}
+			}
+			for col, mid := range ids {
+				rows[(id-1)*len(metrics)+col] = db.summary[[2]int{s, mid}]
+			}
+		}
+		return rows, nil
+	}
+	return metrics, profiles, rowsOf, derived
+}
+
+// metricTotal is a sum metric's value at the root over every profile the
+// database has files of.
+type metricTotal struct {
+	base  string // the HPCToolkit name without statistic and variant
+	value float64
+}
+
+// missingProfiles says what metric-db files a database lacks, judged by
+// the numbering of ranks and threads in the file names and by the totals
+// that experiment.xml states (a metric's :Sum at the root) against those
+// of the files; "" when nothing is missing.
+func missingProfiles(db *xmlDB, profiles []profileFile, totals []metricTotal) string {
+	if len(profiles) == 0 {
+		return ""
+	}
+	var parts []string
+	// ranks are numbered from 0; each rank has the CPU threads of the others
+	ranks := map[int]map[int]bool{}
+	threads := map[int]bool{}
+	maxRank := 0
+	for _, p := range profiles {
+		if ranks[p.rank] == nil {
+			ranks[p.rank] = map[int]bool{}
+		}
+		if p.thread < 500 { // not a GPU stream
+			ranks[p.rank][p.thread] = true
+			threads[p.thread] = true
+		}
+		maxRank = max(maxRank, p.rank)
+	}
+	var gaps []string
+	for r := 0; r <= maxRank && len(gaps) < 10; r++ {
+		if ranks[r] == nil {
+			gaps = append(gaps, "rank "+strconv.Itoa(r))
+		}
+	}
+	if len(gaps) > 0 {
+		parts = append(parts, "no metric-db file of "+strings.Join(gaps, ", ")+fmt.Sprintf(" (files of %d ranks, numbered up to %d)", len(ranks), maxRank))
+	}
+	var short []string
+	for r := 0; r <= maxRank && len(short) < 10; r++ {
+		if ranks[r] == nil {
+			continue
+		}
+		for t := range threads {
+			if !ranks[r][t] && len(short) < 10 {
+				short = append(short, fmt.Sprintf("rank %d thread %d", r, t))
+			}
+		}
+	}
+	sort.Strings(short)
+	if len(short) > 0 {
+		parts = append(parts, "no metric-db file of "+strings.Join(short, ", ")+" (other ranks have these threads)")
+	}
+	// totals: experiment.xml's :Sum at the root against the files'
+	for _, t := range totals {
+		stated, ok := rootSum(db, t.base)
+		if !ok || stated == 0 {
+			continue
+		}
+		if diff := stated - t.value; math.Abs(diff) > 1e-5*math.Abs(stated) {
+			parts = append(parts, fmt.Sprintf("experiment.xml states %s:Sum = %g at the root, the %d metric-db files hold %g (%.1f %%)",
+				t.base, stated, len(profiles), t.value, 100*t.value/stated))
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + ": the database is incomplete, its values are of the files present"
+}
+
+// rootSum returns experiment.xml's summary value base:Sum (inclusive) at
+// the implicit root.
+func rootSum(db *xmlDB, base string) (float64, bool) {
+	for _, m := range db.sumMetric {
+		name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
+		if b, stat, helper := splitStat(name); m.inclusive && b == base && stat == "Sum" && helper == "" {
+			v, ok := db.summary[[2]int{-1, m.id}]
+			return v, ok
+		}
+	}
+	return 0, false
 }
 
 // xmlExperiment builds the experiment from experiment.xml and the
 // metric-db files, read by rows.
-func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) ([]float64, error)) (*model.Experiment, error) {
+// It also returns, of each sum metric read from the files, its total at
+// the root over all files.
+func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) ([]float64, error)) (*model.Experiment, []metricTotal, error) {
 	b := build.New("HPCToolkit database (experiment.xml)")
 	b.Attr("Creator", "HPCToolkit")
 	b.Attr("HPCToolkit title", db.title)
 	metrics := db.dbMetrics
+	var derived []string
+	if len(profiles) == 0 {
+		if m, pf, rows, left := perThreadMetrics(db); len(m) > 0 {
+			// per-thread metrics "X.[rank,thread]" in experiment.xml
+			metrics, profiles, rowsOf, derived = m, pf, rows, left
+			db.numDB = len(m)
+		}
+	}
 	if len(profiles) == 0 || len(metrics) == 0 {
 		// summary only: the values in experiment.xml, one location
 		metrics, profiles = db.sumMetric, nil
 	}
-	pairs, err := pairMetrics(metrics)
+	pairs, leftOut, err := pairMetrics(metrics)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	leftOut = append(leftOut, derived...)
+	var totals []metricTotal
+	if profiles != nil {
+		totals = make([]metricTotal, len(pairs))
 	}
 	for _, p := range pairs {
-		b.Metric(p.uniq, p.uniq, p.unit, model.Double, p.descr)
+		m := b.Metric(p.uniq, p.uniq, p.unit, dataType(p.agg), p.descr)
+		if p.base != "" {
+			b.E.Metrics[m].Attrs = []model.Attr{{Key: "HPCToolkit metric", Value: p.base}}
+		}
+	}
+	if len(leftOut) > 0 {
+		b.Attr("HPCToolkit statistics not imported (not sums, minima or maxima; a mean is its :Sum ÷ :Mean:num-src)", strings.Join(leftOut, ", "))
 	}
 	tree := buildXMLTree(b, db)
 	var cols []int
@@ -355,7 +568,7 @@ func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) (
 		ncol := 0
 		if profiles != nil {
 			if rows, err = rowsOf(profiles[pi]); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			ncol = db.numDB
 		}
@@ -383,7 +596,16 @@ func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) (
 				incl[id] = value(p.incl, id)
 				excl[id] = value(p.excl, id)
 			}
-			own := ownValues(db, tree, incl, excl, p)
+			if totals != nil && !p.asWritten && p.incl != nil {
+				totals[m].base = p.base
+				totals[m].value += incl[1]
+			}
+			var own []float64
+			if p.asWritten {
+				own = writtenValues(db, incl, excl, p)
+			} else {
+				own = ownValues(db, tree, incl, excl, p)
+			}
 			for s := 0; s < nodes; s++ {
 				if own[s] != 0 {
 					vals.Add(tree.cnode[s], m, cols[pi], own[s]*p.factor)
@@ -394,7 +616,7 @@ func xmlExperiment(db *xmlDB, profiles []profileFile, rowsOf func(profileFile) (
 			}
 		}
 	}
-	return b.Finish(vals), nil
+	return b.Finish(vals), totals, nil
 }
 
 // xmlTree maps the XML scopes to cnodes.
@@ -517,62 +739,202 @@ func ownValues(db *xmlDB, t *xmlTree, incl, excl []float64, p metricPair) []floa
 	return own
 }
 
+// dataType is the data type of a metric of aggregation agg.
+func dataType(agg model.Aggregation) model.DataType {
+	switch agg {
+	case model.Min:
+		return model.MinDouble
+	case model.Max:
+		return model.MaxDouble
+	}
+	return model.Double
+}
+
+// writtenValues returns each scope's value of a statistic that is not a
+// sum (and at index len(scopes) the implicit root's): its exclusive value
+// as written, or its inclusive one where it has no exclusive variant.
+func writtenValues(db *xmlDB, incl, excl []float64, p metricPair) []float64 {
+	src := excl
+	if p.excl == nil {
+		src = incl
+	}
+	own := make([]float64, len(db.scopes)+1)
+	for s := range db.scopes {
+		own[s] = src[db.scopes[s].id]
+	}
+	if p.excl == nil {
+		own[len(db.scopes)] = 0 // the root's inclusive value is its callees'
+	} else {
+		own[len(db.scopes)] = excl[1]
+	}
+	return own
+}
+
 // metricPair is one experiment metric from an inclusive and an exclusive
 // HPCToolkit metric (either may be missing).
 type metricPair struct {
 	uniq, unit, descr string
 	factor            float64
 	incl, excl        *xmlMetric
+	// asWritten marks a statistic that is not a sum (a minimum, a
+	// maximum, a count of threads): its own values are its exclusive
+	// values as HPCToolkit wrote them, or its inclusive ones.
+	asWritten bool
+	agg       model.Aggregation
+	base      string // the HPCToolkit name without statistic and variant
+}
+
+// Summary statistics over threads that hpcprof adds to a metric "X" as
+// "X:Sum", "X:Mean", … and the helpers of some of them ("X:Mean:num-src").
+var (
+	summaryStats = map[string]bool{"Sum": true, "Mean": true, "StdDev": true, "CfVar": true, "CoefVar": true, "Min": true, "Max": true}
+	statHelpers  = map[string]bool{"num-src": true, "accum2": true}
+)
+
+// splitStat splits an HPCToolkit metric name (without " (I)"/" (E)") into
+// its base, its summary statistic and the statistic's helper:
+// "CPUTIME (usec):Mean:num-src" → "CPUTIME (usec)", "Mean", "num-src".
+func splitStat(name string) (base, stat, helper string) {
+	base = name
+	if i := strings.LastIndexByte(base, ':'); i > 0 && statHelpers[base[i+1:]] {
+		base, helper = base[:i], base[i+1:]
+	}
+	if i := strings.LastIndexByte(base, ':'); i > 0 && summaryStats[base[i+1:]] {
+		base, stat = base[:i], base[i+1:]
+	}
+	if stat == "" && helper != "" { // "X:num-src" alone: part of the name
+		base, helper = name, ""
+	}
+	return base, stat, helper
 }
 
 // pairMetrics joins inclusive and exclusive variants ("X (I)" and "X (E)",
-// or partners) into one metric each.
-func pairMetrics(ms []xmlMetric) ([]metricPair, error) {
-	var out []metricPair
-	byBase := map[string]int{}
+// or partners) into one metric each. A metric and its summary statistics
+// over threads (X:Sum, X:Mean, … as hpcprof writes them beside the
+// per-thread metric) become: the sum (X:Sum, or X itself where there is
+// no X:Sum), the minimum and maximum with their kinds, the mean as its
+// sum and the count of threads behind it (X:Mean:num-src); the
+// statistics that are not sums, minima or maxima are returned in
+// leftOut.
+func pairMetrics(ms []xmlMetric) (out []metricPair, leftOut []string, err error) {
+	type group struct {
+		base, stat, helper string
+		incl, excl         *xmlMetric
+	}
+	var groups []*group
+	byKey := map[[3]string]*group{}
 	for i := range ms {
 		m := &ms[i]
-		base := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
-		base = strings.TrimSuffix(strings.TrimSuffix(base, ":Sum"), ":sum")
+		name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(m.name, " (I)"), " (E)"))
+		base, stat, helper := splitStat(name)
 		if base == "" {
-			return nil, fmt.Errorf("metric %d (%q) has no name", m.id, m.name)
+			return nil, nil, fmt.Errorf("metric %d (%s) has no name", m.id, importer.Quote(m.name))
 		}
-		k, ok := byBase[base]
+		if strings.EqualFold(stat, "sum") && helper == "" {
+			stat = "Sum"
+		}
+		if m.raw && helper == "" {
+			helper = "raw"
+		}
+		k := [3]string{base, stat, helper}
+		g, ok := byKey[k]
 		if !ok {
-			out = append(out, metricPair{uniq: base, descr: fmt.Sprintf("HPCToolkit metric %s", base)})
-			k = len(out) - 1
-			byBase[base] = k
+			g = &group{base: base, stat: stat, helper: helper}
+			byKey[k] = g
+			groups = append(groups, g)
 		}
-		p := &out[k]
+		label := name
 		if m.inclusive {
-			if p.incl != nil {
-				return nil, fmt.Errorf("metric %q has two inclusive variants", base)
+			if g.incl != nil {
+				return nil, nil, fmt.Errorf("metric %s has two inclusive variants", importer.Quote(label))
 			}
-			p.incl = m
+			g.incl = m
 		} else {
-			if p.excl != nil {
-				return nil, fmt.Errorf("metric %q has two exclusive variants", base)
+			if g.excl != nil {
+				return nil, nil, fmt.Errorf("metric %s has two exclusive variants", importer.Quote(label))
 			}
-			p.excl = m
+			g.excl = m
 		}
 	}
-	bases := make([]string, len(out))
-	for i := range out {
-		bases[i] = out[i].uniq
+	seenLeft := map[string]bool{}
+	leave := func(name string) {
+		if !seenLeft[name] {
+			seenLeft[name] = true
+			leftOut = append(leftOut, name)
+		}
 	}
-	for i, n := range metricNames(bases) {
-		out[i].uniq, out[i].unit, out[i].factor = n.uniq, n.unit, n.factor
+	var bases []string
+	for _, g := range groups {
+		switch {
+		case g.stat == "" && g.helper == "":
+			if byKey[[3]string{g.base, "Sum", ""}] != nil {
+				continue // the per-thread metric's sum over threads is X:Sum
+			}
+			out = append(out, metricPair{descr: "HPCToolkit metric " + g.base, incl: g.incl, excl: g.excl, agg: model.Sum, base: g.base})
+		case g.stat == "Sum" && g.helper == "":
+			out = append(out, metricPair{descr: "HPCToolkit metric " + g.base + " (:Sum over threads)", incl: g.incl, excl: g.excl, agg: model.Sum, base: g.base})
+		case (g.stat == "Min" || g.stat == "Max") && g.helper == "":
+			agg := model.Min
+			if g.stat == "Max" {
+				agg = model.Max
+			}
+			out = append(out, metricPair{descr: "HPCToolkit summary statistic " + g.base + ":" + g.stat +
+				" over threads, per context as written (exclusive values where HPCToolkit wrote them)",
+				incl: g.incl, excl: g.excl, asWritten: true, agg: agg})
+		case g.stat == "Mean" && g.helper == "num-src":
+			out = append(out, metricPair{descr: "HPCToolkit " + g.base + ":Mean's count: the threads with a value at the context " +
+				"(exclusive), so that " + g.base + ":Mean = " + g.base + ":Sum ÷ this",
+				incl: g.incl, excl: g.excl, asWritten: true, agg: model.Sum})
+			bases = append(bases, "")
+			continue
+		case g.helper == "raw":
+			out = append(out, metricPair{descr: "HPCToolkit metric " + g.base + " (measured values where they were measured)",
+				incl: g.incl, excl: g.excl, asWritten: true, agg: model.Sum, base: g.base})
+		case g.helper == "":
+			leave(g.base + ":" + g.stat)
+			continue
+		default:
+			continue // helpers of statistics that are left out
+		}
+		bases = append(bases, g.base)
 	}
+	var unique []string
+	index := map[string]int{}
+	for _, b := range bases {
+		if _, ok := index[b]; !ok && b != "" {
+			index[b] = len(unique)
+			unique = append(unique, b)
+		}
+	}
+	named := metricNames(unique)
 	for i := range out {
 		p := &out[i]
+		switch {
+		case bases[i] == "": // a count
+			g := p.excl
+			if g == nil {
+				g = p.incl
+			}
+			b, _, _ := splitStat(strings.TrimSuffix(strings.TrimSuffix(g.name, " (I)"), " (E)"))
+			p.uniq, p.unit, p.factor = b+":Mean:num-src", "occ", 1
+		default:
+			n := named[index[bases[i]]]
+			p.uniq, p.unit, p.factor = n.uniq, n.unit, n.factor
+			switch p.agg {
+			case model.Min:
+				p.uniq += ":Min"
+			case model.Max:
+				p.uniq += ":Max"
+			}
+		}
 		if p.excl == nil && p.incl == nil {
-			return nil, errors.New("metric without values")
+			return nil, nil, errors.New("metric without values")
 		}
 		if p.factor != 1 {
 			p.descr += ", converted to seconds"
 		}
 	}
-	return out, nil
+	return out, leftOut, nil
 }
 
 // metricUnit splits a unit suffix off an HPCToolkit metric name:
@@ -618,7 +980,11 @@ func xmlSystem(b *build.Builder, profiles []profileFile) []int {
 		pf := profiles[i]
 		n, ok := nodes[pf.host]
 		if !ok {
-			n = b.TreeNode(m, "node", "host "+pf.host)
+			name := "host " + pf.host
+			if pf.host == "" {
+				name = "node"
+			}
+			n = b.TreeNode(m, "node", name)
 			nodes[pf.host] = n
 		}
 		g, ok := procs[pf.rank]

@@ -47,7 +47,7 @@ func TestBadInput(t *testing.T) {
 			}
 			msg := err.Error()
 			if !strings.Contains(msg, path) || !strings.Contains(msg, tt.want) {
-				t.Errorf("error %q, want one naming %s and saying %q", quote(msg), path, tt.want)
+				t.Errorf("error %q, want one naming %s and saying %q", importer.Quote(msg), path, tt.want)
 			}
 			if len(msg) > 400 {
 				t.Errorf("error of %d bytes: quotes from the file must be bounded", len(msg))

@@ -314,7 +314,7 @@ var attrNames = map[string]string{
 func (p *profile) definitions(s *scanner) error {
 	return s.object("event_definitions", func(name string) error {
 		var component, typ string
-		err := s.object("event "+quote(name), func(k string) error {
+		err := s.object("event "+importer.Quote(name), func(k string) error {
 			var err error
 			switch k {
 			case "component":
@@ -332,11 +332,11 @@ func (p *profile) definitions(s *scanner) error {
 		switch typ {
 		case "", "delta", "instant", "region-average":
 		default:
-			return s.errorf("event %q: unknown type %q", quote(name), quote(typ))
+			return s.errorf("event %s: unknown type %s", importer.Quote(name), importer.Quote(typ))
 		}
 		ev := &p.events[p.event(name)]
 		if ev.typ != "" && ev.typ != typ || len(p.rows) > 0 && ev.typ == "" && typ != "delta" {
-			return s.errorf("event %q is %q here, %q in an earlier file", quote(name), typ, ev.typ)
+			return s.errorf("event %s is %q here, %q in an earlier file", importer.Quote(name), typ, ev.typ)
 		}
 		ev.component, ev.typ = component, typ
 		return nil
@@ -373,7 +373,7 @@ func (p *profile) threads(s *scanner, f rankFile) error {
 	return s.object("threads", func(tk string) error {
 		thread, err := strconv.Atoi(tk)
 		if err != nil || thread < 0 {
-			return s.errorf("thread %q: not a thread number", quote(tk))
+			return s.errorf("thread %s: not a thread number", importer.Quote(tk))
 		}
 		var regs []region
 		seen := map[int]bool{}
@@ -406,7 +406,7 @@ func (p *profile) threads(s *scanner, f rankFile) error {
 			if rg.parent >= 0 {
 				pp, ok := pathOf[rg.parent]
 				if !ok || rg.parent >= rg.id {
-					return fmt.Errorf("%s: thread %d: region %d (%q): its parent region %d is not an earlier region of the file", f.path, thread, rg.id, quote(rg.name), rg.parent)
+					return fmt.Errorf("%s: thread %d: region %d (%s): its parent region %d is not an earlier region of the file", f.path, thread, rg.id, importer.Quote(rg.name), rg.parent)
 				}
 				parent = pp
 			}
@@ -423,7 +423,7 @@ func (p *profile) region(s *scanner, id string) (region, error) {
 	rg := region{parent: -1}
 	var err error
 	if rg.id, err = strconv.Atoi(id); err != nil || rg.id < 0 {
-		return rg, s.errorf("region id %q is not a number", quote(id))
+		return rg, s.errorf("region id %s is not a number", importer.Quote(id))
 	}
 	what := "region " + id
 	hasParent := false
@@ -438,7 +438,7 @@ func (p *profile) region(s *scanner, id string) (region, error) {
 				return err
 			}
 			if rg.parent, err = strconv.Atoi(text); err != nil || rg.parent < -1 {
-				return s.errorf("%s: parent_region_id %q is not a region id", what, quote(text))
+				return s.errorf("%s: parent_region_id %s is not a region id", what, importer.Quote(text))
 			}
 			hasParent = true
 			return nil
@@ -457,7 +457,7 @@ func (p *profile) region(s *scanner, id string) (region, error) {
 		return rg, s.errorf("%s has no name", what)
 	}
 	if !hasParent {
-		return rg, s.errorf("%s (%q): no parent_region_id", what, quote(rg.name))
+		return rg, s.errorf("%s (%s): no parent_region_id", what, importer.Quote(rg.name))
 	}
 	return rg, nil
 }
@@ -473,17 +473,17 @@ func (p *profile) eventValue(s *scanner, where, event string) (float64, error) {
 	if c != '{' {
 		v, err := s.number()
 		if err != nil {
-			return 0, fmt.Errorf("%w (%s, event %q)", err, where, quote(event))
+			return 0, fmt.Errorf("%w (%s, event %s)", err, where, importer.Quote(event))
 		}
 		return v, nil
 	}
-	what := where + ": event " + quote(event)
+	what := where + ": event " + importer.Quote(event)
 	var v float64
 	found := false
 	err = s.object(what, func(k string) error {
 		x, err := s.number()
 		if err != nil {
-			return fmt.Errorf("%w (%s: %q)", err, what, quote(k))
+			return fmt.Errorf("%w (%s: %s)", err, what, importer.Quote(k))
 		}
 		if k == "region_value" || k == "total" {
 			v, found = x, true
@@ -564,8 +564,8 @@ func (p *profile) threads6(s *scanner, f rankFile) error {
 				return s.array("regions", func(int) error {
 					return s.object("region", func(name string) error {
 						t := total{name: name, count: 1}
-						err := s.object("region "+quote(name), func(ev string) error {
-							v, err := p.eventValue(s, "region "+quote(name), ev)
+						err := s.object("region "+importer.Quote(name), func(ev string) error {
+							v, err := p.eventValue(s, "region "+importer.Quote(name), ev)
 							if ev == "region_count" {
 								t.count = v
 							} else {
@@ -700,15 +700,10 @@ func (p *profile) experiment() (*model.Experiment, error) {
 	return e, nil
 }
 
-// quote cuts text from a file that goes into a message to a bounded length.
-func quote(s string) string {
-	const max = 60
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && s[cut]&0xc0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+// identities are the canonical identities of PAPI's own measurements; its
+// preset events (PAPI_TOT_CYC, …) are recognised by name.
+var identities = map[string]string{
+	"visits":           model.IdentityVisits,
+	"real_time":        model.IdentityTime,
+	"perf::TASK-CLOCK": model.IdentityCPUTime,
 }

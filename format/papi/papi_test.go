@@ -491,3 +491,18 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentities tags PAPI's real time, CPU time and visits.
+func TestIdentities(t *testing.T) {
+	e, err := Read(filepath.Join("testdata", "papi7-threads"), importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"real_time": model.IdentityTime, "perf::TASK-CLOCK": model.IdentityCPUTime, "visits": model.IdentityVisits, "cycles": "",
+	} {
+		if m := e.MetricByName(name); m < 0 || e.Metrics[m].Identity != want {
+			t.Errorf("%s: identity %q, want %q", name, e.Metrics[max(m, 0)].Identity, want)
+		}
+	}
+}

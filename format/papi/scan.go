@@ -2,6 +2,7 @@ package papi
 
 import (
 	"bufio"
+	"cubeview/format/importer"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -279,7 +280,7 @@ func (s *scanner) number() (float64, error) {
 	}
 	v, err := strconv.ParseFloat(transient(b), 64)
 	if err != nil || v != v || v > 1e300 || v < -1e300 {
-		return 0, s.errorf("value %q is not a number", quote(string(b)))
+		return 0, s.errorf("value %s is not a number", importer.Quote(string(b)))
 	}
 	return v, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -275,7 +276,7 @@ func (r *reader) settleRoots(col, k int, p *profile) {
 			continue
 		}
 		if (remCalls < 0 || remExcl < 0) && r.problem == "" {
-			r.problem = fmt.Sprintf("%s: the call paths ending in %q hold more than its own event", p.name, r.b.E.Regions[reg].Name)
+			r.problem = fmt.Sprintf("%s: the call paths ending in %s hold more than its own event", p.name, importer.Quote(r.b.E.Regions[reg].Name))
 		}
 		c := r.root(reg)
 		kind := outValue
@@ -324,19 +325,16 @@ func (r *reader) finishPaths() error {
 	return nil
 }
 
-// applyUser adds the atomic events of a profile of the first metric.
+// applyUser adds the atomic events of a profile of the first metric. An
+// event with a call-path context ("name : a => b") waits for
+// placeContextUser: where it goes depends on whether the run has call
+// paths, known once every profile is read.
 func (r *reader) applyUser(col int, p *profile) {
 	s := &r.fileScratch
 	if s.contextUser == nil {
 		s.contextUser = map[string]bool{}
 	}
 	clear(s.contextUser)
-	type ctxEvent struct {
-		ev  *userEvent
-		key string
-		cn  int
-	}
-	var ctx []ctxEvent
 	for i := range p.user {
 		u := &p.user[i]
 		if u.count == 0 {
@@ -344,18 +342,9 @@ func (r *reader) applyUser(col int, p *profile) {
 		}
 		if name, where, ok := r.splitContext(string(u.name)); ok {
 			s.contextUser[name] = true
-			var c int
-			if r.flat {
-				parts := splitPath(where)
-				c = r.root(r.region([]byte(parts[len(parts)-1])))
-			} else {
-				c = r.pathCnode([]byte(where))
-			}
-			ctx = append(ctx, ctxEvent{u, name, c})
+			r.userMetrics(name)
+			r.ctxUser = append(r.ctxUser, ctxUser{col: col, name: name, where: where, st: stats(u)})
 		}
-	}
-	for _, e := range ctx {
-		r.addStats(e.key, e.cn, col, e.ev)
 	}
 	for i := range p.user {
 		u := &p.user[i]
@@ -380,6 +369,30 @@ func (r *reader) applyUser(col int, p *profile) {
 			combineStats(acc, st)
 		}
 		r.userMetrics(name)
+	}
+}
+
+// ctxUser is an atomic event of a thread with its call-path context.
+type ctxUser struct {
+	col         int
+	name, where string
+	st          [numStats]float64
+}
+
+// placeContextUser puts the atomic events with a context on their call
+// path or, in an experiment without call paths (a flat forest), on the
+// root of the event that fired them: the context's last event. No call
+// path is invented from a context.
+func (r *reader) placeContextUser() {
+	for _, u := range r.ctxUser {
+		var c int
+		if r.flat || !r.pathsSeen {
+			parts := splitPath(u.where)
+			c = r.root(r.region([]byte(parts[len(parts)-1])))
+		} else {
+			c = r.pathCnode([]byte(u.where))
+		}
+		r.addStats(u.name, c, u.col, u.st)
 	}
 }
 
@@ -424,9 +437,8 @@ func (r *reader) userMetrics(name string) [numStats]int {
 	return outs
 }
 
-func (r *reader) addStats(name string, c, col int, u *userEvent) {
+func (r *reader) addStats(name string, c, col int, st [numStats]float64) {
 	outs := r.userMetrics(name)
-	st := stats(u)
 	row := func(st int) []float64 { return r.vals.Row(outs[st], c) }
 	first := row(statCount)[col] == 0
 	row(statCount)[col] += st[statCount]

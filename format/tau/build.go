@@ -19,6 +19,7 @@ type metricOut struct {
 // the threads read, the data, the call graph where the call paths are not
 // the call tree, and the attributes.
 func (r *reader) experiment() *model.Experiment {
+	r.placeContextUser()
 	r.attachPlainUser()
 	defs := r.metricOuts()
 	metricOf := make([]int, len(r.outs))

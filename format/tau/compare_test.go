@@ -28,11 +28,18 @@ type tauEvent struct {
 	excl, incl  []float64 // per metric
 }
 
+// tauUser is an atomic (user) event of one thread as the file states it.
+type tauUser struct {
+	name                          string
+	count, max, min, mean, sumsqr float64
+}
+
 // tauRun is what a run's files state: the metrics and, per thread in
-// (node, context, thread) order, the events.
+// (node, context, thread) order, the events and atomic events.
 type tauRun struct {
 	metrics []string
 	threads [][]tauEvent
+	user    [][]tauUser
 }
 
 // sample reports whether an event is one of event-based sampling's.
@@ -268,8 +275,129 @@ func compareRun(t *testing.T, e *model.Experiment, run tauRun, label string) (co
 		}
 		check(what, got, want)
 	}
-	return compared, disagree, quirks
+	c, d := compareUser(t, e, run, label)
+	return compared + c, disagree + d, quirks
 }
+
+// compareUser compares each thread's atomic events with the experiment's
+// statistics metrics: an event with a context ("name : a => b") at that
+// call path (in a flat experiment at the root of b), an event without
+// one — unless the thread has it with a context too — summed over the
+// call tree.
+func compareUser(t *testing.T, e *model.Experiment, run tauRun, label string) (compared, disagree int) {
+	t.Helper()
+	regions := map[string]bool{}
+	for _, r := range e.Regions {
+		regions[r.Name] = true
+	}
+	blocks := map[int]*model.Block{}
+	block := func(m int) *model.Block {
+		if b, ok := blocks[m]; ok {
+			return b
+		}
+		b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks[m] = b
+		return b
+	}
+	for col, evs := range run.user {
+		contexts := map[string]bool{}
+		type placed struct {
+			u     tauUser
+			name  string
+			cnode int // -1: anywhere
+		}
+		var list []placed
+		for _, u := range evs {
+			if u.count == 0 {
+				continue
+			}
+			name, where, ok := strings.Cut(u.name, " : ")
+			name, where = strings.TrimSpace(name), strings.TrimSpace(where)
+			if ok && name != "" && where != "" && (strings.Contains(where, "=>") || regions[where]) {
+				parts := splitTAUPath(where)
+				if e.CallGraph != nil {
+					parts = parts[len(parts)-1:]
+				}
+				c := findCnode(e, parts)
+				contexts[name] = true
+				if c < 0 {
+					compared++
+					disagree++
+					t.Errorf("%s: thread %d: no cnode for the context of %q", label, col, u.name)
+					continue
+				}
+				list = append(list, placed{u, name, c})
+				continue
+			}
+			list = append(list, placed{u, strings.TrimSpace(u.name), -1})
+		}
+		// Events that land on one call path (in a flat experiment, the
+		// contexts ending in one event) add up.
+		type slot struct {
+			name  string
+			cnode int
+		}
+		sums := map[slot]*[numStats]float64{}
+		var order []slot
+		for _, p := range list {
+			if p.cnode < 0 && contexts[p.name] {
+				continue // counted with its contexts
+			}
+			st := [numStats]float64{p.u.count, p.u.mean * p.u.count, p.u.min, p.u.max, p.u.sumsqr}
+			k := slot{p.name, p.cnode}
+			acc := sums[k]
+			if acc == nil {
+				sums[k] = &st
+				order = append(order, k)
+				continue
+			}
+			acc[0], acc[1], acc[4] = acc[0]+st[0], acc[1]+st[1], acc[4]+st[4]
+			acc[2], acc[3] = math.Min(acc[2], st[2]), math.Max(acc[3], st[3])
+		}
+		for _, k := range order {
+			want := *sums[k]
+			for i, stat := range statNames {
+				m := e.MetricByName(k.name + " (" + stat + ")")
+				if m < 0 {
+					compared++
+					disagree++
+					t.Errorf("%s: no metric %q", label, k.name+" ("+stat+")")
+					continue
+				}
+				b := block(m)
+				var got float64
+				if k.cnode >= 0 {
+					got = b.Value(k.cnode, col)
+				} else {
+					for c := range e.Cnodes {
+						if v := b.Value(c, col); v != 0 {
+							got = v
+						}
+					}
+				}
+				compared++
+				if !closeTo(got, want[i]) {
+					disagree++
+					if disagree <= 10 {
+						t.Errorf("%s: thread %d %s %s: %v, the file states %v", label, col, k.name, stat, got, want[i])
+					}
+				}
+			}
+		}
+	}
+	return compared, disagree
+}
+
+// Statistics of an atomic event, as the importer names its metrics.
+const (
+	statCount = iota
+	numStats  = 5
+)
+
+var statNames = [numStats]string{"count", "sum", "min", "max", "sumsqr"}
 
 func allZero(v []float64) bool {
 	for _, x := range v {
@@ -319,9 +447,12 @@ func readDirRun(t *testing.T, dir string) tauRun {
 		}
 		name := strings.TrimPrefix(sd, "MULTI__")
 		for col, f := range files {
-			evs, metric := readProfileFile(t, f)
+			evs, metric, user := readProfileFile(t, f)
 			if name == "" {
 				name = metric
+			}
+			if k == 0 {
+				run.user = append(run.user, user)
 			}
 			if k == 0 {
 				for _, ev := range evs {
@@ -386,7 +517,7 @@ type plainEvent struct {
 
 // readProfileFile returns a profile file's events and the metric its
 // first line or metadata name ("" if none).
-func readProfileFile(t *testing.T, path string) ([]plainEvent, string) {
+func readProfileFile(t *testing.T, path string) ([]plainEvent, string, []tauUser) {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
@@ -437,7 +568,32 @@ func readProfileFile(t *testing.T, path string) ([]plainEvent, string) {
 			sc.Scan()
 		}
 	}
-	return evs, metric
+	// "0 aggregates", then maybe "K userevents", a header and K lines
+	// `"name" numevents max min mean sumsqr`.
+	var user []tauUser
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 2 || f[1] != "userevents" {
+			continue
+		}
+		k, _ := strconv.Atoi(f[0])
+		sc.Scan() // header
+		for i := 0; i < k && sc.Scan(); i++ {
+			line := sc.Text()
+			end := strings.LastIndex(line, `"`)
+			v := strings.Fields(line[end+1:])
+			if len(v) != 5 {
+				t.Fatalf("%s: user event %q", path, line)
+			}
+			var n [5]float64
+			for j := range n {
+				n[j], _ = strconv.ParseFloat(v[j], 64)
+			}
+			user = append(user, tauUser{strings.TrimSpace(line[1:end]), n[0], n[1], n[2], n[3], n[4]})
+		}
+		break
+	}
+	return evs, metric, user
 }
 
 // readPackedRun decodes a packed profile the simple way, as ParaProf's
@@ -494,12 +650,14 @@ func readPackedRun(t *testing.T, path string) tauRun {
 		}
 		funcs[i].group = strings.Join(gs, "|")
 	}
-	for range i32() {
-		str()
+	userNames := make([]string, i32())
+	for i := range userNames {
+		userNames[i] = str()
 	}
 	type thread struct {
-		key [3]int
-		evs []tauEvent
+		key  [3]int
+		evs  []tauEvent
+		user []tauUser
 	}
 	var threads []thread
 	for range i32() {
@@ -515,13 +673,16 @@ func readPackedRun(t *testing.T, path string) tauRun {
 			th.evs = append(th.evs, ev)
 		}
 		for range i32() {
-			b = b[4+4+4*8:]
+			u := tauUser{name: userNames[i32()], count: float64(i32())}
+			u.min, u.max, u.mean, u.sumsqr = f64(), f64(), f64(), f64()
+			th.user = append(th.user, u)
 		}
 		threads = append(threads, th)
 	}
 	slices.SortFunc(threads, func(a, b thread) int { return slices.Compare(a.key[:], b.key[:]) })
 	for _, th := range threads {
 		run.threads = append(run.threads, th.evs)
+		run.user = append(run.user, th.user)
 	}
 	return run
 }
@@ -535,6 +696,7 @@ var (
 	xmlEvent      = regexp.MustCompile(`<event id="(\d+)"><name>(.*?)</name><group>(.*?)</group>`)
 	xmlProfile    = regexp.MustCompile(`<profile thread="([^"]*)">`)
 	xmlIntervalAt = regexp.MustCompile(`<interval_data metrics="([^"]*)">`)
+	xmlUserEvent  = regexp.MustCompile(`<userevent id="(\d+)"><name>(.*?)</name>`)
 )
 
 func xmlText(s string) string {
@@ -558,9 +720,12 @@ func readXMLRun(t *testing.T, text string) tauRun {
 		key  [3]int
 		evs  map[string]*tauEvent
 		list []string
+		user []tauUser
 	}
 	threads := map[string]*thread{}
+	userEvents := map[key]string{}
 	scope, cur := "", ""
+	atomic := false  // in atomic data
 	var ids []string // metrics of the interval data being read, or nil
 	skip := false    // in a derived profile
 	num := func(s string) float64 {
@@ -577,6 +742,23 @@ func readXMLRun(t *testing.T, text string) tauRun {
 			skip = !strings.Contains(line, "</derivedprofile>")
 		case strings.HasPrefix(line, "<derivedprofile"):
 			skip = !strings.Contains(line, "</derivedprofile>")
+		case atomic:
+			if strings.HasPrefix(line, "</atomic_data>") {
+				atomic = false
+				continue
+			}
+			f := strings.Fields(line)
+			if len(f) != 6 {
+				continue
+			}
+			name, ok := userEvents[key{cur, f[0]}]
+			if !ok {
+				name = userEvents[key{"*", f[0]}]
+			}
+			th := threads[cur]
+			th.user = append(th.user, tauUser{name, num(f[1]), num(f[2]), num(f[3]), num(f[4]), num(f[5])})
+		case strings.HasPrefix(line, "<atomic_data>"):
+			atomic = true
 		case ids != nil:
 			if strings.HasPrefix(line, "</interval_data>") {
 				ids = nil
@@ -624,9 +806,11 @@ func readXMLRun(t *testing.T, text string) tauRun {
 				}
 			} else if m := xmlEvent.FindStringSubmatch(line); m != nil {
 				events[key{scope, m[1]}] = [2]string{xmlText(m[2]), xmlText(m[3])}
+			} else if m := xmlUserEvent.FindStringSubmatch(line); m != nil {
+				userEvents[key{scope, m[1]}] = xmlText(m[2])
 			} else if m := xmlProfile.FindStringSubmatch(line); m != nil {
 				cur = m[1]
-				threads[cur].evs, threads[cur].list = map[string]*tauEvent{}, nil
+				threads[cur].evs, threads[cur].list, threads[cur].user = map[string]*tauEvent{}, nil, nil
 			} else if m := xmlIntervalAt.FindStringSubmatch(line); m != nil {
 				ids = strings.Fields(m[1])
 			}
@@ -643,6 +827,7 @@ func readXMLRun(t *testing.T, text string) tauRun {
 			evs = append(evs, *th.evs[n])
 		}
 		run.threads = append(run.threads, evs)
+		run.user = append(run.user, th.user)
 	}
 	return run
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"cubeview/format/importer"
 )
 
 // multiPrefix starts the sub-directory of each metric of a multi-metric run.
@@ -269,7 +271,7 @@ func parseThread(file string) (thread, error) {
 	for i, p := range []*int{&t.node, &t.context, &t.thread} {
 		n, err := strconv.Atoi(m[i+1])
 		if err != nil || n > 1<<24 {
-			return thread{}, fmt.Errorf("node, context or thread number %q out of range", m[i+1])
+			return thread{}, fmt.Errorf("node, context or thread number %s out of range", importer.Quote(m[i+1]))
 		}
 		*p = n
 	}

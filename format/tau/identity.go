@@ -8,6 +8,7 @@ import "cubeview/model"
 // has none.
 var identities = map[string]string{
 	"TIME":              model.IdentityTime,
+	"Time":              model.IdentityTime, // ParaProf's name of a profile directory's one metric
 	"P_WALL_CLOCK_TIME": model.IdentityTime,
 	"LINUX_TIMERS":      model.IdentityTime,
 	"GET_TIME_OF_DAY":   model.IdentityTime,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -130,7 +131,7 @@ func (pp *profileParser) header() (n, columns int, first []byte, err error) {
 	countText, kind, _ := bytes.Cut(bytes.TrimSpace(head), []byte{' '})
 	n, err = strconv.Atoi(string(countText))
 	if err != nil || n < 0 {
-		return 0, 0, nil, pp.fail("not a TAU profile: the first line must be \"<number of events> templated_functions…\", found %q", clip(head))
+		return 0, 0, nil, pp.fail("not a TAU profile: the first line must be \"<number of events> templated_functions…\", found %s", importer.QuoteBytes(head))
 	}
 	switch {
 	case bytes.HasPrefix(kind, []byte("templated_functions_MULTI_")):
@@ -139,7 +140,7 @@ func (pp *profileParser) header() (n, columns int, first []byte, err error) {
 		p.hwCounters = true
 	case bytes.Equal(kind, []byte("templated_functions")):
 	default:
-		return 0, 0, nil, pp.fail("not a TAU profile: unknown profile kind %q (want templated_functions…)", clip(kind))
+		return 0, 0, nil, pp.fail("not a TAU profile: unknown profile kind %s (want templated_functions…)", importer.QuoteBytes(kind))
 	}
 	if n > pp.lines {
 		return 0, 0, nil, pp.fail("declares %d events but the file has only %d lines (truncated?)", n, pp.lines)
@@ -155,14 +156,14 @@ func (pp *profileParser) header() (n, columns int, first []byte, err error) {
 	cols, meta, _ := bytes.Cut(format, []byte("<metadata>"))
 	fields := strings.Fields(strings.TrimSuffix(strings.TrimSpace(string(cols)), "#"))
 	if len(fields) < 6 || fields[1] != "Name" || fields[2] != "Calls" || fields[3] != "Subrs" || fields[4] != "Excl" || fields[5] != "Incl" {
-		return 0, 0, nil, pp.fail("unknown column header %q (want \"# Name Calls Subrs Excl Incl …\")", clip(cols))
+		return 0, 0, nil, pp.fail("unknown column header %s (want \"# Name Calls Subrs Excl Incl …\")", importer.QuoteBytes(cols))
 	}
 	switch strings.Join(fields[6:], " ") {
 	case "ProfileCalls":
 	case "SumExclSqr ProfileCalls":
 		columns = 6
 	default:
-		return 0, 0, nil, pp.fail("unknown column header %q (want … Incl [SumExclSqr] ProfileCalls)", clip(cols))
+		return 0, 0, nil, pp.fail("unknown column header %s (want … Incl [SumExclSqr] ProfileCalls)", importer.QuoteBytes(cols))
 	}
 	if len(meta) > 0 || bytes.Contains(format, []byte("<metadata")) {
 		if err := parseMetadata(meta, &p.meta); err != nil {
@@ -202,7 +203,7 @@ func (pp *profileParser) events(n, columns int, first []byte) error {
 		p.events = append(p.events, ev)
 		for k := 0; k < profileCalls; k++ {
 			if _, ok := r.next(); !ok {
-				return pp.fail("file ends in the %d profiled calls of event %q (truncated?)", profileCalls, clip(ev.name))
+				return pp.fail("file ends in the %d profiled calls of event %s (truncated?)", profileCalls, importer.QuoteBytes(ev.name))
 			}
 		}
 	}
@@ -220,7 +221,7 @@ func (pp *profileParser) tail(n int) error {
 	}
 	m, word, err := countLine(line)
 	if err != nil || word != "aggregates" {
-		return pp.fail("want \"<number> aggregates\" after the %d events, found %q", n, clip(line))
+		return pp.fail("want \"<number> aggregates\" after the %d events, found %s", n, importer.QuoteBytes(line))
 	}
 	if m != 0 {
 		return pp.fail("%d aggregates: aggregate profiles are not supported", m)
@@ -242,7 +243,7 @@ func (pp *profileParser) tail(n int) error {
 	// also when there are no user events.
 	if line, ok = r.next(); ok && !bytes.HasPrefix(line, []byte("#")) {
 		if k > 0 || len(bytes.TrimSpace(line)) > 0 {
-			return pp.fail("want the user-event header \"# eventname numevents max min mean sumsqr\", found %q", clip(line))
+			return pp.fail("want the user-event header \"# eventname numevents max min mean sumsqr\", found %s", importer.QuoteBytes(line))
 		}
 	} else if !ok && k > 0 {
 		return pp.fail("file ends before the %d user events (truncated?)", k)
@@ -269,7 +270,7 @@ func (pp *profileParser) userEvents(k int) error {
 			return pp.fail("user event %d of %d: %v", i+1, k, err)
 		}
 		if err := parseNumbers(rest, vals, userColumns[:]); err != nil {
-			return pp.fail("user event %q: %v", clip(name), err)
+			return pp.fail("user event %s: %v", importer.QuoteBytes(name), err)
 		}
 		if len(name) == 0 {
 			return pp.fail("user event %d of %d has an empty name", i+1, k)
@@ -298,7 +299,7 @@ func strayText(name string, r *lineReader, first []byte, after string) string {
 	if lines > 1 {
 		what = fmt.Sprintf("%d lines", lines)
 	}
-	return fmt.Sprintf("%s:%d: %s of unexpected text after %s, starting %q", name, at, what, after, clip(first))
+	return fmt.Sprintf("%s:%d: %s of unexpected text after %s, starting %s", name, at, what, after, importer.QuoteBytes(first))
 }
 
 var (
@@ -320,22 +321,22 @@ func parseEvent(line []byte, columns int, vals []float64) (event, int, error) {
 	}
 	rest, err = parseNumbersPrefix(rest, vals[:columns], names)
 	if err != nil {
-		return event{}, 0, fmt.Errorf("event %q: %w", clip(name), err)
+		return event{}, 0, fmt.Errorf("event %s: %w", importer.QuoteBytes(name), err)
 	}
 	ev := event{name: name, calls: vals[0], excl: vals[2], incl: vals[3]}
 	pc := vals[columns-1]
 	if pc < 0 || pc != float64(int(pc)) || pc > 1<<30 {
-		return event{}, 0, fmt.Errorf("event %q: ProfileCalls %v is not a count", clip(name), pc)
+		return event{}, 0, fmt.Errorf("event %s: ProfileCalls %v is not a count", importer.QuoteBytes(name), pc)
 	}
 	rest = bytes.TrimSpace(rest)
 	if g, ok := bytes.CutPrefix(rest, []byte(`GROUP="`)); ok {
 		end := bytes.LastIndexByte(g, '"')
 		if end < 0 {
-			return event{}, 0, fmt.Errorf("event %q: GROUP value without closing quote", clip(name))
+			return event{}, 0, fmt.Errorf("event %s: GROUP value without closing quote", importer.QuoteBytes(name))
 		}
 		ev.group = g[:end]
 	} else if len(rest) > 0 {
-		return event{}, 0, fmt.Errorf("event %q: unexpected %q after the numbers", clip(name), clip(rest))
+		return event{}, 0, fmt.Errorf("event %s: unexpected %s after the numbers", importer.QuoteBytes(name), importer.QuoteBytes(rest))
 	}
 	return ev, int(pc), nil
 }
@@ -344,14 +345,14 @@ func parseEvent(line []byte, columns int, vals []float64) (event, int, error) {
 // is followed by a blank or the end of the line.
 func quotedName(line []byte) (name, rest []byte, err error) {
 	if len(line) == 0 || line[0] != '"' {
-		return nil, nil, fmt.Errorf("want a quoted name, found %q", clip(line))
+		return nil, nil, fmt.Errorf("want a quoted name, found %s", importer.QuoteBytes(line))
 	}
 	for i := 1; i < len(line); i++ {
 		if line[i] == '"' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
 			return bytes.TrimSpace(line[1:i]), line[i+1:], nil
 		}
 	}
-	return nil, nil, fmt.Errorf("name without closing quote: %q", clip(line))
+	return nil, nil, fmt.Errorf("name without closing quote: %s", importer.QuoteBytes(line))
 }
 
 // parseNumbers reads exactly len(vals) blank-separated numbers from b.
@@ -361,7 +362,7 @@ func parseNumbers(b []byte, vals []float64, names []string) error {
 		return err
 	}
 	if len(bytes.TrimSpace(rest)) > 0 {
-		return fmt.Errorf("unexpected %q after the numbers", clip(rest))
+		return fmt.Errorf("unexpected %s after the numbers", importer.QuoteBytes(rest))
 	}
 	return nil
 }
@@ -382,7 +383,7 @@ func parseNumbersPrefix(b []byte, vals []float64, names []string) ([]byte, error
 		}
 		v, ok := parseFloat(b[:end]) // NaN and ±Inf are not values either
 		if !ok {
-			return nil, fmt.Errorf("column %s: %q is not a number", names[k], clip(b[:end]))
+			return nil, fmt.Errorf("column %s: %s is not a number", names[k], importer.QuoteBytes(b[:end]))
 		}
 		vals[k] = v
 		b = b[end:]
@@ -398,7 +399,7 @@ func countLine(line []byte) (int, string, error) {
 	}
 	n, err := strconv.Atoi(f[0])
 	if err != nil || n < 0 {
-		return 0, "", fmt.Errorf("bad count %q", f[0])
+		return 0, "", fmt.Errorf("bad count %s", importer.Quote(f[0]))
 	}
 	return n, f[1], nil
 }
@@ -436,7 +437,7 @@ func parseMetadata(b []byte, out *[]rawAttr) error {
 		}
 		val, err := element(attr, "value")
 		if err != nil {
-			return fmt.Errorf("attribute %q: %w", text(key), err)
+			return fmt.Errorf("attribute %s: %w", importer.Quote(text(key)), err)
 		}
 		*out = append(*out, rawAttr{key, val})
 	}
@@ -519,13 +520,4 @@ func unescapeXML(b []byte) (string, error) {
 		b = b[semi+1:]
 	}
 	return sb.String(), nil
-}
-
-// clip shortens text quoted in error messages.
-func clip(b []byte) string {
-	const max = 80
-	if len(b) > max {
-		return string(b[:max]) + "…"
-	}
-	return string(b)
 }

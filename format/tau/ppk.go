@@ -85,7 +85,7 @@ func (s *ppkSource) metricList() []metricDef { return s.metrics }
 // it from a profile file: functions become events, user events and
 // metadata come with the first metric.
 func (s *ppkSource) load(col, k int, buf []byte, p *profile) ([]byte, error) {
-	*p = profile{name: fmt.Sprintf("%s: thread %s, metric %s", s.name, s.threads[col], s.metrics[k].name),
+	*p = profile{name: fmt.Sprintf("%s: thread %s, metric %s", s.name, s.threads[col], label(s.metrics[k].name)),
 		metric: s.metrics[k].name, events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
 	for _, fp := range s.data[col].fps {
 		f := &s.funcs[fp.fn]
@@ -197,7 +197,7 @@ func (d *ppkDecoder) utf(field string) []byte {
 	out, ok := modifiedUTF8(s)
 	if !ok {
 		d.pos = at
-		d.fail(field, "not modified UTF-8 text: %q", clip(s))
+		d.fail(field, "not modified UTF-8 text: %s", importer.QuoteBytes(s))
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cubeview/format/importer"
+	"cubeview/model"
 )
 
 // ppkFunc, ppkThreadData describe what writePPK packs.
@@ -362,5 +363,19 @@ func TestPackedBudget(t *testing.T) {
 	var be *importer.BudgetError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), file) {
 		t.Errorf("error %v, want a budget error naming the file", err)
+	}
+}
+
+// TestPackedTimeIdentity: ParaProf names the one metric of a plain profile
+// directory "Time"; it is wall-clock time like TAU's TIME.
+func TestPackedTimeIdentity(t *testing.T) {
+	p := samplePPK()
+	p.metrics[0] = "Time"
+	e, err := readPacked(p.bytes(), "run.ppk", importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := e.Metrics[e.MetricByName("Time")]; m.Identity != model.IdentityTime || m.Unit != "sec" {
+		t.Errorf("Time: identity %q unit %q", m.Identity, m.Unit)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cubeview/format/importer"
 	"cubeview/model"
@@ -84,7 +85,7 @@ func (s *snapSource) metricList() []metricDef { return s.metrics }
 
 func (s *snapSource) load(col, k int, buf []byte, p *profile) ([]byte, error) {
 	th := s.data[col]
-	*p = profile{name: fmt.Sprintf("%s: thread %s, metric %s", s.nameOf[col], s.threads[col], s.metrics[k].name),
+	*p = profile{name: fmt.Sprintf("%s: thread %s, metric %s", s.nameOf[col], s.threads[col], label(s.metrics[k].name)),
 		metric: s.metrics[k].name, events: p.events[:0], user: p.user[:0], meta: p.meta[:0]}
 	for _, iv := range th.intervals {
 		if k >= len(iv.excl) || !iv.has[k] {
@@ -124,7 +125,13 @@ type snapAtomic struct {
 	count, max, min, mean, sumsqr float64
 }
 
-type snapEventDef struct{ name, group []byte }
+type snapEventDef struct {
+	name, group []byte
+	// helper marks the "X => X" events Score-P's writer adds below its
+	// per-region summaries (their calls and time are those of X's
+	// callees): not a call path.
+	helper bool
+}
 
 // snapDefs are the definitions of a thread (or, thread="*", of all
 // threads of a document): ids of metrics, events and user events.
@@ -154,6 +161,7 @@ type snapParser struct {
 	curDefs            *snapDefs
 	curID              int
 	elName, group, val []byte
+	hasGroup           bool // the event being defined has a <group>
 	inMetadata         bool
 	metricsOfInterval  []int
 }
@@ -208,11 +216,11 @@ func attr(se xml.StartElement, name string) (string, bool) {
 func (p *snapParser) intAttr(se xml.StartElement, name string) (int, error) {
 	v, ok := attr(se, name)
 	if !ok {
-		return 0, p.fail("<%s> without the %s attribute", se.Name.Local, name)
+		return 0, p.fail("<%s> without the %s attribute", label(se.Name.Local), name)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < 0 || n > 1<<24 {
-		return 0, p.fail("<%s %s=%q>: not an id", se.Name.Local, name, clip([]byte(v)))
+		return 0, p.fail("<%s %s=%s>: not an id", se.Name.Local, name, importer.Quote(v))
 	}
 	return n, nil
 }
@@ -274,17 +282,17 @@ func (p *snapParser) start(t xml.StartElement) error {
 		p.curDefs = p.definitions(t)
 	case "metric", "event", "userevent":
 		if p.curDefs == nil {
-			return p.fail("<%s> outside <definitions>", el)
+			return p.fail("<%s> outside <definitions>", label(el))
 		}
 		p.curID, err = p.intAttr(t, "id")
-		p.elName, p.group = nil, nil
+		p.elName, p.group, p.hasGroup = nil, nil, false
 	case "attribute":
 		p.elName, p.val = nil, nil
 	case "profile":
 		id, _ := attr(t, "thread")
 		th := p.threads[id]
 		if th == nil {
-			return p.fail("<profile thread=%q> of a thread no <thread> element defines", clip([]byte(id)))
+			return p.fail("<profile thread=%s> of a thread no <thread> element defines", importer.Quote(id))
 		}
 		// A later snapshot holds the totals up to its time.
 		th.intervals, th.atomics, th.byEvent = nil, nil, map[*snapEventDef]*snapInterval{}
@@ -326,11 +334,11 @@ func (p *snapParser) intervalMetrics(t xml.StartElement) error {
 	for _, f := range strings.Fields(ids) {
 		id, err := strconv.Atoi(f)
 		if err != nil {
-			return p.fail("<interval_data metrics=%q>: not a list of metric ids", clip([]byte(ids)))
+			return p.fail("<interval_data metrics=%s>: not a list of metric ids", importer.Quote(ids))
 		}
 		m, ok := p.lookupMetric(p.thread.id, id)
 		if !ok {
-			return p.fail("<interval_data> of thread %s: metric id %d is not defined", p.thread.id, id)
+			return p.fail("<interval_data> of thread %s: metric id %d is not defined", label(p.thread.id), id)
 		}
 		p.metricsOfInterval = append(p.metricsOfInterval, m)
 	}
@@ -351,7 +359,7 @@ func (p *snapParser) end(t xml.EndElement) error {
 			p.elName = bytes.Clone(bytes.TrimSpace(p.text.Bytes()))
 		}
 	case "group":
-		p.group = bytes.Clone(bytes.TrimSpace(p.text.Bytes()))
+		p.group, p.hasGroup = bytes.Clone(bytes.TrimSpace(p.text.Bytes())), true
 	case "value":
 		p.val = bytes.Clone(p.text.Bytes())
 	case "attribute":
@@ -381,7 +389,8 @@ func (p *snapParser) define(el string) error {
 	case "metric":
 		p.curDefs.metrics[p.curID] = p.run.metric(string(p.elName))
 	case "event":
-		p.curDefs.events[p.curID] = &snapEventDef{name: p.elName, group: p.group}
+		// TAU gives every event a group; Score-P none.
+		p.curDefs.events[p.curID] = &snapEventDef{name: p.elName, group: p.group, helper: !p.hasGroup && selfPair(p.elName)}
 	case "userevent":
 		p.curDefs.user[p.curID] = p.elName
 	}
@@ -407,7 +416,7 @@ func (p *snapParser) threadElement(se xml.StartElement) (*snapThread, error) {
 	}
 	if th := p.threads[id]; th != nil {
 		if th.t != t {
-			return nil, p.fail("thread %q is %s here but %s before", clip([]byte(id)), t, th.t)
+			return nil, p.fail("thread %s is %s here but %s before", importer.Quote(id), t, th.t)
 		}
 		return th, nil
 	}
@@ -467,11 +476,37 @@ func (p *snapParser) lookupUser(thread string, id int) []byte {
 	return nil
 }
 
+// selfPair reports whether an event name is a call path of two equal
+// events, "X => X".
+func selfPair(name []byte) bool {
+	a, b, ok := bytes.Cut(name, []byte(pathSeparator))
+	return ok && !bytes.Contains(b, []byte(pathSeparator)) && bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b))
+}
+
+// label returns a name from a file for a message as it is when it is
+// short and printable, quoted within the bounds of importer.Quote
+// otherwise.
+func label(s string) string {
+	if len(s) <= importer.MaxQuote {
+		ok := true
+		for _, r := range s {
+			if r < ' ' || r == 0x7f || r == utf8.RuneError || r == '"' {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	return importer.Quote(s)
+}
+
 // numberAt parses field i of a data line.
 func numberAt(fields [][]byte, i int, what string) (float64, error) {
 	v, ok := parseFloat(fields[i])
 	if !ok {
-		return 0, fmt.Errorf("%s: %q is not a number", what, clip(fields[i]))
+		return 0, fmt.Errorf("%s: %s is not a number", what, importer.QuoteBytes(fields[i]))
 	}
 	return v, nil
 }
@@ -489,18 +524,22 @@ func (p *snapParser) intervals(th *snapThread, metrics []int, data []byte) error
 			continue
 		}
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: interval data of thread %s: %s", p.name, line, th.id, fmt.Sprintf(format, args...))
+			return fmt.Errorf("%s:%d: interval data of thread %s: %s", p.name, line, label(th.id), fmt.Sprintf(format, args...))
 		}
 		if len(fields) != want {
 			return fail("%d fields, want %d (event id, calls, subroutine calls, exclusive and inclusive of %d metric%s)", len(fields), want, len(metrics), plural(len(metrics)))
 		}
 		id, err := strconv.Atoi(string(fields[0]))
 		if err != nil {
-			return fail("event id %q is not a number", clip(fields[0]))
+			return fail("event id %s is not a number", importer.QuoteBytes(fields[0]))
 		}
 		ev := p.lookupEvent(th.id, id)
 		if ev == nil {
 			return fail("event id %d is not defined", id)
+		}
+		if ev.helper {
+			line++
+			continue
 		}
 		calls, err := numberAt(fields, 1, "calls")
 		if err != nil {
@@ -543,14 +582,14 @@ func (p *snapParser) atomics(th *snapThread, data []byte) error {
 			continue
 		}
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: atomic data of thread %s: %s", p.name, line, th.id, fmt.Sprintf(format, args...))
+			return fmt.Errorf("%s:%d: atomic data of thread %s: %s", p.name, line, label(th.id), fmt.Sprintf(format, args...))
 		}
 		if len(fields) != 6 {
 			return fail("%d fields, want 6 (user event id, count, maximum, minimum, mean, sum of squares)", len(fields))
 		}
 		id, err := strconv.Atoi(string(fields[0]))
 		if err != nil {
-			return fail("user event id %q is not a number", clip(fields[0]))
+			return fail("user event id %s is not a number", importer.QuoteBytes(fields[0]))
 		}
 		name := p.lookupUser(th.id, id)
 		if name == nil {

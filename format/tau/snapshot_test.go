@@ -195,3 +195,117 @@ func FuzzSnapshot(f *testing.F) {
 		}
 	})
 }
+
+// scorepSnapshot is what Score-P's TAU snapshot writer
+// (scorep_profile_tausnap_writer.c) writes for one thread of the call tree
+// main (1 call, 10 µs own) → foo (2, 30) → bar (4, 60), main → bar (1, 5):
+// the call paths from the root, then a summary per other region with a
+// helper child "X => X" holding the calls and time of X's callees; events
+// without groups.
+const scorepSnapshot = `<profile_xml>
+<thread id="3.0.0.0" node="3" context="0" thread="0">
+</thread>
+
+<definitions thread="3.0.0.0">
+<metric id="0"><name>TIME</name>
+<units>ms</units>
+</metric>
+</definitions>
+
+<definitions thread="3.0.0.0">
+</definitions>
+
+<definitions thread="3.0.0.0">
+<event id="0"><name>main</name></event>
+<event id="1"><name>main =&gt; foo</name></event>
+<event id="2"><name>main =&gt; foo =&gt; bar</name></event>
+<event id="3"><name>main =&gt; bar</name></event>
+<event id="4"><name>foo</name></event>
+<event id="5"><name>foo =&gt; foo</name></event>
+<event id="6"><name>bar</name></event>
+<event id="7"><name>bar =&gt; bar</name></event>
+</definitions>
+
+<profile thread="3.0.0.0">
+<name>final</name>
+<interval_data metrics="0">
+0 1 3 10 105
+1 2 4 30 90
+2 4 0 60 60
+3 1 0 5 5
+4 2 4 30 90
+5 4 0 60 60
+6 5 0 65 65
+7 0 0 0 0
+</interval_data>
+<atomic_data>
+</atomic_data>
+</profile>
+
+</profile_xml>
+`
+
+// TestScorePSnapshot: Score-P's snapshot gives its call tree, without
+// the helper events of its per-region summaries.
+func TestScorePSnapshot(t *testing.T) {
+	e, err := readSnapshot([]byte(scorepSnapshot), "tau/snapshot.3.0.0", importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if e.CallGraph != nil || len(e.Cnodes) != 4 || len(e.CnodeRoots) != 1 {
+		t.Fatalf("%d cnodes, %d roots, call graph %v; want the call tree of 4 cnodes", len(e.Cnodes), len(e.CnodeRoots), e.CallGraph != nil)
+	}
+	for path, want := range map[string][2]float64{
+		"main": {10e-6, 1}, "main/foo": {30e-6, 2}, "main/foo/bar": {60e-6, 4}, "main/bar": {5e-6, 1},
+	} {
+		c := e.CnodeByPath(path)
+		if c < 0 {
+			t.Errorf("no call path %s", path)
+			continue
+		}
+		if got := [2]float64{total(t, e, "TIME", c), total(t, e, "visits", c)}; !near2(got, want) {
+			t.Errorf("%s: time, visits %v, want %v", path, got, want)
+		}
+	}
+	if r := e.Location(0); e.System[r.Parent].Rank != 3 {
+		t.Errorf("rank %d, want 3", e.System[r.Parent].Rank)
+	}
+}
+
+// TestBoundedQuoting: however long the bad token, an error message stays
+// short (importer.Quote's rule).
+func TestBoundedQuoting(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	good := snapDoc(0, "n0")
+	bad := strings.ReplaceAll(good, "0.0.0.4000", huge) // a thread id
+	bad = strings.Replace(bad, "\n3 1 0 200 ", "\n3 1 0 2y0 ", 1)
+	profile := prof("templated_functions_MULTI_TIME", nil, treeEvents, nil)
+	for name, err := range map[string]error{
+		"XML thread id": func() error { _, err := readSnapshot([]byte(bad), "t.xml", importer.Options{}); return err }(),
+		"XML number": func() error {
+			_, err := readSnapshot([]byte(strings.Replace(good, "\n3 1 0 200 ", "\n3 1 0 "+huge+" ", 1)), "t.xml", importer.Options{})
+			return err
+		}(),
+		"profile number": func() error {
+			_, err := read(t, map[string]string{"profile.0.0.0": strings.Replace(profile, `"foo()" 3 1 300`, `"foo()" 3 1 `+huge, 1)})
+			return err
+		}(),
+		"profile name": func() error {
+			_, err := read(t, map[string]string{"profile.0.0.0": strings.Replace(profile, `"foo()" 3 1 300 800 0`, `"`+huge+`" 3 1 300 x 0`, 1)})
+			return err
+		}(),
+		"ppk name": func() error {
+			p := samplePPK()
+			p.funcs[1].name = strings.Repeat("\xff", 60000)
+			_, err := readPacked(p.bytes(), "run.ppk", importer.Options{})
+			return err
+		}(),
+	} {
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("%s: error of %d bytes: %.300v", name, len(fmt.Sprint(err)), err)
+		}
+	}
+}

@@ -228,6 +228,7 @@ type reader struct {
 
 	plainUser   map[string][][numStats]float64
 	plainOrder  []string
+	ctxUser     []ctxUser
 	fileScratch scratch
 	valueOuts   [][2]int
 	predictions []prediction

@@ -358,6 +358,37 @@ func TestUserEvents(t *testing.T) {
 	}
 }
 
+// TestContextEventsWithoutCallPaths: TAU records the context of an atomic
+// event (up to TAU_CALLPATH_DEPTH events) also when it records no call
+// paths (TAU's examples/workflow_consolidation/reader2_0). The context
+// must not become an invented call path: the event sits on the root of
+// the event that fired it, contexts ending there added up.
+func TestContextEventsWithoutCallPaths(t *testing.T) {
+	events := []string{
+		`".TAU application" 1 3 10 100 0 GROUP="TAU_DEFAULT"`,
+		`"ADIOS open" 1 1 20 50 0 GROUP="TAU_USER"`,
+		`"ADIOS read" 1 1 10 30 0 GROUP="TAU_USER"`,
+		`"MPI_Bcast()  " 2 0 50 50 0 GROUP="MPI"`,
+	}
+	user := []string{
+		`"Message size : ADIOS open => MPI_Bcast()  " 1 8192 8192 8192 67108864`,
+		`"Message size : ADIOS read => MPI_Bcast()  " 1 16 16 16 256`,
+		`"Message size" 2 8192 16 4104 67109120`,
+	}
+	e := mustRead(t, map[string]string{"profile.0.0.0": prof("templated_functions_MULTI_TIME", map[string]string{"TAU_CALLPATH_DEPTH": "2"}, events, user)})
+	for c := range e.Cnodes {
+		if e.Cnodes[c].Parent >= 0 {
+			t.Errorf("invented call path %s", e.CallPath(c))
+		}
+	}
+	bcast := e.CnodeByPath("MPI_Bcast()")
+	for uniq, want := range map[string]float64{"Message size (count)": 2, "Message size (sum)": 8208, "Message size (min)": 16, "Message size (max)": 8192} {
+		if got := total(t, e, uniq, bcast); got != want {
+			t.Errorf("%s at MPI_Bcast(): %v, want %v", uniq, got, want)
+		}
+	}
+}
+
 func TestMetadataAttributes(t *testing.T) {
 	meta0 := map[string]string{"Hostname": "n0", "TAU Version": "2.33", "Node Name": "n0", "pid": "1", "Note": "a &amp; b &lt;c&gt;"}
 	meta1 := map[string]string{"Hostname": "n1", "TAU Version": "2.33", "Node Name": "n1", "pid": "2", "Note": "a &amp; b &lt;c&gt;"}

@@ -5,5 +5,7 @@
 // files from fetched public repository snapshots (MirrorFiles), for tests
 // over many real profiles; they skip when the snapshot is absent.
 //
+// HeldRunner holds background work back until a test runs it.
+//
 // It is imported only from _test.go files.
 package testkit

@@ -1,0 +1,14 @@
+// Package analysisview is what the windows show of the analyses of the
+// analysis package: the performance difference of two experiments
+// (Algebra › Where did it change…: its form, its background run and
+// the table of differing foci, each of which selects its metric, call
+// path and system node in a window), the scaling study of several
+// experiments (Algebra › Scaling…: form, table, plot) and the
+// statistics of the selected values across locations (View ›
+// Statistics: a panel that follows a window's selection and draws box
+// plots in the background).
+//
+// Reports are plain tables of text and sort keys (view.TableSort orders
+// them) and images; the ui package draws them. It imports no
+// user-interface toolkit; its tests run without one.
+package analysisview
