@@ -66,7 +66,7 @@ func TestMetricIdentitiesSamples(t *testing.T) {
 		want map[string]string
 	}{
 		{"papi/testdata/papi7-threads", map[string]string{"visits": "visits", "real_time": "time", "perf::TASK-CLOCK": "cputime", "cycles": ""}},
-		{"perf/testdata/two-events.perf-script", map[string]string{"cycles": "", "instructions": ""}},
+		{"perf/testdata/two-events.perf-script", map[string]string{"cycles": "PAPI_TOT_CYC", "instructions": "PAPI_TOT_INS"}}, // summed periods of the hardware events
 		{"caliper/testdata/handmade.cali", map[string]string{"sum#sum#time.duration": "time", "count": "visits", "min#inclusive#sum#time.duration": ""}},
 		{"caliper/testdata/handmade.json", map[string]string{"sum#time.duration": "time", "count": "visits"}}, // no region.count: the record count of annotated regions
 	}

@@ -144,9 +144,7 @@ func (c *collector) finish() *model.Experiment {
 	for m, def := range c.metrics {
 		vals.Scale(m, def.scale)
 	}
-	e := b.Finish(vals)
-	build.Identify(e, "perf", identities(e))
-	return e
+	return b.Finish(vals)
 }
 
 func sign(d int64) int {
