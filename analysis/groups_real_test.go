@@ -117,8 +117,9 @@ func sd(x []float64) float64 {
 	return math.Sqrt(s / float64(len(x)-1))
 }
 
-func closeTo(a, b, tol float64) bool { return math.Abs(a-b) <= tol*max(math.Abs(a), math.Abs(b), 1e-300) }
-
+func closeTo(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*max(math.Abs(a), math.Abs(b), 1e-300)
+}
 
 // scipyScript prints, for each [a, b, exact] read as JSON, scipy's Welch
 // t-test (t, p), the Welch–Satterthwaite df, the 95 % interval of
