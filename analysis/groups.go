@@ -172,6 +172,7 @@ type RunNoiseResult struct {
 	Integration *algebra.Integration
 	Metric      int
 	Runs        int
+	Options     GroupOptions
 	Total       NoiseRow
 	// Rows holds every call path with a value in some run, largest mean
 	// first (ties by call path).
@@ -201,7 +202,7 @@ func RunNoise(runs []*model.Experiment, opt GroupOptions) (*RunNoiseResult, erro
 		}
 		return r
 	}
-	out := &RunNoiseResult{Result: ig.Result, Integration: ig, Metric: rm, Runs: n, Total: row(-1, totals)}
+	out := &RunNoiseResult{Result: ig.Result, Integration: ig, Metric: rm, Runs: n, Options: opt, Total: row(-1, totals)}
 	col := make([]float64, n)
 	for c := range ig.Result.Cnodes {
 		zero := true
