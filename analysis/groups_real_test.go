@@ -237,3 +237,32 @@ func rowValues(t *testing.T, g *GroupComparison, runs []*model.Experiment) [][]f
 	}
 	return out
 }
+
+// TestRealRunPair: two Kripke runs of one configuration (128 ranks,
+// different PAPI counters) in ../shared/data: their whole-program times
+// are the extremes of RunNoise's total, and time is the one metric both
+// have that is compared.
+func TestRealRunPair(t *testing.T) {
+	dir := testkit.DataDir(t)
+	var runs []*model.Experiment
+	var totals []float64
+	for _, f := range []string{"L2_DCM_negative.cubex", "L3_DCA_negative.cubex"} {
+		e := open(t, dir+"/cube4/hw_counter/"+f)
+		v, err := e.MetricTotal(model.MetricSel{Metric: e.MetricByName("time"), Inclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, totals = append(runs, e), append(totals, v)
+	}
+	n, err := RunNoise(runs, GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Result.Metrics[n.Metric].UniqName != "time" || n.Total.Min != min(totals[0], totals[1]) || n.Total.Max != max(totals[0], totals[1]) {
+		t.Errorf("metric %s, total min %g max %g, want %v", n.Result.Metrics[n.Metric].UniqName, n.Total.Min, n.Total.Max, totals)
+	}
+	t.Logf("Kripke pair: whole program %.6g vs %.6g (cv %.2f %%); hottest call paths:", totals[0], totals[1], 100*n.Total.CV)
+	for _, r := range n.Rows[:5] {
+		t.Logf("  %.6g .. %.6g cv %.2f %%  %s", r.Min, r.Max, 100*r.CV, path.Base(n.Result.CallPath(r.Cnode)))
+	}
+}
