@@ -16,6 +16,9 @@ type tableSource struct {
 	cell    func(r, c int) string
 	key     func(r, c int) analysisview.SortKey
 	numeric func(c int) bool
+	// muted, when set, reports the report's rows drawn in a dimmed
+	// colour (differences that are not significant).
+	muted func(r int) bool
 	// selected is called with the report's row when a row is clicked.
 	selected func(r int)
 }
@@ -34,7 +37,14 @@ func newSortedTable(src tableSource) *sortedTable {
 	s.table = widget.NewTableWithHeaders(
 		func() (int, int) { return s.order.Len(), src.cols },
 		func() fyne.CanvasObject { return truncLabel("") },
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(s.Cell(id.Row, id.Col)) })
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			l := o.(*widget.Label)
+			l.Importance = widget.MediumImportance
+			if r := s.order.Row(id.Row); src.muted != nil && r >= 0 && src.muted(r) {
+				l.Importance = widget.LowImportance
+			}
+			l.SetText(s.Cell(id.Row, id.Col))
+		})
 	s.table.ShowHeaderColumn = false
 	s.table.CreateHeader = func() fyne.CanvasObject { return newSortHeader() }
 	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
