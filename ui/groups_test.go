@@ -99,4 +99,3 @@ func TestCompareGroupsFromMenu(t *testing.T) {
 		t.Errorf("selected %+v, want %s", n, plantedPath)
 	}
 }
-
