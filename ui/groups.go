@@ -58,6 +58,7 @@ func (pl *panels) showGroups(rep *analysisview.GroupsReport) {
 	sorted := newSortedTable(tableSource{
 		rows: rep.Len, cols: analysisview.GroupsColumns,
 		title: rep.Header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, muted: rep.Muted,
+		path: func(c int) bool { return c == analysisview.GroupsCallPath },
 		selected: func(i int) { w.selectNodes(analysisview.GroupsNode(w.view, rep, i)) },
 	})
 	for i, width := range groupsWidths {
@@ -72,5 +73,5 @@ func (pl *panels) showGroups(rep *analysisview.GroupsReport) {
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) })
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), hide, noteLabel(rep.Legend))
 	pl.groups = &groupsPanel{rep: rep, sorted: sorted, hide: hide}
-	pl.show(container.NewBorder(top, nil, nil, nil, sorted.table), 0.5)
+	pl.show(container.NewBorder(top, nil, nil, nil, sorted.view()), 0.5)
 }

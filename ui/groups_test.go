@@ -71,27 +71,27 @@ func TestCompareGroupsFromMenu(t *testing.T) {
 	if rep.Len() != 30 || !strings.Contains(rep.Headline, "1 of 30 call paths differ significantly") {
 		t.Fatalf("%d rows: %s", rep.Len(), rep.Headline)
 	}
-	cell := func(row int) *widget.Label {
-		l := truncLabel("")
-		p.sorted.table.UpdateCell(widget.TableCellID{Row: row, Col: analysisview.GroupsCallPath}, l)
-		return l
+	cell := func(row int) *elidedCell {
+		c := newElidedCell(nil)
+		p.sorted.table.UpdateCell(widget.TableCellID{Row: row, Col: analysisview.GroupsCallPath}, c)
+		return c
 	}
 	marked := 0
 	for i := range rep.Len() {
-		l := cell(i)
-		sig := l.Text == plantedPath
+		c := cell(i)
+		sig := c.Text() == plantedPath
 		if sig {
 			marked++
 		}
-		if want := map[bool]widget.Importance{true: widget.MediumImportance, false: widget.LowImportance}[sig]; l.Importance != want {
-			t.Errorf("row %d %s: importance %v, want %v", i, l.Text, l.Importance, want)
+		if c.Muted() == sig {
+			t.Errorf("row %d %s: muted %v", i, c.Text(), c.Muted())
 		}
 	}
 	if marked != 1 {
 		t.Fatalf("planted call path in %d rows", marked)
 	}
 	p.hide.SetChecked(true)
-	if rows, _ := p.sorted.table.Length(); rows != 1 || cell(0).Text != plantedPath {
+	if rows, _ := p.sorted.table.Length(); rows != 1 || cell(0).Text() != plantedPath {
 		t.Fatalf("only significant: %d rows", rows)
 	}
 	p.sorted.table.Select(widget.TableCellID{Row: 0, Col: analysisview.GroupsCallPath})
