@@ -58,7 +58,7 @@ func (pl *panels) showGroups(rep *analysisview.GroupsReport) {
 	sorted := newSortedTable(tableSource{
 		rows: rep.Len, cols: analysisview.GroupsColumns,
 		title: rep.Header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, muted: rep.Muted,
-		path: func(c int) bool { return c == analysisview.GroupsCallPath },
+		path:     func(c int) bool { return c == analysisview.GroupsCallPath },
 		selected: func(i int) { w.selectNodes(analysisview.GroupsNode(w.view, rep, i)) },
 	})
 	for i, width := range groupsWidths {
