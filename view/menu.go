@@ -46,6 +46,7 @@ const (
 	CmdSource      Command = "source"     // toggles the source panel
 	CmdStats       Command = "statistics" // toggles the statistics panel
 	CmdCallGraph   Command = "call graph" // toggles callers and callees
+	CmdBottomUp    Command = "bottom-up"  // toggles the bottom-up view
 	CmdDerived     Command = "derived metric"
 	CmdThresholds  Command = "thresholds"
 	CmdOperation   Command = "operation" // Arg: an algebra.Op
@@ -107,6 +108,7 @@ type MenuState struct {
 	SourceShown    bool
 	StatsShown     bool
 	CallGraphShown bool
+	BottomUpShown  bool
 }
 
 func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
@@ -182,7 +184,9 @@ func viewMenu(v *View, st MenuState) Menu {
 	source, stats := keyed("Source", CmdSource, "U"), keyed("Statistics", CmdStats, "I")
 	callGraph := keyed("Callers and callees", CmdCallGraph, "K")
 	source.Checked, stats.Checked, callGraph.Checked = st.SourceShown, st.StatsShown, st.CallGraphShown
-	for _, it := range append(needView, &reference, &source, &stats, &callGraph) {
+	bottomUp := keyed("Bottom-up view", CmdBottomUp, "B")
+	bottomUp.Checked = st.BottomUpShown
+	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp) {
 		it.Disabled = !on
 	}
 	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
@@ -190,7 +194,7 @@ func viewMenu(v *View, st MenuState) Menu {
 		flat, order, numbers, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
-		source, stats, callGraph,
+		source, stats, callGraph, bottomUp,
 	}}
 }
 
@@ -260,6 +264,7 @@ var KeysHelp = strings.Join([]string{
 	"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
 	"Ctrl+I: statistics of the selected call path across locations.",
 	"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
+	"Ctrl+B: bottom-up view: every region with its callers, values split by caller; click a row to select its call path.",
 	"Drop experiment files or folders on the window to open them.",
 }, "\n")
 
