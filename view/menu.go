@@ -47,6 +47,7 @@ const (
 	CmdStats       Command = "statistics" // toggles the statistics panel
 	CmdCallGraph   Command = "call graph" // toggles callers and callees
 	CmdBottomUp    Command = "bottom-up"  // toggles the bottom-up view
+	CmdLocations   Command = "locations"  // toggles the per-location chart
 	CmdDerived     Command = "derived metric"
 	CmdThresholds  Command = "thresholds"
 	CmdOperation   Command = "operation" // Arg: an algebra.Op
@@ -109,6 +110,7 @@ type MenuState struct {
 	StatsShown     bool
 	CallGraphShown bool
 	BottomUpShown  bool
+	LocationsShown bool
 }
 
 func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
@@ -186,7 +188,9 @@ func viewMenu(v *View, st MenuState) Menu {
 	source.Checked, stats.Checked, callGraph.Checked = st.SourceShown, st.StatsShown, st.CallGraphShown
 	bottomUp := keyed("Bottom-up view", CmdBottomUp, "B")
 	bottomUp.Checked = st.BottomUpShown
-	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp) {
+	locations := keyed("Per-location chart", CmdLocations, "L")
+	locations.Checked = st.LocationsShown
+	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations) {
 		it.Disabled = !on
 	}
 	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
@@ -194,7 +198,7 @@ func viewMenu(v *View, st MenuState) Menu {
 		flat, order, numbers, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
-		source, stats, callGraph, bottomUp,
+		source, stats, callGraph, bottomUp, locations,
 	}}
 }
 
@@ -264,6 +268,7 @@ var KeysHelp = strings.Join([]string{
 	"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
 	"Ctrl+I: statistics of the selected call path across locations.",
 	"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
+	"Ctrl+L: per-location chart of the selected metric and call path; click a bar to select its location.",
 	"Ctrl+B: bottom-up view: every region with its callers, values split by caller; click a row to select its call path.",
 	"Drop experiment files or folders on the window to open them.",
 }, "\n")
