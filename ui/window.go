@@ -91,6 +91,7 @@ type panels struct {
 	scaling   *scalingWindow  // the last scaling study started here
 	bottomUp  *bottomUpPanel  // nil until the bottom-up view is first shown
 	locations *locationPanel  // nil until the per-location chart is first shown
+	topology  *topologyPanel  // nil until the topology view is first shown
 }
 
 // paneSplits divide the window's width between the panes: splits divide
@@ -640,7 +641,8 @@ func (m *menus) bar() *fyne.MainMenu {
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
 	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
 		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown(),
-		BottomUpShown: w.panels.BottomUpShown(), LocationsShown: w.panels.LocationsShown()}
+		BottomUpShown: w.panels.BottomUpShown(), LocationsShown: w.panels.LocationsShown(),
+		TopologyShown: w.panels.TopologyShown()}
 	do := w.menus.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
 	for _, m := range view.MainMenu(w.view, st) {
@@ -713,6 +715,7 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
 		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
 		view.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },
+		view.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
 		view.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
 		view.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
 		view.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },

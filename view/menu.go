@@ -48,6 +48,7 @@ const (
 	CmdCallGraph   Command = "call graph" // toggles callers and callees
 	CmdBottomUp    Command = "bottom-up"  // toggles the bottom-up view
 	CmdLocations   Command = "locations"  // toggles the per-location chart
+	CmdTopology    Command = "topology"   // toggles the topology view
 	CmdDerived     Command = "derived metric"
 	CmdThresholds  Command = "thresholds"
 	CmdOperation   Command = "operation" // Arg: an algebra.Op
@@ -111,6 +112,7 @@ type MenuState struct {
 	CallGraphShown bool
 	BottomUpShown  bool
 	LocationsShown bool
+	TopologyShown  bool
 }
 
 func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
@@ -190,7 +192,8 @@ func viewMenu(v *View, st MenuState) Menu {
 	bottomUp.Checked = st.BottomUpShown
 	locations := keyed("Per-location chart", CmdLocations, "L")
 	locations.Checked = st.LocationsShown
-	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations) {
+	topology := MenuItem{Label: "Topology", Command: CmdTopology, Shortcut: &Shortcut{Key: "L", Shift: true}, Checked: st.TopologyShown}
+	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations, &topology) {
 		it.Disabled = !on
 	}
 	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
@@ -198,7 +201,7 @@ func viewMenu(v *View, st MenuState) Menu {
 		flat, order, numbers, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
-		source, stats, callGraph, bottomUp, locations,
+		source, stats, callGraph, bottomUp, locations, topology,
 	}}
 }
 
@@ -269,6 +272,7 @@ var KeysHelp = strings.Join([]string{
 	"Ctrl+I: statistics of the selected call path across locations.",
 	"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
 	"Ctrl+L: per-location chart of the selected metric and call path; click a bar to select its location.",
+	"Ctrl+Shift+L: topology: the locations on their Cartesian grid (or rank × thread); click a cell to select its location.",
 	"Ctrl+B: bottom-up view: every region with its callers, values split by caller; click a row to select its call path.",
 	"Drop experiment files or folders on the window to open them.",
 }, "\n")
