@@ -147,3 +147,13 @@ func (c *LocationChart) SummaryText() string {
 		num(s.Min, c.integer), analysis.LocationName(c.exp, s.ArgMin), num(s.Mean, false),
 		num(s.Max, c.integer), analysis.LocationName(c.exp, s.ArgMax))
 }
+
+// Save writes the chart to path, PNG or SVG by its extension, at the
+// chart package's default size.
+func (c *LocationChart) Save(path string) error {
+	lc, _, err := c.Draw(200, 200) // a drawing only to build the chart
+	if err != nil {
+		return err
+	}
+	return lc.Save(path, chart.DefaultWidth, chart.DefaultHeight/2)
+}

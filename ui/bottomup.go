@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -39,12 +41,14 @@ func newBottomUpPanel(w *Window) *bottomUpPanel {
 		}
 	}
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.ShowBottomUp(false) })
+	export := widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), p.exportCSV)
+	buttons := container.NewHBox(export, closeButton)
 	heads := container.New(fixedColumns{bottomUpColumnWidth})
 	for _, c := range view.BottomUpColumns {
 		heads.Add(widget.NewLabelWithStyle(c, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 	}
 	columns := container.NewBorder(nil, nil, nil, heads, widget.NewLabelWithStyle("Region ← callers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	head := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, p.title), p.note, columns)
+	head := container.NewVBox(container.NewBorder(nil, nil, nil, buttons, p.title), p.note, columns)
 	p.box = container.NewBorder(head, nil, nil, nil, p.tree)
 	return p
 }
@@ -155,4 +159,39 @@ func (l fixedColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(float32(i)*l.width, 0))
 		o.Resize(fyne.NewSize(l.width, size.Height))
 	}
+}
+
+// visibleIDs returns the rows shown: the top rows and, below each open
+// row, its callers, in order.
+func (p *bottomUpPanel) visibleIDs() []string {
+	var out []string
+	var walk func(id string)
+	walk = func(id string) {
+		for _, c := range p.childIDs(id) {
+			out = append(out, c)
+			if p.tree.IsBranchOpen(c) {
+				walk(c)
+			}
+		}
+	}
+	walk("")
+	return out
+}
+
+// exportCSV asks where to write the rows shown as CSV.
+func (p *bottomUpPanel) exportCSV() {
+	w := p.w
+	if p.b == nil || w.view == nil {
+		return
+	}
+	ids := p.visibleIDs()
+	b := p.b
+	w.dialogs.export("the bottom-up view as CSV", view.ExportName(w.view, w.doc, "bottom-up", ".csv"), []string{".csv"}, func(path string) {
+		var buf bytes.Buffer
+		if err := view.BottomUpCSV(b, ids, &buf); err != nil {
+			w.showError(err)
+			return
+		}
+		w.writeExport(path, buf.Bytes())
+	})
 }

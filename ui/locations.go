@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -42,7 +43,8 @@ func newLocationPanel(w *Window) *locationPanel {
 	p.plot.onHover = p.hovered
 	p.plot.onResize = func() { p.follow() }
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.ShowLocations(false) })
-	head := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, p.title), p.message)
+	save := widget.NewButtonWithIcon("Save image…", theme.DocumentSaveIcon(), p.saveImage)
+	head := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(save, closeButton), p.title), p.message)
 	p.box = container.NewBorder(head, nil, nil, nil, p.plot)
 	return p
 }
@@ -200,3 +202,24 @@ func (c *chartImage) MouseMoved(ev *desktop.MouseEvent) {
 }
 
 func (c *chartImage) MouseOut() {}
+
+// saveImage asks where to write the chart shown, as PNG or SVG.
+func (p *locationPanel) saveImage() {
+	w := p.w
+	if p.rep == nil {
+		return
+	}
+	rep := p.rep
+	w.dialogs.export("the per-location chart as PNG or SVG", view.ExportName(w.view, w.doc, "locations", ".png"), []string{".png", ".svg"}, func(path string) {
+		w.busy.start("Writing " + filepath.Base(path) + " …")
+		var err error
+		w.app.async(func() { err = rep.Save(path) }, func() {
+			w.busy.stop()
+			if err != nil {
+				w.showError(err)
+				return
+			}
+			w.hint.SetText("Exported " + path)
+		})
+	})
+}

@@ -617,7 +617,7 @@ func (m *menus) popUp(d view.Dim, n view.Node, at fyne.Position) {
 	}
 	w.active = d
 	w.panes[d].Select(n.ID())
-	items := fyneItems(view.RowMenu(d, n), w.menus.handlers(view.MenuState{}, d, n))
+	items := fyneItems(view.RowMenuOf(w.view, d, n), w.menus.handlers(view.MenuState{}, d, n))
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
@@ -716,6 +716,9 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
 		view.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },
 		view.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
+		view.CmdExportCSV:       func(int) { w.dialogs.exportCSV(w.menus.paneOf(d, n)) },
+		view.CmdExportPNG:       func(int) { w.dialogs.exportPanePNG(w.menus.paneOf(d, n)) },
+		view.CmdOpenURL:         func(int) { w.openMetricURL(n) },
 		view.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
 		view.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
 		view.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },

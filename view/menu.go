@@ -49,6 +49,9 @@ const (
 	CmdBottomUp    Command = "bottom-up"  // toggles the bottom-up view
 	CmdLocations   Command = "locations"  // toggles the per-location chart
 	CmdTopology    Command = "topology"   // toggles the topology view
+	CmdExportCSV   Command = "export csv" // the active (or context menu's) pane's rows shown
+	CmdExportPNG   Command = "export png" // the active (or context menu's) pane as drawn
+	CmdOpenURL     Command = "open url"   // a metric's documentation
 	CmdDerived     Command = "derived metric"
 	CmdThresholds  Command = "thresholds"
 	CmdOperation   Command = "operation" // Arg: an algebra.Op
@@ -141,9 +144,11 @@ func fileMenu(st MenuState) Menu {
 	save := keyed("Save as…", CmdSaveAs, "S")
 	props := item("Properties…", CmdProperties)
 	save.Disabled, props.Disabled = st.Doc == nil, st.Doc == nil
+	exportCSV, exportPNG := item("Export active pane as CSV…", CmdExportCSV), item("Export active pane as PNG…", CmdExportPNG)
+	exportCSV.Disabled, exportPNG.Disabled = st.Doc == nil, st.Doc == nil
 	return Menu{"File", []MenuItem{
 		keyed("Open…", CmdOpen, "O"), item("Open folder…", CmdOpenFolder), recent,
-		item("Repository…", CmdRepository), save, props,
+		item("Repository…", CmdRepository), save, exportCSV, exportPNG, props,
 		item("Memory for one metric…", CmdMemory), separator, keyed("Close", CmdClose, "W"),
 	}}
 }
