@@ -71,7 +71,7 @@ func NewLocationChart(l Locations) (*LocationChart, error) {
 	lo := math.Min(0, l.Min)
 	p.Y.Min = lo
 	if hi := math.Max(l.Max, 0); hi > lo {
-		p.Y.Max = hi + (hi-lo)*0.12 // room for the legend
+		p.Y.Max = hi + (hi-lo)*0.3 // room for the legend above the bars
 	}
 	return &LocationChart{Chart: &Chart{plots: []*plot.Plot{p}}, bars: bars}, nil
 }
