@@ -58,3 +58,21 @@ func TestLocationTicks(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLocationChart draws 1,024 bars at the size of a window's panel.
+func BenchmarkLocationChart(b *testing.B) {
+	vals := make([]float64, 1024)
+	for i := range vals {
+		vals[i] = float64(i%97) + 10
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := NewLocationChart(Locations{Title: "t", Values: vals, Min: 10, Mean: 58, Max: 106, Selected: 5})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Image(1300, 300); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -100,3 +100,20 @@ func TestTopologyReal(t *testing.T) {
 		t.Errorf("Second: %d×%d×%d, %d placed of %d", g.Cols, g.Rows, g.Slices, g.Placed, len(ew.Topologies[2].Coords))
 	}
 }
+
+// BenchmarkTopologyGrid builds the rank × thread grid of 1,000 locations
+// with the system pane's values and colours, as every refresh of a shown
+// topology view does, and finds the cell under each of 10,000 points.
+func BenchmarkTopologyGrid(b *testing.B) {
+	v := NewView(big(b))
+	mustUpdate(b, v)
+	top := NewTopology(v)
+	b.ReportAllocs()
+	for b.Loop() {
+		g := top.Grid()
+		l := g.Layout(1300, 300)
+		for i := range 10000 {
+			l.CellAt(float64(i%1300), float64(i/1300*30))
+		}
+	}
+}
