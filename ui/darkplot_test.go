@@ -2,8 +2,10 @@ package ui
 
 import (
 	"image"
+	"image/color"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
@@ -18,11 +20,11 @@ func TestBoxPlotsOnDarkTheme(t *testing.T) {
 		dark bool
 	}{{"dark", true}, {"light", false}} {
 		a := newTestApp(t)
+		variant := theme.VariantLight
 		if tt.dark {
-			test.ApplyTheme(t, theme.DarkTheme())
-		} else {
-			test.ApplyTheme(t, theme.LightTheme())
+			variant = theme.VariantDark
 		}
+		test.ApplyTheme(t, variantTheme{theme.DefaultTheme(), variant})
 		w := openWindow(t, a, dataFile(t, "cube3/example3.cube"))
 		menuItem(w, "View", "Statistics").Action()
 		for name, img := range map[string]image.Image{"selection": w.panels.stats.selImg.Image, "top call paths": w.panels.stats.topImg.Image} {
@@ -38,6 +40,16 @@ func TestBoxPlotsOnDarkTheme(t *testing.T) {
 			}
 		}
 	}
+}
+
+// variantTheme is a theme of one variant, whatever the settings say.
+type variantTheme struct {
+	fyne.Theme
+	variant fyne.ThemeVariant
+}
+
+func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return t.Theme.Color(n, t.variant)
 }
 
 // shares returns the fractions of img's pixels that are dark (luminance
