@@ -88,6 +88,7 @@ type panels struct {
 	source    *sourcePanel    // nil until the source panel is first shown
 	callGraph *callGraphPanel // nil until callers and callees are first shown
 	perfDiff  *perfDiffPanel  // the last performance difference shown
+	groups    *groupsPanel    // the last comparison of groups of runs shown
 	stats     *statsPanel     // nil until the statistics are first shown
 	scaling   *scalingWindow  // the last scaling study started here
 }
@@ -725,6 +726,7 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdReroot:          func(int) { w.dialogs.reportCut(false) },
 		view.CmdPrune:           func(int) { w.dialogs.reportCut(true) },
 		view.CmdWhere:           func(int) { w.dialogs.showPerfDiffDialog() },
+		view.CmdGroups:          func(int) { w.dialogs.showGroupsDialog() },
 		view.CmdScaling:         func(int) { w.dialogs.showScalingDialog() },
 		view.CmdKeysHelp:        func(int) { dialog.ShowInformation("Keys and mouse", view.KeysHelp, w.win) },
 		view.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", view.About, w.win) },

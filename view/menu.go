@@ -52,6 +52,7 @@ const (
 	CmdReroot      Command = "reroot"
 	CmdPrune       Command = "prune"
 	CmdWhere       Command = "where did it change"
+	CmdGroups      Command = "compare groups of runs"
 	CmdScaling     Command = "scaling"
 	CmdKeysHelp    Command = "keys help"
 	CmdAbout       Command = "about"
@@ -209,7 +210,7 @@ func algebraMenu(st MenuState) Menu {
 	cut.Items = []MenuItem{item("Reroot here", CmdReroot), item("Prune here", CmdPrune)}
 	items := []MenuItem{
 		op(algebra.OpDiff), op(algebra.OpMerge), op(algebra.OpMean), separator, cut,
-		separator, item("Where did it change…", CmdWhere), item("Scaling…", CmdScaling),
+		separator, item("Where did it change…", CmdWhere), item("Compare groups of runs…", CmdGroups), item("Scaling…", CmdScaling),
 	}
 	if st.Doc == nil {
 		disable(items)

@@ -62,7 +62,7 @@ func TestMainMenuLayout(t *testing.T) {
 		"View": "Flat profile|Sort|Numbers|—|Expand hottest path|Hottest path goes on while a child holds more than|Find…|Find next|Find previous|—|" +
 			"Colour range of the active pane…|Diverging colours|External reference|Choose external reference…|—|Source|Statistics|Callers and callees",
 		"Metric tree": "New derived metric…|Thresholds of the selected metric…",
-		"Algebra":     "Difference…|Merge…|Mean…|—|Cut at selected call path|—|Where did it change…|Scaling…",
+		"Algebra":     "Difference…|Merge…|Mean…|—|Cut at selected call path|—|Where did it change…|Compare groups of runs…|Scaling…",
 		"Help":        "Keys and mouse|About cubeview",
 	}
 	for _, m := range ms {
@@ -121,7 +121,7 @@ func TestMenuWithoutExperiment(t *testing.T) {
 		"File":        {"Open recent", "Save as…", "Properties…"},
 		"View":        {"Flat profile", "Sort", "Numbers", "Find…", "Diverging colours", "External reference", "Choose external reference…", "Source", "Statistics", "Callers and callees"},
 		"Metric tree": {"New derived metric…", "Thresholds of the selected metric…"},
-		"Algebra":     {"Difference…", "Cut at selected call path", "Reroot here", "Prune here", "Where did it change…", "Scaling…"},
+		"Algebra":     {"Difference…", "Cut at selected call path", "Reroot here", "Prune here", "Where did it change…", "Compare groups of runs…", "Scaling…"},
 	}
 	for menu, ls := range disabled {
 		for _, l := range ls {
