@@ -163,6 +163,9 @@ func TestStatRuns(t *testing.T) {
 func TestGroupsFromRepository(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("CUBEVIEW_REPO", filepath.Join(dir, "repo.db"))
+	if status, _, errOut := run("repo", "init"); status != 0 {
+		t.Fatal(errOut)
+	}
 	a, _ := writeRuns(t, dir, "a", 5, 1, 11, 0.2)
 	b, _ := writeRuns(t, dir, "b", 5, 2, -1, 0)
 	if status, _, errOut := run(append([]string{"repo", "import", "--app", "synth", "--experiment", "baseline"}, b...)...); status != 0 {

@@ -19,6 +19,7 @@ import (
 // has a model, printed and evaluated at --predict.
 func TestSeriesRepoAttributes(t *testing.T) {
 	t.Setenv("CUBEVIEW_REPO", filepath.Join(t.TempDir(), "repo.db"))
+	mustRun(t, "repo", "init")
 	sizes := []int{10, 25, 50, 100}
 	var refs []string
 	for i, x := range sizes {

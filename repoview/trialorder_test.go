@@ -14,7 +14,7 @@ import (
 // name as people count (p2, p10, p100), whatever order they were
 // imported in (they were listed in import order: p100, p2, p10).
 func TestTrialsInNaturalOrder(t *testing.T) {
-	r, err := repo.Open(context.Background(), t.TempDir()+"/repository.db")
+	r, err := repo.Init(context.Background(), t.TempDir()+"/repository.db")
 	if err != nil {
 		t.Fatal(err)
 	}
