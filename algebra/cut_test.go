@@ -174,9 +174,9 @@ func checkPrune(t *testing.T, e *model.Experiment, name string) {
 		if math.Abs(before-after) > 1e-9*math.Max(1, math.Abs(before)) {
 			t.Errorf("metric %s: total %v after prune, %v before", e.Metrics[m].UniqName, after, before)
 		}
-		excl, _ := e.CnodeValues(sel)
+		excl, _ := e.CallTreeValues(sel, false)
 		incl := e.CallInclusive(excl, agg)
-		rexcl, _ := r.CnodeValues(sel)
+		rexcl, _ := r.CallTreeValues(sel, false)
 		// Result cnodes keep the depth-first order of the kept operand cnodes.
 		rc := 0
 		for _, c := range e.CnodeOrder() {

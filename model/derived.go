@@ -71,19 +71,11 @@ func (e *Experiment) CallTreeValues(ms MetricSel, inclusive bool) ([]float64, er
 			return e.CallTreeValues(op, inclusive)
 		})
 	}
-	v, err := e.CnodeValues(ms)
+	v, err := e.cnodeValues(ms)
 	if err != nil || !inclusive {
 		return v, err
 	}
 	return e.CallInclusive(v, e.Metrics[ms.Metric].Aggregation), nil
-}
-
-// RegionValues returns the flat profile of the selected metric: per
-// region its exclusive and inclusive value (see FlatProfileOf), for stored
-// and derived metrics alike.
-func (e *Experiment) RegionValues(ms MetricSel) (excl, incl []float64, err error) {
-	f, err := e.RegionProfile(ms)
-	return f.Own, f.Whole, err
 }
 
 // SystemTreeValues returns, for every system node, the selected metric
@@ -103,13 +95,13 @@ func (e *Experiment) SystemTreeValues(ms MetricSel, cnodes []int) ([]float64, er
 		if err != nil {
 			return nil, err
 		}
-		return e.SystemValues(loc, agg), nil
+		return e.systemValues(loc, agg), nil
 	}
-	loc, err := e.LocationValuesOver(ms, cnodes)
+	loc, err := e.locationValuesOver(ms, cnodes)
 	if err != nil {
 		return nil, err
 	}
-	return e.SystemValues(loc, agg), nil
+	return e.systemValues(loc, agg), nil
 }
 
 // PointValues returns the selected metric per cnode and location:
@@ -182,16 +174,16 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 		}
 	}
 	if inclusive {
-		b = e.CallInclusiveBlock(b, m.Aggregation)
+		b = e.callInclusiveBlock(b, m.Aggregation)
 	}
 	return b, nil
 }
 
-// CallInclusiveBlock returns a block whose row c aggregates b's rows over
+// callInclusiveBlock returns a block whose row c aggregates b's rows over
 // c's whole subtree, per location. An absent row counts as zero, also for
 // min/max metrics, as in the original CUBE tools; a subtree without any
 // row stays absent.
-func (e *Experiment) CallInclusiveBlock(b *Block, agg Aggregation) *Block {
+func (e *Experiment) callInclusiveBlock(b *Block, agg Aggregation) *Block {
 	out := NewBlock(b.NumCnodes(), b.NumLocations())
 	order := e.CnodeOrder()
 	for i := len(order) - 1; i >= 0; i-- {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,7 +98,7 @@ func TestCnodeValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			excl, err := e.CnodeValues(tt.sel)
+			excl, err := e.cnodeValues(tt.sel)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,14 +155,14 @@ func TestLocationAndSystemValues(t *testing.T) {
 	}
 	loc, _ := e.LocationValues(MetricSel{0, true}, CnodeSel{1, true})
 	// machine, node, rank 0, t0, t1, rank 1, t0
-	equal(t, "system", e.SystemValues(loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
+	equal(t, "system", e.systemValues(loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
 	minLoc, _ := e.LocationValues(MetricSel{3, true}, CnodeSel{0, false})
-	equal(t, "system min", e.SystemValues(minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
+	equal(t, "system min", e.systemValues(minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
 }
 
 func TestFlatProfile(t *testing.T) {
 	e := small()
-	excl, _ := e.CnodeValues(MetricSel{0, true})
+	excl, _ := e.cnodeValues(MetricSel{0, true})
 	regExcl, regIncl := e.FlatProfile(excl, Sum)
 	// foo is recursive (main/foo/foo): its inclusive value counts the
 	// outer instance's subtree once, 13, not 13 + 8.
@@ -259,7 +258,7 @@ func TestLazyLoading(t *testing.T) {
 
 	f := smallMeta()
 	f.SetLoader(failingLoader{})
-	if _, err := f.CnodeValues(MetricSel{0, true}); err == nil {
+	if _, err := f.cnodeValues(MetricSel{0, true}); err == nil {
 		t.Error("loader error not reported")
 	}
 	// Unavailable metrics are never loaded and read as zero.
@@ -274,19 +273,7 @@ func TestDumpGolden(t *testing.T) {
 	if err := small().Dump(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "small.dump")
-	if testkit.Updating() {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("Dump differs from %s:\n%s", golden, buf.String())
-	}
+	testkit.Golden(t, "small.dump", buf.Bytes())
 	var again bytes.Buffer
 	small().Dump(&again)
 	if !bytes.Equal(buf.Bytes(), again.Bytes()) {

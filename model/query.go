@@ -250,7 +250,7 @@ func (a *aggregator) fits(c int, r []float64) bool {
 
 // finish returns the aggregates. For min and max, a call path without a
 // visited location (an absent row among them) keeps the identity in sums,
-// which CnodeValues shows as 0; along the call tree such a call path
+// which cnodeValues shows as 0; along the call tree such a call path
 // counts as 0, so every location's aggregate over all call paths takes a
 // 0 too, as the call pane's total does (and CubeLib's).
 func (a *aggregator) finish() (sums, locs []float64) {
@@ -277,11 +277,11 @@ func noValueToZero(v []float64) {
 	}
 }
 
-// CnodeValues returns, for every cnode, its exclusive (own) value of the
+// cnodeValues returns, for every cnode, its exclusive (own) value of the
 // selected metric aggregated over all locations. A derived metric's values
-// do not add up along the call tree, so for it CnodeValues returns an
+// do not add up along the call tree, so for it cnodeValues returns an
 // error wrapping ErrDerived: CallTreeValues answers for every metric.
-func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
+func (e *Experiment) cnodeValues(ms MetricSel) ([]float64, error) {
 	if err := e.notDerived(ms.Metric, "CallTreeValues"); err != nil {
 		return nil, err
 	}
@@ -350,7 +350,7 @@ func (e *Experiment) MetricTotal(ms MetricSel) (float64, error) {
 			return e.MetricTotal(MetricSel{Metric: op, Inclusive: true})
 		})
 	}
-	v, err := e.CnodeValues(ms)
+	v, err := e.cnodeValues(ms)
 	if err != nil {
 		return 0, err
 	}
@@ -371,12 +371,18 @@ func (e *Experiment) CnodeSubtree(cs CnodeSel) []int {
 // LocationValues returns, per location, the selected metric aggregated over
 // the selected call paths. For the whole call forest of an experiment
 // whose roots overlap (ForestMax) a location's value is the largest of
-// the roots' inclusive values there.
+// the roots' inclusive values there. A derived metric's value at a
+// location is its formula over the operands' values there.
 func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error) {
+	if e.Metrics[ms.Metric].IsDerived() {
+		return e.evalDerived(ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
+			return e.LocationValues(op, cs)
+		})
+	}
 	if cs.Cnode < 0 && e.forestMax(ms.Metric) {
 		var out []float64
 		for _, r := range e.CnodeRoots {
-			v, err := e.LocationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
+			v, err := e.locationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
 			if err != nil {
 				return nil, err
 			}
@@ -390,7 +396,7 @@ func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error
 		}
 		return out, nil
 	}
-	return e.LocationValuesOver(ms, e.CnodeSubtree(cs))
+	return e.locationValuesOver(ms, e.CnodeSubtree(cs))
 }
 
 func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
@@ -481,9 +487,9 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 	return out, nil
 }
 
-// SystemValue aggregates per-location values over the locations below
+// systemValue aggregates per-location values over the locations below
 // system node n (n itself when it is a location).
-func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) float64 {
+func (e *Experiment) systemValue(locValues []float64, n int, agg Aggregation) float64 {
 	acc := agg.Identity()
 	stack := []int{n}
 	for len(stack) > 0 {
@@ -501,9 +507,9 @@ func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) fl
 	return acc
 }
 
-// SystemValues aggregates per-location values for every system node at
+// systemValues aggregates per-location values for every system node at
 // once. It does not apply to derived metrics: see SystemTreeValues.
-func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float64 {
+func (e *Experiment) systemValues(locValues []float64, agg Aggregation) []float64 {
 	out := make([]float64, len(e.System))
 	if agg != Sum {
 		for i := range out {
@@ -531,8 +537,8 @@ func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float6
 
 // FlatProfile returns per-region exclusive and inclusive values from
 // per-cnode exclusive values: the RegionOwn and RegionWhole parts of
-// FlatParts.
+// flatParts.
 func (e *Experiment) FlatProfile(excl []float64, agg Aggregation) (regExcl, regIncl []float64) {
-	f := e.FlatParts(excl, agg)
+	f := e.flatParts(excl, agg)
 	return f.Own, f.Whole
 }

@@ -71,7 +71,7 @@ func experimentVectors(e *model.Experiment, m int, cols []int, depth int) (vecto
 	var excl []float64
 	if cols == nil {
 		var err error
-		if excl, err = e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
+		if excl, err = e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false); err != nil {
 			return vectors{}, err
 		}
 	} else {

@@ -113,7 +113,7 @@ func TestValuesMatchModel(t *testing.T) {
 			v.SetExpanded(MetricPane, Node{MetricNode, m}, expanded)
 			mustUpdate(t, v)
 			ms := model.MetricSel{Metric: m, Inclusive: !v.expandedBranch(MetricPane, Node{MetricNode, m})}
-			excl, err := e.CnodeValues(ms)
+			excl, err := e.CallTreeValues(ms, false)
 			if err != nil {
 				t.Fatal(err)
 			}
