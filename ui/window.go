@@ -35,6 +35,7 @@ type Window struct {
 	legend    *legend
 	status    *widget.Label
 	hint      *widget.Label
+	matching  *widget.Label // how a derived experiment's operands were matched
 	message   *widget.Label
 	body      *fyne.Container // message or panes
 	panesArea *fyne.Container // the panes, with an optional panel below
@@ -143,6 +144,8 @@ func (w *Window) build() {
 	w.status = truncLabel("")
 	w.hint = truncLabel("")
 	w.hint.Importance = widget.LowImportance
+	w.matching = truncLabel("")
+	w.matching.Hide()
 	b := &w.busy
 	b.status = w.status
 	b.progress = widget.NewProgressBarInfinite()
@@ -191,7 +194,7 @@ func (w *Window) build() {
 
 	statusRow := container.NewBorder(nil, nil, container.NewHBox(b.label), nil,
 		container.NewStack(b.progress, w.status))
-	bottom := container.NewVBox(w.find.box, w.legend, statusRow, w.hint)
+	bottom := container.NewVBox(w.find.box, w.legend, w.matching, statusRow, w.hint)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
@@ -315,6 +318,7 @@ func (w *Window) refresh() {
 	}
 	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
+	w.showMatching()
 	w.splits.remember()
 	for _, f := range w.listeners {
 		f()

@@ -310,12 +310,21 @@ func parseRenames(text string) ([]algebra.Rename, error) {
 	return rules, nil
 }
 
-// matchingNote says how a derived experiment's call-tree roots were
-// matched, for its window; "" when nothing needs saying.
-func matchingNote(e *model.Experiment) string {
-	p, ok, err := algebra.ReadProvenance(e)
-	if !ok || err != nil || p.Roots == "" {
-		return ""
+// parseMetricMaps reads the metric mappings of the algebra dialogs,
+// FROM=TO one a line (algebra.ParseMetricMap), blank lines skipped; the
+// error names the line of the first mapping that cannot be read.
+func parseMetricMaps(text string) ([]algebra.MetricMap, error) {
+	var rules []algebra.MetricMap
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		r, err := algebra.ParseMetricMap(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d of the metric mappings: %w", i+1, err)
+		}
+		rules = append(rules, r)
 	}
-	return strings.ToUpper(p.Roots[:1]) + p.Roots[1:] + " (Strict root matching in the algebra dialogs keeps them apart)."
+	return rules, nil
 }
