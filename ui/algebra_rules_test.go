@@ -89,8 +89,8 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 	if got := onlyIn(d.Document().Exp); got != 2*below || below == 0 {
 		t.Errorf("default: %d call paths not in both operands, want the renamed function's %d twice", got, below)
 	}
-	if p.Roots == "" || !strings.Contains(d.matching.Text, "matched whatever their names") || !strings.Contains(d.matching.Text, "_optimized") || !d.matching.Visible() {
-		t.Errorf("roots record %q, window note %q", p.Roots, d.matching.Text)
+	if p.Roots == "" || !strings.Contains(d.note.Text, "matched whatever their names") || !strings.Contains(d.note.Text, "_optimized") || !d.note.Visible() {
+		t.Errorf("roots record %q, window note %q", p.Roots, d.note.Text)
 	}
 	if p.Options != "system=auto;strict-lines=false" {
 		t.Errorf("options recorded %q", p.Options)
@@ -111,9 +111,9 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 	}
 	// Nothing is matched, and the window says that neither operand's
 	// values are compared.
-	if !p.Opts.StrictRoots || p.Roots != "" || strings.Contains(d.matching.Text, "matched whatever their names") ||
-		!strings.Contains(d.matching.Text, "shares no call path with the other operands") {
-		t.Errorf("strict roots recorded %q, roots %q, note %q", p.Options, p.Roots, d.matching.Text)
+	if !p.Opts.StrictRoots || p.Roots != "" || strings.Contains(d.note.Text, "matched whatever their names") ||
+		!strings.Contains(d.note.Text, "shares no call path with the other operands") {
+		t.Errorf("strict roots recorded %q, roots %q, note %q", p.Options, p.Roots, d.note.Text)
 	}
 
 	// A rule that is no regular expression stops the dialog with a

@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"cubeview/view"
+	"errors"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -26,4 +30,10 @@ func noteLabel(text string) *widget.Label {
 // titleLabel returns a bold label, for the title of a pane or panel.
 func titleLabel(text string) *widget.Label {
 	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+// showErrorDialog reports err in a dialog over win, in the words of
+// view.ErrorText: a capital first letter, file names as they are.
+func showErrorDialog(err error, win fyne.Window) {
+	dialog.ShowError(errors.New(view.ErrorText(err)), win)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +31,7 @@ func TestMatchingAcrossTools(t *testing.T) {
 		set(t, f.Form, f.Subtrahend, view.DocLabels(docs)[slices.Index(docs, b.Document())])
 		set(t, f.Form, f.Maps, maps)
 		d := submit(t, a, f)
-		if !d.matching.Visible() {
+		if !d.note.Visible() {
 			t.Errorf("%s: no matching line", d.Document().Name)
 		}
 		m := d.Document().Exp.MetricByName("time")
@@ -39,21 +41,21 @@ func TestMatchingAcrossTools(t *testing.T) {
 
 	d := pair(tau, "")
 	for _, want := range []string{"time (operand 0) = TIME (operand 1), by canonical identity", "regions matched by canonical name", "MPI_Bcast() (operand 1) = MPI_Bcast"} {
-		if !strings.Contains(d.matching.Text, want) {
-			t.Errorf("Score-P − TAU: matching line %q lacks %q", d.matching.Text, want)
+		if !strings.Contains(d.note.Text, want) {
+			t.Errorf("Score-P − TAU: matching line %q lacks %q", d.note.Text, want)
 		}
 	}
-	if d.matching.Importance == widget.WarningImportance {
-		t.Errorf("Score-P − TAU: both operands contribute, yet a warning: %q", d.matching.Text)
+	if d.note.Importance == widget.WarningImportance {
+		t.Errorf("Score-P − TAU: both operands contribute, yet a warning: %q", d.note.Text)
 	}
 
 	d = pair(hpc, "")
-	if want := "has no metric matching Time, so it contributes nothing to these values"; !strings.Contains(d.matching.Text, want) || d.matching.Importance != widget.WarningImportance {
-		t.Errorf("Score-P − HPCToolkit: matching line %q (importance %v), want a warning %q", d.matching.Text, d.matching.Importance, want)
+	if want := "has no metric matching Time, so it contributes nothing to these values"; !strings.Contains(d.note.Text, want) || d.note.Importance != widget.WarningImportance {
+		t.Errorf("Score-P − HPCToolkit: matching line %q (importance %v), want a warning %q", d.note.Text, d.note.Importance, want)
 	}
 	d = pair(hpc, "CPUTIME=time")
-	if want := "time (operand 0) = CPUTIME (operand 1), by --map-metric CPUTIME=time"; !strings.Contains(d.matching.Text, want) || d.matching.Importance == widget.WarningImportance {
-		t.Errorf("Score-P − HPCToolkit mapped: matching line %q, want %q", d.matching.Text, want)
+	if want := "time (operand 0) = CPUTIME (operand 1), by --map-metric CPUTIME=time"; !strings.Contains(d.note.Text, want) || d.note.Importance == widget.WarningImportance {
+		t.Errorf("Score-P − HPCToolkit mapped: matching line %q, want %q", d.note.Text, want)
 	}
 	if p := view.Properties(d.Document()); !strings.Contains(strings.Join(strings.Fields(p), " "), `metric "CPUTIME" compared as "time"`) || !strings.Contains(p, "Matching:") {
 		t.Errorf("properties of the mapped difference:\n%s", p)
@@ -64,5 +66,43 @@ func TestMatchingAcrossTools(t *testing.T) {
 	set(t, f.Form, f.Maps, "CPUTIME=time\nvisits")
 	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "line 2 of the metric mappings") {
 		t.Errorf("a mapping without '=': %v", err)
+	}
+}
+
+// TestReaderWarningsShown: what a reader tolerated in the input (the
+// command line prints it on stderr) shows in the window above the status
+// line, as a warning, and in File › Properties; a file read cleanly shows
+// none.
+func TestReaderWarningsShown(t *testing.T) {
+	src := dataFile(t, "tau/cpi-mpi")
+	dir := filepath.Join(t.TempDir(), "cpi-mpi")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "profile.0.0.0"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("garbage here\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := newTestApp(t)
+	clean := openWindow(t, a, src)
+	if clean.note.Visible() {
+		t.Errorf("a file read cleanly shows a note: %q", clean.note.Text)
+	}
+	w := openWindow(t, a, dir)
+	if len(w.Document().Exp.Warnings) != 1 {
+		t.Fatalf("warnings %q, want the one of the damaged thread file", w.Document().Exp.Warnings)
+	}
+	if !w.note.Visible() || w.note.Importance != widget.WarningImportance ||
+		!strings.Contains(w.note.Text, "1 warning reading the input") || !strings.Contains(w.note.Text, `starting "garbage here"`) {
+		t.Errorf("window note %q (visible %v, importance %v)", w.note.Text, w.note.Visible(), w.note.Importance)
+	}
+	if p := view.Properties(w.Document()); !strings.Contains(p, "Warnings of the reader") || !strings.Contains(p, "garbage here") {
+		t.Errorf("properties without the warning:\n%s", p)
 	}
 }

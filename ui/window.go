@@ -35,7 +35,7 @@ type Window struct {
 	legend    *legend
 	status    *widget.Label
 	hint      *widget.Label
-	matching  *widget.Label // how a derived experiment's operands were matched
+	note      *widget.Label // what the values rest on: view.NoteLine
 	message   *widget.Label
 	body      *fyne.Container // message or panes
 	panesArea *fyne.Container // the panes, with an optional panel below
@@ -144,8 +144,8 @@ func (w *Window) build() {
 	w.status = truncLabel("")
 	w.hint = truncLabel("")
 	w.hint.Importance = widget.LowImportance
-	w.matching = truncLabel("")
-	w.matching.Hide()
+	w.note = truncLabel("")
+	w.note.Hide()
 	b := &w.busy
 	b.status = w.status
 	b.progress = widget.NewProgressBarInfinite()
@@ -194,7 +194,7 @@ func (w *Window) build() {
 
 	statusRow := container.NewBorder(nil, nil, container.NewHBox(b.label), nil,
 		container.NewStack(b.progress, w.status))
-	bottom := container.NewVBox(w.find.box, w.legend, w.matching, statusRow, w.hint)
+	bottom := container.NewVBox(w.find.box, w.legend, w.note, statusRow, w.hint)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
@@ -318,7 +318,7 @@ func (w *Window) refresh() {
 	}
 	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
-	w.showMatching()
+	w.showNote()
 	w.splits.remember()
 	for _, f := range w.listeners {
 		f()
@@ -473,7 +473,7 @@ func (w *Window) showError(err error) {
 		w.app.fatal(err)
 		return
 	}
-	dialog.ShowError(err, w.win)
+	showErrorDialog(err, w.win)
 }
 
 // SetFlat switches the call pane between call tree and flat profile.

@@ -87,7 +87,7 @@ func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
 
 // ShowDerived prepares v, the view of doc, for a derived experiment:
 // operand markers and, for differences, diverging colours around zero.
-// MatchingLine then says how its operands were matched.
+// NoteLine then says how its operands were matched.
 func ShowDerived(v *View, doc *Doc) {
 	doc.describe()
 	if len(doc.Operands) > 0 {

@@ -70,11 +70,15 @@ func Matching(e *model.Experiment) []string {
 	return out
 }
 
-// MatchingLine is the line a derived experiment's window shows about its
-// operands for the selected metric: first what an operand contributes
-// nothing to (warn is true then), else what was matched; "" when nothing
-// needs saying. File › Properties lists every sentence.
-func MatchingLine(v *View) (line string, warn bool) {
+// NoteLine is the line a window shows above its status line about what
+// its experiment's values rest on (File › Properties lists it in full),
+// "" when nothing needs saying; warn asks for a warning's colour:
+//   - for a derived experiment, what an operand contributes nothing to
+//     for the selected metric (warn);
+//   - what the reader tolerated in the input (Experiment.Warnings, which
+//     the command line prints on stderr) (warn);
+//   - for a derived experiment, what was matched other than by name.
+func NoteLine(v *View) (line string, warn bool) {
 	if v == nil {
 		return "", false
 	}
@@ -84,6 +88,9 @@ func MatchingLine(v *View) (line string, warn bool) {
 	}
 	if c := v.markers.Coverage(m); len(c) > 0 {
 		return "Not compared: " + strings.Join(c, " · "), true
+	}
+	if w := v.exp.Warnings; len(w) > 0 {
+		return fmt.Sprintf("%s reading the input (File › Properties lists them): %s", Count(len(w), "warning"), strings.Join(w, " · ")), true
 	}
 	if s := Matching(v.exp); len(s) > 0 {
 		return "Matched: " + strings.Join(s, " · "), false

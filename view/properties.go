@@ -103,6 +103,12 @@ func Properties(doc *Doc) string {
 			count(len(e.Cnodes), func(i int) model.Mask { return e.Cnodes[i].Present }), len(e.Cnodes),
 			count(len(e.Locations), func(i int) model.Mask { return e.Location(i).Present }), len(e.Locations))
 	}
+	if len(e.Warnings) > 0 {
+		p("\nWarnings of the reader (what it tolerated in the input):\n")
+		for _, w := range e.Warnings {
+			p("  %s\n", wrapText(w, propertiesWidth-2, "    "))
+		}
+	}
 	var attrs []string
 	for _, a := range e.Attrs {
 		if !strings.HasPrefix(a.Key, "cubeview::") && a.Key != "Creator" {
