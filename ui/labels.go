@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"cubeview/view"
+	"cubeview/form"
 	"errors"
 
 	"fyne.io/fyne/v2"
@@ -33,7 +33,7 @@ func titleLabel(text string) *widget.Label {
 }
 
 // showErrorDialog reports err in a dialog over win, in the words of
-// view.ErrorText: a capital first letter, file names as they are.
+// form.ErrorText: a capital first letter, file names as they are.
 func showErrorDialog(err error, win fyne.Window) {
-	dialog.ShowError(errors.New(view.ErrorText(err)), win)
+	dialog.ShowError(errors.New(form.ErrorText(err)), win)
 }

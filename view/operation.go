@@ -292,37 +292,29 @@ func cutRegion(v *View) (string, error) {
 }
 
 // parseRenames reads the region renaming rules of the algebra dialogs,
-// OLD=NEW one a line (algebra.ParseRename), blank lines skipped; the
-// error names the line of the first rule that cannot be read.
+// OLD=NEW one a line (algebra.ParseRename).
 func parseRenames(text string) ([]algebra.Rename, error) {
-	var rules []algebra.Rename
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		r, err := algebra.ParseRename(line)
-		if err != nil {
-			return nil, fmt.Errorf("line %d of the renaming rules: %w", i+1, err)
-		}
-		rules = append(rules, r)
-	}
-	return rules, nil
+	return parseLines(text, "renaming rules", algebra.ParseRename)
 }
 
 // parseMetricMaps reads the metric mappings of the algebra dialogs,
-// FROM=TO one a line (algebra.ParseMetricMap), blank lines skipped; the
-// error names the line of the first mapping that cannot be read.
+// FROM=TO one a line (algebra.ParseMetricMap).
 func parseMetricMaps(text string) ([]algebra.MetricMap, error) {
-	var rules []algebra.MetricMap
+	return parseLines(text, "metric mappings", algebra.ParseMetricMap)
+}
+
+// parseLines reads one rule a line with parse, blank lines skipped; the
+// error names the line of the first rule that cannot be read.
+func parseLines[T any](text, what string, parse func(string) (T, error)) ([]T, error) {
+	var rules []T
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		r, err := algebra.ParseMetricMap(line)
+		r, err := parse(line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d of the metric mappings: %w", i+1, err)
+			return nil, fmt.Errorf("line %d of the %s: %w", i+1, what, err)
 		}
 		rules = append(rules, r)
 	}
