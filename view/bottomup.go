@@ -53,7 +53,7 @@ func (b *BottomUp) Sync() bool {
 		key = metricKey{-1, true}
 	}
 	if b.valid && key == b.key && sameSlice(b.excl, v.values.callExcl) {
-		b.fmt = v.look.format.ForColumn(b.max) // the number format may have changed
+		b.fmt = v.look.format // the number format may have changed
 		return false
 	}
 	b.key, b.valid, b.excl = key, true, v.values.callExcl
@@ -80,7 +80,7 @@ func (b *BottomUp) Sync() bool {
 		b.top = append(b.top, id)
 		b.max = math.Max(b.max, math.Max(math.Abs(top[i].Incl), math.Abs(top[i].Excl)))
 	}
-	b.fmt = v.look.format.ForColumn(b.max)
+	b.fmt = v.look.format
 	return true
 }
 

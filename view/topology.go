@@ -248,7 +248,7 @@ func (t *Topology) Grid() TopoGrid {
 		if !cell.Node.Valid() {
 			continue
 		}
-		cl := v.look.cell(v.values.valueFormat(SystemPane, cell.Node), cell.Value, v.values.integer(SystemPane, cell.Node), rng, true)
+		cl := v.look.cell(v.look.format, cell.Value, v.values.integer(SystemPane, cell.Node), rng, true)
 		cell.Text, cell.Color = cl.Text, cl.Color
 	}
 	g.Title = t.Names()[t.cart]
