@@ -44,23 +44,25 @@ format/{r}/...:   model format/importer format/internal/... format/{r}/... @help
 format:           model format/... @helpers
 
 algebra:          model numfmt @helpers
-analysis:         model algebra numfmt @helpers
+analysis/significance: @helpers
+analysis:         model algebra numfmt analysis/significance @helpers
 chart:            model numfmt colormap @helpers
 sourceview:       model @helpers
 repo:             model format algebra numfmt @helpers
 assets/...:       model format assets/... @helpers
 
 # the command line: thin, over the packages above; no window state
-cli:              model numfmt colormap algebra analysis chart format repo sourceview @helpers
+cli:              model numfmt colormap algebra analysis/... chart format repo sourceview @helpers
 
 # window state without widgets
-view:             model numfmt colormap form algebra analysis format sourceview assets @helpers
-analysisview:     model numfmt colormap form algebra analysis chart format view @helpers
+view:             model numfmt colormap form algebra analysis/... format sourceview assets @helpers
+analysisview:     model numfmt colormap form algebra analysis/... chart format view @helpers
 sourcepanel:      model numfmt colormap form algebra sourceview view @helpers
-repoview:         model numfmt form algebra analysis format repo view analysisview @helpers
+repoview:         model numfmt form algebra analysis/... format repo view analysisview @helpers
 
-# widgets: draw what the state packages computed (no analysis, no charts)
-ui:               model numfmt colormap form algebra format repo sourceview view analysisview sourcepanel repoview @helpers
+# widgets: draw what the state packages computed (no analysis); a chart's
+# drawing comes from analysisview, ui keeps it for hit-testing
+ui:               model numfmt colormap form algebra format repo sourceview view analysisview sourcepanel repoview chart @helpers
 
 # the program
 .:                cli ui view format model @helpers
