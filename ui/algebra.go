@@ -6,18 +6,12 @@ import (
 	"cubeview/view"
 )
 
-// busyWith is the view.Busy of w: its progress bar with a text.
-func (w *Window) busyWith(what string) func() {
-	w.startBusy(what)
-	return w.stopBusy
-}
-
 // Compute runs r in the background, showing progress in from, and opens
 // the result in a new window titled by its expression. The result holds
 // all its data, so closing an operand's window later does not affect it.
 // Errors are shown in from.
 func (a *App) Compute(r view.Operation, from *Window) {
-	r.Compute(a.async, from.busyWith, func(doc *view.Doc, err error) {
+	r.Compute(a.async, from.busy.with, func(doc *view.Doc, err error) {
 		if err != nil {
 			from.showError(err)
 			return
@@ -36,7 +30,7 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 		target = a.newWindow()
 		a.show(target)
 	}
-	view.EvaluateExpression(text, opt, format.Open, a.async, target.busyWith, func(doc *view.Doc, message string, err error) {
+	view.EvaluateExpression(text, opt, format.Open, a.async, target.busy.with, func(doc *view.Doc, message string, err error) {
 		if err != nil {
 			target.showMessage(message)
 			target.showError(err)

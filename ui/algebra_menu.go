@@ -11,26 +11,31 @@ import (
 // with this window's experiment as the first operand
 // (view.NewOperationForm); its operand pickers open further experiments
 // — files or folders — in windows of their own, like File › Open.
-func (w *Window) newOperationForm(op algebra.Op) *view.OperationForm {
+func (dl *dialogs) newOperationForm(op algebra.Op) *view.OperationForm {
+	w := dl.w
 	return view.NewOperationForm(op, w.doc, view.OperandSource{
-		Docs:       w.app.Documents,
-		OpenFile:   w.openDialogThen,
-		OpenFolder: func(then func(*view.Doc)) { w.chooseFolder(func(path string) { w.app.openFile(path, w, then) }) },
-		Compute:    func(r view.Operation) { w.app.Compute(r, w) },
+		Docs:     w.app.Documents,
+		OpenFile: w.dialogs.openDialogThen,
+		OpenFolder: func(then func(*view.Doc)) {
+			w.dialogs.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
+		},
+		Compute: func(r view.Operation) { w.app.Compute(r, w) },
 	})
 }
 
-func (w *Window) showOperationDialog(op algebra.Op) {
+func (dl *dialogs) showOperationDialog(op algebra.Op) {
+	w := dl.w
 	if w.doc == nil {
 		return
 	}
-	showForm(w.win, w.newOperationForm(op).Form, func(err error) { dialog.ShowError(err, w.win) })
+	showForm(w.win, w.dialogs.newOperationForm(op).Form, func(err error) { dialog.ShowError(err, w.win) })
 }
 
 // reportCut cuts at the selected call path and reports a problem in the
 // window.
-func (w *Window) reportCut(prune bool) {
-	if err := w.CutSelected(prune); err != nil {
+func (dl *dialogs) reportCut(prune bool) {
+	w := dl.w
+	if err := w.dialogs.CutSelected(prune); err != nil {
 		w.hint.SetText(err.Error())
 		dialog.ShowError(err, w.win)
 	}
@@ -39,7 +44,8 @@ func (w *Window) reportCut(prune bool) {
 // CutSelected cuts this window's call tree at the region of the selected
 // call path (see view.View.CutOperation); the result opens in a new
 // window.
-func (w *Window) CutSelected(prune bool) error {
+func (dl *dialogs) CutSelected(prune bool) error {
+	w := dl.w
 	r, err := view.CutOperation(w.view, w.doc, prune)
 	if err != nil {
 		return err

@@ -20,7 +20,8 @@ func (w *Window) referenceName() string {
 // newReferenceForm returns View › Choose external reference… of this
 // window (view.ReferenceForm): Apply sets the reference and, if asked,
 // the call pane's mode. Nil when no other experiment is open.
-func (w *Window) newReferenceForm() *form.Form {
+func (dl *dialogs) newReferenceForm() *form.Form {
+	w := dl.w
 	return view.ReferenceForm(w.doc, w.app.docs, w.view.Values().External(), view.UsesMode(w.view, view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
 		w.setExternal(ref)
 		if switchPane {
@@ -29,11 +30,12 @@ func (w *Window) newReferenceForm() *form.Form {
 	})
 }
 
-func (w *Window) showReferenceChooser() {
+func (dl *dialogs) showReferenceChooser() {
+	w := dl.w
 	if w.view == nil {
 		return
 	}
-	f := w.newReferenceForm()
+	f := w.dialogs.newReferenceForm()
 	if f == nil {
 		dialog.ShowInformation("External reference", "External percent needs a second open experiment: open one with File › Open or compute one with the Algebra menu.", w.win)
 		return

@@ -28,7 +28,7 @@ func TestOperationFormRootsAndRenames(t *testing.T) {
 	calleeName := callee.Name
 	callee.Name = calleeName + "_v2"
 
-	f := bw.newOperationForm(algebra.OpDiff)
+	f := bw.dialogs.newOperationForm(algebra.OpDiff)
 	set(t, f.Form, f.Renames, "(unclosed=x")
 	if _, err := f.Request(); err == nil || !strings.Contains(f.Preview.Text, "rename rule") {
 		t.Errorf("bad rule: preview %q, error %v", f.Preview.Text, err)
@@ -52,7 +52,7 @@ func TestOperationFormRootsAndRenames(t *testing.T) {
 		}
 	}
 
-	f = bw.newOperationForm(algebra.OpDiff)
+	f = bw.dialogs.newOperationForm(algebra.OpDiff)
 	f.SetOn(f.StrictRoots, true)
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)

@@ -65,7 +65,7 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 
 	diff := func(strictRoots bool, rules string) (*Window, algebra.Provenance) {
 		t.Helper()
-		f := w.newOperationForm(algebra.OpDiff)
+		f := w.dialogs.newOperationForm(algebra.OpDiff)
 		f.SetOn(f.StrictRoots, strictRoots)
 		set(t, f.Form, f.Renames, rules)
 		d := submit(t, a, f)
@@ -115,7 +115,7 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 
 	// A rule that is no regular expression stops the dialog with a
 	// message naming the line.
-	f := w.newOperationForm(algebra.OpMean)
+	f := w.dialogs.newOperationForm(algebra.OpMean)
 	set(t, f.Form, f.Renames, "main=main\nsolve(=x")
 	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("bad rule: %v", err)

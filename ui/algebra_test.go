@@ -72,7 +72,7 @@ func set(t *testing.T, f *form.Form, x *form.Field, text string) {
 
 // menuItem finds the item labelled label in the menu named menu of w.
 func menuItem(w *Window, menu, label string) *fyne.MenuItem {
-	for _, m := range w.menu().Items {
+	for _, m := range w.menus.bar().Items {
 		if m.Label != menu {
 			continue
 		}
@@ -162,7 +162,7 @@ func TestAlgebraMenuInEveryWindow(t *testing.T) {
 func TestDifferenceFromMenu(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	f := bw.newOperationForm(algebra.OpDiff)
+	f := bw.dialogs.newOperationForm(algebra.OpDiff)
 	if f.Minuend.Text != "before.cubex" || f.Subtrahend.Text != "after.cubex" {
 		t.Fatalf("preselected %q − %q, want before.cubex − after.cubex", f.Minuend.Text, f.Subtrahend.Text)
 	}
@@ -254,7 +254,7 @@ func TestMergeShowsUnionOfMetrics(t *testing.T) {
 	a := newTestApp(t)
 	l2 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L2_DCM_negative.cubex"))
 	l3 := openWindow(t, a, dataFile(t, "cube4/hw_counter/L3_DCA_negative.cubex"))
-	f := l2.newOperationForm(algebra.OpMerge)
+	f := l2.dialogs.newOperationForm(algebra.OpMerge)
 	if got := f.Selected(); len(got) != 2 || got[0] != l2.Document() || got[1] != l3.Document() {
 		t.Fatalf("preselected operands %v", got)
 	}
@@ -336,7 +336,7 @@ func TestMeanOfThreeRuns(t *testing.T) {
 	for _, x := range []string{"10", "25", "50", "2000"} {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
-	f := ws[0].newOperationForm(algebra.OpMean)
+	f := ws[0].dialogs.newOperationForm(algebra.OpMean)
 	f.CheckOnly(ws[0].Document(), ws[1].Document(), ws[2].Document())
 	w := submit(t, a, f)
 	if got := w.win.Title(); got != "cubeview — mean(mm.x10y1z1.r1, mm.x25y1z1.r1, mm.x50y1z1.r1)" {
@@ -399,14 +399,14 @@ func cutAndDiff(t *testing.T, a *App) (before, cut, diff *Window) {
 	if s := before.view.Selected(view.CallPane); s != (view.Node{Kind: view.CnodeNode, Index: c}) {
 		t.Fatalf("selected %v", s)
 	}
-	if err := before.CutSelected(true); err != nil {
+	if err := before.dialogs.CutSelected(true); err != nil {
 		t.Fatal(err)
 	}
 	cut = lastWindow(t, a)
 	if got := cut.Document().Name; got != "cut(before, prune exchange_halo)" {
 		t.Errorf("cut window named %q", got)
 	}
-	f := before.newOperationForm(algebra.OpDiff)
+	f := before.dialogs.newOperationForm(algebra.OpDiff)
 	set(t, f.Form, f.Minuend, "before.cubex")
 	set(t, f.Form, f.Subtrahend, cut.Document().Name)
 	diff = submit(t, a, f)
@@ -497,7 +497,7 @@ func TestMarkersOnLocations(t *testing.T) {
 	a := newTestApp(t)
 	p64 := openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p64.size25.r1.cubex"))
 	openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p27.size25.r1.cubex"))
-	w := submit(t, a, p64.newOperationForm(algebra.OpDiff))
+	w := submit(t, a, p64.dialogs.newOperationForm(algebra.OpDiff))
 	expandAll(w, view.SystemPane)
 	e := w.Document().Exp
 	groups := 0
@@ -525,7 +525,7 @@ func TestMarkersOnLocations(t *testing.T) {
 func TestExternalPercentOfOperand(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	w := submit(t, a, bw.newOperationForm(algebra.OpDiff))
+	w := submit(t, a, bw.dialogs.newOperationForm(algebra.OpDiff))
 	revealMetric(t, w, "mpi_barrier_wait")
 	expandAll(w, view.CallPane)
 	check := func(ref *model.Experiment) {
@@ -560,7 +560,7 @@ func TestExternalPercentOfOperand(t *testing.T) {
 	}
 	check(bw.Document().Exp)
 
-	f := w.newReferenceForm()
+	f := w.dialogs.newReferenceForm()
 	if !slices.Equal(f.Field("Reference").Options, []string{"None", "before.cubex", "after.cubex"}) {
 		t.Errorf("chooser offers %v", f.Field("Reference").Options)
 	}
@@ -593,7 +593,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := submit(t, a, bw.newOperationForm(algebra.OpDiff))
+	w := submit(t, a, bw.dialogs.newOperationForm(algebra.OpDiff))
 	bw.win.Close()
 	aw.win.Close()
 	if docs := a.Documents(); len(docs) != 1 || docs[0] != w.Document() {
@@ -613,7 +613,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 		t.Errorf("properties lost the operands:\n%s", p)
 	}
 	// The result is an operand again: (before − after) − (before − after) = 0.
-	f := w.newOperationForm(algebra.OpDiff)
+	f := w.dialogs.newOperationForm(algebra.OpDiff)
 	if f.Minuend.Text != "before − after" || f.Subtrahend.Text != "before − after" {
 		t.Fatalf("operands %q, %q", f.Minuend.Text, f.Subtrahend.Text)
 	}
@@ -715,7 +715,7 @@ func TestPropertiesOfOriginal(t *testing.T) {
 	if strings.Contains(p, "Derived") || strings.Contains(p, "Not in every operand") {
 		t.Errorf("an original described as derived:\n%s", p)
 	}
-	bw.showProperties()
+	bw.dialogs.showProperties()
 	if bw.win.Canvas().Overlays().Top() == nil {
 		t.Error("File › Properties shows no dialog")
 	}
@@ -733,13 +733,13 @@ func TestCompositeEqualsCalc(t *testing.T) {
 		files = append(files, p)
 		ws = append(ws, openWindow(t, a, p))
 	}
-	f := ws[0].newOperationForm(algebra.OpMean)
+	f := ws[0].dialogs.newOperationForm(algebra.OpMean)
 	f.CheckOnly(ws[0].Document(), ws[1].Document())
 	m1 := submit(t, a, f)
-	f = ws[2].newOperationForm(algebra.OpMean)
+	f = ws[2].dialogs.newOperationForm(algebra.OpMean)
 	f.CheckOnly(ws[2].Document(), ws[3].Document())
 	m2 := submit(t, a, f)
-	d := m1.newOperationForm(algebra.OpDiff)
+	d := m1.dialogs.newOperationForm(algebra.OpDiff)
 	set(t, d.Form, d.Subtrahend, m2.Document().Name)
 	w := submit(t, a, d)
 	if got := w.Document().Name; got != "mean(mm.x10y1z1.r1, mm.x25y1z1.r1) − mean(mm.x50y1z1.r1, mm.x2000y1z1.r1)" {
@@ -790,13 +790,13 @@ func TestCutErrors(t *testing.T) {
 	var got error
 	a.fatal = func(err error) { got = err }
 	n := len(a.Windows())
-	bw.CutSelected(true) // main is selected: a root cannot be pruned
+	bw.dialogs.CutSelected(true) // main is selected: a root cannot be pruned
 	if got == nil || !strings.Contains(got.Error(), "main") || len(a.Windows()) != n {
 		t.Errorf("pruning the root: error %v, %d windows (want %d)", got, len(a.Windows()), n)
 	}
 	bw.SetFlat(true)
 	bw.view.Select(view.CallPane, view.Node{Kind: view.SubroutinesNode, Index: 0})
-	if err := bw.CutSelected(false); err == nil {
+	if err := bw.dialogs.CutSelected(false); err == nil {
 		t.Error("cut at a Subroutines row should fail")
 	}
 }
@@ -805,7 +805,7 @@ func TestCutErrors(t *testing.T) {
 func TestOperationFormChecks(t *testing.T) {
 	a := newTestApp(t)
 	bw, aw := openPair(t, a)
-	f := bw.newOperationForm(algebra.OpMean)
+	f := bw.dialogs.newOperationForm(algebra.OpMean)
 	f.CheckOnly(aw.Document())
 	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "at least two") {
 		t.Errorf("mean of one: %v", err)
@@ -814,7 +814,7 @@ func TestOperationFormChecks(t *testing.T) {
 		t.Errorf("preview %q", f.Preview.Text)
 	}
 	// Order in the merge list follows the arrows.
-	m := bw.newOperationForm(algebra.OpMerge)
+	m := bw.dialogs.newOperationForm(algebra.OpMerge)
 	m.Move(m.Operands, 0, 1)
 	if got := m.Selected(); len(got) != 2 || got[0] != aw.Document() {
 		t.Errorf("after moving before down: %v", got)

@@ -5,29 +5,23 @@ import (
 	"fyne.io/fyne/v2/container"
 )
 
-// analysisPanels are the panels of the multi-experiment analyses a window
-// may show below its panes.
-type analysisPanels struct {
-	perfDiff *perfDiffPanel // the last performance difference shown
-	stats    *statsPanel    // nil until the statistics are first shown
-	scaling  *scalingWindow // the last scaling study started here
-}
-
-// showAnalysisPanel puts obj below the panes in place of any other
+// show puts obj below the panes in place of any other
 // panel, giving the panes the share panes of the height.
-func (w *Window) showAnalysisPanel(obj fyne.CanvasObject, panes float64) {
-	if w.SourceShown() {
-		w.ShowSource(false)
+func (pl *panels) show(obj fyne.CanvasObject, panes float64) {
+	w := pl.w
+	if w.panels.SourceShown() {
+		w.panels.ShowSource(false)
 	}
-	w.SetPanel(obj)
+	w.panels.set(obj)
 	if s, ok := w.panesArea.Objects[0].(*container.Split); ok {
 		s.SetOffset(panes)
 	}
-	w.rebuildMenu()
+	w.menus.rebuild()
 }
 
-// panelShows reports whether obj is the panel below the panes.
-func (w *Window) panelShows(obj fyne.CanvasObject) bool {
+// shows reports whether obj is the panel below the panes.
+func (pl *panels) shows(obj fyne.CanvasObject) bool {
+	w := pl.w
 	if len(w.panesArea.Objects) == 0 {
 		return false
 	}

@@ -112,7 +112,7 @@ func (a *App) removeWindow(w *Window) {
 // changed tells every window that the list of experiments changed.
 func (a *App) changed() {
 	for _, w := range a.windows {
-		w.rebuildMenu()
+		w.menus.rebuild()
 	}
 }
 
@@ -136,11 +136,11 @@ func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 	} else if from.doc != nil {
 		target = nil
 	}
-	shown.startBusy("Reading " + filepath.Base(path) + " …")
+	shown.busy.start("Reading " + filepath.Base(path) + " …")
 	var doc *view.Doc
 	var err error
 	a.async(func() { doc, err = view.ReadDoc(path) }, func() {
-		shown.stopBusy()
+		shown.busy.stop()
 		if err != nil {
 			if target != nil && target.doc == nil {
 				target.showMessage(fmt.Sprintf("Could not open %s.", path))

@@ -32,7 +32,7 @@ func newCallGraphPanel(w *Window) *callGraphPanel {
 	p.title.TextStyle.Bold = true
 	p.callers = p.newTable("Callers", func() []analysisview.CallGraphRow { return p.rep.Callers })
 	p.callees = p.newTable("Callees", func() []analysisview.CallGraphRow { return p.rep.Callees })
-	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.ShowCallGraph(false) })
+	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.ShowCallGraph(false) })
 	lists := container.NewHSplit(p.callers, p.callees)
 	head := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, p.title), p.note)
 	p.box = container.NewBorder(head, nil, nil, nil, lists)
@@ -98,32 +98,34 @@ func (p *callGraphPanel) choose(r analysisview.CallGraphRow) {
 }
 
 // CallGraphShown reports whether the callers and callees are shown.
-func (w *Window) CallGraphShown() bool {
-	return w.callGraph != nil && w.panelShows(w.callGraph.box)
+func (pl *panels) CallGraphShown() bool {
+	w := pl.w
+	return w.panels.callGraph != nil && w.panels.shows(w.panels.callGraph.box)
 }
 
 // ShowCallGraph shows or hides the callers and callees below the panes.
-func (w *Window) ShowCallGraph(on bool) {
-	if on == w.CallGraphShown() {
+func (pl *panels) ShowCallGraph(on bool) {
+	w := pl.w
+	if on == w.panels.CallGraphShown() {
 		return
 	}
-	if w.callGraph == nil {
-		w.callGraph = newCallGraphPanel(w)
-		w.OnRefresh(w.callGraph.follow)
+	if w.panels.callGraph == nil {
+		w.panels.callGraph = newCallGraphPanel(w)
+		w.OnRefresh(w.panels.callGraph.follow)
 	}
 	if on {
-		w.showAnalysisPanel(w.callGraph.box, 0.6)
-		w.callGraph.follow()
+		w.panels.show(w.panels.callGraph.box, 0.6)
+		w.panels.callGraph.follow()
 	} else {
-		w.SetPanel(nil)
+		w.panels.set(nil)
 	}
-	w.rebuildMenu()
+	w.menus.rebuild()
 }
 
 // follow shows the callers and callees of the current selection.
 func (p *callGraphPanel) follow() {
 	w := p.w
-	if w.view == nil || !w.panelShows(p.box) {
+	if w.view == nil || !w.panels.shows(p.box) {
 		return
 	}
 	p.rep = p.graph.Report(w.view)
@@ -141,11 +143,12 @@ func (p *callGraphPanel) follow() {
 // showCallGraphDefaults opens an experiment of a tool that records a call
 // graph the way the tool shows it: as a flat profile (the only display of
 // its inclusive values) with the callers and callees of the selection.
-func (w *Window) showCallGraphDefaults() {
+func (pl *panels) showCallGraphDefaults() {
+	w := pl.w
 	if view.PrefersFlat(w.view.Experiment()) {
 		w.SetFlat(true)
 	}
 	if view.HasCallGraph(w.view.Experiment()) {
-		w.ShowCallGraph(true)
+		w.panels.ShowCallGraph(true)
 	}
 }

@@ -14,8 +14,8 @@ import (
 func TestCallGraphPanel(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "gprof/gnu1.prof"))
-	if !w.view.Flat() || !w.CallGraphShown() {
-		t.Fatalf("flat %v, callers and callees shown %v", w.view.Flat(), w.CallGraphShown())
+	if !w.view.Flat() || !w.panels.CallGraphShown() {
+		t.Fatalf("flat %v, callers and callees shown %v", w.view.Flat(), w.panels.CallGraphShown())
 	}
 	e := w.Document().Exp
 	main := view.Node{Kind: view.RegionNode, Index: 0}
@@ -23,7 +23,7 @@ func TestCallGraphPanel(t *testing.T) {
 		t.Fatalf("region 0 is %s", e.Regions[0].Name)
 	}
 	w.selectNode(view.CallPane, main)
-	p := w.callGraph
+	p := w.panels.callGraph
 	if p.rep.Region != 0 || p.title.Text == "" {
 		t.Fatalf("panel shows region %d, title %q", p.rep.Region, p.title.Text)
 	}
@@ -51,11 +51,11 @@ func TestCallGraphPanel(t *testing.T) {
 		t.Fatalf("menu item %+v", it)
 	}
 	it.Action()
-	if w.CallGraphShown() {
+	if w.panels.CallGraphShown() {
 		t.Error("the menu did not hide the panel")
 	}
 	c := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
-	if c.view.Flat() || c.CallGraphShown() || !menuItem(c, "View", "Callers and callees").Disabled {
-		t.Errorf("a CUBE file: flat %v, panel %v", c.view.Flat(), c.CallGraphShown())
+	if c.view.Flat() || c.panels.CallGraphShown() || !menuItem(c, "View", "Callers and callees").Disabled {
+		t.Errorf("a CUBE file: flat %v, panel %v", c.view.Flat(), c.panels.CallGraphShown())
 	}
 }

@@ -10,7 +10,8 @@ import (
 
 // newDerivedForm returns Metric tree › New derived metric… for the
 // window's experiment; submitting adds the metric and selects it.
-func (w *Window) newDerivedForm() *view.DerivedForm {
+func (dl *dialogs) newDerivedForm() *view.DerivedForm {
+	w := dl.w
 	return view.NewDerivedForm(w.view.Experiment(), func(e *model.Experiment) error {
 		if err := w.replaceExperiment(e); err != nil {
 			return err
@@ -20,25 +21,28 @@ func (w *Window) newDerivedForm() *view.DerivedForm {
 	})
 }
 
-func (w *Window) showDerivedDialog() {
+func (dl *dialogs) showDerivedDialog() {
+	w := dl.w
 	if w.view != nil {
-		showForm(w.win, w.newDerivedForm().Form, w.showError)
+		showForm(w.win, w.dialogs.newDerivedForm().Form, w.showError)
 	}
 }
 
 // showThresholdsDialog sets or removes the thresholds of the selected
 // metric.
-func (w *Window) showThresholdsDialog() {
+func (dl *dialogs) showThresholdsDialog() {
+	w := dl.w
 	if w.view == nil {
 		return
 	}
-	if f := view.ThresholdsForm(w.view, w.SetThresholds); f != nil {
+	if f := view.ThresholdsForm(w.view, w.dialogs.SetThresholds); f != nil {
 		showForm(w.win, f, w.showError)
 	}
 }
 
 // SetThresholds gives metric uniq the thresholds spec (empty: none).
-func (w *Window) SetThresholds(uniq, spec string) error {
+func (dl *dialogs) SetThresholds(uniq, spec string) error {
+	w := dl.w
 	if w.view == nil {
 		return errors.New("no experiment in this window")
 	}

@@ -27,7 +27,7 @@ func TestDerivedMetricDialog(t *testing.T) {
 		t.Error("New derived metric… shows no dialog")
 	}
 	e0 := w.Document().Exp
-	f := w.newDerivedForm()
+	f := w.dialogs.newDerivedForm()
 	_ = f.Set(f.Name, "l2_per_l1")
 	_ = f.Set(f.Expression, "PAPI_L2_DCM / (PAPI_L1_DCM")
 	if !strings.Contains(f.Expression.Problem, "column 27") {
@@ -116,7 +116,7 @@ func TestSetThresholds(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&view.Doc{Exp: handMade(), Name: "hand-made"})
 	w.win.Resize(fyne.NewSize(1600, 4000))
-	if err := w.SetThresholds("time", "small < 10 < large"); err != nil {
+	if err := w.dialogs.SetThresholds("time", "small < 10 < large"); err != nil {
 		t.Fatal(err)
 	}
 	w.selectNode(view.CallPane, cFoo)
@@ -127,10 +127,10 @@ func TestSetThresholds(t *testing.T) {
 	if got := rows[cBar].Label; got != "bar [small]" { // 6 sec
 		t.Errorf("bar: %q", got)
 	}
-	if err := w.SetThresholds("time", "small < x"); err == nil {
+	if err := w.dialogs.SetThresholds("time", "small < x"); err == nil {
 		t.Error("malformed thresholds accepted")
 	}
-	if err := w.SetThresholds("time", ""); err != nil {
+	if err := w.dialogs.SetThresholds("time", ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := shownRows(w.Pane(view.CallPane))[cFoo].Label; got != "foo" {

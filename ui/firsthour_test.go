@@ -27,7 +27,7 @@ func TestPeerDistributionPane(t *testing.T) {
 	}
 	// The pane widens so that the mode's name is not elided (less the
 	// split's divider).
-	if pw, hw := w.panes[view.SystemPane].Size().Width, w.headWidth(view.SystemPane); pw+2*theme.Padding() < hw {
+	if pw, hw := w.panes[view.SystemPane].Size().Width, w.splits.headWidth(view.SystemPane); pw+2*theme.Padding() < hw {
 		t.Errorf("system pane %v wide, its title and mode need %v", pw, hw)
 	}
 	expandAll(w, view.SystemPane)
@@ -127,7 +127,7 @@ func TestValueColumn(t *testing.T) {
 	}
 	// Narrow the window: long names are elided in the middle.
 	w.win.Resize(fyne.NewSize(700, 600))
-	w.setSplit(view.Split{Outer: 0.2, Inner: 0.5})
+	w.splits.set(view.Split{Outer: 0.2, Inner: 0.5})
 	var elided *rowView
 	for _, r := range rowViews(w.Pane(view.CallPane)) {
 		if strings.Contains(r.label.Text, "…") {
@@ -155,7 +155,7 @@ func TestBadges(t *testing.T) {
 	a := newTestApp(t)
 	p64 := openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p64.size25.r1.cubex"))
 	openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p27.size25.r1.cubex"))
-	w := submit(t, a, p64.newOperationForm(algebra.OpDiff))
+	w := submit(t, a, p64.dialogs.newOperationForm(algebra.OpDiff))
 	expandAll(w, view.SystemPane)
 	var badged *rowView
 	for _, r := range rowViews(w.Pane(view.SystemPane)) {
@@ -245,19 +245,19 @@ func TestPaneWidths(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	w.win.Resize(fyne.NewSize(1280, 800))
-	w.fitPanes()
+	w.splits.fit()
 	need := w.panes[view.MetricPane].contentWidth() / 1280
-	if got := float32(w.splits[0].Offset); need > 0.15 && need < 0.35 && math.Abs(float64(got-need)) > 0.01 || got < 0.149 || got > 0.351 {
+	if got := float32(w.splits.splits[0].Offset); need > 0.15 && need < 0.35 && math.Abs(float64(got-need)) > 0.01 || got < 0.149 || got > 0.351 {
 		t.Errorf("metric pane takes %.3f of the width, its rows need %.3f", got, need)
 	}
-	if w.splits[1].Offset < 0.5 {
-		t.Errorf("call pane gets %.2f of the rest, want the larger part", w.splits[1].Offset)
+	if w.splits.splits[1].Offset < 0.5 {
+		t.Errorf("call pane gets %.2f of the rest, want the larger part", w.splits.splits[1].Offset)
 	}
-	w.splits[0].SetOffset(0.4)
-	w.splits[1].SetOffset(0.7)
+	w.splits.splits[0].SetOffset(0.4)
+	w.splits.splits[1].SetOffset(0.7)
 	w.refresh()
 	w2 := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
-	if a, b := w2.splits[0].Offset, w2.splits[1].Offset; math.Abs(a-0.4) > 1e-3 || math.Abs(b-0.7) > 1e-3 {
+	if a, b := w2.splits.splits[0].Offset, w2.splits.splits[1].Offset; math.Abs(a-0.4) > 1e-3 || math.Abs(b-0.7) > 1e-3 {
 		t.Errorf("new window split %.3f, %.3f; want the remembered 0.4, 0.7", a, b)
 	}
 }
@@ -311,7 +311,7 @@ func TestDialogs(t *testing.T) {
 		paths = append(paths, p)
 	}
 	w := openWindow(t, a, paths[0])
-	f := w.newOpenForm(nil)
+	f := w.dialogs.newOpenForm(nil)
 	if got, want := f.Focus.Text, filepath.Dir(paths[0])+"/"; got != want {
 		t.Errorf("Open starts at %q, want the last folder %q", got, want)
 	}
@@ -320,9 +320,9 @@ func TestDialogs(t *testing.T) {
 		t.Errorf("missing file: problem %q", f.Focus.Problem)
 	}
 
-	form := w.newOperationForm(algebra.OpDiff)
+	form := w.dialogs.newOperationForm(algebra.OpDiff)
 	t.Chdir(root)
-	g := w.newOpenForm(func(d *view.Doc) { form.Opened(d, form.Subtrahend) })
+	g := w.dialogs.newOpenForm(func(d *view.Doc) { form.Opened(d, form.Subtrahend) })
 	set(t, g, g.Focus, "tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
 	if err := g.Confirmed(); err != nil {
 		t.Fatalf("typed path not opened: %v", err)

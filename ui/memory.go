@@ -13,7 +13,8 @@ func (a *App) applyMemoryPreference() {
 
 // showMemoryDialog asks for the memory one metric's data may take
 // (view.MemoryForm) and saves it as a preference.
-func (w *Window) showMemoryDialog() {
+func (dl *dialogs) showMemoryDialog() {
+	w := dl.w
 	save := func(text string) error { return w.app.prefs.SetString(view.MemoryBudgetKey, text) }
 	showForm(w.win, view.MemoryForm(memoryPreference.FromCommandLine(), save), w.showError)
 }

@@ -33,7 +33,7 @@ func TestMemoryPreference(t *testing.T) {
 			}
 			w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 			found := false
-			for _, m := range w.menu().Items {
+			for _, m := range w.menus.bar().Items {
 				for _, it := range m.Items {
 					found = found || m.Label == "File" && it.Label == "Memory for one metric…"
 				}

@@ -25,8 +25,9 @@ func (w *Window) dropped(uris []fyne.URI) {
 // newOpenForm returns File › Open… (view.OpenForm), starting in the
 // folder used last; then, if set, receives the experiment once it shows
 // in its window.
-func (w *Window) newOpenForm(then func(*view.Doc)) *form.Form {
-	return view.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.browse)
+func (dl *dialogs) newOpenForm(then func(*view.Doc)) *form.Form {
+	w := dl.w
+	return view.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.dialogs.browse)
 }
 
 // startFolder returns the folder used last, else the current directory.
@@ -34,7 +35,8 @@ func (a *App) startFolder() string { return view.StartFolder(view.LastFolder(a.p
 
 // browse shows the file picker in folder dir and hands the file picked
 // to picked.
-func (w *Window) browse(dir string, picked func(path string)) {
+func (dl *dialogs) browse(dir string, picked func(path string)) {
+	w := dl.w
 	pickPath(w.win, false, dir, picked, w.showError)
 }
 
@@ -74,22 +76,28 @@ func pickPath(win fyne.Window, folder bool, dir string, use func(path string), s
 }
 
 // openDialog is File › Open….
-func (w *Window) openDialog() { w.openDialogThen(nil) }
+func (dl *dialogs) openDialog() {
+	w := dl.w
+	w.dialogs.openDialogThen(nil)
+}
 
 // openDialogThen asks for an experiment to open; then, if set, receives
 // it once it shows in its window.
-func (w *Window) openDialogThen(then func(*view.Doc)) {
-	showForm(w.win, w.newOpenForm(then), w.showError)
+func (dl *dialogs) openDialogThen(then func(*view.Doc)) {
+	w := dl.w
+	showForm(w.win, w.dialogs.newOpenForm(then), w.showError)
 }
 
 // openFolderDialog is File › Open folder….
-func (w *Window) openFolderDialog() {
-	w.chooseFolder(func(path string) { w.app.OpenFile(path, w) })
+func (dl *dialogs) openFolderDialog() {
+	w := dl.w
+	w.dialogs.chooseFolder(func(path string) { w.app.OpenFile(path, w) })
 }
 
 // chooseFolder asks for a folder — an experiment folder (a TAU profile
 // directory, an HPCToolkit database), or where Save as writes — starting
 // in the folder used last, and calls then with its path.
-func (w *Window) chooseFolder(then func(path string)) {
+func (dl *dialogs) chooseFolder(then func(path string)) {
+	w := dl.w
 	pickPath(w.win, true, w.app.startFolder(), then, w.showError).SetConfirmText("Choose folder")
 }

@@ -121,7 +121,7 @@ func TestDropFolder(t *testing.T) {
 func TestOperandPickerOpens(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
-	f := w.newOperationForm(algebra.OpDiff)
+	f := w.dialogs.newOperationForm(algebra.OpDiff)
 	w.app.openFile(dataFile(t, "tau/cpi-mpi"), w, func(d *view.Doc) { f.Opened(d, f.Subtrahend) })
 	if len(a.Documents()) != 2 {
 		t.Fatalf("%d experiments open, want 2", len(a.Documents()))
@@ -152,7 +152,7 @@ func TestOperandPickerOpens(t *testing.T) {
 	}
 
 	// Merge and mean: the opened experiment is checked in the list.
-	f = w.newOperationForm(algebra.OpMean)
+	f = w.dialogs.newOperationForm(algebra.OpMean)
 	w.app.openFile(dataFile(t, "gprof/cycle.prof"), w, func(d *view.Doc) { f.Opened(d, f.Operands) })
 	var names []string
 	for _, d := range f.Selected() {
@@ -172,7 +172,7 @@ func TestOperandPickerOpens(t *testing.T) {
 	if got := m.Document().Name; got != "mean(profile, cpi-mpi, cycle.prof)" {
 		t.Errorf("mean window %q", got)
 	}
-	if !view.HasCallGraph(m.view.Experiment()) || !m.CallGraphShown() {
+	if !view.HasCallGraph(m.view.Experiment()) || !m.panels.CallGraphShown() {
 		t.Errorf("the mean has no callers and callees of the gprof operand")
 	}
 	if names := m.view.Markers().Names(); len(names) != 3 {
@@ -195,7 +195,7 @@ func TestOpenFormAnyFormat(t *testing.T) {
 		{dataFile(t, "pprof/cppbench.cpu"), "cppbench.cpu"},
 	} {
 		var got *view.Doc
-		f := w.newOpenForm(func(d *view.Doc) { got = d })
+		f := w.dialogs.newOpenForm(func(d *view.Doc) { got = d })
 		set(t, f, f.Focus, tc.path)
 		if err := f.Confirmed(); err != nil {
 			t.Errorf("%s not opened: %v", tc.path, err)
@@ -205,7 +205,7 @@ func TestOpenFormAnyFormat(t *testing.T) {
 			t.Errorf("%s: opened %+v, want %s", tc.path, got, tc.name)
 		}
 	}
-	f := w.newOpenForm(nil)
+	f := w.dialogs.newOpenForm(nil)
 	set(t, f, f.Focus, dataFile(t, "cube4/cpi"))
 	n := len(a.Documents())
 	if err := f.Confirmed(); err != nil || len(a.Documents()) != n || w.win.Canvas().Overlays().Top() == nil {

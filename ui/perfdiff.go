@@ -10,16 +10,18 @@ import (
 	"cubeview/view"
 )
 
-func (w *Window) showPerfDiffDialog() {
+func (dl *dialogs) showPerfDiffDialog() {
+	w := dl.w
 	if w.doc == nil {
 		return
 	}
-	showForm(w.win, w.newPerfDiffForm().Form, w.showError)
+	showForm(w.win, w.dialogs.newPerfDiffForm().Form, w.showError)
 }
 
 // newPerfDiffForm returns Algebra › Where did it change… over the open
 // experiments, this window's first; submitting runs App.PerfDiff.
-func (w *Window) newPerfDiffForm() *analysisview.PerfDiffForm {
+func (dl *dialogs) newPerfDiffForm() *analysisview.PerfDiffForm {
+	w := dl.w
 	run := func(r analysisview.PerfDiffRequest) { w.app.PerfDiff(r, w) }
 	return analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
 }
@@ -47,7 +49,7 @@ func (a *App) PerfDiff(r analysisview.PerfDiffRequest, from *Window) {
 			target = from
 		}
 	}
-	j.Run(a.async, from.busyWith, from.view.Appearance().NumberFormat(), func(err error) {
+	j.Run(a.async, from.busy.with, from.view.Appearance().NumberFormat(), func(err error) {
 		if err != nil {
 			from.showError(err)
 			return
@@ -55,7 +57,7 @@ func (a *App) PerfDiff(r analysisview.PerfDiffRequest, from *Window) {
 		if target == nil {
 			target = a.Show(j.Diff.Result(j.Result))
 		}
-		target.ShowPerfDiff(j)
+		target.panels.ShowPerfDiff(j)
 		target.win.RequestFocus()
 	})
 }
@@ -77,7 +79,8 @@ var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 140, 42
 
 // ShowPerfDiff shows the result list of j below the panes; clicking a row
 // selects its focus.
-func (w *Window) ShowPerfDiff(j *analysisview.PerfDiffJob) {
+func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
+	w := pl.w
 	rep := j.Report
 	p := &perfDiffPanel{w: w, rep: rep}
 	if j.Derived {
@@ -94,10 +97,10 @@ func (w *Window) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
 	legend := noteLabel(j.Legend())
-	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.SetPanel(nil) })
+	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) })
 	box := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
-	w.perfDiff = p
-	w.showAnalysisPanel(box, 0.5)
+	w.panels.perfDiff = p
+	w.panels.show(box, 0.5)
 }
 
 // Select selects row i's focus in the window: its metric, call path and

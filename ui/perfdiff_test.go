@@ -27,7 +27,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	if bw.win.Canvas().Overlays().Top() == nil {
 		t.Error("Where did it change… shows no dialog")
 	}
-	f := bw.newPerfDiffForm()
+	f := bw.dialogs.newPerfDiffForm()
 	if f.A.Text != "before.cubex" || f.B.Text != "after.cubex" {
 		t.Fatalf("preselected %q and %q", f.A.Text, f.B.Text)
 	}
@@ -46,7 +46,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	if got := w.win.Title(); got != "cubeview — before − after" {
 		t.Errorf("result in window %q", got)
 	}
-	p := w.perfDiff
+	p := w.panels.perfDiff
 	if p == nil {
 		t.Fatal("no result list in the difference window")
 	}
@@ -117,7 +117,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		t.Errorf("first sorted row %s @ %s: the window shows %v, perfdiff %v", top.CallPath, top.System, w.view.Values().Value(view.SystemPane, w.view.Selected(view.SystemPane)), top.Diff)
 	}
 	// A second comparison of the same pair reuses the difference window.
-	f2 := aw.newPerfDiffForm()
+	f2 := aw.dialogs.newPerfDiffForm()
 	_ = f2.Set(f2.A, "before.cubex")
 	_ = f2.Set(f2.B, "after.cubex")
 	f2.Metric.Set("time")
@@ -129,7 +129,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	if len(a.Windows()) != n+1 {
 		t.Errorf("%d windows after the second comparison, want %d", len(a.Windows()), n+1)
 	}
-	if w.perfDiff == p || w.perfDiff.rep.Result.Metric != "time" {
+	if w.panels.perfDiff == p || w.panels.perfDiff.rep.Result.Metric != "time" {
 		t.Error("the second result is not shown in the difference window")
 	}
 }
@@ -150,7 +150,7 @@ func TestPerfDiffDerived(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f := bw.newPerfDiffForm()
+	f := bw.dialogs.newPerfDiffForm()
 	if !f.Metric.Set("tpv") {
 		t.Fatalf("tpv not offered: %v", f.Metric.Uniq())
 	}
@@ -162,7 +162,7 @@ func TestPerfDiffDerived(t *testing.T) {
 	if len(a.Windows()) != n {
 		t.Errorf("%d windows, want %d: no difference window for a derived metric", len(a.Windows()), n)
 	}
-	p := bw.perfDiff
+	p := bw.panels.perfDiff
 	if p == nil || p.follow != aw.Document() {
 		t.Fatal("no result list below A's window following B")
 	}

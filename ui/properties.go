@@ -9,7 +9,8 @@ import (
 	"cubeview/view"
 )
 
-func (w *Window) showProperties() {
+func (dl *dialogs) showProperties() {
+	w := dl.w
 	if w.doc == nil {
 		return
 	}

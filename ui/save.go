@@ -15,21 +15,24 @@ import (
 // view.SaveQuestion for why and what it asks before replacing a file).
 
 // saveForm returns File › Save as… of this window's experiment.
-func (w *Window) saveForm() *form.Form {
-	return view.SaveForm(w.doc, w.app.startFolder(), w.chooseFolder, w.RequestSave)
+func (dl *dialogs) saveForm() *form.Form {
+	w := dl.w
+	return view.SaveForm(w.doc, w.app.startFolder(), w.dialogs.chooseFolder, w.dialogs.RequestSave)
 }
 
-func (w *Window) saveDialog() {
+func (dl *dialogs) saveDialog() {
+	w := dl.w
 	if w.doc == nil {
 		return
 	}
-	showForm(w.win, w.saveForm(), w.showError)
+	showForm(w.win, w.dialogs.saveForm(), w.showError)
 }
 
 // RequestSave writes the experiment to path once it is known to be
 // writable (view.CheckSavePath), asking first where that would replace a
 // file (view.SaveQuestion).
-func (w *Window) RequestSave(path string) {
+func (dl *dialogs) RequestSave(path string) {
+	w := dl.w
 	if w.doc == nil {
 		return
 	}
@@ -39,14 +42,15 @@ func (w *Window) RequestSave(path string) {
 		return
 	}
 	if title, text, yes := view.SaveQuestion(w.doc, path); title != "" {
-		w.ask(title, text, yes, func() { w.SaveAs(path) })
+		w.dialogs.ask(title, text, yes, func() { w.SaveAs(path) })
 		return
 	}
 	w.SaveAs(path)
 }
 
 // ask shows a question with a button that runs yes; Cancel does nothing.
-func (w *Window) ask(title, text, yes string, then func()) {
+func (dl *dialogs) ask(title, text, yes string, then func()) {
+	w := dl.w
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm(title, yes, "Cancel", msg, func(ok bool) {

@@ -114,22 +114,22 @@ func TestSaveAsAsksBeforeReplacingInput(t *testing.T) {
 	before := readFile(t, own)
 	w := openWindow(t, a, own)
 	// The path proposed is beside the input, never the input itself.
-	if got, want := w.saveForm().Focus.Text, filepath.Join(dir, "profile-copy.cubex"); got != want {
+	if got, want := w.dialogs.saveForm().Focus.Text, filepath.Join(dir, "profile-copy.cubex"); got != want {
 		t.Errorf("Save as proposes %s, want %s", got, want)
 	}
 	copyFile(t, own, filepath.Join(dir, "profile-copy.cubex"))
-	if got, want := w.saveForm().Focus.Text, filepath.Join(dir, "profile-copy2.cubex"); got != want {
+	if got, want := w.dialogs.saveForm().Focus.Text, filepath.Join(dir, "profile-copy2.cubex"); got != want {
 		t.Errorf("Save as proposes %s, want %s", got, want)
 	}
 
 	for _, target := range []string{own, link, filepath.Join(dir, ".", "profile.cubex")} {
-		w.RequestSave(target)
+		w.dialogs.RequestSave(target)
 		answer(t, w, "Cancel", "Replace an input?", "the file this window's experiment was read from")
 		if !bytes.Equal(readFile(t, own), before) {
 			t.Fatalf("saving onto %s and cancelling changed the input", target)
 		}
 	}
-	w.RequestSave(own)
+	w.dialogs.RequestSave(own)
 	answer(t, w, "Replace the input")
 	e, err := format.Open(own)
 	if err != nil {
@@ -149,21 +149,21 @@ func TestSaveAsAsksBeforeReplacingInput(t *testing.T) {
 	// Not an input: a new file is written at once, an existing one after
 	// a question.
 	other := filepath.Join(dir, "other.cube")
-	w.RequestSave(other)
+	w.dialogs.RequestSave(other)
 	if top := w.win.Canvas().Overlays().Top(); top != nil {
 		t.Fatal("saving to a new file asked a question")
 	}
 	if _, err := format.Open(other); err != nil {
 		t.Fatalf("new file: %v", err)
 	}
-	w.RequestSave(other)
+	w.dialogs.RequestSave(other)
 	answer(t, w, "Replace", "Replace the file?", other)
 
 	// What cannot be written is refused before anything happens.
 	var got []string
 	a.fatal = func(err error) { got = append(got, err.Error()) }
-	w.RequestSave(filepath.Join(dir, "x.txt"))
-	w.RequestSave(filepath.Join(dir, "missing", "x.cubex"))
+	w.dialogs.RequestSave(filepath.Join(dir, "x.txt"))
+	w.dialogs.RequestSave(filepath.Join(dir, "missing", "x.cubex"))
 	if len(got) != 2 || !strings.Contains(got[0], "unknown output format") || !strings.Contains(got[1], "does not exist") {
 		t.Errorf("errors %q", got)
 	}
@@ -180,14 +180,14 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 	}
 	b := openWindow(t, a, files.Before)
 	openWindow(t, a, files.After)
-	d := submit(t, a, b.newOperationForm(algebra.OpDiff))
+	d := submit(t, a, b.dialogs.newOperationForm(algebra.OpDiff))
 	after := readFile(t, files.After)
-	d.RequestSave(files.After)
+	d.dialogs.RequestSave(files.After)
 	answer(t, d, "Cancel", "Replace an input?", "an operand after of this window's experiment")
 	if !bytes.Equal(readFile(t, files.After), after) {
 		t.Fatal("cancelling changed the operand")
 	}
-	if got := d.saveForm().Focus.Text; filepath.Dir(got) != filepath.Dir(files.Before) || !strings.HasSuffix(got, ".cubex") {
+	if got := d.dialogs.saveForm().Focus.Text; filepath.Dir(got) != filepath.Dir(files.Before) || !strings.HasSuffix(got, ".cubex") {
 		t.Errorf("proposed %s, want a .cubex beside the operands", got)
 	}
 
@@ -209,10 +209,10 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 		t.Fatal(err)
 	}
 	cpi := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
-	f := cpi.newOperationForm(algebra.OpDiff)
+	f := cpi.dialogs.newOperationForm(algebra.OpDiff)
 	cpi.app.openFile(tau, cpi, func(d *view.Doc) { f.Opened(d, f.Subtrahend) })
 	td := submit(t, a, f)
-	td.RequestSave(inside)
+	td.dialogs.RequestSave(inside)
 	answer(t, td, "Cancel", "Replace an input?", "an operand cpi-mpi of this window's experiment", tau)
 	if string(readFile(t, inside)) != "kept" {
 		t.Fatal("cancelling changed a file in the folder operand")

@@ -13,16 +13,18 @@ import (
 	"cubeview/view"
 )
 
-func (w *Window) showScalingDialog() {
+func (dl *dialogs) showScalingDialog() {
+	w := dl.w
 	if w.doc == nil {
 		return
 	}
-	showForm(w.win, w.newScalingForm().Form, w.showError)
+	showForm(w.win, w.dialogs.newScalingForm().Form, w.showError)
 }
 
 // newScalingForm returns Algebra › Scaling… over the open experiments,
 // this window's first; submitting runs App.Scaling.
-func (w *Window) newScalingForm() *analysisview.ScalingForm {
+func (dl *dialogs) newScalingForm() *analysisview.ScalingForm {
+	w := dl.w
 	run := func(docs []*view.Doc, spec analysisview.ScalingSpec) { w.app.Scaling(docs, spec, w) }
 	return analysisview.NewScalingForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
 }
@@ -35,9 +37,9 @@ func (a *App) Scaling(docs []*view.Doc, spec analysisview.ScalingSpec, from *Win
 			from.showError(err)
 			return
 		}
-		from.scaling = a.showScaling(rep, img, docs)
+		from.panels.scaling = a.showScaling(rep, img, docs)
 	}
-	analysisview.RunScaling(a.async, from.busyWith, docs, spec, from.view.Appearance().NumberFormat(), done)
+	analysisview.RunScaling(a.async, from.busy.with, docs, spec, from.view.Appearance().NumberFormat(), done)
 }
 
 // scalingWindow shows a scaling study: the table of call paths and the

@@ -30,7 +30,7 @@ func TestScalingFromMenu(t *testing.T) {
 	if w64.win.Canvas().Overlays().Top() == nil {
 		t.Error("Scaling… shows no dialog")
 	}
-	f := w64.newScalingForm()
+	f := w64.dialogs.newScalingForm()
 	f.CheckOnly(w64.Document(), w27.Document())
 	if !f.Metric.Set("time") {
 		t.Fatalf("time not offered: %v", f.Metric.Uniq())
@@ -38,7 +38,7 @@ func TestScalingFromMenu(t *testing.T) {
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	s := w64.scaling
+	s := w64.panels.scaling
 	if s == nil {
 		t.Fatal("no scaling window")
 	}
@@ -141,7 +141,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	for _, x := range []string{"10", "25", "50", "2000"} {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
-	f := ws[0].newScalingForm()
+	f := ws[0].dialogs.newScalingForm()
 	var docs []*view.Doc
 	for _, w := range ws {
 		docs = append(docs, w.Document())
@@ -154,7 +154,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	s := ws[0].scaling
+	s := ws[0].panels.scaling
 	if s == nil || len(s.rep.Rows) == 0 {
 		t.Fatal("no scaling result")
 	}
@@ -175,16 +175,16 @@ func TestScalingValuesAndErrors(t *testing.T) {
 		t.Error("one experiment accepted")
 	}
 	f.CheckOnly(docs...)
-	before := ws[0].scaling
+	before := ws[0].panels.scaling
 	var reported []string
 	a.fatal = func(err error) { reported = append(reported, err.Error()) }
 	_ = f.Set(f.XText, "1, 2")
-	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
-		t.Errorf("two x values for four experiments: %v, result %v", err, ws[0].scaling != before)
+	if err := f.Confirmed(); err != nil || ws[0].panels.scaling != before {
+		t.Errorf("two x values for four experiments: %v, result %v", err, ws[0].panels.scaling != before)
 	}
 	_ = f.Set(f.X, analysisview.XSourceNames[analysisview.XAttribute])
 	_ = f.Set(f.XText, "no_such_attribute")
-	if err := f.Confirmed(); err != nil || ws[0].scaling != before {
+	if err := f.Confirmed(); err != nil || ws[0].panels.scaling != before {
 		t.Errorf("missing attribute: %v", err)
 	}
 	if len(reported) != 2 || !strings.Contains(reported[0], "2 given for 4 trials") || !strings.Contains(reported[1], "no_such_attribute") {

@@ -53,25 +53,29 @@ type sourcePanel struct {
 }
 
 // SourceShown reports whether the source panel is shown.
-func (w *Window) SourceShown() bool { return w.source != nil && w.source.m.Shown() }
+func (pl *panels) SourceShown() bool {
+	w := pl.w
+	return w.panels.source != nil && w.panels.source.m.Shown()
+}
 
 // ShowSource shows or hides the source panel below the panes.
-func (w *Window) ShowSource(on bool) {
-	if on == w.SourceShown() {
+func (pl *panels) ShowSource(on bool) {
+	w := pl.w
+	if on == w.panels.SourceShown() {
 		return
 	}
-	if w.source == nil {
-		w.source = newSourcePanel(w)
-		w.OnRefresh(w.source.m.Follow)
+	if w.panels.source == nil {
+		w.panels.source = newSourcePanel(w)
+		w.OnRefresh(w.panels.source.m.Follow)
 	}
-	w.source.m.Show(on)
+	w.panels.source.m.Show(on)
 	if on {
-		w.SetPanel(w.source.content)
-		w.source.m.Reload()
+		w.panels.set(w.panels.source.content)
+		w.panels.source.m.Reload()
 	} else {
-		w.SetPanel(nil)
+		w.panels.set(nil)
 	}
-	w.rebuildMenu()
+	w.menus.rebuild()
 }
 
 // revealCnode selects call path c in the call pane (its region in the
@@ -88,12 +92,13 @@ func (w *Window) revealCnode(c int) {
 
 // whenSourceIdle runs f once the source panel has no background work,
 // at once when it is hidden or idle.
-func (w *Window) whenSourceIdle(f func()) {
-	if w.source == nil {
+func (pl *panels) whenSourceIdle(f func()) {
+	w := pl.w
+	if w.panels.source == nil {
 		f()
 		return
 	}
-	w.source.m.WhenIdle(f)
+	w.panels.source.m.WhenIdle(f)
 }
 
 func newSourcePanel(w *Window) *sourcePanel {
@@ -110,8 +115,8 @@ func newSourcePanel(w *Window) *sourcePanel {
 	p.info.Importance = widget.LowImportance
 	p.activity = widget.NewActivity()
 	p.activity.Hide()
-	paths := widget.NewButtonWithIcon("Paths…", theme.FolderOpenIcon(), w.sourcePathsDialog)
-	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.ShowSource(false) })
+	paths := widget.NewButtonWithIcon("Paths…", theme.FolderOpenIcon(), w.dialogs.sourcePathsDialog)
+	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.ShowSource(false) })
 	closeButton.Importance = widget.LowImportance
 	head := container.NewBorder(nil, nil, p.title, container.NewHBox(p.activity, paths, closeButton), p.info)
 

@@ -9,8 +9,8 @@ import (
 func (a *App) sourceSettings() sourcepanel.Settings {
 	return sourcepanel.Settings{Prefs: a.prefs, Changed: func() {
 		for _, w := range a.windows {
-			if w.source != nil {
-				w.source.m.Reload()
+			if w.panels.source != nil {
+				w.panels.source.m.Reload()
 			}
 		}
 	}}
@@ -18,6 +18,7 @@ func (a *App) sourceSettings() sourcepanel.Settings {
 
 // sourcePathsDialog lets the user edit the mappings and search folders
 // as text, one entry per line.
-func (w *Window) sourcePathsDialog() {
+func (dl *dialogs) sourcePathsDialog() {
+	w := dl.w
 	showForm(w.win, w.app.sourceSettings().Form(), w.showError)
 }

@@ -161,8 +161,8 @@ func TestSourceFollowsCallSelection(t *testing.T) {
 	w, files := srcExample(t, a)
 	e := w.Document().Exp
 	srcPickMetric(t, w, "mpi_barrier_wait")
-	w.ShowSource(true)
-	p := w.source
+	w.panels.ShowSource(true)
+	p := w.panels.source
 
 	tests := []struct {
 		path              string
@@ -252,8 +252,8 @@ func TestSourceMetricChange(t *testing.T) {
 	a := newTestApp(t)
 	w, _ := srcExample(t, a)
 	e := w.Document().Exp
-	w.ShowSource(true)
-	p := w.source
+	w.panels.ShowSource(true)
+	p := w.panels.source
 	srcPickCallPath(t, w, "main/solver_iterate")
 	const solver = "example-src/solver.c"
 
@@ -335,8 +335,8 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&view.Doc{Exp: e, Name: "remote"})
 	w.win.Resize(fyne.NewSize(1400, 900))
-	w.ShowSource(true)
-	p := w.source
+	w.panels.ShowSource(true)
+	p := w.panels.source
 	srcPickCallPath(t, w, "main/foo")
 
 	if p.m.File() != nil || !p.messageBox.Visible() || !p.locate.Visible() {
@@ -367,10 +367,10 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	// The mapping finds the other file as well, in a new window.
 	w2 := a.Show(&view.Doc{Exp: e, Name: "remote again"})
 	w2.win.Resize(fyne.NewSize(1400, 900))
-	w2.ShowSource(true)
+	w2.panels.ShowSource(true)
 	srcPickCallPath(t, w2, "main/bar")
-	if want := filepath.Join(local, "src", "util", "io.c"); w2.source.m.File() == nil || w2.source.m.File().Path != want {
-		t.Errorf("second window shows %v, want %s (message %q)", w2.source.m.File(), want, w2.source.message.Text)
+	if want := filepath.Join(local, "src", "util", "io.c"); w2.panels.source.m.File() == nil || w2.panels.source.m.File().Path != want {
+		t.Errorf("second window shows %v, want %s (message %q)", w2.panels.source.m.File(), want, w2.panels.source.message.Text)
 	}
 }
 
@@ -399,11 +399,11 @@ func TestSourceLocateRenamed(t *testing.T) {
 	e.Regions[1].Module, e.Regions[1].Begin, e.Regions[1].End = "/build/kernel.c", 2, 2
 	a := newTestApp(t)
 	w := a.Show(&view.Doc{Exp: e, Name: "renamed"})
-	w.ShowSource(true)
+	w.panels.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
-	w.source.Locate(located)
-	if w.source.m.File() == nil || w.source.m.File().Path != located {
-		t.Fatalf("after Locate the panel shows %v, want %s", w.source.m.File(), located)
+	w.panels.source.Locate(located)
+	if w.panels.source.m.File() == nil || w.panels.source.m.File().Path != located {
+		t.Fatalf("after Locate the panel shows %v, want %s", w.panels.source.m.File(), located)
 	}
 	if mappings, _ := a.sourceSettings().Paths(); !slices.Contains(mappings, sourceview.Mapping{From: "/build/kernel.c", To: located}) {
 		t.Errorf("mappings %v, want the whole path mapped", mappings)
@@ -437,8 +437,8 @@ func TestSourceDerived(t *testing.T) {
 	w := a.Show(&view.Doc{Exp: diff, Name: "after − before"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	srcPickMetric(t, w, "mpi_barrier_wait")
-	w.ShowSource(true)
-	p := w.source
+	w.panels.ShowSource(true)
+	p := w.panels.source
 	srcPickCallPath(t, w, "main/solver_iterate")
 	if want := filepath.Join(files.Dir, "example-src", "solver.c"); p.m.File() == nil || p.m.File().Path != want {
 		t.Fatalf("shows %v, want %s (message %q)", p.m.File(), want, p.message.Text)
@@ -466,9 +466,9 @@ func TestSourceNoLocation(t *testing.T) {
 	}
 	a := newTestApp(t)
 	w := a.Show(&view.Doc{Exp: e, Name: "no sources"})
-	w.ShowSource(true)
+	w.panels.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
-	p := w.source
+	p := w.panels.source
 	if p.m.File() != nil || !p.messageBox.Visible() || p.locate.Visible() {
 		t.Errorf("file %v, message %v, Locate %v: want a message without Locate", p.m.File(), p.messageBox.Visible(), p.locate.Visible())
 	}
@@ -497,8 +497,8 @@ func TestSourceLargeFile(t *testing.T) {
 		queue = queue[1:]
 		job()
 	}
-	w.ShowSource(true)
-	p := w.source
+	w.panels.ShowSource(true)
+	p := w.panels.source
 	const f = 900
 	srcPickCallPath(t, w, fmt.Sprintf("main/kernel_%d", f))
 	if len(queue) != 1 {
@@ -558,8 +558,8 @@ func TestSourceSelectionMovesWithinFile(t *testing.T) {
 	a := newTestApp(t)
 	w := a.Show(&view.Doc{Exp: e, Name: "big"})
 	w.win.Resize(fyne.NewSize(1400, 900))
-	w.ShowSource(true)
-	p := w.source
+	w.panels.ShowSource(true)
+	p := w.panels.source
 	srcPickCallPath(t, w, "main/kernel_10")
 	file := p.m.File()
 	for _, f := range []int{150, 3, 199} {
@@ -582,14 +582,14 @@ func TestSourceMenuToggles(t *testing.T) {
 		t.Fatal("no View › Source menu item")
 	}
 	item.Action()
-	if !w.SourceShown() || w.source.m.File() == nil {
+	if !w.panels.SourceShown() || w.panels.source.m.File() == nil {
 		t.Fatal("View › Source did not show the source of the selection")
 	}
 	if it := srcMenuItem(w, "View", "Source"); it == nil || !it.Checked {
 		t.Error("the menu item is not checked while the panel is shown")
 	}
 	srcMenuItem(w, "View", "Source").Action()
-	if w.SourceShown() {
+	if w.panels.SourceShown() {
 		t.Error("the second View › Source did not hide the panel")
 	}
 }
@@ -614,9 +614,9 @@ func TestSourceFlatProfile(t *testing.T) {
 	a := newTestApp(t)
 	w, files := srcExample(t, a)
 	e := w.Document().Exp
-	w.ShowSource(true)
+	w.panels.ShowSource(true)
 	w.SetFlat(true)
-	p := w.source
+	p := w.panels.source
 	ySolve := -1
 	for i, r := range e.Regions {
 		if r.Name == "y_solve" {
@@ -654,9 +654,9 @@ func TestSourceDroppedAnnotations(t *testing.T) {
 	e.Cnodes[3].CallFile, e.Cnodes[3].CallLine = path, 40 // bar called beyond the end
 	a := newTestApp(t)
 	w := a.Show(&view.Doc{Exp: e, Name: "edited"})
-	w.ShowSource(true)
+	w.panels.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
-	p := w.source
+	p := w.panels.source
 	srcCheckAnnotatedLines(t, p, 2, 3)
 	if p.m.Dropped() != 1 || !strings.Contains(p.info.Text, "1 annotation beyond the last line") {
 		t.Errorf("dropped %d, info %q; want 1 reported", p.m.Dropped(), p.info.Text)

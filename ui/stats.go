@@ -32,9 +32,9 @@ func newStatsPanel(w *Window) *statsPanel {
 	p.m = analysisview.StatsPanel{
 		Run:     w.app.async,
 		View:    func() *view.View { return w.view },
-		Visible: func() bool { return p.shown && w.panelShows(p.box) },
-		Busy:    w.startBusy,
-		Idle:    w.stopBusy,
+		Visible: func() bool { return p.shown && w.panels.shows(p.box) },
+		Busy:    w.busy.start,
+		Idle:    w.busy.stop,
 		Show:    p.show,
 		Message: p.showMessage,
 	}
@@ -51,7 +51,7 @@ func newStatsPanel(w *Window) *statsPanel {
 	p.topImg = canvas.NewImageFromImage(nil)
 	p.topImg.FillMode = canvas.ImageFillContain
 	p.topImg.SetMinSize(fyne.NewSize(400, 220))
-	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.ShowStats(false) })
+	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.ShowStats(false) })
 	left := container.NewBorder(
 		container.NewBorder(nil, nil, nil, closeButton, p.title), nil, nil, nil,
 		container.NewVScroll(container.NewVBox(p.message, p.lines, p.selImg)))
@@ -62,30 +62,32 @@ func newStatsPanel(w *Window) *statsPanel {
 }
 
 // StatsShown reports whether the statistics panel is shown.
-func (w *Window) StatsShown() bool {
-	return w.stats != nil && w.stats.shown && w.panelShows(w.stats.box)
+func (pl *panels) StatsShown() bool {
+	w := pl.w
+	return w.panels.stats != nil && w.panels.stats.shown && w.panels.shows(w.panels.stats.box)
 }
 
 // ShowStats shows or hides the statistics panel below the panes.
-func (w *Window) ShowStats(on bool) {
-	if on == w.StatsShown() {
+func (pl *panels) ShowStats(on bool) {
+	w := pl.w
+	if on == w.panels.StatsShown() {
 		return
 	}
-	if w.stats == nil {
-		w.stats = newStatsPanel(w)
-		w.OnRefresh(w.stats.m.Follow)
+	if w.panels.stats == nil {
+		w.panels.stats = newStatsPanel(w)
+		w.OnRefresh(w.panels.stats.m.Follow)
 	}
-	p := w.stats
+	p := w.panels.stats
 	p.shown = on
 	if on {
-		w.showAnalysisPanel(p.box, 0.42)
+		w.panels.show(p.box, 0.42)
 		p.m.Reset()
 		p.m.Follow()
 	} else {
 		p.m.Drop()
-		w.SetPanel(nil)
+		w.panels.set(nil)
 	}
-	w.rebuildMenu()
+	w.menus.rebuild()
 }
 
 func (p *statsPanel) showMessage(text string) {

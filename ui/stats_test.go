@@ -25,14 +25,14 @@ func TestStatisticsPanel(t *testing.T) {
 		t.Fatalf("View › Statistics missing or disabled: %+v", it)
 	}
 	it.Action()
-	if !w.StatsShown() || w.stats.m.Report() == nil {
+	if !w.panels.StatsShown() || w.panels.stats.m.Report() == nil {
 		t.Fatal("the statistics panel is not shown")
 	}
 	e := w.Document().Exp
 	v := w.view
 	check := func(uniq string, c view.Node, inclusive bool) {
 		t.Helper()
-		got := w.stats.m.Report()
+		got := w.panels.stats.m.Report()
 		want, err := analysis.Statistics(e, uniq, []int{c.Index}, inclusive)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestStatisticsPanel(t *testing.T) {
 		}
 		// What the panel shows is what its widgets hold.
 		shown := map[string]bool{}
-		for _, o := range w.stats.lines.Objects {
+		for _, o := range w.panels.stats.lines.Objects {
 			shown[labelText(o)] = true
 		}
 		for _, l := range got.Lines {
@@ -72,7 +72,7 @@ func TestStatisticsPanel(t *testing.T) {
 				t.Errorf("value %q of %s is not drawn", l.Value, l.Name)
 			}
 		}
-		if w.stats.selImg.Image == nil || w.stats.topImg.Image == nil {
+		if w.panels.stats.selImg.Image == nil || w.panels.stats.topImg.Image == nil {
 			t.Error("a box plot is missing")
 		}
 	}
@@ -85,9 +85,9 @@ func TestStatisticsPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top := w.stats.m.Report().Top
-	if len(top) == 0 || len(top) > analysisview.StatsTop || len(w.stats.m.Report().TopBoxes) != len(top) {
-		t.Fatalf("%d top call paths, %d boxes", len(top), len(w.stats.m.Report().TopBoxes))
+	top := w.panels.stats.m.Report().Top
+	if len(top) == 0 || len(top) > analysisview.StatsTop || len(w.panels.stats.m.Report().TopBoxes) != len(top) {
+		t.Fatalf("%d top call paths, %d boxes", len(top), len(w.panels.stats.m.Report().TopBoxes))
 	}
 	for _, s := range all {
 		if abs(s.Sum) > abs(top[len(top)-1].Sum) {
@@ -128,7 +128,7 @@ func TestStatisticsPanel(t *testing.T) {
 	}
 	// Hiding it stops following; Ctrl+I's item toggles.
 	menuItem(w, "View", "Statistics").Action()
-	if w.StatsShown() {
+	if w.panels.StatsShown() {
 		t.Error("the panel is still shown")
 	}
 }

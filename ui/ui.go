@@ -94,7 +94,7 @@ func (a *App) Snapshot(o view.Launch, stderr io.Writer) int {
 				quit(err)
 				return
 			}
-			w.whenReady(func() { w.whenSourceIdle(capture) })
+			w.whenReady(func() { w.panels.whenSourceIdle(capture) })
 			w.refresh()
 		})
 		w.refresh()
@@ -135,7 +135,7 @@ func (w *Window) apply(o view.Launch) error {
 		}
 	}
 	if o.Source {
-		w.ShowSource(true)
+		w.panels.ShowSource(true)
 	}
 	return nil
 }

@@ -35,49 +35,84 @@ type Window struct {
 	legend    *legend
 	status    *widget.Label
 	hint      *widget.Label
-	progress  *widget.ProgressBarInfinite
-	busyLabel *widget.Label
 	message   *widget.Label
 	body      *fyne.Container // message or panes
 	panesArea *fyne.Container // the panes, with an optional panel below
 	panes3    fyne.CanvasObject
 	listeners []func()
 
-	findBar   *fyne.Container
-	findEntry *widget.Entry
-	findInfo  *widget.Label
-
 	active   view.Dim // the pane the user worked in last
-	busy     int
 	loading  bool
 	reported map[string]bool
 	ready    []func()
 
-	source         *sourcePanel    // nil until the source panel is first shown
-	analysisPanels                 // perfdiff result list, statistics
-	callGraph      *callGraphPanel // nil until callers and callees are first shown
+	find    findBar
+	busy    busyIndicator
+	menus   menus
+	dialogs dialogs
+	panels  panels
+	splits  paneSplits
 
 	prefetching bool             // the selected metric's rows are being read ahead
 	timing      timinglog.Window // the timing log's state of this window
+}
 
-	// splits divide metric | call and call | system; fitted holds the
-	// offsets last set by fitPanes, to tell when the user moved them.
+// busyIndicator shows in place of the status line that work runs in
+// the background: a text and a progress bar, until the last work ends.
+type busyIndicator struct {
+	count    int
+	label    *widget.Label
+	progress *widget.ProgressBarInfinite
+	status   *widget.Label // hidden while busy
+}
+
+// menus are the window's menu bar, context menus and key shortcuts, bound
+// to the window's commands.
+type menus struct{ w *Window }
+
+// findBar is the find bar below the panes (View › Find).
+type findBar struct {
+	w     *Window
+	box   *fyne.Container
+	entry *widget.Entry
+	info  *widget.Label
+}
+
+// dialogs opens the window's dialogs and carries out what they ask.
+type dialogs struct{ w *Window }
+
+// panels are the panels a window may show below its panes, one at a time.
+type panels struct {
+	w         *Window
+	source    *sourcePanel    // nil until the source panel is first shown
+	callGraph *callGraphPanel // nil until callers and callees are first shown
+	perfDiff  *perfDiffPanel  // the last performance difference shown
+	stats     *statsPanel     // nil until the statistics are first shown
+	scaling   *scalingWindow  // the last scaling study started here
+}
+
+// paneSplits divide the window's width between the panes: splits divide
+// metric | call and call | system; fitted holds the offsets last set by
+// fit, to tell when the user moved them.
+type paneSplits struct {
+	w      *Window
 	splits [2]*container.Split
 	fitted view.Split
 }
 
 func (a *App) newWindow() *Window {
 	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: view.CallPane}
+	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w = w, w, w, w, w
 	a.windows = append(a.windows, w)
 	w.build()
 	w.win.SetOnClosed(func() {
-		w.rememberSplit()
+		w.splits.remember()
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
 	w.win.Resize(fyne.NewSize(1280, 800))
-	w.rebuildMenu()
-	w.addShortcuts()
+	w.menus.rebuild()
+	w.menus.addShortcuts()
 	return w
 }
 
@@ -108,27 +143,30 @@ func (w *Window) build() {
 	w.status = truncLabel("")
 	w.hint = truncLabel("")
 	w.hint.Importance = widget.LowImportance
-	w.progress = widget.NewProgressBarInfinite()
-	w.progress.Stop()
-	w.progress.Hide()
-	w.busyLabel = widget.NewLabel("")
-	w.busyLabel.Hide()
+	b := &w.busy
+	b.status = w.status
+	b.progress = widget.NewProgressBarInfinite()
+	b.progress.Stop()
+	b.progress.Hide()
+	b.label = widget.NewLabel("")
+	b.label.Hide()
 	w.message = widget.NewLabel("")
 	w.message.Wrapping = fyne.TextWrapWord
 	w.message.Alignment = fyne.TextAlignCenter
 
-	w.findEntry = widget.NewEntry()
-	w.findEntry.SetPlaceHolder("Find (regular expression, case-insensitive)")
-	w.findEntry.OnChanged = func(s string) { w.Find(s) }
-	w.findEntry.OnSubmitted = func(string) { w.FindNext(1) }
-	w.findInfo = widget.NewLabel("")
-	w.findBar = container.NewBorder(nil, nil, nil,
-		container.NewHBox(w.findInfo,
-			widget.NewButton("Previous", func() { w.FindNext(-1) }),
-			widget.NewButton("Next", func() { w.FindNext(1) }),
-			widget.NewButton("Close", w.CloseFind)),
-		w.findEntry)
-	w.findBar.Hide()
+	f := &w.find
+	f.entry = widget.NewEntry()
+	f.entry.SetPlaceHolder("Find (regular expression, case-insensitive)")
+	f.entry.OnChanged = func(s string) { f.Find(s) }
+	f.entry.OnSubmitted = func(string) { f.Next(1) }
+	f.info = widget.NewLabel("")
+	f.box = container.NewBorder(nil, nil, nil,
+		container.NewHBox(f.info,
+			widget.NewButton("Previous", func() { f.Next(-1) }),
+			widget.NewButton("Next", func() { f.Next(1) }),
+			widget.NewButton("Close", f.Close)),
+		f.entry)
+	f.box.Hide()
 
 	paneBox := func(d view.Dim) fyne.CanvasObject {
 		// The mode selector takes the width the title leaves in the
@@ -143,7 +181,7 @@ func (w *Window) build() {
 	right.SetOffset(0.55)
 	split := container.NewHSplit(paneBox(view.MetricPane), right)
 	split.SetOffset(0.28)
-	w.splits = [2]*container.Split{split, right}
+	w.splits.splits = [2]*container.Split{split, right}
 	w.panes3 = split
 	w.panesArea = container.NewStack(split)
 	// A VBox gives the wrapping message the full width.
@@ -151,9 +189,9 @@ func (w *Window) build() {
 	w.message.Hide()
 	w.panesArea.Hide()
 
-	statusRow := container.NewBorder(nil, nil, container.NewHBox(w.busyLabel), nil,
-		container.NewStack(w.progress, w.status))
-	bottom := container.NewVBox(w.findBar, w.legend, statusRow, w.hint)
+	statusRow := container.NewBorder(nil, nil, container.NewHBox(b.label), nil,
+		container.NewStack(b.progress, w.status))
+	bottom := container.NewVBox(w.find.box, w.legend, statusRow, w.hint)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
@@ -174,7 +212,7 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 		}
 		w.view.SetExpanded(d, n, open)
 		w.refresh()
-		w.refitPanes()
+		w.splits.refit()
 	}
 	p.OnHover = func(n view.Node, in bool) {
 		if w.view == nil || !in {
@@ -183,7 +221,7 @@ func (w *Window) newPane(d view.Dim) *TreePane {
 		}
 		w.hint.SetText(w.view.Tooltip(n))
 	}
-	p.OnMenu = func(n view.Node, at fyne.Position) { w.contextMenu(d, n, at) }
+	p.OnMenu = func(n view.Node, at fyne.Position) { w.menus.popUp(d, n, at) }
 	return p
 }
 
@@ -211,13 +249,13 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 			w.view.Values().SetExternal(ref.Exp)
 		}
 		w.hint.SetText(view.ExternalHint(ref))
-		w.rebuildMenu()
+		w.menus.rebuild()
 	}
 	if w.modes[d].Selected != m.String() {
 		w.modes[d].SetSelected(m.String())
 	}
 	w.refresh()
-	w.refitPanes() // the mode's name may need more width
+	w.splits.refit() // the mode's name may need more width
 }
 
 func (w *Window) setDocument(doc *view.Doc) {
@@ -234,10 +272,10 @@ func (w *Window) setDocument(doc *view.Doc) {
 	}
 	w.message.Hide()
 	w.body.Objects[0].Show()
-	w.rebuildMenu()
-	w.whenReady(w.fitPanes)
+	w.menus.rebuild()
+	w.whenReady(w.splits.fit)
 	w.refresh()
-	w.showCallGraphDefaults()
+	w.panels.showCallGraphDefaults()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -277,7 +315,7 @@ func (w *Window) refresh() {
 	}
 	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
-	w.rememberSplit()
+	w.splits.remember()
 	for _, f := range w.listeners {
 		f()
 	}
@@ -304,61 +342,68 @@ func (w *Window) prefetch() {
 	w.app.async(func() { view.ReadRows(refs) }, func() { w.prefetching = false })
 }
 
-// fitPanes divides the window's width between the panes: the metric and
+// fit divides the window's width between the panes: the metric and
 // system panes get what their rows need, within bounds, and the call pane
 // the rest; a split the user chose is kept instead (view.SplitPref).
-func (w *Window) fitPanes() {
+func (ps *paneSplits) fit() {
+	w := ps.w
 	if s, ok := view.SplitPref(w.app.prefs); ok {
-		w.setSplit(s)
+		w.splits.set(s)
 		return
 	}
-	need := func(d view.Dim) float64 { return float64(max(w.panes[d].contentWidth(), w.headWidth(d))) }
-	w.setSplit(view.FitSplit(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane)))
+	need := func(d view.Dim) float64 { return float64(max(w.panes[d].contentWidth(), w.splits.headWidth(d))) }
+	w.splits.set(view.FitSplit(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane)))
 }
 
 // headWidth returns the width the title of pane d and the name of its
 // value mode take.
-func (w *Window) headWidth(d view.Dim) float32 {
+func (ps *paneSplits) headWidth(d view.Dim) float32 {
+	w := ps.w
 	pad := theme.Size(theme.SizeNamePadding)
 	text := fyne.MeasureText(w.modes[d].Selected, theme.Size(theme.SizeNameText), fyne.TextStyle{}).Width
 	return w.titles[d].MinSize().Width + text + theme.Size(theme.SizeNameInlineIcon) + 8*pad
 }
 
-// split returns the offsets of the splits as they are now.
-func (w *Window) split() view.Split {
-	return view.Split{Outer: w.splits[0].Offset, Inner: w.splits[1].Offset}
+// current returns the offsets of the splits as they are now.
+func (ps *paneSplits) current() view.Split {
+	w := ps.w
+	return view.Split{Outer: w.splits.splits[0].Offset, Inner: w.splits.splits[1].Offset}
 }
 
-// refitPanes fits the panes again after rows were expanded or collapsed,
+// refit fits the panes again after rows were expanded or collapsed,
 // unless the user has moved a split (in this window or for all windows).
-func (w *Window) refitPanes() {
-	if w.fitted != (view.Split{}) && !view.HasSplitPref(w.app.prefs) && w.split().Near(w.fitted) {
-		w.fitPanes()
+func (ps *paneSplits) refit() {
+	w := ps.w
+	if w.splits.fitted != (view.Split{}) && !view.HasSplitPref(w.app.prefs) && w.splits.current().Near(w.splits.fitted) {
+		w.splits.fit()
 	}
 }
 
-func (w *Window) setSplit(s view.Split) {
-	w.splits[0].SetOffset(s.Outer)
-	w.splits[1].SetOffset(s.Inner)
-	w.fitted = w.split()
+// set moves the splits to s and remembers them as fitted.
+func (ps *paneSplits) set(s view.Split) {
+	w := ps.w
+	w.splits.splits[0].SetOffset(s.Outer)
+	w.splits.splits[1].SetOffset(s.Inner)
+	w.splits.fitted = w.splits.current()
 }
 
-// rememberSplit saves the split when the user moved it.
-func (w *Window) rememberSplit() {
-	if w.fitted == (view.Split{}) || w.split().Near(w.fitted) {
+// remember saves the split when the user moved it.
+func (ps *paneSplits) remember() {
+	w := ps.w
+	if w.splits.fitted == (view.Split{}) || w.splits.current().Near(w.splits.fitted) {
 		return // not fitted yet, or not moved
 	}
-	w.fitted = w.split()
-	view.SaveSplit(w.app.prefs, w.fitted)
+	w.splits.fitted = w.splits.current()
+	view.SaveSplit(w.app.prefs, w.splits.fitted)
 }
 
 // load reads metric data in the background, showing progress, then calls then.
 func (w *Window) load(refs []view.BlockRef, then func()) {
 	w.loading = true
-	w.startBusy("Loading " + view.Count(len(refs), "metric") + " …")
+	w.busy.start("Loading " + view.Count(len(refs), "metric") + " …")
 	w.app.async(func() { view.Read(refs) }, func() {
 		w.loading = false
-		w.stopBusy()
+		w.busy.stop()
 		then()
 	})
 }
@@ -367,9 +412,10 @@ func (w *Window) load(refs []view.BlockRef, then func()) {
 // selections or values may have changed (for panels that follow them).
 func (w *Window) OnRefresh(f func()) { w.listeners = append(w.listeners, f) }
 
-// SetPanel places obj below the three panes in a resizable split; nil
+// set places obj below the three panes in a resizable split; nil
 // removes the panel.
-func (w *Window) SetPanel(obj fyne.CanvasObject) {
+func (pl *panels) set(obj fyne.CanvasObject) {
+	w := pl.w
 	if obj == nil {
 		w.panesArea.Objects = []fyne.CanvasObject{w.panes3}
 	} else {
@@ -383,25 +429,34 @@ func (w *Window) SetPanel(obj fyne.CanvasObject) {
 // whenReady runs f once the window shows complete values.
 func (w *Window) whenReady(f func()) { w.ready = append(w.ready, f) }
 
-func (w *Window) startBusy(what string) {
-	w.busy++
-	w.busyLabel.SetText(what)
-	w.busyLabel.Show()
-	w.status.Hide()
-	w.progress.Show()
-	w.progress.Start()
+// start shows that work runs, saying what it does, in place of the
+// status line.
+func (b *busyIndicator) start(what string) {
+	b.count++
+	b.label.SetText(what)
+	b.label.Show()
+	b.status.Hide()
+	b.progress.Show()
+	b.progress.Start()
 }
 
-func (w *Window) stopBusy() {
-	if w.busy > 0 {
-		w.busy--
+// stop ends what start showed once the last work has ended.
+func (b *busyIndicator) stop() {
+	if b.count > 0 {
+		b.count--
 	}
-	if w.busy == 0 {
-		w.progress.Stop()
-		w.progress.Hide()
-		w.busyLabel.Hide()
-		w.status.Show()
+	if b.count == 0 {
+		b.progress.Stop()
+		b.progress.Hide()
+		b.label.Hide()
+		b.status.Show()
 	}
+}
+
+// with is the view.Busy of the window: start, returning stop.
+func (b *busyIndicator) with(what string) func() {
+	b.start(what)
+	return b.stop
 }
 
 // showError reports err in a dialog, once per distinct message.
@@ -426,7 +481,7 @@ func (w *Window) SetFlat(on bool) {
 	w.view.Finder().Clear()
 	w.flatCheck.SetChecked(on)
 	w.panes[view.CallPane].SetView(w.view)
-	w.rebuildMenu()
+	w.menus.rebuild()
 	w.refresh()
 }
 
@@ -476,7 +531,7 @@ func (w *Window) update(f func(v *view.View)) {
 		return
 	}
 	f(w.view)
-	w.rebuildMenu()
+	w.menus.rebuild()
 	w.refresh()
 }
 
@@ -501,18 +556,20 @@ func (w *Window) ExpandHottest(d view.Dim) {
 	w.panes[d].ScrollTo(last.ID())
 }
 
-// ShowFind opens the find bar for the active pane.
-func (w *Window) ShowFind() {
-	w.findBar.Show()
-	w.win.Canvas().Focus(w.findEntry)
-	if w.findEntry.Text != "" {
-		w.Find(w.findEntry.Text)
+// Show opens the find bar for the active pane.
+func (fb *findBar) Show() {
+	w := fb.w
+	w.find.box.Show()
+	w.win.Canvas().Focus(w.find.entry)
+	if w.find.entry.Text != "" {
+		w.find.Find(w.find.entry.Text)
 	}
 }
 
-// CloseFind hides the find bar and clears the marks.
-func (w *Window) CloseFind() {
-	w.findBar.Hide()
+// Close hides the find bar and clears the marks.
+func (fb *findBar) Close() {
+	w := fb.w
+	w.find.box.Hide()
 	if w.view != nil {
 		w.view.Finder().Clear()
 		w.refresh()
@@ -521,20 +578,22 @@ func (w *Window) CloseFind() {
 
 // Find marks the rows of the active pane matching pattern and moves to
 // the first match.
-func (w *Window) Find(pattern string) {
+func (fb *findBar) Find(pattern string) {
+	w := fb.w
 	if w.view == nil {
 		return
 	}
 	if len(w.view.Finder().Find(w.active, pattern)) == 0 {
-		w.findInfo.SetText(view.FindMiss(w.active, pattern))
+		w.find.info.SetText(view.FindMiss(w.active, pattern))
 		w.refresh()
 		return
 	}
-	w.FindNext(0)
+	w.find.Next(0)
 }
 
-// FindNext moves to the next (delta 1) or previous (−1) match.
-func (w *Window) FindNext(delta int) {
+// Next moves to the next (delta 1) or previous (−1) match.
+func (fb *findBar) Next(delta int) {
+	w := fb.w
 	if w.view == nil {
 		return
 	}
@@ -542,18 +601,20 @@ func (w *Window) FindNext(delta int) {
 	if !ok {
 		return
 	}
-	w.findInfo.SetText(text)
+	w.find.info.SetText(text)
 	w.panes[d].Reveal(n)
 	w.refresh()
 }
 
-func (w *Window) contextMenu(d view.Dim, n view.Node, at fyne.Position) {
+// popUp shows the context menu of row n of pane d at a position.
+func (m *menus) popUp(d view.Dim, n view.Node, at fyne.Position) {
+	w := m.w
 	if w.view == nil {
 		return
 	}
 	w.active = d
 	w.panes[d].Select(n.ID())
-	items := fyneItems(view.RowMenu(d, n), w.handlers(view.MenuState{}, d, n))
+	items := fyneItems(view.RowMenu(d, n), w.menus.handlers(view.MenuState{}, d, n))
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
@@ -562,19 +623,22 @@ func (w *Window) expandSubtree(d view.Dim, n view.Node, open bool) {
 	view.ExpandSubtree(w.view, d, n, open)
 	w.panes[d].Sync()
 	w.refresh()
-	w.refitPanes()
+	w.splits.refit()
 }
 
-func (w *Window) rebuildMenu() {
-	w.win.SetMainMenu(w.menu())
+// rebuild sets the menu bar again after a change of what it offers.
+func (m *menus) rebuild() {
+	w := m.w
+	w.win.SetMainMenu(w.menus.bar())
 }
 
-// menu returns the menu bar: view.MainMenu bound to the handlers.
-func (w *Window) menu() *fyne.MainMenu {
+// bar returns the menu bar: view.MainMenu bound to the handlers.
+func (m *menus) bar() *fyne.MainMenu {
+	w := m.w
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
 	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
-		SourceShown: w.SourceShown(), StatsShown: w.StatsShown(), CallGraphShown: w.CallGraphShown()}
-	do := w.handlers(st, w.active, view.Node{})
+		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown()}
+	do := w.menus.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
 	for _, m := range view.MainMenu(w.view, st) {
 		menus = append(menus, fyne.NewMenu(m.Label, fyneItems(m.Items, do)...))
@@ -613,17 +677,18 @@ func fyneItems(items []view.MenuItem, do map[view.Command]func(arg int)) []*fyne
 
 // handlers binds the menus' commands; st is the state the menu was built
 // in, d and n the pane and row of a context menu.
-func (w *Window) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Command]func(arg int) {
+func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Command]func(arg int) {
+	w := m.w
 	a := w.app
 	clip := a.fy.Clipboard()
 	return map[view.Command]func(int){
-		view.CmdOpen:        func(int) { w.openDialog() },
-		view.CmdOpenFolder:  func(int) { w.openFolderDialog() },
+		view.CmdOpen:        func(int) { w.dialogs.openDialog() },
+		view.CmdOpenFolder:  func(int) { w.dialogs.openFolderDialog() },
 		view.CmdOpenRecent:  func(i int) { a.OpenFile(st.Recent[i], w) },
 		view.CmdRepository:  func(int) { a.ShowRepository() },
-		view.CmdSaveAs:      func(int) { w.saveDialog() },
-		view.CmdProperties:  func(int) { w.showProperties() },
-		view.CmdMemory:      func(int) { w.showMemoryDialog() },
+		view.CmdSaveAs:      func(int) { w.dialogs.saveDialog() },
+		view.CmdProperties:  func(int) { w.dialogs.showProperties() },
+		view.CmdMemory:      func(int) { w.dialogs.showMemoryDialog() },
 		view.CmdClose:       func(int) { w.win.Close() },
 		view.CmdFlat:        func(int) { w.SetFlat(w.view != nil && !w.view.Flat()) },
 		view.CmdSort:        func(o int) { w.SetOrder(view.SortOrder(o)) },
@@ -631,25 +696,25 @@ func (w *Window) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.C
 		view.CmdDecimals:    w.SetDecimals,
 		view.CmdHottest:     func(int) { w.ExpandHottest(w.active) },
 		view.CmdHotShare:    func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
-		view.CmdFind:        func(int) { w.ShowFind() },
-		view.CmdFindNext:    func(int) { w.FindNext(1) },
-		view.CmdFindPrev:    func(int) { w.FindNext(-1) },
-		view.CmdColourRange: func(int) { w.rangeDialog() },
+		view.CmdFind:        func(int) { w.find.Show() },
+		view.CmdFindNext:    func(int) { w.find.Next(1) },
+		view.CmdFindPrev:    func(int) { w.find.Next(-1) },
+		view.CmdColourRange: func(int) { w.dialogs.rangeDialog() },
 		view.CmdDiverging: func(int) {
 			w.update(func(v *view.View) { v.Appearance().SetDiverging(!v.Appearance().Scale().Diverging) })
 		},
 		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
-		view.CmdReference:       func(int) { w.showReferenceChooser() },
-		view.CmdSource:          func(int) { w.ShowSource(!w.SourceShown()) },
-		view.CmdStats:           func(int) { w.ShowStats(!w.StatsShown()) },
-		view.CmdCallGraph:       func(int) { w.ShowCallGraph(!w.CallGraphShown()) },
-		view.CmdDerived:         func(int) { w.showDerivedDialog() },
-		view.CmdThresholds:      func(int) { w.showThresholdsDialog() },
-		view.CmdOperation:       func(op int) { w.showOperationDialog(algebra.Op(op)) },
-		view.CmdReroot:          func(int) { w.reportCut(false) },
-		view.CmdPrune:           func(int) { w.reportCut(true) },
-		view.CmdWhere:           func(int) { w.showPerfDiffDialog() },
-		view.CmdScaling:         func(int) { w.showScalingDialog() },
+		view.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
+		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()) },
+		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()) },
+		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
+		view.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
+		view.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
+		view.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },
+		view.CmdReroot:          func(int) { w.dialogs.reportCut(false) },
+		view.CmdPrune:           func(int) { w.dialogs.reportCut(true) },
+		view.CmdWhere:           func(int) { w.dialogs.showPerfDiffDialog() },
+		view.CmdScaling:         func(int) { w.dialogs.showScalingDialog() },
 		view.CmdKeysHelp:        func(int) { dialog.ShowInformation("Keys and mouse", view.KeysHelp, w.win) },
 		view.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", view.About, w.win) },
 		view.CmdExpandSubtree:   func(int) { w.expandSubtree(d, n, true) },
@@ -672,15 +737,17 @@ func (w *Window) setExternal(d *view.Doc) {
 	w.update(func(v *view.View) { v.Values().SetExternal(d.Experiment()) })
 }
 
-func (w *Window) addShortcuts() {
+// addShortcuts binds the keys that are no menu items' shortcuts.
+func (m *menus) addShortcuts() {
+	w := m.w
 	c := w.win.Canvas()
 	// F3 and Shift+F3 step through find matches, as in many browsers.
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyF3 {
-			w.FindNext(1)
+			w.find.Next(1)
 		}
 	})
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF3, Modifier: fyne.KeyModifierShift}, func(fyne.Shortcut) { w.FindNext(-1) })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF3, Modifier: fyne.KeyModifierShift}, func(fyne.Shortcut) { w.find.Next(-1) })
 }
 
 // SaveAs writes the experiment to path in the background; the extension
@@ -690,10 +757,10 @@ func (w *Window) SaveAs(path string) {
 		return
 	}
 	exp := w.doc.Exp
-	w.startBusy("Writing " + filepath.Base(path) + " …")
+	w.busy.start("Writing " + filepath.Base(path) + " …")
 	var err error
 	w.app.async(func() { err = format.Write(path, exp) }, func() {
-		w.stopBusy()
+		w.busy.stop()
 		if err != nil {
 			w.showError(fmt.Errorf("saving %s: %w", path, err))
 			return
@@ -704,7 +771,8 @@ func (w *Window) SaveAs(path string) {
 }
 
 // rangeDialog asks for the colour range of the active pane.
-func (w *Window) rangeDialog() {
+func (dl *dialogs) rangeDialog() {
+	w := dl.w
 	if w.view != nil {
 		showForm(w.win, view.RangeForm(w.view, w.active, w.refresh), w.showError)
 	}

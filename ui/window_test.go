@@ -429,8 +429,8 @@ func TestFindBar(t *testing.T) {
 		t.Fatalf("need two MPI call paths, have %d", len(want))
 	}
 	selectRow(w, view.CallPane, view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]})
-	w.ShowFind()
-	test.Type(w.findEntry, "MPI_")
+	w.find.Show()
+	test.Type(w.find.entry, "MPI_")
 	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[0]}) {
 		t.Fatalf("first match selected %v, want %s", got, e.CallPath(want[0]))
 	}
@@ -438,7 +438,7 @@ func TestFindBar(t *testing.T) {
 	if rows[view.Node{Kind: view.CnodeNode, Index: want[0]}].Find != view.FoundCurrent {
 		t.Errorf("current match not marked")
 	}
-	w.FindNext(1)
+	w.find.Next(1)
 	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[1]}) {
 		t.Errorf("next match %v, want %s", got, e.CallPath(want[1]))
 	}
@@ -454,14 +454,14 @@ func TestFindBar(t *testing.T) {
 	if marked < 2 {
 		t.Errorf("%d rows marked", marked)
 	}
-	w.FindNext(-1)
+	w.find.Next(-1)
 	if got := w.view.Selected(view.CallPane); got != (view.Node{Kind: view.CnodeNode, Index: want[0]}) {
 		t.Errorf("previous match %v, want %s", got, e.CallPath(want[0]))
 	}
-	if !strings.Contains(w.findInfo.Text, "of") {
-		t.Errorf("find info %q", w.findInfo.Text)
+	if !strings.Contains(w.find.info.Text, "of") {
+		t.Errorf("find info %q", w.find.info.Text)
 	}
-	w.CloseFind()
+	w.find.Close()
 	for _, r := range shownRows(w.Pane(view.CallPane)) {
 		if r.Find != view.NotFound {
 			t.Fatalf("marks left after closing the find bar")
@@ -548,7 +548,7 @@ func TestOpenedListAndExternalMenu(t *testing.T) {
 		t.Fatalf("%d documents open", n)
 	}
 	var names []string
-	for _, m := range w1.menu().Items {
+	for _, m := range w1.menus.bar().Items {
 		if m.Label != "View" {
 			continue
 		}
@@ -647,7 +647,7 @@ func TestDivergingMenu(t *testing.T) {
 	w := a.Show(&view.Doc{Exp: handDiff(), Name: "diff"})
 	w.Pane(view.CallPane).OpenBranch(cMain.ID())
 	var toggle *fyne.MenuItem
-	for _, m := range w.menu().Items {
+	for _, m := range w.menus.bar().Items {
 		for _, it := range m.Items {
 			if it.Label == "Diverging colours" {
 				toggle = it

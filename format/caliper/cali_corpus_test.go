@@ -122,6 +122,36 @@ func TestCaliCorpus(t *testing.T) {
 			}
 		})
 	}
+	t.Run("testdata", func(t *testing.T) {
+		files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.cali"))
+		files = append(files, filepath.Join("testdata", "handmade.cali"))
+		var abs []string
+		for _, f := range files {
+			a, err := filepath.Abs(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			abs = append(abs, a)
+		}
+		ref := pyRecords(t, abs)
+		for _, f := range abs {
+			e, err := openCali(f)
+			if err != nil {
+				t.Errorf("%v", err)
+				continue
+			}
+			total.files++
+			if ref == nil {
+				continue
+			}
+			n, m, err := compareRecords(t, e, ref[f])
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+			total.values += n
+			total.metrics += m
+		}
+	})
 	t.Logf("%d files opened, %d metrics and %d values equal to Caliper's Python reader", total.files, total.metrics, total.values)
 }
 
@@ -237,7 +267,7 @@ func compareRecords(t *testing.T, e *model.Experiment, py pyFile) (values, metri
 		// nanoseconds; Caliper 1 in microseconds.
 		factor, scale := 1.0, 0.0
 		switch {
-		case strings.Contains(attr, ".ns"):
+		case strings.Contains(attr, ".ns") && !strings.Contains(attr, "scale#"): // scale# is in seconds
 			factor = 1e-9
 		case strings.HasPrefix(version, "1.") && strings.Contains(attr, "time."):
 			factor = 1e-6

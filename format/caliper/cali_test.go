@@ -1,7 +1,11 @@
 package caliper
 
 import (
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -131,6 +135,9 @@ func TestCaliHandmade(t *testing.T) {
 	}
 	if m := e.MetricByName("avg#inclusive#sum#time.duration"); m >= 0 {
 		t.Error("the mean itself became a metric; its sum and count carry it")
+	}
+	if first := e.Metrics[0].UniqName; first != "sum#sum#time.duration" {
+		t.Errorf("first metric %s, want the summed time (a window shows the first metric)", first)
 	}
 	attrs := map[string]string{}
 	for _, a := range e.Attrs {
@@ -285,5 +292,98 @@ func TestCaliIdentities(t *testing.T) {
 		if m := e.MetricByName(name); m < 0 || e.Metrics[m].Identity != want {
 			t.Errorf("%s: identity %q, want %q", name, e.Metrics[max(m, 0)].Identity, want)
 		}
+	}
+}
+
+// TestCaliGzip reads a gzip-compressed .cali file, and refuses one that
+// inflates beyond the shared decompression budget.
+func TestCaliGzip(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(data)
+		zw.Close()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	path := write("handmade.cali.gz", plain)
+	if DetectCali(plain[:100], path) != importer.Certain {
+		t.Fatal("not recognised")
+	}
+	e, err := openCali(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := openCali(filepath.Join("testdata", "handmade.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Cnodes) != len(want.Cnodes) || e.NumLocations() != want.NumLocations() {
+		t.Errorf("compressed: %d cnodes, %d locations; plain: %d, %d", len(e.Cnodes), e.NumLocations(), len(want.Cnodes), want.NumLocations())
+	}
+	// a record repeated 200,000 times inflates far beyond a small budget
+	old := importer.Budget
+	importer.Budget = func(int64) int64 { return 1 << 20 }
+	defer func() { importer.Budget = old }()
+	bomb := append([]byte(nil), plain...)
+	for i := 0; i < 200000; i++ {
+		bomb = append(bomb, "__rec=ctx,ref=40,attr=18=22,data=0=1\n"...)
+	}
+	path = write("bomb.cali.gz", bomb)
+	_, err = openCali(path)
+	var be *importer.BudgetError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), path) {
+		t.Errorf("error %v, want a budget error naming %s", err, path)
+	}
+}
+
+// TestCaliper215 reads what Caliper 2.15 writes for a small annotated
+// program (testdata/caliper2.15): a spot profile's scaled nanoseconds are
+// seconds, its call counts are visits with the unit occ, and every
+// output has the program's eleven call paths.
+func TestCaliper215(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "caliper2.15", "*.cali"))
+	if len(files) != 5 {
+		t.Fatalf("%d files, want 5", len(files))
+	}
+	for _, f := range files {
+		e, err := openCali(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(e.Cnodes) != 11 {
+			t.Errorf("%s: %d call paths, want 11", f, len(e.Cnodes))
+		}
+	}
+	e, err := openCali(filepath.Join("testdata", "caliper2.15", "spot.cali"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := e.MetricByName("sum#sum#rc.count")
+	if calls < 0 || e.Metrics[calls].Unit != "occ" || e.Metrics[calls].Identity != model.IdentityVisits {
+		t.Errorf("sum#sum#rc.count: want visits in occ")
+	}
+	a, b := e.MetricByName("sum#sum#time.duration"), e.MetricByName("sum#scale#sum#time.duration.ns")
+	if a < 0 || b < 0 || e.Metrics[b].Unit != "sec" {
+		t.Fatalf("time metrics missing")
+	}
+	ta, err := e.MetricTotal(model.MetricSel{Metric: a, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := e.MetricTotal(model.MetricSel{Metric: b, Inclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(ta-tb) > 1e-6*ta {
+		t.Errorf("total time %v (from inclusive values) and %v (exclusive, scaled ns) differ", ta, tb)
 	}
 }

@@ -419,7 +419,9 @@ func (p *caliProfile) metricOfAttr(a *calAttr) int32 {
 	case k.mean:
 		p.means = append(p.means, a.name)
 	case !k.metric:
-		p.summedOver[a.name] = true
+		if _, base := splitOps(a.name); !bookkeeping[base] && !strings.HasPrefix(a.name, "event.") && !strings.HasPrefix(a.name, "cali.") {
+			p.summedOver[a.name] = true
+		}
 	default:
 		m = int32(len(p.metrics))
 		p.metrics = append(p.metrics, caliMetric{attr: a, agg: k.agg, inclusive: k.inclusive, count: k.count})
@@ -659,6 +661,8 @@ func metricUnit(a *calAttr, ops []string, base string) (unit string, factor floa
 		return "sec", 1e-9
 	case "byte", "bytes", "b":
 		return "bytes", 1
+	case "count", "counts", "occ":
+		return "occ", 1
 	case "":
 	default:
 		return a.unit, 1
@@ -711,7 +715,25 @@ func (p *caliProfile) experiment() (*model.Experiment, error) {
 		factor float64
 	}
 	var plans []plan
-	for i := range p.metrics {
+	// the summed time first (the metric a window shows first), then the
+	// other sums, then minima and maxima, each in the file's order
+	metricOrder := make([]int, len(p.metrics))
+	all := make([]string, len(p.metrics))
+	for i := range metricOrder {
+		metricOrder[i], all[i] = i, p.metricName(&p.metrics[i])
+	}
+	ids := identities(all, false)
+	rank := func(i int) int {
+		switch {
+		case ids[all[i]] == model.IdentityTime:
+			return 0
+		case p.metrics[i].agg == model.Sum:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(metricOrder, func(a, b int) bool { return rank(metricOrder[a]) < rank(metricOrder[b]) })
+	for _, i := range metricOrder {
 		m := &p.metrics[i]
 		name := p.metricName(m)
 		if m.inclusive && names[name] {

@@ -10,7 +10,7 @@ import (
 // metrics, by unique name: a summed time.duration (time.duration.ns, or
 // Caliper's alias "time") is wall-clock time, a summed PAPI counter
 // ("sum#papi.PAPI_TOT_CYC") its preset, and counted region visits
-// (region.count) are visits — or, in a profile of annotated regions
+// (region.count, rc.count) are visits — or, in a profile of annotated regions
 // without them, the record count; in a sampling profile (sampled) the
 // count counts samples and means no visits. Only sums are tagged: a
 // minimum, maximum or a mean's parts are not the metric itself.
@@ -26,7 +26,7 @@ func identities(names []string, sampled bool) map[string]string {
 	}
 	regionCount := false
 	for _, n := range names {
-		if base, ok := sums(n); ok && base == "region.count" {
+		if base, ok := sums(n); ok && (base == "region.count" || base == "rc.count") {
 			regionCount = true
 		}
 	}
@@ -41,7 +41,7 @@ func identities(names []string, sampled bool) map[string]string {
 			ids[n] = model.IdentityTime
 		case model.IsPAPIPreset(strings.TrimPrefix(base, "papi.")):
 			ids[n] = strings.TrimPrefix(base, "papi.")
-		case base == "region.count":
+		case base == "region.count" || base == "rc.count":
 			ids[n] = model.IdentityVisits
 		case base == "count" && !sampled && !regionCount:
 			ids[n] = model.IdentityVisits

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -176,7 +177,7 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 	resolve := func(gl graphLine) (int, error) {
 		r := byIndex[gl.index]
 		if want := e.Regions[r].Name; want != gl.name {
-			return 0, fmt.Errorf("%s:%d: call graph: [%d] is %s here but %s elsewhere", name, gl.line, gl.index, quote(gl.name), quote(want))
+			return 0, fmt.Errorf("%s:%d: call graph: [%d] is %s here but %s elsewhere", name, gl.line, gl.index, importer.Quote(gl.name), importer.Quote(want))
 		}
 		return r, nil
 	}

@@ -327,7 +327,7 @@ func (rep *report) parseFlat(lines []string, i int, dim, perCallUnit, name strin
 		}
 		row, ok, err := parseFlatRow(raw)
 		if err == nil && !ok {
-			err = fmt.Errorf("not a row of the table: %s", quote(strings.TrimSpace(raw)))
+			err = fmt.Errorf("not a row of the table: %s", importer.Quote(strings.TrimSpace(raw)))
 		}
 		if err != nil {
 			return 0, fmt.Errorf("%s:%d: flat profile: %v", name, i+1, err)
@@ -355,17 +355,17 @@ func parseFlatRow(raw string) (flatRow, bool, error) {
 	}
 	name := strings.TrimSpace(rest)
 	if name == "" {
-		return flatRow{}, false, fmt.Errorf("row without a function name: %s", quote(raw))
+		return flatRow{}, false, fmt.Errorf("row without a function name: %s", importer.Quote(raw))
 	}
 	row := flatRow{calls: -1}
 	vals := make([]float64, len(fields))
 	for k, f := range fields {
 		if !isTime(f) && !(k == 3 && isCount(f)) {
-			return flatRow{}, false, fmt.Errorf("column %d: %s is not a number", k+1, quote(f))
+			return flatRow{}, false, fmt.Errorf("column %d: %s is not a number", k+1, importer.Quote(f))
 		}
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil {
-			return flatRow{}, false, fmt.Errorf("column %d: %s is not a number", k+1, quote(f))
+			return flatRow{}, false, fmt.Errorf("column %d: %s is not a number", k+1, importer.Quote(f))
 		}
 		vals[k] = v
 	}
@@ -374,12 +374,12 @@ func parseFlatRow(raw string) (flatRow, bool, error) {
 	case 6:
 		c, err := strconv.ParseInt(fields[3], 10, 64)
 		if err != nil || c < 0 {
-			return flatRow{}, false, fmt.Errorf("calls: %s is not a count", quote(fields[3]))
+			return flatRow{}, false, fmt.Errorf("calls: %s is not a count", importer.Quote(fields[3]))
 		}
 		row.calls = c
 		row.totalPerCall, row.hasTotal = vals[5], true
 	default:
-		return flatRow{}, false, fmt.Errorf("want 3 or 6 numbers before the name, found %d in %s", len(fields), quote(raw))
+		return flatRow{}, false, fmt.Errorf("want 3 or 6 numbers before the name, found %d in %s", len(fields), importer.Quote(raw))
 	}
 	row.self = vals[2]
 	if n, idx, ok := cutIndex(name); ok {
@@ -551,7 +551,7 @@ func (rep *report) parseGraph(lines []string, i int, name string) (int, error) {
 			if !open() {
 				break // the explanation or the next section follows the last entry
 			}
-			return 0, fmt.Errorf("%s:%d: call graph: cannot read %s", name, i+1, quote(line))
+			return 0, fmt.Errorf("%s:%d: call graph: cannot read %s", name, i+1, importer.Quote(line))
 		}
 		gl.line = i + 1
 		gl.self *= rep.graphScale
@@ -590,7 +590,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 		}
 		idx, err := strconv.Atoi(line[1:end])
 		if err != nil || idx < 0 {
-			return gl, false, false, fmt.Errorf("bad index %s", quote(line[:end+1]))
+			return gl, false, false, fmt.Errorf("bad index %s", importer.Quote(line[:end+1]))
 		}
 		primary = true
 		gl.index = idx
@@ -603,7 +603,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 	}
 	if c := name[0]; c >= '0' && c <= '9' {
 		tok, _, _ := strings.Cut(name, " ")
-		return gl, false, false, fmt.Errorf("%s is neither a time, a call count nor a name", quote(tok))
+		return gl, false, false, fmt.Errorf("%s is neither a time, a call count nor a name", importer.Quote(tok))
 	}
 	n, idx, hasIndex := cutIndex(name)
 	if !hasIndex {
@@ -624,7 +624,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 		nums = append(nums, f)
 	}
 	if len(fields) > len(nums)+boolInt(called != "") {
-		return gl, false, false, fmt.Errorf("unexpected field %s", quote(fields[len(nums)+boolInt(called != "")]))
+		return gl, false, false, fmt.Errorf("unexpected field %s", importer.Quote(fields[len(nums)+boolInt(called != "")]))
 	}
 	want := 2
 	if primary {
@@ -640,7 +640,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 		for k, f := range nums {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
-				return gl, false, false, fmt.Errorf("%s is not a number", quote(f))
+				return gl, false, false, fmt.Errorf("%s is not a number", importer.Quote(f))
 			}
 			vals[k] = v
 		}
@@ -663,7 +663,7 @@ func parseGraphLine(raw string) (gl graphLine, primary, ok bool, err error) {
 			cb, err2 = strconv.ParseInt(b, 10, 64)
 		}
 		if err1 != nil || err2 != nil || ca < 0 || cb < 0 || sep == "+" && !primary {
-			return gl, false, false, fmt.Errorf("bad call count %s", quote(called))
+			return gl, false, false, fmt.Errorf("bad call count %s", importer.Quote(called))
 		}
 		gl.calls, gl.hasCalls = ca, true
 		switch sep {
@@ -681,17 +681,4 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// quote quotes s for an error message, cut to a bounded length.
-func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
 }

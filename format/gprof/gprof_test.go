@@ -1,6 +1,7 @@
 package gprof
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -275,5 +276,23 @@ func TestQuirks(t *testing.T) {
 				t.Errorf("%d arcs, want %d", n, tt.arcs)
 			}
 		})
+	}
+}
+
+// TestLongTokenAndBOM: an error quotes a bounded part of a hostile line
+// (here 4 MB), and a UTF-8 byte-order mark is no obstacle.
+func TestLongTokenAndBOM(t *testing.T) {
+	long := strings.Replace(small, " 60.00      0.03", " 60.00      "+strings.Repeat("9x", 2<<20), 1)
+	_, err := Parse(strings.NewReader(long), "r.prof")
+	if err == nil || !strings.Contains(err.Error(), "r.prof:6: flat profile: not a row of the table") || len(err.Error()) > 300 {
+		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
+	}
+	bom := "\ufeff" + small
+	if Detect([]byte(bom), "r.prof") != importer.Certain {
+		t.Error("a report with a byte-order mark is not recognised")
+	}
+	e, err := Parse(strings.NewReader(bom), "r.prof")
+	if err != nil || len(e.Regions) != 4 {
+		t.Errorf("with a byte-order mark: %v", err)
 	}
 }

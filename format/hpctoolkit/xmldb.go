@@ -704,14 +704,16 @@ func buildXMLTree(b *build.Builder, db *xmlDB) *xmlTree {
 }
 
 // ownValues returns each scope's own value (and, at index len(scopes), the
-// implicit root's): its exclusive value without the exclusive values of
-// the scopes nested in it, which HPCToolkit's exclusive values include
-// (a procedure's includes its loops and statements). Without an
-// exclusive variant, own = inclusive − Σ children's inclusive.
+// implicit root's): its inclusive value less its children's, which is
+// exact whatever a scope's exclusive value holds (a procedure's includes
+// all its loops' statements, a loop's only its own statements, not its
+// nested loops'). Only a metric without an inclusive variant is taken
+// from its exclusive values: a scope's exclusive value without those of
+// the scopes nested in it.
 func ownValues(db *xmlDB, t *xmlTree, incl, excl []float64, p metricPair) []float64 {
 	n := len(db.scopes)
 	own := make([]float64, n+1)
-	if p.excl == nil {
+	if p.incl != nil {
 		for s := range db.scopes {
 			own[s] += incl[db.scopes[s].id]
 			if pa := db.scopes[s].parent; pa >= 0 {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -201,7 +202,7 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 				return nil, fmt.Errorf("%s:%d: %s: call site %d is not in the Callsites section", name, st.line, statTitles[kind], st.site)
 			}
 			if st.call != s.call {
-				return nil, fmt.Errorf("%s:%d: %s: call site %d is %s in the Callsites section, not %s", name, st.line, statTitles[kind], st.site, s.call, st.call)
+				return nil, fmt.Errorf("%s:%d: %s: call site %d is %s in the Callsites section, not %s", name, st.line, statTitles[kind], st.site, importer.Quote(s.call), importer.Quote(st.call))
 			}
 			if st.rank < 0 {
 				continue

@@ -1,6 +1,7 @@
 package mpip
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -299,7 +300,7 @@ func TestBadInput(t *testing.T) {
 		{"non-numeric", strings.Replace(v3, "Recv                 2    0     10       50", "Recv                 2    0     1x       50", 1), `r.mpiP:39: Callsite Time statistics (all, milliseconds): 6: column Count: "1x" is not a number`},
 		{"missing column", strings.Replace(v3, "   1          2        0.7    35.00", "   1", 1), `r.mpiP:13: MPI Time (seconds): want Task AppTime MPITime MPI%`},
 		{"unknown site", strings.Replace(v3, "Send                 1    0     10       20", "Send                 7    0     10       20", 1), "r.mpiP:43: Callsite Time statistics: call site 7 is not in the Callsites section"},
-		{"wrong call", strings.Replace(v3, "Send                 1    0     10       20", "Isend                1    0     10       20", 1), "r.mpiP:43: Callsite Time statistics: call site 1 is Send in the Callsites section, not Isend"},
+		{"wrong call", strings.Replace(v3, "Send                 1    0     10       20", "Isend                1    0     10       20", 1), `r.mpiP:43: Callsite Time statistics: call site 1 is "Send" in the Callsites section, not "Isend"`},
 		{"unknown rank", strings.Replace(v3, "Send                 1    1     10       40", "Send                 1    5     10       40", 1), "r.mpiP:44: Callsite Time statistics: rank 5 is not a task of the report"},
 		{"level gap", strings.Replace(v3, "  1   1 ring.c", "  1   2 ring.c", 1), "r.mpiP:20: Callsites: 3: call site 1: level 2 after level 0"},
 		{"no tasks", "@ mpiP\n@ Command : x\n", "r.mpiP: no \"MPI Time (seconds)\" section"},
@@ -388,9 +389,13 @@ func TestMPITimeBelongsToMPI(t *testing.T) {
 	if len(waits) != 2 || math.Abs(waits["0x401a2c"]-54) > 1e-9 || math.Abs(waits["0x401b80"]-16) > 1e-9 {
 		t.Errorf("MPI_Wait call sites %v, want 0x401a2c 54 s and 0x401b80 16 s", waits)
 	}
+	// Every call site against the report's aggregate rows and table.
+	data, _ := os.ReadFile(filepath.Join("testdata", "two-wait-sites.mpiP"))
+	if n := checkAggregates(t, e, string(data)); n != 4 {
+		t.Errorf("%d call sites agree with the aggregate rows, want 4", n)
+	}
 	// Call sites whose stacks look alike (no address, the same line)
 	// stay apart by their ids.
-	data, _ := os.ReadFile(filepath.Join("testdata", "two-wait-sites.mpiP"))
 	same := strings.NewReplacer("  1   0 0x401a2c                 [unknown]", "  1   0 solver.c             120 update   ",
 		"  2   0 0x401b80                 [unknown]", "  2   0 solver.c             120 update   ").Replace(string(data))
 	e = read(t, same)
@@ -452,5 +457,21 @@ func TestTruncated(t *testing.T) {
 	e := read(t, bad)
 	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "hold 89.99 % of the MPI time") {
 		t.Errorf("warnings %v", e.Warnings)
+	}
+}
+
+// TestLongTokenAndBOM: an error quotes a bounded part of a hostile token
+// (here 4 MB), and a UTF-8 byte-order mark is no obstacle.
+func TestLongTokenAndBOM(t *testing.T) {
+	long := strings.Replace(v3, "Recv                 2    0     10       50", "Recv                 2    0     "+strings.Repeat("1x", 2<<20)+"       50", 1)
+	_, err := Parse(strings.NewReader(long), "r.mpiP")
+	if err == nil || !strings.Contains(err.Error(), "r.mpiP:39: ") || len(err.Error()) > 400 {
+		t.Errorf("error of %d bytes: %.400v", len(fmt.Sprint(err)), err)
+	}
+	if Detect([]byte("\ufeff"+v3), "r.mpiP") != importer.Certain {
+		t.Error("a report with a byte-order mark is not recognised")
+	}
+	if e := read(t, "\ufeff"+v3); e.NumLocations() != 2 {
+		t.Errorf("with a byte-order mark: %d tasks", e.NumLocations())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -117,7 +118,7 @@ func parse(text, name string) (*report, error) {
 		}
 		if strings.HasPrefix(trim, "@") {
 			if cur != "" {
-				return nil, at(i, "unexpected header line %q inside section %q", clip(trim), cur)
+				return nil, at(i, "unexpected header line %s inside section %s", importer.Quote(trim), importer.Quote(cur))
 			}
 			key, value, ok := strings.Cut(strings.TrimSpace(trim[1:]), ":")
 			if !ok {
@@ -131,7 +132,7 @@ func parse(text, name string) (*report, error) {
 				}
 				rank, err := strconv.Atoi(f[0])
 				if err != nil || rank < 0 || rank > 1<<24 {
-					return nil, at(i, "MPI Task Assignment: bad rank %q", f[0])
+					return nil, at(i, "MPI Task Assignment: bad rank %s", importer.Quote(f[0]))
 				}
 				rep.hosts[rank] = strings.Join(f[1:], " ")
 				continue
@@ -160,7 +161,7 @@ func parse(text, name string) (*report, error) {
 			rep.aggregated[statIO]++
 		}
 		if err != nil {
-			return nil, at(i, "%s: %v", cur, err)
+			return nil, at(i, "%s: %v", clip(cur), err)
 		}
 	}
 	if len(rep.tasks) == 0 {
@@ -177,7 +178,7 @@ func (rep *report) openSection(title string, i int, at func(int, string, ...any)
 	if n, ok := strings.CutPrefix(title, "Callsites:"); ok {
 		v, err := strconv.Atoi(strings.TrimSpace(n))
 		if err != nil || v < 0 {
-			return at(i, "bad number of call sites in %q", title)
+			return at(i, "bad number of call sites in %s", importer.Quote(title))
 		}
 		rep.nSites = v
 		return nil
@@ -187,7 +188,7 @@ func (rep *report) openSection(title string, i int, at func(int, string, ...any)
 		if _, n, ok := strings.Cut(title, "):"); ok {
 			v, err := strconv.Atoi(strings.TrimSpace(n))
 			if err != nil || v < 0 {
-				return at(i, "bad row count in %q", title)
+				return at(i, "bad row count in %s", importer.Quote(title))
 			}
 			rep.declared[kind] = v
 		}
@@ -230,7 +231,7 @@ func isColumnHeader(sec, line string) bool {
 func (rep *report) taskRow(line string, i int) error {
 	f := strings.Fields(line)
 	if len(f) < 3 {
-		return fmt.Errorf("want Task AppTime MPITime MPI%%, found %q", clip(line))
+		return fmt.Errorf("want Task AppTime MPITime MPI%%, found %s", importer.Quote(line))
 	}
 	app, err := number(f[1], "AppTime")
 	if err != nil {
@@ -246,7 +247,7 @@ func (rep *report) taskRow(line string, i int) error {
 	}
 	rank, err := strconv.Atoi(f[0])
 	if err != nil || rank < 0 || rank > 1<<24 {
-		return fmt.Errorf("bad task %q", f[0])
+		return fmt.Errorf("bad task %s", importer.Quote(f[0]))
 	}
 	if _, dup := rep.tasks[rank]; dup {
 		return fmt.Errorf("task %d listed twice", rank)
@@ -259,12 +260,12 @@ func (rep *report) taskRow(line string, i int) error {
 func (rep *report) siteRow(line string, i int) error {
 	f := strings.Fields(line)
 	if len(f) < 4 {
-		return fmt.Errorf("want ID Lev File/Address Line Parent_Funct MPI_Call, found %q", clip(line))
+		return fmt.Errorf("want ID Lev File/Address Line Parent_Funct MPI_Call, found %s", importer.Quote(line))
 	}
 	id, err1 := strconv.Atoi(f[0])
 	lev, err2 := strconv.Atoi(f[1])
 	if err1 != nil || err2 != nil || id < 0 || lev < 0 || lev > 1024 {
-		return fmt.Errorf("bad call site id or level in %q", clip(line))
+		return fmt.Errorf("bad call site id or level in %s", importer.Quote(line))
 	}
 	fr := frame{level: lev, line: -1}
 	loc := f[2]
@@ -283,7 +284,7 @@ func (rep *report) siteRow(line string, i int) error {
 			return fmt.Errorf("call site %d starts at level %d, not 0", id, lev)
 		}
 		if len(rest) < 2 {
-			return fmt.Errorf("call site %d: want the parent function and the MPI call, found %q", id, clip(line))
+			return fmt.Errorf("call site %d: want the parent function and the MPI call, found %s", id, importer.Quote(line))
 		}
 		s = &site{id: id, call: rest[len(rest)-1], line: i + 1}
 		rest = rest[:len(rest)-1]
@@ -313,16 +314,16 @@ func (rep *report) statRow(kind statKind, title, line string, i int) error {
 		want++
 	}
 	if len(f) != want {
-		return fmt.Errorf("want %d columns, found %d in %q", want, len(f), clip(line))
+		return fmt.Errorf("want %d columns, found %d in %s", want, len(f), importer.Quote(line))
 	}
 	st := stat{call: f[0], line: i + 1, rank: -1}
 	var err error
 	if st.site, err = strconv.Atoi(f[1]); err != nil || st.site < 0 {
-		return fmt.Errorf("bad call site %q", f[1])
+		return fmt.Errorf("bad call site %s", importer.Quote(f[1]))
 	}
 	if f[2] != "*" {
 		if st.rank, err = strconv.Atoi(f[2]); err != nil || st.rank < 0 {
-			return fmt.Errorf("bad rank %q", f[2])
+			return fmt.Errorf("bad rank %s", importer.Quote(f[2]))
 		}
 	}
 	names := []string{"Count", "Max", "Mean", "Min"}
@@ -353,14 +354,16 @@ func (rep *report) statRow(kind statKind, title, line string, i int) error {
 func number(s, column string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("column %s: %q is not a number", column, s)
+		return 0, fmt.Errorf("column %s: %s is not a number", column, importer.Quote(s))
 	}
 	return v, nil
 }
 
+// clip cuts a section title for an error message: titles are the report's
+// text, a hostile one is as long as its line.
 func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
+	if len(s) > importer.MaxQuote {
+		return importer.Quote(s)
 	}
 	return s
 }

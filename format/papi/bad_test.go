@@ -1,7 +1,10 @@
 package papi
 
 import (
+	"bytes"
+	"compress/gzip"
 	"cubeview/format/importer"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,4 +92,40 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("invalid experiment: %v", err)
 		}
 	})
+}
+
+// TestGzip reads a gzip-compressed rank file within the shared
+// decompression budget.
+func TestGzip(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "papi7-threads", "rank_000001.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(plain)
+	zw.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rank_000001.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Detect(nil, dir) != importer.Certain {
+		t.Error("folder of a compressed rank file not recognised")
+	}
+	e, err := Read(path, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.NumLocations() != 3 {
+		t.Errorf("%d locations, want 3 threads", e.NumLocations())
+	}
+	old := importer.Budget
+	importer.Budget = func(int64) int64 { return 1000 }
+	defer func() { importer.Budget = old }()
+	_, err = Read(path, importer.Options{})
+	var be *importer.BudgetError
+	if !errors.As(err, &be) {
+		t.Errorf("error %v, want a budget error", err)
+	}
 }

@@ -613,8 +613,8 @@ func (p *profile) experiment() (*model.Experiment, error) {
 	if p.flat {
 		b.Attr("PAPI 6.0 regions", "PAPI 6.0 records no nesting: each region's values include those of the regions inside it")
 	}
-	// metrics: visits, PAPI's cycles and real time, the events in the
-	// order of the files
+	// metrics: real time, visits, cycles, the events in the order of the
+	// files
 	evOrder := make([]int, len(p.events))
 	for i := range evOrder {
 		evOrder[i] = i
@@ -625,8 +625,22 @@ func (p *profile) experiment() (*model.Experiment, error) {
 	metricOf := make([]int, 1+len(p.events)) // row index → metric
 	factors := make([]float64, 1+len(p.events))
 	factors[0] = 1
-	b.Metric("visits", "Visits", "occ", model.Uint64, "Region instances recorded (PAPI_hl_region_begin … end)")
+	// real time first (the metric a window shows first), then visits
+	rows := []int{0}
+	if i, ok := p.evIdx["real_time_nsec"]; ok {
+		rows = []int{1 + i, 0}
+	}
 	for _, i := range evOrder {
+		if p.events[i].name != "real_time_nsec" {
+			rows = append(rows, 1+i)
+		}
+	}
+	for _, row := range rows {
+		if row == 0 {
+			metricOf[0] = b.Metric("visits", "Visits", "occ", model.Uint64, "Region instances recorded (PAPI_hl_region_begin … end)")
+			continue
+		}
+		i := row - 1
 		ev := p.events[i]
 		uniq, disp, unit, dtype, factor := ev.name, ev.name, "occ", model.Int64, 1.0
 		descr := "PAPI event " + ev.name

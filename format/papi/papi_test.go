@@ -181,6 +181,9 @@ func TestGenerated(t *testing.T) {
 	if len(e.Locations) != 12 || len(e.Cnodes) != 6 {
 		t.Errorf("%d locations and %d cnodes, want 12 (4 ranks × 3 threads) and 6", len(e.Locations), len(e.Cnodes))
 	}
+	if first := e.Metrics[0].UniqName; first != "real_time" {
+		t.Errorf("first metric %s, want real_time (a window shows the first metric)", first)
+	}
 	if n := checkAgainstFiles(t, e, rankPaths(t, dir)); n < 100 {
 		t.Errorf("only %d values compared", n)
 	}

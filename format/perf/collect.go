@@ -234,16 +234,3 @@ func (lr *lineReader) next() (line string, ok bool, err error) {
 	}
 	return s, true, nil
 }
-
-// quote quotes s for an error message, cut to a bounded length.
-func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
-}

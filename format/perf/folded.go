@@ -131,7 +131,7 @@ func parseFolded(r io.Reader, name string, opts importer.Options) (*model.Experi
 		}
 		stack, count, ok := foldedLine(t)
 		if !ok && opts.Strict {
-			return nil, fmt.Errorf("%s:%d: not a folded stack (frames separated by \";\", a blank and a count): %s", name, lr.n, quote(t))
+			return nil, fmt.Errorf("%s:%d: not a folded stack (frames separated by \";\", a blank and a count): %s", name, lr.n, importer.Quote(t))
 		}
 		if !ok {
 			if skipped == 0 {

@@ -98,6 +98,9 @@ func TestScript(t *testing.T) {
 	if len(e.Metrics) != 2 || e.Metrics[0].UniqName != "cycles" || e.Metrics[1].UniqName != "instructions" {
 		t.Fatalf("metrics %+v", e.Metrics)
 	}
+	if e.Metrics[0].Identity != "PAPI_TOT_CYC" || e.Metrics[1].Identity != "PAPI_TOT_INS" {
+		t.Errorf("identities %q, %q", e.Metrics[0].Identity, e.Metrics[1].Identity)
+	}
 	got := pathValues(t, e, 0)
 	want := map[string]float64{
 		"solver (process 4711)/thread 4711:__libc_start_main;main;kernel_step":    2000,
@@ -126,16 +129,17 @@ func TestScript(t *testing.T) {
 
 // TestScriptWithoutCallChains: perf record without -g prints each sample
 // on one line; perf's default output names threads, not processes, and
-// cpu-clock periods are nanoseconds.
+// cpu-clock periods are nanoseconds. (The input begins with a UTF-8
+// byte-order mark.)
 func TestScriptWithoutCallChains(t *testing.T) {
-	in := "prog  8074  1587.598493:    1001001 cpu-clock:ppp:           401136 leaf+0x1a (/tmp/prog)\n" +
+	in := "\ufeffprog  8074  1587.598493:    1001001 cpu-clock:ppp:           401136 leaf+0x1a (/tmp/prog)\n" +
 		"prog  8074  1587.599493:    1001001 cpu-clock:ppp:           401200 fib (/tmp/prog)\n" +
 		"prog  8075  1587.600493:    1001001 cpu-clock:ppp:           401136 leaf+0x20 (/tmp/prog)\n"
 	e, err := ParseScript(strings.NewReader(in), "x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := e.Metrics[0]; m.UniqName != "cpu-clock:ppp" || m.Unit != "sec" {
+	if m := e.Metrics[0]; m.UniqName != "cpu-clock:ppp" || m.Unit != "sec" || m.Identity != model.IdentityCPUTime {
 		t.Errorf("metric %+v", m)
 	}
 	got := pathValues(t, e, 0)
@@ -169,6 +173,7 @@ func TestFolded(t *testing.T) {
 		{"CRLF and BOM", "\ufeff" + strings.ReplaceAll(simple, "\n", "\r\n"), map[string]float64{"process/thread 0:a;b;c": 5, "process/thread 0:a;b;d": 4, "process/thread 0:a;b": 5}, ""},
 		{"UTF-16", string(utf16le(strings.ReplaceAll(simple, "\n", "\r\n"))), map[string]float64{"process/thread 0:a;b;c": 5, "process/thread 0:a;b;d": 4, "process/thread 0:a;b": 5}, ""},
 		{"comments and invalid lines", "# extra info\n// other\n" + simple + "\ninvalid line\n", map[string]float64{"process/thread 0:a;b;c": 5, "process/thread 0:a;b;d": 4, "process/thread 0:a;b": 5}, "x: 1 lines are not stacks and are left out (the first on line 8)"},
+		{"BOM and tabs", "\ufeffa;b;c\t5\n", map[string]float64{"process/thread 0:a;b;c": 5}, ""},
 		{"stackcollapse --tid", "func_ab-15294/15294;main;func_a 112\nfunc_ab-15294/15295;main;func_b 116\n",
 			map[string]float64{"func_ab (process 15294)/thread 15294:main;func_a": 112, "func_ab (process 15294)/thread 15295:main;func_b": 116}, ""},
 		{"stackcollapse --pid", "func_ab-15294;main;func_a 112\nfunc_ab-15294;main;func_b 116\n",
@@ -209,6 +214,7 @@ func TestDetect(t *testing.T) {
 		{"perf script with header", script, true, false},
 		{"perf script", []byte("func_ab 15294 cpu-clock: \n\t  400570 func_b (/root/lang/func_ab)\n\t  4005b1 main (/root/lang/func_ab)\n"), true, false},
 		{"perf script, no call chains", []byte("prog  8074  1587.598493:    1001001 cpu-clock:ppp:  401136 leaf+0x1a (/tmp/prog)\nprog  8074  1587.599493:    1001001 cpu-clock:ppp:  401200 fib (/tmp/prog)\n"), true, false},
+		{"perf script with a byte-order mark", []byte("\ufefffunc_ab 15294 cpu-clock: \n\t  400570 func_b (/root/lang/func_ab)\n"), true, false},
 		{"folded", []byte("a;b;c 1\na;b;d 4\n"), false, true},
 		{"folded, UTF-16", utf16le("a;b;c 1\r\na;b;d 4\r\n"), false, true},
 		{"folded, comment", []byte("# comment\na;b;c 1\na;b 5\n"), false, true},
@@ -239,7 +245,8 @@ func TestBadInput(t *testing.T) {
 		{"frame outside a sample", "\t400 main (/a)\n", "x:1: a call-chain line outside a sample", false},
 		{"periods mixed", "prog 1 1.0: 5 cycles: \n\t400 main (/a)\n\nprog 1 2.0: cycles: \n\t400 main (/a)\n", "x:4: a sample of \"cycles\" without a period, though the one on line 1 has one", false},
 		{"header only", "# ========\n# captured on : now\n# ========\n", "x: no samples", false},
-		{"long token", "prog 1 1.0: 5 cycles: \n" + strings.Repeat("x", 200) + "\n", "…", false},
+		{"long token", "prog 1 1.0: 5 cycles: \n" + strings.Repeat("x", 4<<20) + "\n", "… (4194304 bytes)", false},
+		{"long folded token", strings.Repeat("x", 4<<20) + "\n", "x:1: not a folded stack", true},
 		{"no stack", "hello\nworld\n", "x:1: not a folded stack", true},
 		{"empty", "", "x: no stacks", true},
 	} {

@@ -96,15 +96,35 @@ func collapsed(t *testing.T, e *model.Experiment) map[string]float64 {
 	return out
 }
 
-// readCollapsed reads stackcollapse-perf.pl --tid's result file, keyed
-// as collapsed keys its stacks.
-func readCollapsed(t *testing.T, path string) map[string]float64 {
+// byProcess sums collapsed's values per process ("pid;a;b"), as
+// stackcollapse-perf.pl --pid does.
+func byProcess(m map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range m {
+		pid, rest, _ := strings.Cut(k, "/")
+		_, path, found := strings.Cut(rest, ";")
+		key := pid
+		if found {
+			key += ";" + path
+		}
+		out[key] += v
+	}
+	return out
+}
+
+// readCollapsed reads stackcollapse-perf.pl's --tid result file (with
+// --pid results when pid is true), keyed as collapsed (or byProcess) keys
+// its stacks.
+func readCollapsed(t *testing.T, path string, pid bool) map[string]float64 {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := regexp.MustCompile(`^(.*)-(\d+|\?)/(\d+)$`)
+	if pid {
+		first = regexp.MustCompile(`^(.*)-(\d+|\?)()$`)
+	}
 	out := map[string]float64{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		sp := strings.LastIndexByte(line, ' ')
@@ -118,6 +138,9 @@ func readCollapsed(t *testing.T, path string) map[string]float64 {
 			t.Fatalf("%s: %q is not comm-pid/tid", path, proc)
 		}
 		key := m[2] + "/" + m[3]
+		if pid {
+			key = m[2]
+		}
 		if rest != "" {
 			key += ";" + rest
 		}
@@ -184,11 +207,19 @@ func TestFlameGraphSamples(t *testing.T) {
 			t.Errorf("%s: no %s", p, result)
 			continue
 		}
-		want := readCollapsed(t, ref)
+		want := readCollapsed(t, ref, false)
 		got := collapsed(t, e)
 		known += dropEmptySymbols(got, want)
 		v, b := compareStacks(t, p, got, want)
 		values, bad = values+v, bad+b
+		// Per process, as stackcollapse-perf.pl --pid sums them.
+		if pidRef, ok := local[strings.Replace(result, "-tid.txt", "-pid.txt", 1)]; ok {
+			wantPid := readCollapsed(t, pidRef, true)
+			gotPid := byProcess(got)
+			known += dropEmptySymbols(gotPid, wantPid)
+			v, b = compareStacks(t, pidRef, gotPid, wantPid)
+			values, bad = values+v, bad+b
+		}
 		// The result file itself, as folded stacks with threads.
 		fe, err := ReadFolded(ref, importer.Options{})
 		if err != nil {

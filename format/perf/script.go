@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cubeview/format/importer"
+	"cubeview/format/internal/build"
 	"cubeview/model"
 )
 
@@ -242,6 +243,27 @@ func headLines(head []byte) []string {
 	return lines
 }
 
+// identities tags the metrics that mean the same across tools: CPU time
+// of the cpu-clock and task-clock events, and the counts of cycles and
+// instructions (perf's names of PAPI_TOT_CYC and PAPI_TOT_INS, with at
+// most a precision modifier such as ":ppp") where perf printed periods.
+func identities(metrics []metricDef) map[string]string {
+	ids := map[string]string{}
+	for _, m := range metrics {
+		base, mods, _ := strings.Cut(m.uniq, ":")
+		switch {
+		case m.unit == "sec":
+			ids[m.uniq] = model.IdentityCPUTime
+		case m.dataType != model.Uint64 || strings.Trim(mods, "p") != "" || !strings.HasPrefix(m.descr, "Sum of the sample periods"):
+		case base == "cycles":
+			ids[m.uniq] = "PAPI_TOT_CYC"
+		case base == "instructions":
+			ids[m.uniq] = "PAPI_TOT_INS"
+		}
+	}
+	return ids
+}
+
 // ReadScript reads the perf script output in the file at path (also
 // gzip-compressed). Lines inside call chains that name no frame are left
 // out with a warning, or refused with opts.Strict.
@@ -313,7 +335,7 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 			c.metrics = append(c.metrics, eventMetric(h.event, h.hasPeriod))
 		}
 		if ev.periods != h.hasPeriod {
-			return fmt.Errorf("%s:%d: a sample of %s without a period, though the one on line %d has one (or the other way round)", name, curLine, quote(h.event), ev.firstLine)
+			return fmt.Errorf("%s:%d: a sample of %s without a period, though the one on line %d has one (or the other way round)", name, curLine, importer.Quote(h.event), ev.firstLine)
 		}
 		if len(frames) == 0 && h.rest != "" {
 			if f, ok := parseFrame(" " + h.rest); ok {
@@ -362,7 +384,7 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 				}
 			}
 			if !ok {
-				return nil, fmt.Errorf("%s:%d: neither a sample's first line (command, thread id, event) nor a frame of its call chain: %s", name, lr.n, quote(trim))
+				return nil, fmt.Errorf("%s:%d: neither a sample's first line (command, thread id, event) nor a frame of its call chain: %s", name, lr.n, importer.Quote(trim))
 			}
 			if err := flush(); err != nil {
 				return nil, err
@@ -371,11 +393,11 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 			continue
 		}
 		if cur == nil {
-			return nil, fmt.Errorf("%s:%d: a call-chain line outside a sample: %s", name, lr.n, quote(trim))
+			return nil, fmt.Errorf("%s:%d: a call-chain line outside a sample: %s", name, lr.n, importer.Quote(trim))
 		}
 		f, ok := parseFrame(line)
 		if !ok && opts.Strict {
-			return nil, fmt.Errorf("%s:%d: not a frame of the call chain: %s", name, lr.n, quote(trim))
+			return nil, fmt.Errorf("%s:%d: not a frame of the call chain: %s", name, lr.n, importer.Quote(trim))
 		}
 		if !ok {
 			// Source lines (perf script -F+srcline) and other
@@ -395,6 +417,7 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 		return nil, fmt.Errorf("%s: no samples (perf script printed only its header; was perf record run with the program?)", name)
 	}
 	e := c.finish()
+	build.Identify(e, "perf", identities(c.metrics))
 	e.Attrs = append([]model.Attr{{Key: "Creator", Value: "perf"}}, e.Attrs...)
 	e.Attrs = append(e.Attrs, model.Attr{Key: "perf samples", Value: strconv.Itoa(samples)})
 	if skipped > 0 {
