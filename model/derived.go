@@ -193,7 +193,7 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 		if m.Aggregation != Sum {
 			// Each location's own values that are values (see
 			// minMaxValues) aggregate along the call tree.
-			if b, err = e.valuesBlock(ms.Metric, b); err != nil {
+			if b, err = e.MinMaxValues(ms.Metric, b); err != nil {
 				return nil, err
 			}
 		}

@@ -93,10 +93,11 @@ func noValueToZero(v []float64) {
 	}
 }
 
-// valuesBlock returns the values of min or max metric m per call path
-// and location as the rule has them, no value kept as the identity: rows
-// without any value are absent.
-func (e *Experiment) valuesBlock(m int, b *Block) (*Block, error) {
+// MinMaxValues returns the values of min or max metric m per call path
+// and location that count (see the package documentation) from b, its
+// stored block: a stored value that does not count is the aggregation's
+// identity (±Inf), and rows without any value are absent.
+func (e *Experiment) MinMaxValues(m int, b *Block) (*Block, error) {
 	rule, release, err := e.newMinMaxValues(m)
 	if err != nil {
 		return nil, err
