@@ -17,15 +17,20 @@ import (
 //   - OpDiff (two operands): a − b. Unsigned integer metrics become signed
 //     (UINT64 becomes INT64, …) since differences may be negative.
 //   - OpMerge: per metric, the values of the first operand that has the
-//     metric, unchanged.
+//     metric, unchanged; with Options.PreferLast each operand's stored
+//     rows replace the earlier operands' (CubeLib's rule).
 //   - OpMean: (x1 + … + xn) / n, also where only some operands have the
 //     value. Integer metrics become DOUBLE.
 //
 // Min and max metrics are computed element-wise like the others; for diff
 // and mean the result metric is marked Approximate, since aggregating
 // element-wise differences or means by min or max is not the difference or
-// mean of the aggregates. Derived metrics (and others without values) keep
-// their definitions and get no data. Every stored metric is canonical
+// mean of the aggregates. A derived metric with a formula stays derived:
+// through merge and mean its formula applies to the result's values (a
+// ratio of the merged or mean values); through diff it becomes the
+// difference of the operands' values of the formula (see
+// derivedDifferences). Other metrics without values keep their
+// definitions and get no data. Every stored metric is canonical
 // EXCLUSIVE data. Metrics are computed one at a time; each operand block
 // is read once. Operands' call graphs (model.CallGraph) are combined as
 // described at Integration.callGraph.
@@ -59,7 +64,11 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 			}
 			b, err = ig.linear(m, w, float64(n))
 		case OpMerge:
-			b, err = ig.first(m)
+			if ig.Options.PreferLast {
+				b, err = ig.last(m)
+			} else {
+				b, err = ig.first(m)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -71,8 +80,18 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		return nil, err
 	}
 	res := ig.newResult(prov)
-	for m := range res.Metrics {
+	// Derived metrics of a difference add hidden metrics: before any
+	// block is installed, which fixes the number of metrics.
+	nstored := len(res.Metrics)
+	var copies []operandCopy
+	if op == OpDiff {
+		copies = derivedDifferences(ig, res)
+	}
+	for m := range res.Metrics[:nstored] {
 		rm := &res.Metrics[m]
+		if rm.IsDerived() {
+			continue
+		}
 		if !hasData(rm) {
 			if rm.Unavailable == "" {
 				rm.Unavailable = "derived metric: the definition is kept, its values are not computed by the algebra"
@@ -93,6 +112,14 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		}
 		res.SetBlock(m, blocks[m])
 	}
+	for _, c := range copies {
+		b, err := ig.fromOperand(c.of, c.op)
+		if err != nil {
+			return nil, err
+		}
+		res.SetBlock(c.metric, b)
+	}
+	res.BindFormulas()
 	if res.CallGraph, err = ig.callGraph(op); err != nil {
 		return nil, err
 	}
@@ -180,13 +207,14 @@ type source struct {
 }
 
 // sources loads, for result metric m, the block of every operand that has
-// the metric (all of them, or only the first when first is set).
-func (ig *Integration) sources(m int, first bool) ([]source, error) {
+// the metric (all of them, or only the first when first is set; only
+// operand only when it is not −1).
+func (ig *Integration) sources(m int, first bool, only int) ([]source, error) {
 	var out []source
 	nl := len(ig.Result.Locations)
 	for i, e := range ig.Operands {
 		om := slices.Index(ig.Metrics[i], m)
-		if om < 0 {
+		if om < 0 || only >= 0 && i != only {
 			continue
 		}
 		b, err := e.Block(om)
@@ -272,7 +300,7 @@ func parallelRows(n int, f func(lo, hi int)) {
 // row at a time: the first stored source row is assigned, the others are
 // added, and a row that ends up all zero is dropped.
 func (ig *Integration) linear(m int, weights []float64, div float64) (*model.Block, error) {
-	srcs, err := ig.sources(m, false)
+	srcs, err := ig.sources(m, false, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -354,10 +382,36 @@ func isZero(row []float64) bool {
 
 // first returns result metric m's values from the first operand that has it.
 func (ig *Integration) first(m int) (*model.Block, error) {
-	srcs, err := ig.sources(m, true)
+	srcs, err := ig.sources(m, true, -1)
 	if err != nil {
 		return nil, err
 	}
+	return ig.firstOf(srcs)
+}
+
+// last returns result metric m's values as CubeLib's merge gives them:
+// each operand that has the metric, in order, replaces the rows it stores
+// (on its own locations), so a value shared by several operands comes
+// from the last of them.
+func (ig *Integration) last(m int) (*model.Block, error) {
+	srcs, err := ig.sources(m, false, -1)
+	if err != nil {
+		return nil, err
+	}
+	return ig.firstOf(srcs)
+}
+
+// fromOperand returns result metric m's values in operand op alone.
+func (ig *Integration) fromOperand(m, op int) (*model.Block, error) {
+	srcs, err := ig.sources(m, true, op)
+	if err != nil {
+		return nil, err
+	}
+	return ig.firstOf(srcs)
+}
+
+// firstOf returns the values of the first of srcs (an empty block for none).
+func (ig *Integration) firstOf(srcs []source) (*model.Block, error) {
 	if ig.onDemand(srcs) {
 		return ig.lazyBlock(&lazyRows{srcs: srcs, first: true}), nil
 	}

@@ -48,6 +48,11 @@ type Options struct {
 	// Renames rename regions of every operand before matching, in order,
 	// for functions renamed between versions.
 	Renames []Rename
+	// PreferLast makes a merge take a value shared by several operands
+	// from the last operand that has it (CubeLib's cube_merge: a later
+	// operand's row of a metric replaces an earlier one's) instead of the
+	// first operand that has the metric.
+	PreferLast bool
 	// MetricMaps make metrics of one meaning count as another's when
 	// matching (sampled CPU time as wall-clock time: "CPUTIME=time");
 	// the first rule that names a metric applies.
@@ -143,6 +148,9 @@ func (o Options) String() string {
 	if o.StrictRoots {
 		s += ";strict-roots=true"
 	}
+	if o.PreferLast {
+		s += ";prefer=last"
+	}
 	for _, r := range o.Renames {
 		s += ";rename=" + strconv.Quote(r.String())
 	}
@@ -196,6 +204,15 @@ func ParseOptions(s string) (Options, error) {
 				o.StrictLines = b
 			} else {
 				o.StrictRoots = b
+			}
+		case "prefer":
+			switch v {
+			case "first":
+				o.PreferLast = false
+			case "last":
+				o.PreferLast = true
+			default:
+				return Options{}, fmt.Errorf("options %q: prefer %q: want first or last", s, v)
 			}
 		case "rename":
 			r, err := ParseRename(v)

@@ -14,33 +14,86 @@ import (
 
 // Focus is a pair of a call path and a system node of the integrated
 // domain (PerfDiffResult.Domain): the metric's value at a focus is its
-// call-tree inclusive value at Cnode aggregated over the locations below
-// System. Cnode −1 stands for all call-tree roots together and System −1
-// for all system-tree roots; they appear only when a tree has several
-// roots.
+// call-tree inclusive value at Cnode (with Self, Cnode's own value
+// without its callees) aggregated over the locations below System.
+// Cnode −1 stands for all call-tree roots together and System −1 for all
+// system-tree roots; they appear only when a tree has several roots.
 type Focus struct {
 	Cnode, System int
+	// Self marks a call path's own part: the call path without the call
+	// paths below it (see PerfDiffOptions.Self). It is a child of the call
+	// path's focus in the call tree, beside its callees.
+	Self bool
 }
 
 // FocusDiff is one focus where the two experiments differ.
 type FocusDiff struct {
 	Focus
-	A, B float64 // the metric's value at the focus in each experiment
+	// A and B are the metric's values at the focus in each experiment,
+	// over the part both have (see PerfDiffResult.Structure); for a
+	// derived metric each experiment's value of the formula there (NaN
+	// where it is undefined).
+	A, B float64
 	Diff float64 // A − B
-	// Significant marks a most specific difference: no focus one step
-	// below it (in either tree) differs.
+	// Change measures how much the two experiments differ below the focus
+	// (PerfDiffResult.ChangeRule): the sum of |a − b| over the call paths'
+	// own values at each location below it, so that time that moved
+	// between call paths or locations counts even where the net Diff is
+	// about zero; for metrics that do not add up (min, max, derived) the
+	// largest |A − B| of the focus or any focus below it.
+	Change float64
+	// MostSpecific marks a differing focus none of whose foci one step
+	// below (in either tree) differs: where the search ends.
+	MostSpecific bool
+	// Significant repeats MostSpecific for the window's report, which
+	// still reads this name; it is not a statistical statement.
 	Significant bool
 }
 
 // PerfDiffOptions configure PerfDiff.
 type PerfDiffOptions struct {
-	Metric string  // uniq_name of the metric (stored or derived)
-	Delta  float64 // the smallest difference that counts (≥ 0)
+	Metric string  // uniq_name of the metric (stored or derived), in either experiment
+	Delta  float64 // the smallest change that counts (≥ 0)
 	// Relative makes Delta a fraction of the whole-program value: the
 	// larger magnitude of the two experiments' values at the root focus.
 	Relative bool
-	// Algebra controls how the two experiments' trees are matched.
+	// Self makes each call path's own part a focus of its own, "(self)",
+	// beside its callees, so that a change of a caller's own time is
+	// found also when a callee changed too.
+	Self bool
+	// Algebra controls how the two experiments' trees and metrics are
+	// matched, as for the algebra's operators.
 	Algebra algebra.Options
+}
+
+// Side names one of the two experiments compared.
+type Side uint8
+
+// The two experiments of a comparison.
+const (
+	SideA Side = iota
+	SideB
+)
+
+// String returns "A" or "B".
+func (s Side) String() string { return string(rune('A' + s)) }
+
+// StructuralDiff is a part of the domain that only one experiment has: a
+// call path with everything below it, or a system node with every
+// location below it. Structural differences are reported apart from the
+// performance differences and never ranked with them.
+type StructuralDiff struct {
+	Only Side // the experiment that has it
+	// Cnode is a call path of the domain (−1 when this is a system node);
+	// its parent, if any, is in both experiments.
+	Cnode int
+	// System is a system node of the domain (−1 when this is a call path);
+	// its parent, if any, has locations of both experiments.
+	System int
+	// Value is the metric there in the experiment that has it: a call
+	// path's inclusive value over all its locations, a system node's value
+	// over the whole call tree; NaN when that experiment lacks the metric.
+	Value float64
 }
 
 // PerfDiffResult is the answer of PerfDiff.
@@ -49,31 +102,78 @@ type PerfDiffResult struct {
 	// data): Focus indices refer to its cnodes and system nodes.
 	Domain *model.Experiment
 	Metric string
-	// Threshold is the absolute difference that counted as differing.
+	// Derived tells that the metric is derived: A and B are each
+	// experiment's value of the formula, Diff their difference.
+	Derived bool
+	// Threshold is the change that counted as differing.
 	Threshold float64
-	// Foci lists every focus that differs, each once: the significant
-	// ones first, then the rest, each group by decreasing |Diff|.
+	// Root is the whole-program focus and RootA, RootB its values.
+	Root         Focus
+	RootA, RootB float64
+	// ChangeRule names how FocusDiff.Change is measured: "sum" (Σ|a − b|
+	// over the points below) or "max" (the largest |A − B| at or below).
+	ChangeRule string
+	// Foci lists every focus whose change reaches the threshold, each
+	// once: the most specific ones first, then the rest, each group by
+	// decreasing Change.
 	Foci []FocusDiff
-	// Examined lists every focus whose values were compared, each once,
-	// in the order of the search.
+	// NumExamined counts the foci the search looked at: the differing
+	// foci and every focus one step below one (the whole program alone
+	// when nothing differs).
+	NumExamined int
+	// Examined lists the examined foci when there are at most
+	// MaxListedExamined of them (nil otherwise), for the window's report.
 	Examined []Focus
+	// Structure lists the call paths and system nodes only one experiment
+	// has, call paths first, each in depth-first order.
+	Structure []StructuralDiff
+	// Missing says, per experiment, why the metric cannot be compared
+	// there (the experiment lacks it, or a metric its formula names);
+	// empty when it has it. When either says something, Foci is empty.
+	Missing [2]string
+	// RootsMatched, when not empty, says which call-tree roots of
+	// different names were matched (algebra.Options.StrictRoots).
+	RootsMatched string
+	// Notes says in sentences what else a reader must know, such as which
+	// experiment's formula a derived metric took.
+	Notes []string
+
+	names *PathNames
 }
 
-// Significant returns the number of significant foci (they lead Foci).
-func (r *PerfDiffResult) Significant() int {
+// MaxListedExamined bounds PerfDiffResult.Examined.
+const MaxListedExamined = 100000
+
+// MostSpecific returns the number of most specific foci (they lead Foci).
+func (r *PerfDiffResult) MostSpecific() int {
 	n := 0
-	for n < len(r.Foci) && r.Foci[n].Significant {
+	for n < len(r.Foci) && r.Foci[n].MostSpecific {
 		n++
 	}
 	return n
 }
 
-// CallPath names the focus's call path, "(all call paths)" for −1.
+// Significant returns MostSpecific, under the name the window's report
+// still uses.
+func (r *PerfDiffResult) Significant() int { return r.MostSpecific() }
+
+// Compared reports whether the metric could be compared (both
+// experiments have it).
+func (r *PerfDiffResult) Compared() bool { return r.Missing[0] == "" && r.Missing[1] == "" }
+
+// CallPath names the focus's call path, "(all call paths)" for −1, with
+// " (self)" for a call path's own part.
 func (r *PerfDiffResult) CallPath(f Focus) string {
 	if f.Cnode < 0 {
 		return "(all call paths)"
 	}
-	return r.Domain.CallPath(f.Cnode)
+	if r.names == nil {
+		r.names = NewPathNames(r.Domain)
+	}
+	if f.Self {
+		return r.names.CallPath(f.Cnode) + " (self)"
+	}
+	return r.names.CallPath(f.Cnode)
 }
 
 // SystemPath names the focus's system node by the names from its root
@@ -82,7 +182,10 @@ func (r *PerfDiffResult) SystemPath(f Focus) string {
 	if f.System < 0 {
 		return "(all locations)"
 	}
-	return SystemPath(r.Domain, f.System)
+	if r.names == nil {
+		r.names = NewPathNames(r.Domain)
+	}
+	return r.names.SystemPath(f.System)
 }
 
 // SystemPath names system node s by the names of the nodes from its root
@@ -97,16 +200,32 @@ func SystemPath(e *model.Experiment, s int) string {
 }
 
 // PerfDiff runs Karavanic & Miller's performance-difference operator on
-// experiments a and b for one metric: starting at the whole program (the
-// call-tree root × the system-tree root), a focus whose values differ by
-// at least the threshold is magnified into every focus one step below it
-// in the call tree and in the system tree; each focus is examined once.
-// The answer is every differing focus; those none of whose magnified
-// foci differ are significant.
+// experiments a and b for one metric.
 //
-// The two experiments are matched as the algebra matches operands (same
-// call paths by callee region, processes and threads by rank); a call path
-// or location present in only one counts as 0 in the other.
+// The experiments are first matched as the algebra matches operands (call
+// paths by callee region, processes and threads by rank, metrics by name
+// and the algebra's metric mapping). What only one of them has — a call
+// path filtered out of one run, a process one run lacks, a metric one run
+// did not measure — is a structural difference: it is listed apart in
+// Structure or Missing and left out of the performance comparison, which
+// covers the part both have.
+//
+// The search starts at the whole program (the call-tree roots × the
+// system-tree roots). A focus differs when the change below it reaches
+// the threshold: the sum of |a − b| over the call paths' own values at
+// every location below it (for min, max and derived metrics, the largest
+// |A − B| at or below it), so that time that moved between call paths or
+// locations, with a net difference of about zero, is still found. A
+// differing focus is magnified into every focus one step below it: each
+// callee, the call path's own part ("(self)", with PerfDiffOptions.Self)
+// and each child system node.
+// Since the change of a focus is at least that of any focus below it, the
+// answer is every focus whose change reaches the threshold; those none of
+// whose one-step foci differ are the most specific.
+//
+// The metric's data are read one call path at a time, row by row, so the
+// memory needed grows with the depth of the call tree times the number of
+// locations, not with the size of the metric.
 func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, error) {
 	if opt.Delta < 0 || math.IsNaN(opt.Delta) || math.IsInf(opt.Delta, 0) {
 		return nil, fmt.Errorf("perfdiff: δ = %v; want a finite number ≥ 0", opt.Delta)
@@ -116,321 +235,144 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
 	d := ig.Result
-	sides := [2]*focusValues{}
-	cols := systemColumns(d)
+	// The metric as the integration matched it: by name, canonical
+	// identity or the algebra's metric mapping (Options.MetricMaps).
+	rm, err := ig.MetricIndex(opt.Metric)
+	if err != nil {
+		var le *algebra.MetricLookupError
+		if errors.As(err, &le) && len(le.Candidates) == 0 {
+			return nil, fmt.Errorf("perfdiff: neither %s nor %s has metric %q", a.Source, b.Source, opt.Metric)
+		}
+		return nil, fmt.Errorf("perfdiff: %w", err)
+	}
+	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
+		names: NewPathNames(d)}
+	dom := newDomain(ig, opt.Self)
+	var sides [2]*sideValues
 	for i := range sides {
-		if sides[i], err = newFocusValues(ig, i, opt.Metric, cols, true); err != nil {
+		sv, missing, err := newSideValues(ig, i, rm)
+		if err != nil {
 			return nil, err
 		}
+		sides[i] = sv
+		res.Missing[i] = missing
 	}
-	if sides[0].metric < 0 && sides[1].metric < 0 {
-		return nil, fmt.Errorf("perfdiff: neither %s nor %s has metric %q", a.Source, b.Source, opt.Metric)
-	}
-
-	root := Focus{Cnode: -1, System: -1}
-	if len(d.CnodeRoots) == 1 {
-		root.Cnode = d.CnodeRoots[0]
-	}
-	if len(d.SystemRoots) == 1 {
-		root.System = d.SystemRoots[0]
-	}
-	res := &PerfDiffResult{Domain: d, Metric: opt.Metric, Threshold: opt.Delta}
-	value := func(f Focus) (va, vb float64, err error) {
-		if va, err = sides[0].value(f); err != nil {
-			return
+	defer func() {
+		for _, s := range sides {
+			if s != nil {
+				s.release()
+			}
 		}
-		vb, err = sides[1].value(f)
-		return
-	}
-	ra, rb, err := value(root)
-	if err != nil {
+	}()
+	res.Derived = d.Metrics[rm].IsDerived()
+	res.Notes = append(res.Notes, formulaNotes(ig, rm, res.Missing)...)
+	if res.Structure, err = dom.structure(sides); err != nil {
 		return nil, err
 	}
+	res.Root = dom.rootFocus()
+	res.ChangeRule = "sum"
+	if !sides[0].additive() || (sides[1] != nil && !sides[1].additive()) {
+		res.ChangeRule = "max"
+	}
+	if !res.Compared() {
+		// The whole program's value in the experiment that has the metric.
+		var roots [2]float64
+		for i, sv := range sides {
+			all := make([]int, len(ig.Operands[i].Locations))
+			for l := range all {
+				all[l] = l
+			}
+			if roots[i], err = sv.columnsValue(all); err != nil {
+				return nil, err
+			}
+		}
+		res.RootA, res.RootB = roots[0], roots[1]
+		return res, nil
+	}
+	if !dom.hasCommon() {
+		if opt.Relative {
+			res.Threshold = 0
+		}
+		res.Notes = append(res.Notes, "the two experiments have no call path on a location in common")
+		return res, nil
+	}
+	for i, sv := range sides {
+		sv.mapColumns(ig, i, dom)
+	}
 	if opt.Relative {
-		res.Threshold = opt.Delta * math.Max(math.Abs(ra), math.Abs(rb))
+		if res.RootA, res.RootB, err = dom.rootValues(sides); err != nil {
+			return nil, err
+		}
+		res.Threshold = opt.Delta * math.Max(absOrZero(res.RootA), absOrZero(res.RootB))
 	}
-	differs := func(va, vb float64) bool {
-		diff := math.Abs(va - vb)
-		// A zero threshold still needs a difference.
-		return diff >= res.Threshold && diff > 0
+	pass := newSearch(dom, sides, res.Threshold, res.ChangeRule == "max")
+	if err := pass.run(); err != nil {
+		return nil, err
 	}
-
-	cnodeChildren := func(c int) []int {
-		if c < 0 {
-			return d.CnodeRoots
-		}
-		return d.Cnodes[c].Children
+	res.Foci = pass.foci
+	if !opt.Relative {
+		res.RootA, res.RootB = pass.rootA, pass.rootB
 	}
-	systemChildren := func(s int) []int {
-		if s < 0 {
-			return d.SystemRoots
-		}
-		return d.System[s].Children
+	slices.SortFunc(res.Foci, compareFoci)
+	res.NumExamined = pass.examined
+	if res.NumExamined <= MaxListedExamined {
+		res.Examined = dom.examined(res.Foci)
 	}
-	nsys := len(d.System) + 1
-	key := func(f Focus) int { return (f.Cnode+1)*nsys + f.System + 1 }
-	type visit struct {
-		f    Focus
-		a, b float64
-	}
-	seen := map[int]visit{key(root): {root, ra, rb}}
-	queue := []visit{{root, ra, rb}}
-	res.Examined = append(res.Examined, root)
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		if !differs(v.a, v.b) {
-			continue
-		}
-		significant := true
-		examine := func(f Focus) error {
-			w, ok := seen[key(f)]
-			if !ok {
-				// First reached: compare it and magnify it later.
-				va, vb, err := value(f)
-				if err != nil {
-					return err
-				}
-				w = visit{f, va, vb}
-				seen[key(f)] = w
-				res.Examined = append(res.Examined, f)
-				queue = append(queue, w)
-			}
-			if differs(w.a, w.b) {
-				significant = false
-			}
-			return nil
-		}
-		for _, c := range cnodeChildren(v.f.Cnode) {
-			if err := examine(Focus{Cnode: c, System: v.f.System}); err != nil {
-				return nil, err
-			}
-		}
-		for _, s := range systemChildren(v.f.System) {
-			if err := examine(Focus{Cnode: v.f.Cnode, System: s}); err != nil {
-				return nil, err
-			}
-		}
-		res.Foci = append(res.Foci, FocusDiff{Focus: v.f, A: v.a, B: v.b, Diff: v.a - v.b, Significant: significant})
-	}
-	slices.SortStableFunc(res.Foci, func(x, y FocusDiff) int {
-		if x.Significant != y.Significant {
-			if x.Significant {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(math.Abs(y.Diff), math.Abs(x.Diff))
-	})
 	return res, nil
 }
 
-// focusValues answers the value of one operand's metric at any focus of
-// the integrated domain.
-type focusValues struct {
-	ig      *algebra.Integration
-	op      int
-	exp     *model.Experiment
-	metric  int // in the operand, −1 when it lacks the metric
-	formula *model.Formula
-	agg     model.Aggregation
-	// values holds the stored metric's values on the domain: call-tree
-	// inclusive, or exclusive when the focusValues answers own values.
-	values  *model.Block
-	cols    [][]int // per domain system node: the data columns below it
-	all     []int   // every data column
-	operand map[string]*focusValues
+// compareFoci orders foci for the report: the most specific first, then
+// by decreasing Change, decreasing |Diff|, and, so that the order is the
+// same every time, by call path, own part and system node.
+func compareFoci(x, y FocusDiff) int {
+	if x.MostSpecific != y.MostSpecific {
+		if x.MostSpecific {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(y.Change, x.Change); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(absOrZero(y.Diff), absOrZero(x.Diff)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Cnode, y.Cnode); c != 0 {
+		return c
+	}
+	if x.Self != y.Self {
+		if x.Self {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(x.System, y.System)
 }
 
-func newFocusValues(ig *algebra.Integration, op int, metric string, cols [][]int, inclusive bool) (*focusValues, error) {
-	e := ig.Operands[op]
-	fv := &focusValues{ig: ig, op: op, exp: e, metric: e.MetricByName(metric), cols: cols}
-	if fv.metric < 0 {
-		return fv, nil
+func absOrZero(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
 	}
-	m := &e.Metrics[fv.metric]
-	if m.Unavailable != "" {
-		return nil, fmt.Errorf("perfdiff: %s: metric %q has no values: %s", e.Source, metric, m.Unavailable)
-	}
-	fv.agg = m.Aggregation
-	if m.IsDerived() {
-		fv.formula = m.Formula
-		fv.operand = map[string]*focusValues{}
-		for _, name := range m.Formula.Metrics() {
-			o, err := newFocusValues(ig, op, name, cols, inclusive)
-			if err != nil {
-				return nil, err
-			}
-			fv.operand[name] = o
-		}
-		return fv, nil
-	}
-	excl, err := e.PointValues(model.MetricSel{Metric: fv.metric, Inclusive: true}, false)
-	if err != nil {
-		return nil, fmt.Errorf("%s: metric %q: %w", e.Source, metric, err)
-	}
-	if fv.values, err = onDomain(ig, op, excl, fv.agg, inclusive); err != nil {
-		return nil, fmt.Errorf("%s: metric %q: %w", e.Source, metric, err)
-	}
-	return fv, nil
+	return math.Abs(x)
 }
 
-// onDomain maps an operand's call-tree exclusive block onto the
-// integrated domain and, with inclusive, makes it call-tree inclusive, in
-// one block allocation. As in model.CallInclusiveBlock an absent row
-// counts as zeros, also for min/max metrics, and a subtree without rows
-// stays absent.
-func onDomain(ig *algebra.Integration, op int, excl *model.Block, agg model.Aggregation, inclusive bool) (*model.Block, error) {
-	d := ig.Result
-	cmap, lmap := ig.Cnodes[op], ig.Locations[op]
-	nc, nl := len(d.Cnodes), len(d.Locations)
-	order := d.CnodeOrder()
-	has := make([]bool, nc) // a stored row in the subtree
-	for c := range cmap {
-		if rc := cmap[c]; rc >= 0 && excl.HasRow(c) {
-			has[rc] = true
-		}
-	}
-	for i := len(order) - 1; inclusive && i >= 0; i-- {
-		c := order[i]
-		if p := d.Cnodes[c].Parent; p >= 0 && has[c] {
-			has[p] = true
-		}
-	}
-	var rows []int
-	for c, ok := range has {
-		if ok {
-			rows = append(rows, c)
-		}
-	}
-	incl := model.NewBlock(nc, nl)
-	incl.AllocRows(rows)
-	set := make([]bool, nc) // own values stored (else zeros)
-	err := excl.Scan(func(c int, row []float64) error {
-		rc := cmap[c]
-		if rc < 0 {
-			return nil
-		}
-		dst := incl.MutableRow(rc)
-		switch {
-		case !set[rc]:
-			for l, v := range row {
-				dst[lmap[l]] = v
-			}
-		case agg == model.Sum:
-			for l, v := range row {
-				dst[lmap[l]] += v
-			}
-		default:
-			for l, v := range row {
-				dst[lmap[l]] = agg.Combine(dst[lmap[l]], v)
-			}
-		}
-		set[rc] = true
+// formulaNotes says which experiment's definition a derived metric took
+// when only one experiment defines it.
+func formulaNotes(ig *algebra.Integration, rm int, missing [2]string) []string {
+	m := &ig.Result.Metrics[rm]
+	if !m.IsDerived() || missing[0] != "" || missing[1] != "" {
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	for i := len(order) - 1; inclusive && i >= 0; i-- {
-		c := order[i]
-		p := d.Cnodes[c].Parent
-		if p < 0 || !has[c] {
-			continue
-		}
-		src, dst := incl.Row(c), incl.MutableRow(p)
-		if agg == model.Sum {
-			for l, v := range src {
-				dst[l] += v
-			}
-			continue
-		}
-		for l, v := range src {
-			dst[l] = agg.Combine(dst[l], v)
+	var defines []int
+	for i := range ig.Operands {
+		if slices.Contains(ig.Metrics[i], rm) {
+			defines = append(defines, i)
 		}
 	}
-	return incl, nil
-}
-
-// systemColumns lists, per system node, the data columns below it.
-func systemColumns(e *model.Experiment) [][]int {
-	cols := make([][]int, len(e.System))
-	order := e.SystemOrder()
-	for i := len(order) - 1; i >= 0; i-- {
-		s := order[i]
-		n := &e.System[s]
-		if n.Location >= 0 {
-			cols[s] = append(cols[s], n.Location)
-		}
-		if n.Parent >= 0 {
-			cols[n.Parent] = append(cols[n.Parent], cols[s]...)
-		}
+	if len(defines) == 1 {
+		other := 1 - defines[0]
+		return []string{fmt.Sprintf("%s is defined only in %s (%s); %s's value uses that formula, %s",
+			m.UniqName, Side(defines[0]), ig.Operands[defines[0]].Source, Side(other), m.Formula)}
 	}
-	return cols
-}
-
-var errNoFocus = errors.New("focus outside the domain")
-
-// value returns the operand's metric at focus f.
-func (fv *focusValues) value(f Focus) (float64, error) {
-	d := fv.ig.Result
-	if f.Cnode >= len(d.Cnodes) || f.System >= len(d.System) {
-		return 0, errNoFocus
-	}
-	rows := d.CnodeRoots
-	if f.Cnode >= 0 {
-		rows = []int{f.Cnode}
-	}
-	var cols []int
-	if f.System >= 0 {
-		cols = fv.cols[f.System]
-	} else {
-		cols = fv.allColumns()
-	}
-	return fv.over(rows, cols)
-}
-
-func (fv *focusValues) allColumns() []int {
-	if fv.all == nil {
-		fv.all = make([]int, len(fv.ig.Result.Locations))
-		for l := range fv.all {
-			fv.all[l] = l
-		}
-	}
-	return fv.all
-}
-
-// over returns the operand's metric at the domain cnodes rows (call-tree
-// inclusive, each subtree counted once: rows must not nest; exclusive
-// when own) aggregated over the domain data columns cols.
-func (fv *focusValues) over(rows, cols []int) (float64, error) {
-	if fv.metric < 0 {
-		return 0, nil
-	}
-	if fv.formula != nil {
-		return fv.formula.EvalScalar(func(name string) (float64, error) {
-			return fv.operand[name].over(rows, cols)
-		})
-	}
-	blk := fv.values
-	acc := fv.agg.Identity()
-	for _, c := range rows {
-		row := blk.Row(c)
-		switch {
-		case row == nil && fv.agg != model.Sum:
-			acc = fv.agg.Combine(acc, 0)
-		case row == nil:
-		default:
-			for _, l := range cols {
-				acc = fv.agg.Combine(acc, row[l])
-			}
-		}
-	}
-	if err := blk.Err(); err != nil {
-		return 0, err
-	}
-	if math.IsInf(acc, 0) {
-		return 0, nil
-	}
-	return acc, nil
+	return nil
 }

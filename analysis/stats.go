@@ -25,34 +25,41 @@ type Summary struct {
 	LowWhisker, HighWhisker float64 // ends of the box plot whiskers
 }
 
-// Summarize computes the summary of values (which it does not change).
-// Whiskers reach the most extreme values within 1.5 interquartile ranges
-// of the box, as box plots draw them.
+// Summarize computes the summary of values (which it does not change);
+// NaN values (undefined) are left out. Whiskers reach the most extreme
+// values within 1.5 interquartile ranges of the box, as box plots draw
+// them.
 func Summarize(values []float64) Summary {
-	s := Summary{Count: len(values), ArgMin: -1, ArgMax: -1}
-	if len(values) == 0 {
-		return s
-	}
-	s.Min, s.Max = values[0], values[0]
-	s.ArgMin, s.ArgMax = 0, 0
+	s := Summary{ArgMin: -1, ArgMax: -1}
 	for i, v := range values {
-		s.Sum += v
-		if v < s.Min {
+		if math.IsNaN(v) {
+			continue // undefined: not a value
+		}
+		if s.Count == 0 || v < s.Min {
 			s.Min, s.ArgMin = v, i
 		}
-		if v > s.Max {
+		if s.Count == 0 || v > s.Max {
 			s.Max, s.ArgMax = v, i
 		}
+		s.Count++
+		s.Sum += v
 	}
-	n := float64(len(values))
+	if s.Count == 0 {
+		return s
+	}
+	n := float64(s.Count)
 	s.Mean = s.Sum / n
 	ss := 0.0
+	sorted := make([]float64, 0, s.Count)
 	for _, v := range values {
+		if math.IsNaN(v) {
+			continue
+		}
 		d := v - s.Mean
 		ss += d * d
+		sorted = append(sorted, v)
 	}
 	s.StdDev = math.Sqrt(ss / n)
-	sorted := slices.Clone(values)
 	slices.Sort(sorted)
 	s.Q1, s.Median, s.Q3 = Quantile(sorted, 0.25), Quantile(sorted, 0.5), Quantile(sorted, 0.75)
 	iqr := s.Q3 - s.Q1
@@ -100,30 +107,52 @@ type CallPathStats struct {
 // Statistics returns, for each listed cnode (all cnodes in depth-first
 // order when cnodes is nil), the summary of the metric's values across
 // all locations: each cnode's own values, or with inclusive its whole
-// subtree's. ArgMin and ArgMax are data columns (see LocationName).
+// subtree's. ArgMin and ArgMax are data columns (see LocationName). A
+// derived metric's values are its formula at each location; locations
+// where it is undefined (a division by zero) are left out of the count.
+//
+// The metric's rows are read one call path at a time (see callRows): the
+// memory needed grows with the depth of the call tree times the number of
+// locations, whatever the size of the metric.
 func Statistics(e *model.Experiment, metric string, cnodes []int, inclusive bool) ([]CallPathStats, error) {
 	m, err := MetricIndex(e, metric)
 	if err != nil {
 		return nil, err
 	}
-	b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
+	xb := &exprBuilder{e: e, lookup: e.MetricByName}
+	expr, missing, err := xb.metric(m, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: metric %q: %w", e.Source, metric, err)
+		return nil, err
+	}
+	if missing != "" {
+		return nil, fmt.Errorf("%s: metric %q: %s", e.Source, metric, missing)
 	}
 	if cnodes == nil {
 		cnodes = e.CnodeOrder()
 	}
-	zero := make([]float64, e.NumLocations())
+	wanted := make([]bool, len(e.Cnodes))
+	for _, c := range cnodes {
+		wanted[c] = true
+	}
+	sums := make([]Summary, len(e.Cnodes))
+	nl := e.NumLocations()
+	err = callRows(e, xb.inputs, inclusive, func(c int, rows [][]float64) error {
+		if !wanted[c] {
+			return nil
+		}
+		vals, err := expr.eval(nl, func(i int) []float64 { return rows[i] })
+		if err != nil {
+			return err
+		}
+		sums[c] = Summarize(vals)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: metric %q: %w", e.Source, metric, err)
+	}
 	out := make([]CallPathStats, 0, len(cnodes))
 	for _, c := range cnodes {
-		row := b.Row(c)
-		if row == nil {
-			row = zero
-		}
-		out = append(out, CallPathStats{Cnode: c, Summary: Summarize(row)})
-	}
-	if err := b.Err(); err != nil {
-		return nil, fmt.Errorf("%s: metric %q: %w", e.Source, metric, err)
+		out = append(out, CallPathStats{Cnode: c, Summary: sums[c]})
 	}
 	return out, nil
 }

@@ -2,7 +2,13 @@ package analysis
 
 import (
 	"math"
+	"path/filepath"
+	"slices"
 	"testing"
+
+	"cubeview/format"
+	"cubeview/internal/synth"
+	"cubeview/model"
 )
 
 func near(a, b float64) bool {
@@ -54,5 +60,73 @@ func TestQuantile(t *testing.T) {
 		if got := Quantile(sorted, p); !near(got, want) {
 			t.Errorf("Quantile(%v) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// statsInMemory is Statistics the simple way: the metric's whole block of
+// point values in memory, each row summarised.
+func statsInMemory(t *testing.T, e *model.Experiment, metric string, inclusive bool) []CallPathStats {
+	t.Helper()
+	m := e.MetricByName(metric)
+	b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := make([]float64, e.NumLocations())
+	var out []CallPathStats
+	for _, c := range e.CnodeOrder() {
+		row := b.Row(c)
+		if row == nil {
+			row = zero
+		}
+		out = append(out, CallPathStats{Cnode: c, Summary: Summarize(row)})
+	}
+	return out
+}
+
+// TestStatisticsStreamedEqualsInMemory: statistics read row by row equal
+// those of the whole block in memory, bit for bit, for sum, min, max and
+// derived metrics, own and inclusive values, from memory and from a file.
+func TestStatisticsStreamedEqualsInMemory(t *testing.T) {
+	cfg := synth.Config{Cnodes: 200, Locations: 24, Threads: 4, Nodes: 3, Metrics: 5, MinMax: true, Seed: 4, Density: 0.6}
+	e := synth.Generate(cfg)
+	f, _ := model.ParseFormula("time_part1 / time")
+	e, err := e.WithDerived(model.DerivedMetric{UniqName: "share", Formula: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.cubex")
+	if err := format.Write(path, e); err != nil {
+		t.Fatal(err)
+	}
+	fromFile := open(t, path)
+	for _, metric := range []string{"time", "time_part2", "min_time", "max_time", "share"} {
+		for _, inclusive := range []bool{false, true} {
+			for _, x := range []*model.Experiment{e, open(t, path)} {
+				got, err := Statistics(x, metric, nil, inclusive) // rows from the file, not loaded
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := statsInMemory(t, x, metric, inclusive) // loads the block
+				if !slices.Equal(got, want) {
+					t.Errorf("%s %s inclusive %v: streamed statistics differ from the block's", x.Source, metric, inclusive)
+				}
+			}
+		}
+	}
+	// A subset, in the order asked for.
+	got, err := Statistics(fromFile, "time", []int{5, 2}, true)
+	if err != nil || len(got) != 2 || got[0].Cnode != 5 || got[1].Cnode != 2 {
+		t.Errorf("subset: %+v, %v", got, err)
+	}
+}
+
+func TestSummarizeSkipsUndefined(t *testing.T) {
+	s := Summarize([]float64{math.NaN(), 3, math.NaN(), 1})
+	if s.Count != 2 || s.Sum != 4 || s.Min != 1 || s.ArgMin != 3 || s.ArgMax != 1 || s.Median != 2 {
+		t.Errorf("%+v", s)
+	}
+	if s := Summarize([]float64{math.NaN()}); s.Count != 0 || s.ArgMin != -1 {
+		t.Errorf("all undefined: %+v", s)
 	}
 }

@@ -90,12 +90,18 @@ difference.
 	register(&Command{
 		Name:    "merge",
 		Summary: "merge experiments (each metric from the first operand that has it)",
-		Usage: `usage: cubeview merge A B [C…] -o OUT [--force] [--copy-system|--collapse-system] [--strict-lines]
-       [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
+		Usage: `usage: cubeview merge A B [C…] -o OUT [--prefer first|last] [--force] [--copy-system|--collapse-system]
+       [--strict-lines] [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
 
-Writes the union of the experiments: each metric takes its values from the
-first operand that has the metric, so runs that measured different metrics
-(hardware counters, say) combine into one experiment.` + systemFlagsUsage,
+Writes the union of the experiments, so runs that measured different
+metrics (hardware counters, say) combine into one experiment. A metric that
+several operands have takes its values from the FIRST operand that has it
+(the rule of the algebra's paper). CubeLib's cube_merge keeps the LAST:
+there a later operand's values replace an earlier one's wherever it stores
+a value. Derived metrics are computed from the merged values.
+
+  --prefer first|last  which operand's values a shared metric keeps:
+                       first (default) or last, as cube_merge does` + systemFlagsUsage,
 		Run: func(env Env, args []string) error { return runOperator(env, algebra.OpMerge, args) },
 	})
 	register(&Command{
@@ -206,6 +212,10 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	if op == algebra.OpDiff {
 		table = diffTableFlags(fs)
 	}
+	prefer := "first"
+	if op == algebra.OpMerge {
+		fs.StringVar(&prefer, "prefer", "first", "which operand's values a shared metric keeps")
+	}
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -213,6 +223,13 @@ func runOperator(env Env, op algebra.Op, args []string) error {
 	opt, err := options()
 	if err != nil {
 		return err
+	}
+	switch prefer {
+	case "first":
+	case "last":
+		opt.PreferLast = true
+	default:
+		return usagef("--prefer %q: want first or last", prefer)
 	}
 	switch {
 	case len(files) == 0:

@@ -54,7 +54,14 @@ func close9(a, b float64) bool {
 // (cnode id, location id).
 func dumpPoints(t *testing.T, path, metric string) map[[2]int]float64 {
 	t.Helper()
-	_, rows := readCSV(t, mustRun(t, "dump", path, "--incl", "--metric", metric))
+	return dumpPointsOf(t, path, metric, "--incl")
+}
+
+// dumpPointsOf runs dump with flavour (--incl or --excl) for one metric
+// and returns value per (cnode id, location id).
+func dumpPointsOf(t *testing.T, path, metric, flavour string) map[[2]int]float64 {
+	t.Helper()
+	_, rows := readCSV(t, mustRun(t, "dump", path, flavour, "--metric", metric))
 	out := make(map[[2]int]float64, len(rows))
 	for _, r := range rows {
 		c, _ := strconv.Atoi(strings.TrimSpace(r[0]))
@@ -133,28 +140,39 @@ func TestPerfDiffEqualsDumpByHand(t *testing.T) {
 		}
 		for _, metric := range []string{"time", "visits"} {
 			da, db := dumpPoints(t, pa, metric), dumpPoints(t, pb, metric)
+			ea2, eb2 := dumpPointsOf(t, pa, metric, "--excl"), dumpPointsOf(t, pb, metric, "--excl")
 			header, rows := readCSV(t, mustRun(t, "perfdiff", pa, pb, "--metric", metric, "--delta", "0", "--csv"))
-			if !slices.Equal(header, []string{"call_path", "system", "a", "b", "difference", "significant"}) {
+			if !slices.Equal(header, []string{"kind", "call_path", "system", "a", "b", "difference", "change", "most_specific"}) {
 				t.Fatalf("header %v", header)
 			}
-			if metric == "time" && len(rows) == 0 {
-				t.Errorf("%v: no differing focus", p)
-			}
+			differing := 0
 			seen := map[[2]string]bool{}
 			for _, r := range rows {
-				k := [2]string{r[0], r[1]}
+				if r[0] != "differs" {
+					continue // structural, checked elsewhere
+				}
+				differing++
+				k := [2]string{r[1], r[2]}
 				if seen[k] {
 					t.Errorf("%v %s: focus %v reported twice", p, metric, k)
 				}
 				seen[k] = true
-				procs := focusProcesses(ea, r[1])
+				procs := focusProcesses(ea, r[2])
 				if len(procs) == 0 {
-					t.Fatalf("%v: system %q names no process of %s", p, r[1], pa)
+					t.Fatalf("%v: system %q names no process of %s", p, r[2], pa)
 				}
-				wantA, wantB := focusSum(ea, da, r[0], procs), focusSum(eb, db, r[0], procs)
-				if a, b := num(t, r[2]), num(t, r[3]); !close9(a, wantA) || !close9(b, wantB) || !close9(num(t, r[4]), a-b) {
+				pathA, pathB := da, db
+				cp, self := strings.CutSuffix(r[1], " (self)")
+				if self {
+					pathA, pathB = ea2, eb2
+				}
+				wantA, wantB := focusSum(ea, pathA, cp, procs), focusSum(eb, pathB, cp, procs)
+				if a, b := num(t, r[3]), num(t, r[4]); !close9(a, wantA) || !close9(b, wantB) || !close9(num(t, r[5]), a-b) {
 					t.Errorf("%v %s %v: A %v B %v, dump by hand gives %v and %v", p, metric, k, a, b, wantA, wantB)
 				}
+			}
+			if metric == "time" && differing == 0 {
+				t.Errorf("%v: no differing focus", p)
 			}
 		}
 	}
@@ -173,12 +191,12 @@ func TestPerfDiffSelfAndBundled(t *testing.T) {
 	_, rows := readCSV(t, mustRun(t, "perfdiff", before, after, "--metric", "mpi_barrier_wait", "--delta", "1", "--csv"))
 	found := false
 	for _, r := range rows {
-		if strings.HasSuffix(r[0], "/MPI_Barrier") && r[5] == "true" {
+		if strings.HasSuffix(r[1], "/MPI_Barrier") && r[7] == "true" {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no significant focus on MPI_Barrier: %v", rows)
+		t.Errorf("no most specific focus on MPI_Barrier: %v", rows)
 	}
 	if status, _, errOut := run("perfdiff", before, after, "--metric", "nope", "--delta", "1"); status != 1 || !strings.Contains(errOut, `"nope"`) {
 		t.Errorf("unknown metric: status %d, %s", status, errOut)

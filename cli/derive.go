@@ -25,8 +25,9 @@ OUT (.cubex, .cube or .cube.gz). An expression combines metric names
 
 A derived metric is evaluated after aggregation at every node shown: at a
 call path, a process or the whole program it is the expression of its
-operands' values there (a ratio of sums, never a sum of ratios). Division by
-zero gives 0. In a .cubex file it is stored as a CUBE 4 POSTDERIVED metric
+operands' values there (a ratio of sums, never a sum of ratios). Division
+follows CubePL: 0 divided by anything is 0, any other value divided by 0 is
+undefined, printed "—" (NaN in CSV). In a .cubex file it is stored as a CUBE 4 POSTDERIVED metric
 with the CubePL expression, so the Cube tools compute it as well; cubeview
 reads it back from there. A later expression may use an earlier one.
 
@@ -99,7 +100,7 @@ func runDerive(env Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		fmt.Fprintf(env.Stdout, "%s = %s [%s]: whole program %s\n", name, f, orNone(e.Metrics[m].Unit), numfmt.Precise().Format(total, e.Metrics[m].IsInteger()))
+		fmt.Fprintf(env.Stdout, "%s = %s [%s]: whole program %s\n", name, f, orNone(e.Metrics[m].Unit), metricFormat(numfmt.Precise(), &e.Metrics[m]).Format(total, e.Metrics[m].IsInteger()))
 	}
 	return format.Write(*out, e) // a *format.Error naming the file
 }

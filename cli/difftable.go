@@ -233,7 +233,7 @@ type diffHeader struct {
 }
 
 func writeDiffTable(w io.Writer, res *model.Experiment, met *model.Metric, h diffHeader, rows []diffRow) error {
-	nf := numberFormat(h.exact)
+	nf := metricFormat(numberFormat(h.exact), met)
 	integer := met.IsInteger()
 	num := func(v float64) string { return nf.Format(v, integer) }
 	kind := "exclusive (own) values"
@@ -252,7 +252,11 @@ func writeDiffTable(w io.Writer, res *model.Experiment, met *model.Metric, h dif
 	for _, n := range h.notes {
 		fmt.Fprintln(bw, n)
 	}
-	fmt.Fprintf(bw, "A − B: positive where A spent more; %% of A: A − B in percent of A's total\n\n")
+	fmt.Fprintf(bw, "A − B: positive where A spent more; %% of A: A − B in percent of A's total\n")
+	if met.IsDerived() {
+		fmt.Fprintf(bw, "%s is derived (%s): A and B are each one's value of the formula, A − B their difference (not the formula of the differences)\n", met.UniqName, met.Formula)
+	}
+	bw.WriteByte('\n')
 	if h.changed == 0 {
 		fmt.Fprintf(bw, "no call path changed (%d call paths)\n", h.all)
 		return bw.Flush()
@@ -284,7 +288,7 @@ func writeDiffTable(w io.Writer, res *model.Experiment, met *model.Metric, h dif
 
 // signed prefixes a positive number with "+".
 func signed(s string) string {
-	if s != "" && s[0] != '-' && s != "0" && s != "NaN" {
+	if s != "" && s[0] != '-' && s != "0" && s != "NaN" && s != "—" {
 		return "+" + s
 	}
 	return s

@@ -196,8 +196,8 @@ func writeFlatText(w io.Writer, e *model.Experiment, m int, rows []flatRow) erro
 	cells := make([][3]string, len(rows))
 	width := [3]int{len("exclusive"), len("inclusive"), len("visits")}
 	for i, r := range rows {
-		cells[i][0] = numfmt.Precise().Format(r.Exclusive, met.IsInteger())
-		cells[i][1] = numfmt.Precise().Format(r.Inclusive, met.IsInteger())
+		cells[i][0] = metricFormat(numfmt.Precise(), met).Format(r.Exclusive, met.IsInteger())
+		cells[i][1] = metricFormat(numfmt.Precise(), met).Format(r.Inclusive, met.IsInteger())
 		cells[i][2] = "-"
 		if r.HasVisits {
 			cells[i][2] = numfmt.Precise().Format(r.Visits, visitsMetric.IsInteger())

@@ -125,7 +125,7 @@ func writeInfo(w io.Writer, e *model.Experiment) error {
 				firstErr = fmt.Errorf("metric %q: %w", m.UniqName, err)
 			}
 		} else {
-			p(": %s\n", numfmt.Precise().Format(v, m.IsInteger()))
+			p(": %s\n", metricFormat(numfmt.Precise(), m).Format(v, m.IsInteger()))
 		}
 		if m.Expression != "" {
 			p("%s  expression: %s\n", strings.Repeat("  ", depth[mi]+1), oneLine(m.Expression))

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cubeview/analysis"
 	"cubeview/model"
@@ -19,23 +20,50 @@ func init() {
 		Name:    "perfdiff",
 		Summary: "find where two experiments differ (Karavanic & Miller's performance difference)",
 		Usage: `usage: cubeview perfdiff A B --metric UNIQ --delta D [--relative] [--csv]
+       [--copy-system|--collapse-system] [--strict-lines] [--strict-roots] [--rename OLD=NEW]…
+       [--map-metric FROM=TO]…
 
 Compares metric UNIQ of experiments A and B focus by focus, a focus being a
 call path (call-tree inclusive) on a system node (aggregated over the
-locations below it). The search starts at the whole program and magnifies
-every focus whose values differ by at least D into each focus one step below
-it in the call tree and in the system tree; each focus is examined once.
-The two experiments are matched as "cubeview diff" matches them.
+locations below it). The experiments are matched as "cubeview diff"
+matches them.
 
-Prints every differing focus with both values and their difference A − B.
-A focus is significant (marked *) when no focus one step below it differs;
-significant foci come first, then the rest, each by decreasing |A − B|.
+What only one experiment has — a call path filtered out of one run, a
+process only one run had, a metric only one run measured — is a structural
+difference: it is printed first, apart, with its value in the experiment
+that has it ("absent" in the other), and left out of the comparison, which
+covers the part both have.
 
-  --metric UNIQ  the metric (stored or derived)
-  --delta D      the smallest difference that counts
-  --relative     D is a fraction of the whole-program value (the larger of
-                 the two), e.g. 0.01 for 1 %
-  --csv          print CSV: call_path,system,a,b,difference,significant`,
+The search starts at the whole program. A focus differs when the change
+below it reaches D: the sum of |A − B| over every call path's own value on
+every location below it (for min, max and derived metrics the largest
+|A − B| at or below it), so time that moved between call paths or ranks is
+found even where the net A − B is about zero. A differing focus is
+magnified into each focus one step below it: each callee, the call path's
+own part "(self)" and each child system node.
+
+Prints every differing focus with both values, A − B and the change below
+it. A focus is most specific (marked *) when no focus one step below it
+differs; those come first, then the rest, each by decreasing change.
+"Most specific" says where the search ends, not that a difference is
+statistically significant. For a derived metric A and B are each
+experiment's value of the formula and A − B their difference ("—" where a
+value is undefined, e.g. a division by zero).
+
+  --metric UNIQ        the metric (stored or derived)
+  --delta D            the smallest change that counts
+  --relative           D is a fraction of the whole-program value (the larger
+                       of the two), e.g. 0.01 for 1 %
+  --csv                print CSV:
+                       kind,call_path,system,a,b,difference,change,most_specific
+                       kind is only_in_a, only_in_b (structural: the other
+                       side's value is empty), metric_only_in_a,
+                       metric_only_in_b (whole-program value), or differs
+  --copy-system, --collapse-system, --strict-lines, --strict-roots,
+  --rename 'OLD=NEW', --map-metric 'FROM=TO'
+                       match the experiments as "cubeview diff" does (see
+                       "cubeview diff -h"); UNIQ may name the metric as
+                       either experiment does, or by its canonical identity`,
 		Run: runPerfDiff,
 	})
 }
@@ -46,7 +74,12 @@ func runPerfDiff(env Env, args []string) error {
 	delta := fs.String("delta", "", "")
 	relative := fs.Bool("relative", false, "")
 	asCSV := fs.Bool("csv", false, "")
+	options := matchingFlags(fs)
 	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	opt, err := options()
 	if err != nil {
 		return err
 	}
@@ -71,48 +104,245 @@ func runPerfDiff(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *metric, err = metricUniqName(*metric, pos, []*model.Experiment{a, b}); err != nil {
+	exps := []*model.Experiment{a, b}
+	if *metric, err = metricUniqName(*metric, pos, exps); err != nil {
 		return err
 	}
-	res, err := analysis.PerfDiff(a, b, analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative})
+	res, err := analysis.PerfDiff(a, b, analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative, Self: true, Algebra: opt})
 	if err != nil {
 		return err
 	}
+	m := perfDiffMetric(exps, *metric)
 	if *asCSV {
-		return writePerfDiffCSV(env.Stdout, res)
+		return writePerfDiffCSV(env.Stdout, res, m)
 	}
-	return writePerfDiffText(env.Stdout, res, pos[0], pos[1])
+	return writePerfDiffText(env.Stdout, res, m, pos[0], pos[1], *relative, d)
 }
 
-func writePerfDiffCSV(w io.Writer, res *analysis.PerfDiffResult) error {
+// perfDiffMetric returns the compared metric's definition from the first
+// experiment that has it.
+func perfDiffMetric(exps []*model.Experiment, uniq string) *model.Metric {
+	for _, e := range exps {
+		if m := e.MetricByName(uniq); m >= 0 {
+			return &e.Metrics[m]
+		}
+	}
+	return &model.Metric{UniqName: uniq}
+}
+
+// structuralKind is the CSV kind of a structural difference.
+func structuralKind(s analysis.StructuralDiff) string {
+	if s.Only == analysis.SideA {
+		return "only_in_a"
+	}
+	return "only_in_b"
+}
+
+// structuralWhat names a structural difference's call path or system node.
+func structuralWhat(res *analysis.PerfDiffResult, s analysis.StructuralDiff) (callPath, system string) {
+	if s.Cnode >= 0 {
+		return res.CallPath(analysis.Focus{Cnode: s.Cnode}), ""
+	}
+	return "", res.SystemPath(analysis.Focus{System: s.System})
+}
+
+func writePerfDiffCSV(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"call_path", "system", "a", "b", "difference", "significant"})
+	num := func(v float64) string { return numfmt.RoundTrip().Format(v, false) }
+	cw.Write([]string{"kind", "call_path", "system", "a", "b", "difference", "change", "most_specific"})
+	for i, why := range res.Missing {
+		if why != "" {
+			continue
+		}
+		other := 1 - i
+		if res.Missing[other] == "" {
+			break
+		}
+		row := []string{"metric_only_in_" + strings.ToLower(analysis.Side(i).String()), "", "", "", "", "", "", ""}
+		row[3+i] = num([]float64{res.RootA, res.RootB}[i])
+		cw.Write(row)
+	}
+	for _, s := range res.Structure {
+		cp, sys := structuralWhat(res, s)
+		row := []string{structuralKind(s), cp, sys, "", "", "", "", ""}
+		if !math.IsNaN(s.Value) {
+			row[3+int(s.Only)] = num(s.Value)
+		}
+		cw.Write(row)
+	}
 	for _, f := range res.Foci {
-		cw.Write([]string{res.CallPath(f.Focus), res.SystemPath(f.Focus), numfmt.RoundTrip().Format(f.A, false), numfmt.RoundTrip().Format(f.B, false), numfmt.RoundTrip().Format(f.Diff, false), strconv.FormatBool(f.Significant)})
+		cw.Write([]string{"differs", res.CallPath(f.Focus), res.SystemPath(f.Focus), num(f.A), num(f.B), num(f.Diff), num(f.Change), strconv.FormatBool(f.MostSpecific)})
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, pathA, pathB string) error {
+func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric, pathA, pathB string, relative bool, delta float64) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "metric %s, threshold %s: %d differing foci, %d significant, %d examined\n",
-		res.Metric, strconv.FormatFloat(res.Threshold, 'g', 6, 64), len(res.Foci), res.Significant(), len(res.Examined))
+	value := func(v float64) string {
+		if math.IsNaN(v) && res.Derived {
+			return "—" // undefined, as CubePL's NaN
+		}
+		return fmtG(v)
+	}
+	fmt.Fprintf(bw, "perfdiff of %s [%s]: A − B, positive where A has more\n", metricTitle(m), orNone(m.Unit))
 	fmt.Fprintf(bw, "A = %s\nB = %s\n", pathA, pathB)
+	if res.RootsMatched != "" {
+		fmt.Fprintf(bw, "%s (--strict-roots keeps them apart)\n", res.RootsMatched)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(bw, n)
+	}
+	if !res.Compared() {
+		for i, why := range res.Missing {
+			if why != "" {
+				fmt.Fprintf(bw, "not compared: %s is missing in %s: %s\n", res.Metric, analysis.Side(i), why)
+			}
+		}
+	}
+	if len(res.Structure) > 0 {
+		fmt.Fprintf(bw, "\nstructural differences (left out of the comparison, not ranked):\n")
+		rows := [][]string{{"A", "B", "only in", "what"}}
+		for _, s := range res.Structure {
+			cp, sys := structuralWhat(res, s)
+			what := "call path " + cp
+			if s.Cnode < 0 {
+				what = "system node " + sys
+			}
+			vals := [2]string{"absent", "absent"}
+			vals[s.Only] = value(s.Value)
+			if math.IsNaN(s.Value) && !res.Derived {
+				vals[s.Only] = "(no metric)"
+			}
+			rows = append(rows, []string{vals[0], vals[1], s.Only.String(), what})
+		}
+		writeTable(bw, rows, 2)
+	}
+	if !res.Compared() {
+		return bw.Flush()
+	}
+	fmt.Fprintln(bw)
+	rule := "Σ|A − B| of the points below a focus"
+	if res.ChangeRule == "max" {
+		rule = "largest |A − B| at or below a focus"
+	}
+	threshold := fmtG(res.Threshold)
+	if relative {
+		threshold = fmt.Sprintf("%s (%s of the whole program)", threshold, strconv.FormatFloat(delta*100, 'g', 6, 64)+" %")
+	}
+	common := ""
+	if len(res.Structure) > 0 {
+		common = " over the common part"
+	}
+	fmt.Fprintf(bw, "whole program%s: A = %s, B = %s; change = %s; threshold %s\n", common, value(res.RootA), value(res.RootB), rule, threshold)
+	fmt.Fprintf(bw, "%d differing foci, %d most specific (marked *: no focus one step below differs), %d examined\n",
+		len(res.Foci), res.MostSpecific(), res.NumExamined)
 	if len(res.Foci) == 0 {
 		fmt.Fprintln(bw, "no difference reaches the threshold")
 		return bw.Flush()
 	}
-	rows := [][]string{{"", "A − B", "A", "B", "call path", "system"}}
-	for _, f := range res.Foci {
-		mark := ""
-		if f.Significant {
-			mark = "*"
-		}
-		rows = append(rows, []string{mark, fmtG(f.Diff), fmtG(f.A), fmtG(f.B), res.CallPath(f.Focus), res.SystemPath(f.Focus)})
+	change := "Σ|A − B|"
+	if res.ChangeRule == "max" {
+		change = "max|A − B|"
 	}
-	writeTable(bw, rows, 4)
+	header := []string{"", "A − B", change, "A", "B", "call path", "system"}
+	appendValue := func(buf []byte, v float64) []byte {
+		switch {
+		case math.IsNaN(v) && res.Derived:
+			return append(buf, "—"...)
+		case math.IsNaN(v):
+			return append(buf, '-')
+		case v == 0:
+			return append(buf, '0')
+		}
+		return strconv.AppendFloat(buf, v, 'g', 6, 64)
+	}
+	streamTable(bw, header, len(res.Foci), 5, func(i, c int, buf []byte) []byte {
+		f := &res.Foci[i]
+		switch c {
+		case 0:
+			if f.MostSpecific {
+				return append(buf, '*')
+			}
+			return buf
+		case 1:
+			return appendValue(buf, f.Diff)
+		case 2:
+			return appendValue(buf, f.Change)
+		case 3:
+			return appendValue(buf, f.A)
+		case 4:
+			return appendValue(buf, f.B)
+		case 5:
+			return append(buf, res.CallPath(f.Focus)...)
+		}
+		return append(buf, res.SystemPath(f.Focus)...)
+	})
 	return bw.Flush()
+}
+
+// streamTable prints a header and n rows as aligned columns separated by
+// two spaces, the first textFrom columns right-aligned, the rest left,
+// without holding the rows: cell appends row i's column c to buf and is
+// called twice per cell, to measure and to print.
+func streamTable(w *bufio.Writer, header []string, n, textFrom int, cell func(i, c int, buf []byte) []byte) {
+	widths := make([]int, len(header))
+	for c, h := range header {
+		widths[c] = utf8.RuneCountInString(h)
+	}
+	var buf []byte
+	for i := 0; i < n; i++ {
+		for c := range header {
+			buf = cell(i, c, buf[:0])
+			widths[c] = max(widths[c], runeCount(buf))
+		}
+	}
+	printCell := func(c int, text []byte, last bool) {
+		pad := widths[c] - runeCount(text)
+		if c > 0 {
+			w.WriteString("  ")
+		}
+		if c < textFrom {
+			writeSpaces(w, pad)
+		}
+		w.Write(text)
+		if c >= textFrom && !last {
+			writeSpaces(w, pad)
+		}
+	}
+	for c, h := range header {
+		printCell(c, []byte(h), c == len(header)-1)
+	}
+	w.WriteByte('\n')
+	for i := 0; i < n; i++ {
+		for c := range header {
+			buf = cell(i, c, buf[:0])
+			printCell(c, buf, c == len(header)-1)
+		}
+		w.WriteByte('\n')
+	}
+}
+
+// runeCount counts the characters of text, quickly for ASCII.
+func runeCount(text []byte) int {
+	for _, b := range text {
+		if b >= utf8.RuneSelf {
+			return utf8.RuneCount(text)
+		}
+	}
+	return len(text)
+}
+
+const spaces = "                                                                "
+
+func writeSpaces(w *bufio.Writer, n int) {
+	for n > len(spaces) {
+		w.WriteString(spaces)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		w.WriteString(spaces[:n])
+	}
 }
 
 // fmtG renders a value with 6 significant digits for tables.
@@ -135,24 +365,32 @@ func writeTable(w io.Writer, rows [][]string, textFrom int) {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	bw, ok := w.(*bufio.Writer)
+	if !ok {
+		bw = bufio.NewWriter(w)
+		defer bw.Flush()
+	}
+	pad := func(n int) { writeSpaces(bw, n) }
 	for _, r := range rows {
-		var sb strings.Builder
 		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
+			n := widths[i] - utf8.RuneCountInString(c)
 			if i > 0 {
-				sb.WriteString("  ")
+				bw.WriteString("  ")
 			}
-			if i < textFrom {
-				sb.WriteString(pad + c)
-			} else if i < len(r)-1 {
-				sb.WriteString(c + pad)
-			} else {
-				sb.WriteString(c)
+			switch {
+			case i < textFrom:
+				pad(n)
+				bw.WriteString(c)
+			case i < len(r)-1:
+				bw.WriteString(c)
+				pad(n)
+			default:
+				bw.WriteString(c)
 			}
 		}
-		fmt.Fprintln(w, sb.String())
+		bw.WriteByte('\n')
 	}
 }

@@ -115,22 +115,23 @@ func runStat(env Env, args []string) error {
 // statColumns are the CSV columns of stat, in order.
 var statColumns = []string{"call_path", "count", "sum", "min", "max", "mean", "median", "q1", "q3", "stddev", "argmin", "argmax"}
 
-func statFields(e *model.Experiment, s analysis.CallPathStats, format func(float64) string) []string {
+func statFields(e *model.Experiment, names *analysis.PathNames, s analysis.CallPathStats, format func(float64) string) []string {
 	loc := func(l int) string {
 		if l < 0 {
 			return ""
 		}
 		return analysis.LocationName(e, l)
 	}
-	return []string{e.CallPath(s.Cnode), strconv.Itoa(s.Count), format(s.Sum), format(s.Min), format(s.Max),
+	return []string{names.CallPath(s.Cnode), strconv.Itoa(s.Count), format(s.Sum), format(s.Min), format(s.Max),
 		format(s.Mean), format(s.Median), format(s.Q1), format(s.Q3), format(s.StdDev), loc(s.ArgMin), loc(s.ArgMax)}
 }
 
 func writeStatCSV(w io.Writer, e *model.Experiment, stats []analysis.CallPathStats) error {
 	cw := csv.NewWriter(w)
 	cw.Write(statColumns)
+	names := analysis.NewPathNames(e)
 	for _, s := range stats {
-		cw.Write(statFields(e, s, func(x float64) string { return numfmt.RoundTrip().Format(x, false) }))
+		cw.Write(statFields(e, names, s, func(x float64) string { return numfmt.RoundTrip().Format(x, false) }))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -146,8 +147,9 @@ func writeStatText(w io.Writer, e *model.Experiment, metric string, inclusive bo
 	fmt.Fprintf(bw, "%s [%s] %s, call-tree %s, across %d location%s\n",
 		orNone(m.DispName), m.UniqName, orNone(m.Unit), kind, e.NumLocations(), plural(e.NumLocations()))
 	rows := [][]string{{"count", "sum", "min", "max", "mean", "median", "q1", "q3", "stddev", "argmin", "argmax", "call path"}}
+	names := analysis.NewPathNames(e)
 	for _, s := range stats {
-		f := statFields(e, s, fmtG)
+		f := statFields(e, names, s, fmtG)
 		rows = append(rows, append(f[1:], f[0]))
 	}
 	writeTable(bw, rows, 10)

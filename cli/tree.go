@@ -42,6 +42,16 @@ type treeOptions struct {
 	Exact     bool // full precision instead of numfmt.Brief
 }
 
+// metricFormat returns f for metric m's values: an undefined value of a
+// derived metric (NaN, as CubePL's division by zero gives) prints as "—"
+// in text; CSV (exact notation) keeps NaN, which reads back.
+func metricFormat(f numfmt.Format, m *model.Metric) numfmt.Format {
+	if m.IsDerived() {
+		f.NaN = "—"
+	}
+	return f
+}
+
 // numberFormat is how the command line's tables print values: 4
 // significant digits for people, or every digit with --exact.
 func numberFormat(exact bool) numfmt.Format {
@@ -140,7 +150,7 @@ func writeTree(w io.Writer, e *model.Experiment, m int, o treeOptions) error {
 			return fmt.Errorf("metric %q: %w", met.UniqName, err)
 		}
 	}
-	nf := numberFormat(o.Exact)
+	nf := metricFormat(numberFormat(o.Exact), met)
 
 	type line struct {
 		value, pct string
@@ -197,7 +207,9 @@ func writeTree(w io.Writer, e *model.Experiment, m int, o treeOptions) error {
 		bw.Write(indent[:2*l.depth])
 		bw.WriteString(e.CnodeRegion(l.c).Name)
 		if thresholds != nil {
-			bw.WriteString(" [" + thresholds.Label(vals[l.c]) + "]")
+			if label := thresholds.Label(vals[l.c]); label != "" {
+				bw.WriteString(" [" + label + "]")
+			}
 		}
 		bw.WriteByte('\n')
 	}

@@ -29,7 +29,9 @@ func TestParseFormula(t *testing.T) {
 		{"PAPI_L2_DCM / 1e3", "PAPI_L2_DCM / 1000", "metric::PAPI_L2_DCM() / 1000", 0.01},
 		{"metric::a() / metric::b ( )", "a / b", "metric::a() / metric::b()", 2},
 		{`"x.y" * .5`, "x.y * 0.5", "metric::x.y() * 0.5", 2},
-		{"a / 0", "a / 0", "metric::a() / 0", 0},
+		{"a / 0", "a / 0", "metric::a() / 0", math.NaN()},                    // CubePL: undefined
+		{"(a - a) / 0", "(a - a) / 0", "(metric::a() - metric::a()) / 0", 0}, // CubePL: 0 over anything
+		{"(a - a) / (b - b)", "(a - a) / (b - b)", "(metric::a() - metric::a()) / (metric::b() - metric::b())", 0},
 		{"2.5e-1 * a", "0.25 * a", "0.25 * metric::a()", 1.5},
 	}
 	for _, tt := range tests {
@@ -45,7 +47,7 @@ func TestParseFormula(t *testing.T) {
 			t.Errorf("ParseFormula(%q).CubePL() = %q, want %q", tt.in, got, tt.cubepl)
 		}
 		got, err := f.EvalScalar(func(name string) (float64, error) { return vals[name], nil })
-		if err != nil || math.Abs(got-tt.want) > 1e-12 {
+		if err != nil || math.Abs(got-tt.want) > 1e-12 && !(math.IsNaN(got) && math.IsNaN(tt.want)) {
 			t.Errorf("%q evaluates to %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 		// Both renderings read back to the same formula.
@@ -205,11 +207,16 @@ func TestDerivedRegionsAndPoints(t *testing.T) {
 	vi, _ := e.PointValues(MetricSel{Metric: 2, Inclusive: true}, true)
 	for c := range e.Cnodes {
 		for l := 0; l < e.NumLocations(); l++ {
+			// CubePL: 0 over anything is 0, anything else over 0 undefined.
 			want := 0.0
-			if d := vi.Value(c, l); d != 0 {
-				want = ti.Value(c, l) / d
+			switch n, d := ti.Value(c, l), vi.Value(c, l); {
+			case n == 0:
+			case d == 0:
+				want = math.NaN()
+			default:
+				want = n / d
 			}
-			if got := pts.Value(c, l); got != want {
+			if got := pts.Value(c, l); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Errorf("point (%d,%d) = %v, want %v", c, l, got, want)
 			}
 		}

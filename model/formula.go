@@ -23,8 +23,9 @@ import (
 //	name    = letter-or-"_" { letter | digit | "_" | "." } | double-quoted string
 //
 // The metric::name() form is CubePL's reference to a metric; the plain
-// name is the same reference. Division by zero yields 0, the value the
-// displays show for "nothing measured".
+// name is the same reference. Division follows CubePL: 0 divided by
+// anything is 0 (nothing measured), any other number divided by 0 is NaN,
+// an undefined value that displays show as such.
 type Formula struct {
 	root *fnode
 }
@@ -256,10 +257,43 @@ func applyOp(op byte, x, y float64) float64 {
 	case '*':
 		return x * y
 	}
-	if y == 0 {
-		return 0
+	switch {
+	case x == 0:
+		return 0 // CubePL: nothing measured, also over nothing
+	case y == 0:
+		return math.NaN() // CubePL: undefined
 	}
 	return x / y
+}
+
+// MetricRef returns the formula that is just a reference to metric name.
+func MetricRef(name string) *Formula { return &Formula{root: &fnode{op: 'm', name: name}} }
+
+// Difference returns the formula a − b.
+func Difference(a, b *Formula) *Formula {
+	return &Formula{root: &fnode{op: '-', a: a.root, b: b.root}}
+}
+
+// Replace returns the formula with every reference to a metric for which
+// with returns a formula replaced by that formula (in parentheses where
+// needed); f itself is not changed.
+func (f *Formula) Replace(with func(name string) *Formula) *Formula {
+	return &Formula{root: f.root.replace(with)}
+}
+
+func (n *fnode) replace(with func(string) *Formula) *fnode {
+	switch n.op {
+	case 'n':
+		return n
+	case 'm':
+		if r := with(n.name); r != nil {
+			return r.root
+		}
+		return n
+	}
+	c := *n
+	c.a, c.b = n.a.replace(with), n.b.replace(with)
+	return &c
 }
 
 // Unit infers the unit of the formula's value from the units of the

@@ -61,8 +61,12 @@ func (t *Thresholds) String() string {
 	return sb.String()
 }
 
-// Label returns the name of the range v falls in.
+// Label returns the name of the range v falls in; "" for an undefined
+// value (NaN), which falls in none.
 func (t *Thresholds) Label(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
 	i := 0
 	for i < len(t.Bounds) && v >= t.Bounds[i] {
 		i++

@@ -405,6 +405,14 @@ func (r *Repo) findDerived(ctx context.Context, q Query, cond condition) ([]Hit,
 	return hits, nil
 }
 
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
 // storedVectors reads a stored metric's vectors from the summaries.
 func (r *Repo) storedVectors(ctx context.Context, trial int64, name string, nc, nr int) (vectors, error) {
 	var idx int
@@ -417,8 +425,9 @@ func (r *Repo) storedVectors(ctx context.Context, trial int64, name string, nc, 
 	if err != nil {
 		return v, err
 	}
-	v.excl, v.incl = make([]float64, nc), make([]float64, nc)
-	v.regExcl, v.regIncl = make([]float64, nr), make([]float64, nr)
+	// A value without a row is an undefined derived value (see Import).
+	v.excl, v.incl = nanSlice(nc), nanSlice(nc)
+	v.regExcl, v.regIncl = nanSlice(nr), nanSlice(nr)
 	err = r.rows(ctx, `SELECT cnode, excl, incl FROM cnode_stat WHERE trial = ? AND metric = ?`, []any{trial, idx}, func(s scanner) error {
 		var c int
 		var x, y float64

@@ -281,6 +281,25 @@ func summarise(e *model.Experiment, m int) (*metricSummary, error) {
 	return s, nil
 }
 
+// defined reports whether none of vs is NaN (undefined).
+func defined(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// definedOrZero is v, or 0 for an undefined derived total: a search by
+// share of the total never matches a total of 0.
+func definedOrZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
 // rowStats returns min, max, mean and population standard deviation of a
 // row of n values (nil: all zero).
 func rowStats(r []float64, n int) stats {
@@ -486,7 +505,7 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 		m := &e.Metrics[i]
 		vals := []any{id, i, m.ID, m.Parent, ordOf[i], t(m.UniqName), textHash(m.UniqName), t(m.DispName), t(string(m.DataType)), t(m.Unit), t(m.Descr), t(m.URL), t(m.Val),
 			t(string(m.Type)), t(m.Expression), t(m.InitExpression), t(formulaText(m)), t(m.VizType), int(m.Aggregation), t(m.Unavailable), boolInt(m.Approximate),
-			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), sums[i].total, t(m.Identity)}
+			int64(m.Present), extra(attrList(m.AggrExpressions), attrList(m.Attrs)), definedOrZero(sums[i].total), t(m.Identity)}
 		ins.add("metric", metricCols, vals[:len(metricCols)]...)
 	}
 	for i := range e.Regions {
@@ -510,17 +529,29 @@ func (r *Repo) store(ctx context.Context, e *model.Experiment, src Source, opt I
 			id, i, n.ID, int(n.Kind), t(n.Class), t(n.Name), t(n.Descr), n.Rank, n.Location, int64(n.Present), n.Parent, ordOf[i],
 			extra(attrList(n.Attrs)))
 	}
+	// A derived metric's undefined values (a division by zero, NaN) have
+	// no summary row: searches never match them, and the trial's values
+	// are computed again from the formula when it is opened.
 	for m, s := range sums {
 		for c := range s.excl {
 			x, y := s.exclSt[c], s.inclSt[c]
+			if !defined(s.excl[c], s.incl[c], x.min, x.max, x.mean, x.sd, y.min, y.max, y.mean, y.sd) {
+				continue
+			}
 			ins.add("cnode_stat", []string{"trial", "metric", "cnode", "excl", "incl", "excl_min", "excl_max", "excl_mean", "excl_sd",
 				"incl_min", "incl_max", "incl_mean", "incl_sd"},
 				id, m, c, s.excl[c], s.incl[c], x.min, x.max, x.mean, x.sd, y.min, y.max, y.mean, y.sd)
 		}
 		for g := range s.regExcl {
+			if !defined(s.regExcl[g], s.regIncl[g]) {
+				continue
+			}
 			ins.add("region_stat", []string{"trial", "metric", "region", "excl", "incl"}, id, m, g, s.regExcl[g], s.regIncl[g])
 		}
 		for l, v := range s.locTotal {
+			if !defined(v) {
+				continue
+			}
 			ins.add("location_total", []string{"trial", "metric", "location", "value"}, id, m, l, v)
 		}
 	}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestDerivedMetricInPanes(t *testing.T) {
 		{"call root inclusive", nil, CallPane, cMain, 25.0 / 16},
 		{"call root exclusive", []step{open(CallPane, cMain)}, CallPane, cMain, 6.0 / 3},
 		{"call inner inclusive", []step{open(CallPane, cMain)}, CallPane, cFoo, 13.0 / 4},
-		{"division by zero is 0", []step{open(CallPane, cMain), open(CallPane, cFoo)}, CallPane, cFoo2, 0},
+		{"time over no visits is undefined, as in CubePL", []step{open(CallPane, cMain), open(CallPane, cFoo)}, CallPane, cFoo2, math.NaN()},
 		{"call leaf", []step{open(CallPane, cMain)}, CallPane, cBar, 6.0 / 9},
 		{"system rank over a subtree", []step{sel(CallPane, cFoo)}, SystemPane, sRank0, 10.0 / 3},
 		{"system node over a subtree", []step{sel(CallPane, cFoo)}, SystemPane, sNode0, 13.0 / 4},

@@ -423,11 +423,6 @@ func (ld *cubexLoader) load(met *model.Metric, md *metricData) (*model.Block, er
 					own[l] -= v
 				}
 			}
-			if unsignedKind(md.layout.kind) {
-				for l, v := range own {
-					own[l] = max(v, 0)
-				}
-			}
 		}
 	}
 	return b, nil

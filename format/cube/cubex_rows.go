@@ -28,11 +28,11 @@ type cubexRows struct {
 	rowCnode []int   // file row → cnode
 	rowOf    []int32 // cnode → file row, -1 when not stored
 	// convert: the file holds call-tree inclusive sums; a cnode's own
-	// value is its stored row minus its children's (clamped at 0 for
-	// unsigned data), and a parent of a stored row has a row too.
-	convert  bool
-	unsigned bool
-	has      []bool // per cnode: a canonical row exists
+	// value is its stored row minus its children's (negative where the
+	// children hold more, so that inclusive values are the stored ones),
+	// and a parent of a stored row has a row too.
+	convert bool
+	has     []bool // per cnode: a canonical row exists
 
 	zblocks []zblock // ZCUBEX: blocks in file order; nil for CUBEX.DATA
 	zrow    []int32  // ZCUBEX: file row → index in zblocks, -1 when absent
@@ -77,7 +77,7 @@ func (ld *cubexLoader) newRows(met *model.Metric, md *metricData) (*cubexRows, e
 		enum = wide
 	}
 	r := &cubexRows{ld: ld, met: met, md: md, id: id, rowCnode: enum,
-		convert: inclusive && met.Aggregation == model.Sum, unsigned: unsignedKind(md.layout.kind)}
+		convert: inclusive && met.Aggregation == model.Sum}
 	if !x.dense {
 		r.rowCnode = make([]int, len(x.positions))
 		for k, p := range x.positions {
@@ -211,11 +211,6 @@ func (r *cubexRows) own(c int, dst []float64, bufs *rowBuffers) error {
 			}
 		}
 		i = j
-	}
-	if r.unsigned {
-		for l, v := range dst {
-			dst[l] = max(v, 0)
-		}
 	}
 	return nil
 }
@@ -443,16 +438,11 @@ func (k *keptRows) own(c int, dst []float64, bufs *rowBuffers) error {
 		k.bytes += 8 * len(blk.rows)
 		i = j
 	}
-	if r.unsigned {
-		for l, v := range dst {
-			dst[l] = max(v, 0)
-		}
-	}
 	return nil
 }
 
 // rest subtracts the stored rows of c's children from child i on, without
-// keeping them, and clamps.
+// keeping them.
 func (k *keptRows) rest(c, i int, dst []float64, bufs *rowBuffers) error {
 	r := k.r
 	for _, ch := range r.ld.e.Cnodes[c].Children[i:] {
@@ -468,11 +458,6 @@ func (k *keptRows) rest(c, i int, dst []float64, bufs *rowBuffers) error {
 		}
 		for l, v := range row {
 			dst[l] -= v
-		}
-	}
-	if r.unsigned {
-		for l, v := range dst {
-			dst[l] = max(v, 0)
 		}
 	}
 	return nil

@@ -56,7 +56,7 @@ func (k elemKind) size() int { return elemSizes[k] }
 // them: unsigned, except that the words above maxUint64Double (which
 // CubeLib's round trip through a double turns into 0), among them the
 // "all ones" 0xFFFFFFFFFFFFFFFF that hardware counters leave when a
-// reading went backwards, are read as 0. See also unsignedKind.
+// reading went backwards, are read as 0.
 func scalarTypeOf(dtype model.DataType) (elemKind, bool) {
 	switch strings.ToUpper(strings.Join(strings.Fields(string(dtype)), " ")) {
 	case "DOUBLE", "FLOAT", "MINDOUBLE", "MAXDOUBLE":
@@ -91,18 +91,6 @@ func uint64Value(w uint64) float64 {
 		return 0
 	}
 	return float64(w)
-}
-
-// unsignedKind reports whether k holds unsigned integers. Their own
-// values, computed from call-tree inclusive ones, are never negative: a
-// child that holds more than its parent (a counter that wrapped or was
-// read out of order) leaves the parent's own value 0, as in CubeLib.
-func unsignedKind(k elemKind) bool {
-	switch k {
-	case elemUint64, elemUint32, elemUint16, elemUint8:
-		return true
-	}
-	return false
 }
 
 // decodeValues converts len(dst) values of kind k from src (which holds

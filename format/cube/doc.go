@@ -21,13 +21,12 @@
 // "all ones" 0xFFFFFFFFFFFFFFFF a PAPI counter leaves when a reading went
 // backwards — does not survive CubeLib's conversion to a double and reads
 // as 0. A metric stored call-tree INCLUSIVE in an unsigned type gets own
-// values = stored value − the children's stored values, and where the
-// children hold more than the parent that own value is 0, not negative.
-// So every exclusive and inclusive value of such a metric is ≥ 0 and
-// below 2^64 − 1; the inclusive value of a call path is rebuilt from own
-// values, so where a child exceeded its parent it is the sum of its parts
-// rather than the smaller stored number. Written back, these values fit
-// their type unchanged, and a write → read round trip is stable. The
+// values = stored value − the children's stored values, negative where
+// the children hold more than the parent (a counter read out of order),
+// so that every inclusive value is the stored one, as CubeLib shows it.
+// Written back, such a metric is stored INCLUSIVE again (its own values do
+// not fit the type, its inclusive ones do), and a write → read round trip
+// is stable. The
 // members of a written .cubex carry a fixed time, so the same experiment
 // always gives the same bytes.
 //

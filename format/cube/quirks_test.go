@@ -266,11 +266,12 @@ func TestCubeLibSurplusDataRowFile(t *testing.T) {
 	}
 }
 
-// TestUnsignedInclusiveNeverNegative stores an INCLUSIVE UINT64 metric
-// whose children exceed their parent and whose data hold all-ones words:
-// the own values are never negative (CubeLib, pycubexr), and a write →
-// read round trip keeps them.
-func TestUnsignedInclusiveNeverNegative(t *testing.T) {
+// TestUnsignedInclusiveAsStored stores an INCLUSIVE UINT64 metric whose
+// children exceed their parent and whose data hold all-ones words: the
+// inclusive values are the stored ones, as CubeLib shows them (so the
+// parent's own value is negative), and a write → read round trip keeps
+// them.
+func TestUnsignedInclusiveAsStored(t *testing.T) {
 	le := binary.LittleEndian
 	// Cnodes 10 → {11 → {13}, 12}; the wide order is 10, 11, 12, 13.
 	idx := le.AppendUint32(append([]byte(indexMarker), 1, 0, 0, 0, 0, 0, 1), 4)
@@ -285,9 +286,9 @@ func TestUnsignedInclusiveNeverNegative(t *testing.T) {
 	if err := attachArchive(t, handArchive(t, tarFile{"0.index", string(idx)}, tarFile{"0.data", string(data)}), e); err != nil {
 		t.Fatal(err)
 	}
-	// Own values by hand: 13 = [3, 0]; 11 = [7−3, 2−0]; 12 = [1, 1];
-	// 10 = [max(0, 5−7−1), max(0, 0−2−1)] = [0, 0].
-	want := map[int][]float64{10: {0, 0}, 11: {4, 2}, 12: {1, 1}, 13: {3, 0}}
+	// Own values by hand (an all-ones word reads as 0): 13 = [3, 0];
+	// 11 = [7−3, 2−0]; 12 = [1, 1]; 10 = [5−7−1, 0−2−1] = [−3, −3].
+	want := map[int][]float64{10: {-3, -3}, 11: {4, 2}, 12: {1, 1}, 13: {3, 0}}
 	check := func(what string, e *model.Experiment) {
 		t.Helper()
 		b, err := e.Block(0)
@@ -305,8 +306,8 @@ func TestUnsignedInclusiveNeverNegative(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if incl[0] != 8 || incl[1] != 3 {
-			t.Errorf("%s: root inclusive %v, want [8 3]", what, incl)
+		if incl[0] != 5 || incl[1] != 0 {
+			t.Errorf("%s: root inclusive %v, want the stored [5 0]", what, incl)
 		}
 	}
 	check("read", e)

@@ -634,7 +634,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for r := range we {
-			if ge[r] != we[r] || gi[r] != wi[r] {
+			if !sameValue(ge[r], we[r]) || !sameValue(gi[r], wi[r]) {
 				t.Errorf("%s: %s: s/call %v/%v, before writing %v/%v", name, e.Regions[r].Name, ge[r], gi[r], we[r], wi[r])
 			}
 		}
@@ -671,3 +671,7 @@ func benchmarkRead(b *testing.B, path string) {
 	}
 	b.ReportMetric(float64(testkit.CPUTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
 }
+
+// sameValue reports whether a and b are equal, or both undefined (NaN, as
+// a time over no calls is).
+func sameValue(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }

@@ -27,6 +27,11 @@ type Config struct {
 	// metric and cnode, so experiments larger than memory can be made
 	// and written. Values differ from those generated in memory.
 	OnDemand bool
+	// ValueSeed, when not 0, seeds the values of an OnDemand experiment
+	// instead of Seed, so that two experiments with the same call tree
+	// and rows hold different values. A row is then scaled by a factor
+	// from 0.5 to 1.5 drawn for it, from the values Seed gives.
+	ValueSeed uint64
 }
 
 // Generate builds the experiment described by cfg with all data in memory.
@@ -227,11 +232,15 @@ func (g *rowGen) add(m, c int, dst []float64) {
 	met := &g.e.Metrics[m]
 	rng := g.rng(m, c)
 	if c == 0 || rng.Float64() < g.cfg.Density {
+		scale := 1.0
+		if g.cfg.ValueSeed != 0 {
+			scale = 0.5 + rand.New(rand.NewPCG(g.cfg.ValueSeed^uint64(m+1)*0x9e3779b97f4a7c15, uint64(c))).Float64()
+		}
 		for l := range dst {
 			if met.DataType == "UINT64" {
 				dst[l] += float64(rng.IntN(1000))
 			} else {
-				dst[l] += rng.Float64() * 10
+				dst[l] += rng.Float64() * 10 * scale
 			}
 		}
 	}

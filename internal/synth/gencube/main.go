@@ -26,6 +26,7 @@ func main() {
 	metrics := flag.Int("metrics", 4, "metrics, all DOUBLE, named m0, m1, …")
 	density := flag.Float64("density", 1, "fraction of call paths with data")
 	seed := flag.Uint64("seed", 1, "random seed")
+	valueSeed := flag.Uint64("value-seed", 0, "when not 0: the same call tree and rows as -seed gives, each row's values scaled by a factor from 0.5 to 1.5 drawn from this seed")
 	inclusive := flag.Bool("inclusive", false, "store call-tree inclusive values (type INCLUSIVE)")
 	out := flag.String("o", "", "output .cubex file")
 	flag.Parse()
@@ -35,7 +36,7 @@ func main() {
 		os.Exit(2)
 	}
 	e := synth.Generate(synth.Config{Cnodes: *cnodes, Locations: *locations, Threads: *threads, Nodes: *nodes,
-		Metrics: *metrics, Density: *density, Seed: *seed, Flat: true, OnDemand: true})
+		Metrics: *metrics, Density: *density, Seed: *seed, ValueSeed: *valueSeed, Flat: true, OnDemand: true})
 	if err := write(*out, func(w *bufio.Writer) error {
 		return cube.WriteCubexWith(w, e, cube.CubexOptions{Inclusive: *inclusive})
 	}); err != nil {

@@ -1,0 +1,99 @@
+package analysis
+
+import (
+	"fmt"
+
+	"cubeview/model"
+)
+
+// callRows passes, for every cnode of e, the values per location of the
+// stored metrics ms: each cnode's own values, or with inclusive its whole
+// subtree's, aggregated by each metric's aggregation (a cnode without a
+// stored row counts as zeros, as model.Experiment.CallInclusiveBlock has
+// it). Each metric's rows are read once, one cnode at a time in depth-first
+// order, without loading its block; only the rows of the cnodes on the
+// current path from the root are held, so memory grows with the depth of
+// the call tree, not with the size of the metric. fn sees rows[i] for
+// ms[i], valid during the call; with inclusive it is called once a cnode's
+// subtree is done, otherwise in depth-first order.
+func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows [][]float64) error) error {
+	nl := len(e.Locations)
+	srcs := make([]model.RowSource, len(ms))
+	for i, m := range ms {
+		rows, release, err := e.Rows(m)
+		if err != nil {
+			return fmt.Errorf("%s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)
+		}
+		defer release()
+		srcs[i] = rows
+	}
+	read := func(c int, dst [][]float64) error {
+		for i, src := range srcs {
+			if !src.HasRow(c) {
+				clear(dst[i])
+				continue
+			}
+			if err := src.ReadRow(c, dst[i]); err != nil {
+				return fmt.Errorf("%s: metric %q: %w", e.Source, e.Metrics[ms[i]].UniqName, err)
+			}
+		}
+		return nil
+	}
+	newRows := func() [][]float64 {
+		r := make([][]float64, len(ms))
+		for i := range r {
+			r[i] = make([]float64, nl)
+		}
+		return r
+	}
+	if !inclusive {
+		rows := newRows()
+		for _, c := range e.CnodeOrder() {
+			if err := read(c, rows); err != nil {
+				return err
+			}
+			if err := fn(c, rows); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var frames [][][]float64 // per depth: the cnode's inclusive rows so far
+	type step struct {
+		c, depth int
+		exit     bool
+	}
+	var stack []step
+	for i := len(e.CnodeRoots) - 1; i >= 0; i-- {
+		stack = append(stack, step{c: e.CnodeRoots[i]})
+	}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !s.exit {
+			for len(frames) <= s.depth {
+				frames = append(frames, newRows())
+			}
+			if err := read(s.c, frames[s.depth]); err != nil {
+				return err
+			}
+			stack = append(stack, step{c: s.c, depth: s.depth, exit: true})
+			kids := e.Cnodes[s.c].Children
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, step{c: kids[i], depth: s.depth + 1})
+			}
+			continue
+		}
+		rows := frames[s.depth]
+		if err := fn(s.c, rows); err != nil {
+			return err
+		}
+		if s.depth > 0 {
+			parent := frames[s.depth-1]
+			for i, m := range ms {
+				combineInto(parent[i], rows[i], e.Metrics[m].Aggregation)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,390 @@
+package analysis
+
+import (
+	"math"
+
+	"cubeview/algebra"
+	"cubeview/model"
+)
+
+// domain is the part of the integrated domain that both experiments
+// have: the call paths present in both (a set closed towards the roots,
+// since the integration copies an unmatched call path with its whole
+// subtree), the locations present in both (the common columns), and the
+// system nodes with a common location below them, numbered compactly in
+// depth-first order with a virtual root when there are several.
+type domain struct {
+	ig   *algebra.Integration
+	d    *model.Experiment
+	self bool // call paths' own parts are foci
+
+	common      []bool // per domain cnode: in both experiments
+	commonKids  [][]int
+	commonRoots []int
+
+	ncols int   // common columns
+	colOf []int // domain location → common column, −1
+
+	// Compact system tree: node k is domain system node sysNode[k] (−1
+	// for the virtual root), with parent sysParent[k] (−1 for the root,
+	// k = 0) and common column sysCol[k] (−1 unless a location).
+	sysNode   []int
+	sysParent []int
+	sysCol    []int
+	sysKids   [][]int
+	sysOf     []int // domain system node → compact node, −1
+}
+
+func newDomain(ig *algebra.Integration, self bool) *domain {
+	d := ig.Result
+	dom := &domain{ig: ig, d: d, self: self}
+	both := model.Mask(3)
+	dom.common = make([]bool, len(d.Cnodes))
+	dom.commonKids = make([][]int, len(d.Cnodes))
+	for _, c := range d.CnodeOrder() {
+		n := &d.Cnodes[c]
+		if n.Present&both != both || (n.Parent >= 0 && !dom.common[n.Parent]) {
+			continue
+		}
+		dom.common[c] = true
+		if n.Parent < 0 {
+			dom.commonRoots = append(dom.commonRoots, c)
+		} else {
+			dom.commonKids[n.Parent] = append(dom.commonKids[n.Parent], c)
+		}
+	}
+	dom.colOf = make([]int, len(d.Locations))
+	for l, s := range d.Locations {
+		dom.colOf[l] = -1
+		if d.System[s].Present&both == both {
+			dom.colOf[l] = dom.ncols
+			dom.ncols++
+		}
+	}
+	// Which system nodes have a common location below them.
+	has := make([]bool, len(d.System))
+	order := d.SystemOrder()
+	for i := len(order) - 1; i >= 0; i-- {
+		s := order[i]
+		n := &d.System[s]
+		if n.Location >= 0 && dom.colOf[n.Location] >= 0 {
+			has[s] = true
+		}
+		if has[s] && n.Parent >= 0 {
+			has[n.Parent] = true
+		}
+	}
+	var roots []int
+	for _, s := range d.SystemRoots {
+		if has[s] {
+			roots = append(roots, s)
+		}
+	}
+	dom.sysOf = make([]int, len(d.System))
+	for s := range dom.sysOf {
+		dom.sysOf[s] = -1
+	}
+	var add func(s, parent int)
+	add = func(s, parent int) {
+		k := len(dom.sysNode)
+		dom.sysNode = append(dom.sysNode, s)
+		dom.sysParent = append(dom.sysParent, parent)
+		dom.sysKids = append(dom.sysKids, nil)
+		col := -1
+		kids := roots
+		if s >= 0 {
+			dom.sysOf[s] = k
+			if l := d.System[s].Location; l >= 0 {
+				col = dom.colOf[l]
+			}
+			kids = d.System[s].Children
+			// A process of one thread is one focus, as displays hide
+			// the thread level of such processes.
+			if th := kids; d.System[s].Kind == model.Group && col < 0 && len(th) == 1 {
+				if t := &d.System[th[0]]; t.Location >= 0 && len(t.Children) == 0 && has[th[0]] {
+					col, kids = dom.colOf[t.Location], nil
+					dom.sysOf[th[0]] = k
+				}
+			}
+		}
+		dom.sysCol = append(dom.sysCol, col)
+		if parent >= 0 {
+			dom.sysKids[parent] = append(dom.sysKids[parent], k)
+		}
+		for _, ch := range kids {
+			if has[ch] {
+				add(ch, k)
+			}
+		}
+	}
+	switch len(roots) {
+	case 0:
+	case 1:
+		add(roots[0], -1)
+	default:
+		add(-1, -1)
+	}
+	return dom
+}
+
+// hasCommon reports whether the experiments share a call path and a
+// location.
+func (dom *domain) hasCommon() bool { return len(dom.commonRoots) > 0 && dom.ncols > 0 }
+
+// rootFocus returns the whole-program focus of the common part.
+func (dom *domain) rootFocus() Focus {
+	f := Focus{Cnode: -1, System: -1}
+	if len(dom.commonRoots) == 1 {
+		f.Cnode = dom.commonRoots[0]
+	}
+	if len(dom.sysNode) > 0 {
+		f.System = dom.sysNode[0]
+	}
+	return f
+}
+
+// hasSelf reports whether call path c has a "(self)" focus: own parts
+// are compared and c has callees in the common part.
+func (dom *domain) hasSelf(c int) bool { return dom.self && c >= 0 && len(dom.commonKids[c]) > 0 }
+
+// children returns the foci one step below f.
+func (dom *domain) children(f Focus, fn func(Focus)) {
+	if !f.Self {
+		kids := dom.commonRoots
+		if f.Cnode >= 0 {
+			kids = dom.commonKids[f.Cnode]
+		}
+		for _, c := range kids {
+			fn(Focus{Cnode: c, System: f.System})
+		}
+		if dom.hasSelf(f.Cnode) {
+			fn(Focus{Cnode: f.Cnode, System: f.System, Self: true})
+		}
+	}
+	k := 0
+	if f.System >= 0 {
+		k = dom.sysOf[f.System]
+	}
+	for _, ch := range dom.sysKids[k] {
+		fn(Focus{Cnode: f.Cnode, System: dom.sysNode[ch], Self: f.Self})
+	}
+}
+
+// examined lists the differing foci and every focus one step below one,
+// each once; the whole-program focus when nothing differs.
+func (dom *domain) examined(foci []FocusDiff) []Focus {
+	if len(foci) == 0 {
+		return []Focus{dom.rootFocus()}
+	}
+	seen := make(map[Focus]bool, len(foci))
+	out := make([]Focus, 0, len(foci))
+	for _, f := range foci {
+		seen[f.Focus] = true
+		out = append(out, f.Focus)
+	}
+	for _, f := range foci {
+		dom.children(f.Focus, func(ch Focus) {
+			if !seen[ch] {
+				seen[ch] = true
+				out = append(out, ch)
+			}
+		})
+	}
+	return out
+}
+
+// aggregate combines per-column values (one per common column) up the
+// compact system tree into out (one per compact node).
+func (dom *domain) aggregate(cols []float64, agg model.Aggregation, out []float64) {
+	if agg == model.Sum {
+		clear(out)
+		for k := len(out) - 1; k >= 0; k-- {
+			if j := dom.sysCol[k]; j >= 0 {
+				out[k] += cols[j]
+			}
+			if p := dom.sysParent[k]; p >= 0 {
+				out[p] += out[k]
+			}
+		}
+		return
+	}
+	id := agg.Identity()
+	for k := range out {
+		out[k] = id
+	}
+	for k := len(out) - 1; k >= 0; k-- {
+		if j := dom.sysCol[k]; j >= 0 {
+			out[k] = agg.Combine(out[k], cols[j])
+		}
+		if p := dom.sysParent[k]; p >= 0 {
+			out[p] = agg.Combine(out[p], out[k])
+		}
+	}
+	for k, v := range out {
+		if math.IsInf(v, 0) {
+			out[k] = 0
+		}
+	}
+}
+
+// structure lists what only one experiment has: the topmost call paths
+// of one experiment only, then the topmost system nodes whose locations
+// are all of one experiment, with the metric's value there.
+func (dom *domain) structure(sides [2]*sideValues) ([]StructuralDiff, error) {
+	d, ig := dom.d, dom.ig
+	var out []StructuralDiff
+	var inv [2][]int // domain cnode → operand cnode
+	for i := range inv {
+		inv[i] = make([]int, len(d.Cnodes))
+		for c := range inv[i] {
+			inv[i][c] = -1
+		}
+		for oc, rc := range ig.Cnodes[i] {
+			if rc >= 0 {
+				inv[i][rc] = oc
+			}
+		}
+	}
+	for _, c := range d.CnodeOrder() {
+		n := &d.Cnodes[c]
+		if dom.common[c] || (n.Parent >= 0 && !dom.common[n.Parent]) {
+			continue
+		}
+		side := SideA
+		if !n.Present.Has(0) {
+			side = SideB
+		}
+		oc := inv[side][c]
+		v := math.NaN()
+		if oc >= 0 {
+			var err error
+			if v, err = sides[side].callPathValue(oc); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, StructuralDiff{Only: side, Cnode: c, System: -1, Value: v})
+	}
+	// Operand columns per domain location.
+	var opCol [2][]int
+	for i := range opCol {
+		opCol[i] = make([]int, len(d.Locations))
+		for l := range opCol[i] {
+			opCol[i][l] = -1
+		}
+		for ol, rl := range ig.Locations[i] {
+			if rl >= 0 {
+				opCol[i][rl] = ol
+			}
+		}
+	}
+	var locsBelow func(s int, fn func(l int))
+	locsBelow = func(s int, fn func(l int)) {
+		if l := d.System[s].Location; l >= 0 {
+			fn(l)
+		}
+		for _, ch := range d.System[s].Children {
+			locsBelow(ch, fn)
+		}
+	}
+	var visit func(s int) error
+	visit = func(s int) error {
+		if dom.sysOf[s] >= 0 {
+			for _, ch := range d.System[s].Children {
+				if err := visit(ch); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		var cols [2][]int
+		locsBelow(s, func(l int) {
+			for i := range cols {
+				if ol := opCol[i][l]; ol >= 0 {
+					cols[i] = append(cols[i], ol)
+				}
+			}
+		})
+		switch {
+		case len(cols[0]) == 0 && len(cols[1]) == 0:
+			return nil // no location at all
+		case len(cols[0]) > 0 && len(cols[1]) > 0:
+			for _, ch := range d.System[s].Children {
+				if err := visit(ch); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		side := SideA
+		if len(cols[0]) == 0 {
+			side = SideB
+		}
+		v, err := sides[side].columnsValue(cols[side])
+		if err != nil {
+			return err
+		}
+		out = append(out, StructuralDiff{Only: side, Cnode: -1, System: s, Value: v})
+		return nil
+	}
+	for _, s := range d.SystemRoots {
+		if err := visit(s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// rootValues returns both experiments' values at the whole-program focus
+// of the common part, in one pass over each side's rows.
+func (dom *domain) rootValues(sides [2]*sideValues) (a, b float64, err error) {
+	var out [2]float64
+	cols := make([]float64, dom.ncols)
+	sys := make([]float64, len(dom.sysNode))
+	for i, sv := range sides {
+		acc := make([][]float64, len(sv.inputs))
+		for in := range sv.inputs {
+			acc[in] = make([]float64, dom.ncols)
+			if agg := sv.inputs[in].agg; agg != model.Sum {
+				for j := range acc[in] {
+					acc[in][j] = agg.Identity()
+				}
+			}
+		}
+		for c, ok := range dom.common {
+			if !ok {
+				continue
+			}
+			for in := range sv.inputs {
+				if err := sv.readOwn(in, c, cols); err != nil {
+					return 0, 0, err
+				}
+				combineInto(acc[in], cols, sv.inputs[in].agg)
+			}
+		}
+		vecs := make([][]float64, len(sv.inputs))
+		for in := range sv.inputs {
+			dom.aggregate(acc[in], sv.inputs[in].agg, sys)
+			vecs[in] = []float64{sys[0]}
+		}
+		v, err := sv.expr.eval(1, func(in int) []float64 { return vecs[in] })
+		if err != nil {
+			return 0, 0, err
+		}
+		out[i] = v[0]
+	}
+	return out[0], out[1], nil
+}
+
+// combineInto aggregates src into dst element-wise.
+func combineInto(dst, src []float64, agg model.Aggregation) {
+	switch agg {
+	case model.Sum:
+		for j, v := range src {
+			dst[j] += v
+		}
+	default:
+		for j, v := range src {
+			dst[j] = agg.Combine(dst[j], v)
+		}
+	}
+}
