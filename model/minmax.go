@@ -205,3 +205,19 @@ func (e *Experiment) ownValuesOver(m int, cols []int) ([]float64, error) {
 	}
 	return out, err
 }
+
+// CountedValues returns, for min or max metric m, a function that gives
+// call path c's values that count (see MinMaxValues) from its stored row:
+// the aggregation's identity (±Inf) where a value does not count. Its
+// result is valid until the next call; row is not modified. Call release
+// when done.
+func (e *Experiment) CountedValues(m int) (values func(c int, row []float64) ([]float64, error), release func(), err error) {
+	rule, release, err := e.newMinMaxValues(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(c int, row []float64) ([]float64, error) {
+		vals, _, err := rule.of(c, row)
+		return vals, err
+	}, release, nil
+}
