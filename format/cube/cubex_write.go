@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -54,7 +55,7 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 		}
 		kind, ok := scalarTypeOf(met.DataType)
 		if !ok {
-			return nil, fmt.Errorf("metric %q: data type %q cannot be stored in .cubex", met.UniqName, met.DataType)
+			return nil, fmt.Errorf("metric %s: data type %s cannot be stored in .cubex", importer.Quote(met.UniqName), importer.Quote(string(met.DataType)))
 		}
 		b, err := e.Block(m)
 		if err != nil {
