@@ -25,7 +25,7 @@ type ScalingFields struct {
 func NewScalingFields() ScalingFields {
 	return ScalingFields{
 		Metric: &form.Field{Kind: form.ChoiceField, Label: "Metric"},
-		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: basisNames, Text: basisNames[analysis.BasisMean]},
+		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: basisNames, Text: basisNames[analysis.BasisAuto]},
 		Weak:   &form.Field{Kind: form.CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &form.Field{Kind: form.CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
