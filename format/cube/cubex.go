@@ -3,7 +3,6 @@ package cube
 import (
 	"bufio"
 	"compress/gzip"
-	"cubeview/format/importer"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 

@@ -2,12 +2,13 @@ package cube
 
 import (
 	"bytes"
-	"cubeview/format/importer"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"cubeview/format/importer"
 )
 
 // tarMember locates one regular file inside a tar archive.

@@ -2,7 +2,6 @@ package cube
 
 import (
 	"bytes"
-	"cubeview/format/importer"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cubeview/format/importer"
 )
 
 // xmlScanner is a streaming tokenizer made for CUBE documents: it reads
