@@ -75,7 +75,7 @@ type perfDiffPanel struct {
 }
 
 // perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.
-var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 140, 420, 430}
+var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 180, 420, 430}
 
 // ShowPerfDiff shows the result list of j below the panes; clicking a row
 // selects its focus.
@@ -89,6 +89,7 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	p.sorted = newSortedTable(tableSource{
 		rows: func() int { return len(rep.Rows) }, cols: analysisview.PerfDiffColumns,
 		title: rep.Header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, selected: p.Select,
+		path: rep.PathColumn, short: rep.ShortHeader,
 	})
 	p.table = p.sorted.table
 	for i, width := range perfDiffWidths {
@@ -98,7 +99,7 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	head.Wrapping = fyne.TextWrapWord
 	legend := noteLabel(j.Legend())
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) })
-	box := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.table)
+	box := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.sorted.view())
 	w.panels.perfDiff = p
 	w.panels.show(box, 0.5)
 }

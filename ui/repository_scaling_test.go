@@ -148,5 +148,5 @@ func tapHeader(s *sortedTable, c int) string {
 	s.table.UpdateHeader(widget.TableCellID{Row: -1, Col: c}, h)
 	test.Tap(h.(*sortHeader))
 	s.table.UpdateHeader(widget.TableCellID{Row: -1, Col: c}, h)
-	return h.(*sortHeader).Text
+	return h.(*sortHeader).Text()
 }
