@@ -37,7 +37,7 @@ type Flat struct {
 // inclusive values as Whole where the experiment's call graph records them
 // (see FlatProfileOf).
 func (e *Experiment) flatOf(ms MetricSel) (Flat, error) {
-	excl, err := e.cnodeValues(ms)
+	excl, err := e.ownValues(ms) // no value kept: flatParts passes over it
 	if err != nil {
 		return Flat{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -109,15 +110,15 @@ func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool, untermina
 		}
 		if name := hs.name(h); h.regular() && keep(name) {
 			if _, err := io.CopyN(dst, r, h.size); err != nil {
-				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+				return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 			}
 			members[name] = tarMember{name: name, offset: written, size: h.size}
 			written += h.size
 			if _, err := io.CopyN(io.Discard, r, padded-h.size); err != nil {
-				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+				return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 			}
 		} else if _, err := io.CopyN(io.Discard, r, padded); err != nil {
-			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+			return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 		}
 		off += padded
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cubeview/format/importer"
 )
 
 // tarMember locates one regular file inside a tar archive.
@@ -74,7 +76,7 @@ func walkTar(r io.ReaderAt, size int64, unterminated *int64) (map[string]tarMemb
 		}
 		data := off + tarBlock
 		if h.size > size-data {
-			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d needs %d bytes, only %d remain", h.name, data, h.size, size-data)
+			return nil, fmt.Errorf("truncated tar archive: member %s at byte %d needs %d bytes, only %d remain", importer.Quote(h.name), data, h.size, size-data)
 		}
 		next := data + (h.size+tarBlock-1)/tarBlock*tarBlock
 		if h.extended() {
@@ -128,7 +130,7 @@ func (hs *tarHeaders) header(hdr *[tarBlock]byte, off int64) (h tarHeader, end b
 	if v, ok := hs.pax["size"]; ok {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			return h, false, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
+			return h, false, fmt.Errorf("tar header at byte %d: bad pax size %s", off, importer.Quote(v))
 		}
 		h.size = n
 	}
@@ -266,7 +268,7 @@ func parseOctal(f []byte) (int64, error) {
 	}
 	n, err := strconv.ParseInt(s, 8, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%q is not an octal number", s)
+		return 0, fmt.Errorf("%s is not an octal number", importer.Quote(s))
 	}
 	return n, nil
 }
