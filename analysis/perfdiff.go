@@ -134,6 +134,11 @@ type PerfDiffResult struct {
 	// RootsMatched, when not empty, says which call-tree roots of
 	// different names were matched (algebra.Options.StrictRoots).
 	RootsMatched string
+	// Matching says in sentences what the matching matched other than by
+	// equal names (algebra.MatchReport.Matched): metrics by identity or
+	// mapping, regions by canonical name, call paths across frames only
+	// one experiment recorded.
+	Matching []string
 	// Notes says in sentences what else a reader must know, such as which
 	// experiment's formula a derived metric took.
 	Notes []string
@@ -246,7 +251,7 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
 	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
-		names: NewPathNames(d)}
+		Matching: ig.Report.Matched(), names: NewPathNames(d)}
 	dom := newDomain(ig, opt.Self)
 	var sides [2]*sideValues
 	for i := range sides {
@@ -256,6 +261,9 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		}
 		sides[i] = sv
 		res.Missing[i] = missing
+		if missing != "" && !slices.Contains(ig.Metrics[i], rm) {
+			res.Missing[i] += "; " + mappingHint(ig)
+		}
 	}
 	defer func() {
 		for _, s := range sides {
@@ -375,4 +383,19 @@ func formulaNotes(ig *algebra.Integration, rm int, missing [2]string) []string {
 			m.UniqName, Side(defines[0]), ig.Operands[defines[0]].Source, Side(other), m.Formula)}
 	}
 	return nil
+}
+
+// mappingHint names the metric mapping that would compare a metric one
+// experiment lacks: the integration's own suggestion when it has one.
+func mappingHint(ig *algebra.Integration) string {
+	var hints []string
+	for _, u := range ig.Report.Unmatched {
+		if strings.Contains(u, "--map-metric") {
+			hints = append(hints, u)
+		}
+	}
+	if len(hints) > 0 {
+		return strings.Join(hints, "; ")
+	}
+	return "--map-metric 'FROM=TO' compares metrics of different names or meaning"
 }
