@@ -45,9 +45,6 @@ type FocusDiff struct {
 	// MostSpecific marks a differing focus none of whose foci one step
 	// below (in either tree) differs: where the search ends.
 	MostSpecific bool
-	// Significant repeats MostSpecific for the window's report, which
-	// still reads this name; it is not a statistical statement.
-	Significant bool
 }
 
 // PerfDiffOptions configure PerfDiff.
@@ -121,9 +118,6 @@ type PerfDiffResult struct {
 	// foci and every focus one step below one (the whole program alone
 	// when nothing differs).
 	NumExamined int
-	// Examined lists the examined foci when there are at most
-	// MaxListedExamined of them (nil otherwise), for the window's report.
-	Examined []Focus
 	// Structure lists the call paths and system nodes only one experiment
 	// has, call paths first, each in depth-first order.
 	Structure []StructuralDiff
@@ -146,9 +140,6 @@ type PerfDiffResult struct {
 	names *PathNames
 }
 
-// MaxListedExamined bounds PerfDiffResult.Examined.
-const MaxListedExamined = 100000
-
 // MostSpecific returns the number of most specific foci (they lead Foci).
 func (r *PerfDiffResult) MostSpecific() int {
 	n := 0
@@ -157,10 +148,6 @@ func (r *PerfDiffResult) MostSpecific() int {
 	}
 	return n
 }
-
-// Significant returns MostSpecific, under the name the window's report
-// still uses.
-func (r *PerfDiffResult) Significant() int { return r.MostSpecific() }
 
 // Compared reports whether the metric could be compared (both
 // experiments have it).
@@ -323,9 +310,6 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 	}
 	slices.SortFunc(res.Foci, compareFoci)
 	res.NumExamined = pass.examined
-	if res.NumExamined <= MaxListedExamined {
-		res.Examined = dom.examined(res.Foci)
-	}
 	return res, nil
 }
 

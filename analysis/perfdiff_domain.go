@@ -183,29 +183,6 @@ func (dom *domain) children(f Focus, fn func(Focus)) {
 	}
 }
 
-// examined lists the differing foci and every focus one step below one,
-// each once; the whole-program focus when nothing differs.
-func (dom *domain) examined(foci []FocusDiff) []Focus {
-	if len(foci) == 0 {
-		return []Focus{dom.rootFocus()}
-	}
-	seen := make(map[Focus]bool, len(foci))
-	out := make([]Focus, 0, len(foci))
-	for _, f := range foci {
-		seen[f.Focus] = true
-		out = append(out, f.Focus)
-	}
-	for _, f := range foci {
-		dom.children(f.Focus, func(ch Focus) {
-			if !seen[ch] {
-				seen[ch] = true
-				out = append(out, ch)
-			}
-		})
-	}
-	return out
-}
-
 // aggregate combines per-column values (one per common column) up the
 // compact system tree into out (one per compact node).
 func (dom *domain) aggregate(cols []float64, agg model.Aggregation, out []float64) {
