@@ -9,7 +9,11 @@
 //     which locations hold the extremes;
 //   - Series: trials ordered by process count (or any x), per call path
 //     the value, speedup and parallel efficiency (or the weak-scaling
-//     ratio) and the spread across locations.
+//     ratio) of the slowest location for time (the mean otherwise), the
+//     spread across locations, and with 4 trials or more a performance
+//     model;
+//   - FitModel: Extra-P's one-parameter performance-model normal form
+//     c₀ + c₁·x^i·log₂(x)^j, chosen by leave-one-out cross-validation.
 //
 // Derived metrics are the model's (model.Formula, Experiment.WithDerived):
 // every analysis here takes a metric by name and treats stored and derived

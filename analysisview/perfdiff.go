@@ -273,6 +273,10 @@ func (r *PerfDiffReport) StructureSortKey(i, c int) SortKey {
 // numbers.
 func (r *PerfDiffReport) StructureNumeric(c int) bool { return c == StructureA || c == StructureB }
 
+// StructurePathColumn reports whether the structural table's column c
+// holds paths, which shorten keeping their leaf.
+func (r *PerfDiffReport) StructurePathColumn(c int) bool { return c == StructureWhat }
+
 // StructureHeader names column c of the structural differences' table.
 func (r *PerfDiffReport) StructureHeader(c int) string {
 	switch c {

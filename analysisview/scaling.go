@@ -122,7 +122,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	if spec.Exclusive {
 		what = "exclusive"
 	}
-	rep.Title = fmt.Sprintf("%s (%s), %s of the %s across locations, %s", metricName(m), what, kind, res.Basis, xLabel)
+	basis := "the " + res.Basis.String() + " across locations"
+	switch res.Basis {
+	case analysis.BasisMax:
+		basis = "the slowest location"
+	case analysis.BasisSum:
+		basis = "the sum over locations"
+	}
+	rep.Title = fmt.Sprintf("%s (%s), %s of %s, %s", metricName(m), what, kind, basis, xLabel)
 	rep.Columns = []string{"Call path"}
 	var runs []string
 	for _, t := range res.Trials {
@@ -131,6 +138,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 		runs = append(runs, formatX(t.X)+": "+t.Name)
 	}
 	rep.Runs = xLabel + " " + strings.Join(runs, ", ")
+	param := "x"
+	if spec.X == XProcesses {
+		param = "p"
+	}
+	models := len(res.Trials) >= analysis.MinModelPoints
+	if models {
+		rep.Columns = append(rep.Columns, "model", "adj. R²")
+	}
 	rows := res.Top(0)
 	integer := m.IsInteger()
 	for _, r := range rows {
@@ -144,11 +159,20 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 			cells = append(cells, f.Format(r.Value[t], integer), formatRatio(r.Ratio[t]), formatRatio(r.Efficiency[t]))
 			nums = append(nums, r.Value[t], finite(r.Ratio[t]), finite(r.Efficiency[t]))
 		}
+		if models {
+			text, r2 := "–", math.NaN()
+			if r.Model != nil {
+				text, r2 = r.Model.Format(param), r.Model.AdjR2
+			}
+			cells = append(cells, text, formatRatio(r2))
+			nums = append(nums, math.NaN(), r2)
+		}
 		rep.Rows = append(rep.Rows, cells)
 		rep.nums = append(rep.nums, nums)
 		rep.RowCnodes = append(rep.RowCnodes, r.Cnode)
 	}
-	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak}
+	processX := spec.X == XProcesses || spec.X != XValues && analysis.IsProcessCount(xLabel)
+	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak, ProcessX: processX}
 	for _, t := range res.Trials {
 		rep.plot.X = append(rep.plot.X, t.X)
 	}
@@ -156,8 +180,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	if plotted <= 0 {
 		plotted = 5
 	}
-	for _, r := range res.Top(plotted) {
-		rep.plot.Series = append(rep.plot.Series, chart.ScalingSeries{Name: r.CallPath, Speedup: r.Ratio, Efficiency: r.Efficiency})
+	kept, folded := res.Distinct(res.Top(0), plotted)
+	for i, r := range kept {
+		ser := chart.ScalingSeries{Name: r.CallPath, Callers: len(folded[i]), Speedup: r.Ratio, Efficiency: r.Efficiency}
+		if r.Model != nil {
+			m := *r.Model
+			ser.Values, ser.Model, ser.ModelText = r.Basis(res.Basis), m.Eval, m.Format(param)
+		}
+		rep.plot.Series = append(rep.plot.Series, ser)
 	}
 	return rep, nil
 }
@@ -194,14 +224,14 @@ func finite(x float64) float64 {
 
 // SortKey returns what cell (r, c) of the table sorts by.
 func (r *ScalingReport) SortKey(row, c int) SortKey {
-	if c == 0 {
-		return TextKey(r.Rows[row][0])
+	if c == 0 || r.Columns[c] == "model" {
+		return TextKey(r.Rows[row][c])
 	}
 	return NumKey(r.nums[row][c-1])
 }
 
 // Numeric reports whether column c holds numbers.
-func (r *ScalingReport) Numeric(c int) bool { return c > 0 }
+func (r *ScalingReport) Numeric(c int) bool { return c > 0 && r.Columns[c] != "model" }
 
 // chart returns the scaling plot: the largest call paths' speedup (or
 // ratio) and efficiency against the ideal.
@@ -235,7 +265,7 @@ func xSourceNamed(name string) XSource {
 
 // basisNames are the choices of the basis of a scaling study, in the
 // order of analysis.Basis.
-var basisNames = []string{"mean across locations", "maximum across locations", "sum over locations"}
+var basisNames = []string{"automatic: the slowest location for time, else the mean", "mean across locations", "maximum across locations (the slowest)", "sum over locations"}
 
 // scalingXPreview says where x comes from for the trials checked in the
 // Scaling dialog; text is the attribute name or the values typed.

@@ -1,10 +1,13 @@
 package analysisview
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"cubeview/analysis"
+	"cubeview/format"
+	"cubeview/internal/testkit"
 	"cubeview/numfmt"
 )
 
@@ -74,5 +77,48 @@ func TestScalingGivenX(t *testing.T) {
 		if r[2] != "1" || r[3] != "1" || r[5] != "1" || r[6] != "0.5" {
 			t.Errorf("%s: %q", r[0], r)
 		}
+	}
+}
+
+// TestScalingReportModels: with 4 runs the table ends with each call
+// path's model and adjusted R², the plot draws values and models, and
+// efficiency only when x counts processes.
+func TestScalingReportModels(t *testing.T) {
+	var trials []ScalingTrial
+	for _, p := range []int{27, 64, 125, 216} {
+		path := testkit.Data(t, "cube4", "lulesh", fmt.Sprintf("lulesh.p%d.size25.r1.cubex", p))
+		e, err := format.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trials = append(trials, ScalingTrial{Name: fmt.Sprint(p), Exp: e})
+	}
+	rep, err := newScalingReport(trials, ScalingSpec{Metric: "time", X: XProcesses, Weak: true}, numfmt.Cube())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(rep.Columns)
+	if n != 1+3*4+2 || rep.Columns[n-2] != "model" || rep.Columns[n-1] != "adj. R²" || rep.Numeric(n-2) || !rep.Numeric(n-1) {
+		t.Fatalf("columns %q", rep.Columns)
+	}
+	byCnode := map[int]analysis.SeriesRow{}
+	for _, r := range rep.Result.Rows {
+		byCnode[r.Cnode] = r
+	}
+	for i, cells := range rep.Rows {
+		r := byCnode[rep.RowCnodes[i]]
+		if r.Model == nil || cells[n-2] != r.Model.Format("p") {
+			t.Errorf("%s: model cell %q, analysis %+v", cells[0], cells[n-2], r.Model)
+		}
+	}
+	if !rep.plot.ProcessX || rep.plot.Series[0].Model == nil || len(rep.plot.Series[0].Values) != 4 {
+		t.Errorf("plot: process x %v, first series %+v", rep.plot.ProcessX, rep.plot.Series[0])
+	}
+	rep, err = newScalingReport(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1,2,3,4"}, numfmt.Cube())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.plot.ProcessX {
+		t.Error("x values given: efficiency drawn")
 	}
 }

@@ -25,7 +25,7 @@ type ScalingFields struct {
 func NewScalingFields() ScalingFields {
 	return ScalingFields{
 		Metric: &form.Field{Kind: form.ChoiceField, Label: "Metric"},
-		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: basisNames, Text: basisNames[analysis.BasisMean]},
+		Basis:  &form.Field{Kind: form.ChoiceField, Label: "Compare", Options: basisNames, Text: basisNames[analysis.BasisAuto]},
 		Weak:   &form.Field{Kind: form.CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &form.Field{Kind: form.CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
@@ -53,8 +53,9 @@ type ScalingForm struct {
 }
 
 // NewScalingForm returns the form over the open documents docs, with
-// first at the top of the list; first and every experiment read from a
-// file that is not itself a result are checked. The metric is the one
+// first at the top of the list; first (unless a result of the algebra)
+// and every experiment read from a file that is not itself a result are
+// checked. The metric is the one
 // named metric when they have it.
 func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([]*view.Doc, ScalingSpec)) *ScalingForm {
 	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*view.Doc{}}
@@ -63,7 +64,7 @@ func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([
 	for i, label := range view.DocLabels(docs) {
 		d := docs[i]
 		f.labels[label] = d
-		on := d == first || d.Path != "" && d.Expression == ""
+		on := view.CheckedByDefault(d, first)
 		if d == first {
 			f.docs = append([]*view.Doc{d}, f.docs...)
 			f.Experiments.Options = append([]string{label}, f.Experiments.Options...)

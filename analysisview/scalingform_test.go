@@ -117,7 +117,7 @@ func TestScalingStudyDocs(t *testing.T) {
 // inclusive values compared by their mean, and say what is chosen.
 func TestScalingFields(t *testing.T) {
 	s := NewScalingFields()
-	if got := s.Spec("time", XProcesses, ""); got != (ScalingSpec{Metric: "time", X: XProcesses, Basis: analysis.BasisMean}) {
+	if got := s.Spec("time", XProcesses, ""); got != (ScalingSpec{Metric: "time", X: XProcesses, Basis: analysis.BasisAuto}) {
 		t.Errorf("defaults: %+v", got)
 	}
 	f := &form.Form{Fields: []*form.Field{s.Metric, s.Basis, s.Weak, s.Exclusive}}

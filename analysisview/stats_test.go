@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cubeview/analysis"
+	"cubeview/numfmt"
 	"cubeview/view"
 )
 
@@ -71,5 +72,32 @@ func TestStatsOfSelection(t *testing.T) {
 	}
 	if s := rep.Summary; s.Sum != 5 || s.Min != 0 || s.Max != 4 || len(rep.Top) != 0 {
 		t.Errorf("expanded foo: %+v, %d top", s, len(rep.Top))
+	}
+}
+
+// TestStatsKeepDigits checks the statistics of values that differ in the
+// third digit: min, median, max and the standard deviation keep
+// numfmt.KeptDigits significant digits (they read 2.72/2.73/2.74 and
+// 0.01 before, hiding the imbalance).
+func TestStatsKeepDigits(t *testing.T) {
+	e := handMade()
+	req := statsRequest{Exp: e, Metric: 0, MetricIncl: true, Call: "main", CallIncl: true,
+		Values: []float64{2.7163, 2.7281, 2.7412}, Format: numfmt.Grouped()}
+	rep, err := req.compute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]string{}
+	for _, l := range rep.Lines {
+		lines[l.Name] = l.Value
+	}
+	want := map[string]string{
+		"Minimum": "2.716 sec at rank 0/t0", "Median": "2.728 sec", "Maximum": "2.741 sec at rank 1/t0",
+		"Standard deviation": "0.01017 sec",
+	}
+	for k, v := range want {
+		if lines[k] != v {
+			t.Errorf("%s: %q, want %q", k, lines[k], v)
+		}
 	}
 }

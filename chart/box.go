@@ -21,13 +21,25 @@ type Box struct {
 	LowWhisker, HighWhisker float64
 }
 
+// LogSpread is the ratio of the largest to the smallest median beyond
+// which BoxChart draws a logarithmic axis: on a linear one the boxes of
+// the small call paths would shrink to a line.
+const LogSpread = 100
+
 // BoxChart draws one horizontal box per entry, top to bottom in the
 // given order: the box spans the quartiles, a bold line marks the median,
 // a dashed one the mean, whiskers reach LowWhisker and HighWhisker, and
-// rings mark Min and Max when they lie beyond the whiskers.
+// rings mark Min and Max when they lie beyond the whiskers. When no
+// value is negative and the medians span more than LogSpread, the axis
+// is logarithmic and values at or below its left end (zeros) are drawn
+// there.
 func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 	if len(boxes) == 0 {
 		return nil, errors.New("box chart: no boxes")
+	}
+	logLo, logHi, useLog := logRangeOf(boxes)
+	if useLog {
+		valueLabel += " (log scale; zeros at the left end)"
 	}
 	// The key goes on lines of its own: gonum narrows the data area to
 	// the axis label's width, which one long line would squeeze.
@@ -37,7 +49,8 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 	for i, b := range boxes {
 		names[len(boxes)-1-i] = shortLabel(b.Label, 60)
 	}
-	p.Add(&boxPlotter{boxes: boxes})
+	bp := &boxPlotter{boxes: boxes}
+	p.Add(bp)
 	p.NominalY(names...)
 	p.Y.Tick.Label.Font.Size = vg.Points(10)
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -50,23 +63,59 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 	}
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 	p.X.Tick.Marker = distinctTicks{}
+	if useLog {
+		bp.floor = logLo
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: 3}
+		p.X.Min, p.X.Max = logLo, logHi
+	}
 	return &Chart{plots: []*plot.Plot{p}}, nil
+}
+
+// logRangeOf decides whether boxes want a logarithmic axis and returns
+// its range.
+func logRangeOf(boxes []Box) (lo, hi float64, ok bool) {
+	minMed, maxMed := math.Inf(1), 0.0
+	minPos := math.Inf(1)
+	for _, b := range boxes {
+		if b.Min < 0 {
+			return 0, 0, false
+		}
+		if b.Median > 0 {
+			minMed, maxMed = math.Min(minMed, b.Median), math.Max(maxMed, b.Median)
+		}
+		for _, v := range []float64{b.Min, b.LowWhisker, b.Q1, b.Median, b.Q3} {
+			if v > 0 {
+				minPos = math.Min(minPos, v)
+			}
+		}
+		hi = math.Max(hi, b.Max)
+	}
+	if maxMed == 0 || maxMed/minMed <= LogSpread {
+		return 0, 0, false
+	}
+	// Far-off tiny values would squeeze the rest: the axis shows at most
+	// eight decades below the largest value.
+	lo = math.Max(minPos, hi*1e-8) / 1.5
+	return lo, hi * 1.5, true
 }
 
 type boxPlotter struct {
 	boxes []Box
+	floor float64 // values below are drawn at it (a logarithmic axis); 0: none
 }
 
 func (bp *boxPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
 	for _, b := range bp.boxes {
-		xmin, xmax = math.Min(xmin, b.Min), math.Max(xmax, b.Max)
+		xmin, xmax = math.Min(xmin, math.Max(b.Min, bp.floor)), math.Max(xmax, b.Max)
 	}
 	return xmin, xmax, -0.5, float64(len(bp.boxes)) - 0.5
 }
 
 func (bp *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
+	trX0, trY := p.Transforms(&c)
+	trX := func(x float64) vg.Length { return trX0(math.Max(x, bp.floor)) }
 	n := len(bp.boxes)
 	rowH := trY(1) - trY(0)
 	half := rowH * 0.3

@@ -36,8 +36,10 @@ const (
 	DefaultHeight = 800
 )
 
-// Chart is one figure: one or more plots side by side.
+// Chart is one figure: one or more plots side by side, below a plot
+// across the whole width when top is set.
 type Chart struct {
+	top   *plot.Plot
 	plots []*plot.Plot
 }
 
@@ -94,6 +96,15 @@ func (c *Chart) draw(dc draw.Canvas) {
 	dc.Fill(dc.Rectangle.Path())
 	// A margin all round; the left one also keeps long axis labels inside.
 	dc = draw.Crop(dc, vg.Millimeter*8, -vg.Millimeter*4, vg.Millimeter*2, -vg.Millimeter*2)
+	if c.top != nil {
+		h := dc.Max.Y - dc.Min.Y
+		if len(c.plots) == 0 {
+			c.top.Draw(dc)
+			return
+		}
+		c.top.Draw(draw.Crop(dc, 0, 0, h*0.5+vg.Millimeter*3, 0))
+		dc = draw.Crop(dc, 0, 0, 0, -(h*0.5 + vg.Millimeter*3))
+	}
 	if len(c.plots) == 1 {
 		c.plots[0].Draw(dc)
 		return

@@ -309,9 +309,9 @@ func TestSeriesEqualsTreeRatios(t *testing.T) {
 		args  []string
 		weak  bool
 	}{
-		{mmPaths, []float64{10, 25, 50, 2000}, []string{"--x", "10,25,50,2000"}, false},
-		{mmPaths, []float64{10, 25, 50, 2000}, []string{"--x", "10,25,50,2000", "--weak"}, true},
-		{lulesh, []float64{64, 27}, nil, false}, // x: process counts, given out of order
+		{mmPaths, []float64{10, 25, 50, 2000}, []string{"--x", "10,25,50,2000", "--basis", "mean"}, false},
+		{mmPaths, []float64{10, 25, 50, 2000}, []string{"--x", "10,25,50,2000", "--weak", "--basis", "mean"}, true},
+		{lulesh, []float64{64, 27}, []string{"--basis", "mean"}, false}, // x: process counts, given out of order
 	}
 	for _, tt := range tests {
 		trees := map[string]map[string]float64{}
@@ -331,7 +331,7 @@ func TestSeriesEqualsTreeRatios(t *testing.T) {
 		if tt.weak {
 			ratio = "ratio"
 		}
-		if !slices.Equal(header, []string{"call_path", "run", "x", "value", "min", "mean", "max", ratio, "efficiency"}) {
+		if !slices.Equal(header, []string{"call_path", "run", "x", "value", "min", "mean", "max", ratio, "efficiency", "model", "adj_r2", "smape"}) {
 			t.Fatalf("header %v", header)
 		}
 		xOf := map[string]float64{}

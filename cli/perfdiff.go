@@ -248,7 +248,9 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 	if res.ChangeRule == "max" {
 		change = "max|A − B|"
 	}
-	header := []string{"", "A − B", change, "A", "B", "call path", "system"}
+	// The call path comes last, unpadded: a deep one (200 characters and
+	// more) would otherwise widen every line of the table.
+	header := []string{"", "A − B", change, "A", "B", "system", "call path"}
 	appendValue := func(buf []byte, v float64) []byte {
 		switch {
 		case math.IsNaN(v) && res.Derived:
@@ -277,9 +279,9 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 		case 4:
 			return appendValue(buf, f.B)
 		case 5:
-			return append(buf, res.CallPath(f.Focus)...)
+			return append(buf, res.SystemPath(f.Focus)...)
 		}
-		return append(buf, res.SystemPath(f.Focus)...)
+		return append(buf, res.CallPath(f.Focus)...)
 	})
 	return bw.Flush()
 }

@@ -613,3 +613,23 @@ func repoOpen(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	}
 	return errNeedsWindows
 }
+
+// referenceAttr returns the repository attribute key of the trial a
+// reference such as repo:17 names (ok false when it has none).
+func referenceAttr(ref, key string) (a repo.Attribute, ok bool, err error) {
+	r, err := sharedRepo(refLocation)
+	if err != nil {
+		return a, false, fmt.Errorf("%s: %w", ref, err)
+	}
+	ctx := context.Background()
+	id, err := r.Resolve(ctx, ref)
+	if err != nil {
+		return a, false, err
+	}
+	t, err := r.Trial(ctx, id)
+	if err != nil {
+		return a, false, err
+	}
+	a, ok = t.Attr(key)
+	return a, ok, nil
+}

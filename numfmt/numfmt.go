@@ -62,10 +62,12 @@ type Format struct {
 	// ZeroBelow: magnitudes < 10^−ZeroBelow print, and count, as zero;
 	// ≤ 0 means never.
 	ZeroBelow int
-	// MinDigits, when positive, lets a column whose largest magnitude
-	// would show fewer significant digits than this take more decimals
-	// (ForColumn): a column of microsecond times then reads 0.0000026, not
-	// 0.00 all the way down.
+	// MinDigits, when positive, keeps at least this many significant
+	// digits of every value (SignificantDecimals): a value that Decimals
+	// decimals would show with fewer gets more (at most 12, without
+	// trailing zeros), so that 0.0000026 does not read 0.00 and 2.7213
+	// not 2.72. Values of integer metrics and scientific forms are not
+	// affected.
 	MinDigits int
 	// Thousands groups the digits before the point in threes with commas
 	// (30,807.79) wherever a number is not in scientific form.
@@ -76,21 +78,29 @@ type Format struct {
 	NaN string
 }
 
+// KeptDigits is how many significant digits every value keeps, in the
+// browser's formats and in the command line's tables (Brief): one rule
+// for every place a value is shown.
+const KeptDigits = 4
+
 // Cube returns the CUBE browser's format: 2 decimals, scientific from 1e4,
-// zero below 1e-7.
-func Cube() Format { return Format{Notation: Fixed, Decimals: 2, SciFrom: 4, ZeroBelow: 7} }
+// zero below 1e-7, with KeptDigits significant digits kept.
+func Cube() Format {
+	return Format{Notation: Fixed, Decimals: 2, SciFrom: 4, ZeroBelow: 7, MinDigits: KeptDigits}
+}
 
 // Grouped returns the browser's default: 2 decimals and thousands
-// separators at any magnitude (30,807.79), so that every value of a
-// column has the same form; zero below 1e-7.
+// separators at any magnitude (30,807.79), more decimals where a value
+// needs them to keep KeptDigits significant digits (2.721, 0.00002013);
+// zero below 1e-7.
 func Grouped() Format {
-	return Format{Notation: Fixed, Decimals: 2, ZeroBelow: 7, MinDigits: 2, Thousands: true}
+	return Format{Notation: Fixed, Decimals: 2, ZeroBelow: 7, MinDigits: KeptDigits, Thousands: true}
 }
 
 // Engineer returns engineering notation from 1000 on (30.81e3) with 2
-// decimals; zero below 1e-7.
+// decimals, KeptDigits significant digits below; zero below 1e-7.
 func Engineer() Format {
-	return Format{Notation: Engineering, Decimals: 2, SciFrom: 3, ZeroBelow: 7, MinDigits: 2}
+	return Format{Notation: Engineering, Decimals: 2, SciFrom: 3, ZeroBelow: 7, MinDigits: KeptDigits}
 }
 
 // Style is a number format offered to people (View › Numbers), under a
@@ -141,30 +151,35 @@ func StyleFormat(style, decimals int) Format {
 // people.
 func Precise() Format { return Format{Notation: Significant, Digits: 12, NaN: "NaN"} }
 
-// Brief returns 4 significant digits without an exponent for ordinary
-// magnitudes and with thousands separators (30,808; 5.056; 0.01235):
-// what the command line's tables print unless asked to be exact.
-func Brief() Format { return Format{Notation: Rounded, Digits: 4, Thousands: true, NaN: "NaN"} }
+// Brief returns KeptDigits significant digits without an exponent for
+// ordinary magnitudes and with thousands separators (30,808; 5.056;
+// 0.01235): what the command line's tables print unless asked to be
+// exact.
+func Brief() Format {
+	return Format{Notation: Rounded, Digits: KeptDigits, Thousands: true, NaN: "NaN"}
+}
 
 // RoundTrip returns the exact form: the text reads back as the same float64.
 func RoundTrip() Format { return Format{Notation: Exact} }
 
-// ForColumn returns the format for a column of values whose largest
-// magnitude is largest: f itself, or, when f.MinDigits is set and largest
-// is below one unit of the last decimal place, f with as many decimals
-// as show largest with MinDigits significant digits (at most 12). The
-// whole column keeps one form, so its values stay aligned and comparable.
-func (f Format) ForColumn(largest float64) Format {
-	if f.MinDigits <= 0 || (f.Notation != Fixed && f.Notation != Engineering) {
-		return f
-	}
-	a := math.Abs(largest)
-	if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) || f.IsZero(a) || a >= math.Pow(10, -float64(f.Decimals)) {
-		return f
+// SignificantDecimals returns how many decimals show a value of
+// magnitude a with at least digits significant digits (none for
+// magnitudes of digits or more digits before the point, at most 12): the
+// one rule by which every format that keeps digits (MinDigits, Rounded)
+// widens a value.
+func SignificantDecimals(a float64, digits int) int {
+	a = math.Abs(a)
+	if a == 0 || math.IsNaN(a) || math.IsInf(a, 0) || digits <= 0 {
+		return 0
 	}
 	// The first significant digit of a is at decimal place −⌊log10 a⌋.
-	f.Decimals = min(max(f.Decimals, int(-math.Floor(math.Log10(a)))+f.MinDigits-1), 12)
-	return f
+	return min(max(digits-1-int(math.Floor(math.Log10(a))), 0), 12)
+}
+
+// decimals returns the decimals of fixed notation for v: Decimals, or
+// more to keep MinDigits significant digits.
+func (f Format) decimals(v float64) int {
+	return max(f.Decimals, SignificantDecimals(v, f.MinDigits), 0)
 }
 
 // ZeroThreshold returns the magnitude below which a value counts as zero
@@ -231,7 +246,39 @@ func (f Format) AppendFormat(dst []byte, v float64, integer bool) []byte {
 		}
 		return f.group(dst, strconv.AppendFloat(dst, r, 'f', 0, 64))
 	}
-	return f.group(dst, strconv.AppendFloat(dst, v, 'f', max(f.Decimals, 0), 64))
+	least := max(f.Decimals, 0)
+	out := appendKept(dst, v, f.decimals(v), least, f.MinDigits)
+	return f.group(dst, trimZeros(dst, out, least))
+}
+
+// trimZeros drops the zeros that end the number after dst in out beyond
+// its first least decimals: the decimals kept for significance say
+// nothing when they are zeros (0.5 is 0.50, not 0.5000).
+func trimZeros(dst, out []byte, least int) []byte {
+	num := out[len(dst):]
+	dot := bytes.IndexByte(num, '.')
+	if dot < 0 {
+		return out
+	}
+	end := len(num)
+	for end > dot+1+least && num[end-1] == '0' {
+		end--
+	}
+	if end == dot+1 {
+		end = dot // no decimals left: no point either
+	}
+	return out[:len(dst)+end]
+}
+
+// appendKept appends v with dec decimals, chosen to keep digits
+// significant digits; where rounding carries into a new digit (9.9996 →
+// 10.000) one decimal fewer, but not fewer than least, keeps that many.
+func appendKept(dst []byte, v float64, dec, least, digits int) []byte {
+	out := strconv.AppendFloat(dst, v, 'f', dec, 64)
+	if dec > least && digits > 0 && countDigits(out[len(dst):]) > digits {
+		out = strconv.AppendFloat(dst, v, 'f', dec-1, 64)
+	}
+	return out
 }
 
 func (f Format) sci(v float64) bool {
@@ -271,20 +318,12 @@ func (f Format) rounded(dst []byte, v float64, integer bool) []byte {
 	if integer && v == math.Trunc(v) {
 		return f.group(dst, strconv.AppendFloat(dst, v, 'f', 0, 64))
 	}
-	// Decimals that make d significant digits; none for |v| ≥ 10^(d−1).
-	dec := max(d-1-int(math.Floor(math.Log10(a))), 0)
-	out := strconv.AppendFloat(dst, v, 'f', dec, 64)
-	// Rounding may carry into a new digit (9.9996 → 10.000): one decimal
-	// fewer keeps d digits.
-	if dec > 0 && digits(out[len(dst):]) > d {
-		out = strconv.AppendFloat(dst, v, 'f', dec-1, 64)
-	}
-	return f.group(dst, out)
+	return f.group(dst, appendKept(dst, v, SignificantDecimals(a, d), 0, d))
 }
 
-// digits counts the digits of a plain decimal number after its leading
+// countDigits counts the digits of a plain decimal number after its leading
 // zeros (and sign).
-func digits(s []byte) int {
+func countDigits(s []byte) int {
 	n, lead := 0, true
 	for _, c := range s {
 		switch {

@@ -15,7 +15,8 @@ func TestCube(t *testing.T) {
 		want    string
 	}{
 		{0, false, "0.00"},
-		{1.234, false, "1.23"},
+		{1.234, false, "1.234"}, // KeptDigits significant digits
+		{12.345, false, "12.35"},
 		{1.235e-8, false, "0.00"},
 		{-1e-9, false, "0.00"},
 		{math.Copysign(0, -1), false, "0.00"},
@@ -39,8 +40,11 @@ func TestCube(t *testing.T) {
 		}
 	}
 	f.Decimals = 0
-	if got := f.Format(2.6, false); got != "3" {
+	if got := f.Format(2600.4, false); got != "2600" {
 		t.Errorf("0 decimals: %q", got)
+	}
+	if got := f.Format(2.6, false); got != "2.6" {
+		t.Errorf("0 decimals, digits kept: %q", got)
 	}
 	f.Decimals, f.SciFrom = 3, 2
 	if got := f.Format(123.4567, false); got != "1.235e2" {
@@ -267,28 +271,63 @@ func TestPercent(t *testing.T) {
 	}
 }
 
-func TestForColumn(t *testing.T) {
+// TestKeptDigits checks the one rule of every format that keeps digits:
+// a value shows at least KeptDigits significant digits, whatever its
+// neighbours (the statistics' 2.72/2.73/2.74 and a standard deviation of
+// 0.01 hid an imbalance of 2.716/2.728/2.741 and 0.005615; a status line
+// read 0.00 where the pane read 0.000020).
+func TestKeptDigits(t *testing.T) {
 	tests := []struct {
-		f       Format
-		largest float64
-		v       float64
-		want    string
+		f    Format
+		v    float64
+		want string
 	}{
-		{Grouped(), 2.6e-6, 2.6e-6, "0.0000026"},
-		{Grouped(), 2.6e-6, 3e-7, "0.0000003"},
-		{Grouped(), 0.0042, 0.0001, "0.0001"},
-		{Grouped(), 0.0042, -0.0042, "-0.0042"},
-		{Grouped(), 0.01, 0.004, "0.00"}, // 0.01 shows at 2 decimals
-		{Grouped(), 268.54, 0.001, "0.00"},
-		{Grouped(), 1e-9, 1e-9, "0.00"}, // below the zero threshold
-		{Grouped(), math.NaN(), 1, "1.00"},
-		{Cube(), 2.6e-6, 2.6e-6, "0.00"}, // Cube's own format prints it so
-		{Engineer(), 2.6e-6, 2.6e-6, "0.0000026"},
-		{Format{Decimals: 2, MinDigits: 2}, 1e-15, 1e-15, "0.000000000000"}, // at most 12 decimals
+		{Grouped(), 2.6e-6, "0.0000026"}, // no trailing zeros beyond Decimals
+		{Grouped(), 0.5, "0.50"},
+		{Grouped(), 2.0134e-5, "0.00002013"},
+		{Grouped(), 0.0056153, "0.005615"},
+		{Grouped(), -0.0042, "-0.0042"},
+		{Grouped(), 2.71634, "2.716"},
+		{Grouped(), 12.3456, "12.35"},
+		{Grouped(), 268.54, "268.54"}, // Decimals is the least
+		{Grouped(), 30807.79, "30,807.79"},
+		{Grouped(), 9.99996, "10.00"}, // the carry keeps 4 digits
+		{Grouped(), 0.099999, "0.10"}, // … and 4 digits after it, trailing zeros dropped
+		{Grouped(), 1e-9, "0.00"},     // below the zero threshold
+		{Grouped(), 1e-15, "0.00"},
+		{Cube(), 2.6e-6, "0.0000026"},
+		{Cube(), 2.71634, "2.716"},
+		{Cube(), 30807.79, "3.08e4"}, // scientific forms keep their decimals
+		{Engineer(), 2.6e-6, "0.0000026"},
+		{Engineer(), 30807.79, "30.81e3"},
+		{Format{Decimals: 2, MinDigits: 4}, 1.23456e-12, "0.000000000001"}, // at most 12 decimals
+		{Brief(), 2.71634, "2.716"},
+		{Brief(), 0.0056153, "0.005615"},
+		{Brief(), 30807.79, "30,808"},
 	}
 	for _, tt := range tests {
-		if got := tt.f.ForColumn(tt.largest).Format(tt.v, false); got != tt.want {
-			t.Errorf("%+v.ForColumn(%g).Format(%g) = %q, want %q", tt.f, tt.largest, tt.v, got, tt.want)
+		if got := tt.f.Format(tt.v, false); got != tt.want {
+			t.Errorf("%+v.Format(%g) = %q, want %q", tt.f, tt.v, got, tt.want)
+		}
+	}
+	// Integer metrics print their integers.
+	if got := Grouped().Format(3, true); got != "3" {
+		t.Errorf("integer 3 = %q", got)
+	}
+}
+
+func TestSignificantDecimals(t *testing.T) {
+	tests := []struct {
+		a      float64
+		digits int
+		want   int
+	}{
+		{2.7, 4, 3}, {27, 4, 2}, {2700, 4, 0}, {0.0027, 4, 6}, {-0.0027, 4, 6},
+		{0, 4, 0}, {math.NaN(), 4, 0}, {math.Inf(1), 4, 0}, {1e-20, 4, 12}, {2.7, 0, 0},
+	}
+	for _, tt := range tests {
+		if got := SignificantDecimals(tt.a, tt.digits); got != tt.want {
+			t.Errorf("SignificantDecimals(%g, %d) = %d, want %d", tt.a, tt.digits, got, tt.want)
 		}
 	}
 }

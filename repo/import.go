@@ -132,19 +132,6 @@ func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int6
 	return r.ImportExperiment(ctx, e, src, opt)
 }
 
-// defaultName names a trial after its file, with the folder for the
-// standard Score-P names that say nothing on their own.
-func defaultName(path string) string {
-	base := filepath.Base(path)
-	switch base {
-	case "profile.cubex", "summary.cubex", "trace.cubex":
-		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
-			return dir + "/" + base
-		}
-	}
-	return base
-}
-
 // hashSource returns size and SHA-256 of a file, or of a directory's
 // regular files (names and contents, in name order).
 func hashSource(path string) (Source, error) {

@@ -265,12 +265,13 @@ func appKey(app string) string      { return "a" + strconv.Itoa(len(app)) + ":" 
 func expKey(app, exp string) string { return "e" + strconv.Itoa(len(app)) + ":" + app + exp }
 
 // sortTrials orders the listed trials as the tree shows them (by
-// application, then experiment, in natural order, then import order) and
+// application, experiment and name in natural order, then import order) and
 // records each group's trials.
 func (b *Browser) sortTrials() {
 	b.sorted = slices.Clone(b.listing.Trials)
 	slices.SortStableFunc(b.sorted, func(x, y repo.Trial) int {
-		return cmp.Or(naturalCompare(x.App, y.App), naturalCompare(x.Experiment, y.Experiment), cmp.Compare(x.ID, y.ID))
+		return cmp.Or(naturalCompare(x.App, y.App), naturalCompare(x.Experiment, y.Experiment),
+			naturalCompare(x.Name, y.Name), cmp.Compare(x.ID, y.ID))
 	})
 	b.index = make(map[int64]int, len(b.listing.Trials))
 	for i, t := range b.listing.Trials {
@@ -334,8 +335,8 @@ func naturalCompare(a, b string) int {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// build lays out the visible rows: applications and their experiments
-// in natural order, trials in import order.
+// build lays out the visible rows: applications, their experiments and
+// trials in natural order.
 func (b *Browser) build() {
 	trials := b.sorted
 	b.rows = b.rows[:0]

@@ -27,3 +27,27 @@ func noteLabel(text string) *widget.Label {
 func titleLabel(text string) *widget.Label {
 	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
+
+// fixedWidth is a layout that gives its objects one width and their
+// own height, for a widget that would otherwise take all the width it is
+// given or none.
+type fixedWidth struct{ width float32 }
+
+// MinSize is the width and the tallest object's height, nothing while
+// every object is hidden.
+func (f fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var size fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			size = fyne.NewSize(f.width, max(size.Height, o.MinSize().Height))
+		}
+	}
+	return size
+}
+
+func (f fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(fyne.NewSize(f.width, size.Height))
+	}
+}

@@ -80,7 +80,7 @@ type perfDiffPanel struct {
 }
 
 // perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.
-var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 120, 130, 420, 430}
+var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 180, 130, 420, 430}
 
 // structureWidths are the widths of the columns of the structural
 // differences' table.
@@ -98,6 +98,7 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	p.sorted = newSortedTable(tableSource{
 		rows: func() int { return len(rep.Rows) }, cols: analysisview.PerfDiffColumns,
 		title: rep.Header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, selected: p.Select,
+		path: rep.PathColumn, short: rep.ShortHeader,
 	})
 	p.table = p.sorted.table
 	for i, width := range perfDiffWidths {
@@ -110,19 +111,19 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 		top.Add(noteLabel(n))
 	}
 	top.Add(noteLabel(j.Legend()))
-	var body fyne.CanvasObject = p.table
+	body := p.sorted.view()
 	if len(rep.Structure) > 0 {
 		p.structure = newSortedTable(tableSource{
 			rows: func() int { return len(rep.Structure) }, cols: analysisview.StructureColumns,
 			title: rep.StructureHeader, cell: rep.StructureCell, key: rep.StructureSortKey, numeric: rep.StructureNumeric,
-			selected: p.selectStructure,
+			selected: p.selectStructure, path: rep.StructurePathColumn,
 		})
 		for i, width := range structureWidths {
 			p.structure.table.SetColumnWidth(i, width)
 		}
 		apart := container.NewBorder(titleLabel(fmt.Sprintf("Only in one experiment: %d, left out of the comparison (not ranked)", len(rep.Structure))),
-			nil, nil, nil, p.structure.table)
-		split := container.NewVSplit(apart, container.NewBorder(titleLabel("Performance differences over the common part"), nil, nil, nil, p.table))
+			nil, nil, nil, p.structure.view())
+		split := container.NewVSplit(apart, container.NewBorder(titleLabel("Performance differences over the common part"), nil, nil, nil, body))
 		split.Offset = 0.25
 		body = split
 	}

@@ -209,6 +209,7 @@ func (rw *repoWindow) build() {
 		key:      func(r, c int) analysisview.SortKey { return rw.c.Hits().SortKey(r, c) },
 		numeric:  func(c int) bool { return rw.c.Hits().Numeric(c) },
 		selected: rw.OpenHit,
+		path:     func(c int) bool { return c == 1 || c == 4 }, // trial names and call paths
 	})
 	rw.hitTable = rw.hitSorted.table
 	for c, wd := range []float32{60, 330, 120, 80, 700} {
@@ -217,7 +218,7 @@ func (rw *repoWindow) build() {
 	hint := widget.NewLabel("Click a hit to open its trial with the call path selected, a column's title to sort by it.")
 	hint.Importance = widget.LowImportance
 	rw.hitsBox = container.NewBorder(
-		container.NewBorder(nil, nil, nil, widget.NewButton("Close", rw.closeHits), rw.hitTitle), hint, nil, nil, rw.hitTable)
+		container.NewBorder(nil, nil, nil, widget.NewButton("Close", rw.closeHits), rw.hitTitle), hint, nil, nil, rw.hitSorted.view())
 	rw.split = container.NewVSplit(main, rw.hitsBox)
 	rw.split.SetOffset(1)
 	rw.hitsBox.Hide()

@@ -127,8 +127,9 @@ type rowView struct {
 	onHover func(n view.Node, in bool)
 	onMenu  func(n view.Node, at fyne.Position)
 	onTap   func(n view.Node)
-	// valueWidth is the width of the pane's value column.
-	valueWidth float32
+	// valueWidth is the width of the pane's value column, digitWidth of
+	// one character of it.
+	valueWidth, digitWidth float32
 
 	bg       *canvas.Rectangle
 	sw       *swatch
@@ -163,10 +164,11 @@ func newRowView() *rowView {
 // with dark text.
 var badgeColor = color.NRGBA{R: 205, G: 215, B: 235, A: 255}
 
-// set shows row data in a value column of width valueWidth.
-func (r *rowView) set(row view.Row, valueWidth float32) {
+// set shows row data in a value column of width valueWidth, whose
+// characters are digitWidth wide.
+func (r *rowView) set(row view.Row, valueWidth, digitWidth float32) {
 	r.row = row
-	r.valueWidth = valueWidth
+	r.valueWidth, r.digitWidth = valueWidth, digitWidth
 	r.sw.set(row.Color, row.Relief)
 	r.value.Text = row.Text
 	r.label.Text = row.Label
@@ -248,8 +250,9 @@ func (rr *rowRenderer) Layout(size fyne.Size) {
 	x := float32(swatchSize + rowGap)
 	vs := r.value.MinSize()
 	w := max(r.valueWidth, vs.Width)
+	pad := min(float32(r.row.Pad)*r.digitWidth, w-vs.Width) // decimal points align
 	r.value.Move(fyne.NewPos(x, (size.Height-vs.Height)/2))
-	r.value.Resize(fyne.NewSize(w, vs.Height))
+	r.value.Resize(fyne.NewSize(w-max(pad, 0), vs.Height))
 	x += w + rowGap
 	if r.badge.Text != "" {
 		bs := r.badge.MinSize()

@@ -61,6 +61,7 @@ func (a *App) showScaling(rep *analysisview.ScalingReport, img image.Image, docs
 		title: func(c int) string { return rep.Columns[c] },
 		cell:  rep.Cell,
 		key:   rep.SortKey, numeric: rep.Numeric, selected: s.Select,
+		path: func(c int) bool { return c == 0 },
 	})
 	s.table = s.sorted.table
 	s.table.SetColumnWidth(0, 360)
@@ -73,7 +74,7 @@ func (a *App) showScaling(rep *analysisview.ScalingReport, img image.Image, docs
 	title := titleLabel(rep.Title)
 	title.Wrapping = fyne.TextWrapWord
 	hint := noteLabel(rep.Hint())
-	split := container.NewVSplit(s.plot, s.table)
+	split := container.NewVSplit(s.plot, s.sorted.view())
 	split.SetOffset(0.6)
 	s.win.SetContent(container.NewBorder(container.NewVBox(title, hint), nil, nil, nil, split))
 	s.win.Resize(fyne.NewSize(1200, 800))

@@ -63,7 +63,8 @@ func NewTreePane(d view.Dim) *TreePane {
 		if p.view == nil {
 			return
 		}
-		o.(*rowView).set(p.view.Row(p.dim, view.ParseNode(id)), p.valueWidth())
+		w := p.valueWidth()
+		o.(*rowView).set(p.view.Row(p.dim, view.ParseNode(id)), w, p.digitWidth)
 	}
 	p.OnSelected = func(id string) {
 		if !p.quiet && p.OnSelect != nil {

@@ -63,7 +63,8 @@ type busyIndicator struct {
 	count    int
 	label    *widget.Label
 	progress *widget.ProgressBarInfinite
-	status   *widget.Label // hidden while busy
+	status   *widget.Label   // hidden while busy
+	row      *fyne.Container // the status line or, while busy, what runs and a progress bar
 }
 
 // menus are the window's menu bar, context menus and key shortcuts, bound
@@ -110,7 +111,8 @@ func (a *App) newWindow() *Window {
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
-	w.win.Resize(fyne.NewSize(1280, 800))
+	size := view.WindowSize(view.Size{}, screenSize(w.win))
+	w.win.Resize(fyne.NewSize(float32(size.Width), float32(size.Height)))
 	w.menus.rebuild()
 	w.menus.addShortcuts()
 	return w
@@ -148,7 +150,7 @@ func (w *Window) build() {
 	b.progress = widget.NewProgressBarInfinite()
 	b.progress.Stop()
 	b.progress.Hide()
-	b.label = widget.NewLabel("")
+	b.label = truncLabel("")
 	b.label.Hide()
 	w.message = widget.NewLabel("")
 	w.message.Wrapping = fyne.TextWrapWord
@@ -159,13 +161,13 @@ func (w *Window) build() {
 	f.entry.SetPlaceHolder("Find (regular expression, case-insensitive)")
 	f.entry.OnChanged = func(s string) { f.Find(s) }
 	f.entry.OnSubmitted = func(string) { f.Next(1) }
-	f.info = widget.NewLabel("")
+	f.info = truncLabel("")
 	f.box = container.NewBorder(nil, nil, nil,
-		container.NewHBox(f.info,
+		container.NewHBox(
 			widget.NewButton("Previous", func() { f.Next(-1) }),
 			widget.NewButton("Next", func() { f.Next(1) }),
 			widget.NewButton("Close", f.Close)),
-		f.entry)
+		container.NewGridWithColumns(2, f.entry, f.info))
 	f.box.Hide()
 
 	paneBox := func(d view.Dim) fyne.CanvasObject {
@@ -189,9 +191,11 @@ func (w *Window) build() {
 	w.message.Hide()
 	w.panesArea.Hide()
 
-	statusRow := container.NewBorder(nil, nil, container.NewHBox(b.label), nil,
-		container.NewStack(b.progress, w.status))
-	bottom := container.NewVBox(w.find.box, w.legend, statusRow, w.hint)
+	// While busy, the status line's place tells what runs, beside a
+	// progress bar of its own width: both elide, neither widens the window.
+	progress := container.New(fixedWidth{200}, b.progress)
+	b.row = container.NewBorder(nil, nil, nil, progress, container.NewStack(w.status, b.label))
+	bottom := container.NewVBox(w.find.box, w.legend, b.row, w.hint)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
@@ -438,6 +442,7 @@ func (b *busyIndicator) start(what string) {
 	b.status.Hide()
 	b.progress.Show()
 	b.progress.Start()
+	b.row.Refresh()
 }
 
 // stop ends what start showed once the last work has ended.
@@ -450,6 +455,7 @@ func (b *busyIndicator) stop() {
 		b.progress.Hide()
 		b.label.Hide()
 		b.status.Show()
+		b.row.Refresh()
 	}
 }
 

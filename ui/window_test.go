@@ -223,7 +223,7 @@ func TestReliefShowsSign(t *testing.T) {
 		{w.view.Row(view.CallPane, cFoo), reliefLight, reliefDark, w.view.Row(view.CallPane, cFoo).Color},
 	} {
 		rv := newRowView()
-		rv.set(tc.row, 60)
+		rv.set(tc.row, 60, 8)
 		win := test.NewTempWindow(t, rv)
 		win.SetPadded(false)
 		win.Resize(fyne.NewSize(300, 24))

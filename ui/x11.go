@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/driver"
 
 	"cubeview/internal/x11"
+	"cubeview/view"
 )
 
 // x11Window returns the X11 window behind w, or 0 (other window systems).
@@ -27,6 +28,19 @@ func x11Window(w fyne.Window) uintptr {
 // captureNative reads the window's pixels from the X server, for drivers
 // whose OpenGL front buffer cannot be read back (software OpenGL on Xvfb).
 func captureNative(w fyne.Window) (image.Image, error) { return x11.Capture(x11Window(w)) }
+
+// screenSize returns the screen's size in w's units, or zero when unknown.
+func screenSize(w fyne.Window) view.Size {
+	pw, ph, ok := x11.ScreenSize()
+	if !ok {
+		return view.Size{}
+	}
+	scale := float64(w.Canvas().Scale())
+	if scale <= 0 {
+		scale = 1
+	}
+	return view.Size{Width: float64(pw) / scale, Height: float64(ph) / scale}
+}
 
 // windowPosition returns where w is on the screen.
 func windowPosition(w fyne.Window) (x, y int, ok bool) { return x11.Origin(x11Window(w)) }

@@ -61,7 +61,7 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 	default:
 		f.Operands = &form.Field{Kind: form.ListField}
 		for i, d := range f.docs {
-			on := d == current || d.Path != "" && d.Expression == ""
+			on := CheckedByDefault(d, current)
 			if d == current {
 				f.Operands.Options = slices.Insert(f.Operands.Options, 0, f.labels[i])
 				f.Operands.Checked = slices.Insert(f.Operands.Checked, 0, on)
@@ -114,13 +114,56 @@ func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
 // two starts with: current and the one after it, wrapping around, so
 // that of a pair opened as before and after each window offers the
 // other; current twice when it is the only one; −1 for one not in docs.
+// A difference is not offered as its own operand: its operands are,
+// when open, else experiments read from files.
 func PairChoice(docs []*Doc, current *Doc) (first, second int) {
+	if current.isDifference() {
+		return resultPair(docs, current)
+	}
 	first = slices.Index(docs, current)
 	second = first
 	if len(docs) > 1 {
 		second = (first + 1) % len(docs)
 	}
 	return first, second
+}
+
+// resultPair is PairChoice for a difference: its first two operands that
+// are open, then the open experiments that are no results, in order.
+func resultPair(docs []*Doc, result *Doc) (first, second int) {
+	var pick []int
+	for _, s := range result.Sources {
+		if i := slices.Index(docs, s); i >= 0 && !slices.Contains(pick, i) {
+			pick = append(pick, i)
+		}
+	}
+	for i, d := range docs {
+		if d.Expression == "" && !slices.Contains(pick, i) {
+			pick = append(pick, i)
+		}
+	}
+	switch len(pick) {
+	case 0:
+		i := slices.Index(docs, result)
+		return i, i
+	case 1:
+		return pick[0], pick[0]
+	}
+	return pick[0], pick[1]
+}
+
+// CheckedByDefault reports whether a list of operands opened in
+// current's window starts with d checked: current unless it is a
+// difference, and every experiment read from a file that is not itself a
+// result.
+func CheckedByDefault(d, current *Doc) bool {
+	return d == current && !d.isDifference() || d.Path != "" && d.Expression == ""
+}
+
+// isDifference reports whether d is a result of the algebra that
+// subtracts (a difference, or one made of differences).
+func (d *Doc) isDifference() bool {
+	return d != nil && d.Expression != "" && d.Exp != nil && isDifference(d.Exp)
 }
 
 // doc returns the experiment labelled label, nil if none.

@@ -145,6 +145,16 @@ func TestOperationFormList(t *testing.T) {
 
 func TestPairChoice(t *testing.T) {
 	a, b, c := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex"), namedDoc("/r/c.cubex")
+	result := func(op algebra.Op, ds ...*Doc) *Doc {
+		o := Operation{Op: op, Operands: ds}
+		e, err := o.Evaluate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.Result(e)
+	}
+	cb, ab := result(algebra.OpDiff, c, b), result(algebra.OpDiff, a, b)
+	mean := result(algebra.OpMean, a, b)
 	for _, tt := range []struct {
 		docs          []*Doc
 		current       *Doc
@@ -154,6 +164,12 @@ func TestPairChoice(t *testing.T) {
 		{[]*Doc{a, b, c}, c, 2, 0}, // wraps around
 		{[]*Doc{a}, a, 0, 0},
 		{[]*Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
+		// A difference offers its operands, not itself.
+		{[]*Doc{a, b, c, cb}, cb, 2, 1},
+		{[]*Doc{ab, a, c}, ab, 1, 2},     // b is not open: a, then c
+		{[]*Doc{cb, ab}, ab, 1, 1},       // nothing else open
+		{[]*Doc{cb, ab, b}, ab, 2, 2},    // b only
+		{[]*Doc{a, b, mean}, mean, 2, 0}, // a mean is an experiment as others
 	} {
 		if f, s := PairChoice(tt.docs, tt.current); f != tt.first || s != tt.second {
 			t.Errorf("PairChoice(%d docs, %s) = %d, %d; want %d, %d", len(tt.docs), tt.current.Name, f, s, tt.first, tt.second)

@@ -82,3 +82,31 @@ func FitSplit(total, metric, system float64) Split {
 func (s Split) Near(t Split) bool {
 	return math.Abs(s.Outer-t.Outer) < 1e-3 && math.Abs(s.Inner-t.Inner) < 1e-3
 }
+
+// Size is a window's size in the toolkit's units.
+type Size struct{ Width, Height float64 }
+
+// DefaultWindowSize is the size a window opens at when the user never
+// resized one.
+var DefaultWindowSize = Size{1280, 800}
+
+// screenMargin is what a window leaves of the screen's size for the
+// window system's panels and title bar.
+const screenMargin = 48
+
+// WindowSize returns the size a new window opens at: want (zero: the
+// default), no larger than the screen less a margin for the window
+// system's panels when the screen's size is known (non-zero), and never
+// below 400 × 300.
+func WindowSize(want, screen Size) Size {
+	if want.Width <= 0 || want.Height <= 0 {
+		want = DefaultWindowSize
+	}
+	if screen.Width > 0 {
+		want.Width = min(want.Width, screen.Width-screenMargin)
+	}
+	if screen.Height > 0 {
+		want.Height = min(want.Height, screen.Height-2*screenMargin)
+	}
+	return Size{max(want.Width, 400), max(want.Height, 300)}
+}

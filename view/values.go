@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"cubeview/colormap"
@@ -36,12 +37,11 @@ type Values struct {
 	sysValid           bool
 	peers              peerRanges
 
-	columns          [3]column
-	nodeBuf          []Node
-	metricRootMax    map[int]float64
-	metricRootFormat map[int]numfmt.Format // per root metric: ForColumn of its values shown
-	lastErr          error
-	formatted        int // rows formatted since the last Update, for tests and benchmarks
+	columns       [3]column
+	nodeBuf       []Node
+	metricRootMax map[int]float64
+	lastErr       error
+	formatted     int // rows formatted since the last Update, for tests and benchmarks
 }
 
 type metricKey struct {
@@ -56,12 +56,12 @@ type systemKey struct {
 }
 
 // column is what a pane's values have in common: the largest magnitude in
-// absolute mode, whether negative values show, and the widest text.
+// absolute mode, whether negative values show, and the widths of their
+// texts.
 type column struct {
 	max      float64
 	negative bool
-	chars    int
-	format   numfmt.Format // the view's format ForColumn of the largest value shown
+	width    valueWidth
 }
 
 // reset forgets every value computed, for an experiment of n metrics.
@@ -342,9 +342,9 @@ func (vs *Values) externalTotal(uniq string) float64 {
 
 // computeScales finds, per pane, the largest magnitude shown in absolute
 // mode (per root metric in the metric pane, whose roots have different
-// units), whether negative values show, and the widest value text, over
-// every row whose value counts (rowKind.rows): the metrics shown, every
-// call path or flat-profile row, every system node.
+// units), whether negative values show, and the widths of the value
+// column, over every row whose value counts (rowKind.rows): the metrics
+// shown, every call path or flat-profile row, every system node.
 func (vs *Values) computeScales() {
 	v := vs.v
 	format := v.look.format
@@ -359,61 +359,94 @@ func (vs *Values) computeScales() {
 			vs.metricRootMax[r] = math.Max(vs.metricRootMax[r], a)
 		}
 	}
-	// The metric pane's roots have units of their own: each root's
-	// values get a format of their own (numfmt.Format.ForColumn).
-	rootShown := map[int]float64{}
-	for _, n := range paneKind(v, MetricPane).rows(v) {
-		r := v.metricRoot[n.Index]
-		rootShown[r] = maxAbs(rootShown[r], vs.Value(MetricPane, n))
-	}
-	vs.metricRootFormat = map[int]numfmt.Format{}
-	for r, x := range rootShown {
-		vs.metricRootFormat[r] = format.ForColumn(x)
-	}
 	for d := range v.panes {
 		c := &vs.columns[d]
-		widest := 0.0
+		var span valueSpan
 		for _, n := range paneKind(v, Dim(d)).rows(v) {
 			c.max = maxAbs(c.max, vs.absolute(Dim(d), n))
 			x := vs.Value(Dim(d), n)
-			if x < 0 && !format.IsZero(x) {
-				c.negative = true
-			}
+			span.add(x, format)
 			if d == int(MetricPane) {
-				c.chars = max(c.chars, utf8.RuneCountInString(vs.valueFormat(Dim(d), n).Format(x, vs.integer(Dim(d), n))))
-			} else {
-				widest = maxAbs(widest, x)
+				// A few rows of different units: measure each text.
+				c.width.add(format.Format(x, vs.integer(Dim(d), n)))
 			}
 		}
-		c.format = format.ForColumn(widest)
+		c.negative = span.negative
 		if d != int(MetricPane) {
-			if c.negative {
-				widest = -widest
-			}
-			n := v.panes[d].selected
-			c.chars = utf8.RuneCountInString(c.format.Format(widest, vs.integer(Dim(d), n)))
+			c.width = span.width(format, vs.integer(Dim(d), v.panes[d].selected))
 		}
-		c.chars = max(c.chars, 1)
+		if c.width.whole+c.width.frac == 0 {
+			c.width.whole = 1
+		}
 	}
 }
 
-// valueFormat returns the number format of row n's value in pane d: the
-// chosen format, with more decimals where the pane's (or, in the metric
-// pane, the row's root metric's) values would otherwise all read 0.00.
-func (vs *Values) valueFormat(d Dim, n Node) numfmt.Format {
-	v := vs.v
-	if d == MetricPane {
-		if n.Index >= 0 && n.Index < len(v.metricRoot) {
-			if f, ok := vs.metricRootFormat[v.metricRoot[n.Index]]; ok {
-				return f
-			}
-		}
-		return v.look.format
+// valueWidth is the width of a column of values aligned on the decimal
+// point: the most characters before the point (or exponent) and from it
+// on.
+type valueWidth struct{ whole, frac int }
+
+// add widens w to hold text.
+func (w *valueWidth) add(text string) {
+	whole, frac := splitNumber(text)
+	w.whole, w.frac = max(w.whole, whole), max(w.frac, frac)
+}
+
+// splitNumber returns the characters of a value's text before its decimal
+// point (or exponent) and from it on.
+func splitNumber(text string) (whole, frac int) {
+	i := strings.IndexAny(text, ".e")
+	if i < 0 {
+		return utf8.RuneCountInString(text), 0
 	}
-	if vs.columns[d].format == (numfmt.Format{}) {
-		return v.look.format
+	return utf8.RuneCountInString(text[:i]), utf8.RuneCountInString(text[i:])
+}
+
+// valueSpan is the range of magnitudes of a column's values, from which
+// its width follows without formatting every value: the whole part is
+// widest at the largest magnitude, the fraction at the smallest non-zero
+// one (numfmt keeps significant digits).
+type valueSpan struct {
+	largest, smallest float64 // smallest: of the non-zero magnitudes
+	negative, any     bool
+}
+
+func (s *valueSpan) add(x float64, f numfmt.Format) {
+	if math.IsNaN(x) || f.IsZero(x) {
+		return
 	}
-	return vs.columns[d].format
+	a := math.Abs(x)
+	if x < 0 {
+		s.negative = true
+	}
+	if !s.any || a > s.largest {
+		s.largest = a
+	}
+	if !s.any || a < s.smallest {
+		s.smallest = a
+	}
+	s.any = true
+}
+
+// width returns the width of the column's texts in format f.
+func (s *valueSpan) width(f numfmt.Format, integer bool) valueWidth {
+	var w valueWidth
+	w.add(f.Format(0, integer))
+	if !s.any {
+		return w
+	}
+	sign := 1.0
+	if s.negative {
+		sign = -1
+	}
+	w.add(f.Format(sign*s.largest, integer))
+	w.add(f.Format(sign*s.smallest, integer))
+	if t := f.Format(s.smallest, integer); !integer && f.MinDigits > 0 && !strings.Contains(t, "e") {
+		// Trailing zeros dropped, a value between may need more decimals
+		// than the smallest shows: take the most the rule gives.
+		w.frac = max(w.frac, 1+max(f.Decimals, numfmt.SignificantDecimals(s.smallest, f.MinDigits)))
+	}
+	return w
 }
 
 // allNodes returns the nodes of kind k with indices 0 … n−1, reusing a
@@ -431,8 +464,16 @@ func (vs *Values) allNodes(k NodeKind, n int) []Node {
 
 // ValueChars returns the width of pane d's value column in characters:
 // the widest value text the pane can show in its current mode and format,
-// so that the column does not change while scrolling.
-func (vs *Values) ValueChars(d Dim) int { return vs.columns[d].chars }
+// aligned on the decimal point, so that the column does not change while
+// scrolling.
+func (vs *Values) ValueChars(d Dim) int { return vs.columns[d].width.whole + vs.columns[d].width.frac }
+
+// pad returns how many character widths the value text of a row of pane
+// d ends before the column's right edge, so that decimal points align.
+func (vs *Values) pad(d Dim, text string) int {
+	_, frac := splitNumber(text)
+	return max(vs.columns[d].width.frac-frac, 0)
+}
 
 func maxAbs(m, x float64) float64 {
 	if a := math.Abs(x); a > m {
@@ -562,14 +603,14 @@ func (vs *Values) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(vs.v
 // Text returns the formatted value of n in pane d.
 func (vs *Values) Text(d Dim, n Node) string {
 	vs.formatted++
-	return vs.valueFormat(d, n).Format(vs.Value(d, n), vs.integer(d, n))
+	return vs.v.look.format.Format(vs.Value(d, n), vs.integer(d, n))
 }
 
 // cell returns how n's value in pane d looks, and the value.
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
 	vs.formatted++
-	return vs.v.look.cell(vs.valueFormat(d, n), val, vs.integer(d, n), vs.scaleRange(d, n), false), val
+	return vs.v.look.cell(vs.v.look.format, val, vs.integer(d, n), vs.scaleRange(d, n), false), val
 }
 
 // PaneInfo is the line below pane d: its colour scale and where its
@@ -581,7 +622,7 @@ func (vs *Values) PaneInfo(d Dim, ref string) string {
 		return ""
 	}
 	r := vs.scaleRange(d, n)
-	f := vs.valueFormat(d, n)
+	f := vs.v.look.format
 	lo := f.Format(r.Min, false)
 	if vs.signed(d) {
 		// Colours rank magnitudes; the sign shows as relief (or hue).
@@ -631,7 +672,7 @@ func (vs *Values) Unit(d Dim, n Node) string {
 func (vs *Values) CallCell(x float64) Cell {
 	v := vs.v
 	sel := v.panes[CallPane].selected
-	return v.look.cell(vs.valueFormat(CallPane, sel), x, vs.integer(CallPane, sel), vs.scaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
+	return v.look.cell(v.look.format, x, vs.integer(CallPane, sel), vs.scaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
 }
 
 // Formatted returns how many values were formatted since the last Update.

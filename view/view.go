@@ -259,6 +259,7 @@ type Row struct {
 	Node    Node
 	Label   string
 	Text    string  // formatted value
+	Pad     int     // character widths from the text's end to the value column's edge: decimal points align
 	Value   float64 // value in the pane's mode; NaN when undefined
 	Color   color.NRGBA
 	Relief  colormap.Relief
@@ -274,6 +275,7 @@ func (v *View) Row(d Dim, n Node) Row {
 		Node:    n,
 		Label:   v.Label(n) + thresholdSuffix(v, d, n),
 		Text:    c.Text,
+		Pad:     v.values.pad(d, c.Text),
 		Value:   val,
 		Color:   c.Color,
 		Relief:  c.Relief,

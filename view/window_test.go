@@ -310,3 +310,19 @@ func TestOthers(t *testing.T) {
 		t.Errorf("Others of the only document = %v", got)
 	}
 }
+
+// TestWindowSize checks that no window opens larger than the screen.
+func TestWindowSize(t *testing.T) {
+	tests := []struct{ want, screen, got Size }{
+		{Size{}, Size{}, DefaultWindowSize},
+		{Size{}, Size{1366, 768}, Size{1280, 672}},
+		{Size{1687, 900}, Size{1400, 900}, Size{1352, 804}},
+		{Size{900, 600}, Size{1920, 1080}, Size{900, 600}},
+		{Size{}, Size{320, 200}, Size{400, 300}},
+	}
+	for _, tt := range tests {
+		if got := WindowSize(tt.want, tt.screen); got != tt.got {
+			t.Errorf("WindowSize(%v, %v) = %v, want %v", tt.want, tt.screen, got, tt.got)
+		}
+	}
+}

@@ -58,6 +58,17 @@ static void moveTo(unsigned long win, int x, int y) {
 	XCloseDisplay(d);
 }
 
+// screenSize returns the size of the default screen in pixels.
+static int screenSize(int *w, int *h) {
+	Display *d = XOpenDisplay(NULL);
+	if (!d) return 0;
+	Screen *s = DefaultScreenOfDisplay(d);
+	*w = WidthOfScreen(s);
+	*h = HeightOfScreen(s);
+	XCloseDisplay(d);
+	return 1;
+}
+
 // rootWindow returns the root window of the default screen, or 0.
 static unsigned long rootWindow(void) {
 	Display *d = XOpenDisplay(NULL);
@@ -111,6 +122,16 @@ func Move(win uintptr, x, y int) {
 	if win != 0 {
 		C.moveTo(C.ulong(win), C.int(x), C.int(y))
 	}
+}
+
+// ScreenSize returns the size of the default screen in pixels; ok is
+// false when there is no X server to ask.
+func ScreenSize() (w, h int, ok bool) {
+	var cw, ch C.int
+	if C.screenSize(&cw, &ch) == 0 {
+		return 0, 0, false
+	}
+	return int(cw), int(ch), true
 }
 
 // rootWindow returns the root window of the default screen, or 0 when

@@ -20,3 +20,6 @@ func Move(uintptr, int, int) {}
 
 // rootWindow is only available with X11.
 func rootWindow() uintptr { return 0 }
+
+// ScreenSize reports no screen: this build has no X11.
+func ScreenSize() (w, h int, ok bool) { return 0, 0, false }
