@@ -27,21 +27,22 @@ func canonicalAt(name string, level int) string {
 
 // matchRoots makes the program roots of the operands (see programRoot)
 // one region, unless Options.StrictRoots is set: their names and modules
-// in names and modules become the first operand's. It sets RootsMatched.
-func (ig *Integration) matchRoots(names, modules [][]string) {
+// in names and modules become the first operand's. It sets RootsMatched
+// and returns each operand's root region (nil when roots are not matched).
+func (ig *Integration) matchRoots(names, modules [][]string) []int {
 	if ig.Options.StrictRoots || len(ig.Operands) < 2 {
-		return
+		return nil
 	}
 	roots := make([]int, len(ig.Operands))
 	single := true
 	for i, e := range ig.Operands {
 		c, _ := programRoot(e)
 		if c < 0 {
-			return
+			return nil
 		}
 		roots[i] = e.Cnodes[c].Region
 		if roots[i] < 0 || roots[i] >= len(e.Regions) {
-			return
+			return nil
 		}
 		single = single && len(e.CnodeRoots) == 1
 	}
@@ -55,7 +56,7 @@ func (ig *Integration) matchRoots(names, modules [][]string) {
 		}
 	}
 	if len(differ) == 0 {
-		return
+		return roots
 	}
 	what := "the single call-tree roots are matched whatever their names"
 	if !single {
@@ -63,6 +64,7 @@ func (ig *Integration) matchRoots(names, modules [][]string) {
 	}
 	ig.RootsMatched = fmt.Sprintf("%s: %q in %s with %s", what,
 		ig.Operands[0].Regions[first].Name, operandName(ig.Operands, 0), strings.Join(differ, ", "))
+	return roots
 }
 
 // integrateRegions matches regions by name and module (by name alone
@@ -88,7 +90,7 @@ func (ig *Integration) integrateRegions() error {
 			modules[i][r] = e.Regions[r].Module
 		}
 	}
-	ig.matchRoots(names, modules)
+	roots := ig.matchRoots(names, modules)
 	for i, e := range ig.Operands {
 		rmap := newMap(len(e.Regions))
 		ig.Regions[i] = rmap
@@ -134,7 +136,18 @@ func (ig *Integration) integrateRegions() error {
 			}
 			return pick
 		}
+		// the root region first: another region of the root's new name
+		// must not take its place
+		order := make([]int, 0, len(e.Regions))
+		if roots != nil {
+			order = append(order, roots[i])
+		}
 		for r := range e.Regions {
+			if roots == nil || r != roots[i] {
+				order = append(order, r)
+			}
+		}
+		for _, r := range order {
 			if c := pick(r, byKey[keyOf(r)]); c >= 0 {
 				claimed[c] = i + 1
 				rmap[r] = c

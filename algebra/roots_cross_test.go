@@ -150,3 +150,18 @@ func TestFlatProfileWithTree(t *testing.T) {
 		t.Errorf("%d MPI regions matched, want 6", matched)
 	}
 }
+
+// TestRootNameTakenInOperand: the root of b takes a's root name, which b
+// also has as another region (listed first); the roots still match.
+func TestRootNameTakenInOperand(t *testing.T) {
+	a := build(t, spec{source: "a", metrics: []string{"time sec DOUBLE"}, cnodes: []string{"app", "app/solve"}, system: []string{"m/n/0/0"}})
+	b := build(t, spec{source: "b", metrics: []string{"time sec DOUBLE"}, cnodes: []string{"run", "run/app"}, system: []string{"m/n/0/0"},
+		regions: []model.Region{{ID: 0, Name: "app", Module: "m.c", Begin: -1, End: -1}}})
+	ig, err := Integrate([]*model.Experiment{a, b}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ig.RootsMatched == "" || len(ig.Result.CnodeRoots) != 1 {
+		t.Errorf("roots matched %q, %d result roots; want one", ig.RootsMatched, len(ig.Result.CnodeRoots))
+	}
+}

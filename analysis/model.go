@@ -142,19 +142,64 @@ const (
 // an x is below 1 (with negative: not above 1). It wants at least
 // MinModelPoints points with positive, finite x and finite y.
 func FitModel(xs, ys []float64, negative bool) (Model, error) {
-	n := len(xs)
+	m, err := NewModeler(xs, negative)
+	if err != nil {
+		return Model{}, err
+	}
+	return m.Fit(ys)
+}
+
+// Modeler fits models over one set of x values (FitModel's search), with
+// the terms' values worked out once for the many call paths of a series.
+type Modeler struct {
+	xs    []float64
+	terms []Term
+	tvals [][]float64 // per term, its value at each x
+}
+
+// NewModeler returns the modeler over xs (at least MinModelPoints
+// positive, finite values), with strong scaling's negative terms when
+// negative.
+func NewModeler(xs []float64, negative bool) (*Modeler, error) {
+	if len(xs) < MinModelPoints {
+		return nil, fmt.Errorf("model: %d points; want at least %d", len(xs), MinModelPoints)
+	}
+	logOK := true
+	for _, x := range xs {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("model: x = %v: want a positive, finite x", x)
+		}
+		logOK = logOK && (x > 1 || !negative && x == 1)
+	}
+	terms := ModelTerms
+	if negative {
+		terms = append(slices.Clip(terms), NegativeModelTerms...)
+	}
+	m := &Modeler{xs: slices.Clone(xs)}
+	for _, term := range terms {
+		if term.Log != 0 && !logOK {
+			continue
+		}
+		ts := make([]float64, len(xs))
+		for i, x := range xs {
+			ts[i] = term.Eval(x)
+		}
+		m.terms = append(m.terms, term)
+		m.tvals = append(m.tvals, ts)
+	}
+	return m, nil
+}
+
+// Fit returns the model of the values ys, one per x of the modeler.
+func (m *Modeler) Fit(ys []float64) (Model, error) {
+	n := len(m.xs)
 	if n != len(ys) {
 		return Model{}, fmt.Errorf("model: %d x values for %d values", n, len(ys))
 	}
-	if n < MinModelPoints {
-		return Model{}, fmt.Errorf("model: %d points; want at least %d", n, MinModelPoints)
-	}
-	logOK := true
-	for i := range xs {
-		if !(xs[i] > 0) || math.IsInf(xs[i], 0) || math.IsNaN(ys[i]) || math.IsInf(ys[i], 0) {
-			return Model{}, fmt.Errorf("model: point (%v, %v): want a positive x and a finite value", xs[i], ys[i])
+	for i, y := range ys {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return Model{}, fmt.Errorf("model: point (%v, %v): want a finite value", m.xs[i], y)
 		}
-		logOK = logOK && (xs[i] > 1 || !negative && xs[i] == 1)
 	}
 	mean := 0.0
 	for _, y := range ys {
@@ -171,37 +216,25 @@ func FitModel(xs, ys []float64, negative bool) (Model, error) {
 		best.AdjR2 = 1
 		return best, nil
 	}
-	ts := make([]float64, n)
-	terms := ModelTerms
-	if negative {
-		terms = append(slices.Clip(terms), NegativeModelTerms...)
-	}
-	for _, term := range terms {
-		if term.Log != 0 && !logOK {
-			continue
-		}
-		for i, x := range xs {
-			ts[i] = term.Eval(x)
-		}
-		cv, ok := crossValidate(ts, ys)
+	var ts []float64
+	for k, term := range m.terms {
+		tk := m.tvals[k]
+		cv, ok := crossValidate(tk, ys)
 		if !ok {
 			continue
 		}
-		c0, c1, ok := leastSquares(ts, ys, -1)
-		if !ok || c1 == 0 || !contributes(c1, ts, ys) {
+		c0, c1, ok := leastSquares(tk, ys, -1)
+		if !ok || c1 == 0 || !contributes(c1, tk, ys) {
 			continue
 		}
 		if cv < best.CVSMAPE {
 			best = Model{C0: c0, C1: c1, Term: term, CVSMAPE: cv}
+			ts = tk
 		}
 	}
 	pred := func(i int) float64 { return best.C0 + best.C1*ts[i] }
 	if best.Constant {
 		pred = func(int) float64 { return best.C0 }
-	} else {
-		for i, x := range xs {
-			ts[i] = best.Term.Eval(x)
-		}
 	}
 	best.SMAPE = smape(ys, pred)
 	rss := 0.0

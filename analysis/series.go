@@ -268,6 +268,10 @@ func Series(trials []Trial, opt SeriesOptions) (*SeriesResult, error) {
 	for t := range trials {
 		xs[t] = trials[t].X
 	}
+	var modeler *Modeler
+	if len(trials) >= MinModelPoints {
+		modeler, _ = NewModeler(xs, !opt.Weak) // xs are positive: checked above
+	}
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		b := r.Basis(basis)
@@ -284,8 +288,8 @@ func Series(trials []Trial, opt SeriesOptions) (*SeriesResult, error) {
 			r.Ratio = append(r.Ratio, ratio)
 			r.Efficiency = append(r.Efficiency, eff)
 		}
-		if len(trials) >= MinModelPoints {
-			if m, err := FitModel(xs, b, !opt.Weak); err == nil {
+		if modeler != nil {
+			if m, err := modeler.Fit(b); err == nil {
 				r.Model = &m
 			}
 		}

@@ -291,6 +291,21 @@ func BenchmarkFitModel(b *testing.B) {
 	}
 }
 
+// BenchmarkModelerFit is the cost of one more call path of a series.
+func BenchmarkModelerFit(b *testing.B) {
+	m, err := NewModeler([]float64{27, 64, 125, 216, 343}, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ys := []float64{71.8, 97.3, 122.8, 154.7, 180.2}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Fit(ys); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkSeriesLULESH: the five LULESH runs (27 to 343 processes),
 // with a model per call path.
 func BenchmarkSeriesLULESH(b *testing.B) {

@@ -69,6 +69,7 @@ func init() {
 		Usage: `usage: cubeview diff A B [-o OUT [--force]] [--copy-system|--collapse-system] [--strict-lines]
        [--strict-roots] [--rename OLD=NEW]… [--map-metric FROM=TO]…
        cubeview diff A B [-o -] [--top N] [--metric NAME] [--incl] [--exact] [matching options]
+       cubeview diff --groups A1 A2 [A3…] -- B1 B2 [B3…] [options below]
 
 Writes the difference A − B of two experiments: positive where A spent
 more. Unsigned integer metrics become signed; min/max metrics are
@@ -84,8 +85,13 @@ difference.
                   time, or else the first metric that has values)
   --incl          inclusive values (with everything called below) instead
                   of each call path's own
-  --exact         values in full precision instead of 4 significant digits` + systemFlagsUsage,
-		Run: func(env Env, args []string) error { return runOperator(env, algebra.OpDiff, args) },
+  --exact         values in full precision instead of 4 significant digits` + groupsUsage + systemFlagsUsage,
+		Run: func(env Env, args []string) error {
+			if hasFlag(args, "groups") {
+				return runGroupDiff(env, args)
+			}
+			return runOperator(env, algebra.OpDiff, args)
+		},
 	})
 	register(&Command{
 		Name:    "merge",

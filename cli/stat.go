@@ -18,9 +18,10 @@ import (
 func init() {
 	register(&Command{
 		Name:    "stat",
-		Summary: "statistics of a metric across locations, per call path",
+		Summary: "statistics of a metric across locations, or the noise of repeated runs (--runs), per call path",
 		Usage: `usage: cubeview stat FILE --metric UNIQ [--cnode PATH] [--excl] [--csv]
        [-o box.png|box.svg [--top N]]
+       cubeview stat --runs R1 R2 [R3…] [--metric NAME] [--excl] [--top N] [--csv] [--where FILTER]
 
 For every call path (or those named by --cnode), the spread of the metric's
 values across all locations: count, sum, min, max, mean, median, quartiles,
@@ -42,12 +43,15 @@ is the population one (divided by n), as Cube's statistics show it.
                  spanning the quartiles, with the median (bold), the mean
                  (dashed), whiskers to the furthest values within 1.5 box
                  lengths and rings at a minimum or maximum beyond them
-  --top N        the number of boxes (default 10)`,
+  --top N        the number of boxes (default 10)` + runsUsage,
 		Run: runStat,
 	})
 }
 
 func runStat(env Env, args []string) error {
+	if hasFlag(args, "runs") {
+		return runStatRuns(env, args)
+	}
 	fs := newFlagSet("stat")
 	metric := fs.String("metric", "", "")
 	cnode := fs.String("cnode", "", "")

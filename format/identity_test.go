@@ -58,6 +58,37 @@ func TestMetricIdentities(t *testing.T) {
 	}
 }
 
+// TestMetricIdentitiesSamples checks the identities of the newer readers
+// on their own samples.
+func TestMetricIdentitiesSamples(t *testing.T) {
+	tests := []struct {
+		path string
+		want map[string]string
+	}{
+		{"papi/testdata/papi7-threads", map[string]string{"visits": "visits", "real_time": "time", "perf::TASK-CLOCK": "cputime", "cycles": ""}},
+		{"perf/testdata/two-events.perf-script", map[string]string{"cycles": "PAPI_TOT_CYC", "instructions": "PAPI_TOT_INS"}}, // summed periods of the hardware events
+		{"caliper/testdata/handmade.cali", map[string]string{"sum#sum#time.duration": "time", "count": "visits", "min#inclusive#sum#time.duration": ""}},
+		{"caliper/testdata/handmade.json", map[string]string{"sum#time.duration": "time", "count": "visits"}}, // no region.count: the record count of annotated regions
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			e, err := Open(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, id := range tt.want {
+				m := e.MetricByName(name)
+				if m < 0 {
+					t.Fatalf("no metric %q", name)
+				}
+				if got := e.Metrics[m].Identity; got != id {
+					t.Errorf("%s: identity %q, want %q", name, got, id)
+				}
+			}
+		})
+	}
+}
+
 // TestIdentityWritten: a result whose metric has a name that does not say
 // its identity (TAU's TIME first in a difference) keeps the identity
 // through .cubex and .cube files, and a well-known name is written

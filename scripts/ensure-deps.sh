@@ -22,7 +22,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v gprof >/dev/null || need+=(binutils)
   # perf record and perf report give the perf script reader's reference
   command -v perf >/dev/null || need+=(linux-perf)
-  # Extra-P's modeler (run from its snapshot) is the scaling models' reference
+  # Extra-P's modeler (run from its snapshot) is the scaling models' reference;
+  # scipy's ttest_ind and mannwhitneyu are the significance tests' reference
   /usr/bin/python3 -c 'import numpy, scipy' 2>/dev/null || need+=(python3-numpy python3-scipy)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0

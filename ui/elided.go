@@ -27,6 +27,7 @@ type elidedText struct {
 	full, alt string
 	elide     elision
 	text      *canvas.Text
+	muted     bool // drawn dimmed (a difference that is not significant)
 
 	laidFor, laidAlt string
 	laidAt           float32
@@ -46,6 +47,17 @@ func (t *elidedText) SetText(s, alt string) {
 	t.full, t.alt = s, alt
 	t.Refresh()
 }
+
+// SetMuted draws the text dimmed, or in the text's colour again.
+func (t *elidedText) SetMuted(muted bool) {
+	if t.muted != muted {
+		t.muted = muted
+		t.Refresh()
+	}
+}
+
+// Muted reports whether the text is drawn dimmed.
+func (t *elidedText) Muted() bool { return t.muted }
 
 // SetElision sets how the text is shortened.
 func (t *elidedText) SetElision(e elision) { t.elide = e }
@@ -98,6 +110,9 @@ func (r *elidedRenderer) Layout(size fyne.Size) {
 
 func (r *elidedRenderer) Refresh() {
 	r.t.text.Color = theme.Color(theme.ColorNameForeground)
+	if r.t.muted {
+		r.t.text.Color = theme.Color(theme.ColorNameDisabled)
+	}
 	r.t.text.TextSize = theme.Size(theme.SizeNameText)
 	r.Layout(r.t.Size())
 	r.t.text.Refresh()

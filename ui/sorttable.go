@@ -20,6 +20,9 @@ type tableSource struct {
 	cell    func(r, c int) string
 	key     func(r, c int) analysisview.SortKey
 	numeric func(c int) bool
+	// muted, when set, reports the report's rows drawn in a dimmed
+	// colour (differences that are not significant).
+	muted func(r int) bool
 	// selected is called with the report's row when a row is clicked.
 	selected func(r int)
 	// path reports the columns that hold paths (nil: none): they elide
@@ -54,6 +57,8 @@ func newSortedTable(src tableSource) *sortedTable {
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			c := o.(*elidedCell)
 			c.SetElision(s.elision(id.Col))
+			r := s.order.Row(id.Row)
+			c.SetMuted(src.muted != nil && r >= 0 && src.muted(r))
 			c.SetText(s.Cell(id.Row, id.Col), "")
 		})
 	s.table.ShowHeaderColumn = false

@@ -88,8 +88,12 @@ type panels struct {
 	source    *sourcePanel    // nil until the source panel is first shown
 	callGraph *callGraphPanel // nil until callers and callees are first shown
 	perfDiff  *perfDiffPanel  // the last performance difference shown
+	groups    *groupsPanel    // the last comparison of groups of runs shown
 	stats     *statsPanel     // nil until the statistics are first shown
 	scaling   *scalingWindow  // the last scaling study started here
+	bottomUp  *bottomUpPanel  // nil until the bottom-up view is first shown
+	locations *locationPanel  // nil until the per-location chart is first shown
+	topology  *topologyPanel  // nil until the topology view is first shown
 }
 
 // paneSplits divide the window's width between the panes: splits divide
@@ -620,7 +624,7 @@ func (m *menus) popUp(d view.Dim, n view.Node, at fyne.Position) {
 	}
 	w.active = d
 	w.panes[d].Select(n.ID())
-	items := fyneItems(view.RowMenu(d, n), w.menus.handlers(view.MenuState{}, d, n))
+	items := fyneItems(view.RowMenuOf(w.view, d, n), w.menus.handlers(view.MenuState{}, d, n))
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
@@ -643,7 +647,9 @@ func (m *menus) bar() *fyne.MainMenu {
 	w := m.w
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
 	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
-		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown()}
+		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown(),
+		BottomUpShown: w.panels.BottomUpShown(), LocationsShown: w.panels.LocationsShown(),
+		TopologyShown: w.panels.TopologyShown()}
 	do := w.menus.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
 	for _, m := range view.MainMenu(w.view, st) {
@@ -714,12 +720,19 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()) },
 		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()) },
 		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
+		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
+		view.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },
+		view.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
+		view.CmdExportCSV:       func(int) { w.dialogs.exportCSV(w.menus.paneOf(d, n)) },
+		view.CmdExportPNG:       func(int) { w.dialogs.exportPanePNG(w.menus.paneOf(d, n)) },
+		view.CmdOpenURL:         func(int) { w.openMetricURL(n) },
 		view.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
 		view.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
 		view.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },
 		view.CmdReroot:          func(int) { w.dialogs.reportCut(false) },
 		view.CmdPrune:           func(int) { w.dialogs.reportCut(true) },
 		view.CmdWhere:           func(int) { w.dialogs.showPerfDiffDialog() },
+		view.CmdGroups:          func(int) { w.dialogs.showGroupsDialog() },
 		view.CmdScaling:         func(int) { w.dialogs.showScalingDialog() },
 		view.CmdKeysHelp:        func(int) { dialog.ShowInformation("Keys and mouse", view.KeysHelp, w.win) },
 		view.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", view.About, w.win) },

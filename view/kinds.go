@@ -179,6 +179,9 @@ func (k metricRow) description(v *View, i int) string {
 	if m.Descr != "" {
 		s += ": " + m.Descr
 	}
+	if u := MetricURL(v, Node{MetricNode, i}); u != "" {
+		s += " · documentation: " + u + " (right-click › Open documentation)"
+	}
 	return s
 }
 

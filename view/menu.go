@@ -46,12 +46,19 @@ const (
 	CmdSource      Command = "source"     // toggles the source panel
 	CmdStats       Command = "statistics" // toggles the statistics panel
 	CmdCallGraph   Command = "call graph" // toggles callers and callees
+	CmdBottomUp    Command = "bottom-up"  // toggles the bottom-up view
+	CmdLocations   Command = "locations"  // toggles the per-location chart
+	CmdTopology    Command = "topology"   // toggles the topology view
+	CmdExportCSV   Command = "export csv" // the active (or context menu's) pane's rows shown
+	CmdExportPNG   Command = "export png" // the active (or context menu's) pane as drawn
+	CmdOpenURL     Command = "open url"   // a metric's documentation
 	CmdDerived     Command = "derived metric"
 	CmdThresholds  Command = "thresholds"
 	CmdOperation   Command = "operation" // Arg: an algebra.Op
 	CmdReroot      Command = "reroot"
 	CmdPrune       Command = "prune"
 	CmdWhere       Command = "where did it change"
+	CmdGroups      Command = "compare groups of runs"
 	CmdScaling     Command = "scaling"
 	CmdKeysHelp    Command = "keys help"
 	CmdAbout       Command = "about"
@@ -107,6 +114,9 @@ type MenuState struct {
 	SourceShown    bool
 	StatsShown     bool
 	CallGraphShown bool
+	BottomUpShown  bool
+	LocationsShown bool
+	TopologyShown  bool
 }
 
 func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
@@ -135,9 +145,11 @@ func fileMenu(st MenuState) Menu {
 	save := keyed("Save as…", CmdSaveAs, "S")
 	props := item("Properties…", CmdProperties)
 	save.Disabled, props.Disabled = st.Doc == nil, st.Doc == nil
+	exportCSV, exportPNG := item("Export active pane as CSV…", CmdExportCSV), item("Export active pane as PNG…", CmdExportPNG)
+	exportCSV.Disabled, exportPNG.Disabled = st.Doc == nil, st.Doc == nil
 	return Menu{"File", []MenuItem{
 		keyed("Open…", CmdOpen, "O"), item("Open folder…", CmdOpenFolder), recent,
-		item("Repository…", CmdRepository), save, props,
+		item("Repository…", CmdRepository), save, exportCSV, exportPNG, props,
 		item("Memory for one metric…", CmdMemory), separator, keyed("Close", CmdClose, "W"),
 	}}
 }
@@ -182,7 +194,12 @@ func viewMenu(v *View, st MenuState) Menu {
 	source, stats := keyed("Source", CmdSource, "U"), keyed("Statistics", CmdStats, "I")
 	callGraph := keyed("Callers and callees", CmdCallGraph, "K")
 	source.Checked, stats.Checked, callGraph.Checked = st.SourceShown, st.StatsShown, st.CallGraphShown
-	for _, it := range append(needView, &reference, &source, &stats, &callGraph) {
+	bottomUp := keyed("Bottom-up view", CmdBottomUp, "B")
+	bottomUp.Checked = st.BottomUpShown
+	locations := keyed("Per-location chart", CmdLocations, "L")
+	locations.Checked = st.LocationsShown
+	topology := MenuItem{Label: "Topology", Command: CmdTopology, Shortcut: &Shortcut{Key: "L", Shift: true}, Checked: st.TopologyShown}
+	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations, &topology) {
 		it.Disabled = !on
 	}
 	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
@@ -190,7 +207,7 @@ func viewMenu(v *View, st MenuState) Menu {
 		flat, order, numbers, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
-		source, stats, callGraph,
+		source, stats, callGraph, bottomUp, locations, topology,
 	}}
 }
 
@@ -209,7 +226,7 @@ func algebraMenu(st MenuState) Menu {
 	cut.Items = []MenuItem{item("Reroot here", CmdReroot), item("Prune here", CmdPrune)}
 	items := []MenuItem{
 		op(algebra.OpDiff), op(algebra.OpMerge), op(algebra.OpMean), separator, cut,
-		separator, item("Where did it change…", CmdWhere), item("Scaling…", CmdScaling),
+		separator, item("Where did it change…", CmdWhere), item("Compare groups of runs…", CmdGroups), item("Scaling…", CmdScaling),
 	}
 	if st.Doc == nil {
 		disable(items)
@@ -260,6 +277,9 @@ var KeysHelp = strings.Join([]string{
 	"Ctrl+U: source panel of the selected call path; double-click an annotated line to select its call.",
 	"Ctrl+I: statistics of the selected call path across locations.",
 	"Ctrl+K: callers and callees of the selected region (gprof, callgrind profiles); click one to select it.",
+	"Ctrl+L: per-location chart of the selected metric and call path; click a bar to select its location.",
+	"Ctrl+Shift+L: topology: the locations on their Cartesian grid (or rank × thread); click a cell to select its location.",
+	"Ctrl+B: bottom-up view: every region with its callers, values split by caller; click a row to select its call path.",
 	"Drop experiment files or folders on the window to open them.",
 }, "\n")
 

@@ -58,11 +58,11 @@ func TestMainMenuLayout(t *testing.T) {
 		t.Errorf("menu bar = %s", got)
 	}
 	want := map[string]string{
-		"File": "Open…|Open folder…|Open recent|Repository…|Save as…|Properties…|Memory for one metric…|—|Close",
+		"File": "Open…|Open folder…|Open recent|Repository…|Save as…|Export active pane as CSV…|Export active pane as PNG…|Properties…|Memory for one metric…|—|Close",
 		"View": "Flat profile|Sort|Numbers|—|Expand hottest path|Hottest path goes on while a child holds more than|Find…|Find next|Find previous|—|" +
-			"Colour range of the active pane…|Diverging colours|External reference|Choose external reference…|—|Source|Statistics|Callers and callees",
+			"Colour range of the active pane…|Diverging colours|External reference|Choose external reference…|—|Source|Statistics|Callers and callees|Bottom-up view|Per-location chart|Topology",
 		"Metric tree": "New derived metric…|Thresholds of the selected metric…",
-		"Algebra":     "Difference…|Merge…|Mean…|—|Cut at selected call path|—|Where did it change…|Scaling…",
+		"Algebra":     "Difference…|Merge…|Mean…|—|Cut at selected call path|—|Where did it change…|Compare groups of runs…|Scaling…",
 		"Help":        "Keys and mouse|About cubeview",
 	}
 	for _, m := range ms {
@@ -92,6 +92,9 @@ func TestMenuShortcuts(t *testing.T) {
 		{"View", "Source", "Ctrl+U"},
 		{"View", "Statistics", "Ctrl+I"},
 		{"View", "Callers and callees", "Ctrl+K"},
+		{"View", "Bottom-up view", "Ctrl+B"},
+		{"View", "Per-location chart", "Ctrl+L"},
+		{"View", "Topology", "Ctrl+Shift+L"},
 	}
 	for _, tt := range tests {
 		it := findItem(t, ms, tt.menu, tt.label)
@@ -119,9 +122,9 @@ func TestMenuWithoutExperiment(t *testing.T) {
 	}
 	disabled := map[string][]string{
 		"File":        {"Open recent", "Save as…", "Properties…"},
-		"View":        {"Flat profile", "Sort", "Numbers", "Find…", "Diverging colours", "External reference", "Choose external reference…", "Source", "Statistics", "Callers and callees"},
+		"View":        {"Flat profile", "Sort", "Numbers", "Find…", "Diverging colours", "External reference", "Choose external reference…", "Source", "Statistics", "Callers and callees", "Bottom-up view", "Per-location chart", "Topology"},
 		"Metric tree": {"New derived metric…", "Thresholds of the selected metric…"},
-		"Algebra":     {"Difference…", "Cut at selected call path", "Reroot here", "Prune here", "Where did it change…", "Scaling…"},
+		"Algebra":     {"Difference…", "Cut at selected call path", "Reroot here", "Prune here", "Where did it change…", "Compare groups of runs…", "Scaling…"},
 	}
 	for menu, ls := range disabled {
 		for _, l := range ls {

@@ -1,0 +1,314 @@
+package analysisview
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"cubeview/analysis"
+	"cubeview/analysis/significance"
+	"cubeview/form"
+	"cubeview/model"
+	"cubeview/numfmt"
+	"cubeview/view"
+)
+
+// Choices of the test in the Compare groups of runs dialog.
+const (
+	TestWelch       = "Welch's t-test"
+	TestMannWhitney = "Mann–Whitney U (ranks; needs about 8 runs per group)"
+)
+
+// GroupsRequest compares two groups of open experiments, repeated runs
+// of two configurations.
+type GroupsRequest struct {
+	A, B    []*view.Doc
+	Options analysis.GroupOptions
+}
+
+// GroupsForm is Algebra › Compare groups of runs…: the runs of group A
+// and of group B among the open experiments, a metric and the test.
+type GroupsForm struct {
+	*form.Form
+	A, B, Test, Inclusive *form.Field
+	Metric                *view.MetricChoice
+	docs                  []*view.Doc
+}
+
+// NewGroupsForm returns the form over the open documents docs, current
+// ticked in group A, the metric the one named metric when offered.
+func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
+	labels := view.DocLabels(docs)
+	f := &GroupsForm{docs: docs, Metric: view.NewMetricChoice()}
+	f.A = &form.Field{Kind: form.ListField, Label: "Group A (runs)", Options: labels, Checked: make([]bool, len(docs)), Width: 720}
+	f.B = &form.Field{Kind: form.ListField, Label: "Group B (runs)", Options: labels, Checked: make([]bool, len(docs))}
+	if i := slices.Index(docs, current); i >= 0 {
+		f.A.Checked[i] = true
+	}
+	f.Test = &form.Field{Kind: form.RadioField, Label: "Test", Options: []string{TestWelch, TestMannWhitney}, Text: TestWelch}
+	f.Inclusive = &form.Field{Kind: form.CheckField, Label: "Inclusive values (with everything called below)"}
+	f.offerMetrics()
+	f.Metric.Set(metric)
+	note := form.Note("Each group holds repeated runs of one configuration (at least two). Per call path a group's\n" +
+		"value is the mean over its runs of the metric summed over all locations; the groups are\n" +
+		"compared call path by call path, and the p-values adjusted over all call paths\n" +
+		"(Benjamini–Hochberg). Significant means q < 0.05, nothing else.")
+	f.Form = &form.Form{Title: "Compare groups of runs", Confirm: "Compare",
+		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Test, f.Inclusive, note}}
+	f.Changed = func(x *form.Field) {
+		if x == f.A || x == f.B {
+			f.offerMetrics()
+		}
+	}
+	f.Submit = func() error {
+		r, err := f.request()
+		if err != nil {
+			return err
+		}
+		run(r)
+		return nil
+	}
+	return f
+}
+
+// group returns the documents ticked in list, in the list's order.
+func (f *GroupsForm) group(list *form.Field) []*view.Doc {
+	var out []*view.Doc
+	for i, on := range list.Checked {
+		if on && i < len(list.Options) {
+			if j := slices.Index(view.DocLabels(f.docs), list.Options[i]); j >= 0 {
+				out = append(out, f.docs[j])
+			}
+		}
+	}
+	return out
+}
+
+func (f *GroupsForm) offerMetrics() {
+	f.Metric.OfferDocs(append(f.group(f.A), f.group(f.B)...)...)
+}
+
+func (f *GroupsForm) request() (GroupsRequest, error) {
+	r := GroupsRequest{A: f.group(f.A), B: f.group(f.B)}
+	if len(r.A) < 2 || len(r.B) < 2 {
+		return r, fmt.Errorf("tick at least two runs in each group (A has %d, B %d): one run says nothing of the noise", len(r.A), len(r.B))
+	}
+	for _, d := range r.A {
+		if slices.Contains(r.B, d) {
+			return r, fmt.Errorf("%s is in both groups", d.Name)
+		}
+	}
+	r.Options.Metric = f.Metric.Metric()
+	if r.Options.Metric == "" {
+		return r, errors.New("choose a metric")
+	}
+	if f.Test.Text == TestMannWhitney {
+		r.Options.Test = significance.MannWhitney
+	}
+	r.Options.Inclusive = f.Inclusive.On
+	return r, nil
+}
+
+// GroupsJob is a comparison of groups on its way.
+type GroupsJob struct {
+	GroupsRequest
+	Report *GroupsReport
+}
+
+// Run compares in the background through run, showing progress through
+// busy, and then passes the error to done (on run's UI side).
+func (j *GroupsJob) Run(run view.Runner, busy view.Busy, format numfmt.Format, done func(error)) {
+	stop := busy(fmt.Sprintf("Comparing %d runs with %d runs …", len(j.A), len(j.B)))
+	var err error
+	run(func() { err = j.compute(format) }, func() {
+		stop()
+		done(err)
+	})
+}
+
+func (j *GroupsJob) compute(format numfmt.Format) error {
+	exps := func(docs []*view.Doc) []*model.Experiment {
+		out := make([]*model.Experiment, len(docs))
+		for i, d := range docs {
+			out[i] = d.Exp
+		}
+		return out
+	}
+	g, err := analysis.CompareGroups(exps(j.A), exps(j.B), j.Options)
+	if err != nil {
+		return err
+	}
+	j.Report = NewGroupsReport(g, format)
+	return nil
+}
+
+// The columns of a comparison of groups.
+const (
+	GroupsSignificant = iota // ★ when q < α
+	GroupsMeanA
+	GroupsMeanB
+	GroupsDiff
+	GroupsCI
+	GroupsP
+	GroupsQ
+	GroupsEffect
+	GroupsCallPath
+	GroupsColumns
+)
+
+// GroupsRow is one call path of the comparison, formatted.
+type GroupsRow struct {
+	analysis.GroupRow
+	CallPath string
+	Text     [GroupsCallPath]string
+}
+
+// GroupsReport is what a window shows of a comparison of groups: a
+// headline, a legend and a row per call path, the rows that are not
+// significant muted or, with HideNotSignificant, left out.
+type GroupsReport struct {
+	Result   *analysis.GroupComparison
+	Headline string
+	Legend   string
+	all      []GroupsRow
+	shown    []int
+	hide     bool
+}
+
+// NewGroupsReport formats g for people.
+func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport {
+	res := g.Result
+	m := &res.Metrics[g.Metric]
+	alpha := g.Options.Alpha
+	if alpha <= 0 {
+		alpha = significance.DefaultAlpha
+	}
+	r := &GroupsReport{Result: g}
+	num := func(v float64) string { return f.Format(v, false) }
+	t := g.Total
+	r.Headline = fmt.Sprintf("%s, %d runs (A) against %d (B): %d of %d call paths differ significantly. Whole program: A %s ± %s, B %s ± %s, A − B %s (p %s)",
+		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), pText(t.P))
+	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value of the %s test adjusted over all %d call paths (Benjamini–Hochberg). "+
+		"Muted rows are not significant: the runs' noise explains their difference. A, B: means over the runs; "+
+		"95 %% interval of A − B; effect: Hedges' g. Click a row to select its call path, a column's title to sort.",
+		alpha, g.Options.Test, len(g.Rows))
+	r.all = make([]GroupsRow, len(g.Rows))
+	for i, gr := range g.Rows {
+		row := GroupsRow{GroupRow: gr, CallPath: res.CallPath(gr.Cnode)}
+		row.Text[GroupsSignificant] = ""
+		if gr.Significant {
+			row.Text[GroupsSignificant] = "★"
+		}
+		row.Text[GroupsMeanA] = num(gr.A.Mean) + " ± " + num(gr.A.SD())
+		row.Text[GroupsMeanB] = num(gr.B.Mean) + " ± " + num(gr.B.SD())
+		row.Text[GroupsDiff] = num(gr.Diff)
+		row.Text[GroupsCI] = "[" + num(gr.CILow) + ", " + num(gr.CIHigh) + "]"
+		row.Text[GroupsP] = pText(gr.P)
+		row.Text[GroupsQ] = pText(gr.Q)
+		row.Text[GroupsEffect] = effectText(gr.Effect)
+		r.all[i] = row
+	}
+	r.SetHideNotSignificant(false)
+	return r
+}
+
+func pText(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "–"
+	case p == 0:
+		return "0"
+	case p < 1e-16:
+		return "<1e-16"
+	}
+	return strconv.FormatFloat(p, 'g', 3, 64)
+}
+
+func effectText(g float64) string {
+	switch {
+	case math.IsNaN(g):
+		return "–"
+	case math.IsInf(g, 0):
+		return strconv.FormatFloat(g, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(g, 'f', 2, 64)
+}
+
+// SetHideNotSignificant leaves out (or shows again) the rows that are not
+// significant.
+func (r *GroupsReport) SetHideNotSignificant(hide bool) {
+	r.hide = hide
+	r.shown = r.shown[:0]
+	for i := range r.all {
+		if !hide || r.all[i].Significant {
+			r.shown = append(r.shown, i)
+		}
+	}
+}
+
+// HideNotSignificant reports whether rows that are not significant are left out.
+func (r *GroupsReport) HideNotSignificant() bool { return r.hide }
+
+// Len returns the number of rows shown.
+func (r *GroupsReport) Len() int { return len(r.shown) }
+
+// Row returns shown row i.
+func (r *GroupsReport) Row(i int) *GroupsRow { return &r.all[r.shown[i]] }
+
+// Muted reports whether shown row i is drawn muted: it is not significant.
+func (r *GroupsReport) Muted(i int) bool { return !r.Row(i).Significant }
+
+// Cell returns the text of shown row i's column c.
+func (r *GroupsReport) Cell(i, c int) string {
+	row := r.Row(i)
+	if c == GroupsCallPath {
+		return row.CallPath
+	}
+	return row.Text[c]
+}
+
+// SortKey returns what shown row i's column c sorts by.
+func (r *GroupsReport) SortKey(i, c int) SortKey {
+	row := r.Row(i)
+	switch c {
+	case GroupsSignificant:
+		if row.Significant {
+			return NumKey(1)
+		}
+		return NumKey(0)
+	case GroupsMeanA:
+		return NumKey(row.A.Mean)
+	case GroupsMeanB:
+		return NumKey(row.B.Mean)
+	case GroupsDiff:
+		return NumKey(row.Diff)
+	case GroupsCI:
+		return NumKey(row.CILow)
+	case GroupsP:
+		return NumKey(row.P)
+	case GroupsQ:
+		return NumKey(row.Q)
+	case GroupsEffect:
+		return NumKey(row.Effect)
+	}
+	return TextKey(row.CallPath)
+}
+
+// Numeric reports whether column c holds numbers.
+func (r *GroupsReport) Numeric(c int) bool { return c != GroupsCallPath }
+
+// Header names column c.
+func (r *GroupsReport) Header(c int) string {
+	return [GroupsColumns]string{"", "A (mean ± sd)", "B (mean ± sd)", "A − B", "95 % interval", "p", "q", "Effect", "Call path"}[c]
+}
+
+// GroupsNode returns the row of v that shows the call path of shown row i,
+// a zero Node when v's experiment has no such call path.
+func GroupsNode(v *view.View, r *GroupsReport, i int) view.Node {
+	if c := MatchCnode(v.Experiment(), r.Result.Result, r.Row(i).Cnode); c >= 0 {
+		return view.Node{Kind: view.CnodeNode, Index: c}
+	}
+	return view.Node{}
+}

@@ -1,0 +1,112 @@
+package analysisview
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"cubeview/internal/synth"
+	"cubeview/numfmt"
+	"cubeview/view"
+)
+
+// groupRuns returns n open documents of generated runs of one
+// configuration: each call path scaled by 1 + 2 %·N(0, 1) per run and
+// operand call path planted (≥ 0) by 1 + shift.
+func groupRuns(t *testing.T, prefix string, n int, seed uint64, planted int, shift float64) []*view.Doc {
+	t.Helper()
+	var docs []*view.Doc
+	for i := range n {
+		e := synth.Generate(synth.Config{Cnodes: 40, Locations: 4, Metrics: 1, Seed: 7})
+		r := rand.New(rand.NewPCG(seed, uint64(i)))
+		b, err := e.Block(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range e.Cnodes {
+			f := 1 + 0.02*r.NormFloat64()
+			if c == planted {
+				f *= 1 + shift
+			}
+			row := b.MutableRow(c)
+			for l := range row {
+				row[l] *= f
+			}
+		}
+		name := prefix + string(rune('1'+i)) + ".cubex"
+		docs = append(docs, &view.Doc{Path: "/runs/" + name, Name: name, Exp: e})
+	}
+	return docs
+}
+
+func TestGroupsFormAndReport(t *testing.T) {
+	const planted = 9
+	a := groupRuns(t, "a", 5, 1, planted, 0.25)
+	b := groupRuns(t, "b", 5, 2, -1, 0)
+	docs := append(append([]*view.Doc{}, a...), b...)
+	var got []GroupsRequest
+	f := NewGroupsForm(docs, docs[0], "time", func(r GroupsRequest) { got = append(got, r) })
+	if !f.A.Checked[0] || f.Metric.Metric() != "time" {
+		t.Fatalf("preselected %v, metric %q", f.A.Checked, f.Metric.Metric())
+	}
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "at least two runs") {
+		t.Errorf("one run in A, none in B: %v", err)
+	}
+	for i := range docs {
+		f.SetChecked(f.A, i, i < 5)
+		f.SetChecked(f.B, i, i >= 4)
+	}
+	if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), "in both groups") {
+		t.Errorf("a run in both groups: %v", err)
+	}
+	f.SetChecked(f.B, 4, false)
+	if err := f.Confirmed(); err != nil || len(got) != 1 {
+		t.Fatalf("confirm: %v, %d requests", err, len(got))
+	}
+	j := &GroupsJob{GroupsRequest: got[0]}
+	if len(j.A) != 5 || len(j.B) != 5 || j.A[0] != a[0] || j.B[0] != b[0] {
+		t.Fatalf("groups %d and %d", len(j.A), len(j.B))
+	}
+	var done error = errNotRun
+	j.Run(func(work, finish func()) { work(); finish() }, func(string) func() { return func() {} }, numfmt.Brief(), func(err error) { done = err })
+	if done != nil {
+		t.Fatal(done)
+	}
+	r := j.Report
+	plantedPath := a[0].Exp.CallPath(planted)
+	if r.Len() != 40 || !strings.Contains(r.Headline, "1 of 40 call paths differ significantly") || !strings.Contains(r.Legend, "Muted rows are not significant") {
+		t.Fatalf("%d rows, headline %q", r.Len(), r.Headline)
+	}
+	muted := 0
+	for i := range r.Len() {
+		sig := r.Cell(i, GroupsSignificant) == "★"
+		if sig != (r.Cell(i, GroupsCallPath) == plantedPath) || r.Muted(i) == sig {
+			t.Errorf("row %d %s: ★ %v muted %v", i, r.Cell(i, GroupsCallPath), sig, r.Muted(i))
+		}
+		if r.Muted(i) {
+			muted++
+		}
+	}
+	if muted != 39 {
+		t.Errorf("%d muted rows, want 39", muted)
+	}
+	r.SetHideNotSignificant(true)
+	if r.Len() != 1 || r.Cell(0, GroupsCallPath) != plantedPath || r.Muted(0) {
+		t.Fatalf("filtered: %d rows", r.Len())
+	}
+	// The row selects its call path in a run's window.
+	v := view.NewView(a[1].Exp)
+	if n := GroupsNode(v, r, 0); n.Kind != view.CnodeNode || a[1].Exp.CallPath(n.Index) != plantedPath {
+		t.Errorf("node %+v", n)
+	}
+	r.SetHideNotSignificant(false)
+	if r.Len() != 40 {
+		t.Errorf("unfiltered again: %d rows", r.Len())
+	}
+}
+
+type notRun struct{}
+
+func (notRun) Error() string { return "not run" }
+
+var errNotRun error = notRun{}

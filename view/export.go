@@ -1,0 +1,209 @@
+package view
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"cubeview/form"
+	"cubeview/internal/atomicfile"
+	"cubeview/numfmt"
+)
+
+// Export from a window: the rows of a pane or of the bottom-up view as
+// CSV, a pane or a chart as an image (the ui package draws those).
+
+// PaneCSV writes rows of pane d (the rows shown, in order) as CSV: each
+// row's path of labels from its pane's root, its depth, the value in the
+// pane's mode with every digit (the text shown beside it), the unit and
+// which value the row shows (inclusive, exclusive, leaf).
+func PaneCSV(v *View, d Dim, rows []Node, w io.Writer) error {
+	cw := csv.NewWriter(w)
+	mode := v.panes[d].mode.String()
+	if err := cw.Write([]string{"pane", "path", "depth", "name", "value", "shown", "unit", "mode", "state"}); err != nil {
+		return err
+	}
+	exact := numfmt.Precise()
+	for _, n := range rows {
+		anc := v.Ancestors(d, n)
+		labels := make([]string, 0, len(anc)+1)
+		for _, a := range anc {
+			labels = append(labels, v.Label(a))
+		}
+		labels = append(labels, v.Label(n))
+		val := v.values.Value(d, n)
+		num := ""
+		if !math.IsNaN(val) {
+			num = exact.Format(val, false)
+		}
+		rec := []string{d.String(), strings.Join(labels, " / "), strconv.Itoa(len(anc)), v.Label(n),
+			num, v.values.Text(d, n), v.values.Unit(d, n), mode, rowState(v, d, n)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// BottomUpCSV writes rows of the bottom-up view (ids shown, in order) as
+// CSV: the region and its chain of callers, the depth, the inclusive and
+// exclusive values with every digit and their share of the total.
+func BottomUpCSV(b *BottomUp, ids []string, w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"region", "callers", "depth", "inclusive", "exclusive", "% of total", "unit"}); err != nil {
+		return err
+	}
+	exact := numfmt.Precise()
+	e := b.v.exp
+	unit := ""
+	if b.key.metric >= 0 {
+		unit = e.Metrics[b.key.metric].Unit
+	}
+	for _, id := range ids {
+		row := b.rows[id]
+		if row == nil {
+			continue
+		}
+		parts := strings.Split(id, "/")
+		var chain []string
+		for _, p := range parts[1:] {
+			r, err := strconv.Atoi(p)
+			if err != nil || r < 0 || r >= len(e.Regions) {
+				return fmt.Errorf("bottom-up row %q: bad id", id)
+			}
+			chain = append(chain, e.Regions[r].Name)
+		}
+		top := b.rows[parts[0]]
+		rec := []string{e.Regions[top.Region].Name, strings.Join(chain, " ← "), strconv.Itoa(row.Depth),
+			exact.Format(row.Incl, false), exact.Format(row.Excl, false), b.Row(id).Columns[2], unit}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteExport writes a file through a temporary file renamed when
+// complete.
+func WriteExport(path string, write func(w io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
+		return fmt.Errorf("exporting %s: %w", path, err)
+	}
+	return nil
+}
+
+// ExportForm asks where to export what (a title: "the call tree as
+// CSV"), suggesting a file name in folder; exts are the extensions
+// accepted (".csv", or ".png" and ".svg"); export gets the path.
+func ExportForm(what, name, folder string, exts []string, chooseFolder func(then func(dir string)), export func(path string)) *form.Form {
+	path := &form.Field{Kind: form.TextField, Text: filepath.Join(folder, name), Width: 720, Button: "Folder…",
+		Validate: func(text string) error { return checkExportPath(strings.TrimSpace(text), exts) }}
+	f := &form.Form{Title: "Export " + what, Confirm: "Export", Focus: path,
+		Fields: []*form.Field{path, {Kind: form.NoteField, Text: "The file's extension picks the format: " + strings.Join(exts, ", ") + ". An existing file is replaced.", Wrap: true}}}
+	path.Action = func() {
+		chooseFolder(func(dir string) {
+			f.Update(func() { _ = f.Set(path, filepath.Join(dir, filepath.Base(path.Text))) })
+		})
+	}
+	f.Submit = func() error {
+		p := strings.TrimSpace(path.Text)
+		if err := checkExportPath(p, exts); err != nil {
+			return err
+		}
+		export(p)
+		return nil
+	}
+	return f
+}
+
+// checkExportPath reports what keeps path from taking an export.
+func checkExportPath(path string, exts []string) error {
+	if path == "" {
+		return fmt.Errorf("give a file name ending in %s", strings.Join(exts, " or "))
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	ok := false
+	for _, x := range exts {
+		ok = ok || ext == x
+	}
+	if !ok {
+		return fmt.Errorf("%s: the name must end in %s", filepath.Base(path), strings.Join(exts, " or "))
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s: no such folder", filepath.Dir(path))
+	}
+	return nil
+}
+
+// ExportName suggests a file name for an export of what from the
+// experiment shown: "profile-call-tree.csv".
+func ExportName(v *View, doc *Doc, what, ext string) string {
+	base := "cubeview"
+	if doc != nil && doc.Name != "" {
+		base = doc.Name
+	}
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	clean := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		return strings.Map(func(r rune) rune {
+			if r == ' ' || r == '/' || r == '\\' || r == ':' {
+				return '-'
+			}
+			return r
+		}, s)
+	}
+	return clean(base) + "-" + clean(what) + ext
+}
+
+// MetricURL returns the documentation address of metric row n, with the
+// experiment's first web mirror (else its first mirror) in place of
+// "@mirror@" as CUBE files write it; "" when the metric has none.
+func MetricURL(v *View, n Node) string {
+	if n.Kind != MetricNode || n.Index < 0 || n.Index >= len(v.exp.Metrics) {
+		return ""
+	}
+	u := strings.TrimSpace(v.exp.Metrics[n.Index].URL)
+	if u == "" {
+		return ""
+	}
+	if strings.Contains(u, "@mirror@") {
+		if len(v.exp.Mirrors) == 0 {
+			return ""
+		}
+		m := v.exp.Mirrors[0]
+		for _, x := range v.exp.Mirrors {
+			if strings.HasPrefix(x, "http://") || strings.HasPrefix(x, "https://") {
+				m = x
+				break
+			}
+		}
+		if !strings.HasSuffix(m, "/") {
+			m += "/"
+		}
+		u = strings.ReplaceAll(u, "@mirror@", m)
+	}
+	for _, scheme := range []string{"http://", "https://", "file://"} {
+		if strings.HasPrefix(u, scheme) {
+			return u
+		}
+	}
+	return ""
+}
+
+// RowMenuOf is RowMenu with what depends on the row's data: export of
+// its pane and, for a metric with documentation, opening it.
+func RowMenuOf(v *View, d Dim, n Node) []MenuItem {
+	items := append(RowMenu(d, n), separator,
+		item("Export pane as CSV…", CmdExportCSV), item("Export pane as PNG…", CmdExportPNG))
+	if v != nil && MetricURL(v, n) != "" {
+		items = append(items, item("Open documentation", CmdOpenURL))
+	}
+	return items
+}

@@ -1,0 +1,130 @@
+package view
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cubeview/format"
+	"cubeview/internal/testkit"
+)
+
+// TestExportReal writes the call pane of the MPI π profile, one branch
+// open, and its bottom-up view as CSV and reads them back: every value
+// with all its digits, as the panes hold it; the metric documentation
+// address uses the file's web mirror.
+func TestExportReal(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "cpi", "profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(e)
+	time := Node{MetricNode, e.MetricByName("time")}
+	v.Select(MetricPane, time)
+	root := Node{CnodeNode, e.CnodeRoots[0]}
+	v.SetExpanded(CallPane, root, true)
+	mustUpdate(t, v)
+	rows := append([]Node{root}, v.Children(CallPane, root)...)
+	var buf bytes.Buffer
+	if err := PaneCSV(v, CallPane, rows, &buf); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(rows)+1 || recs[0][4] != "value" {
+		t.Fatalf("%d records for %d rows, header %q", len(recs), len(rows), recs[0])
+	}
+	for i, n := range rows {
+		r := recs[i+1]
+		x, err := strconv.ParseFloat(r[4], 64)
+		if err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+		if want := v.Values().Value(CallPane, n); math.Abs(x-want) > 1e-11*math.Abs(want) {
+			t.Errorf("row %s: %g, pane %g", r[1], x, want)
+		}
+		if r[5] != v.Values().Text(CallPane, n) || r[6] != "sec" {
+			t.Errorf("row %s: shown %q %q", r[1], r[5], r[6])
+		}
+	}
+	if recs[1][8] != "exclusive" || !strings.HasPrefix(recs[2][1], v.Label(root)+" / ") || recs[2][2] != "1" {
+		t.Errorf("records %q, %q", recs[1], recs[2])
+	}
+
+	b := NewBottomUp(v)
+	b.Sync()
+	top := b.ChildIDs("")
+	ids := append([]string{top[2]}, b.ChildIDs(top[2])...)
+	buf.Reset()
+	if err := BottomUpCSV(b, ids, &buf); err != nil {
+		t.Fatal(err)
+	}
+	recs, err = csv.NewReader(&buf).ReadAll()
+	if err != nil || len(recs) != len(ids)+1 {
+		t.Fatalf("%v, %d records for %d rows", err, len(recs), len(ids))
+	}
+	for i, id := range ids {
+		incl, excl, _ := b.Values(id)
+		gi, _ := strconv.ParseFloat(recs[i+1][3], 64)
+		ge, _ := strconv.ParseFloat(recs[i+1][4], 64)
+		if math.Abs(gi-incl) > 1e-11*math.Abs(incl) || math.Abs(ge-excl) > 1e-11*math.Abs(excl)+1e-300 {
+			t.Errorf("%s: %q, want %g %g", id, recs[i+1], incl, excl)
+		}
+	}
+	if recs[2][1] == "" || recs[2][2] != "1" {
+		t.Errorf("a caller row: %q", recs[2])
+	}
+
+	if u := MetricURL(v, time); u != "http://www.vi-hps.org/upload/packages/scorep/scorep_metrics.html#time" {
+		t.Errorf("documentation of time: %q", u)
+	}
+	if u := MetricURL(v, root); u != "" {
+		t.Errorf("a call path has documentation %q", u)
+	}
+	items := RowMenuOf(v, MetricPane, time)
+	if items[len(items)-1].Command != CmdOpenURL {
+		t.Errorf("metric menu ends with %+v", items[len(items)-1])
+	}
+}
+
+// TestExportForm accepts a path in an existing folder with an offered
+// extension only.
+func TestExportForm(t *testing.T) {
+	dir := t.TempDir()
+	var got string
+	f := ExportForm("the chart", "x.png", dir, []string{".png", ".svg"}, nil, func(p string) { got = p })
+	for _, tt := range []struct {
+		path string
+		ok   bool
+	}{
+		{filepath.Join(dir, "a.svg"), true},
+		{filepath.Join(dir, "a.PNG"), true},
+		{filepath.Join(dir, "a.csv"), false},
+		{filepath.Join(dir, "nowhere", "a.png"), false},
+		{"", false},
+	} {
+		got = ""
+		if err := f.Set(f.Fields[0], tt.path); err != nil {
+			t.Fatal(err)
+		}
+		err := f.Submit()
+		exported := got != "" && got == tt.path
+		if (err == nil) != tt.ok || exported != tt.ok {
+			t.Errorf("%q: error %v, exported to %q", tt.path, err, got)
+		}
+	}
+	if err := WriteExport(filepath.Join(dir, "out.csv"), func(w io.Writer) error { _, err := w.Write([]byte("a,b\n")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "out.csv")); err != nil || string(data) != "a,b\n" {
+		t.Errorf("written %q, %v", data, err)
+	}
+}
