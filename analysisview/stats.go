@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 
@@ -28,6 +29,7 @@ type statsRequest struct {
 	// pane's leaves show them.
 	Call   string
 	Values []float64
+	paper  color.Color // the plots' background in a dark window; nil: white
 	// CallIncl says whether the call selection includes its callees.
 	CallIncl bool
 	// Top is the number of call paths in the per-metric box plot; 0

@@ -2,7 +2,9 @@ package analysisview
 
 import (
 	"image"
+	"image/color"
 
+	"cubeview/chart"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -35,6 +37,10 @@ type StatsPanel struct {
 	// metric's top call paths.
 	Show    func(rep *StatsReport, selected, top image.Image)
 	Message func(text string) // shown instead of the numbers
+	// Paper returns the background of a dark window, which the plots
+	// take (light text and lines on it); nil, or a nil colour: black on
+	// white.
+	Paper func() color.Color
 
 	key    statsKey
 	topKey statsTopKey
@@ -76,6 +82,9 @@ func (p *StatsPanel) Follow() {
 		top = StatsTop
 	}
 	req, err := statsRequestOf(v, top)
+	if p.Paper != nil {
+		req.paper = p.Paper()
+	}
 	if err != nil {
 		p.Message(err.Error())
 		return
@@ -114,6 +123,13 @@ func (r statsRequest) draw() (rep *StatsReport, sel, top image.Image, err error)
 	selected, topChart, err := rep.charts()
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if r.paper != nil {
+		for _, c := range []*chart.Chart{selected, topChart} {
+			if c != nil {
+				c.SetDark(r.paper)
+			}
+		}
 	}
 	if selected != nil {
 		if sel, err = selected.Image(selectedPlotW, selectedPlotH); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -44,7 +45,7 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 	// The key goes on lines of its own: gonum narrows the data area to
 	// the axis label's width, which one long line would squeeze.
 	p := newPlot(title, valueLabel+"\nbox: quartiles, bold: median, dashed: mean\nwhiskers: 1.5 box lengths, rings: min/max beyond", "")
-	addGrid(p, true)
+	grid := addGrid(p, true)
 	names := make([]string, len(boxes))
 	for i, b := range boxes {
 		names[len(boxes)-1-i] = shortLabel(b.Label, 60)
@@ -69,7 +70,7 @@ func BoxChart(title, valueLabel string, boxes []Box) (*Chart, error) {
 		p.X.Tick.Marker = plot.LogTicks{Prec: 3}
 		p.X.Min, p.X.Max = logLo, logHi
 	}
-	return &Chart{plots: []*plot.Plot{p}}, nil
+	return &Chart{plots: []*plot.Plot{p}, grids: []*plotter.Grid{grid}, inked: []inkable{bp}}, nil
 }
 
 // logRangeOf decides whether boxes want a logarithmic axis and returns
@@ -102,8 +103,11 @@ func logRangeOf(boxes []Box) (lo, hi float64, ok bool) {
 
 type boxPlotter struct {
 	boxes []Box
-	floor float64 // values below are drawn at it (a logarithmic axis); 0: none
+	floor float64     // values below are drawn at it (a logarithmic axis); 0: none
+	ink   color.Color // of the whiskers, edges and rings; nil: dark blue
 }
+
+func (bp *boxPlotter) setInk(c color.Color) { bp.ink = c }
 
 func (bp *boxPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
@@ -121,7 +125,11 @@ func (bp *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	half := rowH * 0.3
 	fill := color.RGBA{R: 120, G: 160, B: 220, A: 255}
 	edge := draw.LineStyle{Color: color.RGBA{R: 30, G: 50, B: 90, A: 255}, Width: vg.Points(1.2)}
-	median := draw.LineStyle{Color: color.Black, Width: vg.Points(3)}
+	if bp.ink != nil {
+		// Whiskers and rings lie on the background: drawn in the ink.
+		edge.Color = bp.ink
+	}
+	median := draw.LineStyle{Color: color.Black, Width: vg.Points(3)} // inside the box, on its fill
 	mean := draw.LineStyle{Color: color.RGBA{R: 200, G: 40, B: 40, A: 255}, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 	for i, b := range bp.boxes {
 		y := trY(float64(n - 1 - i))
@@ -157,14 +165,15 @@ func BarChart(title, valueLabel string, bars []Bar) (*Chart, error) {
 		return nil, errors.New("bar chart: no bars")
 	}
 	p := newPlot(title, valueLabel, "")
-	addGrid(p, true)
+	grid := addGrid(p, true)
 	names := make([]string, len(bars))
 	lo, hi := 0.0, 0.0
 	for i, b := range bars {
 		names[len(bars)-1-i] = shortLabel(b.Label, 60)
 		lo, hi = math.Min(lo, b.Value), math.Max(hi, b.Value)
 	}
-	p.Add(&barPlotter{bars: bars})
+	bp := &barPlotter{bars: bars}
+	p.Add(bp)
 	p.NominalY(names...)
 	span := hi - lo
 	if span == 0 {
@@ -172,7 +181,7 @@ func BarChart(title, valueLabel string, bars []Bar) (*Chart, error) {
 	}
 	p.X.Min, p.X.Max = lo-span*0.02*boolf(lo < 0), hi+span*0.18
 	p.X.Tick.Marker = distinctTicks{}
-	return &Chart{plots: []*plot.Plot{p}}, nil
+	return &Chart{plots: []*plot.Plot{p}, grids: []*plotter.Grid{grid}, inked: []inkable{bp}}, nil
 }
 
 func boolf(b bool) float64 {
@@ -184,7 +193,10 @@ func boolf(b bool) float64 {
 
 type barPlotter struct {
 	bars []Bar
+	ink  color.Color // of the values; nil: black
 }
+
+func (bp *barPlotter) setInk(c color.Color) { bp.ink = c }
 
 func (bp *barPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	for _, b := range bp.bars {
@@ -197,7 +209,7 @@ func (bp *barPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	n := len(bp.bars)
 	half := (trY(1) - trY(0)) * 0.35
-	label := draw.TextStyle{Color: color.Black, Font: p.Y.Tick.Label.Font, Handler: p.TextHandler, YAlign: draw.YCenter}
+	label := draw.TextStyle{Color: inkOr(bp.ink), Font: p.Y.Tick.Label.Font, Handler: p.TextHandler, YAlign: draw.YCenter}
 	label.Font.Size = vg.Points(10)
 	for i, b := range bp.bars {
 		y := trY(float64(n - 1 - i))

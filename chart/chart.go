@@ -41,6 +41,12 @@ const (
 type Chart struct {
 	top   *plot.Plot
 	plots []*plot.Plot
+	// ink and paper are the colours of text and lines and of the
+	// background (nil: black on white); grids and inked are the parts
+	// drawn in colours of their own that SetDark changes too.
+	ink, paper color.Color
+	grids      []*plotter.Grid
+	inked      []inkable
 }
 
 // Write renders c as format ("png" or "svg") of width × height pixels.
@@ -92,7 +98,7 @@ func FormatOf(path string) (string, error) {
 func pixels(n int) vg.Length { return vg.Length(n) * vg.Inch / DPI }
 
 func (c *Chart) draw(dc draw.Canvas) {
-	dc.SetColor(color.White)
+	dc.SetColor(c.background())
 	dc.Fill(dc.Rectangle.Path())
 	// A margin all round; the left one also keeps long axis labels inside.
 	dc = draw.Crop(dc, vg.Millimeter*8, -vg.Millimeter*4, vg.Millimeter*2, -vg.Millimeter*2)
@@ -136,7 +142,7 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 }
 
 // addGrid draws light lines at the major ticks.
-func addGrid(p *plot.Plot, vertical bool) {
+func addGrid(p *plot.Plot, vertical bool) *plotter.Grid {
 	g := plotter.NewGrid()
 	g.Horizontal.Color = color.Gray{Y: 220}
 	g.Vertical.Color = color.Gray{Y: 220}
@@ -144,6 +150,7 @@ func addGrid(p *plot.Plot, vertical bool) {
 		g.Vertical.Width = 0
 	}
 	p.Add(g)
+	return g
 }
 
 // pow2Ticks marks powers of two (and, when few fall in the range, the data

@@ -37,6 +37,7 @@ func newStatsPanel(w *Window) *statsPanel {
 		Idle:    w.busy.stop,
 		Show:    p.show,
 		Message: p.showMessage,
+		Paper:   darkPaper,
 	}
 	p.title = titleLabel("")
 	p.title.Wrapping = fyne.TextWrapWord

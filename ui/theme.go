@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 )
@@ -18,4 +20,16 @@ func (t appTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
 		return t.Theme.Icon(theme.IconNameArrowDropDown)
 	}
 	return t.Theme.Icon(n)
+}
+
+// darkPaper returns the theme's background when it is dark, for plots to
+// draw light on it; nil for a light theme (plots black on white).
+func darkPaper() color.Color {
+	bg := theme.Color(theme.ColorNameBackground)
+	r, g, b, _ := bg.RGBA()
+	// Relative luminance, roughly: dark below the middle grey.
+	if 0.2126*float64(r)+0.7152*float64(g)+0.0722*float64(b) < 0.5*0xffff {
+		return bg
+	}
+	return nil
 }

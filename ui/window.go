@@ -112,10 +112,11 @@ func (a *App) newWindow() *Window {
 	w.build()
 	w.win.SetOnClosed(func() {
 		w.splits.remember()
+		w.rememberSize()
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
-	size := view.WindowSize(view.Size{}, screenSize(w.win))
+	size := view.WindowSize(view.WindowSizePref(a.prefs), screenSize(w.win))
 	w.win.Resize(fyne.NewSize(float32(size.Width), float32(size.Height)))
 	w.menus.rebuild()
 	w.menus.addShortcuts()
@@ -251,6 +252,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	}
 	w.active = d
 	w.view.SetMode(d, m)
+	view.SavePaneModes(w.app.prefs, w.view)
 	if m == view.ExternalPercent && w.view.Values().External() == nil {
 		ref := w.defaultReference()
 		if ref != nil {
@@ -271,6 +273,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.view = view.NewView(doc.Exp)
 	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
+	w.restoreModes()
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(view.WindowTitle(doc))
@@ -284,6 +287,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.whenReady(w.splits.fit)
 	w.refresh()
 	w.panels.showCallGraphDefaults()
+	w.restorePanel()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -497,6 +501,7 @@ func (w *Window) SetFlat(on bool) {
 
 // SetOrder sets the sort order of all panes.
 func (w *Window) SetOrder(o view.SortOrder) {
+	view.SaveSortOrder(w.app.prefs, o)
 	w.update(func(v *view.View) {
 		v.SetOrder(o)
 		for _, p := range w.panes {
@@ -717,8 +722,8 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		},
 		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
 		view.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
-		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()) },
-		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()) },
+		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.rememberPanel() },
+		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.rememberPanel() },
 		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
 		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
 		view.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },
