@@ -129,7 +129,7 @@ func TestPerfDiffAcrossTools(t *testing.T) {
 	if root == nil {
 		t.Fatalf("no whole-program row in %v", rows)
 	}
-	totalA, totalB := rootValue(t, scorep, "time"), rootValue(t, tau, "TIME")
+	totalA, totalB := treeRootValue(t, scorep, "time"), treeRootValue(t, tau, "TIME")
 	if a := num(t, root[3]) + only[0]; math.Abs(a-totalA) > 1e-9*totalA {
 		t.Errorf("A: common %s + only in A %v = %v, total %v", root[3], only[0], a, totalA)
 	}
@@ -162,8 +162,8 @@ func TestPerfDiffAcrossTools(t *testing.T) {
 	}
 }
 
-// rootValue returns the first call-tree root's inclusive value by tree.
-func rootValue(t *testing.T, path, metric string) float64 {
+// treeRootValue returns the first call-tree root's inclusive value by tree.
+func treeRootValue(t *testing.T, path, metric string) float64 {
 	t.Helper()
 	lines := strings.Split(mustRun(t, "tree", path, "--metric", metric, "--exact"), "\n")
 	v, _, _, _ := splitTreeLine(t, lines[1], strings.Contains(lines[0], "% of the total"))
