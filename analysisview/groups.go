@@ -190,7 +190,7 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 	t := g.Total
 	r.Headline = fmt.Sprintf("%s, %d runs (A) against %d (B): %d of %d call paths differ significantly. Whole program: A %s ± %s, B %s ± %s, A − B %s (p %s)",
 		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), pText(t.P))
-	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value of the %s test adjusted over all %d call paths (Benjamini–Hochberg). "+
+	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value (%s test) adjusted over all %d call paths (Benjamini–Hochberg). "+
 		"Muted rows are not significant: the runs' noise explains their difference. A, B: means over the runs; "+
 		"95 %% interval of A − B; effect: Hedges' g. Click a row to select its call path, a column's title to sort.",
 		alpha, g.Options.Test, len(g.Rows))

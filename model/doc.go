@@ -30,14 +30,17 @@
 // callees ("Subroutines") values, each aggregated with the metric's kind,
 // and RegionCnodes the call paths behind each, for the system values.
 //
-// A minimum or maximum aggregated over locations counts only the
-// locations that visited the call path: an unvisited location is "no
-// value", not 0. Which locations visited a call path is known from the
-// experiment's visits metric (a stored sum metric named "visits") where
-// it has a row for the call path, and otherwise, since readers store "no
-// value" as 0, from a non-zero value (TAU's atomic events, such as message
-// sizes, have no visits). Without visits, a true minimum of exactly 0 at
-// some locations is therefore passed over. A location without a value
-// shows 0, and a call path nobody visited counts as 0 along the call
-// tree, as before.
+// A minimum or maximum counts only the values of locations that visited
+// the call path, over locations and along the call tree alike: an
+// unvisited location is "no value", not 0, and a call path whose stored
+// values are all 0 has no value anywhere. Which locations visited a call
+// path is known from the experiment's visits metric (a stored sum metric
+// named "visits") where it has a row for the call path, and otherwise,
+// since readers store "no value" as 0, from a non-zero value (TAU's
+// atomic events, such as message sizes, have no visits). Without visits,
+// a true minimum of exactly 0 at some locations is therefore passed over.
+// Aggregates keep "no value" as the aggregation's identity (±Inf) and
+// show it as 0. CubeLib counts every stored value along the call tree, so
+// its inclusive minimum is 0 wherever a location did not visit a call
+// path below.
 package model

@@ -37,7 +37,7 @@ type Flat struct {
 // inclusive values as Whole where the experiment's call graph records them
 // (see FlatProfileOf).
 func (e *Experiment) FlatOf(ms MetricSel) (Flat, error) {
-	excl, err := e.CnodeValues(ms)
+	excl, err := e.ownValues(ms) // no value kept: FlatParts passes over it
 	if err != nil {
 		return Flat{}, err
 	}

@@ -48,6 +48,9 @@ func (e *Experiment) ForestValue(excl []float64, agg Aggregation) float64 {
 // (as in CubeLib), which is not the sum of its locations' values.
 func (e *Experiment) ForestSystemValues(ms MetricSel) ([]float64, error) {
 	agg := e.Metrics[ms.Metric].Aggregation
+	if agg != Sum {
+		return e.SystemTreeValues(ms, e.CnodeOrder()) // passes over no value
+	}
 	if !e.forestMax(ms.Metric) {
 		loc, err := e.LocationValues(ms, AllCnodes)
 		if err != nil {

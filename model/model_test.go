@@ -94,8 +94,10 @@ func TestCnodeValues(t *testing.T) {
 		{"time expanded", MetricSel{0, false}, []float64{5, 5, 6, 1, 3}, []float64{20, 12, 7, 1, 3}},
 		{"mpi", MetricSel{1, false}, []float64{1, 0, 0, 1, 3}, []float64{5, 1, 1, 1, 3}},
 		{"visits", MetricSel{2, true}, []float64{3, 4, 0, 0, 9}, []float64{16, 4, 0, 0, 9}},
-		// min over locations, absent rows are zeros; inclusive min over subtrees.
-		{"min", MetricSel{3, true}, []float64{0.2, 0, 0.3, 0, 0}, []float64{0, 0, 0, 0, 0}},
+		// min over locations; an absent row is no value (CubeLib's
+		// MinDoubleValue of a missing row is DBL_MAX, its neutral
+		// element), shown 0 and passed over along the call tree.
+		{"min", MetricSel{3, true}, []float64{0.2, 0, 0.3, 0, 0}, []float64{0.2, 0.3, 0.3, 0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,7 +106,11 @@ func TestCnodeValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			equal(t, "exclusive", excl, tt.excl)
-			equal(t, "inclusive", e.CallInclusive(excl, e.Metrics[tt.sel.Metric].Aggregation), tt.incl)
+			incl, err := e.CallTreeValues(tt.sel, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equal(t, "inclusive", incl, tt.incl)
 		})
 	}
 }
@@ -119,7 +125,9 @@ func TestMetricTotal(t *testing.T) {
 		{MetricSel{0, false}, 20},
 		{MetricSel{1, true}, 5},
 		{MetricSel{2, false}, 16},
-		{MetricSel{3, true}, 0},
+		// min over the call paths with values (main 0.2, foo 0.3);
+		// the absent rows are no value, as in CubeLib
+		{MetricSel{3, true}, 0.2},
 	}
 	for _, tt := range tests {
 		got, err := e.MetricTotal(tt.sel)
@@ -142,7 +150,8 @@ func TestLocationAndSystemValues(t *testing.T) {
 		{"foo subtree, time without mpi", MetricSel{0, false}, CnodeSel{1, true}, []float64{6, 3, 3}},
 		{"everything", MetricSel{0, true}, AllCnodes, []float64{8, 10, 7}},
 		{"min recursive foo alone", MetricSel{3, true}, CnodeSel{2, false}, []float64{0.3, 0.4, 0.6}},
-		{"min main subtree", MetricSel{3, true}, CnodeSel{0, true}, []float64{0, 0, 0}},
+		// the absent rows of the subtree are no value, not 0
+		{"min main subtree", MetricSel{3, true}, CnodeSel{0, true}, []float64{0.3, 0.2, 0.6}},
 		{"min main alone", MetricSel{3, true}, CnodeSel{0, false}, []float64{0.5, 0.2, 0.9}},
 	}
 	for _, tt := range tests {

@@ -42,7 +42,7 @@ func (w *Window) compareGroups(r analysisview.GroupsRequest) {
 }
 
 // groupsWidths are the widths of the columns of a comparison of groups.
-var groupsWidths = [analysisview.GroupsColumns]float32{28, 150, 150, 110, 190, 80, 80, 70, 520}
+var groupsWidths = [analysisview.GroupsColumns]float32{44, 150, 150, 110, 190, 80, 80, 70, 520}
 
 // groupsPanel is the result list of a comparison of groups of runs.
 type groupsPanel struct {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -104,7 +105,7 @@ func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool, untermina
 		if v, ok := pax["size"]; ok {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
+				return nil, fmt.Errorf("tar header at byte %d: bad pax size %s", off, importer.Quote(v))
 			}
 			h.size = n
 		}
@@ -140,15 +141,15 @@ func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool, untermina
 		regular := h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7'
 		if regular && keep(name) {
 			if _, err := io.CopyN(dst, r, h.size); err != nil {
-				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+				return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 			}
 			members[name] = tarMember{name: name, offset: written, size: h.size}
 			written += h.size
 			if _, err := io.CopyN(io.Discard, r, padded-h.size); err != nil {
-				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+				return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 			}
 		} else if _, err := io.CopyN(io.Discard, r, padded); err != nil {
-			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+			return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 		}
 		off += padded
 	}

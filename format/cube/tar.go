@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cubeview/format/importer"
 )
 
 // tarMember locates one regular file inside a tar archive.
@@ -82,13 +84,13 @@ func walkTar(r io.ReaderAt, size int64, unterminated *int64) (map[string]tarMemb
 		if v, ok := pax["size"]; ok {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
+				return nil, fmt.Errorf("tar header at byte %d: bad pax size %s", off, importer.Quote(v))
 			}
 			h.size = n
 		}
 		data := off + tarBlock
 		if h.size > size-data {
-			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d needs %d bytes, only %d remain", h.name, data, h.size, size-data)
+			return nil, fmt.Errorf("truncated tar archive: member %s at byte %d needs %d bytes, only %d remain", importer.Quote(h.name), data, h.size, size-data)
 		}
 		next := data + (h.size+tarBlock-1)/tarBlock*tarBlock
 		switch h.typeflag {
@@ -213,7 +215,7 @@ func parseOctal(f []byte) (int64, error) {
 	}
 	n, err := strconv.ParseInt(s, 8, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%q is not an octal number", s)
+		return 0, fmt.Errorf("%s is not an octal number", importer.Quote(s))
 	}
 	return n, nil
 }
