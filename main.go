@@ -73,6 +73,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, noDisplay)
 		os.Exit(1)
 	}
+	if err := loadWindowLibraries(); err != nil {
+		fmt.Fprintf(os.Stderr, "cannot open a window: %v; the command line works without it — cubeview help\n", err)
+		os.Exit(1)
+	}
 	defer exitIfDisplayFails()
 	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), o))
 }

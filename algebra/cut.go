@@ -3,6 +3,7 @@ package algebra
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -190,7 +191,15 @@ func Cut(e *model.Experiment, opt CutOptions) (*model.Experiment, error) {
 			return nil, fmt.Errorf("cut: %s: metric %q: data block is %d×%d, want %d×%d", e.Source,
 				e.Metrics[m].UniqName, b.NumCnodes(), b.NumLocations(), len(e.Cnodes), len(e.Locations))
 		}
-		res.SetBlock(m, cutBlock(b, cmap, len(res.Cnodes), res.Metrics[m].Aggregation))
+		agg := res.Metrics[m].Aggregation
+		src := b
+		if agg != model.Sum {
+			// Only the values that count combine (see model).
+			if src, err = e.MinMaxValues(m, b); err != nil {
+				return nil, fmt.Errorf("cut: %s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)
+			}
+		}
+		res.SetBlock(m, cutBlock(src, cmap, len(res.Cnodes), agg))
 		if err := b.Err(); err != nil { // rows of an on-demand block that could not be read
 			return nil, fmt.Errorf("cut: %w", err)
 		}
@@ -202,8 +211,9 @@ func Cut(e *model.Experiment, opt CutOptions) (*model.Experiment, error) {
 }
 
 // cutBlock moves the rows of b to their result cnodes, combining rows that
-// land on the same cnode by agg. An absent row stands for zeros, which
-// matters for min and max.
+// land on the same cnode by agg. For min and max, b holds the values that
+// count, the identity (±Inf) where none does (model.MinMaxValues), and
+// the result stores 0 where no merged row has a value.
 func cutBlock(b *model.Block, cmap []int, ncnodes int, agg model.Aggregation) *model.Block {
 	nl := b.NumLocations()
 	out := model.NewBlock(ncnodes, nl)
@@ -231,25 +241,27 @@ func cutBlock(b *model.Block, cmap []int, ncnodes int, agg model.Aggregation) *m
 		}
 		return out
 	}
-	seen := make([]bool, ncnodes)
-	for c, r := range cmap {
-		if r < 0 || !has[r] {
-			continue
-		}
+	for _, r := range rows {
 		dst := out.MutableRow(r)
-		src := b.Row(c)
-		for l := range nl {
-			v := 0.0
-			if src != nil {
-				v = src[l]
-			}
-			if seen[r] {
+		for l := range dst {
+			dst[l] = agg.Identity()
+		}
+	}
+	for c, r := range cmap {
+		if src := b.Row(c); r >= 0 && src != nil {
+			dst := out.MutableRow(r)
+			for l, v := range src {
 				dst[l] = agg.Combine(dst[l], v)
-			} else {
-				dst[l] = v
 			}
 		}
-		seen[r] = true
+	}
+	for _, r := range rows {
+		dst := out.MutableRow(r)
+		for l, v := range dst {
+			if math.IsInf(v, 0) {
+				dst[l] = 0
+			}
+		}
 	}
 	return out
 }

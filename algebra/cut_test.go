@@ -174,9 +174,9 @@ func checkPrune(t *testing.T, e *model.Experiment, name string) {
 		if math.Abs(before-after) > 1e-9*math.Max(1, math.Abs(before)) {
 			t.Errorf("metric %s: total %v after prune, %v before", e.Metrics[m].UniqName, after, before)
 		}
-		excl, _ := e.CnodeValues(sel)
+		excl, _ := e.CallTreeValues(sel, false)
 		incl := e.CallInclusive(excl, agg)
-		rexcl, _ := r.CnodeValues(sel)
+		rexcl, _ := r.CallTreeValues(sel, false)
 		// Result cnodes keep the depth-first order of the kept operand cnodes.
 		rc := 0
 		for _, c := range e.CnodeOrder() {
@@ -184,10 +184,17 @@ func checkPrune(t *testing.T, e *model.Experiment, name string) {
 				continue
 			}
 			want := excl[c]
+			set := []int{c}
 			for _, ch := range e.Cnodes[c].Children {
 				if e.CnodeRegion(ch).Name == name {
 					want = agg.Combine(want, incl[ch])
+					set = append(set, e.CnodeSubtree(model.CnodeSel{Cnode: ch, Inclusive: true})...)
 				}
+			}
+			if agg != model.Sum {
+				// Only values that count (see model): c's and its pruned
+				// subtrees' over all locations, as the system pane has it.
+				want = systemTotal(t, e, sel, set)
 			}
 			if math.Abs(rexcl[rc]-want) > 1e-9*math.Max(1, math.Abs(want)) {
 				t.Errorf("metric %s, %s: exclusive %v after prune, want %v", e.Metrics[m].UniqName, e.CallPath(c), rexcl[rc], want)
@@ -198,6 +205,28 @@ func checkPrune(t *testing.T, e *model.Experiment, name string) {
 			t.Fatalf("%d cnodes kept, result has %d", rc, len(r.Cnodes))
 		}
 	}
+}
+
+// systemTotal returns the selected metric over the cnodes and over every
+// location, the system tree's roots combined.
+func systemTotal(t *testing.T, e *model.Experiment, sel model.MetricSel, cnodes []int) float64 {
+	t.Helper()
+	v, err := e.SystemTreeValues(sel, cnodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agg := e.Metrics[sel.Metric].Aggregation
+	total, roots := agg.Identity(), 0
+	for s := range e.System {
+		if e.System[s].Parent < 0 {
+			total = agg.Combine(total, v[s])
+			roots++
+		}
+	}
+	if roots != 1 {
+		t.Fatalf("%d system roots, want 1", roots)
+	}
+	return total
 }
 
 func prunedAbove(e *model.Experiment, c int, name string) bool {

@@ -2,6 +2,7 @@ package algebra
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"cubeview/model"
@@ -150,6 +151,12 @@ func (l *flatLoader) LoadBlock(m int) (*model.Block, error) {
 		return nil, err
 	}
 	agg := l.src.Metrics[m].Aggregation
+	if agg != model.Sum {
+		// Only the values that count combine (see model); none is 0.
+		if b, err = l.src.MinMaxValues(m, b); err != nil {
+			return nil, err
+		}
+	}
 	out := model.NewBlock(l.n, l.src.NumLocations())
 	err = b.Scan(func(c int, row []float64) error {
 		f := l.to[c]
@@ -165,6 +172,17 @@ func (l *flatLoader) LoadBlock(m int) (*model.Block, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if agg != model.Sum {
+		for c := range l.n {
+			if row := out.Row(c); row != nil {
+				for k, v := range row {
+					if math.IsInf(v, 0) {
+						row[k] = 0
+					}
+				}
+			}
+		}
 	}
 	return out, nil
 }

@@ -352,7 +352,7 @@ func TestRealCut(t *testing.T) {
 	}
 	for m := range e.Metrics {
 		sel := model.MetricSel{Metric: m, Inclusive: true}
-		ex, _ := e.CnodeValues(sel)
+		ex, _ := e.CallTreeValues(sel, false)
 		want := e.CallInclusive(ex, e.Metrics[m].Aggregation)[adi]
 		got, err := r.MetricTotal(sel)
 		if err != nil {

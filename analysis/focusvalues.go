@@ -59,7 +59,7 @@ func newFocusValues(ig *algebra.Integration, op int, metric string, cols [][]int
 
 // onDomain maps an operand's call-tree exclusive block onto the
 // integrated domain and, with inclusive, makes it call-tree inclusive, in
-// one block allocation. As in model.CallInclusiveBlock an absent row
+// one block allocation. As in the model's inclusive blocks an absent row
 // counts as zeros, also for min/max metrics, and a subtree without rows
 // stays absent.
 func onDomain(ig *algebra.Integration, op int, excl *model.Block, agg model.Aggregation, inclusive bool) (*model.Block, error) {

@@ -48,7 +48,7 @@ func plantedGroups(seed uint64, na, nb int, sigma func(int) float64, shiftA map[
 // baseValue is a call path's own value summed over locations before noise.
 func baseValue(t *testing.T, c int) float64 {
 	e := synth.Generate(plantedConfig)
-	v, err := e.CnodeValues(model.MetricSel{Metric: 0, Inclusive: true})
+	v, err := e.CallTreeValues(model.MetricSel{Metric: 0, Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,9 +45,6 @@ type FocusDiff struct {
 	// MostSpecific marks a differing focus none of whose foci one step
 	// below (in either tree) differs: where the search ends.
 	MostSpecific bool
-	// Significant repeats MostSpecific for the window's report, which
-	// still reads this name; it is not a statistical statement.
-	Significant bool
 }
 
 // PerfDiffOptions configure PerfDiff.
@@ -121,9 +118,6 @@ type PerfDiffResult struct {
 	// foci and every focus one step below one (the whole program alone
 	// when nothing differs).
 	NumExamined int
-	// Examined lists the examined foci when there are at most
-	// MaxListedExamined of them (nil otherwise), for the window's report.
-	Examined []Focus
 	// Structure lists the call paths and system nodes only one experiment
 	// has, call paths first, each in depth-first order.
 	Structure []StructuralDiff
@@ -134,15 +128,17 @@ type PerfDiffResult struct {
 	// RootsMatched, when not empty, says which call-tree roots of
 	// different names were matched (algebra.Options.StrictRoots).
 	RootsMatched string
+	// Matching says in sentences what the matching matched other than by
+	// equal names (algebra.MatchReport.Matched): metrics by identity or
+	// mapping, regions by canonical name, call paths across frames only
+	// one experiment recorded.
+	Matching []string
 	// Notes says in sentences what else a reader must know, such as which
 	// experiment's formula a derived metric took.
 	Notes []string
 
 	names *PathNames
 }
-
-// MaxListedExamined bounds PerfDiffResult.Examined.
-const MaxListedExamined = 100000
 
 // MostSpecific returns the number of most specific foci (they lead Foci).
 func (r *PerfDiffResult) MostSpecific() int {
@@ -152,10 +148,6 @@ func (r *PerfDiffResult) MostSpecific() int {
 	}
 	return n
 }
-
-// Significant returns MostSpecific, under the name the window's report
-// still uses.
-func (r *PerfDiffResult) Significant() int { return r.MostSpecific() }
 
 // Compared reports whether the metric could be compared (both
 // experiments have it).
@@ -246,7 +238,7 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
 	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
-		names: NewPathNames(d)}
+		Matching: ig.Report.Matched(), names: NewPathNames(d)}
 	dom := newDomain(ig, opt.Self)
 	var sides [2]*sideValues
 	for i := range sides {
@@ -256,6 +248,9 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		}
 		sides[i] = sv
 		res.Missing[i] = missing
+		if missing != "" && !slices.Contains(ig.Metrics[i], rm) {
+			res.Missing[i] += "; " + mappingHint(ig)
+		}
 	}
 	defer func() {
 		for _, s := range sides {
@@ -315,9 +310,6 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 	}
 	slices.SortFunc(res.Foci, compareFoci)
 	res.NumExamined = pass.examined
-	if res.NumExamined <= MaxListedExamined {
-		res.Examined = dom.examined(res.Foci)
-	}
 	return res, nil
 }
 
@@ -375,4 +367,19 @@ func formulaNotes(ig *algebra.Integration, rm int, missing [2]string) []string {
 			m.UniqName, Side(defines[0]), ig.Operands[defines[0]].Source, Side(other), m.Formula)}
 	}
 	return nil
+}
+
+// mappingHint names the metric mapping that would compare a metric one
+// experiment lacks: the integration's own suggestion when it has one.
+func mappingHint(ig *algebra.Integration) string {
+	var hints []string
+	for _, u := range ig.Report.Unmatched {
+		if strings.Contains(u, "--map-metric") {
+			hints = append(hints, u)
+		}
+	}
+	if len(hints) > 0 {
+		return strings.Join(hints, "; ")
+	}
+	return "--map-metric 'FROM=TO' compares metrics of different names or meaning"
 }

@@ -8,9 +8,8 @@ import (
 )
 
 // domain is the part of the integrated domain that both experiments
-// have: the call paths present in both (a set closed towards the roots,
-// since the integration copies an unmatched call path with its whole
-// subtree), the locations present in both (the common columns), and the
+// have: the call paths present in both and the frames above them that
+// only one recorded (a set closed towards the roots), the locations present in both (the common columns), and the
 // system nodes with a common location below them, numbered compactly in
 // depth-first order with a virtual root when there are several.
 type domain struct {
@@ -41,12 +40,26 @@ func newDomain(ig *algebra.Integration, self bool) *domain {
 	both := model.Mask(3)
 	dom.common = make([]bool, len(d.Cnodes))
 	dom.commonKids = make([][]int, len(d.Cnodes))
-	for _, c := range d.CnodeOrder() {
+	// A call path is common when both have it, or when one recorded a
+	// frame the other did not (Score-P's main above TAU's MPI_Bcast) and
+	// a common call path lies below it: the other's value there is what
+	// it measured below.
+	order := d.CnodeOrder()
+	for i := len(order) - 1; i >= 0; i-- {
+		c := order[i]
 		n := &d.Cnodes[c]
-		if n.Present&both != both || (n.Parent >= 0 && !dom.common[n.Parent]) {
+		if n.Present&both == both {
+			dom.common[c] = true
+		}
+		if dom.common[c] && n.Parent >= 0 {
+			dom.common[n.Parent] = true
+		}
+	}
+	for _, c := range order {
+		n := &d.Cnodes[c]
+		if !dom.common[c] {
 			continue
 		}
-		dom.common[c] = true
 		if n.Parent < 0 {
 			dom.commonRoots = append(dom.commonRoots, c)
 		} else {
@@ -63,9 +76,9 @@ func newDomain(ig *algebra.Integration, self bool) *domain {
 	}
 	// Which system nodes have a common location below them.
 	has := make([]bool, len(d.System))
-	order := d.SystemOrder()
-	for i := len(order) - 1; i >= 0; i-- {
-		s := order[i]
+	sorder := d.SystemOrder()
+	for i := len(sorder) - 1; i >= 0; i-- {
+		s := sorder[i]
 		n := &d.System[s]
 		if n.Location >= 0 && dom.colOf[n.Location] >= 0 {
 			has[s] = true
@@ -168,29 +181,6 @@ func (dom *domain) children(f Focus, fn func(Focus)) {
 	for _, ch := range dom.sysKids[k] {
 		fn(Focus{Cnode: f.Cnode, System: dom.sysNode[ch], Self: f.Self})
 	}
-}
-
-// examined lists the differing foci and every focus one step below one,
-// each once; the whole-program focus when nothing differs.
-func (dom *domain) examined(foci []FocusDiff) []Focus {
-	if len(foci) == 0 {
-		return []Focus{dom.rootFocus()}
-	}
-	seen := make(map[Focus]bool, len(foci))
-	out := make([]Focus, 0, len(foci))
-	for _, f := range foci {
-		seen[f.Focus] = true
-		out = append(out, f.Focus)
-	}
-	for _, f := range foci {
-		dom.children(f.Focus, func(ch Focus) {
-			if !seen[ch] {
-				seen[ch] = true
-				out = append(out, ch)
-			}
-		})
-	}
-	return out
 }
 
 // aggregate combines per-column values (one per common column) up the

@@ -293,7 +293,7 @@ func (p *search) compare(focus Focus, cols [2][][]float64, change, childV []floa
 		}
 		most := !p.kidDiffs[k] && (childDiff == nil || !childDiff[k])
 		fd := FocusDiff{Focus: Focus{Cnode: focus.Cnode, System: dom.sysNode[k], Self: focus.Self},
-			A: a[k], B: b[k], Diff: a[k] - b[k], Change: v[k], MostSpecific: most, Significant: most}
+			A: a[k], B: b[k], Diff: a[k] - b[k], Change: v[k], MostSpecific: most}
 		p.foci = append(p.foci, fd)
 	}
 	return p.differs, v

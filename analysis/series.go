@@ -206,9 +206,10 @@ func Series(trials []Trial, opt SeriesOptions) (*SeriesResult, error) {
 		var visits *focusValues
 		if opt.PerVisit {
 			e := ig.Operands[t]
-			v := e.MetricByIdentity(model.IdentityVisits)
-			if v < 0 {
-				v = e.MetricByName("visits")
+			order := e.MetricOrder() // the first visits metric in tree order
+			v := e.MetricByName("visits")
+			if i := slices.IndexFunc(order, func(m int) bool { return e.Metrics[m].Identity == model.IdentityVisits }); i >= 0 {
+				v = order[i]
 			}
 			if v < 0 {
 				return nil, fmt.Errorf("series: trial %s has no visits metric to divide by (--per-visit)", trials[t].Name)

@@ -140,7 +140,7 @@ func (g *CallGraph) Report(v *view.View) CallGraphReport {
 	rep.Inclusive = vals.CallCell(value(vals.Inclusive(view.CallPane, rn)))
 	whose := "computed from the call tree"
 	if ok {
-		if _, tool := e.RegionInclusive(ms.Metric, r); tool {
+		if _, tool := e.CallGraph.RegionInclusive(ms.Metric, r); tool {
 			whose = "as the tool computed it"
 		}
 	}

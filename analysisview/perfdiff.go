@@ -19,15 +19,33 @@ type PerfDiffRow struct {
 	// TextA, TextB and TextDiff are A, B and Diff formatted in the
 	// metric's unit.
 	TextA, TextB, TextDiff string
+	TextChange             string // Change, formatted as A − B
 }
 
 // PerfDiffReport is what a window shows of a performance difference: a
-// headline and one row per differing focus, significant ones first.
+// headline, notes, the structural differences (what only one experiment
+// has, left out of the comparison) and one row per differing focus, the
+// most specific first.
 type PerfDiffReport struct {
 	Result       *analysis.PerfDiffResult
 	NameA, NameB string // the experiments compared
 	Headline     string
-	Rows         []PerfDiffRow
+	// Notes says what the matching matched other than by equal names,
+	// why the metric was not compared, and which formula a derived metric
+	// took.
+	Notes     []string
+	Rows      []PerfDiffRow
+	Structure []StructureRow
+}
+
+// StructureRow is one line of the structural differences: a call path or
+// system node only one experiment has.
+type StructureRow struct {
+	analysis.StructuralDiff
+	What string // "call path main/foo" or "system node machine/node 3"
+	// TextA and TextB are the value in the experiment that has it and
+	// "absent" in the other.
+	TextA, TextB string
 }
 
 // newPerfDiffReport formats res for people; nameA and nameB name the two
@@ -36,33 +54,83 @@ func newPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 	integer := m.IsInteger()
 	r := &PerfDiffReport{Result: res, NameA: nameA, NameB: nameB}
 	unit := m.Unit
-	r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s %s: %d %s, %d significant (no finer focus differs); %d examined",
-		nameA, nameB, metricName(m), formatX(res.Threshold), unit,
-		len(res.Foci), foci(len(res.Foci)), res.Significant(), len(res.Examined))
-	if len(res.Foci) == 0 {
-		r.Headline = fmt.Sprintf("%s and %s do not differ in %s by %s %s or more anywhere (%d examined)",
-			nameA, nameB, metricName(m), formatX(res.Threshold), unit, len(res.Examined))
+	threshold := formatX(res.Threshold) + " " + unit
+	switch {
+	case !res.Compared():
+		r.Headline = fmt.Sprintf("%s and %s cannot be compared in %s: it is missing in %s", nameA, nameB, metricName(m), missingSides(res, nameA, nameB))
+	case len(res.Foci) == 0:
+		r.Headline = fmt.Sprintf("%s and %s do not differ in %s by %s or more anywhere they have in common (%d %s examined)",
+			nameA, nameB, metricName(m), threshold, res.NumExamined, foci(res.NumExamined))
+	default:
+		r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s: %d %s, %d most specific (no focus one step below differs); %d examined",
+			nameA, nameB, metricName(m), threshold, len(res.Foci), foci(len(res.Foci)), res.MostSpecific(), res.NumExamined)
+	}
+	if res.RootsMatched != "" {
+		r.Notes = append(r.Notes, "Matched: "+res.RootsMatched+".")
+	}
+	for _, s := range res.Matching {
+		r.Notes = append(r.Notes, "Matched: "+s+".")
+	}
+	names := [2]string{nameA, nameB}
+	for i, why := range res.Missing {
+		if why != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("Not compared: %s is missing in %s: %s.", res.Metric, names[i], why))
+		}
+	}
+	r.Notes = append(r.Notes, res.Notes...)
+	value := func(v float64) string {
+		if math.IsNaN(v) && !res.Derived {
+			return "(no metric)"
+		}
+		return f.Format(v, integer)
+	}
+	for _, sd := range res.Structure {
+		row := StructureRow{StructuralDiff: sd, TextA: "absent", TextB: "absent"}
+		if sd.Cnode >= 0 {
+			row.What = "call path " + res.CallPath(analysis.Focus{Cnode: sd.Cnode, System: -1})
+		} else {
+			row.What = "system node " + res.SystemPath(analysis.Focus{Cnode: -1, System: sd.System})
+		}
+		if sd.Only == analysis.SideA {
+			row.TextA = value(sd.Value)
+		} else {
+			row.TextB = value(sd.Value)
+		}
+		r.Structure = append(r.Structure, row)
 	}
 	r.Rows = make([]PerfDiffRow, len(res.Foci))
 	for i, fd := range res.Foci {
 		r.Rows[i] = PerfDiffRow{
-			FocusDiff: fd,
-			CallPath:  res.CallPath(fd.Focus),
-			System:    res.SystemPath(fd.Focus),
-			TextA:     f.Format(fd.A, integer),
-			TextB:     f.Format(fd.B, integer),
-			TextDiff:  f.Format(fd.Diff, integer),
+			FocusDiff:  fd,
+			CallPath:   res.CallPath(fd.Focus),
+			System:     res.SystemPath(fd.Focus),
+			TextA:      f.Format(fd.A, integer),
+			TextB:      f.Format(fd.B, integer),
+			TextDiff:   f.Format(fd.Diff, integer),
+			TextChange: f.Format(fd.Change, integer),
 		}
 	}
 	return r
 }
 
+// missingSides names the experiments that lack the compared metric.
+func missingSides(res *analysis.PerfDiffResult, nameA, nameB string) string {
+	switch {
+	case res.Missing[0] != "" && res.Missing[1] != "":
+		return "both"
+	case res.Missing[0] != "":
+		return nameA
+	}
+	return nameB
+}
+
 // The columns of a performance difference's table.
 const (
-	PerfDiffSignificant = iota // ★ when no finer focus differs
+	PerfDiffMostSpecific = iota // ★ when no focus one step below differs
 	PerfDiffA
 	PerfDiffB
-	PerfDiffDelta // A − B
+	PerfDiffDelta  // A − B
+	PerfDiffChange // the change below the focus (PerfDiffResult.ChangeRule)
 	PerfDiffCallPath
 	PerfDiffSystem
 	PerfDiffColumns // the number of columns
@@ -72,8 +140,8 @@ const (
 func (r *PerfDiffReport) Cell(i, c int) string {
 	row := &r.Rows[i]
 	switch c {
-	case PerfDiffSignificant:
-		if row.Significant {
+	case PerfDiffMostSpecific:
+		if row.MostSpecific {
 			return "★"
 		}
 		return ""
@@ -83,6 +151,8 @@ func (r *PerfDiffReport) Cell(i, c int) string {
 		return row.TextB
 	case PerfDiffDelta:
 		return row.TextDiff
+	case PerfDiffChange:
+		return row.TextChange
 	case PerfDiffCallPath:
 		return row.CallPath
 	}
@@ -94,8 +164,8 @@ func (r *PerfDiffReport) Cell(i, c int) string {
 func (r *PerfDiffReport) SortKey(i, c int) SortKey {
 	row := &r.Rows[i]
 	switch c {
-	case PerfDiffSignificant:
-		if row.Significant {
+	case PerfDiffMostSpecific:
+		if row.MostSpecific {
 			return NumKey(1)
 		}
 		return NumKey(0)
@@ -105,6 +175,8 @@ func (r *PerfDiffReport) SortKey(i, c int) SortKey {
 		return NumKey(row.B)
 	case PerfDiffDelta:
 		return NumKey(row.Diff)
+	case PerfDiffChange:
+		return NumKey(row.Change)
 	case PerfDiffCallPath:
 		return TextKey(row.CallPath)
 	}
@@ -112,7 +184,7 @@ func (r *PerfDiffReport) SortKey(i, c int) SortKey {
 }
 
 // Numeric reports whether column c holds numbers.
-func (r *PerfDiffReport) Numeric(c int) bool { return c <= PerfDiffDelta }
+func (r *PerfDiffReport) Numeric(c int) bool { return c <= PerfDiffChange }
 
 func metricName(m *model.Metric) string {
 	if m.DispName != "" && m.DispName != m.UniqName {
@@ -144,7 +216,7 @@ func parseDelta(text string, relative bool) (float64, error) {
 // view has no such row or the focus covers all roots of a tree.
 func FocusNodes(v *view.View, res *analysis.PerfDiffResult, f analysis.Focus) (metric, call, system view.Node) {
 	e := v.Experiment()
-	if m := e.MetricByName(res.Metric); m >= 0 {
+	if m := e.MetricNamed(res.Metric); m >= 0 {
 		metric = view.Node{Kind: view.MetricNode, Index: m}
 	}
 	if c := MatchCnode(e, res.Domain, f.Cnode); c >= 0 {
@@ -156,6 +228,73 @@ func FocusNodes(v *view.View, res *analysis.PerfDiffResult, f analysis.Focus) (m
 	}
 	system = v.Showing(view.Node{Kind: view.SystemNode, Index: s})
 	return metric, call, system
+}
+
+// The columns of the structural differences' table.
+const (
+	StructureOnly = iota // the experiment that has it
+	StructureA
+	StructureB
+	StructureWhat
+	StructureColumns // the number of columns
+)
+
+// StructureCell returns the text of structural row i's column c.
+func (r *PerfDiffReport) StructureCell(i, c int) string {
+	row := &r.Structure[i]
+	switch c {
+	case StructureOnly:
+		return "only in " + [2]string{r.NameA, r.NameB}[row.Only]
+	case StructureA:
+		return row.TextA
+	case StructureB:
+		return row.TextB
+	}
+	return row.What
+}
+
+// StructureSortKey returns what structural row i's column c sorts by; an
+// absent value sorts below every value.
+func (r *PerfDiffReport) StructureSortKey(i, c int) SortKey {
+	row := &r.Structure[i]
+	switch c {
+	case StructureOnly:
+		return NumKey(float64(row.Only))
+	case StructureA, StructureB:
+		if analysis.Side(c-StructureA) != row.Only {
+			return NumKey(math.Inf(-1))
+		}
+		return NumKey(row.Value)
+	}
+	return TextKey(row.What)
+}
+
+// StructureNumeric reports whether the structural table's column c holds
+// numbers.
+func (r *PerfDiffReport) StructureNumeric(c int) bool { return c == StructureA || c == StructureB }
+
+// StructurePathColumn reports whether the structural table's column c
+// holds paths, which shorten keeping their leaf.
+func (r *PerfDiffReport) StructurePathColumn(c int) bool { return c == StructureWhat }
+
+// StructureHeader names column c of the structural differences' table.
+func (r *PerfDiffReport) StructureHeader(c int) string {
+	switch c {
+	case StructureOnly:
+		return "Only in"
+	case StructureA:
+		return r.NameA
+	case StructureB:
+		return r.NameB
+	}
+	return "Left out of the comparison"
+}
+
+// StructureFocus returns the focus that shows structural row i: its call
+// path on all locations, or its system node on the whole program.
+func (r *PerfDiffReport) StructureFocus(i int) analysis.Focus {
+	s := r.Structure[i]
+	return analysis.Focus{Cnode: s.Cnode, System: s.System}
 }
 
 func foci(n int) string {
@@ -175,6 +314,11 @@ func (p *PerfDiffReport) Header(c int) string {
 		return p.NameB
 	case PerfDiffDelta:
 		return p.NameA + " − " + p.NameB
+	case PerfDiffChange:
+		if p.Result.ChangeRule == "max" {
+			return "max |A − B| below"
+		}
+		return "Σ |A − B| below"
 	case PerfDiffCallPath:
 		return "Call path"
 	case PerfDiffSystem:

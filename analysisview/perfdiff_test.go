@@ -79,12 +79,13 @@ func TestPerfDiffReportAndFocus(t *testing.T) {
 	if len(rep.Rows) != len(res.Foci) || len(rep.Rows) == 0 {
 		t.Fatalf("%d rows for %d foci", len(rep.Rows), len(res.Foci))
 	}
-	if !strings.Contains(rep.Headline, "Time (time)") || !strings.Contains(rep.Headline, "significant") {
+	if !strings.Contains(rep.Headline, "Time (time)") || !strings.Contains(rep.Headline, "1 most specific") ||
+		strings.Contains(strings.ToLower(rep.Headline+strings.Join(rep.Notes, " ")), "significant") {
 		t.Errorf("headline %q", rep.Headline)
 	}
 	// handDiff differs from handMade only at bar (c4) on location 1 by 10.
 	first := rep.Rows[0]
-	if !first.Significant || first.CallPath != "main/bar" || !near(first.Diff, 10) || first.TextDiff != "10.00" {
+	if !first.MostSpecific || first.CallPath != "main/bar" || !near(first.Diff, 10) || first.TextDiff != "10.00" {
 		t.Errorf("first row %+v", first)
 	}
 	v := view.NewView(a)

@@ -54,10 +54,13 @@ func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run fun
 	}
 	f.offerMetrics()
 	f.Metric.Set(metric)
-	note := form.Note("A focus is a call path on a part of the system. Starting at the whole program, every focus\n" +
-		"whose values differ by at least δ is refined one step in the call tree and in the system tree.\n" +
-		"Significant foci are those no finer focus of which differs. Click a result to select it in the\n" +
-		"window of A − B (for a derived metric: in the windows of A and B).")
+	note := form.Note("A focus is a call path, or a call path's own part \"(self)\", on a part of the system. Starting at\n" +
+		"the whole program, every focus whose change below it (the sum of |A − B| over its points; for\n" +
+		"min, max and derived metrics the largest |A − B|) reaches δ is refined one step in the call tree\n" +
+		"and in the system tree, so time that moved between call paths or ranks is found too. Most specific\n" +
+		"foci are those no focus one step below of which differs. What only one experiment has is listed\n" +
+		"apart and left out of the comparison. Click a result to select it in the window of A − B (for a\n" +
+		"derived metric: in the windows of A and B).")
 	f.Form = &form.Form{Title: "Where did it change?", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Delta, f.Kind, note}}
 	f.Changed = func(x *form.Field) {
@@ -99,6 +102,7 @@ func (f *PerfDiffForm) request() (PerfDiffRequest, error) {
 	if r.Options.Metric == "" {
 		return r, errors.New("choose a metric")
 	}
+	r.Options.Self = true
 	r.Options.Relative = f.Kind.Text == DeltaRelative
 	var err error
 	r.Options.Delta, err = parseDelta(f.Delta.Text, r.Options.Relative)
@@ -186,13 +190,15 @@ func (j *PerfDiffJob) compute(format numfmt.Format) error {
 	return err
 }
 
-// Legend explains the result list: what a star means and what a click
-// selects.
+// Legend explains the result list: what a star and "(self)" mean and
+// what a click selects.
 func (j *PerfDiffJob) Legend() string {
+	const star = "★ most specific: no focus one step below differs (this says where the search ends; it is no statistical test). " +
+		"\"(self)\": the call path's own part, without its callees; a click selects the call path expanded, showing its own value. "
 	if j.Derived {
-		return "★ significant: no finer focus differs. " + j.Names[0] + " − " + j.Names[1] +
+		return star + j.Names[0] + " − " + j.Names[1] +
 			" of a derived metric is each one's value at the focus, subtracted. Click a row to select the focus here and in " +
 			j.Names[1] + "'s window, a column's title to sort by it."
 	}
-	return "★ significant: no finer focus differs. Click a row to select its metric, call path and system node above, a column's title to sort by it."
+	return star + "Click a row to select its metric, call path and system node above, a column's title to sort by it."
 }

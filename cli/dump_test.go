@@ -8,11 +8,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"cubeview/format/cube"
+	"cubeview/format/importer"
 	"cubeview/internal/synth"
 	"cubeview/internal/testkit"
 	"cubeview/model"
@@ -79,6 +81,13 @@ func closeEnough(got, want, rel, colMax float64) bool {
 	return d <= rel*math.Max(math.Abs(got), math.Abs(want)) || d <= 1e-12*colMax
 }
 
+// TestDumpMatchesReference compares dump with CubeLib's own dumps. For
+// min and max metrics the inclusive values differ on purpose where a
+// thread did not visit a call path below: CubeLib counts the 0 stored
+// there, cubeview only the visited call paths. Those columns are
+// compared with values derived from CubeLib's exclusive dump (its values
+// and visits), after checking that CubeLib's inclusive dump is the plain
+// minimum (maximum) of the same values.
 func TestDumpMatchesReference(t *testing.T) {
 	data := testkit.DataDir(t)
 	for _, dir := range []string{"call_tree_test", "time.p4.n2000.x1.r0"} {
@@ -100,6 +109,9 @@ func TestDumpMatchesReference(t *testing.T) {
 					t.Fatalf("dump --%s %s: status %d: %s", mode, file, status, errOut)
 				}
 				got := parseCSV(t, "dump output", []byte(out))
+				if mode == "incl" {
+					ref = visitedMinMax(t, file, ref, filepath.Join(data, "cube4", dir, "excl.csv"))
+				}
 				if len(got.rows) != len(ref.rows) {
 					t.Errorf("dump has %d rows, reference %d", len(got.rows), len(ref.rows))
 				}
@@ -145,6 +157,66 @@ func TestDumpMatchesReference(t *testing.T) {
 			})
 		}
 	}
+}
+
+// visitedMinMax returns CubeLib's inclusive reference incl with every
+// min and max column replaced by the aggregate over the call paths each
+// thread visited, derived from CubeLib's exclusive reference (values and
+// visits) and the call tree of file. It first checks that incl holds the
+// plain aggregate over every stored value of the subtree.
+func visitedMinMax(t *testing.T, file string, incl table, exclName string) table {
+	t.Helper()
+	e, err := cube.Read(file, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exclData, err := os.ReadFile(exclName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	excl := parseCSV(t, exclName, exclData)
+	vis := excl.column("visits")
+	out := table{columns: incl.columns, order: incl.order, rows: map[string][]float64{}}
+	for k, v := range incl.rows {
+		out.rows[k] = slices.Clone(v)
+	}
+	differ := 0
+	for j, name := range incl.columns {
+		m := e.MetricByName(name)
+		if m < 0 || e.Metrics[m].Aggregation == model.Sum {
+			continue
+		}
+		if vis < 0 {
+			t.Fatalf("%s: no visits column", exclName)
+		}
+		agg := e.Metrics[m].Aggregation
+		xj := excl.column(name)
+		for c := range e.Cnodes {
+			for l := range e.NumLocations() {
+				key := fmt.Sprintf("%d,%d", e.Cnodes[c].ID, e.Location(l).ID)
+				plain, visited := agg.Identity(), agg.Identity()
+				for _, d := range e.CnodeSubtree(model.CnodeSel{Cnode: c, Inclusive: true}) {
+					row := excl.rows[fmt.Sprintf("%d,%d", e.Cnodes[d].ID, e.Location(l).ID)]
+					plain = agg.Combine(plain, row[xj])
+					if row[vis] != 0 {
+						visited = agg.Combine(visited, row[xj])
+					}
+				}
+				if math.IsInf(visited, 0) {
+					visited = 0 // no value, shown 0
+				}
+				if !closeEnough(incl.rows[key][j], plain, 2e-5, 0) {
+					t.Errorf("%s: CubeLib's %s at %s is %v, not the plain aggregate %v of its exclusive values", exclName, name, key, incl.rows[key][j], plain)
+				}
+				if !closeEnough(visited, plain, 2e-5, 0) {
+					differ++
+				}
+				out.rows[key][j] = visited
+			}
+		}
+	}
+	t.Logf("%s: %d min/max values over visited call paths differ from CubeLib's", file, differ)
+	return out
 }
 
 // synthetic returns a small generated experiment with sparse rows,

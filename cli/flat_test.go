@@ -34,14 +34,18 @@ func bruteFlat(e *model.Experiment, m, r int) (excl, incl float64) {
 		if e.Cnodes[c].Region == r {
 			mark(c)
 			for l := 0; l < e.NumLocations(); l++ {
-				excl = agg.Combine(excl, b.Value(c, l))
+				if isValue(e, m, c, l) {
+					excl = agg.Combine(excl, b.Value(c, l))
+				}
 			}
 		}
 	}
 	for c, ok := range in {
 		if ok {
 			for l := 0; l < e.NumLocations(); l++ {
-				incl = agg.Combine(incl, b.Value(c, l))
+				if isValue(e, m, c, l) {
+					incl = agg.Combine(incl, b.Value(c, l))
+				}
 			}
 		}
 	}

@@ -134,19 +134,7 @@ func TestInfoGolden(t *testing.T) {
 		t.Errorf("info of the written file differs from the experiment written:\n%s", testkit.Diff(memRest, fileRest))
 	}
 
-	golden := filepath.Join("testdata", "info.golden")
-	if testkit.Updating() {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("info output differs from %s (run go test -update after checking):\n got:\n%s\nwant:\n%s", golden, out, want)
-	}
+	testkit.Golden(t, "info.golden", []byte(out))
 }
 
 // experimentFiles lists every experiment file below dir.

@@ -188,7 +188,10 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 	fmt.Fprintf(bw, "perfdiff of %s [%s]: A − B, positive where A has more\n", metricTitle(m), orNone(m.Unit))
 	fmt.Fprintf(bw, "A = %s\nB = %s\n", pathA, pathB)
 	if res.RootsMatched != "" {
-		fmt.Fprintf(bw, "%s (--strict-roots keeps them apart)\n", res.RootsMatched)
+		fmt.Fprintf(bw, "matched: %s (--strict-roots keeps them apart)\n", res.RootsMatched)
+	}
+	for _, m := range res.Matching {
+		fmt.Fprintf(bw, "matched: %s\n", m)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintln(bw, n)

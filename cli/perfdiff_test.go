@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,4 +89,83 @@ func TestPerfDiffMatchingOptions(t *testing.T) {
 	if status, _, errOut := run("perfdiff", before, after, "--metric", "time", "--delta", "1", "--rename", "x"); status != 2 || !strings.Contains(errOut, "rename") {
 		t.Errorf("bad --rename: status %d, %s", status, errOut)
 	}
+}
+
+// TestPerfDiffAcrossTools: the cpi run measured by Score-P and by TAU.
+// TAU did not record main and iteration, above its MPI calls; the
+// algebra matches the calls across those frames, so they are compared
+// (not listed as "cpi/main only in A"), and each side's whole-program
+// value over the common part plus its structural differences is its
+// total. HPCToolkit measured CPU time: without --map-metric the metric
+// is missing in B, and the text names the mapping that compares it.
+func TestPerfDiffAcrossTools(t *testing.T) {
+	scorep := testkit.Data(t, "cube4", "cpi", "profile.cubex")
+	tau := testkit.Data(t, "tau", "cpi-mpi")
+	_, rows := readCSV(t, mustRun(t, "perfdiff", scorep, tau, "--metric", "TIME", "--delta", "0", "--csv"))
+	var only [2]float64
+	var root []string
+	bcast := false
+	for _, r := range rows {
+		switch r[0] {
+		case "only_in_a":
+			if r[1] == "cpi/main" {
+				t.Errorf("main is listed as only in A: %v", r)
+			}
+			only[0] += num(t, r[3])
+		case "only_in_b":
+			only[1] += num(t, r[4])
+		case "differs":
+			bcast = bcast || r[1] == "cpi/main/iteration/MPI_Bcast" && strings.HasSuffix(r[2], "MPI Rank 3")
+			if r[1] == "cpi" && r[2] == "machine Linux" {
+				root = r
+			}
+		default:
+			t.Errorf("row %v", r)
+		}
+	}
+	if !bcast {
+		t.Errorf("MPI_Bcast on rank 3 is not compared across the frames TAU did not record:\n%v", rows)
+	}
+	if root == nil {
+		t.Fatalf("no whole-program row in %v", rows)
+	}
+	totalA, totalB := treeRootValue(t, scorep, "time"), treeRootValue(t, tau, "TIME")
+	if a := num(t, root[3]) + only[0]; math.Abs(a-totalA) > 1e-9*totalA {
+		t.Errorf("A: common %s + only in A %v = %v, total %v", root[3], only[0], a, totalA)
+	}
+	if b := num(t, root[4]) + only[1]; math.Abs(b-totalB) > 1e-9*totalB {
+		t.Errorf("B: common %s + only in B %v = %v, total %v", root[4], only[1], b, totalB)
+	}
+	text := mustRun(t, "perfdiff", scorep, tau, "--metric", "TIME", "--delta", "0.5")
+	for _, want := range []string{"matched: metric time: time (operand 0) = TIME (operand 1)", "matched through frames it did not record (main, iteration)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+
+	hpc := testkit.Data(t, "hpctoolkit", "cpi-database-v2")
+	text = mustRun(t, "perfdiff", scorep, hpc, "--metric", "time", "--delta", "0.01")
+	if !strings.Contains(text, "not compared: time is missing in B") || !strings.Contains(text, "--map-metric 'CPUTIME=time' compares them") ||
+		strings.Contains(text, "differing foci") {
+		t.Errorf("without --map-metric:\n%s", text)
+	}
+	_, rows = readCSV(t, mustRun(t, "perfdiff", scorep, hpc, "--metric", "time", "--delta", "0.01", "--csv", "--map-metric", "CPUTIME=time"))
+	finalize := false
+	for _, r := range rows {
+		finalize = finalize || r[0] == "only_in_b" && strings.HasPrefix(r[1], "cpi/main/MPI_Finalize/PMPI_Finalize")
+		if strings.HasPrefix(r[0], "metric_only") {
+			t.Errorf("with --map-metric: %v", r)
+		}
+	}
+	if !finalize {
+		t.Errorf("with --map-metric, HPCToolkit's PMPI_Finalize frames are not listed only in B: %v", rows)
+	}
+}
+
+// treeRootValue returns the first call-tree root's inclusive value by tree.
+func treeRootValue(t *testing.T, path, metric string) float64 {
+	t.Helper()
+	lines := strings.Split(mustRun(t, "tree", path, "--metric", metric, "--exact"), "\n")
+	v, _, _, _ := splitTreeLine(t, lines[1], strings.Contains(lines[0], "% of the total"))
+	return num(t, v)
 }

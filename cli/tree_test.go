@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +14,8 @@ import (
 )
 
 // bruteTree returns metric m aggregated over every location and over c's
-// subtree (inclusive) or c alone, straight from the stored block.
+// subtree (inclusive) or c alone, straight from the stored block (for a
+// min or max only the values that count, see isValue).
 func bruteTree(e *model.Experiment, m, c int, inclusive bool) float64 {
 	b, _ := e.Block(m)
 	agg := e.Metrics[m].Aggregation
@@ -21,7 +23,9 @@ func bruteTree(e *model.Experiment, m, c int, inclusive bool) float64 {
 	var visit func(c int)
 	visit = func(c int) {
 		for l := 0; l < e.NumLocations(); l++ {
-			acc = agg.Combine(acc, b.Value(c, l))
+			if isValue(e, m, c, l) {
+				acc = agg.Combine(acc, b.Value(c, l))
+			}
 		}
 		if inclusive {
 			for _, ch := range e.Cnodes[c].Children {
@@ -30,7 +34,32 @@ func bruteTree(e *model.Experiment, m, c int, inclusive bool) float64 {
 		}
 	}
 	visit(c)
+	if math.IsInf(acc, 0) {
+		return 0
+	}
 	return acc
+}
+
+// isValue reports whether metric m's stored value at cnode c and
+// location l counts: always for a sum; for a min or max only when c has
+// a non-zero value somewhere and l visited c, as the visits metric says
+// where it has a non-zero row for c, else a non-zero value.
+func isValue(e *model.Experiment, m, c, l int) bool {
+	if e.Metrics[m].Aggregation == model.Sum {
+		return true
+	}
+	b, _ := e.Block(m)
+	row := b.Row(c)
+	if !slices.ContainsFunc(row, func(x float64) bool { return x != 0 }) {
+		return false
+	}
+	if v := e.MetricByName("visits"); v >= 0 {
+		vb, _ := e.Block(v)
+		if vr := vb.Row(c); slices.ContainsFunc(vr, func(x float64) bool { return x != 0 }) {
+			return vr[l] != 0
+		}
+	}
+	return row[l] != 0
 }
 
 func TestTreeSynthetic(t *testing.T) {

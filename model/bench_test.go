@@ -22,7 +22,7 @@ func BenchmarkSelectMetric(b *testing.B) {
 			e := synth.Generate(cfg)
 			b.ReportAllocs()
 			for b.Loop() {
-				excl, err := e.CnodeValues(model.MetricSel{Metric: 0, Inclusive: false})
+				excl, err := e.CallTreeValues(model.MetricSel{Metric: 0, Inclusive: false}, false)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -41,11 +41,10 @@ func BenchmarkSystemPane(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(cfg.Cnodes) * int64(cfg.Locations) * 8)
 			for b.Loop() {
-				loc, err := e.LocationValues(model.MetricSel{Metric: 0, Inclusive: true}, model.CnodeSel{Cnode: e.CnodeRoots[0], Inclusive: true})
-				if err != nil {
+				cnodes := e.CnodeSubtree(model.CnodeSel{Cnode: e.CnodeRoots[0], Inclusive: true})
+				if _, err := e.SystemTreeValues(model.MetricSel{Metric: 0, Inclusive: true}, cnodes); err != nil {
 					b.Fatal(err)
 				}
-				e.SystemValues(loc, model.Sum)
 			}
 		})
 	}
@@ -56,7 +55,7 @@ func BenchmarkFlatProfile(b *testing.B) {
 	for _, cfg := range sizes {
 		b.Run(fmt.Sprintf("%dx%d", cfg.Cnodes, cfg.Locations), func(b *testing.B) {
 			e := synth.Generate(cfg)
-			excl, _ := e.CnodeValues(model.MetricSel{Metric: 0, Inclusive: true})
+			excl, _ := e.CallTreeValues(model.MetricSel{Metric: 0, Inclusive: true}, false)
 			b.ReportAllocs()
 			for b.Loop() {
 				e.FlatProfile(excl, model.Sum)

@@ -38,7 +38,7 @@ type CallerRow struct {
 // exclusive and inclusive values (CallTreeValues) of a metric aggregated
 // with agg: one row per region that has call paths, in region order. A
 // row's Excl and Incl are the region's own and whole values of the flat
-// profile (FlatParts).
+// profile (flatParts).
 func (e *Experiment) BottomUp(excl, incl []float64, agg Aggregation) []CallerRow {
 	// One backing array, cut into each region's part.
 	count := make([]int, len(e.Regions))

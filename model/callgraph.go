@@ -40,38 +40,16 @@ type CallArc struct {
 }
 
 // RegionInclusive returns region r's inclusive value of metric m as the
-// tool computed it, when the experiment has a call graph that records one.
-func (e *Experiment) RegionInclusive(m, r int) (float64, bool) {
-	if e.CallGraph == nil {
+// tool computed it, when the graph records one; a nil graph records none.
+func (g *CallGraph) RegionInclusive(m, r int) (float64, bool) {
+	if g == nil {
 		return 0, false
 	}
-	v, ok := e.CallGraph.Inclusive[m]
+	v, ok := g.Inclusive[m]
 	if !ok || r < 0 || r >= len(v) {
 		return 0, false
 	}
 	return v[r], true
-}
-
-// Callers returns the arcs whose callee is region r.
-func (g *CallGraph) Callers(r int) []CallArc {
-	var out []CallArc
-	for _, a := range g.Arcs {
-		if a.Callee == r {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// Callees returns the arcs whose caller is region r.
-func (g *CallGraph) Callees(r int) []CallArc {
-	var out []CallArc
-	for _, a := range g.Arcs {
-		if a.Caller == r {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // FlatProfileOf returns the flat profile of a metric selection: per region,
@@ -79,14 +57,12 @@ func (g *CallGraph) Callees(r int) []CallArc {
 // The inclusive value is the tool's own where the experiment's call graph
 // records one for the metric (and, for an expanded metric, for the child
 // metrics subtracted from it); otherwise it is computed from the call tree
-// as FlatProfile does. Displays and reports use this (or FlatOf, which
-// adds the callees) rather than FlatProfile so that every inclusive value
-// shown equals the tool's.
+// as FlatProfile does. Displays and reports use this (or RegionProfile,
+// which adds the callees) rather than FlatProfile so that every inclusive
+// value shown equals the tool's. It holds for stored and derived metrics
+// alike: a derived metric's parts are its formula over the operands'.
 func (e *Experiment) FlatProfileOf(ms MetricSel) (regExcl, regIncl []float64, err error) {
-	if e.Metrics[ms.Metric].IsDerived() {
-		return e.RegionValues(ms) // the formula over the operands' profiles
-	}
-	f, err := e.FlatOf(ms)
+	f, err := e.RegionProfile(ms)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,7 +86,7 @@ func (e *Experiment) graphInclusive(ms MetricSel, regIncl []float64) error {
 	for _, ch := range e.subtracted(ms.Metric) {
 		sub, ok := e.CallGraph.Inclusive[ch]
 		if !ok {
-			cv, err := e.CnodeValues(MetricSel{Metric: ch, Inclusive: true})
+			cv, err := e.cnodeValues(MetricSel{Metric: ch, Inclusive: true})
 			if err != nil {
 				return err
 			}

@@ -1,16 +1,16 @@
 package model
 
-// LocationValuesOver returns, per location, the selected metric aggregated
+// locationValuesOver returns, per location, the selected metric aggregated
 // over an explicit set of cnodes, each listed once. Displays use it for
 // selections that are not one call subtree, such as a region of a flat
-// profile (the union of the subtrees of its call paths).
-//
-// A derived metric's values do not add up over the system tree, so for it
-// LocationValuesOver returns an error wrapping ErrDerived:
-// SystemTreeValues answers for every metric.
-func (e *Experiment) LocationValuesOver(ms MetricSel, cnodes []int) ([]float64, error) {
-	if err := e.notDerived(ms.Metric, "SystemTreeValues"); err != nil {
-		return nil, err
+// profile (the union of the subtrees of its call paths). A derived
+// metric's value at a location is its formula over the operands' values
+// there.
+func (e *Experiment) locationValuesOver(ms MetricSel, cnodes []int) ([]float64, error) {
+	if e.Metrics[ms.Metric].IsDerived() {
+		return e.evalDerived(ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
+			return e.locationValuesOver(op, cnodes)
+		})
 	}
 	out, err := e.locationAggregate(ms.Metric, cnodes)
 	if err != nil {

@@ -71,19 +71,19 @@ func (e *Experiment) CallTreeValues(ms MetricSel, inclusive bool) ([]float64, er
 			return e.CallTreeValues(op, inclusive)
 		})
 	}
-	v, err := e.CnodeValues(ms)
-	if err != nil || !inclusive {
-		return v, err
+	if !inclusive {
+		return e.cnodeValues(ms)
 	}
-	return e.CallInclusive(v, e.Metrics[ms.Metric].Aggregation), nil
-}
-
-// RegionValues returns the flat profile of the selected metric: per
-// region its exclusive and inclusive value (see FlatProfileOf), for stored
-// and derived metrics alike.
-func (e *Experiment) RegionValues(ms MetricSel) (excl, incl []float64, err error) {
-	f, err := e.RegionProfile(ms)
-	return f.Own, f.Whole, err
+	v, err := e.ownValues(ms)
+	if err != nil {
+		return nil, err
+	}
+	agg := e.Metrics[ms.Metric].Aggregation
+	v = e.CallInclusive(v, agg)
+	if agg != Sum {
+		noValueToZero(v)
+	}
+	return v, nil
 }
 
 // SystemTreeValues returns, for every system node, the selected metric
@@ -103,13 +103,13 @@ func (e *Experiment) SystemTreeValues(ms MetricSel, cnodes []int) ([]float64, er
 		if err != nil {
 			return nil, err
 		}
-		return e.SystemValues(loc, agg), nil
+		return e.systemValues(loc, agg), nil
 	}
-	loc, err := e.LocationValuesOver(ms, cnodes)
+	loc, err := e.locationValuesOver(ms, cnodes)
 	if err != nil {
 		return nil, err
 	}
-	return e.SystemValues(loc, agg), nil
+	return e.systemValues(loc, agg), nil
 }
 
 // PointValues returns the selected metric per cnode and location:
@@ -182,16 +182,28 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 		}
 	}
 	if inclusive {
-		b = e.CallInclusiveBlock(b, m.Aggregation)
+		if m.Aggregation != Sum {
+			// Each location's own values that are values (see
+			// minMaxValues) aggregate along the call tree.
+			if b, err = e.MinMaxValues(ms.Metric, b); err != nil {
+				return nil, err
+			}
+		}
+		b = e.callInclusiveBlock(b, m.Aggregation)
+		if m.Aggregation != Sum {
+			for c := range b.NumCnodes() {
+				noValueToZero(b.Row(c))
+			}
+		}
 	}
 	return b, nil
 }
 
-// CallInclusiveBlock returns a block whose row c aggregates b's rows over
-// c's whole subtree, per location. An absent row counts as zero, also for
-// min/max metrics, as in the original CUBE tools; a subtree without any
-// row stays absent.
-func (e *Experiment) CallInclusiveBlock(b *Block, agg Aggregation) *Block {
+// callInclusiveBlock returns a block whose row c aggregates b's rows over
+// c's whole subtree, per location; an absent row adds nothing, and a
+// subtree without any row stays absent. For min and max the identity
+// (±Inf) is "no value", passed over and kept where nothing else is.
+func (e *Experiment) callInclusiveBlock(b *Block, agg Aggregation) *Block {
 	out := NewBlock(b.NumCnodes(), b.NumLocations())
 	order := e.CnodeOrder()
 	for i := len(order) - 1; i >= 0; i-- {
@@ -202,16 +214,11 @@ func (e *Experiment) CallInclusiveBlock(b *Block, agg Aggregation) *Block {
 		}
 		for _, ch := range e.Cnodes[c].Children {
 			sub := out.Row(ch)
-			if sub == nil && row == nil {
+			if sub == nil {
 				continue
 			}
 			if row == nil {
-				row = make([]float64, b.NumLocations()) // own values: all zero
-			}
-			if sub == nil {
-				for l, v := range row {
-					row[l] = agg.Combine(v, 0)
-				}
+				row = append([]float64(nil), sub...)
 				continue
 			}
 			for l, v := range sub {

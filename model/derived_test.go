@@ -150,13 +150,21 @@ func TestDerivedCallTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	equal(t, "exclusive", excl, []float64{2, 5.0 / 4, 0, 0, 6.0 / 9})
-	// The summing queries refuse a derived metric rather than add ratios.
-	if _, err := e.CnodeValues(MetricSel{Metric: m}); !errors.Is(err, ErrDerived) {
-		t.Errorf("CnodeValues of a derived metric: %v, want ErrDerived", err)
+	// The internal summing query refuses a derived metric rather than add
+	// ratios; LocationValues applies the formula per location instead.
+	if _, err := e.cnodeValues(MetricSel{Metric: m}); !errors.Is(err, ErrDerived) {
+		t.Errorf("cnodeValues of a derived metric: %v, want ErrDerived", err)
 	}
-	if _, err := e.LocationValues(MetricSel{Metric: m}, AllCnodes); !errors.Is(err, ErrDerived) {
-		t.Errorf("LocationValues of a derived metric: %v, want ErrDerived", err)
+	loc, err := e.LocationValues(MetricSel{Metric: m}, AllCnodes)
+	if err != nil {
+		t.Fatal(err)
 	}
+	equal(t, "locations", loc, []float64{8.0 / 4, 10.0 / 8, 7.0 / 4})
+	loc, err = e.LocationValues(MetricSel{Metric: m}, CnodeSel{Cnode: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "foo locations", loc, []float64{4.0 / 3, 0, 1})
 	total, err := e.MetricTotal(ms)
 	if err != nil || total != 25.0/16 {
 		t.Errorf("MetricTotal = %v, %v; want 25/16", total, err)
@@ -190,7 +198,7 @@ func TestDerivedSystem(t *testing.T) {
 func TestDerivedRegionsAndPoints(t *testing.T) {
 	e, m := withTPV(t)
 	ms := MetricSel{Metric: m, Inclusive: true}
-	excl, incl, err := e.RegionValues(ms)
+	excl, incl, err := e.FlatProfileOf(ms)
 	if err != nil {
 		t.Fatal(err)
 	}

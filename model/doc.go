@@ -15,29 +15,33 @@
 // A derived metric (Metric.Formula, CUBE 4 POSTDERIVED) stores nothing: its
 // value at any node of any pane is its formula applied to its operands'
 // values aggregated at that node, so a ratio is a ratio of sums.
-// CallTreeValues, RegionValues, SystemTreeValues, PointValues and
-// MetricTotal answer for stored and derived metrics alike;
-// WithDerived adds one to an experiment, sharing the stored data.
+// CallTreeValues, FlatProfileOf, RegionProfile, SystemTreeValues,
+// PointValues and MetricTotal answer for stored and derived metrics alike;
+// WithDerived adds one to an experiment, sharing the stored data. Block
+// and Rows give a stored metric's data and fail with ErrDerived for a
+// derived one, which stores none.
 //
 // An Experiment is immutable once built: readers and algebra operators
 // construct a new one, call Validate, and hand it out. The query methods
-// (MetricTotal, CnodeValues, LocationValues, FlatOf, …) answer what a
+// (MetricTotal, CallTreeValues, LocationValues, RegionProfile, …) answer what a
 // display needs without any user-interface types, for every aggregation
 // kind (sum, min, max). Values over the whole call forest honour the
 // experiment's CUBE_CT_AGGR attribute (ForestValue, ForestSystemValues):
 // with MAX, written by tau2cube, whose roots overlap, the forest is worth
 // its largest root. A flat profile gives each region its whole, own and
-// callees ("Subroutines") values, each aggregated with the metric's kind,
-// and RegionCnodes the call paths behind each, for the system values.
+// callees ("Subroutines") values, each aggregated with the metric's kind.
 //
-// A minimum or maximum aggregated over locations counts only the
-// locations that visited the call path: an unvisited location is "no
-// value", not 0. Which locations visited a call path is known from the
-// experiment's visits metric (a stored sum metric named "visits") where
-// it has a row for the call path, and otherwise, since readers store "no
-// value" as 0, from a non-zero value (TAU's atomic events, such as message
-// sizes, have no visits). Without visits, a true minimum of exactly 0 at
-// some locations is therefore passed over. A location without a value
-// shows 0, and a call path nobody visited counts as 0 along the call
-// tree, as before.
+// A minimum or maximum counts only the values of locations that visited
+// the call path, over locations and along the call tree alike: an
+// unvisited location is "no value", not 0, and a call path whose stored
+// values are all 0 has no value anywhere. Which locations visited a call
+// path is known from the experiment's visits metric (a stored sum metric
+// named "visits") where it has a row for the call path, and otherwise,
+// since readers store "no value" as 0, from a non-zero value (TAU's
+// atomic events, such as message sizes, have no visits). Without visits,
+// a true minimum of exactly 0 at some locations is therefore passed over.
+// Aggregates keep "no value" as the aggregation's identity (±Inf) and
+// show it as 0. CubeLib counts every stored value along the call tree, so
+// its inclusive minimum is 0 wherever a location did not visit a call
+// path below.
 package model

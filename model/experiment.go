@@ -49,9 +49,6 @@ func (t DataType) canonical() string {
 	return strings.ToUpper(strings.Join(strings.Fields(string(t)), " "))
 }
 
-// Is reports whether t names the same data type as u.
-func (t DataType) Is(u DataType) bool { return t.canonical() == u.canonical() }
-
 // IsInteger reports whether values of type t are integral.
 func (t DataType) IsInteger() bool {
 	switch t.canonical() {

@@ -32,17 +32,17 @@ type Flat struct {
 	HasCallees []bool
 }
 
-// FlatOf returns the flat profile of a metric selection, computed once for
-// all regions: FlatParts of its per-cnode values, with the tool's own
+// flatOf returns the flat profile of a metric selection, computed once for
+// all regions: flatParts of its per-cnode values, with the tool's own
 // inclusive values as Whole where the experiment's call graph records them
 // (see FlatProfileOf).
-func (e *Experiment) FlatOf(ms MetricSel) (Flat, error) {
-	excl, err := e.CnodeValues(ms)
+func (e *Experiment) flatOf(ms MetricSel) (Flat, error) {
+	excl, err := e.ownValues(ms) // no value kept: flatParts passes over it
 	if err != nil {
 		return Flat{}, err
 	}
 	agg := e.Metrics[ms.Metric].Aggregation
-	f := e.FlatParts(excl, agg)
+	f := e.flatParts(excl, agg)
 	if err := e.graphInclusive(ms, f.Whole); err != nil {
 		return Flat{}, err
 	}
@@ -60,12 +60,12 @@ func (e *Experiment) FlatOf(ms MetricSel) (Flat, error) {
 // RegionProfile returns the flat profile of a metric selection for stored
 // and derived metrics alike, computed once per selection: the flat-profile
 // pane's query (a collapsed region row shows Whole, an expanded one Own,
-// its "Subroutines" row Callees). For a stored metric it is FlatOf; for a
+// its "Subroutines" row Callees). For a stored metric it is flatOf; for a
 // derived metric each part is the formula applied to its operands' same
 // part, as the other queries evaluate derived metrics.
 func (e *Experiment) RegionProfile(ms MetricSel) (Flat, error) {
 	if !e.Metrics[ms.Metric].IsDerived() {
-		return e.FlatOf(ms)
+		return e.flatOf(ms)
 	}
 	operands := map[MetricSel]Flat{}
 	var hasCallees []bool
@@ -95,7 +95,7 @@ func (e *Experiment) RegionProfile(ms MetricSel) (Flat, error) {
 		return Flat{}, err
 	}
 	if hasCallees == nil { // a formula without operands
-		hasCallees = e.FlatParts(make([]float64, len(e.Cnodes)), Sum).HasCallees
+		hasCallees = e.flatParts(make([]float64, len(e.Cnodes)), Sum).HasCallees
 	}
 	f.HasCallees = hasCallees
 	return f, nil
@@ -112,11 +112,11 @@ func (f *Flat) part(p RegionPart) []float64 {
 	return f.Whole
 }
 
-// FlatParts computes the flat profile from per-cnode exclusive values
-// (CnodeValues) of a metric aggregated with agg, in time linear in the
+// flatParts computes the flat profile from per-cnode exclusive values
+// (cnodeValues) of a metric aggregated with agg, in time linear in the
 // number of call paths (N log N for min and max), whatever the depth of
 // the call tree. A region without call paths has all values 0.
-func (e *Experiment) FlatParts(excl []float64, agg Aggregation) Flat {
+func (e *Experiment) flatParts(excl []float64, agg Aggregation) Flat {
 	nr := len(e.Regions)
 	f := Flat{
 		Whole: make([]float64, nr), Own: make([]float64, nr), Callees: make([]float64, nr),
@@ -252,12 +252,12 @@ func (q *rangeAgg) over(lo, hi int) float64 {
 // Value returns region r's part p.
 func (f *Flat) Value(r int, p RegionPart) float64 { return f.part(p)[r] }
 
-// RegionCnodes returns the call paths that part p of region r stands for,
+// regionCnodes returns the call paths that part p of region r stands for,
 // each once, in depth-first order: the region's own call paths
 // (RegionOwn), the union of their subtrees (RegionWhole) or that union
 // without the region's own call paths (RegionCallees). With
-// LocationValuesOver it gives the system values of a flat-profile row.
-func (e *Experiment) RegionCnodes(r int, p RegionPart) []int {
+// locationValuesOver it gives the system values of a flat-profile row.
+func (e *Experiment) regionCnodes(r int, p RegionPart) []int {
 	var out []int
 	inside := 0 // instances of r among the ancestors of the current cnode
 	type frame struct {

@@ -51,9 +51,9 @@ func TestRegionProfileCallees(t *testing.T) {
 		if got := fmt.Sprint(f.HasCallees); got != "[true true false]" {
 			t.Errorf("%v: HasCallees %s", tt.agg, got)
 		}
-		excl, incl, err := e.RegionValues(MetricSel{Metric: 0, Inclusive: true})
+		excl, incl, err := e.FlatProfileOf(MetricSel{Metric: 0, Inclusive: true})
 		if err != nil || fmt.Sprint(excl, incl) != fmt.Sprint(f.Own, f.Whole) {
-			t.Errorf("%v: RegionValues %v %v, %v; want own and whole of RegionProfile", tt.agg, excl, incl, err)
+			t.Errorf("%v: FlatProfileOf %v %v, %v; want own and whole of RegionProfile", tt.agg, excl, incl, err)
 		}
 
 		// A derived metric 2·m + 1 applies its formula to each part.

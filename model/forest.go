@@ -26,7 +26,7 @@ func (e *Experiment) forestMax(m int) bool {
 		e.Metrics[m].Aggregation == Sum && e.ForestMax()
 }
 
-// ForestValue aggregates per-cnode exclusive values (CnodeValues) over the
+// ForestValue aggregates per-cnode exclusive values (cnodeValues) over the
 // whole call forest as the experiment declares (CUBE_CT_AGGR): for a sum
 // metric the sum of all call paths, or with MAX the largest inclusive
 // value of a root; for a min or max metric the minimum or maximum of all.
@@ -48,12 +48,15 @@ func (e *Experiment) ForestValue(excl []float64, agg Aggregation) float64 {
 // (as in CubeLib), which is not the sum of its locations' values.
 func (e *Experiment) ForestSystemValues(ms MetricSel) ([]float64, error) {
 	agg := e.Metrics[ms.Metric].Aggregation
+	if agg != Sum {
+		return e.SystemTreeValues(ms, e.CnodeOrder()) // passes over no value
+	}
 	if !e.forestMax(ms.Metric) {
 		loc, err := e.LocationValues(ms, AllCnodes)
 		if err != nil {
 			return nil, err
 		}
-		return e.SystemValues(loc, agg), nil
+		return e.systemValues(loc, agg), nil
 	}
 	var out []float64
 	for _, r := range e.CnodeRoots {
@@ -61,7 +64,7 @@ func (e *Experiment) ForestSystemValues(ms MetricSel) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := e.SystemValues(loc, agg)
+		v := e.systemValues(loc, agg)
 		if out == nil {
 			out = v
 			continue

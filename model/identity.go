@@ -120,20 +120,6 @@ func SameUnit(a, b string) bool {
 	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 }
 
-// MetricByIdentity returns the index of the first metric, in tree order,
-// whose canonical identity is id, or -1.
-func (e *Experiment) MetricByIdentity(id string) int {
-	if id == "" {
-		return -1
-	}
-	for _, m := range e.MetricOrder() {
-		if e.Metrics[m].Identity == id {
-			return m
-		}
-	}
-	return -1
-}
-
 // MetricNamed returns the metric name names in e: the metric of that
 // unique name, else the one metric whose canonical identity name is
 // (CanonicalIdentity, any case: "time" names TAU's TIME), else -1.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -94,17 +93,23 @@ func TestCnodeValues(t *testing.T) {
 		{"time expanded", MetricSel{0, false}, []float64{5, 5, 6, 1, 3}, []float64{20, 12, 7, 1, 3}},
 		{"mpi", MetricSel{1, false}, []float64{1, 0, 0, 1, 3}, []float64{5, 1, 1, 1, 3}},
 		{"visits", MetricSel{2, true}, []float64{3, 4, 0, 0, 9}, []float64{16, 4, 0, 0, 9}},
-		// min over locations, absent rows are zeros; inclusive min over subtrees.
-		{"min", MetricSel{3, true}, []float64{0.2, 0, 0.3, 0, 0}, []float64{0, 0, 0, 0, 0}},
+		// min over locations; an absent row is no value (CubeLib's
+		// MinDoubleValue of a missing row is DBL_MAX, its neutral
+		// element), shown 0 and passed over along the call tree.
+		{"min", MetricSel{3, true}, []float64{0.2, 0, 0.3, 0, 0}, []float64{0.2, 0.3, 0.3, 0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			excl, err := e.CnodeValues(tt.sel)
+			excl, err := e.cnodeValues(tt.sel)
 			if err != nil {
 				t.Fatal(err)
 			}
 			equal(t, "exclusive", excl, tt.excl)
-			equal(t, "inclusive", e.CallInclusive(excl, e.Metrics[tt.sel.Metric].Aggregation), tt.incl)
+			incl, err := e.CallTreeValues(tt.sel, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equal(t, "inclusive", incl, tt.incl)
 		})
 	}
 }
@@ -119,7 +124,9 @@ func TestMetricTotal(t *testing.T) {
 		{MetricSel{0, false}, 20},
 		{MetricSel{1, true}, 5},
 		{MetricSel{2, false}, 16},
-		{MetricSel{3, true}, 0},
+		// min over the call paths with values (main 0.2, foo 0.3);
+		// the absent rows are no value, as in CubeLib
+		{MetricSel{3, true}, 0.2},
 	}
 	for _, tt := range tests {
 		got, err := e.MetricTotal(tt.sel)
@@ -142,7 +149,8 @@ func TestLocationAndSystemValues(t *testing.T) {
 		{"foo subtree, time without mpi", MetricSel{0, false}, CnodeSel{1, true}, []float64{6, 3, 3}},
 		{"everything", MetricSel{0, true}, AllCnodes, []float64{8, 10, 7}},
 		{"min recursive foo alone", MetricSel{3, true}, CnodeSel{2, false}, []float64{0.3, 0.4, 0.6}},
-		{"min main subtree", MetricSel{3, true}, CnodeSel{0, true}, []float64{0, 0, 0}},
+		// the absent rows of the subtree are no value, not 0
+		{"min main subtree", MetricSel{3, true}, CnodeSel{0, true}, []float64{0.3, 0.2, 0.6}},
 		{"min main alone", MetricSel{3, true}, CnodeSel{0, false}, []float64{0.5, 0.2, 0.9}},
 	}
 	for _, tt := range tests {
@@ -156,14 +164,14 @@ func TestLocationAndSystemValues(t *testing.T) {
 	}
 	loc, _ := e.LocationValues(MetricSel{0, true}, CnodeSel{1, true})
 	// machine, node, rank 0, t0, t1, rank 1, t0
-	equal(t, "system", e.SystemValues(loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
+	equal(t, "system", e.systemValues(loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
 	minLoc, _ := e.LocationValues(MetricSel{3, true}, CnodeSel{0, false})
-	equal(t, "system min", e.SystemValues(minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
+	equal(t, "system min", e.systemValues(minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
 }
 
 func TestFlatProfile(t *testing.T) {
 	e := small()
-	excl, _ := e.CnodeValues(MetricSel{0, true})
+	excl, _ := e.cnodeValues(MetricSel{0, true})
 	regExcl, regIncl := e.FlatProfile(excl, Sum)
 	// foo is recursive (main/foo/foo): its inclusive value counts the
 	// outer instance's subtree once, 13, not 13 + 8.
@@ -259,7 +267,7 @@ func TestLazyLoading(t *testing.T) {
 
 	f := smallMeta()
 	f.SetLoader(failingLoader{})
-	if _, err := f.CnodeValues(MetricSel{0, true}); err == nil {
+	if _, err := f.cnodeValues(MetricSel{0, true}); err == nil {
 		t.Error("loader error not reported")
 	}
 	// Unavailable metrics are never loaded and read as zero.
@@ -274,19 +282,7 @@ func TestDumpGolden(t *testing.T) {
 	if err := small().Dump(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "small.dump")
-	if testkit.Updating() {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("Dump differs from %s:\n%s", golden, buf.String())
-	}
+	testkit.Golden(t, "small.dump", buf.Bytes())
 	var again bytes.Buffer
 	small().Dump(&again)
 	if !bytes.Equal(buf.Bytes(), again.Bytes()) {

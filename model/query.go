@@ -121,7 +121,7 @@ func (e *Experiment) aggregates(m int) (sums, locs []float64, err error) {
 	acc := newAggregator(e.Metrics[m].Aggregation, nc, nl)
 	if acc.agg != Sum {
 		var release func()
-		if acc.visits, release, err = e.visitsOf(m); err != nil {
+		if acc.values, release, err = e.newMinMaxValues(m); err != nil {
 			return nil, nil, err
 		}
 		defer release()
@@ -153,50 +153,14 @@ func (e *Experiment) aggregates(m int) (sums, locs []float64, err error) {
 }
 
 // aggregator collects per-cnode and per-location aggregates of one
-// metric's stored rows. For a min or max metric only the values of
-// locations that visited the call path count (see visited); a call path
-// that nobody visited keeps the identity in sums, "no value".
+// metric's stored rows. For a min or max metric only values count (see
+// minMaxValues): a call path or location without any keeps the identity,
+// "no value".
 type aggregator struct {
 	agg    Aggregation
 	sums   []float64
 	locs   []float64
-	visits RowSource // the experiment's visits, for min and max; may be nil
-	vbuf   []float64
-}
-
-// visitsOf returns, for min or max metric m, the rows of the experiment's
-// visits metric (a stored sum metric named "visits"), which tell which
-// locations visited a call path, read without loading its block; nil when
-// there is none. Call release when done.
-func (e *Experiment) visitsOf(m int) (rows RowSource, release func(), err error) {
-	for i := range e.Metrics {
-		v := &e.Metrics[i]
-		if i != m && v.UniqName == "visits" && v.Aggregation == Sum && v.HasStoredValues() && v.Unavailable == "" {
-			if _, canOpen := e.loader.(RowOpener); !canOpen && !e.Loaded(i) {
-				break // not worth loading a block for: the non-zero rule
-			}
-			return e.Rows(i)
-		}
-	}
-	return nil, func() {}, nil
-}
-
-// visited reports, for min and max aggregation, which locations of row
-// (cnode c's values of a min or max metric) visited the call path: where
-// the visits metric has a row for c, the locations with visits; else
-// (no visits metric, or none recorded for c, as for TAU's atomic events)
-// the locations with a non-zero value, since readers store "no value" as
-// 0. It returns the visits row to test (v[l] != 0), or row itself.
-func visitedBy(visits RowSource, c int, row, buf []float64) ([]float64, error) {
-	if visits != nil && len(buf) == len(row) && visits.HasRow(c) {
-		if err := visits.ReadRow(c, buf); err != nil {
-			return nil, err
-		}
-		if !allZero(buf) {
-			return buf, nil
-		}
-	}
-	return row, nil
+	values *minMaxValues // for min and max
 }
 
 func newAggregator(agg Aggregation, nc, nl int) *aggregator {
@@ -208,7 +172,8 @@ func newAggregator(agg Aggregation, nc, nl int) *aggregator {
 		for c := range a.sums {
 			a.sums[c] = agg.Identity()
 		}
-		a.vbuf = make([]float64, nl)
+		// the non-zero rule alone until aggregates gives the visits
+		a.values = &minMaxValues{agg: agg, out: make([]float64, nl)}
 	}
 	return a
 }
@@ -227,17 +192,13 @@ func (a *aggregator) add(c int, r []float64) error {
 		a.sums[c] = acc
 		return nil
 	}
-	vis, err := visitedBy(a.visits, c, r, a.vbuf)
-	if err != nil {
+	vals, ok, err := a.values.of(c, r)
+	if err != nil || !ok {
 		return err
 	}
 	acc := a.agg.Identity()
-	for l, v := range r {
-		if vis[l] != 0 {
-			acc = a.agg.Combine(acc, v)
-		}
-		// Along the call tree every stored value counts, 0 where the
-		// location did not visit the call path, as in CubeLib.
+	for l, v := range vals {
+		acc = a.agg.Combine(acc, v)
 		locs[l] = a.agg.Combine(locs[l], v)
 	}
 	a.sums[c] = acc
@@ -288,40 +249,26 @@ func (a *aggregator) fits(c int, r []float64) bool {
 	return c >= 0 && c < len(a.sums) && len(r) == len(a.locs)
 }
 
-// finish returns the aggregates. For min and max, a call path without a
-// visited location (an absent row among them) keeps the identity in sums,
-// which CnodeValues shows as 0; along the call tree such a call path
-// counts as 0, so every location's aggregate over all call paths takes a
-// 0 too, as the call pane's total does (and CubeLib's).
-func (a *aggregator) finish() (sums, locs []float64) {
-	if a.agg == Sum {
-		return a.sums, a.locs
+// finish returns the aggregates, for min and max with "no value" kept as
+// the identity.
+func (a *aggregator) finish() (sums, locs []float64) { return a.sums, a.locs }
+
+// cnodeValues returns, for every cnode, its exclusive (own) value of the
+// selected metric aggregated over all locations; a min or max call path
+// without a value shows 0. A derived metric's values do not add up along
+// the call tree, so for it cnodeValues returns an error wrapping
+// ErrDerived: CallTreeValues answers for every metric.
+func (e *Experiment) cnodeValues(ms MetricSel) ([]float64, error) {
+	out, err := e.ownValues(ms)
+	if err == nil && e.Metrics[ms.Metric].Aggregation != Sum {
+		noValueToZero(out)
 	}
-	id := a.agg.Identity()
-	if slices.Contains(a.sums, id) {
-		for l, v := range a.locs {
-			a.locs[l] = a.agg.Combine(v, 0)
-		}
-	}
-	noValueToZero(a.locs)
-	return a.sums, a.locs
+	return out, err
 }
 
-// noValueToZero replaces "no value" (an infinite identity of min or max)
-// by the 0 that displays show.
-func noValueToZero(v []float64) {
-	for i, x := range v {
-		if math.IsInf(x, 0) {
-			v[i] = 0
-		}
-	}
-}
-
-// CnodeValues returns, for every cnode, its exclusive (own) value of the
-// selected metric aggregated over all locations. A derived metric's values
-// do not add up along the call tree, so for it CnodeValues returns an
-// error wrapping ErrDerived: CallTreeValues answers for every metric.
-func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
+// ownValues is cnodeValues with "no value" of a min or max metric kept as
+// the identity, which CallInclusive, ForestValue and flatParts pass over.
+func (e *Experiment) ownValues(ms MetricSel) ([]float64, error) {
 	if err := e.notDerived(ms.Metric, "CallTreeValues"); err != nil {
 		return nil, err
 	}
@@ -331,9 +278,6 @@ func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
 	}
 	out := make([]float64, len(sums))
 	copy(out, sums)
-	if e.Metrics[ms.Metric].Aggregation != Sum {
-		noValueToZero(out) // a call path nobody visited counts as 0
-	}
 	if !ms.Inclusive {
 		for _, ch := range e.subtracted(ms.Metric) {
 			cs, err := e.cnodeSums(ch)
@@ -349,8 +293,10 @@ func (e *Experiment) CnodeValues(ms MetricSel) ([]float64, error) {
 }
 
 // CallInclusive turns per-cnode exclusive values into inclusive ones: each
-// cnode's value aggregated with its whole subtree. It does not apply to
-// derived metrics, whose values do not add up: see CallTreeValues.
+// cnode's value aggregated with its whole subtree. For min and max the
+// identity (±Inf) is "no value", passed over; a subtree without any value
+// keeps it. It does not apply to derived metrics, whose values do not add
+// up: see CallTreeValues.
 func (e *Experiment) CallInclusive(excl []float64, agg Aggregation) []float64 {
 	incl := make([]float64, len(excl))
 	copy(incl, excl)
@@ -390,7 +336,7 @@ func (e *Experiment) MetricTotal(ms MetricSel) (float64, error) {
 			return e.MetricTotal(MetricSel{Metric: op, Inclusive: true})
 		})
 	}
-	v, err := e.CnodeValues(ms)
+	v, err := e.ownValues(ms)
 	if err != nil {
 		return 0, err
 	}
@@ -411,12 +357,18 @@ func (e *Experiment) CnodeSubtree(cs CnodeSel) []int {
 // LocationValues returns, per location, the selected metric aggregated over
 // the selected call paths. For the whole call forest of an experiment
 // whose roots overlap (ForestMax) a location's value is the largest of
-// the roots' inclusive values there.
+// the roots' inclusive values there. A derived metric's value at a
+// location is its formula over the operands' values there.
 func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error) {
+	if e.Metrics[ms.Metric].IsDerived() {
+		return e.evalDerived(ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
+			return e.LocationValues(op, cs)
+		})
+	}
 	if cs.Cnode < 0 && e.forestMax(ms.Metric) {
 		var out []float64
 		for _, r := range e.CnodeRoots {
-			v, err := e.LocationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
+			v, err := e.locationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
 			if err != nil {
 				return nil, err
 			}
@@ -430,7 +382,7 @@ func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error
 		}
 		return out, nil
 	}
-	return e.LocationValuesOver(ms, e.CnodeSubtree(cs))
+	return e.locationValuesOver(ms, e.CnodeSubtree(cs))
 }
 
 func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
@@ -442,13 +394,12 @@ func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
 }
 
 // locationAggregateRaw is locationAggregate with "no value" of min and max
-// metrics (a location that visited none of the cnodes) kept as the
+// metrics (a location without a value at any of the cnodes) kept as the
 // identity, for aggregation over the system tree.
 func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error) {
 	agg := e.Metrics[m].Aggregation
 	if len(cnodes) == len(e.Cnodes) && len(cnodes) > 0 {
-		// Every cnode (each listed once): the cached per-location totals
-		// (for min and max a location that visited nothing has 0 there).
+		// Every cnode (each listed once): the cached per-location totals.
 		_, locs, err := e.aggregates(m)
 		if err != nil {
 			return nil, err
@@ -460,31 +411,28 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 		return nil, err
 	}
 	out := make([]float64, b.NumLocations())
-	var visits RowSource
-	var vbuf []float64
+	var values *minMaxValues
 	if agg != Sum {
 		for l := range out {
 			out[l] = agg.Identity()
 		}
 		var release func()
-		if visits, release, err = e.visitsOf(m); err != nil {
+		if values, release, err = e.newMinMaxValues(m); err != nil {
 			return nil, err
 		}
 		defer release()
-		vbuf = make([]float64, b.NumLocations())
 	}
 	var buf []float64
 	if b.OnDemand() {
 		buf = make([]float64, b.NumLocations())
 	}
-	var visitedAny []bool // per location: visited one of the cnodes
-	if agg != Sum {
-		visitedAny = make([]bool, len(out))
-	}
 	for _, c := range cnodes {
 		r, ok, err := b.ReadRow(c, buf)
-		if err != nil {
-			return nil, err
+		if err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue // all zero: nothing to add, no value for min and max
 		}
 		if agg == Sum {
 			for l, v := range r {
@@ -492,38 +440,20 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 			}
 			continue
 		}
-		if !ok {
-			// All zero: along the call tree it counts as 0.
-			for l := range out {
-				out[l] = agg.Combine(out[l], 0)
-			}
-			continue
-		}
-		vis, err := visitedBy(visits, c, r, vbuf)
+		vals, _, err := values.of(c, r)
 		if err != nil {
 			return nil, err
 		}
-		for l, v := range r {
-			// Every stored value counts along the call tree (0 where l
-			// did not visit c, as in CubeLib), but a location that
-			// visited none of the cnodes has no value.
+		for l, v := range vals {
 			out[l] = agg.Combine(out[l], v)
-			if vis[l] != 0 {
-				visitedAny[l] = true
-			}
-		}
-	}
-	for l, ok := range visitedAny {
-		if !ok {
-			out[l] = agg.Identity()
 		}
 	}
 	return out, nil
 }
 
-// SystemValue aggregates per-location values over the locations below
+// systemValue aggregates per-location values over the locations below
 // system node n (n itself when it is a location).
-func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) float64 {
+func (e *Experiment) systemValue(locValues []float64, n int, agg Aggregation) float64 {
 	acc := agg.Identity()
 	stack := []int{n}
 	for len(stack) > 0 {
@@ -541,9 +471,9 @@ func (e *Experiment) SystemValue(locValues []float64, n int, agg Aggregation) fl
 	return acc
 }
 
-// SystemValues aggregates per-location values for every system node at
+// systemValues aggregates per-location values for every system node at
 // once. It does not apply to derived metrics: see SystemTreeValues.
-func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float64 {
+func (e *Experiment) systemValues(locValues []float64, agg Aggregation) []float64 {
 	out := make([]float64, len(e.System))
 	if agg != Sum {
 		for i := range out {
@@ -571,8 +501,8 @@ func (e *Experiment) SystemValues(locValues []float64, agg Aggregation) []float6
 
 // FlatProfile returns per-region exclusive and inclusive values from
 // per-cnode exclusive values: the RegionOwn and RegionWhole parts of
-// FlatParts.
+// flatParts.
 func (e *Experiment) FlatProfile(excl []float64, agg Aggregation) (regExcl, regIncl []float64) {
-	f := e.FlatParts(excl, agg)
+	f := e.flatParts(excl, agg)
 	return f.Own, f.Whole
 }

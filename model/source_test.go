@@ -85,7 +85,7 @@ func TestOnDemandQueries(t *testing.T) {
 		for m := range e.Metrics {
 			for _, incl := range []bool{true, false} {
 				ms := MetricSel{m, incl}
-				v, err := e.CnodeValues(ms)
+				v, err := e.cnodeValues(ms)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -102,7 +102,7 @@ func TestOnDemandQueries(t *testing.T) {
 					}
 					out = append(out, loc...)
 				}
-				loc, err := e.LocationValuesOver(ms, []int{3, 1})
+				loc, err := e.locationValuesOver(ms, []int{3, 1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,7 +140,7 @@ func TestStreamedAggregates(t *testing.T) {
 	e := smallMeta()
 	l := &streamingLoader{src: small()}
 	e.SetLoader(l)
-	if _, err := e.CnodeValues(MetricSel{0, false}); err != nil { // time minus mpi
+	if _, err := e.cnodeValues(MetricSel{0, false}); err != nil { // time minus mpi
 		t.Fatal(err)
 	}
 	if _, err := e.LocationValues(MetricSel{0, true}, AllCnodes); err != nil {

@@ -112,7 +112,7 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 			if total, err = e.MetricTotal(ms); err != nil {
 				t.Fatal(err)
 			}
-			if excl, err = e.CnodeValues(ms); err != nil {
+			if excl, err = e.CallTreeValues(ms, false); err != nil {
 				t.Fatal(err)
 			}
 			incl = e.CallInclusive(excl, agg)
@@ -128,7 +128,7 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 			if !restricted {
 				var err error
 				if e.Metrics[m].IsDerived() {
-					rx, ri, err = e.RegionValues(ms)
+					rx, ri, err = e.FlatProfileOf(ms)
 				} else {
 					rx, ri, err = e.FlatProfileOf(ms)
 				}

@@ -74,44 +74,13 @@ func experimentVectors(e *model.Experiment, m int, cols []int, depth int) (vecto
 			return experimentVectors(e, op, cols, depth+1)
 		})
 	}
-	agg := met.Aggregation
-	var excl []float64
-	if cols == nil {
-		var err error
-		if excl, err = e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
-			return vectors{}, err
-		}
-	} else {
-		b, err := e.Block(m)
-		if err != nil {
-			return vectors{}, err
-		}
-		excl = make([]float64, len(e.Cnodes))
-		for c := range excl {
-			row := b.Row(c)
-			acc := agg.Identity()
-			for _, l := range cols {
-				v := 0.0
-				if row != nil {
-					v = row[l]
-				}
-				acc = agg.Combine(acc, v)
-			}
-			excl[c] = acc
-		}
+	// The model's summary follows the panes' rules (min and max count
+	// only visited call paths); the run's total is what the metric pane
+	// shows, and over all locations the flat profile keeps the tool's
+	// own inclusive values where a call graph records them.
+	s, err := e.SummaryOver(m, cols)
+	if err != nil {
+		return vectors{}, err
 	}
-	// The run's total is what the metric pane shows (CUBE_CT_AGGR MAX
-	// forests take their largest root); over all locations the flat
-	// profile keeps the tool's own inclusive values where a call graph
-	// records them.
-	v := vectors{excl: excl, incl: e.CallInclusive(excl, agg), total: e.ForestValue(excl, agg)}
-	if cols == nil {
-		var err error
-		if v.regExcl, v.regIncl, err = e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true}); err != nil {
-			return vectors{}, err
-		}
-	} else {
-		v.regExcl, v.regIncl = e.FlatProfile(excl, agg)
-	}
-	return v, nil
+	return vectors{excl: s.Own, incl: s.Whole, regExcl: s.RegionOwn, regIncl: s.RegionWhole, total: s.Total}, nil
 }

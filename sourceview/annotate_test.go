@@ -80,7 +80,7 @@ func newJacobiExperiment() *model.Experiment {
 // computes them from the model.
 func modelValues(t testing.TB, e *model.Experiment) sourceview.Values {
 	t.Helper()
-	excl, err := e.CnodeValues(model.MetricSel{Metric: 0, Inclusive: true})
+	excl, err := e.CallTreeValues(model.MetricSel{Metric: 0, Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

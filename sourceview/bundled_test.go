@@ -23,7 +23,7 @@ func TestBundledExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait := e.MetricByName("mpi_barrier_wait")
-	excl, err := e.CnodeValues(model.MetricSel{Metric: wait, Inclusive: true})
+	excl, err := e.CallTreeValues(model.MetricSel{Metric: wait, Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

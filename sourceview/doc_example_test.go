@@ -14,7 +14,7 @@ import (
 // region's first line.
 func ExampleOpen() {
 	e := newJacobiExperiment() // regions and call sites in /build/jacobi/jacobi.c
-	excl, _ := e.CnodeValues(model.MetricSel{Metric: 0, Inclusive: true})
+	excl, _ := e.CallTreeValues(model.MetricSel{Metric: 0, Inclusive: true}, false)
 	values := sourceview.Values{Cnodes: e.CallInclusive(excl, model.Sum)}
 
 	r := &sourceview.Resolver{}

@@ -178,40 +178,8 @@ func TestGolden(t *testing.T) {
 			sb.WriteString(dumpLine(l))
 			sb.WriteByte('\n')
 		}
-		golden := filepath.Join("testdata", "golden", name+".spans")
-		if testkit.Updating() {
-			if err := os.WriteFile(golden, []byte(sb.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if got := sb.String(); got != string(want) {
-			t.Errorf("%s: spans differ from %s:\n%s", name, golden, diff(string(want), got))
-		}
+		testkit.Golden(t, filepath.Join("golden", name+".spans"), []byte(sb.String()))
 	}
-}
-
-// diff lists the lines that differ between two dumps.
-func diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var sb strings.Builder
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			fmt.Fprintf(&sb, "-%s\n+%s\n", a, b)
-		}
-	}
-	return sb.String()
 }
 
 func TestHighlightCancelled(t *testing.T) {

@@ -43,5 +43,5 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 // showDerived prepares the view of a derived experiment: operand markers
 // and, for differences, diverging colours around zero.
 func (w *Window) showDerived(doc *view.Doc) {
-	w.hint.SetText(view.ShowDerived(w.view, doc))
+	view.ShowDerived(w.view, doc)
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2/dialog"
-
 	"cubeview/algebra"
 	"cubeview/view"
 )
@@ -28,7 +26,7 @@ func (dl *dialogs) showOperationDialog(op algebra.Op) {
 	if w.doc == nil {
 		return
 	}
-	showForm(w.win, w.dialogs.newOperationForm(op).Form, func(err error) { dialog.ShowError(err, w.win) })
+	showForm(w.win, w.dialogs.newOperationForm(op).Form, func(err error) { showErrorDialog(err, w.win) })
 }
 
 // reportCut cuts at the selected call path and reports a problem in the
@@ -37,7 +35,7 @@ func (dl *dialogs) reportCut(prune bool) {
 	w := dl.w
 	if err := w.dialogs.CutSelected(prune); err != nil {
 		w.hint.SetText(err.Error())
-		dialog.ShowError(err, w.win)
+		showErrorDialog(err, w.win)
 	}
 }
 

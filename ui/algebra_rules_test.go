@@ -89,8 +89,8 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 	if got := onlyIn(d.Document().Exp); got != 2*below || below == 0 {
 		t.Errorf("default: %d call paths not in both operands, want the renamed function's %d twice", got, below)
 	}
-	if p.Roots == "" || !strings.Contains(d.hint.Text, "matched whatever their names") || !strings.Contains(d.hint.Text, "_optimized") {
-		t.Errorf("roots record %q, window note %q", p.Roots, d.hint.Text)
+	if p.Roots == "" || !strings.Contains(d.note.Text, "matched whatever their names") || !strings.Contains(d.note.Text, "_optimized") || !d.note.Visible() {
+		t.Errorf("roots record %q, window note %q", p.Roots, d.note.Text)
 	}
 	if p.Options != "system=auto;strict-lines=false" {
 		t.Errorf("options recorded %q", p.Options)
@@ -109,8 +109,11 @@ func TestAlgebraDialogMatchingOptions(t *testing.T) {
 	if got, all := onlyIn(d.Document().Exp), len(d.Document().Exp.Cnodes); got != all || all != 2*len(e.Cnodes) {
 		t.Errorf("strict roots: %d of %d call paths in one operand, want all of 2×%d", got, all, len(e.Cnodes))
 	}
-	if !p.Opts.StrictRoots || p.Roots != "" || d.hint.Text != "" {
-		t.Errorf("strict roots recorded %q, roots %q, note %q", p.Options, p.Roots, d.hint.Text)
+	// Nothing is matched, and the window says that neither operand's
+	// values are compared.
+	if !p.Opts.StrictRoots || p.Roots != "" || strings.Contains(d.note.Text, "matched whatever their names") ||
+		!strings.Contains(d.note.Text, "shares no call path with the other operands") {
+		t.Errorf("strict roots recorded %q, roots %q, note %q", p.Options, p.Roots, d.note.Text)
 	}
 
 	// A rule that is no regular expression stops the dialog with a

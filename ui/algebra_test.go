@@ -124,7 +124,7 @@ func cnodeValues(t *testing.T, e *model.Experiment, uniq string, inclusive bool)
 	if m < 0 {
 		t.Fatalf("%s has no metric %q", e.Source, uniq)
 	}
-	v, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: inclusive})
+	v, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: inclusive}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // TestDerivedMetricDialog adds a derived metric through the dialog's form
 // on a real file with hardware counters and checks that it appears in the
 // metric tree, is selected, and that every call-tree row shows the ratio
-// of the operands' sums at that row (hand-computed from CnodeValues).
+// of the operands' sums at that row (hand-computed from CallTreeValues).
 func TestDerivedMetricDialog(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/hw_counter/L2_DCM_negative.cubex"))
@@ -60,7 +60,7 @@ func TestDerivedMetricDialog(t *testing.T) {
 	}
 	incl := func(uniq string) []float64 {
 		x := e0.MetricByName(uniq)
-		v, err := e0.CnodeValues(model.MetricSel{Metric: x, Inclusive: true})
+		v, err := e0.CallTreeValues(model.MetricSel{Metric: x, Inclusive: true}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,13 +4,19 @@
 // path and a status line that explains the selected value. It receives its
 // fyne.App from the main package.
 //
-// The package only draws and routes events: the view package's View holds
-// everything a window shows without any widget (selections, expanded nodes,
-// value modes, the values of the three panes, their text, colour and
-// relief), and the widgets ask it what to draw. TreePane is the
-// single tree widget used for all three panes; each row is a colour square
-// whose relief shows the sign of the value, the value and the label.
-// Window puts the panes, menus, legend and status line together; App keeps
+// The package only draws and routes events: the state packages hold
+// everything a window shows without any widget, and the widgets ask them
+// what to draw — view's View (selections, expanded nodes, value modes,
+// the values of the three panes, their text, colour and relief, menus),
+// analysisview's reports (performance difference, scaling, statistics,
+// callers and callees), sourcepanel's Panel, repoview's Controller (the
+// repository window) and form's Form (every dialog, shown by showForm).
+// TreePane is the single tree widget used for all three panes; each row
+// is a colour square whose relief shows the sign of the value, the value
+// and the label. Window puts the panes, legend and status line together
+// and composes its parts: the dialogs, the panel below the panes (source,
+// statistics, callers and callees, differences), the find bar, the
+// splits between the panes, the menus and the busy indicator. App keeps
 // the list of open experiments that windows offer as references and
 // operands.
 //

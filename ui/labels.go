@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"cubeview/form"
+	"errors"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -50,4 +54,10 @@ func (f fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(fyne.NewSize(f.width, size.Height))
 	}
+}
+
+// showErrorDialog reports err in a dialog over win, in the words of
+// form.ErrorText: a capital first letter, file names as they are.
+func showErrorDialog(err error, win fyne.Window) {
+	dialog.ShowError(errors.New(form.ErrorText(err)), win)
 }

@@ -60,10 +60,12 @@ func newLegend() *legend {
 	return l
 }
 
-// set shows v's legend.
+// set shows v's legend, laying it out again only when its texts changed
+// (it is set after every selection).
 func (l *legend) set(v *view.View) {
 	low, high, entries := v.Appearance().Legend()
-	operands, short := v.Markers().Legend(), v.Markers().ShortLegend()
+	operands := v.Markers().Legend()
+	changed := low != l.low.Text || high != l.high.Text
 	l.low.SetText(low)
 	l.high.SetText(high)
 	if s := v.Appearance().Scale(); s != l.scale {
@@ -71,6 +73,7 @@ func (l *legend) set(v *view.View) {
 		l.bar.Refresh()
 	}
 	if !slices.Equal(entries, l.entries) {
+		changed = true
 		l.entries = entries
 		for i, s := range l.swatches {
 			if i < len(entries) {
@@ -80,12 +83,19 @@ func (l *legend) set(v *view.View) {
 		}
 	}
 	if len(operands) > 0 {
-		l.operands.SetText("badges: "+strings.Join(operands, " · "), "badges: "+strings.Join(short, " · "))
-		l.operands.Show()
-	} else {
+		full := "badges: " + strings.Join(operands, " · ")
+		if full != l.operands.Text() || !l.operands.Visible() {
+			changed = true
+			l.operands.SetText(full, "badges: "+strings.Join(v.Markers().ShortLegend(), " · "))
+			l.operands.Show()
+		}
+	} else if l.operands.Visible() {
+		changed = true
 		l.operands.Hide()
 	}
-	l.Refresh()
+	if changed {
+		l.Refresh()
+	}
 }
 
 // Operands returns the line naming the badges' operands, "" when none.
@@ -186,7 +196,9 @@ func (r *legendRenderer) Layout(size fyne.Size) {
 func (r *legendRenderer) Refresh() {
 	r.Layout(r.l.Size())
 	for _, o := range r.Objects() {
-		o.Refresh()
+		if o != r.l.bar { // redrawn by set when the scale changes
+			o.Refresh()
+		}
 	}
 }
 

@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysis"
 	"cubeview/analysisview"
 	"cubeview/view"
 )
@@ -69,13 +72,19 @@ type perfDiffPanel struct {
 	rep    *analysisview.PerfDiffReport
 	sorted *sortedTable
 	table  *widget.Table
+	// structure lists what only one experiment has (nil when nothing).
+	structure *sortedTable
 	// follow is B when the list is below A's window (a derived metric):
 	// B's windows select the focus too.
 	follow *view.Doc
 }
 
 // perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.
-var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 180, 420, 430}
+var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 180, 130, 420, 430}
+
+// structureWidths are the widths of the columns of the structural
+// differences' table.
+var structureWidths = [analysisview.StructureColumns]float32{138, 110, 110, 880}
 
 // ShowPerfDiff shows the result list of j below the panes; clicking a row
 // selects its focus.
@@ -97,9 +106,28 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	}
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
-	legend := noteLabel(j.Legend())
-	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) })
-	box := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), legend), nil, nil, nil, p.sorted.view())
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) }), head))
+	for _, n := range rep.Notes {
+		top.Add(noteLabel(n))
+	}
+	top.Add(noteLabel(j.Legend()))
+	body := p.sorted.view()
+	if len(rep.Structure) > 0 {
+		p.structure = newSortedTable(tableSource{
+			rows: func() int { return len(rep.Structure) }, cols: analysisview.StructureColumns,
+			title: rep.StructureHeader, cell: rep.StructureCell, key: rep.StructureSortKey, numeric: rep.StructureNumeric,
+			selected: p.selectStructure, path: rep.StructurePathColumn,
+		})
+		for i, width := range structureWidths {
+			p.structure.table.SetColumnWidth(i, width)
+		}
+		apart := container.NewBorder(titleLabel(fmt.Sprintf("Only in one experiment: %d, left out of the comparison (not ranked)", len(rep.Structure))),
+			nil, nil, nil, p.structure.view())
+		split := container.NewVSplit(apart, container.NewBorder(titleLabel("Performance differences over the common part"), nil, nil, nil, body))
+		split.Offset = 0.25
+		body = split
+	}
+	box := container.NewBorder(top, nil, nil, nil, body)
 	w.panels.perfDiff = p
 	w.panels.show(box, 0.5)
 }
@@ -122,13 +150,31 @@ func (p *perfDiffPanel) Select(i int) {
 	}
 }
 
-func (p *perfDiffPanel) selectIn(w *Window, i int) {
+// selectStructure selects structural row i's call path (on all
+// locations) or system node (on the whole program) in the window.
+func (p *perfDiffPanel) selectStructure(i int) {
+	if i < 0 || i >= len(p.rep.Structure) {
+		return
+	}
+	p.selectFocus(p.w, p.rep.StructureFocus(i))
+}
+
+func (p *perfDiffPanel) selectIn(w *Window, i int) { p.selectFocus(w, p.rep.Rows[i].Focus) }
+
+// selectFocus selects focus f in w; a call path's own part selects the
+// call path expanded, so that the other panes show its own value.
+func (p *perfDiffPanel) selectFocus(w *Window, f analysis.Focus) {
 	if w.view == nil {
 		return
 	}
 	if w.view.Flat() {
 		w.SetFlat(false)
 	}
-	m, c, s := analysisview.FocusNodes(w.view, p.rep.Result, p.rep.Rows[i].Focus)
+	m, c, s := analysisview.FocusNodes(w.view, p.rep.Result, f)
 	w.selectNodes(m, c, s)
+	if f.Self && c.Valid() {
+		w.view.SetExpanded(view.CallPane, c, true)
+		w.panes[view.CallPane].Sync()
+		w.refresh()
+	}
 }

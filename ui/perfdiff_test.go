@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/algebra"
 	"cubeview/analysis"
 	"cubeview/analysisview"
 	"cubeview/model"
@@ -50,7 +52,7 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	if p == nil {
 		t.Fatal("no result list in the difference window")
 	}
-	want, err := analysis.PerfDiff(bw.Document().Exp, aw.Document().Exp, analysis.PerfDiffOptions{Metric: "mpi_barrier_wait", Delta: 1})
+	want, err := analysis.PerfDiff(bw.Document().Exp, aw.Document().Exp, analysis.PerfDiffOptions{Metric: "mpi_barrier_wait", Delta: 1, Self: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +69,12 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		if got := p.sorted.Cell(i, 3); got != bw.view.Appearance().NumberFormat().Format(x.Diff, false) {
 			t.Errorf("row %d shows A − B %q for %v", i, got, x.Diff)
 		}
-		if r.Significant && r.CallPath == "main/solver_iterate/MPI_Barrier" {
+		if r.MostSpecific && r.CallPath == "main/solver_iterate/MPI_Barrier" {
 			barrier = true
 		}
 	}
 	if !barrier {
-		t.Error("Wait at Barrier's call path main/solver_iterate/MPI_Barrier is not significant")
+		t.Error("Wait at Barrier's call path main/solver_iterate/MPI_Barrier is not most specific")
 	}
 	e := w.Document().Exp
 	for i, r := range rows {
@@ -83,8 +85,9 @@ func TestPerfDiffFromMenu(t *testing.T) {
 			t.Fatalf("row %d: metric %v selected", i, m)
 		}
 		c := v.Selected(view.CallPane)
-		if r.Focus.Cnode >= 0 && (c.Kind != view.CnodeNode || e.CallPath(c.Index) != r.CallPath) {
-			t.Errorf("row %d: call path %v selected, want %s", i, c, r.CallPath)
+		if r.Focus.Cnode >= 0 && (c.Kind != view.CnodeNode || e.CallPath(c.Index) != strings.TrimSuffix(r.CallPath, " (self)") ||
+			v.Expanded(view.CallPane, c) != r.Self) {
+			t.Errorf("row %d: call path %v selected (expanded %v), want %s", i, c, v.Expanded(view.CallPane, c), r.CallPath)
 		}
 		s := v.Selected(view.SystemPane)
 		wantSys := r.System
@@ -166,7 +169,7 @@ func TestPerfDiffDerived(t *testing.T) {
 	if p == nil || p.follow != aw.Document() {
 		t.Fatal("no result list below A's window following B")
 	}
-	want, err := analysis.PerfDiff(bw.Document().Exp, aw.Document().Exp, analysis.PerfDiffOptions{Metric: "tpv", Delta: 0.00005})
+	want, err := analysis.PerfDiff(bw.Document().Exp, aw.Document().Exp, analysis.PerfDiffOptions{Metric: "tpv", Delta: 0.00005, Self: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +194,9 @@ func TestPerfDiffDerived(t *testing.T) {
 			if m.Kind != view.MetricNode || v.Experiment().Metrics[m.Index].UniqName != "tpv" {
 				t.Fatalf("row %d: %s selects metric %v", i, c.w.Document().Name, m)
 			}
-			if cn := v.Selected(view.CallPane); r.Focus.Cnode >= 0 && (cn.Kind != view.CnodeNode || v.Experiment().CallPath(cn.Index) != r.CallPath) {
+			// A call path's own part: the call path, expanded to show its own value.
+			if cn := v.Selected(view.CallPane); r.Focus.Cnode >= 0 && (cn.Kind != view.CnodeNode ||
+				v.Experiment().CallPath(cn.Index) != strings.TrimSuffix(r.CallPath, " (self)") || v.Expanded(view.CallPane, cn) != r.Self) {
 				t.Errorf("row %d: %s selects call path %v, want %s", i, c.w.Document().Name, cn, r.CallPath)
 			}
 			s := v.Selected(view.SystemPane)
@@ -206,5 +211,59 @@ func TestPerfDiffDerived(t *testing.T) {
 	}
 	if checked < 6 {
 		t.Errorf("%d values checked", checked)
+	}
+}
+
+// TestPerfDiffStructure: B is after.cubex with MPI_Barrier pruned (its
+// time moved into its callers, as a measurement filter does). The
+// window lists the pruned call paths apart, with A's value and "absent"
+// for B, never among the performance differences; a click selects the
+// call path in the difference window.
+func TestPerfDiffStructure(t *testing.T) {
+	a := newTestApp(t)
+	bw, aw := openPair(t, a)
+	cut, err := algebra.Cut(aw.view.Experiment(), algebra.CutOptions{Prune: []string{"MPI_Barrier"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Show(&view.Doc{Path: filepath.Join(t.TempDir(), "cut.cubex"), Name: "cut.cubex", Exp: cut})
+	f := bw.dialogs.newPerfDiffForm()
+	if err := f.Set(f.B, "cut.cubex"); err != nil {
+		t.Fatal(err)
+	}
+	f.Metric.Set("time")
+	_ = f.Set(f.Delta, "1")
+	if err := f.Confirmed(); err != nil {
+		t.Fatal(err)
+	}
+	w := lastWindow(t, a)
+	p := w.panels.perfDiff
+	if p == nil || p.structure == nil {
+		t.Fatal("no list of structural differences")
+	}
+	rep := p.rep
+	if len(rep.Structure) == 0 {
+		t.Fatal("no structural row")
+	}
+	for i, s := range rep.Structure {
+		if s.Only != analysis.SideA || !strings.HasSuffix(s.What, "/MPI_Barrier") || s.TextB != "absent" || s.TextA == "absent" {
+			t.Errorf("structural row %d: %+v", i, s)
+		}
+		if p.structure.Cell(i, analysisview.StructureOnly) != "only in before" {
+			t.Errorf("row %d: %q", i, p.structure.Cell(i, analysisview.StructureOnly))
+		}
+	}
+	for _, r := range rep.Rows {
+		if strings.HasSuffix(r.CallPath, "/MPI_Barrier") {
+			t.Errorf("a pruned call path is ranked as a performance difference: %+v", r)
+		}
+	}
+	if strings.Contains(strings.ToLower(rep.Headline), "significant") || !strings.Contains(rep.Headline, "most specific") {
+		t.Errorf("headline %q", rep.Headline)
+	}
+	p.structure.table.Select(widget.TableCellID{Row: 0, Col: 1})
+	c := w.view.Selected(view.CallPane)
+	if want := strings.TrimPrefix(rep.Structure[p.structure.Row(0)].What, "call path "); c.Kind != view.CnodeNode || w.Document().Exp.CallPath(c.Index) != want {
+		t.Errorf("call path %v selected, want %s", c, want)
 	}
 }

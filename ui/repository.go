@@ -269,7 +269,7 @@ func (rw *repoWindow) showError(err error) {
 		rw.app.fatal(err)
 		return
 	}
-	dialog.ShowError(err, rw.win)
+	showErrorDialog(err, rw.win)
 }
 
 // showFilterProblem shows what is wrong with the filter, or hides it.

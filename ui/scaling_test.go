@@ -221,7 +221,7 @@ func shows3(text string, x float64) bool {
 // call path, as "cubeview tree" prints them.
 func treeValues(t *testing.T, e *model.Experiment, uniq string) map[string]float64 {
 	t.Helper()
-	v, err := e.CnodeValues(model.MetricSel{Metric: e.MetricByName(uniq), Inclusive: true})
+	v, err := e.CallTreeValues(model.MetricSel{Metric: e.MetricByName(uniq), Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func srcInView(p *sourcePanel, r *sourceRow) bool {
 func srcModelAnnotations(t *testing.T, e *model.Experiment, file, uniq string) map[int][]sourceview.Annotation {
 	t.Helper()
 	m := e.MetricByName(uniq)
-	excl, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	excl, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,17 +173,37 @@ func (p *TreePane) Sync() {
 	p.quiet = true
 	defer func() { p.quiet = wasQuiet }()
 	p.rows.Reset()
+	opening := false
 	p.rows.WalkExpanded(func(id string, expanded bool) {
 		if expanded && !p.IsBranchOpen(id) {
-			p.OpenBranch(id)
+			opening = true
 		} else if !expanded && p.IsBranchOpen(id) {
 			p.CloseBranch(id)
 		}
 	})
+	if opening {
+		p.openExpanded()
+	}
 	if s := p.view.Selected(p.dim); s.Valid() {
 		p.Select(s.ID())
 	}
 	p.Refresh()
+}
+
+// openExpanded opens, in one pass over the tree, every branch the View
+// has expanded below open rows. Tree.OpenBranch lays out every open row
+// each time, so opening a path n deep one branch at a time costs n² (a
+// hottest path 100,000 deep froze the window); Tree.OpenAllBranches
+// opens, in one walk, the rows IsBranch calls branches, which here are
+// just the expanded rows.
+func (p *TreePane) openExpanded() {
+	isBranch := p.IsBranch
+	p.IsBranch = func(id string) bool {
+		n := view.ParseNode(id)
+		return !n.Valid() || p.view.Expanded(p.dim, n)
+	}
+	defer func() { p.IsBranch = isBranch }()
+	p.OpenAllBranches()
 }
 
 // Reload drops cached children (after the sort order, the flat-profile

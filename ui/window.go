@@ -35,6 +35,7 @@ type Window struct {
 	legend    *legend
 	status    *widget.Label
 	hint      *widget.Label
+	note      *widget.Label // what the values rest on: view.NoteLine
 	message   *widget.Label
 	body      *fyne.Container // message or panes
 	panesArea *fyne.Container // the panes, with an optional panel below
@@ -150,6 +151,8 @@ func (w *Window) build() {
 	w.status = truncLabel("")
 	w.hint = truncLabel("")
 	w.hint.Importance = widget.LowImportance
+	w.note = truncLabel("")
+	w.note.Hide()
 	b := &w.busy
 	b.status = w.status
 	b.progress = widget.NewProgressBarInfinite()
@@ -200,7 +203,7 @@ func (w *Window) build() {
 	// progress bar of its own width: both elide, neither widens the window.
 	progress := container.New(fixedWidth{200}, b.progress)
 	b.row = container.NewBorder(nil, nil, nil, progress, container.NewStack(w.status, b.label))
-	bottom := container.NewVBox(w.find.box, w.legend, b.row, w.hint)
+	bottom := container.NewVBox(w.find.box, w.legend, w.note, b.row, w.hint)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, w.body))
 }
 
@@ -327,6 +330,7 @@ func (w *Window) refresh() {
 	}
 	w.legend.set(w.view)
 	w.status.SetText(w.view.Explain(w.active))
+	w.showNote()
 	w.splits.remember()
 	for _, f := range w.listeners {
 		f()
@@ -483,7 +487,7 @@ func (w *Window) showError(err error) {
 		w.app.fatal(err)
 		return
 	}
-	dialog.ShowError(err, w.win)
+	showErrorDialog(err, w.win)
 }
 
 // SetFlat switches the call pane between call tree and flat profile.

@@ -101,7 +101,7 @@ func TestCallRowsShowModelValues(t *testing.T) {
 				}
 				selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 				ms := model.MetricSel{Metric: m, Inclusive: !(w.view.Expanded(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) && w.view.IsBranch(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}))}
-				excl, err := e.CnodeValues(ms)
+				excl, err := e.CallTreeValues(ms, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,7 +138,7 @@ func TestExpandSwitchesToExclusive(t *testing.T) {
 	m := e.MetricByName("time")
 	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 	root := view.Node{Kind: view.CnodeNode, Index: e.CnodeRoots[0]}
-	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	excl, _ := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	incl := e.CallInclusive(excl, model.Sum)
 	if got := shownRows(w.Pane(view.CallPane))[root]; got.Value != incl[root.Index] {
 		t.Fatalf("collapsed root shows %v, want inclusive %v", got.Value, incl[root.Index])
@@ -178,11 +178,10 @@ func TestSystemFollowsSelections(t *testing.T) {
 			selectRow(w, view.CallPane, view.Node{Kind: view.CnodeNode, Index: c})
 			ms := model.MetricSel{Metric: m, Inclusive: !(w.view.Expanded(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}) && w.view.IsBranch(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m}))}
 			cs := model.CnodeSel{Cnode: c, Inclusive: !w.Pane(view.CallPane).IsBranchOpen(view.Node{Kind: view.CnodeNode, Index: c}.ID()) || len(e.Cnodes[c].Children) == 0}
-			loc, err := e.LocationValues(ms, cs)
+			sys, err := e.SystemTreeValues(ms, e.CnodeSubtree(cs))
 			if err != nil {
 				t.Fatal(err)
 			}
-			sys := e.SystemValues(loc, e.Metrics[m].Aggregation)
 			rows := shownRows(w.Pane(view.SystemPane))
 			if len(rows) != len(e.System) {
 				t.Fatalf("%d system rows drawn, want all %d", len(rows), len(e.System))
@@ -254,7 +253,7 @@ func TestValueModes(t *testing.T) {
 	m := e.MetricByName("time")
 	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 	expandAll(w, view.CallPane)
-	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	excl, _ := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	incl := e.CallInclusive(excl, model.Sum)
 	total := model.ForestTotal(excl, model.Sum)
 	xm := x.MetricByName("time")
@@ -328,7 +327,7 @@ func TestFlatProfileRows(t *testing.T) {
 	if !w.view.Flat() {
 		t.Fatal("flat check did not switch to the flat profile")
 	}
-	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	excl, _ := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	rex, rin := e.FlatProfile(excl, model.Sum)
 	// Expand every other region.
 	for i, n := range w.view.Roots(view.CallPane) {
@@ -373,7 +372,7 @@ func TestHottestPathMenu(t *testing.T) {
 	w := openWindow(t, a, dataFile(t, "cube3/ctest-pomp.cube"))
 	e := w.Document().Exp
 	m := e.MetricByName("0Time")
-	excl, _ := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	excl, _ := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	incl := e.CallInclusive(excl, model.Sum)
 	c := e.CnodeRoots[0]
 	want := []int{c}

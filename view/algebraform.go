@@ -27,6 +27,7 @@ type OperationForm struct {
 	Strict              *form.Field // strict line matching
 	StrictRoots         *form.Field // strict root matching
 	Renames             *form.Field // region renaming rules, one a line
+	Maps                *form.Field // metric mappings, one a line
 	Preview             *form.Field // the result's expression, or why there is none
 }
 
@@ -82,11 +83,17 @@ func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *Operation
 		"by default, when every operand has one root, the roots match whatever their names)"}
 	f.Renames = &form.Field{Kind: form.TextField, Label: "Rename regions", Lines: 2,
 		Placeholder: "OLD=NEW, one rule a line, applied in order, e.g. tea_leaf_.*=tea_leaf"}
+	f.Maps = &form.Field{Kind: form.TextField, Label: "Map metrics", Lines: 2,
+		Placeholder: "FROM=TO, one a line, e.g. CPUTIME=time"}
+	mapHelp := &form.Field{Kind: form.NoteField, Label: " ", Wrap: true, Text: "Metrics match by unique name, then by meaning when unit and meaning agree " +
+		"(Score-P's time, TAU's TIME, Caliper's sum#time.duration and HPCToolkit's REALTIME are wall-clock time; visits and calls are visits). " +
+		"A mapping compares metric FROM as metric TO where the meanings differ, e.g. sampled CPU time as wall-clock time: " +
+		"FROM and TO are unique names or identities (time, cputime, visits, bytes_sent, bytes_received, PAPI_…)."}
 	f.Preview = &form.Field{Kind: form.NoteField, Wrap: true, Plain: true}
 	renameHelp := &form.Field{Kind: form.NoteField, Label: " ", Wrap: true, Text: "Regions are renamed in every operand before matching, for functions renamed between versions: " +
 		"OLD is a regular expression that must match the whole name, NEW may use $1 …; write \\= for a '=' in OLD."}
 	systemHelp := &form.Field{Kind: form.NoteField, Wrap: true, Text: "Automatic copies an operand's machine/node hierarchy when every operand's process placement fits it and collapses it to one machine and node otherwise."}
-	f.Fields = append(f.Fields, &form.Field{Kind: form.NoteField, Wrap: true, Plain: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, systemHelp, f.Preview)
+	f.Fields = append(f.Fields, &form.Field{Kind: form.NoteField, Wrap: true, Plain: true, Text: note}, f.System, f.Strict, f.StrictRoots, f.Renames, renameHelp, f.Maps, mapHelp, systemHelp, f.Preview)
 	f.Fields[0].Width = 640
 	f.update()
 	return f
@@ -251,11 +258,14 @@ func (f *OperationForm) CheckOnly(docs ...*Doc) {
 }
 
 // Options returns the chosen integration options, or why the renaming
-// rules cannot be used.
+// rules or metric mappings cannot be used.
 func (f *OperationForm) Options() (algebra.Options, error) {
 	opt := algebra.Options{StrictLines: f.Strict.On, StrictRoots: f.StrictRoots.On, System: algebraSystemMode(f.System.Text)}
 	var err error
-	opt.Renames, err = parseRenames(f.Renames.Text)
+	if opt.Renames, err = parseRenames(f.Renames.Text); err != nil {
+		return opt, err
+	}
+	opt.MetricMaps, err = parseMetricMaps(f.Maps.Text)
 	return opt, err
 }
 

@@ -87,9 +87,8 @@ func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
 
 // ShowDerived prepares v, the view of doc, for a derived experiment:
 // operand markers and, for differences, diverging colours around zero.
-// It returns the note on how the call-tree roots were matched (see
-// matchingNote), "" for none.
-func ShowDerived(v *View, doc *Doc) string {
+// NoteLine then says how its operands were matched.
+func ShowDerived(v *View, doc *Doc) {
 	doc.describe()
 	if len(doc.Operands) > 0 {
 		v.markers.SetNames(doc.Operands)
@@ -97,5 +96,4 @@ func ShowDerived(v *View, doc *Doc) string {
 	if doc.Expression != "" && isDifference(doc.Exp) {
 		v.look.SetDiverging(true)
 	}
-	return matchingNote(doc.Exp)
 }

@@ -139,7 +139,8 @@ func TestShowDerived(t *testing.T) {
 	}
 	orig := &Doc{Exp: handMade(), Name: "a.cubex", Path: "/runs/a.cubex"}
 	v = NewView(orig.Exp)
-	if note := ShowDerived(v, orig); note != "" || orig.Expression != "" || v.Markers().Names() != nil || v.Appearance().Scale().Diverging {
+	ShowDerived(v, orig)
+	if note, _ := NoteLine(v); note != "" || orig.Expression != "" || v.Markers().Names() != nil || v.Appearance().Scale().Diverging {
 		t.Errorf("original: note %q, expression %q, markers %q, diverging %v", note, orig.Expression, v.Markers().Names(), v.Appearance().Scale().Diverging)
 	}
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // ElideMiddle shortens s until fits accepts it by replacing its middle with
@@ -24,6 +25,20 @@ func ElideMiddle(s string, fits func(string) bool) string {
 		}
 	}
 	return fit(lo)
+}
+
+// maxStatusPath is the most characters of a call path the status line
+// (View.Explain) shows: more never fits on one line, and laying out the
+// call path of a 100,000 deep call tree would hold the window up.
+const maxStatusPath = 400
+
+// statusPath returns call path p with its middle elided to at most
+// maxStatusPath characters.
+func statusPath(p string) string {
+	if len(p) <= maxStatusPath {
+		return p
+	}
+	return ElideMiddle(p, func(s string) bool { return utf8.RuneCountInString(s) <= maxStatusPath })
 }
 
 // ElidePath shortens a path "main/solve/exchange" (or a system path

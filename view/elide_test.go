@@ -2,8 +2,11 @@ package view
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"cubeview/internal/synth"
 )
 
 func TestElideMiddle(t *testing.T) {
@@ -25,6 +28,30 @@ func TestElideMiddle(t *testing.T) {
 		if got := ElideMiddle(tc.s, fits); got != tc.want {
 			t.Errorf("ElideMiddle(%q, %d chars) = %q, want %q", tc.s, tc.width, got, tc.want)
 		}
+	}
+}
+
+// TestExplainDeepCallPath: the status line of a call path 20,000 deep
+// names both ends of the path within maxStatusPath characters.
+func TestExplainDeepCallPath(t *testing.T) {
+	e := synth.Chain(20_000, 2)
+	v := NewView(e)
+	mustUpdate(t, v)
+	end := Node{CnodeNode, 19_999}
+	v.Select(CallPane, end)
+	mustUpdate(t, v)
+	got := v.Explain(CallPane)
+	if !strings.Contains(got, "call path f0/f1/") || !strings.Contains(got, "/f19998/f19999") || !strings.Contains(got, "…") {
+		t.Errorf("Explain does not name both ends of the path: %.200q", got)
+	}
+	if n := utf8.RuneCountInString(got); n > maxStatusPath+200 {
+		t.Errorf("Explain is %d characters long", n)
+	}
+	short := Node{CnodeNode, 3}
+	v.Select(CallPane, short)
+	mustUpdate(t, v)
+	if got := v.Explain(CallPane); !strings.Contains(got, "call path f0/f1/f2/f3 ") {
+		t.Errorf("a short call path is elided: %q", got)
 	}
 }
 

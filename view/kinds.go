@@ -278,7 +278,7 @@ func (cnodeRow) cnodes(v *View, i int) []int {
 }
 
 func (k cnodeRow) explain(v *View, i int, head string) []string {
-	return k.explainCall(v, "call path "+k.callPath(v, i), head)
+	return k.explainCall(v, "call path "+statusPath(k.callPath(v, i)), head)
 }
 
 // regionRow is a region of the flat profile; its only child is
@@ -464,7 +464,7 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 		parts = append(parts, metricState(v, ms))
 	}
 	if cs := v.panes[CallPane].selected; cs.Valid() {
-		parts = append(parts, fmt.Sprintf("call path %s (%s)", kindOf(cs).callPath(v, cs.Index), rowState(v, CallPane, cs)))
+		parts = append(parts, fmt.Sprintf("call path %s (%s)", statusPath(kindOf(cs).callPath(v, cs.Index)), rowState(v, CallPane, cs)))
 	}
 	if m := v.panes[SystemPane].mode; (m == PeerPercent || m == PeerDistribution) && v.values.sysVals != nil {
 		unit := ""

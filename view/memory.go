@@ -21,7 +21,7 @@ func MemoryForm(fromCommandLine bool, save func(text string) error) *form.Form {
 		budget.Text = model.FormatSize(model.MemoryBudget())
 	}
 	note := "A metric whose data take more is read row by row from its .cubex file.\n" +
-		"Empty: a quarter of the physical memory or of the process's limit (" + def + ").\n" +
+		"Empty: the default, here " + def + ": " + model.DefaultBudgetRule + ".\n" +
 		"Applies to data read from now on."
 	if fromCommandLine {
 		note += "\nThis session was started with --mem or $CUBEVIEW_MEM, which win over the\nsaved preference in later sessions too."

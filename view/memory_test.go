@@ -27,6 +27,9 @@ func TestMemoryForm(t *testing.T) {
 	if note := f.Fields[1].Text; !strings.Contains(note, "--mem") {
 		t.Errorf("note %q does not say that the command line set the budget", note)
 	}
+	if note := f.Fields[1].Text; !strings.Contains(note, model.DefaultBudgetRule) {
+		t.Errorf("note %q does not give the default budget's rule", note)
+	}
 	for _, bad := range []string{"lots", "0"} {
 		if err := f.Set(budget, bad); err != nil {
 			t.Fatal(err)

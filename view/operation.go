@@ -292,30 +292,31 @@ func cutRegion(v *View) (string, error) {
 }
 
 // parseRenames reads the region renaming rules of the algebra dialogs,
-// OLD=NEW one a line (algebra.ParseRename), blank lines skipped; the
-// error names the line of the first rule that cannot be read.
+// OLD=NEW one a line (algebra.ParseRename).
 func parseRenames(text string) ([]algebra.Rename, error) {
-	var rules []algebra.Rename
+	return parseLines(text, "renaming rules", algebra.ParseRename)
+}
+
+// parseMetricMaps reads the metric mappings of the algebra dialogs,
+// FROM=TO one a line (algebra.ParseMetricMap).
+func parseMetricMaps(text string) ([]algebra.MetricMap, error) {
+	return parseLines(text, "metric mappings", algebra.ParseMetricMap)
+}
+
+// parseLines reads one rule a line with parse, blank lines skipped; the
+// error names the line of the first rule that cannot be read.
+func parseLines[T any](text, what string, parse func(string) (T, error)) ([]T, error) {
+	var rules []T
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		r, err := algebra.ParseRename(line)
+		r, err := parse(line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d of the renaming rules: %w", i+1, err)
+			return nil, fmt.Errorf("line %d of the %s: %w", i+1, what, err)
 		}
 		rules = append(rules, r)
 	}
 	return rules, nil
-}
-
-// matchingNote says how a derived experiment's call-tree roots were
-// matched, for its window; "" when nothing needs saying.
-func matchingNote(e *model.Experiment) string {
-	p, ok, err := algebra.ReadProvenance(e)
-	if !ok || err != nil || p.Roots == "" {
-		return ""
-	}
-	return strings.ToUpper(p.Roots[:1]) + p.Roots[1:] + " (Strict root matching in the algebra dialogs keeps them apart)."
 }

@@ -33,6 +33,13 @@ func Properties(doc *Doc) string {
 		if prov.Roots != "" {
 			p("Roots:        %s\n", wrapText(prov.Roots, propertiesWidth-14, strings.Repeat(" ", 14)))
 		}
+		for i, s := range prov.Matching {
+			label := "              "
+			if i == 0 {
+				label = "Matching:     "
+			}
+			p("%s%s\n", label, wrapText(s, propertiesWidth-14, strings.Repeat(" ", 14)))
+		}
 		if prov.System != "" {
 			p("System tree:  %s\n", wrapText(prov.System, propertiesWidth-14, strings.Repeat(" ", 14)))
 		}
@@ -96,6 +103,12 @@ func Properties(doc *Doc) string {
 			count(len(e.Cnodes), func(i int) model.Mask { return e.Cnodes[i].Present }), len(e.Cnodes),
 			count(len(e.Locations), func(i int) model.Mask { return e.Location(i).Present }), len(e.Locations))
 	}
+	if len(e.Warnings) > 0 {
+		p("\nWarnings of the reader (what it tolerated in the input):\n")
+		for _, w := range e.Warnings {
+			p("  %s\n", wrapText(w, propertiesWidth-2, "    "))
+		}
+	}
 	var attrs []string
 	for _, a := range e.Attrs {
 		if !strings.HasPrefix(a.Key, "cubeview::") && a.Key != "Creator" {
@@ -151,6 +164,9 @@ func describeOptions(s string) string {
 	}
 	for _, r := range o.Renames {
 		out = append(out, fmt.Sprintf("regions %q renamed to %q", r.From, r.To))
+	}
+	for _, r := range o.MetricMaps {
+		out = append(out, fmt.Sprintf("metric %q compared as %q", r.From, r.To))
 	}
 	return strings.Join(out, ", ")
 }

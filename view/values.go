@@ -269,7 +269,7 @@ func toolSystemValues(v *View, ms model.MetricSel, sys []float64) []float64 {
 	if !v.flat || n.Kind != RegionNode || v.expandedBranch(CallPane, n) || e.Metrics[ms.Metric].Aggregation != model.Sum {
 		return sys
 	}
-	if _, tool := e.RegionInclusive(ms.Metric, n.Index); !tool {
+	if _, tool := e.CallGraph.RegionInclusive(ms.Metric, n.Index); !tool {
 		return sys
 	}
 	incl, total := at(v.values.regIncl, n.Index), 0.0

@@ -113,11 +113,10 @@ func TestValuesMatchModel(t *testing.T) {
 			v.SetExpanded(MetricPane, Node{MetricNode, m}, expanded)
 			mustUpdate(t, v)
 			ms := model.MetricSel{Metric: m, Inclusive: !v.expandedBranch(MetricPane, Node{MetricNode, m})}
-			excl, err := e.CnodeValues(ms)
+			incl, err := e.CallTreeValues(ms, true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			incl := e.CallInclusive(excl, e.Metrics[m].Aggregation)
 			for c := range e.Cnodes {
 				if got := v.Values().Value(CallPane, Node{CnodeNode, c}); !near(got, incl[c]) {
 					t.Errorf("metric %d expanded=%v cnode %d = %v, want %v", m, expanded, c, got, incl[c])

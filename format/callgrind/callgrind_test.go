@@ -179,13 +179,13 @@ func checkAnnotate(t *testing.T, tool, path string) int {
 func regionValue(t *testing.T, e *model.Experiment, m, r int, inclusive bool) float64 {
 	t.Helper()
 	if inclusive {
-		v, ok := e.RegionInclusive(m, r)
+		v, ok := e.CallGraph.RegionInclusive(m, r)
 		if !ok {
 			t.Fatalf("no inclusive value of %s for region %d", e.Metrics[m].UniqName, r)
 		}
 		return v
 	}
-	excl, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+	excl, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,9 +283,9 @@ func TestHandmade(t *testing.T) {
 		}
 	}
 	for fn, w := range map[string][2]float64{"main.c:main": {259, 26}, "inline.h:main": {7, 2}, "main.c:work": {200, 20}, "lib.c:helper": {190, 19}} {
-		gi, _ := e.RegionInclusive(ir, region[fn])
-		gd, _ := e.RegionInclusive(dr, region[fn])
-		gs, _ := e.RegionInclusive(sum, region[fn])
+		gi, _ := e.CallGraph.RegionInclusive(ir, region[fn])
+		gd, _ := e.CallGraph.RegionInclusive(dr, region[fn])
+		gs, _ := e.CallGraph.RegionInclusive(sum, region[fn])
 		if gi != w[0] || gd != w[1] || gs != w[0]+2*w[1] {
 			t.Errorf("%s inclusive Ir, Dr, Sum = %g, %g, %g, want %g, %g, %g", fn, gi, gd, gs, w[0], w[1], w[0]+2*w[1])
 		}

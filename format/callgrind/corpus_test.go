@@ -85,7 +85,7 @@ func checkOwnTotals(t *testing.T, path string) int {
 	}
 	for i, ev := range events {
 		m := e.MetricByName(ev)
-		excl, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+		excl, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

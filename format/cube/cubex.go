@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -44,8 +45,9 @@ func indexArchive(r io.ReaderAt, size int64, name string, closer io.Closer) (*cu
 	return &cubexArchive{name: name, r: r, closer: closer, members: members, unterminated: unterminated}, nil
 }
 
-// anchor returns a reader of anchor.xml, decompressing it when the
-// member is gzip-compressed, and the member's size.
+// anchor returns a reader of anchor.xml, decompressing it within the
+// decompression budget of every compressed input (importer.Budget) when
+// the member is gzip-compressed, and the member's size.
 func (a *cubexArchive) anchor() (io.Reader, int64, error) {
 	m, ok := a.members[anchorName]
 	if !ok {
@@ -57,7 +59,7 @@ func (a *cubexArchive) anchor() (io.Reader, int64, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %s: %w", a.name, anchorName, err)
 		}
-		return zr, m.size, nil
+		return importer.Limit(zr, importer.Budget(m.size)), m.size, nil
 	}
 	return br, m.size, nil
 }
@@ -119,9 +121,9 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 			}
 			continue // nothing stored: all zero
 		case !hasIndex:
-			return fmt.Errorf("%s: %smetric %q has %s.data but no %s.index", a.name, a.cut(), met.UniqName, id, id)
+			return fmt.Errorf("%s: %smetric %s has %s.data but no %s.index", a.name, a.cut(), importer.Quote(met.UniqName), id, id)
 		case !hasData:
-			return fmt.Errorf("%s: %smetric %q has %s.index but no %s.data", a.name, a.cut(), met.UniqName, id, id)
+			return fmt.Errorf("%s: %smetric %s has %s.index but no %s.data", a.name, a.cut(), importer.Quote(met.UniqName), id, id)
 		}
 		head := make([]byte, min(index.size, int64(indexHeaderSize+4)))
 		if _, err := a.r.ReadAt(head, index.offset); err != nil {
@@ -129,10 +131,10 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 		}
 		order, count, err := parseIndexHeader(head, index.size)
 		if err != nil {
-			return fmt.Errorf("%s: metric %q: %s.index: %w", a.name, met.UniqName, id, err)
+			return fmt.Errorf("%s: metric %s: %s.index: %w", a.name, importer.Quote(met.UniqName), id, err)
 		}
 		if count > int64(nc) {
-			return fmt.Errorf("%s: metric %q: %s.index lists %d rows for %d cnodes", a.name, met.UniqName, id, count, nc)
+			return fmt.Errorf("%s: metric %s: %s.index lists %d rows for %d cnodes", a.name, importer.Quote(met.UniqName), id, count, nc)
 		}
 		rows := int(count)
 		if count < 0 {
@@ -141,10 +143,10 @@ func (a *cubexArchive) attachData(e *model.Experiment, locationColumn map[int]in
 		md := &metricData{index: index, data: data, layout: dataLayout{kind: kind, order: order, rows: rows, columns: nl}}
 		surplus, err := checkDataMember(a.r, data, md.layout)
 		if err != nil {
-			return fmt.Errorf("%s: metric %q: %s.data: %w", a.name, met.UniqName, id, err)
+			return fmt.Errorf("%s: metric %s: %s.data: %w", a.name, importer.Quote(met.UniqName), id, err)
 		}
 		if surplus > 0 {
-			e.Warnings = append(e.Warnings, fmt.Sprintf("metric %q: %s", met.UniqName, surplusWarning(id+".data", surplus, md.layout)))
+			e.Warnings = append(e.Warnings, fmt.Sprintf("metric %s: %s", importer.Quote(met.UniqName), surplusWarning(id+".data", surplus, md.layout)))
 		}
 		ld.metrics[m] = md
 		ld.pending++
@@ -289,7 +291,7 @@ func (ld *cubexLoader) LoadBlock(m int) (*model.Block, error) {
 	}
 	b, err := ld.load(met, md)
 	if err != nil {
-		return nil, fmt.Errorf("%s: metric %q: %w", ld.arch.name, met.UniqName, err)
+		return nil, fmt.Errorf("%s: metric %s: %w", ld.arch.name, importer.Quote(met.UniqName), err)
 	}
 	return b, nil
 }

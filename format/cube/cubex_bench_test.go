@@ -150,7 +150,7 @@ func benchmarkFile(b *testing.B, path, metric string) {
 			}
 			b.SetBytes(blk.Bytes())
 			b.StartTimer()
-			v, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+			v, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -193,7 +193,7 @@ func BenchmarkCubexProcess(b *testing.B) {
 				if e.Metrics[m].Type != typ {
 					b.Fatalf("metric type %q, want %q", e.Metrics[m].Type, typ)
 				}
-				v, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+				v, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 				if err != nil {
 					b.Fatal(err)
 				}

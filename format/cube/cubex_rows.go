@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -58,7 +59,7 @@ func (ld *cubexLoader) rows(m int) (*cubexRows, error) {
 	met := &ld.e.Metrics[m]
 	r, err := ld.newRows(met, md)
 	if err != nil {
-		return nil, fmt.Errorf("%s: metric %q: %w", ld.arch.name, met.UniqName, err)
+		return nil, fmt.Errorf("%s: metric %s: %w", ld.arch.name, importer.Quote(met.UniqName), err)
 	}
 	return r, nil
 }
@@ -288,7 +289,7 @@ func (r *cubexRows) zrowInto(k int, rd rowDecoder, i int, buf []byte, bufs *rowB
 
 // explain names the metric's member.
 func (r *cubexRows) explain(err error, first int) error {
-	return fmt.Errorf("%s: metric %q: %s.data: %w", r.ld.arch.name, r.met.UniqName, r.id, err)
+	return fmt.Errorf("%s: metric %s: %s.data: %w", r.ld.arch.name, importer.Quote(r.met.UniqName), r.id, err)
 }
 
 // scanBatchBytes is how much uncompressed data one read of a scan takes.

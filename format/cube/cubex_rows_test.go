@@ -64,7 +64,7 @@ func answers(t *testing.T, e *model.Experiment) [][]float64 {
 		}
 		for _, incl := range []bool{true, false} {
 			ms := model.MetricSel{Metric: m, Inclusive: incl}
-			v, err := e.CnodeValues(ms)
+			v, err := e.CallTreeValues(ms, false)
 			if err != nil {
 				t.Fatal(err)
 			}

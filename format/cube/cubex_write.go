@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -54,7 +55,7 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 		}
 		kind, ok := scalarTypeOf(met.DataType)
 		if !ok {
-			return nil, fmt.Errorf("metric %q: data type %q cannot be stored in .cubex", met.UniqName, met.DataType)
+			return nil, fmt.Errorf("metric %s: data type %s cannot be stored in .cubex", importer.Quote(met.UniqName), importer.Quote(string(met.DataType)))
 		}
 		b, err := e.Block(m)
 		if err != nil {
@@ -84,8 +85,16 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 				wide = wideOrder(e)
 			}
 			enum = wide
-			if incl == nil {
+			switch {
+			case incl != nil:
+			case met.Aggregation == model.Sum:
 				incl = callInclusiveBlock(e, b, met.Aggregation)
+			default:
+				// The inclusive values the model shows: only the
+				// values of visited call paths count (see model).
+				if incl, err = e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, true); err != nil {
+					return nil, err
+				}
 			}
 			if err := src.Err(); err != nil {
 				return nil, err
@@ -335,7 +344,7 @@ func wideOrder(e *model.Experiment) []int {
 }
 
 // callInclusiveBlock returns b with every row replaced by the call-tree
-// inclusive values (the row aggregated with its whole subtree).
+// inclusive values (the row summed with its whole subtree).
 func callInclusiveBlock(e *model.Experiment, b *model.Block, agg model.Aggregation) *model.Block {
 	out := b.Clone()
 	order := e.CnodeOrder()

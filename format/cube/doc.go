@@ -4,11 +4,16 @@
 //
 // Reading produces a model.Experiment in canonical storage (inclusive
 // along the metric tree, exclusive along the call tree, per location),
-// whatever the file held. An XML file is read in one pass: the metadata
-// through an element tree, the severity section streamed straight into
-// one data block per metric. A .cubex archive is indexed on open and each
-// metric's data member is decoded on first use; its anchor.xml is read by
-// the same XML reader.
+// whatever the file held. An XML file is read in one pass by a streaming
+// scanner that builds no element tree: the metadata go straight into the
+// experiment, the severity section into one data block per metric. A
+// .cubex archive is indexed on open and each metric's data member is
+// decoded on first use (model.Loader); a metric larger than the memory
+// budget (model.MemoryBudget) stays in the file and its rows are read on
+// demand, and rows can be streamed in one pass without building a block
+// (model.RowStreamer, RowOpener, RowBatchStreamer) for the summaries of
+// big metrics and the algebra's row-by-row results. Its anchor.xml is read
+// by the same XML reader.
 //
 // Metrics without values stay in the experiment with Metric.Unavailable
 // saying why: derived metrics (their CubePL definitions are kept, not

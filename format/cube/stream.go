@@ -1,15 +1,13 @@
 package cube
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"strconv"
-	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -73,8 +71,7 @@ func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool, untermina
 	*unterminated = -1
 	members := map[string]tarMember{}
 	var hdr [tarBlock]byte
-	var longName string
-	var pax map[string]string
+	var hs tarHeaders
 	var written int64
 	for off := int64(0); ; {
 		n, err := io.ReadFull(r, hdr[:])
@@ -88,67 +85,40 @@ func spoolTar(r io.Reader, dst io.Writer, keep func(name string) bool, untermina
 			}
 			return nil, fmt.Errorf("truncated tar archive: header at byte %d: %w", off, err)
 		}
-		if isZeroBlock(hdr[:]) {
-			if off == 0 {
-				return nil, errNotTar
-			}
-			return members, nil
-		}
-		h, err := parseTarHeader(&hdr)
+		h, end, err := hs.header(&hdr, off)
 		if err != nil {
-			if off == 0 {
-				return nil, fmt.Errorf("%w: %v", errNotTar, err)
-			}
-			return nil, fmt.Errorf("tar header at byte %d: %w", off, err)
+			return nil, err
 		}
-		if v, ok := pax["size"]; ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
-			}
-			h.size = n
+		if end {
+			return members, nil
 		}
 		off += tarBlock
 		padded := (h.size + tarBlock - 1) / tarBlock * tarBlock
-		switch h.typeflag {
-		case 'L', 'x':
-			if h.size > maxTarMeta {
-				return nil, fmt.Errorf("tar header at byte %d: extended header of %d bytes is too large", off-tarBlock, h.size)
+		if h.extended() {
+			if err := checkExtended(h, off-tarBlock); err != nil {
+				return nil, err
 			}
 			buf := make([]byte, padded)
 			if _, err := io.ReadFull(r, buf); err != nil {
 				return nil, fmt.Errorf("truncated tar archive: extended header at byte %d: %w", off, err)
 			}
-			buf = buf[:h.size]
-			if h.typeflag == 'L' {
-				longName = string(bytes.TrimRight(buf, "\x00"))
-			} else if pax, err = parsePax(buf); err != nil {
-				return nil, fmt.Errorf("tar pax header at byte %d: %w", off-tarBlock, err)
+			if err := hs.extend(h, buf[:h.size], off-tarBlock); err != nil {
+				return nil, err
 			}
 			off += padded
 			continue
 		}
-		name := h.name
-		if longName != "" {
-			name = longName
-		}
-		if p, ok := pax["path"]; ok {
-			name = p
-		}
-		name = strings.TrimPrefix(name, "./")
-		longName, pax = "", nil
-		regular := h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7'
-		if regular && keep(name) {
+		if name := hs.name(h); h.regular() && keep(name) {
 			if _, err := io.CopyN(dst, r, h.size); err != nil {
-				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+				return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 			}
 			members[name] = tarMember{name: name, offset: written, size: h.size}
 			written += h.size
 			if _, err := io.CopyN(io.Discard, r, padded-h.size); err != nil {
-				return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+				return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 			}
 		} else if _, err := io.CopyN(io.Discard, r, padded); err != nil {
-			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d: %w", name, off, err)
+			return nil, fmt.Errorf("truncated tar archive: member %s at byte %d: %w", importer.Quote(name), off, err)
 		}
 		off += padded
 	}

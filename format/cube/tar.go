@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cubeview/format/importer"
 )
 
 // tarMember locates one regular file inside a tar archive.
@@ -50,8 +52,7 @@ func walkTar(r io.ReaderAt, size int64, unterminated *int64) (map[string]tarMemb
 	*unterminated = -1
 	members := map[string]tarMember{}
 	var hdr [tarBlock]byte
-	var longName string
-	var pax map[string]string
+	var hs tarHeaders
 	for off := int64(0); ; {
 		if off+tarBlock > size {
 			if off == size && off > 0 {
@@ -66,63 +67,117 @@ func walkTar(r io.ReaderAt, size int64, unterminated *int64) (map[string]tarMemb
 		if _, err := r.ReadAt(hdr[:], off); err != nil {
 			return nil, fmt.Errorf("reading tar header at byte %d: %w", off, err)
 		}
-		if isZeroBlock(hdr[:]) {
-			if off == 0 {
-				return nil, errNotTar
-			}
-			return members, nil
-		}
-		h, err := parseTarHeader(&hdr)
+		h, end, err := hs.header(&hdr, off)
 		if err != nil {
-			if off == 0 {
-				return nil, fmt.Errorf("%w: %v", errNotTar, err)
-			}
-			return nil, fmt.Errorf("tar header at byte %d: %w", off, err)
+			return nil, err
 		}
-		if v, ok := pax["size"]; ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("tar header at byte %d: bad pax size %q", off, v)
-			}
-			h.size = n
+		if end {
+			return members, nil
 		}
 		data := off + tarBlock
 		if h.size > size-data {
-			return nil, fmt.Errorf("truncated tar archive: member %q at byte %d needs %d bytes, only %d remain", h.name, data, h.size, size-data)
+			return nil, fmt.Errorf("truncated tar archive: member %s at byte %d needs %d bytes, only %d remain", importer.Quote(h.name), data, h.size, size-data)
 		}
 		next := data + (h.size+tarBlock-1)/tarBlock*tarBlock
-		switch h.typeflag {
-		case 'L', 'x':
-			if h.size > maxTarMeta {
-				return nil, fmt.Errorf("tar header at byte %d: extended header of %d bytes is too large", off, h.size)
+		if h.extended() {
+			if err := checkExtended(h, off); err != nil {
+				return nil, err
 			}
 			buf := make([]byte, h.size)
 			if _, err := r.ReadAt(buf, data); err != nil {
 				return nil, fmt.Errorf("reading tar extended header at byte %d: %w", data, err)
 			}
-			if h.typeflag == 'L' {
-				longName = string(bytes.TrimRight(buf, "\x00"))
-			} else if pax, err = parsePax(buf); err != nil {
-				return nil, fmt.Errorf("tar pax header at byte %d: %w", off, err)
+			if err := hs.extend(h, buf, off); err != nil {
+				return nil, err
 			}
 			off = next
 			continue
-		case '0', 0, '7':
-			name := h.name
-			if longName != "" {
-				name = longName
-			}
-			if p, ok := pax["path"]; ok {
-				name = p
-			}
-			name = strings.TrimPrefix(name, "./")
-			members[name] = tarMember{name: name, offset: data, size: h.size}
 		}
 		// Other kinds (directories, links, global pax headers, …) are skipped.
-		longName, pax = "", nil
+		if name := hs.name(h); h.regular() {
+			members[name] = tarMember{name: name, offset: data, size: h.size}
+		}
 		off = next
 	}
 }
+
+// tarHeaders decodes a tar archive's header blocks in order, applying GNU
+// long names ('L') and pax headers ('x': path and size) to the member
+// that follows them: the one header decoding of the archive's walks
+// (walkTar from a file, spoolTar from a stream).
+type tarHeaders struct {
+	longName string
+	pax      map[string]string
+}
+
+// header decodes the header block at byte off of the archive; end reports
+// the end-of-archive block. A first block that is not a tar header is
+// errNotTar.
+func (hs *tarHeaders) header(hdr *[tarBlock]byte, off int64) (h tarHeader, end bool, err error) {
+	if isZeroBlock(hdr[:]) {
+		if off == 0 {
+			return h, false, errNotTar
+		}
+		return h, true, nil
+	}
+	h, err = parseTarHeader(hdr)
+	if err != nil {
+		if off == 0 {
+			return h, false, fmt.Errorf("%w: %v", errNotTar, err)
+		}
+		return h, false, fmt.Errorf("tar header at byte %d: %w", off, err)
+	}
+	if v, ok := hs.pax["size"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return h, false, fmt.Errorf("tar header at byte %d: bad pax size %s", off, importer.Quote(v))
+		}
+		h.size = n
+	}
+	return h, false, nil
+}
+
+// checkExtended refuses an extended header h (at byte off) too large to
+// read into memory.
+func checkExtended(h tarHeader, off int64) error {
+	if h.size > maxTarMeta {
+		return fmt.Errorf("tar header at byte %d: extended header of %d bytes is too large", off, h.size)
+	}
+	return nil
+}
+
+// extend takes in the content of an extended header h (at byte off).
+func (hs *tarHeaders) extend(h tarHeader, content []byte, off int64) error {
+	if h.typeflag == 'L' {
+		hs.longName = string(bytes.TrimRight(content, "\x00"))
+		return nil
+	}
+	var err error
+	if hs.pax, err = parsePax(content); err != nil {
+		return fmt.Errorf("tar pax header at byte %d: %w", off, err)
+	}
+	return nil
+}
+
+// name returns the name of member h, with the extended headers before it
+// applied, and forgets them.
+func (hs *tarHeaders) name(h tarHeader) string {
+	name := h.name
+	if hs.longName != "" {
+		name = hs.longName
+	}
+	if p, ok := hs.pax["path"]; ok {
+		name = p
+	}
+	hs.longName, hs.pax = "", nil
+	return strings.TrimPrefix(name, "./")
+}
+
+// extended reports whether h is a GNU long name or a pax header.
+func (h tarHeader) extended() bool { return h.typeflag == 'L' || h.typeflag == 'x' }
+
+// regular reports whether h is a regular file.
+func (h tarHeader) regular() bool { return h.typeflag == '0' || h.typeflag == 0 || h.typeflag == '7' }
 
 type tarHeader struct {
 	name     string
@@ -213,7 +268,7 @@ func parseOctal(f []byte) (int64, error) {
 	}
 	n, err := strconv.ParseInt(s, 8, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%q is not an octal number", s)
+		return 0, fmt.Errorf("%s is not an octal number", importer.Quote(s))
 	}
 	return n, nil
 }

@@ -219,7 +219,7 @@ var coordTargets = []struct {
 func parseInt(s, what string) (int, error) {
 	v, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil {
-		return 0, fmt.Errorf("%s: %q is not an integer", what, clip(s))
+		return 0, fmt.Errorf("%s: %s is not an integer", what, clip(s))
 	}
 	return v, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -718,7 +719,7 @@ func rawRequiredInt(r *rawElem, key, what string) (int, error) {
 func (b *builder) cart(el *rawCart) error {
 	name, _ := el.attr("name")
 	t := model.Cart{Name: name}
-	what := fmt.Sprintf("topology %q", t.Name)
+	what := fmt.Sprintf("topology %s", importer.Quote(t.Name))
 	for i := range el.dims {
 		d := &el.dims[i]
 		size, err := rawRequiredInt(d, "size", what+": <dim>")
@@ -753,7 +754,7 @@ func (b *builder) cart(el *rawCart) error {
 		}
 		fields := strings.Fields(c.text)
 		if len(fields) != len(t.Dims) {
-			return fmt.Errorf("%s: coordinate %q has %d values for %d dimensions", what, clip(c.text), len(fields), len(t.Dims))
+			return fmt.Errorf("%s: coordinate %s has %d values for %d dimensions", what, clip(c.text), len(fields), len(t.Dims))
 		}
 		coord := make([]int, len(fields))
 		for i, f := range fields {

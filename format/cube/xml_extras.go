@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -78,7 +79,7 @@ func (b *builder) applyExtras() error {
 	for _, a := range e.Attrs {
 		if a.Key == callGraphKey {
 			if err := b.applyCallGraph(a.Value); err != nil {
-				return fmt.Errorf("attr %q: %w", a.Key, err)
+				return fmt.Errorf("attr %s: %w", importer.Quote(a.Key), err)
 			}
 			continue
 		}
@@ -88,7 +89,7 @@ func (b *builder) applyExtras() error {
 			continue
 		}
 		idText := strconv.Itoa(id)
-		bad := func(err error) error { return fmt.Errorf("attr %q: %w", a.Key, err) }
+		bad := func(err error) error { return fmt.Errorf("attr %s: %w", importer.Quote(a.Key), err) }
 		switch kind {
 		case "metric":
 			i, ok := b.metricByID[id]

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"cubeview/format/importer"
 	"cubeview/model"
 )
 
@@ -164,7 +165,7 @@ func (p *xmlParser) parse() (*xmlDoc, error) {
 	v, _ := s.attr("version")
 	version := strings.TrimSpace(string(v))
 	if !supportedVersion(version) {
-		return nil, fmt.Errorf("unsupported CUBE version %q (want 2.0, 3.0 or 4.x)", version)
+		return nil, fmt.Errorf("unsupported CUBE version %s (want 2.0, 3.0 or 4.x)", importer.Quote(version))
 	}
 	p.b = newBuilder(version)
 	built := false
@@ -193,7 +194,7 @@ func (p *xmlParser) parse() (*xmlDoc, error) {
 					return nil, err
 				}
 				if len(strings.TrimSpace(string(t))) > 0 {
-					return nil, fmt.Errorf("line %d: unexpected text %q", p.line(), clip(string(t)))
+					return nil, fmt.Errorf("line %d: unexpected text %s", p.line(), clip(string(t)))
 				}
 			}
 		case tokStart:
@@ -421,11 +422,5 @@ func supportedVersion(v string) bool {
 	return true
 }
 
-// clip shortens s for an error message.
-func clip(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+// clip quotes s, trimmed, for an error message (importer.Quote: bounded).
+func clip(s string) string { return importer.Quote(strings.TrimSpace(s)) }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cubeview/format/importer"
 )
 
 // xmlScanner is a streaming tokenizer made for CUBE documents: it reads
@@ -256,11 +258,11 @@ func (s *xmlScanner) scanMarkup() (tokKind, error) {
 			t++
 		}
 		if target := pi[:t]; len(target) == 0 || !isNameStart(target[0]) || !asciiName(target) && !unicodeName(target) {
-			return 0, s.errorf("invalid processing instruction target %q", target)
+			return 0, s.errorf("invalid processing instruction target %s", importer.Quote(string(target)))
 		}
 		if t == 3 && string(pi[:3]) == "xml" {
 			if v := procInstParam("version", string(pi[3:])); v != "" && v != "1.0" {
-				return 0, s.errorf("unsupported XML version %q; only version 1.0 is supported", v)
+				return 0, s.errorf("unsupported XML version %s; only version 1.0 is supported", importer.Quote(v))
 			}
 		}
 		return tokEOF, nil
@@ -445,7 +447,7 @@ func (s *xmlScanner) scanName(tagEnd int) (local, full []byte, err error) {
 	}
 	full = s.buf[s.pos:i]
 	if !asciiName(full) && !unicodeName(full) {
-		return nil, nil, s.errorf("invalid name %q", full)
+		return nil, nil, s.errorf("invalid name %s", importer.Quote(string(full)))
 	}
 	s.pos = i
 	local = full
@@ -509,14 +511,14 @@ func (s *xmlScanner) scanEnd() (tokKind, error) {
 		s.pos++
 	}
 	if s.pos != end {
-		return 0, s.errorf("invalid characters in </%s>", local)
+		return 0, s.errorf("invalid characters in </%s>", msgName(local))
 	}
 	s.pos = end + 1
 	if s.depth() == 0 {
-		return 0, s.errorf("unexpected </%s>", local)
+		return 0, s.errorf("unexpected </%s>", msgName(local))
 	}
 	if top := s.openName(s.depth() - 1); !bytes.Equal(top, local) {
-		return 0, s.errorf("</%s> closes <%s>", local, top)
+		return 0, s.errorf("</%s> closes <%s>", msgName(local), msgName(top))
 	}
 	s.kind, s.name = tokEnd, local
 	s.pop()
@@ -574,13 +576,13 @@ func (s *xmlScanner) scanStart() (tokKind, error) {
 		}
 		if s.buf[s.pos] == '/' {
 			if s.pos+1 != end {
-				return 0, s.errorf("expected /> in <%s>", local)
+				return 0, s.errorf("expected /> in <%s>", msgName(local))
 			}
 			selfClose = true
 			break
 		}
 		if !sawSpace {
-			return 0, s.errorf("expected space before an attribute in <%s>", local)
+			return 0, s.errorf("expected space before an attribute in <%s>", msgName(local))
 		}
 		key, full, err := s.scanName(end)
 		if err != nil {
@@ -590,7 +592,7 @@ func (s *xmlScanner) scanStart() (tokKind, error) {
 			s.pos++
 		}
 		if s.pos >= end || s.buf[s.pos] != '=' {
-			return 0, s.errorf("attribute %s without value in <%s>", full, local)
+			return 0, s.errorf("attribute %s without value in <%s>", msgName(full), msgName(local))
 		}
 		s.pos++
 		for s.pos < end && isXMLSpace(s.buf[s.pos]) {
@@ -600,12 +602,12 @@ func (s *xmlScanner) scanStart() (tokKind, error) {
 			q := s.buf[s.pos]
 			j := bytes.IndexByte(s.buf[s.pos+1:end], q)
 			if j < 0 {
-				return 0, s.errorf("unterminated value of %s in <%s>", full, local)
+				return 0, s.errorf("unterminated value of %s in <%s>", msgName(full), msgName(local))
 			}
 			raw := s.buf[s.pos+1 : s.pos+1+j]
 			s.pos += j + 2
 			if bytes.IndexByte(raw, '<') >= 0 {
-				return 0, s.errorf("unescaped < in the value of %s", full)
+				return 0, s.errorf("unescaped < in the value of %s", msgName(full))
 			}
 			if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, ']') < 0 {
 				if err := s.checkChars(raw); err != nil {
@@ -626,7 +628,7 @@ func (s *xmlScanner) scanStart() (tokKind, error) {
 			}
 			if !isBareValueKey(full) || j == s.pos || j-s.pos > bareValueMax ||
 				(j < end && !isXMLSpace(s.buf[j]) && s.buf[j] != '/') {
-				return 0, s.errorf("unquoted value of %s in <%s>", full, local)
+				return 0, s.errorf("unquoted value of %s in <%s>", msgName(full), msgName(local))
 			}
 			v0 := len(s.adec)
 			s.adec = append(s.adec, s.buf[s.pos:j]...)
@@ -800,7 +802,7 @@ func (s *xmlScanner) decode(dst, raw []byte) ([]byte, error) {
 		}
 		r, n := entity(raw)
 		if n == 0 {
-			return nil, s.errorf("character reference %q names no character XML allows", clip(string(raw[:bytes.IndexByte(raw, ';')+1])))
+			return nil, s.errorf("character reference %s names no character XML allows", clip(string(raw[:bytes.IndexByte(raw, ';')+1])))
 		}
 		dst = utf8.AppendRune(dst, r)
 		raw = raw[n:]
@@ -1036,4 +1038,14 @@ func (s *xmlScanner) scanStartFast() bool {
 		s.endPending, s.pendName = true, name
 	}
 	return true
+}
+
+// msgName returns an element or attribute name for an error message: as
+// it is, or quoted and cut (importer.Quote) when it is longer than a
+// message should carry.
+func msgName(b []byte) string {
+	if len(b) <= importer.MaxQuote {
+		return string(b)
+	}
+	return importer.Quote(string(b))
 }

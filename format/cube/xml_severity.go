@@ -121,7 +121,7 @@ func (p *xmlParser) severity() error {
 				if err != nil {
 					return err
 				}
-				return fmt.Errorf("line %d: unexpected text %q in the severity section", p.line(), clip(string(t)))
+				return fmt.Errorf("line %d: unexpected text %s in the severity section", p.line(), clip(string(t)))
 			}
 		case tokEnd:
 			switch {
@@ -294,7 +294,7 @@ func parseRow(text []byte, dst []float64, colOf []int) (bool, int, error) {
 			var err error
 			v, err = strconv.ParseFloat(string(text[i:j]), 64)
 			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return false, n, fmt.Errorf("value %d: %q is not a number", n, clip(string(text[i:j])))
+				return false, n, fmt.Errorf("value %d: %s is not a number", n, clip(string(text[i:j])))
 			}
 		}
 		if v != 0 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cubeview/format/importer"
 	"cubeview/format/internal/build"
 	"cubeview/model"
 )
@@ -156,7 +157,7 @@ func (x *xmlWriter) checkCube3System() error {
 	walk = func(s, level int) error {
 		n := &e.System[s]
 		if level >= len(want) || n.Kind != want[level] {
-			return fmt.Errorf("%w (%s id %d %q at level %d)", errSystemShape, n.Kind, n.ID, n.Name, level+1)
+			return fmt.Errorf("%w (%s id %d %s at level %d)", errSystemShape, n.Kind, n.ID, importer.Quote(n.Name), level+1)
 		}
 		for _, c := range n.Children {
 			if err := walk(c, level+1); err != nil {
@@ -583,7 +584,7 @@ func (x *xmlWriter) severity() error {
 		}
 		b, err := e.Block(m)
 		if err != nil {
-			return fmt.Errorf("metric %q: %w", met.UniqName, err)
+			return fmt.Errorf("metric %s: %w", importer.Quote(met.UniqName), err)
 		}
 		opened := false
 		for _, c := range e.CnodeOrder() {

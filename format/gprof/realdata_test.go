@@ -628,8 +628,8 @@ func TestRoundTrip(t *testing.T) {
 		if bm < 0 || !back.Metrics[bm].IsDerived() || back.Metrics[bm].Type != model.PostDerived || back.Metrics[bm].Unit != "sec" {
 			t.Fatalf("%s: s/call read back as %+v", name, back.Metrics[max(bm, 0)])
 		}
-		we, wi, _ := e.RegionValues(model.MetricSel{Metric: m, Inclusive: true})
-		ge, gi, err := back.RegionValues(model.MetricSel{Metric: bm, Inclusive: true})
+		we, wi, _ := e.FlatProfileOf(model.MetricSel{Metric: m, Inclusive: true})
+		ge, gi, err := back.FlatProfileOf(model.MetricSel{Metric: bm, Inclusive: true})
 		if err != nil {
 			t.Fatal(err)
 		}

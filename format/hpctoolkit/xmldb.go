@@ -169,6 +169,11 @@ func parseExperimentXML(r io.Reader, name string) (*xmlDB, error) {
 				if err != nil || id < 1 {
 					return nil, bad("<%s> with bad node id %s", elementName(t.Name.Local), importer.Quote(a["i"]))
 				}
+				if id > maxNodeID {
+					// Values are held per node id: a huge id would take
+					// gigabytes for one node.
+					return nil, bad("<%s> with node id %d, more than %d", elementName(t.Name.Local), id, maxNodeID)
+				}
 				if ids[id] {
 					return nil, bad("node id %d occurs twice", id)
 				}
@@ -249,6 +254,11 @@ type profileFile struct {
 const metricDBTag = "HPCPROF-metricdb__"
 
 // readMetricDB reads one metric-db file: numNodes rows of numMetrics
+// maxNodeID bounds the node ids of experiment.xml (hpcprof numbers the
+// nodes of the calling context tree from 1; real databases have up to
+// some hundred thousand).
+const maxNodeID = 1 << 24
+
 // big-endian doubles after a 32-byte header.
 func readMetricDB(path string, wantMetrics, maxID int) (rows []float64, nodes int, err error) {
 	data, err := os.ReadFile(path)

@@ -354,7 +354,14 @@ func TestWriterSummary(t *testing.T) {
 	check := func(t *testing.T, dirs []string) {
 		sort.Strings(dirs)
 		for _, dir := range dirs {
-			out, err := exec.Command(writer, "--source", dir, "--type", "summary", "--notation", "raw").Output()
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the writer also leaves papi_sum.json in its working directory
+			cmd := exec.Command(writer, "--source", abs, "--type", "summary", "--notation", "raw")
+			cmd.Dir = t.TempDir()
+			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("%s: papi_hl_output_writer: %v", dir, err)
 			}

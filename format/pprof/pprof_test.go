@@ -201,7 +201,7 @@ func checkTop(t *testing.T, goCmd, path string) int {
 			unit = "B"
 		}
 		want := pprofTop(t, goCmd, path, m, unit)
-		excl, err := e.CnodeValues(model.MetricSel{Metric: m, Inclusive: true})
+		excl, err := e.CallTreeValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -164,7 +164,7 @@ func TestBenchProfileReads(t *testing.T) {
 	// The root's inclusive time is the sum of all exclusive times, as TAU's
 	// Incl column of the root says.
 	m := e.MetricByName("TIME")
-	v, _ := e.CnodeValues(modelSel(m))
+	v, _ := e.CallTreeValues(modelSel(m), false)
 	in := e.CallInclusive(v, e.Metrics[m].Aggregation)
 	tm, _ := e.MetricTotal(modelSel(m))
 	if !near2([2]float64{in[e.CnodeRoots[0]]}, [2]float64{tm}) {

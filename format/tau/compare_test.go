@@ -267,7 +267,7 @@ func compareRun(t *testing.T, e *model.Experiment, run tauRun, label string) (co
 	}
 	for kr, want := range graphIncl {
 		m := ms[kr[0]].value
-		got, ok := e.RegionInclusive(m, kr[1])
+		got, ok := e.CallGraph.RegionInclusive(m, kr[1])
 		what := func() string { return e.Regions[kr[1]].Name + " " + run.metrics[kr[0]] + " inclusive (all threads)" }
 		if !ok {
 			check(what, 0, 1)

@@ -242,11 +242,11 @@ func checkColumns(t *testing.T, e *model.Experiment, cols [][]fileEvent, timeMet
 				}
 			}
 			at := func(m int, cnodes []int) float64 {
-				v, err := e.LocationValuesOver(model.MetricSel{Metric: m, Inclusive: true}, cnodes)
+				v, err := e.SystemTreeValues(model.MetricSel{Metric: m, Inclusive: true}, cnodes)
 				if err != nil {
 					t.Fatal(err)
 				}
-				return v[col]
+				return v[e.Locations[col]]
 			}
 			if got := at(tm, own); !near(got, ev.excl/1e6) {
 				t.Errorf("location %d %q: exclusive %v, want %v", col, ev.name, got, ev.excl/1e6)
