@@ -235,7 +235,7 @@ func (l *summingLoader) CnodeSums(m int) ([]float64, error) {
 	if !l.kept[m] {
 		return nil, nil
 	}
-	return l.src.CnodeValues(MetricSel{Metric: m, Inclusive: true})
+	return l.src.cnodeValues(MetricSel{Metric: m, Inclusive: true})
 }
 
 // TestKeptCnodeSums: call-tree values and totals come from the totals a
@@ -275,7 +275,7 @@ func TestKeptCnodeSums(t *testing.T) {
 	b := NewBlock(len(e.Cnodes), len(e.Locations))
 	b.SetRow(0, slices.Repeat([]float64{2}, len(e.Locations)))
 	e.SetBlock(0, b)
-	got, err := e.CnodeValues(MetricSel{Metric: 0, Inclusive: true})
+	got, err := e.cnodeValues(MetricSel{Metric: 0, Inclusive: true})
 	if err != nil || got[0] != 2*float64(len(e.Locations)) {
 		t.Errorf("after SetBlock: %v %v", got, err)
 	}

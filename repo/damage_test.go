@@ -65,9 +65,9 @@ func TestDamageDetected(t *testing.T) {
 			t.Errorf("export of damaged data: %v", err)
 		}
 		// Call-tree values come from the intact summary: still right.
-		if v, err := got.CnodeValues(model.MetricSel{Metric: 1, Inclusive: true}); err != nil {
+		if v, err := got.CallTreeValues(model.MetricSel{Metric: 1, Inclusive: true}, false); err != nil {
 			t.Errorf("tree beside damaged per-location data: %v", err)
-		} else if want, _ := e.CnodeValues(model.MetricSel{Metric: 1, Inclusive: true}); !slices.Equal(v, want) {
+		} else if want, _ := e.CallTreeValues(model.MetricSel{Metric: 1, Inclusive: true}, false); !slices.Equal(v, want) {
 			t.Errorf("tree beside damaged per-location data: other values")
 		}
 		if _, err := got.LocationValues(model.MetricSel{Metric: 1, Inclusive: true}, model.AllCnodes); !damaged(err) {
@@ -85,7 +85,7 @@ func TestDamageDetected(t *testing.T) {
 		if got, err = r.Open(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := got.CnodeValues(model.MetricSel{Metric: 1}); !damaged(err) {
+		if _, err := got.CallTreeValues(model.MetricSel{Metric: 1}, false); !damaged(err) {
 			t.Errorf("tree of a damaged summary: %v", err)
 		}
 		flip(t, r, "summary", "incl", where, 16)

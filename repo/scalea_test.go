@@ -43,7 +43,7 @@ func bruteValues(t *testing.T, e *model.Experiment, flat bool) func(node int) no
 		}
 		ms := model.MetricSel{Metric: m, Inclusive: true}
 		agg := e.Metrics[m].Aggregation
-		excl, err := e.CnodeValues(ms)
+		excl, err := e.CallTreeValues(ms, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ func TestSQLViews(t *testing.T) {
 			return
 		}
 		ms := model.MetricSel{Metric: m, Inclusive: true}
-		excl, _ := e.CnodeValues(ms)
+		excl, _ := e.CallTreeValues(ms, false)
 		incl := e.CallInclusive(excl, e.Metrics[m].Aggregation)
 		n := 0
 		err = r.rows(ctx, `SELECT cnode, exclusive, inclusive FROM call_path_values WHERE trial = ? AND metric = 'time' ORDER BY cnode`, []any{id},
