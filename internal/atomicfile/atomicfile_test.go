@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -214,6 +215,12 @@ func TestKilledWriterLeavesNothing(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			cmd := startWriter(t, dir)
+			if sig == syscall.SIGHUP && signal.Ignored(syscall.SIGHUP) {
+				// Started under nohup: the writer inherits SIGHUP ignored
+				// and must keep writing through it.
+				writerIgnoresHangup(t, cmd, dir)
+				return
+			}
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -243,4 +250,25 @@ func TestKilledWriterLeavesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writerIgnoresHangup checks that a writer started with SIGHUP ignored
+// goes on writing after SIGHUP, then ends it with SIGKILL.
+func writerIgnoresHangup(t *testing.T, cmd *exec.Cmd, dir string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("writer started under nohup ended on SIGHUP: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if left := tempFiles(t, dir); len(left) != 1 {
+		t.Errorf("after an ignored SIGHUP: temporary files %q, want the one being written", left)
+	}
+	cmd.Process.Kill()
+	<-done
 }
