@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/analysis"
 	"cubeview/analysisview"
 	"cubeview/view"
 )
@@ -156,23 +155,28 @@ func (p *perfDiffPanel) selectStructure(i int) {
 	if i < 0 || i >= len(p.rep.Structure) {
 		return
 	}
-	p.selectFocus(p.w, p.rep.StructureFocus(i))
+	f := p.rep.StructureFocus(i)
+	p.selectFocus(p.w, f.Self, func() (m, c, s view.Node) { return analysisview.FocusNodes(p.w.view, p.rep.Result, f) })
 }
 
-func (p *perfDiffPanel) selectIn(w *Window, i int) { p.selectFocus(w, p.rep.Rows[i].Focus) }
+func (p *perfDiffPanel) selectIn(w *Window, i int) {
+	f := p.rep.Rows[i].Focus
+	p.selectFocus(w, f.Self, func() (m, c, s view.Node) { return analysisview.FocusNodes(w.view, p.rep.Result, f) })
+}
 
-// selectFocus selects focus f in w; a call path's own part selects the
-// call path expanded, so that the other panes show its own value.
-func (p *perfDiffPanel) selectFocus(w *Window, f analysis.Focus) {
+// selectFocus selects the nodes of a focus in w; a call path's own part
+// (self) selects the call path expanded, so that the other panes show its
+// own value. nodes is called after the window left the flat profile.
+func (p *perfDiffPanel) selectFocus(w *Window, self bool, nodes func() (m, c, s view.Node)) {
 	if w.view == nil {
 		return
 	}
 	if w.view.Flat() {
 		w.SetFlat(false)
 	}
-	m, c, s := analysisview.FocusNodes(w.view, p.rep.Result, f)
+	m, c, s := nodes()
 	w.selectNodes(m, c, s)
-	if f.Self && c.Valid() {
+	if self && c.Valid() {
 		w.view.SetExpanded(view.CallPane, c, true)
 		w.panes[view.CallPane].Sync()
 		w.refresh()
