@@ -175,6 +175,11 @@ func describe(e *model.Experiment, index int) (name string, o Operand, nested []
 		// by the checksum of the file it was made from.
 		o = Operand{Path: e.Source, Size: org.Size, SHA256: org.SHA256, Repository: org.Store}
 		name = quoteFileName(e.Source)
+	} else if sum, size, ok, err := e.ContentSum(); ok && err == nil && e.Source != "" {
+		// Its reader hashed the file while reading it. (A file that
+		// changed since is hashed again below, as it is now.)
+		o = Operand{Path: e.Source, Size: size, SHA256: sum}
+		name = quoteFileName(e.Source)
 	} else if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.Mode().IsRegular() {
 		sum, err := fileSHA256(e.Source, fi)
 		if err != nil {

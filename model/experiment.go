@@ -341,6 +341,8 @@ type Experiment struct {
 	loader Loader
 	blocks []blockSlot
 	once   sync.Once
+
+	contentSum func() (sha256 string, size int64, err error) // see ContentSum
 }
 
 type blockSlot struct {

@@ -1,0 +1,23 @@
+package model
+
+// SetContentSum installs how ContentSum finishes the checksum of the file
+// e was read from: a reader that hashed the bytes it read sets it.
+func (e *Experiment) SetContentSum(sum func() (sha256 string, size int64, err error)) {
+	e.contentSum = sum
+}
+
+// ContentSum returns the SHA-256 (lowercase hex) and size of the file e
+// was read from, as its reader computed them from the bytes it read
+// (reading only what it had not read yet). ok is false when the reader
+// did not hash the file: the caller hashes the file itself.
+func (e *Experiment) ContentSum() (sha256 string, size int64, ok bool, err error) {
+	if e.contentSum == nil {
+		return "", 0, false, nil
+	}
+	sha256, size, err = e.contentSum()
+	return sha256, size, true, err
+}
+
+// HashesContent reports whether e's reader hashes the file it reads
+// (ContentSum's ok), without finishing the checksum.
+func (e *Experiment) HashesContent() bool { return e.contentSum != nil }
