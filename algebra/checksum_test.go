@@ -100,6 +100,11 @@ func TestChecksumFromReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if calls != 0 {
+		// Blocks of the result may be read from the operands only when
+		// it is written: the checksum waits for the attributes' turn.
+		t.Errorf("the reader's checksum was taken before the result's attributes were needed")
+	}
 	p, _, err := ReadProvenance(res)
 	if err != nil {
 		t.Fatal(err)

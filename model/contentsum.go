@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // SetContentSum installs how ContentSum finishes the checksum of the file
 // e was read from: a reader that hashed the bytes it read sets it.
 func (e *Experiment) SetContentSum(sum func() (sha256 string, size int64, err error)) {
@@ -21,3 +23,30 @@ func (e *Experiment) ContentSum() (sha256 string, size int64, ok bool, err error
 // HashesContent reports whether e's reader hashes the file it reads
 // (ContentSum's ok), without finishing the checksum.
 func (e *Experiment) HashesContent() bool { return e.contentSum != nil }
+
+// lateAttrs completes an experiment's attributes once (SetAttrsLater).
+type lateAttrs struct {
+	once sync.Once
+	fn   func() error
+	err  error
+}
+
+// SetAttrsLater installs fn to complete e's attributes when FinishAttrs
+// is first called: a result whose attributes record checksums of files
+// that are still being read (ContentSum) sets it, so that the checksums
+// are taken after the data were read, not in a pass of their own.
+func (e *Experiment) SetAttrsLater(fn func() error) {
+	e.lateAttrs = &lateAttrs{fn: fn}
+}
+
+// FinishAttrs completes e's attributes with the function SetAttrsLater
+// installed, once; writers call it before writing the attributes, as
+// late as their format allows.
+func (e *Experiment) FinishAttrs() error {
+	la := e.lateAttrs
+	if la == nil {
+		return nil
+	}
+	la.once.Do(func() { la.err = la.fn() })
+	return la.err
+}

@@ -343,6 +343,7 @@ type Experiment struct {
 	once   sync.Once
 
 	contentSum func() (sha256 string, size int64, err error) // see ContentSum
+	lateAttrs  *lateAttrs                                    // see SetAttrsLater
 }
 
 type blockSlot struct {
