@@ -42,6 +42,7 @@ type Values struct {
 	metricRootMax map[int]float64
 	lastErr       error
 	formatted     int // rows formatted since the last Update, for tests and benchmarks
+	selectedFirst bool // see SetSelectedFirst
 }
 
 type metricKey struct {
@@ -193,7 +194,7 @@ func (vs *Values) fail(err error) {
 // metricValues computes metric m's inclusive and exclusive totals once.
 func (vs *Values) metricValues(m int) {
 	e := vs.v.exp
-	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" {
+	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" || vs.pending(m) {
 		return
 	}
 	in, err := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
@@ -602,6 +603,9 @@ func (vs *Values) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(vs.v
 
 // Text returns the formatted value of n in pane d.
 func (vs *Values) Text(d Dim, n Node) string {
+	if vs.pendingRow(d, n) {
+		return PendingText
+	}
 	vs.formatted++
 	return vs.v.look.format.Format(vs.Value(d, n), vs.integer(d, n))
 }
@@ -609,6 +613,9 @@ func (vs *Values) Text(d Dim, n Node) string {
 // cell returns how n's value in pane d looks, and the value.
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
+	if vs.pendingRow(d, n) {
+		return Cell{Text: PendingText, Color: colormap.White}, val
+	}
 	vs.formatted++
 	return vs.v.look.cell(vs.v.look.format, val, vs.integer(d, n), vs.scaleRange(d, n), false), val
 }
