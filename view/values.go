@@ -42,6 +42,7 @@ type Values struct {
 	metricRootMax map[int]float64
 	lastErr       error
 	formatted     int // rows formatted since the last Update, for tests and benchmarks
+
 	selectedFirst bool // see SetSelectedFirst
 }
 
