@@ -15,7 +15,7 @@ import (
 )
 
 // BottomUp is the bottom-up view of a View's call tree for its selected
-// metric (model.Experiment.BottomUp): every region at the top with its
+// metric (model.BottomUp): every region at the top with its
 // inclusive and exclusive values, below it the regions that called it,
 // with the values split by caller. Rows are computed when a widget asks
 // for them and kept until the metric selection changes (Sync).
@@ -71,7 +71,7 @@ func (b *BottomUp) Sync() bool {
 		return true
 	}
 	agg := e.Metrics[ms.Metric].Aggregation
-	top := e.BottomUp(v.values.callExcl, v.values.callIncl, agg)
+	top := model.BottomUp(e, v.values.callExcl, v.values.callIncl, agg)
 	sortCallerRows(top)
 	b.top = make([]string, 0, len(top))
 	for i := range top {
@@ -124,7 +124,7 @@ func (b *BottomUp) ChildIDs(id string) []string {
 		return nil
 	}
 	ms := b.v.exp.Metrics[b.key.metric]
-	callers := b.v.exp.Callers(*row, b.v.values.callExcl, b.v.values.callIncl, ms.Aggregation)
+	callers := model.Callers(b.v.exp, *row, b.v.values.callExcl, b.v.values.callIncl, ms.Aggregation)
 	sortCallerRows(callers)
 	ids := make([]string, len(callers))
 	for i := range callers {

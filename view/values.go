@@ -252,7 +252,7 @@ func (vs *Values) computeSystem(ms model.MetricSel, ok bool) {
 	}
 	sys = toolSystemValues(v, ms, sys)
 	vs.sysVals = sys
-	vs.locVals = v.exp.LocationsOf(sys)
+	vs.locVals = model.LocationsOf(v.exp, sys)
 	vs.peers.compute(v.exp, sys)
 }
 
