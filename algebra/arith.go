@@ -79,7 +79,7 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	// recorded with their checksums once the result's data were read
 	// (FinishAttrs, as the writers write the attributes): a block read
 	// row by row while the result is written has not been read yet.
-	later := slices.ContainsFunc(ig.Operands, (*model.Experiment).HashesContent)
+	later := slices.ContainsFunc(ig.Operands, model.HashesContent)
 	prov, err := ig.provenanceWith(op.String(), nil, later)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 	res := ig.newResult(prov)
 	if later {
 		n := len(prov.attrs())
-		res.SetAttrsLater(func() error {
+		model.SetAttrsLater(res, func() error {
 			full, err := ig.provenance(op.String(), nil)
 			if err != nil {
 				return err

@@ -83,12 +83,12 @@ func TestChecksumFromReader(t *testing.T) {
 		e := handA(t)
 		e.Source = path
 		if path == paths[0] {
-			e.SetContentSum(func() (string, int64, error) {
+			model.SetContentSum(e, func() (string, int64, error) {
 				calls++
 				return "00c0ffee", 42, nil
 			})
 		} else {
-			e.SetContentSum(func() (string, int64, error) { return "", 0, errors.New("changed") })
+			model.SetContentSum(e, func() (string, int64, error) { return "", 0, errors.New("changed") })
 		}
 		return e, nil
 	}

@@ -142,7 +142,7 @@ func (p Provenance) attrs() []model.Attr {
 // experiment, parsing its expression and options; ok is false when e
 // carries none.
 func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
-	if err := e.FinishAttrs(); err != nil {
+	if err := model.FinishAttrs(e); err != nil {
 		return p, false, err
 	}
 	p.Expression, ok = e.Attr(AttrExpression)
@@ -186,7 +186,7 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 // is recorded without its checksum: the caller completes the record
 // after the data were read.
 func describe(e *model.Experiment, index int, later bool) (name string, o Operand, nested []model.Attr, err error) {
-	if err := e.FinishAttrs(); err != nil { // a result's own operand records
+	if err := model.FinishAttrs(e); err != nil { // a result's own operand records
 		return "", Operand{}, nil, err
 	}
 	if org, ok := e.Origin(); ok && e.Source != "" {
@@ -194,10 +194,10 @@ func describe(e *model.Experiment, index int, later bool) (name string, o Operan
 		// by the checksum of the file it was made from.
 		o = Operand{Path: e.Source, Size: org.Size, SHA256: org.SHA256, Repository: org.Store}
 		name = quoteFileName(e.Source)
-	} else if later && e.HashesContent() && e.Source != "" {
+	} else if later && model.HashesContent(e) && e.Source != "" {
 		o = Operand{Path: e.Source}
 		name = quoteFileName(e.Source)
-	} else if sum, size, ok, err := e.ContentSum(); ok && err == nil && e.Source != "" {
+	} else if sum, size, ok, err := model.ContentSum(e); ok && err == nil && e.Source != "" {
 		// Its reader hashed the file while reading it. (A file that
 		// changed since is hashed again below, as it is now.)
 		o = Operand{Path: e.Source, Size: size, SHA256: sum}

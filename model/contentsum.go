@@ -4,7 +4,7 @@ import "sync"
 
 // SetContentSum installs how ContentSum finishes the checksum of the file
 // e was read from: a reader that hashed the bytes it read sets it.
-func (e *Experiment) SetContentSum(sum func() (sha256 string, size int64, err error)) {
+func SetContentSum(e *Experiment, sum func() (sha256 string, size int64, err error)) {
 	e.contentSum = sum
 }
 
@@ -12,7 +12,7 @@ func (e *Experiment) SetContentSum(sum func() (sha256 string, size int64, err er
 // was read from, as its reader computed them from the bytes it read
 // (reading only what it had not read yet). ok is false when the reader
 // did not hash the file: the caller hashes the file itself.
-func (e *Experiment) ContentSum() (sha256 string, size int64, ok bool, err error) {
+func ContentSum(e *Experiment) (sha256 string, size int64, ok bool, err error) {
 	if e.contentSum == nil {
 		return "", 0, false, nil
 	}
@@ -22,7 +22,7 @@ func (e *Experiment) ContentSum() (sha256 string, size int64, ok bool, err error
 
 // HashesContent reports whether e's reader hashes the file it reads
 // (ContentSum's ok), without finishing the checksum.
-func (e *Experiment) HashesContent() bool { return e.contentSum != nil }
+func HashesContent(e *Experiment) bool { return e.contentSum != nil }
 
 // lateAttrs completes an experiment's attributes once (SetAttrsLater).
 type lateAttrs struct {
@@ -35,14 +35,14 @@ type lateAttrs struct {
 // is first called: a result whose attributes record checksums of files
 // that are still being read (ContentSum) sets it, so that the checksums
 // are taken after the data were read, not in a pass of their own.
-func (e *Experiment) SetAttrsLater(fn func() error) {
+func SetAttrsLater(e *Experiment, fn func() error) {
 	e.lateAttrs = &lateAttrs{fn: fn}
 }
 
 // FinishAttrs completes e's attributes with the function SetAttrsLater
 // installed, once; writers call it before writing the attributes, as
 // late as their format allows.
-func (e *Experiment) FinishAttrs() error {
+func FinishAttrs(e *Experiment) error {
 	la := e.lateAttrs
 	if la == nil {
 		return nil

@@ -118,7 +118,7 @@ func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int6
 	if err := r.writable("import " + path); err != nil {
 		return 0, err
 	}
-	e, src, err := r.openSource(ctx, path, opt.Force)
+	e, src, err := openSource(ctx, r, path, opt.Force)
 	if err != nil {
 		return 0, err
 	}
@@ -135,21 +135,21 @@ func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int6
 // file is not read for it in a pass of its own. Other inputs are hashed
 // first, so that content already stored is refused (unless force)
 // before it is read.
-func (r *Repo) openSource(ctx context.Context, path string, force bool) (*model.Experiment, Source, error) {
+func openSource(ctx context.Context, r *Repo, path string, force bool) (*model.Experiment, Source, error) {
 	var e *model.Experiment // opened already
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		if known, err := r.sizeStored(ctx, st.Size()); err != nil {
+		if known, err := sizeStored(ctx, r, st.Size()); err != nil {
 			return nil, Source{}, err
 		} else if !known || force {
 			if e, err = format.OpenWith(path, format.Options{HashContent: true}); err != nil {
 				return nil, Source{}, err
 			}
-			if e.HashesContent() {
+			if model.HashesContent(e) {
 				abs, err := filepath.Abs(path)
 				if err != nil {
 					abs = path
 				}
-				return e, Source{Path: abs, Size: st.Size(), sum: e.ContentSum}, nil
+				return e, Source{Path: abs, Size: st.Size(), sum: func() (string, int64, bool, error) { return model.ContentSum(e) }}, nil
 			}
 		}
 	}
@@ -172,7 +172,7 @@ func (r *Repo) openSource(ctx context.Context, path string, force bool) (*model.
 
 // sizeStored reports whether a stored trial was imported from a file of
 // size bytes.
-func (r *Repo) sizeStored(ctx context.Context, size int64) (bool, error) {
+func sizeStored(ctx context.Context, r *Repo, size int64) (bool, error) {
 	var n int
 	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM (SELECT 1 FROM trial t WHERE t.size = ? AND `+r.visible("t")+` LIMIT 1) x`), size).Scan(&n)
 	if err != nil {

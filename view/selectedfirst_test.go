@@ -10,8 +10,8 @@ import (
 	"cubeview/internal/testkit"
 )
 
-// TestSelectedFirst: with SetSelectedFirst, a window's first Update needs
-// only the selected metric's data (MissingFirst) and shows it with the
+// TestSelectedFirst: with SelectedFirst on, a window's first Update needs
+// only the selected metric's data (SelectedFirst.Missing) and shows it with the
 // same values as a complete view, the other metrics' rows pending ("…",
 // nothing read for them); after reading Missing, every row equals the
 // complete view's. Real Score-P files with several metrics.
@@ -36,12 +36,12 @@ func TestSelectedFirst(t *testing.T) {
 		}
 		v := NewView(e)
 		vs := v.Values()
-		vs.SetSelectedFirst(true)
+		vs.SelectedFirst().Set(true)
 		sel, ok := metricSel(v)
 		if !ok {
 			t.Fatalf("%s: no metric selected", path)
 		}
-		first := vs.MissingFirst()
+		first := vs.SelectedFirst().Missing()
 		for _, r := range first {
 			if r.Metric != sel.Metric {
 				t.Errorf("%s: the first read includes metric %q besides the selected %q", path, e.Metrics[r.Metric].UniqName, e.Metrics[sel.Metric].UniqName)
@@ -52,8 +52,8 @@ func TestSelectedFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		roots := v.Roots(MetricPane)
-		if len(roots) < 2 || !vs.Pending() {
-			t.Fatalf("%s: %d metric roots, pending %v: want several, some pending", path, len(roots), vs.Pending())
+		if len(roots) < 2 || !vs.SelectedFirst().Pending() {
+			t.Fatalf("%s: %d metric roots, pending %v: want several, some pending", path, len(roots), vs.SelectedFirst().Pending())
 		}
 		pending := 0
 		for _, n := range roots {
@@ -79,7 +79,7 @@ func TestSelectedFirst(t *testing.T) {
 			}
 		}
 		Read(vs.Missing())
-		vs.SetSelectedFirst(false)
+		vs.SelectedFirst().Set(false)
 		if err := v.Update(); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestSelectedFirst(t *testing.T) {
 // BenchmarkWindowStart: from opening a file to the window's first values
 // (what a window computes before its first paint), reading every shown
 // metric's totals first ("all-metrics", as before) or only the selected
-// metric's ("selected-first", SetSelectedFirst). The file: 10k call
+// metric's ("selected-first", SelectedFirst on). The file: 10k call
 // paths × 1,024 locations × 4 metrics (≈ 330 MB), generated into
 // $TMPDIR/cubeview-bench on first use and kept.
 func BenchmarkWindowStart(b *testing.B) {
@@ -109,8 +109,8 @@ func BenchmarkWindowStart(b *testing.B) {
 					b.Fatal(err)
 				}
 				v := NewView(doc.Exp)
-				v.Values().SetSelectedFirst(mode == "selected-first")
-				Read(v.Values().MissingFirst())
+				v.Values().SelectedFirst().Set(mode == "selected-first")
+				Read(v.Values().SelectedFirst().Missing())
 				if err := v.Update(); err != nil {
 					b.Fatal(err)
 				}

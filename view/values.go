@@ -43,7 +43,7 @@ type Values struct {
 	lastErr       error
 	formatted     int // rows formatted since the last Update, for tests and benchmarks
 
-	selectedFirst bool // see SetSelectedFirst
+	first SelectedFirst
 }
 
 type metricKey struct {
@@ -195,7 +195,7 @@ func (vs *Values) fail(err error) {
 // metricValues computes metric m's inclusive and exclusive totals once.
 func (vs *Values) metricValues(m int) {
 	e := vs.v.exp
-	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" || vs.pending(m) {
+	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" || vs.first.pending(m) {
 		return
 	}
 	in, err := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
@@ -611,7 +611,7 @@ func (vs *Values) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(vs.v
 
 // Text returns the formatted value of n in pane d.
 func (vs *Values) Text(d Dim, n Node) string {
-	if vs.pendingRow(d, n) {
+	if vs.first.pendingRow(d, n) {
 		return PendingText
 	}
 	vs.formatted++
@@ -621,7 +621,7 @@ func (vs *Values) Text(d Dim, n Node) string {
 // cell returns how n's value in pane d looks, and the value.
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
-	if vs.pendingRow(d, n) {
+	if vs.first.pendingRow(d, n) {
 		return Cell{Text: PendingText, Color: colormap.White}, val
 	}
 	vs.formatted++

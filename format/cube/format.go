@@ -100,7 +100,7 @@ func readFrom(hf *filesum.File, path string) (*model.Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.SetContentSum(hf.Sum)
+	model.SetContentSum(e, hf.Sum)
 	return e, nil
 }
 

@@ -91,7 +91,7 @@ func TestContentSumEqualsFileSHA256(t *testing.T) {
 					t.Fatalf("%s: metric %d: %v", path, m, err)
 				}
 			}
-			sum, size, ok, err := e.ContentSum()
+			sum, size, ok, err := model.ContentSum(e)
 			if !ok || err != nil || sum != want || size != st.Size() {
 				t.Errorf("%s (%s loaded): ContentSum = %s, %d, %v, %v; want %s, %d", path, load, sum, size, ok, err, want, st.Size())
 			}
@@ -100,7 +100,7 @@ func TestContentSumEqualsFileSHA256(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, ok, _ := e.ContentSum(); ok {
+		if _, _, ok, _ := model.ContentSum(e); ok {
 			t.Errorf("%s: a checksum without HashContent", path)
 		}
 	}
