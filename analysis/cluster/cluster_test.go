@@ -361,3 +361,44 @@ func TestMembers(t *testing.T) {
 		t.Errorf("Name = %q", got)
 	}
 }
+
+// TestSubset: a subset's call-tree values are the sums (or means) of its
+// members' values, with the system tree cut to them.
+func TestSubset(t *testing.T) {
+	e, _ := synth.Clustered(synth.Planted{Cnodes: 6, Processes: 4, Threads: 3, Groups: 2, Noise: 0.1, Seed: 4})
+	members := []int{1, 2, 7, 10}
+	ms := model.MetricSel{Metric: 0, Inclusive: true}
+	b, err := e.Block(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mean := range []bool{false, true} {
+		s, err := Subset(e, members, mean)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every process of the subset has all its threads.
+		if s.NumLocations() != len(members) || Members(s, []int{0, 1, 2, 3}) != "ranks 0-3" || Members(e, members) != "ranks 0.1-2, 2-3.1" {
+			t.Errorf("subset locations: %d, %s of %s", s.NumLocations(), Members(s, []int{0, 1, 2, 3}), Members(e, members))
+		}
+		got, err := s.CallTreeValues(ms, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range e.Cnodes {
+			want := 0.0
+			for _, l := range members {
+				want += b.Value(c, l)
+			}
+			if mean {
+				want /= float64(len(members))
+			}
+			if d := got[c] - want; d > 1e-9 || d < -1e-9 {
+				t.Errorf("mean %v: cnode %d: %v, want %v", mean, c, got[c], want)
+			}
+		}
+	}
+	if _, err := Subset(e, nil, false); err == nil {
+		t.Error("an empty subset")
+	}
+}
