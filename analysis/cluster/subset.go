@@ -100,4 +100,3 @@ func (l *subsetLoader) LoadBlock(m int) (*model.Block, error) {
 	out.Compact()
 	return out, nil
 }
-
