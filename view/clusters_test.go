@@ -6,6 +6,7 @@ import (
 	"cubeview/analysis/cluster"
 	"cubeview/colormap"
 	"cubeview/internal/synth"
+	"cubeview/model"
 )
 
 // TestClusterMode colours the hand-made experiment's locations by
@@ -114,5 +115,41 @@ func TestClusterSelectionSums(t *testing.T) {
 				t.Errorf("cluster %d, cnode %d: %v, want %v", j, c, got, want)
 			}
 		}
+	}
+}
+
+// TestClusterNeedsRows: with a cluster selected as a whole, the window
+// reads the rows of the metrics shown (their per-cnode summaries of all
+// locations do not give a cluster's totals), before Update asks for them.
+func TestClusterNeedsRows(t *testing.T) {
+	src := handMade()
+	e := &model.Experiment{Metrics: src.Metrics, MetricRoots: src.MetricRoots, Regions: src.Regions, Cnodes: src.Cnodes,
+		CnodeRoots: src.CnodeRoots, System: src.System, SystemRoots: src.SystemRoots, Locations: src.Locations}
+	e.SetLoader(streamLoader{src})
+	v := NewView(e)
+	v.SetClusters(0, []int{0, 1, 0}, 2)
+	if err := v.SelectCluster(0, false); err != nil {
+		t.Fatal(err)
+	}
+	miss := v.Values().Missing()
+	if len(miss) == 0 {
+		t.Fatal("nothing missing")
+	}
+	for _, r := range miss {
+		if !r.Rows || r.Exp != e {
+			t.Errorf("metric %d: %+v, want the rows of the experiment shown", r.Metric, r)
+		}
+		if _, err := e.Block(r.Metric); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if miss := v.Values().Missing(); len(miss) != 0 {
+		t.Errorf("still missing: %v", miss)
+	}
+	if err := v.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Values().Value(MetricPane, mTime); !near(got, 15) {
+		t.Errorf("time of cluster 1: %v, want 15", got)
 	}
 }
