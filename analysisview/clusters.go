@@ -94,7 +94,7 @@ func (p *ClusterPanel) Compute() {
 			p.Message(err.Error())
 			return
 		}
-		v.SetClusters(m, r.Of, len(r.Clusters))
+		v.Clusters().Set(m, r.Of, len(r.Clusters))
 		v.SetMode(view.SystemPane, view.ClusterMode)
 		p.rep = rep
 		p.Show(rep)
@@ -113,7 +113,7 @@ func (p *ClusterPanel) Select(i int, mean bool) error {
 	if i >= 0 && i < len(p.rep.Rows) {
 		j = p.rep.Rows[i].Cluster
 	}
-	return v.SelectCluster(j, mean)
+	return v.Clusters().Select(j, mean)
 }
 
 // Status says what the metric and call panes show: all locations, or
@@ -123,7 +123,7 @@ func (p *ClusterPanel) Status() string {
 	if v == nil {
 		return ""
 	}
-	j, mean := v.SelectedCluster()
+	j, mean := v.Clusters().Selected()
 	if j < 0 {
 		return "Metric and call panes: all locations."
 	}
@@ -131,7 +131,7 @@ func (p *ClusterPanel) Status() string {
 	if mean {
 		what = "mean"
 	}
-	return fmt.Sprintf("Metric and call panes: the %s of cluster %d's %s.", what, j+1, view.Count(len(v.ClusterMembers(j)), "location"))
+	return fmt.Sprintf("Metric and call panes: the %s of cluster %d's %s.", what, j+1, view.Count(len(v.Clusters().Members(j)), "location"))
 }
 
 func clusterReport(e *model.Experiment, r *cluster.Result) *ClusterReport {

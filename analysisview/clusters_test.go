@@ -37,13 +37,13 @@ func TestClusterPanel(t *testing.T) {
 	if v.Mode(view.SystemPane) != view.ClusterMode {
 		t.Error("the system pane is not in the Clusters mode")
 	}
-	if _, ok := v.Clustered(); !ok {
+	if _, ok := v.Clusters().Clustered(); !ok {
 		t.Error("the view has no clusters")
 	}
 	if err := p.Select(1, true); err != nil {
 		t.Fatal(err)
 	}
-	if j, mean := v.SelectedCluster(); j != 1 || !mean {
+	if j, mean := v.Clusters().Selected(); j != 1 || !mean {
 		t.Errorf("selected %d mean %v", j, mean)
 	}
 	if s := p.Status(); !strings.Contains(s, "the mean of cluster 2's") {
@@ -52,7 +52,7 @@ func TestClusterPanel(t *testing.T) {
 	if err := p.Select(3, false); err != nil { // the outliers: all locations
 		t.Fatal(err)
 	}
-	if j, _ := v.SelectedCluster(); j != -1 {
+	if j, _ := v.Clusters().Selected(); j != -1 {
 		t.Errorf("outliers' row selected cluster %d", j)
 	}
 	p.K = 2

@@ -115,7 +115,7 @@ func (p *clustersPanel) selectedRow() int {
 	if p.w.view == nil {
 		return -1
 	}
-	j, _ := p.w.view.SelectedCluster()
+	j, _ := p.w.view.Clusters().Selected()
 	for i, r := range p.rows() {
 		if j >= 0 && r.Cluster == j {
 			return i
@@ -186,7 +186,7 @@ func (pl *panels) ShowClusters(on bool) {
 		return
 	}
 	pl.show(p.box, 0.55)
-	if _, ok := w.view.Clustered(); !ok || p.m.Report() == nil {
+	if _, ok := w.view.Clusters().Clustered(); !ok || p.m.Report() == nil {
 		p.m.Compute()
 	}
 }
@@ -203,8 +203,8 @@ func (pl *panels) whenClustersIdle(f func()) {
 
 // selectCluster selects cluster n (1, 2, …) as a whole in the clusters
 // panel, for a snapshot; 0 selects none.
-func (w *Window) selectCluster(n int) error {
-	p := w.panels.clusters
+func (pl *panels) selectCluster(n int) error {
+	p := pl.clusters
 	if n == 0 || p == nil {
 		return nil
 	}

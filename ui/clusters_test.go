@@ -46,7 +46,7 @@ func TestClustersPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range w.view.ClusterMembers(1) {
+	for _, l := range w.view.Clusters().Members(1) {
 		for c := range e.Cnodes {
 			want += b.Value(c, l)
 		}

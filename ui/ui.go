@@ -96,7 +96,7 @@ func (a *App) Snapshot(o view.Launch, stderr io.Writer) int {
 			}
 			w.whenReady(func() {
 				w.panels.whenClustersIdle(func() {
-					if err := w.selectCluster(o.Cluster); err != nil {
+					if err := w.panels.selectCluster(o.Cluster); err != nil {
 						quit(err)
 						return
 					}

@@ -254,7 +254,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	if w.view == nil {
 		return
 	}
-	if _, clustered := w.view.Clustered(); m == view.ClusterMode && !clustered {
+	if _, clustered := w.view.Clusters().Clustered(); m == view.ClusterMode && !clustered {
 		defer w.panels.ShowClusters(true) // it clusters the locations
 	}
 	if w.view.Mode(d) == m {

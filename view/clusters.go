@@ -9,10 +9,11 @@ import (
 	"cubeview/model"
 )
 
-// clusterState is what the system pane's Clusters mode shows: the
-// cluster of every location, and the cluster selected as a whole, whose
-// members' sum or mean the metric and call panes show.
-type clusterState struct {
+// Clusters is what the system pane's Clusters mode shows: the cluster of
+// every location, and the cluster selected as a whole, whose members'
+// sum or mean the metric and call panes show.
+type Clusters struct {
+	v        *View
 	of       []int // per location: its cluster, -1 an outlier; nil: not clustered
 	count    int
 	metric   int   // the metric clustered
@@ -25,17 +26,19 @@ type clusterState struct {
 // mixedCluster marks a system node whose locations lie in several clusters.
 const mixedCluster = -2
 
-// SetClusters gives every location (data column) its cluster, -1 for an
+// Clusters returns the view's clusters of locations.
+func (v *View) Clusters() *Clusters { return &v.clusters }
+
+// Set gives every location (data column) its cluster, -1 for an
 // outlier, as a clustering of metric found them; nil forgets them. The
 // cluster selected as a whole is dropped.
-func (v *View) SetClusters(metric int, of []int, count int) {
-	c := &v.clusters
-	v.SelectCluster(-1, false)
+func (c *Clusters) Set(metric int, of []int, count int) {
+	c.Select(-1, false)
 	c.of, c.count, c.metric, c.node = of, count, metric, nil
 	if of == nil {
 		return
 	}
-	e := v.exp
+	e := c.v.exp
 	c.node = make([]int, len(e.System))
 	set := make([]bool, len(e.System))
 	for l, j := range of {
@@ -52,23 +55,21 @@ func (v *View) SetClusters(metric int, of []int, count int) {
 
 // Clustered returns the metric the locations were clustered by and
 // whether they were.
-func (v *View) Clustered() (metric int, ok bool) {
-	return v.clusters.metric, v.clusters.of != nil
-}
+func (c *Clusters) Clustered() (metric int, ok bool) { return c.metric, c.of != nil }
 
-// ClusterOf returns the cluster of location l: -1 for an outlier, -2
-// when the locations are not clustered.
-func (v *View) ClusterOf(l int) int {
-	if v.clusters.of == nil {
+// Of returns the cluster of location l: -1 for an outlier, -2 when the
+// locations are not clustered.
+func (c *Clusters) Of(l int) int {
+	if c.of == nil {
 		return mixedCluster
 	}
-	return v.clusters.of[l]
+	return c.of[l]
 }
 
-// ClusterMembers returns the locations of cluster j (-1: the outliers).
-func (v *View) ClusterMembers(j int) []int {
+// Members returns the locations of cluster j (-1: the outliers).
+func (c *Clusters) Members(j int) []int {
 	var out []int
-	for l, k := range v.clusters.of {
+	for l, k := range c.of {
 		if k == j {
 			out = append(out, l)
 		}
@@ -76,11 +77,11 @@ func (v *View) ClusterMembers(j int) []int {
 	return out
 }
 
-// SelectCluster selects cluster j as a whole: the metric and call panes
-// show the sum (or with mean the mean) of its members' values; j < 0
-// shows all locations again.
-func (v *View) SelectCluster(j int, mean bool) error {
-	c := &v.clusters
+// Select selects cluster j as a whole: the metric and call panes show
+// the sum (or with mean the mean) of its members' values; j < 0 shows
+// all locations again.
+func (c *Clusters) Select(j int, mean bool) error {
+	v := c.v
 	if j == c.selected && mean == c.mean && (j < 0 || c.subset != nil) {
 		return nil
 	}
@@ -94,7 +95,7 @@ func (v *View) SelectCluster(j int, mean bool) error {
 	if j >= c.count {
 		return fmt.Errorf("no cluster %d of %d", j+1, c.count)
 	}
-	s, err := cluster.Subset(v.exp, v.ClusterMembers(j), mean)
+	s, err := cluster.Subset(v.exp, c.Members(j), mean)
 	if err != nil {
 		return err
 	}
@@ -103,23 +104,27 @@ func (v *View) SelectCluster(j int, mean bool) error {
 	return nil
 }
 
-// SelectedCluster returns the cluster selected as a whole (-1: none) and
+// Selected returns the cluster selected as a whole (-1: none) and
 // whether its mean is shown rather than its sum.
-func (v *View) SelectedCluster() (j int, mean bool) {
-	if v.clusters.subset == nil {
-		return -1, v.clusters.mean
+func (c *Clusters) Selected() (j int, mean bool) {
+	if c.subset == nil {
+		return -1, c.mean
 	}
-	return v.clusters.selected, v.clusters.mean
+	return c.selected, c.mean
 }
 
 // source returns the experiment whose values the metric and call panes
 // show: the selected cluster's members, or the whole experiment.
-func (v *View) source() *model.Experiment {
-	if v.clusters.subset != nil {
-		return v.clusters.subset
+func (c *Clusters) source() *model.Experiment {
+	if c.subset != nil {
+		return c.subset
 	}
-	return v.exp
+	return c.v.exp
 }
+
+// drop forgets the cluster selected as a whole (the experiment shown
+// changed its metrics).
+func (c *Clusters) drop() { c.selected, c.subset = -1, nil }
 
 // clusterColors tell clusters apart (Tableau's ten categorical colours,
 // which stay distinct for colour-blind readers as far as ten can).
@@ -141,11 +146,10 @@ func ClusterColor(j int) color.NRGBA {
 	return clusterColors[j%len(clusterColors)]
 }
 
-// clusterColor returns the colour of system node s in the Clusters mode:
+// color returns the colour of system node s in the Clusters mode:
 // its locations' cluster, white when they lie in several, gray before
 // the locations are clustered.
-func (v *View) clusterColor(s int) color.NRGBA {
-	c := &v.clusters
+func (c *Clusters) color(s int) color.NRGBA {
 	switch {
 	case c.node == nil || s >= len(c.node):
 		return colormap.Gray
@@ -155,13 +159,13 @@ func (v *View) clusterColor(s int) color.NRGBA {
 	return ClusterColor(c.node[s])
 }
 
-// clusterCell colours a system pane row by its cluster in the Clusters mode.
-func (v *View) clusterCell(d Dim, n Node, c Cell) Cell {
-	if d == SystemPane && n.Kind == SystemNode && v.panes[SystemPane].mode == ClusterMode {
-		c.Color = v.clusterColor(n.Index)
-		c.Relief = colormap.Raised
+// cell colours a system pane row by its cluster in the Clusters mode.
+func (c *Clusters) cell(d Dim, n Node, x Cell) Cell {
+	if d == SystemPane && n.Kind == SystemNode && c.v.panes[SystemPane].mode == ClusterMode {
+		x.Color = c.color(n.Index)
+		x.Relief = colormap.Raised
 	}
-	return c
+	return x
 }
 
 // absolute reports whether mode m shows values as they are, in the

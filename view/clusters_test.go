@@ -21,7 +21,7 @@ func TestClusterMode(t *testing.T) {
 	if c := v.Row(SystemPane, sT01).Color; c != colormap.Gray {
 		t.Errorf("before clustering: colour %v, want gray", c)
 	}
-	v.SetClusters(0, []int{0, 1, 0}, 2)
+	v.Clusters().Set(0, []int{0, 1, 0}, 2)
 	if err := v.Update(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestClusterMode(t *testing.T) {
 	}{
 		{0, false, 15}, {0, true, 7.5}, {1, false, 10}, {-1, false, 25},
 	} {
-		if err := v.SelectCluster(tc.cluster, tc.mean); err != nil {
+		if err := v.Clusters().Select(tc.cluster, tc.mean); err != nil {
 			t.Fatal(err)
 		}
 		if err := v.Update(); err != nil {
@@ -63,11 +63,11 @@ func TestClusterMode(t *testing.T) {
 		if got := v.Values().Value(SystemPane, sT01); got != sysBefore {
 			t.Errorf("the system pane changed with the cluster selection: %v, was %v", got, sysBefore)
 		}
-		if j, _ := v.SelectedCluster(); j != tc.cluster {
+		if j, _ := v.Clusters().Selected(); j != tc.cluster {
 			t.Errorf("selected cluster %d, want %d", j, tc.cluster)
 		}
 	}
-	if err := v.SelectCluster(2, false); err == nil {
+	if err := v.Clusters().Select(2, false); err == nil {
 		t.Error("cluster 3 of 2 selected")
 	}
 	v.SetMode(SystemPane, Absolute)
@@ -101,9 +101,9 @@ func TestClusterSelectionSums(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := NewView(e)
-	v.SetClusters(0, r.Of, len(r.Clusters))
+	v.Clusters().Set(0, r.Of, len(r.Clusters))
 	for j, cl := range r.Clusters {
-		if err := v.SelectCluster(j, false); err != nil {
+		if err := v.Clusters().Select(j, false); err != nil {
 			t.Fatal(err)
 		}
 		if err := v.Update(); err != nil {
@@ -127,8 +127,8 @@ func TestClusterNeedsRows(t *testing.T) {
 		CnodeRoots: src.CnodeRoots, System: src.System, SystemRoots: src.SystemRoots, Locations: src.Locations}
 	e.SetLoader(streamLoader{src})
 	v := NewView(e)
-	v.SetClusters(0, []int{0, 1, 0}, 2)
-	if err := v.SelectCluster(0, false); err != nil {
+	v.Clusters().Set(0, []int{0, 1, 0}, 2)
+	if err := v.Clusters().Select(0, false); err != nil {
 		t.Fatal(err)
 	}
 	miss := v.Values().Missing()

@@ -25,7 +25,7 @@ func (vs *Values) Missing() []BlockRef {
 	v := vs.v
 	var out []BlockRef
 	seen := map[BlockRef]bool{}
-	// A cluster selected as a whole (View.SelectCluster) sums its
+	// A cluster selected as a whole (Clusters.Select) sums its
 	// members' rows: per-cnode summaries of all locations do not do.
 	cluster := v.clusters.subset != nil
 	rows := vs.selectionNeedsRows() || cluster

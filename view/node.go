@@ -114,7 +114,7 @@ const (
 	// that small differences between many locations show in colour.
 	PeerDistribution
 	// ClusterMode shows absolute values and colours each location by its
-	// cluster (View.SetClusters): locations that behave alike share a
+	// cluster (Clusters.Set): locations that behave alike share a
 	// colour, outliers are black.
 	ClusterMode
 )

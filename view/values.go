@@ -192,7 +192,7 @@ func (vs *Values) fail(err error) {
 
 // metricValues computes metric m's inclusive and exclusive totals once.
 func (vs *Values) metricValues(m int) {
-	e := vs.v.source()
+	e := vs.v.clusters.source()
 	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" {
 		return
 	}
@@ -210,7 +210,7 @@ func (vs *Values) metricValues(m int) {
 }
 
 func (vs *Values) computeCall(ms model.MetricSel, ok bool) {
-	e := vs.v.source()
+	e := vs.v.clusters.source()
 	vs.callExcl, vs.callIncl, vs.regExcl, vs.regIncl, vs.regCallees = nil, nil, nil, nil, nil
 	vs.callTotal = math.NaN()
 	if !ok || e.Metrics[ms.Metric].Unavailable != "" {

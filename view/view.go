@@ -41,7 +41,7 @@ type View struct {
 	hot     HotPath
 	// clusters colour the system pane in ClusterMode; a cluster selected
 	// as a whole is what the metric and call panes show.
-	clusters clusterState
+	clusters Clusters
 }
 
 type paneState struct {
@@ -54,8 +54,8 @@ type paneState struct {
 // NewView returns the view of e with the first root metric, the first
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
-	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: clusterState{selected: -1}}
-	v.values.v, v.finder.v, v.markers.v, v.hot.v = v, v, v, v
+	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: Clusters{selected: -1}}
+	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.clusters.v = v, v, v, v, v
 	v.values.reset(len(e.Metrics))
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
@@ -97,7 +97,7 @@ func (v *View) SetExperiment(e *model.Experiment) error {
 	v.shape = newShape(e)
 	v.values.reset(len(e.Metrics))
 	v.finder.Clear()
-	v.clusters.selected, v.clusters.subset = -1, nil // its metrics are e's
+	v.clusters.drop() // its subset has the old metrics
 	return nil
 }
 
@@ -275,7 +275,7 @@ type Row struct {
 // Row returns the display data of n in pane d.
 func (v *View) Row(d Dim, n Node) Row {
 	c, val := v.values.cell(d, n)
-	c = v.clusterCell(d, n, c)
+	c = v.clusters.cell(d, n, c)
 	return Row{
 		Node:    n,
 		Label:   v.Label(n) + thresholdSuffix(v, d, n),
