@@ -2,10 +2,10 @@ package repoview
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"cubeview/algebra"
 	"cubeview/analysis"
@@ -75,8 +75,10 @@ func SplitByExperiment(trials []repo.Trial) (runs []GroupRun, group []int) {
 // those of the first marked experiment ticked in group A, of the second
 // in B (marking a whole experiment makes it a group). pick asks the user
 // for a file and passes its path to add; the dialog adds it to both
-// lists, ticked in the group whose button was pressed. The metrics of the
-// marked trials are offered once they are read.
+// lists, ticked in the group whose button was pressed. The metric is, as
+// on the command line, time (by meaning) else the first metric every run
+// has, unless the user names one; the marked trials' metrics are offered
+// once they are read.
 func (c *Controller) GroupsForm(pick func(add func(path string))) *GroupsForm {
 	runs, group := SplitByExperiment(c.B.MarkedTrials())
 	f := &GroupsForm{runs: runs}
@@ -91,13 +93,12 @@ func (c *Controller) GroupsForm(pick func(add func(path string))) *GroupsForm {
 	}
 	f.A.Button, f.A.Action = "Add file…", func() { pick(func(path string) { f.Update(func() { f.AddFile(path, f.A) }) }) }
 	f.B.Button, f.B.Action = "Add file…", func() { pick(func(path string) { f.Update(func() { f.AddFile(path, f.B) }) }) }
-	f.Metric = &form.Field{Kind: form.ComboField, Label: "Metric", Placeholder: "reading the trials' metrics …"}
+	f.Metric = &form.Field{Kind: form.ComboField, Label: "Metric", Placeholder: "time (of any tool), else the first metric every run has"}
 	f.Test = &form.Field{Kind: form.RadioField, Label: "Test", Options: []string{analysisview.TestWelch, analysisview.TestMannWhitney}, Text: analysisview.TestWelch}
 	f.Inclusive = &form.Field{Kind: form.CheckField, Label: "Inclusive values (with everything called below)"}
 	f.Form = &form.Form{Title: "Compare groups of runs", Confirm: "Compare",
 		Fields: []*form.Field{
-			{Kind: form.NoteField, Plain: true, Text: "The marked trials, those of the first marked experiment ticked in group A, of the second in B.\n" +
-				"Tick each group's runs, or add runs from files."},
+			{Kind: form.NoteField, Plain: true, Text: "The marked trials: the first marked experiment's ticked in group A, the second's in B; or add files."},
 			f.A, f.B, f.Metric, f.Test, f.Inclusive, form.Note(analysisview.GroupsNote)}}
 	f.Submit = func() error {
 		s, err := f.Spec()
@@ -108,13 +109,7 @@ func (c *Controller) GroupsForm(pick func(add func(path string))) *GroupsForm {
 		return nil
 	}
 	c.metricNames(IDFilter(c.B.MarkedTrials()), func(names []string) {
-		f.Metric.Options, f.Metric.Placeholder = names, "metric uniq_name, e.g. time"
-		if f.Metric.Text == "" && len(names) > 0 {
-			f.Metric.Text = names[0]
-			if slices.Contains(names, "time") {
-				f.Metric.Text = "time"
-			}
-		}
+		f.Metric.Options = names
 	}, f.Form)
 	return f
 }
@@ -162,10 +157,7 @@ func (f *GroupsForm) Spec() (GroupsSpec, error) {
 	if len(s.A)+len(s.B) > algebra.MaxOperands {
 		return s, fmt.Errorf("%d runs: at most %d can be compared together", len(s.A)+len(s.B), algebra.MaxOperands)
 	}
-	s.Options.Metric = f.Metric.Text
-	if s.Options.Metric == "" {
-		return s, errors.New("choose a metric")
-	}
+	s.Options.Metric = strings.TrimSpace(f.Metric.Text)
 	if f.Test.Text == analysisview.TestMannWhitney {
 		s.Options.Test = significance.MannWhitney
 	}

@@ -72,8 +72,8 @@ func TestCompareGroupsOfExperiments(t *testing.T) {
 	}
 	f := c.GroupsForm(func(func(string)) { t.Error("a file was asked for") })
 	w.noErrors(t)
-	if f.Metric.Text != "time" || !slices.Contains(f.Metric.Options, "time") {
-		t.Errorf("metric %q of %q", f.Metric.Text, f.Metric.Options)
+	if f.Metric.Text != "" || !slices.Contains(f.Metric.Options, "time") {
+		t.Errorf("metric %q of %q, want time's default offering the trials' metrics", f.Metric.Text, f.Metric.Options)
 	}
 	s, err := f.Spec()
 	if err != nil {
@@ -148,11 +148,12 @@ func TestCompareGroupsWithFiles(t *testing.T) {
 		t.Errorf("a run in both groups: %v", err)
 	}
 	f.SetChecked(f.A, 3, false)
-	f.Metric.Text = ""
-	if _, err := f.Spec(); err == nil || err.Error() != "choose a metric" {
-		t.Errorf("no metric: %v", err)
+	f.Metric.Text = "nosuch"
+	if err := f.Confirmed(); err != nil || len(w.errs) != 1 || !strings.Contains(w.errs[0].Error(), "nosuch") {
+		t.Errorf("no such metric: %v, shown %v", err, w.errs)
 	}
-	f.Metric.Text = "time"
+	w.errs = nil
+	f.Metric.Text = " time "
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
