@@ -44,7 +44,7 @@ func NewScalingFields() ScalingFields {
 // RankNames are the orders of a scaling study's table and plot, as
 // --rank of "cubeview series" takes them; the first is its default.
 var RankNames = []string{
-	"automatic: the predicted value when x is given below, else the value in the first run",
+	"automatic: the prediction when x is given below, else the value in the first run",
 	"value in the first run",
 	"growth from the first run to the last",
 	"predicted value at the x below",
@@ -127,9 +127,7 @@ func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([
 	f.Form = &form.Form{Title: "Scaling", Confirm: "compute", Fields: []*form.Field{
 		{Kind: form.NoteField, Text: "Experiments (check two or more):", Plain: true, Width: 720}, f.Experiments,
 		f.Metric.Field, f.X, f.XText, o.Basis, o.Weak, o.Exclusive, o.PerVisit, o.Rank, o.Predict, f.Preview,
-		form.Note("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
-			"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
-			"experiments' windows. Trials of the repository: check them in File › Repository… and press Scaling…."),
+		form.Note("Trials of the repository: check them in File › Repository… and press Scaling…."),
 	}}
 	f.Changed = func(x *form.Field) {
 		if x == f.Experiments || x == f.X || x == f.XText {
