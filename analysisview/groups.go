@@ -77,6 +77,39 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 	return f
 }
 
+// OfferOpen puts Open file… and Open folder… beside each group: openFile
+// and openFolder open an experiment (in a window of its own, as File ›
+// Open does) and pass it on once it is read, nil when it could not be;
+// it joins both lists, ticked in the group whose button was pressed.
+func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) {
+	for _, list := range []*form.Field{f.A, f.B} {
+		add := func(d *view.Doc) { f.Update(func() { f.AddDoc(d, list) }) }
+		list.Button, list.Action = "Open file…", func() { openFile(add) }
+		list.More = []form.FieldButton{{Text: "Open folder…", Action: func() { openFolder(add) }}}
+	}
+}
+
+// AddDoc offers d in both groups, ticked in list (f.A or f.B), keeping
+// the other ticks; nil does nothing.
+func (f *GroupsForm) AddDoc(d *view.Doc, list *form.Field) {
+	if d == nil {
+		return
+	}
+	on := map[*form.Field][]*view.Doc{f.A: f.group(f.A), f.B: f.group(f.B)}
+	on[list] = append(on[list], d)
+	if !slices.Contains(f.docs, d) {
+		f.docs = append(f.docs, d)
+	}
+	labels := view.DocLabels(f.docs)
+	for _, l := range []*form.Field{f.A, f.B} {
+		l.Options, l.Checked = slices.Clone(labels), make([]bool, len(labels))
+		for i, doc := range f.docs {
+			l.Checked[i] = slices.Contains(on[l], doc)
+		}
+	}
+	f.offerMetrics()
+}
+
 // group returns the documents ticked in list, in the list's order.
 func (f *GroupsForm) group(list *form.Field) []*view.Doc {
 	var out []*view.Doc
