@@ -9,6 +9,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/analysis/significance"
+	"cubeview/dialogform"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -33,7 +34,7 @@ type GroupsRequest struct {
 type GroupsForm struct {
 	*form.Form
 	A, B, Test, Inclusive *form.Field
-	Metric                *view.MetricChoice
+	Metric                *dialogform.MetricChoice
 	docs                  []*view.Doc
 }
 
@@ -41,7 +42,7 @@ type GroupsForm struct {
 // ticked in group A, the metric the one named metric when offered.
 func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
 	labels := view.DocLabels(docs)
-	f := &GroupsForm{docs: docs, Metric: view.NewMetricChoice()}
+	f := &GroupsForm{docs: docs, Metric: dialogform.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ListField, Label: "Group A (runs)", Options: labels, Checked: make([]bool, len(docs)), Width: 720}
 	f.B = &form.Field{Kind: form.ListField, Label: "Group B (runs)", Options: labels, Checked: make([]bool, len(docs))}
 	if i := slices.Index(docs, current); i >= 0 {

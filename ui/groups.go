@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
-	"cubeview/view"
+	"cubeview/dialogform"
 )
 
 // showGroupsDialog opens Algebra › Compare groups of runs… over the open
@@ -25,7 +25,7 @@ func (dl *dialogs) showGroupsDialog() {
 func (dl *dialogs) newGroupsForm() *analysisview.GroupsForm {
 	w := dl.w
 	run := func(r analysisview.GroupsRequest) { w.compareGroups(r) }
-	return analysisview.NewGroupsForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+	return analysisview.NewGroupsForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
 }
 
 // compareGroups compares the groups of r in the background and shows the

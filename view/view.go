@@ -150,6 +150,16 @@ func (v *View) SetOrder(o SortOrder) { v.order, v.flatOrder = o, o }
 // Mode returns pane d's value mode.
 func (v *View) Mode(d Dim) Mode { return v.panes[d].mode }
 
+// UsesMode reports whether any pane of v shows values in mode m.
+func UsesMode(v *View, m Mode) bool {
+	for d := MetricPane; d <= SystemPane; d++ {
+		if v.Mode(d) == m {
+			return true
+		}
+	}
+	return false
+}
+
 // SetMode sets pane d's value mode; a mode the pane does not offer is ignored.
 func (v *View) SetMode(d Dim, m Mode) {
 	if slices.Contains(Modes(d), m) {

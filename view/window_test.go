@@ -326,3 +326,16 @@ func TestWindowSize(t *testing.T) {
 		}
 	}
 }
+
+// TestUsesMode sees a pane's value mode.
+func TestUsesMode(t *testing.T) {
+	e := handMade()
+	v := NewView(e)
+	if UsesMode(v, ExternalPercent) {
+		t.Error("a new view uses External percent")
+	}
+	v.SetMode(SystemPane, ExternalPercent)
+	if !UsesMode(v, ExternalPercent) {
+		t.Error("the system pane's mode is not seen")
+	}
+}
