@@ -190,7 +190,7 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 	num := func(v float64) string { return f.Format(v, false) }
 	t := g.Total
 	r.Headline = fmt.Sprintf("%s, %d runs (A) against %d (B): %d of %d call paths differ significantly. Whole program: A %s ± %s, B %s ± %s, A − B %s (p %s)",
-		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), pText(t.P))
+		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), significance.FormatP(t.P, "–"))
 	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value (%s test) adjusted over all %d call paths (Benjamini–Hochberg). "+
 		"Muted rows are not significant: the runs' noise explains their difference. A, B: means over the runs; "+
 		"95 %% interval of A − B; effect: Hedges' g. Click a row to select its call path, a column's title to sort.",
@@ -206,25 +206,13 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 		row.Text[GroupsMeanB] = num(gr.B.Mean) + " ± " + num(gr.B.SD())
 		row.Text[GroupsDiff] = num(gr.Diff)
 		row.Text[GroupsCI] = "[" + num(gr.CILow) + ", " + num(gr.CIHigh) + "]"
-		row.Text[GroupsP] = pText(gr.P)
-		row.Text[GroupsQ] = pText(gr.Q)
+		row.Text[GroupsP] = significance.FormatP(gr.P, "–")
+		row.Text[GroupsQ] = significance.FormatP(gr.Q, "–")
 		row.Text[GroupsEffect] = effectText(gr.Effect)
 		r.all[i] = row
 	}
 	r.SetHideNotSignificant(false)
 	return r
-}
-
-func pText(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "–"
-	case p == 0:
-		return "0"
-	case p < 1e-16:
-		return "<1e-16"
-	}
-	return strconv.FormatFloat(p, 'g', 3, 64)
 }
 
 func effectText(g float64) string {
