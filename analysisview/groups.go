@@ -58,19 +58,7 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 		"(Benjamini–Hochberg). Significant means q < 0.05, nothing else.")
 	f.Form = &form.Form{Title: "Compare groups of runs", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Test, f.Inclusive, note}}
-	f.Changed = func(x *form.Field) {
-		if x == f.A || x == f.B {
-			f.offerMetrics()
-		}
-	}
-	f.Submit = func() error {
-		r, err := f.request()
-		if err != nil {
-			return err
-		}
-		run(r)
-		return nil
-	}
+	followOperands(f.Form, f.A, f.B, f.offerMetrics, f.request, run)
 	return f
 }
 

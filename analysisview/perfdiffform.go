@@ -64,19 +64,7 @@ func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run fun
 		"derived metric: in the windows of A and B).")
 	f.Form = &form.Form{Title: "Where did it change?", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Delta, f.Kind, note}}
-	f.Changed = func(x *form.Field) {
-		if x == f.A || x == f.B {
-			f.offerMetrics()
-		}
-	}
-	f.Submit = func() error {
-		r, err := f.request()
-		if err != nil {
-			return err
-		}
-		run(r)
-		return nil
-	}
+	followOperands(f.Form, f.A, f.B, f.offerMetrics, f.request, run)
 	return f
 }
 
