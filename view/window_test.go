@@ -339,3 +339,18 @@ func TestUsesMode(t *testing.T) {
 		t.Error("the system pane's mode is not seen")
 	}
 }
+
+// TestPeerModeBeforeValues draws a system row in a peer mode before the
+// first Update, as a window that opens with its remembered peer mode
+// does: no value yet, no panic; after Update the value is there.
+func TestPeerModeBeforeValues(t *testing.T) {
+	v := NewView(handMade())
+	v.SetMode(SystemPane, PeerPercent)
+	if r := v.Row(SystemPane, sRoot); r.Text == "" {
+		t.Errorf("row before Update: %+v", r)
+	}
+	mustUpdate(t, v)
+	if x := v.Values().Value(SystemPane, sRoot); x != 100 {
+		t.Errorf("peer percent of the root after Update: %g, want 100", x)
+	}
+}
