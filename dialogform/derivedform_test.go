@@ -52,7 +52,7 @@ func TestDerivedForm(t *testing.T) {
 }
 
 func TestThresholdsForm(t *testing.T) {
-	e, err := handMade().WithThresholds("time", "small < 10 < large")
+	e, err := model.WithThresholds(handMade(), "time", "small < 10 < large")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func (dl *dialogs) SetThresholds(uniq, spec string) error {
 	if w.view == nil {
 		return errors.New("no experiment in this window")
 	}
-	e, err := w.view.Experiment().WithThresholds(uniq, strings.TrimSpace(spec))
+	e, err := model.WithThresholds(w.view.Experiment(), uniq, strings.TrimSpace(spec))
 	if err != nil {
 		return err
 	}

@@ -225,7 +225,7 @@ func (vs *Values) computeCall(ms model.MetricSel, ok bool) {
 		incl, err = e.CallTreeValues(ms, true)
 	}
 	if err == nil {
-		flat, err = e.RegionProfile(ms)
+		flat, err = model.RegionProfile(e, ms)
 	}
 	if err == nil {
 		total, err = e.MetricTotal(ms)

@@ -76,7 +76,7 @@ func NewView(e *model.Experiment) *View {
 
 // SetExperiment shows e instead of the current experiment; e must be the
 // current one with metrics added at the end or metric attributes changed
-// (model.Experiment.WithDerived, WithThresholds): the same call tree,
+// (model.Experiment.WithDerived, model.WithThresholds): the same call tree,
 // regions and system tree, so that every node keeps its index. Selections,
 // expansions, modes and options stay; the search is cleared.
 func (v *View) SetExperiment(e *model.Experiment) error {
