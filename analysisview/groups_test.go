@@ -16,7 +16,7 @@ func groupRuns(t *testing.T, prefix string, n int, seed uint64, planted int, shi
 	t.Helper()
 	var docs []*view.Doc
 	for i := range n {
-		e := synth.NoisyRun(synth.Config{Cnodes: 40, Locations: 4, Metrics: 1, Seed: 7}, seed, i, synth.Sigma(0.02), synth.Planted(planted, shift))
+		e := synth.NoisyRun(synth.Config{Cnodes: 40, Locations: 4, Metrics: 1, Seed: 7}, seed, i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 		name := prefix + string(rune('1'+i)) + ".cubex"
 		docs = append(docs, &view.Doc{Path: "/runs/" + name, Name: name, Exp: e})
 	}

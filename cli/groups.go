@@ -304,6 +304,9 @@ func writeGroupCSV(w io.Writer, g *analysis.GroupComparison, onlySignificant boo
 	return cw.Error()
 }
 
+// pValue prints a p- or q-value as significance.FormatP does, "-" for none.
+func pValue(p float64) string { return significance.FormatP(p, "-") }
+
 func effectCell(g float64) string {
 	switch {
 	case math.IsNaN(g):
@@ -345,7 +348,7 @@ func writeGroupText(w io.Writer, g *analysis.GroupComparison, pathsA, pathsB []s
 	}
 	t := g.Total
 	fmt.Fprintf(bw, "whole program: A %s ± %s, B %s ± %s, A − B %s [%s, %s], p %s (%s test)\n",
-		num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), signed(num(t.Diff)), num(t.CILow), num(t.CIHigh), significance.FormatP(t.P, "-"), test)
+		num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), signed(num(t.Diff)), num(t.CILow), num(t.CIHigh), pValue(t.P), test)
 	fmt.Fprintf(bw, "%d of %d call paths differ significantly (*: Benjamini–Hochberg q < %g over all %d; %s test, 95 %% intervals)\n\n",
 		g.Significant(), len(g.Rows), alpha, len(g.Rows), test)
 	cells := [][]string{{"mean A", "± sd", "mean B", "± sd", "A − B", "ci_low", "ci_high", "p", "q", "effect", "", "call path"}}
@@ -364,7 +367,7 @@ func writeGroupText(w io.Writer, g *analysis.GroupComparison, pathsA, pathsB []s
 			mark = "*"
 		}
 		cells = append(cells, []string{num(r.A.Mean), num(r.A.SD()), num(r.B.Mean), num(r.B.SD()), signed(num(r.Diff)),
-			num(r.CILow), num(r.CIHigh), significance.FormatP(r.P, "-"), significance.FormatP(r.Q, "-"), effectCell(r.Effect), mark, res.CallPath(r.Cnode)})
+			num(r.CILow), num(r.CIHigh), pValue(r.P), pValue(r.Q), effectCell(r.Effect), mark, res.CallPath(r.Cnode)})
 	}
 	if shown == 0 {
 		if onlySignificant {

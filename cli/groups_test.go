@@ -21,7 +21,7 @@ func writeRuns(t *testing.T, dir, prefix string, n int, seed uint64, planted int
 	var files []string
 	var name string
 	for i := range n {
-		e := synth.NoisyRun(cfg, seed, i, synth.Sigma(0.02), synth.Planted(planted, shift))
+		e := synth.NoisyRun(cfg, seed, i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 		if planted >= 0 {
 			name = e.CallPath(planted)
 		}

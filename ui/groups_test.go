@@ -27,7 +27,7 @@ func TestCompareGroupsFromMenu(t *testing.T) {
 	var plantedPath string
 	for g, shift := range []float64{0.5, 0} {
 		for i := range 3 {
-			e := synth.NoisyRun(synth.Config{Cnodes: 30, Locations: 4, Metrics: 1, Seed: 7}, uint64(g), i, synth.Sigma(0.02), synth.Planted(planted, shift))
+			e := synth.NoisyRun(synth.Config{Cnodes: 30, Locations: 4, Metrics: 1, Seed: 7}, uint64(g), i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 			plantedPath = e.CallPath(planted)
 			p := filepath.Join(dir, fmt.Sprintf("%c%d.cubex", 'a'+g, i+1))
 			if err := format.Write(p, e); err != nil {

@@ -28,9 +28,9 @@ func NoisyRun(cfg Config, seed uint64, run int, sigma func(c int) float64, shift
 	return e
 }
 
-// Planted is the shift of NoisyRun that scales call path c by 1 + shift;
+// ShiftAt is the shift of NoisyRun that scales call path c by 1 + shift;
 // none when c < 0.
-func Planted(c int, shift float64) map[int]float64 {
+func ShiftAt(c int, shift float64) map[int]float64 {
 	if c < 0 {
 		return nil
 	}
