@@ -30,6 +30,9 @@ type BottomUp struct {
 	max   float64 // largest magnitude at the top: the colour scale
 	fmt   numfmt.Format
 	excl  []float64 // the values the rows were computed from
+	small float64   // the SmallRows threshold the rows were folded at
+	// hidden holds the ids each "(n hidden)" row hides (bottomup_fold.go).
+	hidden map[string][]string
 }
 
 // sameSlice reports whether x and y are the same slice of values.
@@ -52,11 +55,12 @@ func (b *BottomUp) Sync() bool {
 	if !ok {
 		key = metricKey{-1, true}
 	}
-	if b.valid && key == b.key && sameSlice(b.excl, v.values.callExcl) {
+	if b.valid && key == b.key && sameSlice(b.excl, v.values.callExcl) && b.small == v.small.threshold {
 		b.fmt = v.look.format // the number format may have changed
 		return false
 	}
-	b.key, b.valid, b.excl = key, true, v.values.callExcl
+	b.key, b.valid, b.excl, b.small = key, true, v.values.callExcl, v.small.threshold
+	b.hidden = map[string][]string{}
 	b.top, b.rows, b.kids, b.note, b.max = nil, map[string]*model.CallerRow{}, map[string][]string{}, "", 0
 	e := v.exp
 	switch {
@@ -113,6 +117,13 @@ func metricName(m *model.Metric) string {
 // ChildIDs returns the rows below id ("" for the top), largest inclusive
 // value first.
 func (b *BottomUp) ChildIDs(id string) []string {
+	if h, ok := b.hidden[id]; ok {
+		return h
+	}
+	return b.fold(id, b.childIDs(id))
+}
+
+func (b *BottomUp) childIDs(id string) []string {
 	if id == "" {
 		return b.top
 	}
@@ -137,7 +148,7 @@ func (b *BottomUp) ChildIDs(id string) []string {
 
 // IsBranch reports whether row id has callers below it.
 func (b *BottomUp) IsBranch(id string) bool {
-	if id == "" {
+	if id == "" || b.hidden[id] != nil {
 		return true
 	}
 	row := b.rows[id]
@@ -163,6 +174,10 @@ func sortCallerRows(rows []model.CallerRow) {
 
 // Values returns row id's inclusive and exclusive values.
 func (b *BottomUp) Values(id string) (incl, excl float64, ok bool) {
+	if h, ok := b.hidden[id]; ok {
+		incl, excl = b.sums(h)
+		return incl, excl, true
+	}
 	row := b.rows[id]
 	if row == nil {
 		return 0, 0, false
@@ -181,6 +196,9 @@ type BottomUpRow struct {
 
 // Row returns the display data of row id.
 func (b *BottomUp) Row(id string) BottomUpRow {
+	if h, ok := b.hidden[id]; ok {
+		return b.hiddenRow(h)
+	}
 	row := b.rows[id]
 	if row == nil {
 		return BottomUpRow{}
