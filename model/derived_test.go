@@ -67,7 +67,7 @@ func TestParseFormulaErrors(t *testing.T) {
 		{"(a + b", `want ")"`},
 		{"a b", "unexpected"},
 		{"a ^ b", "unexpected character"},
-		{"sqrt(a)", "functions are not supported"},
+		{"log(a)", "the functions are sqrt and abs"},
 		{"metric::a(i)", "flavour arguments are not supported"},
 		{"metric::a", "want metric::NAME()"},
 		{`"a`, "unterminated"},
