@@ -390,7 +390,7 @@ func TestThresholds(t *testing.T) {
 }
 
 func FuzzParseFormula(f *testing.F) {
-	for _, s := range []string{"a / b", "metric::x() * (1 - y)", "-(a+b)/-c", `"q q" ÷ 2`, "1e3"} {
+	for _, s := range []string{"a / b", "metric::x() * (1 - y)", "-(a+b)/-c", `"q q" ÷ 2`, "1e3", "sqrt(abs(a / n - (s / n) * (s / n)))"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
