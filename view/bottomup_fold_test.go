@@ -77,6 +77,14 @@ func TestBottomUpHidesSmallRows(t *testing.T) {
 		checked += len(small)
 	}
 	check("", all)
+	// Exported as shown: the hidden row with its sums.
+	var csv strings.Builder
+	if err := BottomUpCSV(b, b.ChildIDs(""), &csv); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), " hidden),,0,") {
+		t.Errorf("CSV of the top rows lacks the hidden row:\n%s", csv.String())
+	}
 	// The callers of the largest region with several callers.
 	for _, id := range all {
 		if kids := b.childIDs(id); len(kids) > 2 {

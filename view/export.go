@@ -66,6 +66,15 @@ func BottomUpCSV(b *BottomUp, ids []string, w io.Writer) error {
 		unit = e.Metrics[b.key.metric].Unit
 	}
 	for _, id := range ids {
+		if h, ok := b.hidden[id]; ok {
+			in, ex := b.sums(h)
+			r := b.Row(id)
+			rec := []string{r.Label, "", strconv.Itoa(strings.Count(id, "/")), exact.Format(in, false), exact.Format(ex, false), r.Columns[2], unit}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+			continue
+		}
 		row := b.rows[id]
 		if row == nil {
 			continue
