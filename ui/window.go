@@ -718,7 +718,7 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdDecimals:    w.SetDecimals,
 		view.CmdHottest:     func(int) { w.ExpandHottest(w.active) },
 		view.CmdHotShare:    func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
-		view.CmdSmallRows:   func(i int) { w.SetSmallRows(view.SmallShare(i)) },
+		view.CmdSmallRows:   func(i int) { setSmallRows(w, view.SmallShare(i)) },
 		view.CmdFind:        func(int) { w.find.Show() },
 		view.CmdFindNext:    func(int) { w.find.Next(1) },
 		view.CmdFindPrev:    func(int) { w.find.Next(-1) },

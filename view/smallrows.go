@@ -39,9 +39,9 @@ type smallSplit struct {
 	keep, small []Node
 }
 
-// minHidden is the fewest small rows worth a "(n hidden)" row: one row
+// MinHidden is the fewest small rows worth a "(n hidden)" row: one row
 // would only be replaced by another.
-const minHidden = 2
+const MinHidden = 2
 
 // SmallShares are the thresholds View › Hide small rows offers, in
 // percent of the pane's total (0: show every row).
@@ -85,7 +85,7 @@ func (s *SmallRows) key(d Dim, parent Node) smallKey {
 }
 
 // split divides ns, the sorted rows below parent in pane d, into those
-// shown and the small ones, which stay empty when fewer than minHidden.
+// shown and the small ones, which stay empty when fewer than MinHidden.
 func (s *SmallRows) split(d Dim, parent Node, ns []Node) smallSplit {
 	v := s.v
 	k := s.key(d, parent)
@@ -110,7 +110,7 @@ func (s *SmallRows) split(d Dim, parent Node, ns []Node) smallSplit {
 				keep = append(keep, n)
 			}
 		}
-		if len(small) >= minHidden {
+		if len(small) >= MinHidden {
 			sp.keep, sp.small = keep, small
 		}
 	}
@@ -135,11 +135,12 @@ func (s *SmallRows) foldable(d Dim, parent Node, n Node) bool {
 		return false
 	}
 	m, p := &v.exp.Metrics[n.Index], &v.exp.Metrics[parent.Index]
-	return addsUp(m) && m.Unit == p.Unit
+	return AddsUp(m) && m.Unit == p.Unit
 }
 
-// addsUp reports whether values of metric m may be summed across rows.
-func addsUp(m *model.Metric) bool { return m.Aggregation == model.Sum && m.Formula == nil }
+// AddsUp reports whether values of metric m may be summed across rows
+// (sum aggregation, not derived): only such rows fold.
+func AddsUp(m *model.Metric) bool { return m.Aggregation == model.Sum && m.Formula == nil }
 
 // total returns the magnitude rows of pane d below parent are compared
 // with: the root metric's total in the metric pane, the selected
@@ -157,7 +158,7 @@ func (s *SmallRows) total(d Dim, parent Node) float64 {
 		t = vs.metricIncl[v.metricRoot[parent.Index]]
 	case CallPane, SystemPane:
 		m := v.panes[MetricPane].selected
-		if m.Kind != MetricNode || !addsUp(&v.exp.Metrics[m.Index]) {
+		if m.Kind != MetricNode || !AddsUp(&v.exp.Metrics[m.Index]) {
 			return 0
 		}
 		if d == CallPane {

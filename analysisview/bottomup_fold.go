@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // hiddenSuffix ends the id of a bottom-up "(n hidden)" row: its parent's
@@ -15,15 +16,16 @@ const hiddenSuffix = "~"
 
 // fold replaces the rows ids below row id whose inclusive magnitude is
 // under the View's SmallRows threshold of the total by one "(n hidden)"
-// row at the end, when there are at least two; as the panes do, only a
-// metric whose values add up folds.
+// row at the end, when there are at least view.MinHidden; as in the
+// panes, only a metric whose values add up folds.
 func (b *BottomUp) fold(id string, ids []string) []string {
 	v := b.v
-	t := v.small.threshold
-	if t == 0 || b.key.metric < 0 || !addsUp(&v.exp.Metrics[b.key.metric]) {
+	t := v.SmallRows().Threshold()
+	if t == 0 || b.key.Metric < 0 || !view.AddsUp(&v.Experiment().Metrics[b.key.Metric]) {
 		return ids
 	}
-	total := math.Abs(v.values.callTotal)
+	_, _, total := v.Values().CallTree()
+	total = math.Abs(total)
 	if !(total > 0) || math.IsInf(total, 0) {
 		return ids
 	}
@@ -35,7 +37,7 @@ func (b *BottomUp) fold(id string, ids []string) []string {
 			keep = append(keep, c)
 		}
 	}
-	if len(small) < minHidden {
+	if len(small) < view.MinHidden {
 		return ids
 	}
 	hid := id + "/" + hiddenSuffix
@@ -63,11 +65,11 @@ func (b *BottomUp) sums(ids []string) (incl, excl float64) {
 // hiddenRow is what a widget shows for a "(n hidden)" row hiding ids.
 func (b *BottomUp) hiddenRow(ids []string) BottomUpRow {
 	v := b.v
-	integer := v.exp.Metrics[b.key.metric].IsInteger()
+	integer := v.Experiment().Metrics[b.key.Metric].IsInteger()
 	incl, excl := b.sums(ids)
-	c := v.look.cell(b.fmt, incl, integer, colormap.Range{Max: b.max}, true)
+	c := v.Appearance().Cell(b.fmt, incl, integer, colormap.Range{Max: b.max}, true)
 	share := ""
-	if t := v.values.callTotal; t != 0 && !math.IsNaN(t) {
+	if _, _, t := v.Values().CallTree(); t != 0 && !math.IsNaN(t) {
 		share = numfmt.Percent(incl, t)
 	}
 	return BottomUpRow{
@@ -75,6 +77,6 @@ func (b *BottomUp) hiddenRow(ids []string) BottomUpRow {
 		Columns: []string{c.Text, b.fmt.Format(excl, integer), share},
 		Color:   c.Color,
 		Relief:  c.Relief,
-		Tooltip: fmt.Sprintf("%s below %s %% of the total, folded into one row that shows their sum (View › Hide small rows; open it to see them)", Count(len(ids), "row"), strconv.FormatFloat(100*v.small.threshold, 'g', -1, 64)),
+		Tooltip: fmt.Sprintf("%s below %s %% of the total, folded into one row that shows their sum (View › Hide small rows; open it to see them)", view.Count(len(ids), "row"), strconv.FormatFloat(100*v.SmallRows().Threshold(), 'g', -1, 64)),
 	}
 }

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // TestBottomUpHidesSmallRows folds LULESH's bottom-up rows under 1 % of
@@ -26,8 +27,8 @@ func TestBottomUpHidesSmallRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := NewView(e)
-	v.Select(MetricPane, Node{MetricNode, tm})
+	v := view.NewView(e)
+	v.Select(view.MetricPane, view.Node{Kind: view.MetricNode, Index: tm})
 	mustUpdate(t, v)
 	b := NewBottomUp(v)
 	b.Sync()
@@ -68,7 +69,7 @@ func TestBottomUpHidesSmallRows(t *testing.T) {
 		if !ok || math.Abs(hin-in) > 1e-9*math.Abs(in) || math.Abs(hex-ex) > 1e-9*math.Abs(ex) {
 			t.Errorf("hidden row %q holds %g / %g, its rows sum to %g / %g", h, hin, hex, in, ex)
 		}
-		if r := b.Row(h); !strings.HasPrefix(r.Label, "(") || !strings.HasSuffix(r.Label, " hidden)") || r.Columns[0] != v.look.format.Format(in, false) {
+		if r := b.Row(h); !strings.HasPrefix(r.Label, "(") || !strings.HasSuffix(r.Label, " hidden)") || r.Columns[0] != v.Appearance().NumberFormat().Format(in, false) {
 			t.Errorf("hidden row reads %q %v", r.Label, r.Columns)
 		}
 		if n := b.Target(h); n.Valid() {
