@@ -254,7 +254,7 @@ func paneOf(v *View, n Node) (Dim, bool) {
 }
 
 // hiddenRow is a "(n hidden)" row: the small rows below one parent.
-type hiddenRow struct{ rowDefaults }
+type hiddenRow struct{}
 
 func (hiddenRow) children(v *View, i int) []Node { return slices.Clone(v.SmallRows().hidden(i)) }
 
