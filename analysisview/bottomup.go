@@ -33,6 +33,9 @@ type BottomUp struct {
 	max   float64 // largest magnitude at the top: the colour scale
 	fmt   numfmt.Format
 	excl  []float64 // the values the rows were computed from
+	small float64   // the SmallRows threshold the rows were folded at
+	// hidden holds the ids each "(n hidden)" row hides (bottomup_fold.go).
+	hidden map[string][]string
 }
 
 // sameSlice reports whether x and y are the same slice of values.
@@ -56,11 +59,12 @@ func (b *BottomUp) Sync() bool {
 		key = model.MetricSel{Metric: -1, Inclusive: true}
 	}
 	callExcl, callIncl, _ := v.Values().CallTree()
-	if b.valid && key == b.key && sameSlice(b.excl, callExcl) {
+	if b.valid && key == b.key && sameSlice(b.excl, callExcl) && b.small == v.SmallRows().Threshold() {
 		b.fmt = v.Appearance().NumberFormat() // the number format may have changed
 		return false
 	}
-	b.key, b.valid, b.excl = key, true, callExcl
+	b.key, b.valid, b.excl, b.small = key, true, callExcl, v.SmallRows().Threshold()
+	b.hidden = map[string][]string{}
 	b.top, b.rows, b.kids, b.note, b.max = nil, map[string]*model.CallerRow{}, map[string][]string{}, "", 0
 	e := v.Experiment()
 	switch {
@@ -109,6 +113,13 @@ func (b *BottomUp) Title() string {
 // ChildIDs returns the rows below id ("" for the top), largest inclusive
 // value first.
 func (b *BottomUp) ChildIDs(id string) []string {
+	if h, ok := b.hidden[id]; ok {
+		return h
+	}
+	return b.fold(id, b.childIDs(id))
+}
+
+func (b *BottomUp) childIDs(id string) []string {
 	if id == "" {
 		return b.top
 	}
@@ -134,7 +145,7 @@ func (b *BottomUp) ChildIDs(id string) []string {
 
 // IsBranch reports whether row id has callers below it.
 func (b *BottomUp) IsBranch(id string) bool {
-	if id == "" {
+	if id == "" || b.hidden[id] != nil {
 		return true
 	}
 	row := b.rows[id]
@@ -160,6 +171,10 @@ func sortCallerRows(rows []model.CallerRow) {
 
 // Values returns row id's inclusive and exclusive values.
 func (b *BottomUp) Values(id string) (incl, excl float64, ok bool) {
+	if h, ok := b.hidden[id]; ok {
+		incl, excl = b.sums(h)
+		return incl, excl, true
+	}
 	row := b.rows[id]
 	if row == nil {
 		return 0, 0, false
@@ -178,6 +193,9 @@ type BottomUpRow struct {
 
 // Row returns the display data of row id.
 func (b *BottomUp) Row(id string) BottomUpRow {
+	if h, ok := b.hidden[id]; ok {
+		return b.hiddenRow(h)
+	}
 	row := b.rows[id]
 	if row == nil {
 		return BottomUpRow{}
@@ -284,6 +302,15 @@ func BottomUpCSV(b *BottomUp, ids []string, w io.Writer) error {
 		unit = e.Metrics[b.key.Metric].Unit
 	}
 	for _, id := range ids {
+		if h, ok := b.hidden[id]; ok {
+			in, ex := b.sums(h)
+			r := b.Row(id)
+			rec := []string{r.Label, "", strconv.Itoa(strings.Count(id, "/")), exact.Format(in, false), exact.Format(ex, false), r.Columns[2], unit}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+			continue
+		}
 		row := b.rows[id]
 		if row == nil {
 			continue

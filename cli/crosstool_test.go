@@ -113,8 +113,8 @@ func TestCrossToolDiff(t *testing.T) {
 				}
 				for m := range d.Metrics {
 					met := &d.Metrics[m]
-					if met.Aggregation != model.Sum {
-						continue
+					if met.Aggregation != model.Sum || met.Formula != nil {
+						continue // a derived metric is a ratio, not a difference
 					}
 					total, err := d.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
 					if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format"
 	"cubeview/internal/testkit"
 )
 
@@ -81,12 +82,27 @@ func TestMinMaxAlongCallTreeTAU(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatalf("%s: no message-size events in the files", dir)
 	}
+	e, err := format.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, w := range want {
 		for _, kind := range []struct {
 			suffix string
 			want   float64
-		}{{"(min)", w.min}, {"(max)", w.max}} {
-			metric := name + " " + kind.suffix
+		}{{".min", w.min}, {".max", w.max}} {
+			// The event's statistics are children of its metric (the mean).
+			metric := ""
+			if p := e.MetricByName(name); p >= 0 {
+				for _, c := range e.Metrics[p].Children {
+					if strings.HasSuffix(e.Metrics[c].UniqName, kind.suffix) {
+						metric = e.Metrics[c].UniqName
+					}
+				}
+			}
+			if metric == "" {
+				t.Fatalf("%s: no %s statistic of event %q", dir, kind.suffix, name)
+			}
 			if got := rootValue(t, "tree", dir, "--metric", metric, "--exact"); got != kind.want {
 				t.Errorf("tree %s: root %v, want %v (the files' own %s)", metric, got, kind.want, kind.suffix)
 			}

@@ -22,7 +22,7 @@ func TestMetricIdentities(t *testing.T) {
 		{[]string{"cube4", "cpi", "profile.cubex"},
 			map[string]string{"time": "time", "visits": "visits", "bytes_sent": "bytes_sent", "bytes_received": "bytes_received", "min_time": "", "hits": ""}, nil},
 		{[]string{"tau", "cpi-mpi"},
-			map[string]string{"TIME": "time", "visits": "visits", "Message size for broadcast (sum)": ""},
+			map[string]string{"TIME": "time", "visits": "visits", "Message_size_for_broadcast.sum": "", "Message size for broadcast": ""},
 			map[string]string{"TIME": "TAU TIME (wall clock)", "visits": "TAU visits (calls)"}},
 		{[]string{"hpctoolkit", "cpi-database-v2"}, map[string]string{"CPUTIME": "cputime"},
 			map[string]string{"CPUTIME": "HPCToolkit CPUTIME (CPU time)"}},

@@ -67,7 +67,7 @@ func TestParseFormulaErrors(t *testing.T) {
 		{"(a + b", `want ")"`},
 		{"a b", "unexpected"},
 		{"a ^ b", "unexpected character"},
-		{"sqrt(a)", "functions are not supported"},
+		{"log(a)", "the functions are sqrt and abs"},
 		{"metric::a(i)", "flavour arguments are not supported"},
 		{"metric::a", "want metric::NAME()"},
 		{`"a`, "unterminated"},
@@ -390,7 +390,7 @@ func TestThresholds(t *testing.T) {
 }
 
 func FuzzParseFormula(f *testing.F) {
-	for _, s := range []string{"a / b", "metric::x() * (1 - y)", "-(a+b)/-c", `"q q" ÷ 2`, "1e3"} {
+	for _, s := range []string{"a / b", "metric::x() * (1 - y)", "-(a+b)/-c", `"q q" ÷ 2`, "1e3", "sqrt(abs(a / n - (s / n) * (s / n)))"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -10,7 +10,8 @@ import (
 )
 
 // Formula is the parsed expression of a derived metric: numbers, metric
-// references and the four arithmetic operators with parentheses. It is
+// references, the four arithmetic operators with parentheses and CubePL's
+// functions sqrt and abs (a standard deviation from sums). It is
 // immutable and refers to metrics by uniq_name, so one Formula can serve
 // several experiments.
 //
@@ -20,6 +21,7 @@ import (
 //	term    = unary { ("*" | "×" | "·" | "/" | "÷") unary }
 //	unary   = ("-" | "−" | "+") unary | primary
 //	primary = number | name | "metric::" name "(" ")" | "(" expr ")"
+//	        | ("sqrt" | "abs") "(" expr ")"
 //	name    = letter-or-"_" { letter | digit | "_" | "." } | double-quoted string
 //
 // The metric::name() form is CubePL's reference to a metric; the plain
@@ -31,7 +33,7 @@ type Formula struct {
 }
 
 type fnode struct {
-	op   byte // 'n' number, 'm' metric, or one of + - * /
+	op   byte // 'n' number, 'm' metric, 'q' sqrt(a), 'a' abs(a), or one of + - * /
 	num  float64
 	name string
 	a, b *fnode
@@ -145,6 +147,10 @@ func (n *fnode) render(sb *strings.Builder, cubepl bool) {
 	switch n.op {
 	case 'n':
 		sb.WriteString(strconv.FormatFloat(n.num, 'f', -1, 64))
+	case 'q', 'a':
+		sb.WriteString(funcNames[n.op] + "(")
+		n.a.render(sb, cubepl)
+		sb.WriteString(")")
 	case 'm':
 		switch {
 		case cubepl:
@@ -226,6 +232,12 @@ func (n *fnode) eval(size int, get func(string) ([]float64, error)) ([]float64, 
 	if err != nil {
 		return nil, err
 	}
+	if n.b == nil {
+		for i := range x {
+			x[i] = applyFunc(n.op, x[i])
+		}
+		return x, nil
+	}
 	y, err := n.b.eval(size, get)
 	if err != nil {
 		return nil, err
@@ -246,6 +258,18 @@ func (f *Formula) EvalScalar(get func(uniq string) (float64, error)) (float64, e
 		return 0, err
 	}
 	return v[0], nil
+}
+
+// funcNames are the functions a formula may call, by op.
+var funcNames = map[byte]string{'q': "sqrt", 'a': "abs"}
+
+// applyFunc applies function op to x: the square root of a negative
+// number is NaN, an undefined value.
+func applyFunc(op byte, x float64) float64 {
+	if op == 'q' {
+		return math.Sqrt(x)
+	}
+	return math.Abs(x)
 }
 
 func applyOp(op byte, x, y float64) float64 {
@@ -292,7 +316,10 @@ func (n *fnode) replace(with func(string) *Formula) *fnode {
 		return n
 	}
 	c := *n
-	c.a, c.b = n.a.replace(with), n.b.replace(with)
+	c.a = n.a.replace(with)
+	if n.b != nil {
+		c.b = n.b.replace(with)
+	}
 	return &c
 }
 
@@ -312,6 +339,14 @@ func (n *fnode) unit(unitOf func(string) string) (string, bool) {
 		return "", true
 	case 'm':
 		return unitOf(n.name), false
+	case 'a':
+		return n.a.unit(unitOf)
+	case 'q':
+		u, num := n.a.unit(unitOf)
+		if u == "" {
+			return "", num
+		}
+		return "sqrt(" + u + ")", false
 	}
 	ua, na := n.a.unit(unitOf)
 	ub, nb := n.b.unit(unitOf)
@@ -603,9 +638,19 @@ func (p *formulaParser) primary() (*fnode, error) {
 			return nil, p.errorf("empty metric name")
 		}
 		n := &fnode{op: 'm', name: p.name}
+		tok := p.tok
 		p.next()
 		if p.tok == tkOpen {
-			return nil, p.errorf("functions are not supported; a metric is referred to by its name")
+			op := funcOp(n.name)
+			if tok != tkName || op == 0 {
+				return nil, p.errorf("%q is not a function: the functions are sqrt and abs; a metric is referred to by its name", n.name)
+			}
+			p.tok = tkOpen
+			arg, err := p.primary() // the parenthesised argument
+			if err != nil {
+				return nil, err
+			}
+			return &fnode{op: op, a: arg}, nil
 		}
 		return n, nil
 	case tkOpen:
@@ -627,4 +672,14 @@ func (p *formulaParser) primary() (*fnode, error) {
 		return nil, p.errorf("%s", p.msg)
 	}
 	return nil, p.errorf("want a number, a metric name or \"(\", got %s", p.describe())
+}
+
+// funcOp returns the op of function name, 0 when there is none.
+func funcOp(name string) byte {
+	for op, f := range funcNames {
+		if f == name {
+			return op
+		}
+	}
+	return 0
 }

@@ -283,6 +283,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.view = view.NewView(doc.Exp)
 	w.view.Values().SelectedFirst().Set(true) // the other metrics' totals follow
 	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
+	w.view.SmallRows().SetThreshold(view.SmallRowsPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
 	w.restoreModes()
 	w.showDerived(doc)
@@ -326,7 +327,7 @@ func (w *Window) refresh() {
 		w.showError(err)
 	}
 	for _, p := range w.panes {
-		if w.view.Order() == view.ByValue {
+		if w.view.RowsFollowValues() {
 			p.Reload()
 		} else {
 			p.Refresh()
@@ -735,6 +736,7 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdDecimals:    w.SetDecimals,
 		view.CmdHottest:     func(int) { w.ExpandHottest(w.active) },
 		view.CmdHotShare:    func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
+		view.CmdSmallRows:   func(i int) { setSmallRows(w, view.SmallShare(i)) },
 		view.CmdFind:        func(int) { w.find.Show() },
 		view.CmdFindNext:    func(int) { w.find.Next(1) },
 		view.CmdFindPrev:    func(int) { w.find.Next(-1) },

@@ -95,6 +95,7 @@ var rowKinds = [...]rowKind{
 	RegionNode:      regionRow{},
 	SubroutinesNode: subroutinesRow{},
 	SystemNode:      systemRow{},
+	HiddenNode:      hiddenRow{},
 }
 
 func kindOf(n Node) rowKind {

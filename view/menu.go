@@ -36,6 +36,7 @@ const (
 	CmdDecimals    Command = "decimals"      // Arg: the number of decimals
 	CmdHottest     Command = "hottest"       // expand the hottest path
 	CmdHotShare    Command = "hot threshold" // Arg: percent of the parent
+	CmdSmallRows   Command = "small rows"    // Arg: index in SmallShares
 	CmdFind        Command = "find"
 	CmdFindNext    Command = "find next"
 	CmdFindPrev    Command = "find previous"
@@ -191,7 +192,8 @@ func viewMenu(v *View, st MenuState) Menu {
 	find, next := keyed("Find…", CmdFind, "F"), keyed("Find next", CmdFindNext, "G")
 	prev := MenuItem{Label: "Find previous", Command: CmdFindPrev, Shortcut: &Shortcut{Key: "G", Shift: true}}
 	colours := item("Colour range of the active pane…", CmdColourRange)
-	needView := []*MenuItem{&flat, &order, &numbers, &hot, &hotShare, &find, &next, &prev, &colours, &diverging, &ext}
+	small := smallRowsMenu(v)
+	needView := []*MenuItem{&flat, &order, &numbers, &hot, &hotShare, &small, &find, &next, &prev, &colours, &diverging, &ext}
 	reference := item("Choose external reference…", CmdReference)
 	source, stats := keyed("Source", CmdSource, "U"), keyed("Statistics", CmdStats, "I")
 	callGraph := keyed("Callers and callees", CmdCallGraph, "K")
@@ -207,7 +209,7 @@ func viewMenu(v *View, st MenuState) Menu {
 	}
 	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
 	return Menu{"View", []MenuItem{
-		flat, order, numbers, separator,
+		flat, order, numbers, small, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
 		source, stats, callGraph, bottomUp, locations, topology, clusters,

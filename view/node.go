@@ -44,6 +44,8 @@ const (
 	SubroutinesNode
 	// SystemNode is a system-tree node (Index into Experiment.System).
 	SystemNode
+	// HiddenNode is a "(n hidden)" row of small rows (see SmallRows).
+	HiddenNode
 )
 
 // Node identifies a row of a pane. The zero Node is no row, which also
@@ -56,7 +58,7 @@ type Node struct {
 // Valid reports whether n is a row.
 func (n Node) Valid() bool { return n.Kind != noKind }
 
-var kindPrefix = [...]string{noKind: "", MetricNode: "m", CnodeNode: "c", RegionNode: "r", SubroutinesNode: "u", SystemNode: "s"}
+var kindPrefix = [...]string{noKind: "", MetricNode: "m", CnodeNode: "c", RegionNode: "r", SubroutinesNode: "u", SystemNode: "s", HiddenNode: "h"}
 
 // ID returns the node's identifier in the tree widget; "" for the root.
 func (n Node) ID() string {

@@ -39,6 +39,7 @@ type View struct {
 	finder  Finder
 	markers Markers
 	hot     HotPath
+	small   SmallRows
 	// clusters colour the system pane in ClusterMode; a cluster selected
 	// as a whole is what the metric and call panes show.
 	clusters Clusters
@@ -55,7 +56,7 @@ type paneState struct {
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
 	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: Clusters{selected: -1}}
-	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.clusters.v = v, v, v, v, v
+	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.clusters.v, v.small.v = v, v, v, v, v, v
 	v.values.reset(len(e.Metrics))
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
@@ -183,7 +184,7 @@ func (v *View) Selected(d Dim) Node { return v.panes[d].selected }
 // Select makes n the selected node of pane d.
 func (v *View) Select(d Dim, n Node) {
 	k := kindOf(n)
-	pane, ok := k.pane(v)
+	pane, ok := paneOf(v, n)
 	if !ok || pane != d || n.Index < 0 || !k.valid(v, n.Index) || v.panes[d].selected == n {
 		return
 	}
@@ -266,7 +267,10 @@ func (v *View) Showing(n Node) Node {
 
 // Update recomputes the values that the last changes made stale. Metric
 // data not yet in memory are loaded here; see Values.Missing.
-func (v *View) Update() error { return v.values.update() }
+func (v *View) Update() error {
+	v.small.forget()
+	return v.values.update()
+}
 
 // Row is everything a tree widget shows for one node.
 type Row struct {
@@ -323,7 +327,7 @@ func (v *View) Tooltip(n Node) string {
 func (v *View) Roots(d Dim) []Node {
 	out := paneKind(v, d).roots(v)
 	sortRows(v, d, out)
-	return out
+	return v.small.fold(d, Node{}, out)
 }
 
 // Children returns the rows below n in pane d, in the current sort order;
@@ -334,14 +338,21 @@ func (v *View) Children(d Dim, n Node) []Node {
 	}
 	out := kindOf(n).children(v, n.Index)
 	sortRows(v, d, out)
-	return out
+	return v.small.fold(d, n, out)
 }
 
 // IsBranch reports whether n has rows below it in pane d.
 func (v *View) IsBranch(d Dim, n Node) bool { return kindOf(n).isBranch(v, n.Index) }
 
-// Parent returns the row above n in pane d, or the zero Node for a root.
-func (v *View) Parent(d Dim, n Node) Node { return kindOf(n).parent(v, n.Index) }
+// Parent returns the row above n in pane d, or the zero Node for a root:
+// the "(n hidden)" row when n is folded into one.
+func (v *View) Parent(d Dim, n Node) Node {
+	p := kindOf(n).parent(v, n.Index)
+	if h, ok := v.small.holding(d, p, n); ok {
+		return h
+	}
+	return p
+}
 
 // Ancestors returns the rows above n, the root first.
 func (v *View) Ancestors(d Dim, n Node) []Node {

@@ -14,6 +14,7 @@ const (
 	sortOrderKey  = "sortOrder"  // a SortOrder
 	openPanelKey  = "openPanel"  // a Panel, "" for none
 	windowSizeKey = "windowSize" // width and height, as text
+	smallRowsKey  = "smallRows"  // SmallRows threshold, a share of the total
 )
 
 // Panel names a panel shown below a window's panes that a new window
@@ -95,3 +96,16 @@ func WindowSizePref(p *prefs.Store) Size {
 func SaveWindowSize(p *prefs.Store, s Size) {
 	p.SetStringList(windowSizeKey, []string{strconv.FormatFloat(s.Width, 'f', 0, 64), strconv.FormatFloat(s.Height, 'f', 0, 64)})
 }
+
+// SmallRowsPref returns the threshold of View › Hide small rows chosen
+// last, 0 (every row shown) at first.
+func SmallRowsPref(p *prefs.Store) float64 {
+	t := p.Float(smallRowsKey, 0)
+	if !(t > 0 && t < 1) {
+		return 0
+	}
+	return t
+}
+
+// SaveSmallRows remembers the threshold of View › Hide small rows.
+func SaveSmallRows(p *prefs.Store, t float64) { p.SetFloat(smallRowsKey, t) }

@@ -8,11 +8,13 @@ import (
 	"cubeview/model"
 )
 
-// metricOut is an experiment metric and the output that holds its values.
+// metricOut is an experiment metric and the output that holds its values
+// (-1 for a derived metric, which holds none).
 type metricOut struct {
-	out int
-	m   model.Metric
-	div float64 // values are divided by div: microseconds to seconds
+	out    int
+	m      model.Metric
+	div    float64 // values are divided by div: microseconds to seconds
+	parent int     // index of the parent metric in the definitions, -1 for a root
 }
 
 // experiment assembles what read collected: metrics, the system tree of
@@ -29,15 +31,22 @@ func (r *reader) experiment() *model.Experiment {
 	b := r.b
 	for i, d := range defs {
 		m := b.Metric(d.m.UniqName, d.m.DispName, d.m.Unit, d.m.DataType, d.m.Descr)
-		metricOf[d.out] = m
 		if m != i {
 			panic("tau: metric order")
 		}
+		b.E.Metrics[m].Parent = d.parent
+		if d.out < 0 {
+			derive(&b.E.Metrics[m], d.m.Formula)
+			continue
+		}
+		metricOf[d.out] = m
 	}
 	cols := r.buildSystem()
 	e := b.Finish(nil)
 	for i, d := range defs {
-		e.SetBlock(i, r.vals.Block(d.out, len(e.Cnodes), d.div, cols))
+		if d.out >= 0 {
+			e.SetBlock(i, r.vals.Block(d.out, len(e.Cnodes), d.div, cols))
+		}
 	}
 	if r.flat || !r.pathsSeen {
 		e.CallGraph = r.callGraph(defs, metricOf)
@@ -58,7 +67,7 @@ func (r *reader) metricOuts() []metricOut {
 			m.UniqName += "'"
 		}
 		used[m.UniqName] = true
-		defs = append(defs, metricOut{o, m, div})
+		defs = append(defs, metricOut{o, m, div, -1})
 	}
 	for k := range r.metrics {
 		for _, kind := range []int{outValue, outSampled} {
@@ -81,9 +90,10 @@ func (r *reader) metricOuts() []metricOut {
 		add(o, model.Metric{UniqName: "samples", DispName: "Samples", Unit: "occ", DataType: r.countType(o),
 			Descr: "Number of samples of TAU's event-based sampling"}, 1)
 	}
-	for o, key := range r.outs {
-		if key.kind == outUser {
-			add(o, r.userMetric(o, key), 1)
+	plain := map[string]bool{}
+	for _, key := range r.outs {
+		if key.kind == outUser && key.k == statCount {
+			defs = r.atomicMetrics(defs, key.name, used, plain)
 		}
 	}
 	return defs
@@ -109,30 +119,6 @@ func (r *reader) tauMetric(k, o int, sampled bool) (model.Metric, float64) {
 		m.Descr = fmt.Sprintf("TAU event-based sampling: the part of %s that samples ([SAMPLE] events) attribute to code locations within instrumented contexts; an estimate beside %s, not a part of it", name, name)
 	}
 	return m, div
-}
-
-// userMetric defines one statistic of an atomic event, held by output o.
-func (r *reader) userMetric(o int, key outKey) model.Metric {
-	name := key.name + " (" + statNames[key.k] + ")"
-	m := model.Metric{UniqName: name, DispName: name}
-	switch key.k {
-	case statCount:
-		m.DataType, m.Unit = r.countType(o), "occ"
-		m.Descr = "TAU atomic event " + key.name + ": number of events"
-	case statSum:
-		m.DataType = model.Double
-		m.Descr = "TAU atomic event " + key.name + ": sum of the values (the profile's mean × number of events); the mean is this sum over the count"
-	case statMin:
-		m.DataType = model.MinDouble
-		m.Descr = "TAU atomic event " + key.name + ": smallest value"
-	case statMax:
-		m.DataType = model.MaxDouble
-		m.Descr = "TAU atomic event " + key.name + ": largest value"
-	case statSumSqr:
-		m.DataType = model.Double
-		m.Descr = "TAU atomic event " + key.name + ": sum of the squared values"
-	}
-	return m
 }
 
 // callGraph holds TAU's own inclusive values of the instrumented metrics

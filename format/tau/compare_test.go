@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format/tau"
 	"cubeview/model"
 )
 
@@ -359,12 +360,13 @@ func compareUser(t *testing.T, e *model.Experiment, run tauRun, label string) (c
 		}
 		for _, k := range order {
 			want := *sums[k]
+			at := k.cnode // the call path the event sits on
 			for i, stat := range statNames {
-				m := e.MetricByName(k.name + " (" + stat + ")")
+				m := tau.StatMetric(e, k.name, stat)
 				if m < 0 {
 					compared++
 					disagree++
-					t.Errorf("%s: no metric %q", label, k.name+" ("+stat+")")
+					t.Errorf("%s: no metric of %q's %s", label, k.name, stat)
 					continue
 				}
 				b := block(m)
@@ -375,6 +377,9 @@ func compareUser(t *testing.T, e *model.Experiment, run tauRun, label string) (c
 					for c := range e.Cnodes {
 						if v := b.Value(c, col); v != 0 {
 							got = v
+							if i == statCount {
+								at = c
+							}
 						}
 					}
 				}
@@ -383,6 +388,29 @@ func compareUser(t *testing.T, e *model.Experiment, run tauRun, label string) (c
 					disagree++
 					if disagree <= 10 {
 						t.Errorf("%s: thread %d %s %s: %v, the file states %v", label, col, k.name, stat, got, want[i])
+					}
+				}
+			}
+			// The event's own metric is its mean, the file's column (summed
+			// events: their sum over their count); beside it the standard
+			// deviation as ParaProf computes it.
+			mean := want[1] / want[0]
+			std := math.Sqrt(math.Abs(want[4]/want[0] - mean*mean))
+			for _, x := range []struct {
+				m    int
+				want float64
+				what string
+			}{{e.MetricByName(k.name), mean, "mean"}, {tau.StatMetric(e, k.name, "std"), std, "std. dev."}} {
+				compared++
+				if x.m < 0 || at < 0 || !e.Metrics[x.m].IsDerived() {
+					disagree++
+					t.Errorf("%s: %q has no derived %s (metric %d, call path %d)", label, k.name, x.what, x.m, at)
+					continue
+				}
+				if got := block(x.m).Value(at, col); !closeTo(got, x.want) && math.Abs(got-x.want) > 1e-6*math.Abs(mean) {
+					disagree++
+					if disagree <= 10 {
+						t.Errorf("%s: thread %d %s %s: %v, the file states %v", label, col, k.name, x.what, got, x.want)
 					}
 				}
 			}

@@ -22,10 +22,12 @@
 //     TAU's event-based sampling attributes to [SAMPLE] (and [UNWIND])
 //     events is an estimate beside the instrumented time, so it goes into
 //     a metric of its own ("TIME (sampled)", with "samples" counts). Each
-//     atomic event becomes five metrics — count, sum, min, max and sumsqr
-//     — since a mean is stored as its sum and count; events with a
-//     call-path context ("name : a => b") sit on that call path, others on
-//     the main root (".TAU application").
+//     atomic event becomes one metric, as ParaProf shows a user event: its
+//     mean, derived as total / count (a mean is stored as its sum and
+//     count), with the count, minimum, maximum, standard deviation
+//     (derived, as ParaProf computes it), total and sum of squares as its
+//     children; events with a call-path context ("name : a => b") sit on
+//     that call path, others on the main root (".TAU application").
 //   - Program: instrumented call-path events ("a => b => c") become the
 //     call tree exactly; a region's top-level calls (its own event minus
 //     its paths) are a root. Without instrumented call paths every

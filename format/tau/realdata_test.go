@@ -286,13 +286,13 @@ func TestCpiMPI(t *testing.T) {
 		}
 	}
 	// Atomic events: sum and count per location; the mean is sum/count.
-	cnt, sum := metric(t, e, "Message size for reduce (count)"), metric(t, e, "Message size for reduce (sum)")
+	cnt, sum := metric(t, e, tau.StatUniq(e, "Message size for reduce", "count")), metric(t, e, tau.StatUniq(e, "Message size for reduce", "sum"))
 	c, _ := e.MetricTotal(model.MetricSel{Metric: cnt, Inclusive: true})
 	s, _ := e.MetricTotal(model.MetricSel{Metric: sum, Inclusive: true})
 	if c != 4 || s != 32 {
 		t.Errorf("Message size for reduce: count %v sum %v, want 4 and 32", c, s)
 	}
-	if e.Metrics[metric(t, e, "Message size for reduce (max)")].Aggregation != model.Max {
+	if e.Metrics[metric(t, e, tau.StatUniq(e, "Message size for reduce", "max"))].Aggregation != model.Max {
 		t.Error("the max of an atomic event does not aggregate by max")
 	}
 }

@@ -157,8 +157,6 @@ const (
 	numStats
 )
 
-var statNames = [numStats]string{"count", "sum", "min", "max", "sumsqr"}
-
 type outKey struct {
 	kind int
 	k    int    // TAU metric, or statistic for outUser

@@ -339,21 +339,22 @@ func TestUserEvents(t *testing.T) {
 	}
 	e := mustRead(t, map[string]string{"profile.0.0.0": prof("templated_functions_MULTI_TIME", nil, treeEvents, user)})
 	send := e.CnodeByPath(".TAU application/MPI_Send()")
-	for uniq, want := range map[string]float64{
-		"Message size (count)": 2, "Message size (sum)": 80, "Message size (min)": 16, "Message size (max)": 64, "Message size (sumsqr)": 4352,
+	for stat, want := range map[string]float64{
+		"count": 2, "sum": 80, "min": 16, "max": 64, "sumsqr": 4352,
 	} {
+		uniq := statUniq(e, "Message size", stat)
 		if got := total(t, e, uniq, send); got != want {
 			t.Errorf("%s at MPI_Send: %v, want %v", uniq, got, want)
 		}
-		if got := total(t, e, uniq, -1); uniq != "Message size (min)" && got != want {
+		if got := total(t, e, uniq, -1); stat != "min" && got != want {
 			t.Errorf("%s in total: %v, want %v (counted once)", uniq, got, want)
 		}
 	}
 	root := e.CnodeByPath(".TAU application")
-	if got := total(t, e, "Heap (KB) (sum)", root); got != 10 {
+	if got := total(t, e, statUniq(e, "Heap (KB)", "sum"), root); got != 10 {
 		t.Errorf("plain event on the main root: sum %v, want 10", got)
 	}
-	if m := e.Metrics[e.MetricByName("Heap (KB) (min)")]; m.Aggregation != model.Min {
+	if m := e.Metrics[e.MetricByName(statUniq(e, "Heap (KB)", "min"))]; m.Aggregation != model.Min {
 		t.Errorf("min statistic aggregates by %v", m.Aggregation)
 	}
 }
@@ -382,7 +383,8 @@ func TestContextEventsWithoutCallPaths(t *testing.T) {
 		}
 	}
 	bcast := e.CnodeByPath("MPI_Bcast()")
-	for uniq, want := range map[string]float64{"Message size (count)": 2, "Message size (sum)": 8208, "Message size (min)": 16, "Message size (max)": 8192} {
+	for stat, want := range map[string]float64{"count": 2, "sum": 8208, "min": 16, "max": 8192} {
+		uniq := statUniq(e, "Message size", stat)
 		if got := total(t, e, uniq, bcast); got != want {
 			t.Errorf("%s at MPI_Bcast(): %v, want %v", uniq, got, want)
 		}
