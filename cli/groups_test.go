@@ -193,3 +193,72 @@ func TestGroupsFromRepository(t *testing.T) {
 		t.Errorf("empty selection: %d %q", status, errOut)
 	}
 }
+
+// TestPerfDiffGroups: perfdiff of five runs against five with a 20 % shift
+// planted in one call path, every focus tested (--delta 0): the planted
+// call path's own part is significant on every system node, and every
+// significant focus is that call path or a caller whose inclusive value
+// holds the shift; q < α is what "significant" means in the CSV.
+func TestPerfDiffGroups(t *testing.T) {
+	dir := t.TempDir()
+	const planted = 23
+	a, name := writeRuns(t, dir, "a", 5, 1, planted, 0.2)
+	b, _ := writeRuns(t, dir, "b", 5, 2, -1, 0)
+	args := append(append(append([]string{"perfdiff"}, a...), "--"), b...)
+	args = append(args, "--metric", "time", "--delta", "0")
+	status, out, errOut := run(append(args, "--csv")...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	recs := csvRecords(t, out)
+	want := "kind,call_path,system,a,b,difference,change,most_specific,sd_a,sd_b,ci_low,ci_high,p,q,effect,significant"
+	if strings.Join(recs[0], ",") != want || len(recs) < 100 {
+		t.Fatalf("CSV: %d records, header %v", len(recs), recs[0])
+	}
+	systems := map[string]bool{}
+	plantedOwn := map[string]bool{}
+	for _, r := range recs[1:] {
+		systems[r[2]] = true
+		q, err := strconv.ParseFloat(r[13], 64)
+		if err != nil {
+			t.Fatalf("q %q: %v", r[13], err)
+		}
+		if (r[15] == "true") != (q < 0.05) {
+			t.Errorf("%s @ %s: significant %s with q %g", r[1], r[2], r[15], q)
+		}
+		if r[15] != "true" {
+			continue
+		}
+		cp, self := strings.CutSuffix(r[1], " (self)")
+		switch {
+		case cp == name:
+			if self || !strings.Contains(out, name+" (self)") {
+				plantedOwn[r[2]] = true
+			}
+		case !self && strings.HasPrefix(name, cp+"/"):
+		default:
+			t.Errorf("%s @ %s significant (q %g); only %s and its callers hold a shift", r[1], r[2], q, name)
+		}
+	}
+	if len(plantedOwn) != len(systems) {
+		t.Errorf("planted call path significant on %d of %d system nodes", len(plantedOwn), len(systems))
+	}
+	status, out, errOut = run(append(args, "--significant")...)
+	if status != 0 || !strings.Contains(out, "A = 5 runs in "+dir+": a1.cubex") || !strings.Contains(out, "differ significantly (sig: Benjamini–Hochberg q < 0.05") ||
+		!strings.Contains(out, "  sig  ") || !strings.Contains(out, "ci_low") || !strings.Contains(out, name) {
+		t.Errorf("text: %d %s\n%s", status, errOut, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"perfdiff", a[0], a[1], "--", b[0], "--metric", "time", "--delta", "0"}, "each needs at least two"},
+		{[]string{"perfdiff", a[0], b[0], "--metric", "time", "--delta", "0", "--test", "welch"}, "--test tests groups"},
+		{[]string{"perfdiff", a[0], a[1], "--", b[0], b[1], "--metric", "time", "--delta", "0", "--test", "z"}, `--test "z"`},
+	} {
+		status, _, errOut := run(tt.args...)
+		if status == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: status %d, %q; want %q", tt.args, status, errOut, tt.want)
+		}
+	}
+}

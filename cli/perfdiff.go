@@ -3,14 +3,17 @@ package cli
 import (
 	"bufio"
 	"encoding/csv"
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"cubeview/analysis"
+	"cubeview/analysis/significance"
 	"cubeview/model"
 	"cubeview/numfmt"
 )
@@ -22,6 +25,8 @@ func init() {
 		Usage: `usage: cubeview perfdiff A B --metric UNIQ --delta D [--relative] [--csv]
        [--copy-system|--collapse-system] [--strict-lines] [--strict-roots] [--rename OLD=NEW]…
        [--map-metric FROM=TO]…
+   or: cubeview perfdiff A1 A2 [A3…] -- B1 B2 [B3…] --metric UNIQ --delta D
+       [--test welch|mann-whitney] [--alpha Q] [--significant] [--where FILTER] [options above]
 
 Compares metric UNIQ of experiments A and B focus by focus, a focus being a
 call path (call-tree inclusive) on a system node (aggregated over the
@@ -50,12 +55,31 @@ statistically significant. For a derived metric A and B are each
 experiment's value of the formula and A − B their difference ("—" where a
 value is undefined, e.g. a division by zero).
 
+Groups of repeated runs: with "--" between them, the runs before it are
+group A and those after it group B (each at least two runs; a run is a
+file, repo:ID, or repo:key=value,… naming every trial that meets the
+conditions, further restricted by --where FILTER). All runs are matched
+together; the common part is what some run of A and some run of B have.
+A group's value at a focus is the mean over its runs (a run lacking a call
+path counts 0), shown with the standard deviation, and the search runs on
+the means. At every differing focus the runs are tested — Welch's t-test,
+or with --test mann-whitney the Mann–Whitney U test — and the p-values of
+all differing foci are adjusted by Benjamini–Hochberg into q-values
+(with --delta 0 every focus with any change is tested). "significant"
+means q < α (--alpha, default 0.05), and only that. Extra columns: the
+standard deviations, the 95 % confidence interval of the difference of
+the means (ci_low, ci_high), p, q, the effect size (Hedges' g: A − B in
+pooled standard deviations) and "sig" where significant.
+  --significant        print only the significant foci
+
   --metric UNIQ        the metric (stored or derived)
   --delta D            the smallest change that counts
   --relative           D is a fraction of the whole-program value (the larger
                        of the two), e.g. 0.01 for 1 %
   --csv                print CSV:
                        kind,call_path,system,a,b,difference,change,most_specific
+                       and for groups also
+                       sd_a,sd_b,ci_low,ci_high,p,q,effect,significant
                        kind is only_in_a, only_in_b (structural: the other
                        side's value is empty), metric_only_in_a,
                        metric_only_in_b (whole-program value), or differs
@@ -74,8 +98,19 @@ func runPerfDiff(env Env, args []string) error {
 	delta := fs.String("delta", "", "")
 	relative := fs.Bool("relative", false, "")
 	asCSV := fs.Bool("csv", false, "")
+	test := fs.String("test", "welch", "")
+	alpha := fs.Float64("alpha", significance.DefaultAlpha, "")
+	onlySignificant := fs.Bool("significant", false, "")
+	where := fs.String("where", "", "")
 	options := matchingFlags(fs)
-	pos, err := parseArgs(fs, args)
+	var pos, opsA, opsB []string
+	var err error
+	grouped := slices.Contains(args, "--")
+	if grouped {
+		opsA, opsB, err = splitGroups(fs, args)
+	} else {
+		pos, err = parseArgs(fs, args)
+	}
 	if err != nil {
 		return err
 	}
@@ -83,7 +118,40 @@ func runPerfDiff(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
+	var sigTest significance.Test
+	switch strings.ToLower(*test) {
+	case "welch", "t", "welch-t":
+		sigTest = significance.Welch
+	case "mann-whitney", "mannwhitney", "u", "wilcoxon":
+		sigTest = significance.MannWhitney
+	default:
+		return usagef("--test %q: want welch or mann-whitney", *test)
+	}
+	if *alpha <= 0 || *alpha >= 1 {
+		return usagef("--alpha %g: want a false-discovery rate between 0 and 1", *alpha)
+	}
+	na := 1
+	if grouped {
+		if pos, na, err = groupRuns(opsA, opsB, *where); err != nil {
+			return err
+		}
+		grouped = len(pos) > 2
+	} else if *where != "" {
+		return usagef("--where filters the repository trials of groups of runs (A1 A2 -- B1 B2)")
+	}
+	if !grouped {
+		var groupOnly string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "test", "alpha", "significant":
+				groupOnly = f.Name
+			}
+		})
+		if groupOnly != "" {
+			return usagef("--%s tests groups of repeated runs: A1 A2 … -- B1 B2 …", groupOnly)
+		}
+	}
+	if !grouped && len(pos) != 2 {
 		return usagef("want two experiments A and B, got %d arguments", len(pos))
 	}
 	if *metric == "" {
@@ -96,27 +164,50 @@ func runPerfDiff(env Env, args []string) error {
 	if err != nil || d < 0 || math.IsInf(d, 0) || math.IsNaN(d) {
 		return usagef("--delta %q: want a number ≥ 0", *delta)
 	}
-	a, err := openExperiment(pos[0])
+	exps, err := openRuns(pos)
 	if err != nil {
 		return err
 	}
-	b, err := openExperiment(pos[1])
-	if err != nil {
-		return err
-	}
-	exps := []*model.Experiment{a, b}
 	if *metric, err = metricUniqName(*metric, pos, exps); err != nil {
 		return err
 	}
-	res, err := analysis.PerfDiff(a, b, analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative, Self: true, Algebra: opt})
+	popt := analysis.PerfDiffOptions{Metric: *metric, Delta: d, Relative: *relative, Self: true, Algebra: opt,
+		Test: sigTest, Alpha: *alpha}
+	var res *analysis.PerfDiffResult
+	nameA, nameB := pos[0], pos[1]
+	if grouped {
+		res, err = analysis.PerfDiffGroups(exps[:na], exps[na:], popt)
+		nameA = fmt.Sprintf("%d runs %s", na, runList(pos[:na]))
+		nameB = fmt.Sprintf("%d runs %s", len(pos)-na, runList(pos[na:]))
+	} else {
+		res, err = analysis.PerfDiff(exps[0], exps[1], popt)
+	}
 	if err != nil {
 		return err
 	}
 	m := perfDiffMetric(exps, *metric)
 	if *asCSV {
-		return writePerfDiffCSV(env.Stdout, res, m)
+		return writePerfDiffCSV(env.Stdout, res, m, *onlySignificant)
 	}
-	return writePerfDiffText(env.Stdout, res, m, pos[0], pos[1], *relative, d)
+	return writePerfDiffText(env.Stdout, res, m, nameA, nameB, *relative, d, *onlySignificant)
+}
+
+// groupRuns expands the operands of groups A and B (files, repository
+// references) into the runs to open, A's na runs first. Each group needs
+// at least two runs, unless both have one (a plain pair).
+func groupRuns(opsA, opsB []string, where string) (runs []string, na int, err error) {
+	a, err := expandRuns(opsA, where)
+	if err != nil {
+		return nil, 0, err
+	}
+	b, err := expandRuns(opsB, where)
+	if err != nil {
+		return nil, 0, err
+	}
+	if (len(a) < 2 || len(b) < 2) && (len(a) != 1 || len(b) != 1) {
+		return nil, 0, usagef("groups: group A has %d run%s and group B %d; each needs at least two to estimate its noise", len(a), plural(len(a)), len(b))
+	}
+	return append(a, b...), len(a), nil
 }
 
 // perfDiffMetric returns the compared metric's definition from the first
@@ -146,10 +237,20 @@ func structuralWhat(res *analysis.PerfDiffResult, s analysis.StructuralDiff) (ca
 	return "", res.SystemPath(analysis.Focus{System: s.System})
 }
 
-func writePerfDiffCSV(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric) error {
+// groupCSVColumns are the columns perfdiff's CSV adds for groups of runs.
+var groupCSVColumns = []string{"sd_a", "sd_b", "ci_low", "ci_high", "p", "q", "effect", "significant"}
+
+func writePerfDiffCSV(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric, onlySignificant bool) error {
 	cw := csv.NewWriter(w)
 	num := func(v float64) string { return numfmt.RoundTrip().Format(v, false) }
-	cw.Write([]string{"kind", "call_path", "system", "a", "b", "difference", "change", "most_specific"})
+	header := []string{"kind", "call_path", "system", "a", "b", "difference", "change", "most_specific"}
+	extra := 0
+	if res.Grouped() {
+		header = append(header, groupCSVColumns...)
+		extra = len(groupCSVColumns)
+	}
+	cw.Write(header)
+	empty := func(n int) []string { return make([]string, n+extra) }
 	for i, why := range res.Missing {
 		if why != "" {
 			continue
@@ -158,26 +259,36 @@ func writePerfDiffCSV(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric
 		if res.Missing[other] == "" {
 			break
 		}
-		row := []string{"metric_only_in_" + strings.ToLower(analysis.Side(i).String()), "", "", "", "", "", "", ""}
+		row := empty(8)
+		row[0] = "metric_only_in_" + strings.ToLower(analysis.Side(i).String())
 		row[3+i] = num([]float64{res.RootA, res.RootB}[i])
 		cw.Write(row)
 	}
 	for _, s := range res.Structure {
 		cp, sys := structuralWhat(res, s)
-		row := []string{structuralKind(s), cp, sys, "", "", "", "", ""}
+		row := empty(8)
+		row[0], row[1], row[2] = structuralKind(s), cp, sys
 		if !math.IsNaN(s.Value) {
 			row[3+int(s.Only)] = num(s.Value)
 		}
 		cw.Write(row)
 	}
 	for _, f := range res.Foci {
-		cw.Write([]string{"differs", res.CallPath(f.Focus), res.SystemPath(f.Focus), num(f.A), num(f.B), num(f.Diff), num(f.Change), strconv.FormatBool(f.MostSpecific)})
+		st := f.Stats
+		if onlySignificant && (st == nil || !st.Significant) {
+			continue
+		}
+		row := []string{"differs", res.CallPath(f.Focus), res.SystemPath(f.Focus), num(f.A), num(f.B), num(f.Diff), num(f.Change), strconv.FormatBool(f.MostSpecific)}
+		if st != nil {
+			row = append(row, num(st.A.SD()), num(st.B.SD()), num(st.CILow), num(st.CIHigh), num(st.P), num(st.Q), num(st.Effect), strconv.FormatBool(st.Significant))
+		}
+		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric, pathA, pathB string, relative bool, delta float64) error {
+func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metric, pathA, pathB string, relative bool, delta float64, onlySignificant bool) error {
 	bw := bufio.NewWriter(w)
 	value := func(v float64) string {
 		if math.IsNaN(v) && res.Derived {
@@ -186,6 +297,9 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 		return fmtG(v)
 	}
 	fmt.Fprintf(bw, "perfdiff of %s [%s]: A − B, positive where A has more\n", metricTitle(m), orNone(m.Unit))
+	if res.Grouped() {
+		fmt.Fprintf(bw, "groups of runs: a group's value is the mean over its runs (± standard deviation)\n")
+	}
 	fmt.Fprintf(bw, "A = %s\nB = %s\n", pathA, pathB)
 	if res.RootsMatched != "" {
 		fmt.Fprintf(bw, "matched: %s (--strict-roots keeps them apart)\n", res.RootsMatched)
@@ -243,6 +357,11 @@ func writePerfDiffText(w io.Writer, res *analysis.PerfDiffResult, m *model.Metri
 	if len(res.Foci) == 0 {
 		fmt.Fprintln(bw, "no difference reaches the threshold")
 		return bw.Flush()
+	}
+	if res.Grouped() {
+		fmt.Fprintf(bw, "%d of %d differing foci differ significantly (sig: Benjamini–Hochberg q < %g over all %d; %s test, 95 %% intervals)\n",
+			res.Significant(), len(res.Foci), res.Alpha, len(res.Foci), res.Test)
+		return writePerfDiffGroupTable(bw, res, onlySignificant)
 	}
 	change := "Σ|A − B|"
 	if res.ChangeRule == "max" {
@@ -398,4 +517,80 @@ func writeTable(w io.Writer, rows [][]string, textFrom int) {
 		}
 		bw.WriteByte('\n')
 	}
+}
+
+// writePerfDiffGroupTable prints the differing foci of groups of runs
+// with their test.
+func writePerfDiffGroupTable(bw *bufio.Writer, res *analysis.PerfDiffResult, onlySignificant bool) error {
+	change := "Σ|A − B|"
+	if res.ChangeRule == "max" {
+		change = "max|A − B|"
+	}
+	rows := make([]int, 0, len(res.Foci))
+	for i := range res.Foci {
+		if !onlySignificant || res.Foci[i].Stats.Significant {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(bw, "no focus differs significantly")
+		return bw.Flush()
+	}
+	header := []string{"", "A − B", change, "A", "± sd", "B", "± sd", "ci_low", "ci_high", "p", "q", "effect", "sig", "system", "call path"}
+	appendValue := func(buf []byte, v float64) []byte {
+		switch {
+		case math.IsNaN(v) && res.Derived:
+			return append(buf, "—"...)
+		case math.IsNaN(v):
+			return append(buf, '-')
+		case v == 0:
+			return append(buf, '0')
+		}
+		return strconv.AppendFloat(buf, v, 'g', 6, 64)
+	}
+	streamTable(bw, header, len(rows), 13, func(i, c int, buf []byte) []byte {
+		f := &res.Foci[rows[i]]
+		st := f.Stats
+		switch c {
+		case 0:
+			if f.MostSpecific {
+				return append(buf, '*')
+			}
+			return buf
+		case 1:
+			return appendValue(buf, f.Diff)
+		case 2:
+			return appendValue(buf, f.Change)
+		case 3:
+			return appendValue(buf, f.A)
+		case 4:
+			return appendValue(buf, st.A.SD())
+		case 5:
+			return appendValue(buf, f.B)
+		case 6:
+			return appendValue(buf, st.B.SD())
+		case 7:
+			return appendValue(buf, st.CILow)
+		case 8:
+			return appendValue(buf, st.CIHigh)
+		case 9:
+			return append(buf, pValue(st.P)...)
+		case 10:
+			return append(buf, pValue(st.Q)...)
+		case 11:
+			return append(buf, effectCell(st.Effect)...)
+		case 12:
+			if st.Significant {
+				return append(buf, "sig"...)
+			}
+			return buf
+		case 13:
+			return append(buf, res.SystemPath(f.Focus)...)
+		}
+		return append(buf, res.CallPath(f.Focus)...)
+	})
+	if onlySignificant && len(rows) < len(res.Foci) {
+		fmt.Fprintf(bw, "(%d significant of %d differing foci; without --significant all are shown)\n", len(rows), len(res.Foci))
+	}
+	return bw.Flush()
 }
