@@ -85,6 +85,19 @@ type PerfDiffOptions struct {
 	Test         significance.Test
 	Method       significance.Method
 	Alpha, Level float64
+
+	// Top, when > 0, keeps only the Top first differing foci in the
+	// report's order (PerfDiffResult.Foci), with a bounded heap: the
+	// memory does not grow with the number of differing foci.
+	Top int
+	// Emit, when set, receives every differing focus as the search finds
+	// it, with the result so far (all but the foci, their counts and,
+	// without Relative, the whole program's values), in call-tree order (a call path's own part first, then its
+	// callees', then the call path itself, each on its system nodes in
+	// depth-first order), and Foci stays empty: nothing is held or
+	// sorted. An error from Emit ends the search. Not with groups, whose
+	// q-values need every focus (Emit is then called on the sorted foci).
+	Emit func(*PerfDiffResult, *FocusDiff) error
 }
 
 // Side names one of the two experiments compared.
@@ -136,8 +149,12 @@ type PerfDiffResult struct {
 	ChangeRule string
 	// Foci lists every focus whose change reaches the threshold, each
 	// once: the most specific ones first, then the rest, each group by
-	// decreasing Change.
+	// decreasing Change (with PerfDiffOptions.Top only the first Top;
+	// with Emit none).
 	Foci []FocusDiff
+	// Differing and NumMostSpecific count the differing foci and the most
+	// specific ones among them, also those not in Foci.
+	Differing, NumMostSpecific int
 	// NumExamined counts the foci the search looked at: the differing
 	// foci and every focus one step below one (the whole program alone
 	// when nothing differs).
@@ -171,13 +188,7 @@ type PerfDiffResult struct {
 }
 
 // MostSpecific returns the number of most specific foci (they lead Foci).
-func (r *PerfDiffResult) MostSpecific() int {
-	n := 0
-	for n < len(r.Foci) && r.Foci[n].MostSpecific {
-		n++
-	}
-	return n
-}
+func (r *PerfDiffResult) MostSpecific() int { return r.NumMostSpecific }
 
 // Grouped reports whether the sides are groups of runs, with a test at
 // every differing focus (FocusDiff.Stats).
@@ -212,6 +223,21 @@ func (r *PerfDiffResult) CallPath(f Focus) string {
 		return r.names.CallPath(f.Cnode) + " (self)"
 	}
 	return r.names.CallPath(f.Cnode)
+}
+
+// AppendCallPath appends CallPath(f) to buf.
+func (r *PerfDiffResult) AppendCallPath(buf []byte, f Focus) []byte {
+	if f.Cnode < 0 {
+		return append(buf, "(all call paths)"...)
+	}
+	if r.names == nil {
+		r.names = NewPathNames(r.Domain)
+	}
+	buf = append(buf, r.names.CallPath(f.Cnode)...)
+	if f.Self {
+		buf = append(buf, " (self)"...)
+	}
+	return buf
 }
 
 // SystemPath names the focus's system node by the names from its root
@@ -377,10 +403,17 @@ func perfDiff(a, b []*model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, e
 	}
 	pass := newSearch(dom, sides, res.Threshold, res.ChangeRule == "max")
 	pass.test = significance.Options{Test: opt.Test, Method: opt.Method, Level: opt.Level}
+	if !res.Grouped() {
+		pass.top = opt.Top
+		if opt.Emit != nil {
+			pass.emit = func(f *FocusDiff) error { return opt.Emit(res, f) }
+		}
+	}
 	if err := pass.run(); err != nil {
 		return nil, err
 	}
 	res.Foci = pass.foci
+	res.Differing, res.NumMostSpecific = pass.differing, pass.mostSpecific
 	if !opt.Relative {
 		res.RootA, res.RootB = pass.rootA, pass.rootB
 	}
@@ -397,6 +430,19 @@ func perfDiff(a, b []*model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, e
 	}
 	slices.SortFunc(res.Foci, compareFoci)
 	res.NumExamined = pass.examined
+	if res.Grouped() {
+		if opt.Top > 0 && len(res.Foci) > opt.Top {
+			res.Foci = res.Foci[:opt.Top:opt.Top]
+		}
+		if opt.Emit != nil {
+			for i := range res.Foci {
+				if err := opt.Emit(res, &res.Foci[i]); err != nil {
+					return nil, err
+				}
+			}
+			res.Foci = nil
+		}
+	}
 	return res, nil
 }
 

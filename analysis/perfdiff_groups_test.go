@@ -9,6 +9,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/analysis/significance"
+	"cubeview/internal/synth"
 	"cubeview/model"
 )
 
@@ -293,5 +294,68 @@ func TestPerfDiffMinMaxCountsVisitedOnly(t *testing.T) {
 		if strings.HasPrefix(name, "main/bar") || strings.HasPrefix(name, "main/foo") || strings.HasPrefix(name, "main @") {
 			t.Errorf("%s differs: A %v, B %v, change %v", name, f.A, f.B, f.Change)
 		}
+	}
+}
+
+// TestPerfDiffTopAndEmit: with Top the answer is the first Top foci of the
+// full answer; with Emit every focus is passed once, none held, with the
+// same counts; Emit's error ends the search.
+func TestPerfDiffTopAndEmit(t *testing.T) {
+	cfg := synth.Config{Cnodes: 80, Locations: 16, Threads: 4, Nodes: 2, Metrics: 1, Seed: 5}
+	a, b := synth.Generate(cfg), synth.Generate(cfg)
+	perturb(b, 5)
+	opt := PerfDiffOptions{Metric: "time", Delta: 0.001, Relative: true, Self: true}
+	full, err := PerfDiff(a, b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Foci) < 100 || full.Differing != len(full.Foci) {
+		t.Fatalf("%d foci, Differing %d", len(full.Foci), full.Differing)
+	}
+	for _, top := range []int{1, 10, 99, len(full.Foci) + 5} {
+		o := opt
+		o.Top = top
+		r, err := PerfDiff(a, b, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := full.Foci[:min(top, len(full.Foci))]
+		if !slices.Equal(r.Foci, want) || r.Differing != full.Differing || r.MostSpecific() != full.MostSpecific() {
+			t.Errorf("top %d: %d foci (differing %d, most specific %d); want the first %d of the full answer (%d, %d)",
+				top, len(r.Foci), r.Differing, r.MostSpecific(), len(want), full.Differing, full.MostSpecific())
+		}
+	}
+	var got []FocusDiff
+	o := opt
+	o.Emit = func(res *PerfDiffResult, f *FocusDiff) error {
+		if res.Threshold != full.Threshold {
+			t.Errorf("threshold %v while emitting, want %v", res.Threshold, full.Threshold)
+		}
+		got = append(got, *f)
+		return nil
+	}
+	r, err := PerfDiff(a, b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Foci) != 0 || r.Differing != full.Differing || r.MostSpecific() != full.MostSpecific() || r.NumExamined != full.NumExamined {
+		t.Errorf("emitting: %d held, counts %d %d %d; want 0, %d %d %d", len(r.Foci), r.Differing, r.MostSpecific(), r.NumExamined,
+			full.Differing, full.MostSpecific(), full.NumExamined)
+	}
+	slices.SortFunc(got, compareFoci)
+	if !slices.Equal(got, full.Foci) {
+		t.Errorf("emitted %d foci, not the %d of the full answer", len(got), len(full.Foci))
+	}
+	stop := errors.New("stop")
+	n := 0
+	o.Emit = func(*PerfDiffResult, *FocusDiff) error {
+		n++
+		if n == 3 {
+			return stop
+		}
+		return nil
+	}
+	if _, err := PerfDiff(a, b, o); !errors.Is(err, stop) || n != 3 {
+		t.Errorf("emit error: %v after %d foci", err, n)
 	}
 }

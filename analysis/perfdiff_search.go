@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"container/heap"
 	"math"
 
 	"cubeview/analysis/significance"
@@ -27,7 +28,15 @@ type search struct {
 	test    significance.Options
 
 	frames []*frame
-	foci   []FocusDiff
+	foci   []FocusDiff // held foci; with top a heap of the best, worst first
+	// top > 0 keeps only the top best foci; emit, when set, receives each
+	// focus instead (nothing is held); err is emit's error.
+	top  int
+	emit func(*FocusDiff) error
+	err  error
+
+	differing, mostSpecific int
+	fd                      FocusDiff // scratch: the focus being added
 
 	rootA, rootB float64
 	examined     int // foci looked at (see PerfDiffResult.NumExamined)
@@ -147,10 +156,16 @@ func (p *search) run() error {
 		stack = stack[:len(stack)-1]
 		if s.exit {
 			p.exit(s.c, s.depth)
+			if p.err != nil {
+				return p.err
+			}
 			continue
 		}
 		if err := p.enter(s.c, s.depth); err != nil {
 			return err
+		}
+		if p.err != nil {
+			return p.err
 		}
 		stack = append(stack, step{c: s.c, depth: s.depth, exit: true})
 		kids := dom.commonRoots
@@ -355,12 +370,13 @@ func (p *search) compare(focus Focus, cols [2][][]float64, runCols [2][][][]floa
 			continue
 		}
 		most := !p.kidDiffs[k] && (childDiff == nil || !childDiff[k])
-		fd := FocusDiff{Focus: Focus{Cnode: focus.Cnode, System: dom.sysNode[k], Self: focus.Self},
+		fd := &p.fd
+		*fd = FocusDiff{Focus: Focus{Cnode: focus.Cnode, System: dom.sysNode[k], Self: focus.Self},
 			A: a[k], B: b[k], Diff: a[k] - b[k], Change: v[k], MostSpecific: most}
 		if p.grouped {
-			p.testAt(&fd, k)
+			p.testAt(fd, k)
 		}
-		p.foci = append(p.foci, fd)
+		p.add(fd)
 	}
 	return p.differs, v
 }
@@ -432,4 +448,44 @@ func (p *search) testAt(fd *FocusDiff, k int) {
 	st.Q = math.NaN()
 	fd.Stats = st
 	fd.A, fd.B, fd.Diff = c.A.Mean, c.B.Mean, c.Diff
+}
+
+// add records a differing focus: held, kept in the bounded heap of the
+// best p.top, or passed to p.emit.
+func (p *search) add(fd *FocusDiff) {
+	p.differing++
+	if fd.MostSpecific {
+		p.mostSpecific++
+	}
+	switch {
+	case p.emit != nil:
+		if p.err == nil {
+			p.err = p.emit(fd)
+		}
+	case p.top > 0:
+		h := (*worstFirst)(&p.foci)
+		if len(p.foci) < p.top {
+			heap.Push(h, *fd)
+		} else if compareFoci(*fd, p.foci[0]) < 0 {
+			p.foci[0] = *fd
+			heap.Fix(h, 0)
+		}
+	default:
+		p.foci = append(p.foci, *fd)
+	}
+}
+
+// worstFirst is a heap of foci whose root is the last in the report's
+// order (compareFoci).
+type worstFirst []FocusDiff
+
+func (h worstFirst) Len() int           { return len(h) }
+func (h worstFirst) Less(i, j int) bool { return compareFoci(h[i], h[j]) > 0 }
+func (h worstFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *worstFirst) Push(x any)        { *h = append(*h, x.(FocusDiff)) }
+func (h *worstFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
