@@ -811,7 +811,7 @@ func writePerfDiffGroupTable(bw *bufio.Writer, res *analysis.PerfDiffResult, onl
 func appendCSVField(line, field []byte) []byte {
 	r, _ := utf8.DecodeRune(field)
 	quote := len(field) > 0 && (unicode.IsSpace(r) || string(field) == `\.`)
-	if !quote && bytes.IndexAny(field, ",\"\r\n") < 0 {
+	if !quote && !bytes.ContainsAny(field, ",\"\r\n") {
 		return append(line, field...)
 	}
 	line = append(line, '"')
