@@ -159,7 +159,8 @@ func TestStatRuns(t *testing.T) {
 }
 
 // TestGroupsFromRepository: trials selected by repo:key=value (and
-// --where) make the same groups as the files they were imported from.
+// --where) make the same groups as the files they were imported from, for
+// diff --groups, stat --runs and perfdiff.
 func TestGroupsFromRepository(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("CUBEVIEW_REPO", filepath.Join(dir, "repo.db"))
@@ -182,6 +183,12 @@ func TestGroupsFromRepository(t *testing.T) {
 	status, viaWhere, errOut := run(append([]string{"diff", "--groups", "--csv", "--where", "size = 25", "repo:app=synth", "--"}, b...)...)
 	if status != 0 || viaWhere != fromFiles {
 		t.Errorf("--where: %d %s\n%s", status, errOut, viaWhere)
+	}
+	pd := []string{"--metric", "time", "--delta", "0.01", "--relative", "--csv"}
+	_, pdFiles, _ := run(append(append(append(append([]string{"perfdiff"}, a...), "--"), b...), pd...)...)
+	status, pdRepo, errOut := run(append([]string{"perfdiff", "repo:experiment=tuned", "--", "repo:app=synth,experiment=baseline"}, pd...)...)
+	if status != 0 || pdRepo != pdFiles || !strings.Contains(pdRepo, ",true\n") {
+		t.Errorf("perfdiff of repository groups: %d %s\nfiles:\n%s\nrepository:\n%s", status, errOut, pdFiles, pdRepo)
 	}
 	_, noiseFiles, _ := run(append([]string{"stat", "--runs", "--csv"}, b...)...)
 	status, noiseRepo, errOut := run("stat", "--runs", "--csv", "repo:experiment=baseline")
