@@ -94,8 +94,8 @@ type PerfDiffOptions struct {
 	// it, with the result so far (all but the foci, their counts and,
 	// without Relative, the whole program's values), in call-tree order (a call path's own part first, then its
 	// callees', then the call path itself, each on its system nodes in
-	// depth-first order), and Foci stays empty: nothing is held or
-	// sorted. An error from Emit ends the search. Not with groups, whose
+	// depth-first order; the pointer is valid during the call only), and
+	// Foci stays empty: nothing is held or sorted. An error from Emit ends the search. Not with groups, whose
 	// q-values need every focus (Emit is then called on the sorted foci).
 	Emit func(*PerfDiffResult, *FocusDiff) error
 }
