@@ -12,7 +12,7 @@ import (
 // subtree's, aggregated by each metric's aggregation, as
 // model.Experiment.PointValues has them (a cnode without a stored row adds
 // nothing), except that a min or max has only the values that count (see
-// model.Experiment.CountedValues): where a location did not visit the call
+// model.CountedValues): where a location did not visit the call
 // path (or, inclusive, any call path of its subtree) it has no value,
 // NaN, which statistics leave out. Each metric's rows are read once, one cnode at a time in depth-first
 // order, without loading its block; only the rows of the cnodes on the
@@ -38,7 +38,7 @@ func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows
 			if e.Metrics[m].Aggregation == model.Sum {
 				continue
 			}
-			values, release, err := e.CountedValues(m)
+			values, release, err := model.CountedValues(e, m)
 			if err != nil {
 				return fmt.Errorf("%s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)
 			}

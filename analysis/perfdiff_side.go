@@ -47,7 +47,7 @@ type sideInput struct {
 	release func()
 	// counted gives, for a min or max metric, a stored row's values that
 	// count (the identity ±Inf where a location did not visit the call
-	// path, see model.Experiment.CountedValues); nil for a sum.
+	// path, see model.CountedValues); nil for a sum.
 	counted        func(c int, row []float64) ([]float64, error)
 	releaseCounted func()
 }
@@ -149,7 +149,7 @@ func newRunSide(ig *algebra.Integration, op, rm int) (rv *runSide, missing strin
 		}
 		in := sideInput{metric: m, agg: e.Metrics[m].Aggregation, rows: rows, release: release}
 		if in.agg != model.Sum {
-			if in.counted, in.releaseCounted, err = e.CountedValues(m); err != nil {
+			if in.counted, in.releaseCounted, err = model.CountedValues(e, m); err != nil {
 				release()
 				rv.release()
 				return nil, "", fmt.Errorf("%s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)

@@ -607,7 +607,7 @@ func checkAgainstReference(t *testing.T, a, b *model.Experiment, opt PerfDiffOpt
 			// out of pts.
 			counted := func(c int, row []float64) ([]float64, error) { return row, nil }
 			if aggOf[name] != model.Sum {
-				values, release, err := e.CountedValues(m)
+				values, release, err := model.CountedValues(e, m)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -91,7 +91,7 @@ func statsInMemory(t *testing.T, e *model.Experiment, metric string, inclusive b
 	if err != nil {
 		t.Fatal(err)
 	}
-	counted, release, err := e.CountedValues(m)
+	counted, release, err := model.CountedValues(e, m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -418,7 +418,12 @@ func (k systemRow) description(v *View, i int) string {
 	if s.Name == "" || strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(class)) {
 		t = k.label(v, i) // "node jrc0280", not "node node jrc0280"
 	}
-	if s.Kind != model.TreeNode {
+	switch {
+	case s.Kind == model.Leaf && s.Parent >= 0 && v.exp.System[s.Parent].Kind == model.Group:
+		// A thread's rank counts threads within its process: name the
+		// process's rank too, or "rank 1" reads as the MPI rank.
+		t += fmt.Sprintf(", thread %d of process rank %d", s.Rank, v.exp.System[s.Parent].Rank)
+	case s.Kind != model.TreeNode:
 		t += fmt.Sprintf(", rank %d", s.Rank)
 	}
 	if s.Descr != "" {
@@ -458,7 +463,7 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 			carry, total = "carries the values", "its value"
 		}
 		parts[0] = fmt.Sprintf("%s (expanded): - · a %s has no value of its own: its %s %s (collapsed, it shows %s, %s%s)",
-			k.label(v, i), levelName(v.exp, i), Count(len(kids), levelName(v.exp, kids[0].Index)), carry, total, v.look.format.Format(k.inclusive(v, i), v.values.integer(SystemPane, n)), unit)
+			k.label(v, i), levelName(v.exp, i), Count(len(kids), levelName(v.exp, kids[0].Index)), carry, total, v.look.format.Format(k.inclusive(v, i), v.values.Integer(SystemPane, n)), unit)
 	}
 	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
 		parts = append(parts, metricState(v, ms))
