@@ -9,6 +9,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/analysis/significance"
+	"cubeview/dialogform"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -20,6 +21,13 @@ const (
 	TestWelch       = "Welch's t-test"
 	TestMannWhitney = "Mann–Whitney U (ranks; needs about 8 runs per group)"
 )
+
+// GroupsNote says what a comparison of groups of runs computes, for the
+// dialogs that start one.
+const GroupsNote = "Each group holds repeated runs of one configuration (at least two). Per call path a group's\n" +
+	"value is the mean over its runs of the metric summed over all locations; the groups are\n" +
+	"compared call path by call path, and the p-values adjusted over all call paths\n" +
+	"(Benjamini–Hochberg). Significant means q < 0.05, nothing else."
 
 // GroupsRequest compares two groups of open experiments, repeated runs
 // of two configurations.
@@ -33,7 +41,7 @@ type GroupsRequest struct {
 type GroupsForm struct {
 	*form.Form
 	A, B, Test, Inclusive *form.Field
-	Metric                *view.MetricChoice
+	Metric                *dialogform.MetricChoice
 	docs                  []*view.Doc
 }
 
@@ -41,7 +49,7 @@ type GroupsForm struct {
 // ticked in group A, the metric the one named metric when offered.
 func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
 	labels := view.DocLabels(docs)
-	f := &GroupsForm{docs: docs, Metric: view.NewMetricChoice()}
+	f := &GroupsForm{docs: docs, Metric: dialogform.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ListField, Label: "Group A (runs)", Options: labels, Checked: make([]bool, len(docs)), Width: 720}
 	f.B = &form.Field{Kind: form.ListField, Label: "Group B (runs)", Options: labels, Checked: make([]bool, len(docs))}
 	if i := slices.Index(docs, current); i >= 0 {
@@ -51,26 +59,44 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 	f.Inclusive = &form.Field{Kind: form.CheckField, Label: "Inclusive values (with everything called below)"}
 	f.offerMetrics()
 	f.Metric.Set(metric)
-	note := form.Note("Each group holds repeated runs of one configuration (at least two). Per call path a group's\n" +
-		"value is the mean over its runs of the metric summed over all locations; the groups are\n" +
-		"compared call path by call path, and the p-values adjusted over all call paths\n" +
-		"(Benjamini–Hochberg). Significant means q < 0.05, nothing else.")
+	note := form.Note(GroupsNote)
 	f.Form = &form.Form{Title: "Compare groups of runs", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Test, f.Inclusive, note}}
-	f.Changed = func(x *form.Field) {
-		if x == f.A || x == f.B {
-			f.offerMetrics()
-		}
-	}
-	f.Submit = func() error {
-		r, err := f.request()
-		if err != nil {
-			return err
-		}
-		run(r)
-		return nil
-	}
+	followOperands(f.Form, f.A, f.B, f.offerMetrics, f.request, run)
 	return f
+}
+
+// OfferOpen puts Open file… and Open folder… beside each group: openFile
+// and openFolder open an experiment (in a window of its own, as File ›
+// Open does) and pass it on once it is read, nil when it could not be;
+// it joins both lists, ticked in the group whose button was pressed.
+func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) {
+	for _, list := range []*form.Field{f.A, f.B} {
+		add := func(d *view.Doc) { f.Update(func() { f.AddDoc(d, list) }) }
+		list.Button, list.Action = "Open file…", func() { openFile(add) }
+		list.More = []form.FieldButton{{Text: "Open folder…", Action: func() { openFolder(add) }}}
+	}
+}
+
+// AddDoc offers d in both groups, ticked in list (f.A or f.B), keeping
+// the other ticks; nil does nothing.
+func (f *GroupsForm) AddDoc(d *view.Doc, list *form.Field) {
+	if d == nil {
+		return
+	}
+	on := map[*form.Field][]*view.Doc{f.A: f.group(f.A), f.B: f.group(f.B)}
+	on[list] = append(on[list], d)
+	if !slices.Contains(f.docs, d) {
+		f.docs = append(f.docs, d)
+	}
+	labels := view.DocLabels(f.docs)
+	for _, l := range []*form.Field{f.A, f.B} {
+		l.Options, l.Checked = slices.Clone(labels), make([]bool, len(labels))
+		for i, doc := range f.docs {
+			l.Checked[i] = slices.Contains(on[l], doc)
+		}
+	}
+	f.offerMetrics()
 }
 
 // group returns the documents ticked in list, in the list's order.
@@ -129,6 +155,15 @@ func (j *GroupsJob) Run(run view.Runner, busy view.Busy, format numfmt.Format, d
 }
 
 func (j *GroupsJob) compute(format numfmt.Format) error {
+	var err error
+	j.Report, err = CompareGroupDocs(j.A, j.B, j.Options, format)
+	return err
+}
+
+// CompareGroupDocs compares the runs of documents a with those of b
+// (analysis.CompareGroups) and formats the answer; call it off the UI
+// goroutine.
+func CompareGroupDocs(a, b []*view.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
 	exps := func(docs []*view.Doc) []*model.Experiment {
 		out := make([]*model.Experiment, len(docs))
 		for i, d := range docs {
@@ -136,12 +171,11 @@ func (j *GroupsJob) compute(format numfmt.Format) error {
 		}
 		return out
 	}
-	g, err := analysis.CompareGroups(exps(j.A), exps(j.B), j.Options)
+	g, err := analysis.CompareGroups(exps(a), exps(b), opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	j.Report = NewGroupsReport(g, format)
-	return nil
+	return NewGroupsReport(g, format), nil
 }
 
 // The columns of a comparison of groups.
@@ -189,7 +223,7 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 	num := func(v float64) string { return f.Format(v, false) }
 	t := g.Total
 	r.Headline = fmt.Sprintf("%s, %d runs (A) against %d (B): %d of %d call paths differ significantly. Whole program: A %s ± %s, B %s ± %s, A − B %s (p %s)",
-		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), pText(t.P))
+		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), significance.FormatP(t.P, "–"))
 	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value (%s test) adjusted over all %d call paths (Benjamini–Hochberg). "+
 		"Muted rows are not significant: the runs' noise explains their difference. A, B: means over the runs; "+
 		"95 %% interval of A − B; effect: Hedges' g. Click a row to select its call path, a column's title to sort.",
@@ -205,25 +239,13 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 		row.Text[GroupsMeanB] = num(gr.B.Mean) + " ± " + num(gr.B.SD())
 		row.Text[GroupsDiff] = num(gr.Diff)
 		row.Text[GroupsCI] = "[" + num(gr.CILow) + ", " + num(gr.CIHigh) + "]"
-		row.Text[GroupsP] = pText(gr.P)
-		row.Text[GroupsQ] = pText(gr.Q)
+		row.Text[GroupsP] = significance.FormatP(gr.P, "–")
+		row.Text[GroupsQ] = significance.FormatP(gr.Q, "–")
 		row.Text[GroupsEffect] = effectText(gr.Effect)
 		r.all[i] = row
 	}
 	r.SetHideNotSignificant(false)
 	return r
-}
-
-func pText(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "–"
-	case p == 0:
-		return "0"
-	case p < 1e-16:
-		return "<1e-16"
-	}
-	return strconv.FormatFloat(p, 'g', 3, 64)
 }
 
 func effectText(g float64) string {
