@@ -11,8 +11,10 @@ import (
 // stored metrics ms: each cnode's own values, or with inclusive its whole
 // subtree's, aggregated by each metric's aggregation, as
 // model.Experiment.PointValues has them (a cnode without a stored row adds
-// nothing; a min or max aggregates only the values that count, see
-// model.CountedValues, and is 0 where none does). Each metric's rows are read once, one cnode at a time in depth-first
+// nothing), except that a min or max has only the values that count (see
+// model.CountedValues): where a location did not visit the call
+// path (or, inclusive, any call path of its subtree) it has no value,
+// NaN, which statistics leave out. Each metric's rows are read once, one cnode at a time in depth-first
 // order, without loading its block; only the rows of the cnodes on the
 // current path from the root are held, so memory grows with the depth of
 // the call tree, not with the size of the metric. fn sees rows[i] for
@@ -29,9 +31,9 @@ func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows
 		defer release()
 		srcs[i] = rows
 	}
-	// Inclusive min and max combine only the values that count.
+	// Min and max have, and combine, only the values that count.
 	counted := make([]func(c int, row []float64) ([]float64, error), len(ms))
-	if inclusive {
+	{
 		for i, m := range ms {
 			if e.Metrics[m].Aggregation == model.Sum {
 				continue
@@ -67,7 +69,8 @@ func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows
 		}
 		return nil
 	}
-	// shown is what fn sees of inclusive rows: no value as 0.
+	// shown is what fn sees of the rows: no value (the identity ±Inf of
+	// a min or max) as NaN.
 	shown := make([][]float64, len(ms))
 	show := func(rows [][]float64) [][]float64 {
 		for i := range rows {
@@ -80,7 +83,7 @@ func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows
 			}
 			for l, v := range rows[i] {
 				if math.IsInf(v, 0) {
-					v = 0
+					v = math.NaN()
 				}
 				shown[i][l] = v
 			}
@@ -100,7 +103,7 @@ func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows
 			if err := read(c, rows); err != nil {
 				return err
 			}
-			if err := fn(c, rows); err != nil {
+			if err := fn(c, show(rows)); err != nil {
 				return err
 			}
 		}

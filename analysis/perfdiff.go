@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cubeview/algebra"
+	"cubeview/analysis/significance"
 	"cubeview/model"
 )
 
@@ -45,6 +46,20 @@ type FocusDiff struct {
 	// MostSpecific marks a differing focus none of whose foci one step
 	// below (in either tree) differs: where the search ends.
 	MostSpecific bool
+	// Stats compares the two groups' runs at the focus (PerfDiffGroups;
+	// nil for two single experiments). A and B are then the groups' means.
+	Stats *FocusStats
+}
+
+// FocusStats is the statistical comparison of two groups of runs at a
+// focus: each group's runs summarised (mean, variance), the difference of
+// the means with its confidence interval, the test's p-value and effect
+// size, the Benjamini–Hochberg q-value over every differing focus, and
+// whether the difference is significant (q < α).
+type FocusStats struct {
+	significance.Comparison
+	Q           float64
+	Significant bool
 }
 
 // PerfDiffOptions configure PerfDiff.
@@ -61,6 +76,28 @@ type PerfDiffOptions struct {
 	// Algebra controls how the two experiments' trees and metrics are
 	// matched, as for the algebra's operators.
 	Algebra algebra.Options
+
+	// For groups of runs (PerfDiffGroups): Test is Welch's t-test
+	// (default) or Mann–Whitney U, Method the latter's p-value
+	// computation, Alpha the false-discovery rate below which a q-value
+	// is significant and Level the confidence level of the intervals
+	// (0: significance.DefaultAlpha, DefaultLevel).
+	Test         significance.Test
+	Method       significance.Method
+	Alpha, Level float64
+
+	// Top, when > 0, keeps only the Top first differing foci in the
+	// report's order (PerfDiffResult.Foci), with a bounded heap: the
+	// memory does not grow with the number of differing foci.
+	Top int
+	// Emit, when set, receives every differing focus as the search finds
+	// it, with the result so far (all but the foci, their counts and,
+	// without Relative, the whole program's values), in call-tree order (a call path's own part first, then its
+	// callees', then the call path itself, each on its system nodes in
+	// depth-first order; the pointer is valid during the call only), and
+	// Foci stays empty: nothing is held or sorted. An error from Emit ends the search. Not with groups, whose
+	// q-values need every focus (Emit is then called on the sorted foci).
+	Emit func(*PerfDiffResult, *FocusDiff) error
 }
 
 // Side names one of the two experiments compared.
@@ -112,8 +149,12 @@ type PerfDiffResult struct {
 	ChangeRule string
 	// Foci lists every focus whose change reaches the threshold, each
 	// once: the most specific ones first, then the rest, each group by
-	// decreasing Change.
+	// decreasing Change (with PerfDiffOptions.Top only the first Top;
+	// with Emit none).
 	Foci []FocusDiff
+	// Differing and NumMostSpecific count the differing foci and the most
+	// specific ones among them, also those not in Foci.
+	Differing, NumMostSpecific int
 	// NumExamined counts the foci the search looked at: the differing
 	// foci and every focus one step below one (the whole program alone
 	// when nothing differs).
@@ -136,15 +177,31 @@ type PerfDiffResult struct {
 	// Notes says in sentences what else a reader must know, such as which
 	// experiment's formula a derived metric took.
 	Notes []string
+	// NA and NB count the runs of each side: 1 each for PerfDiff.
+	NA, NB int
+	// Test and Alpha are the test and false-discovery rate of the groups'
+	// comparison (PerfDiffGroups).
+	Test  significance.Test
+	Alpha float64
 
 	names *PathNames
 }
 
 // MostSpecific returns the number of most specific foci (they lead Foci).
-func (r *PerfDiffResult) MostSpecific() int {
+func (r *PerfDiffResult) MostSpecific() int { return r.NumMostSpecific }
+
+// Grouped reports whether the sides are groups of runs, with a test at
+// every differing focus (FocusDiff.Stats).
+func (r *PerfDiffResult) Grouped() bool { return r.NA > 1 || r.NB > 1 }
+
+// Significant returns the number of foci where the groups differ
+// significantly.
+func (r *PerfDiffResult) Significant() int {
 	n := 0
-	for n < len(r.Foci) && r.Foci[n].MostSpecific {
-		n++
+	for i := range r.Foci {
+		if st := r.Foci[i].Stats; st != nil && st.Significant {
+			n++
+		}
 	}
 	return n
 }
@@ -166,6 +223,21 @@ func (r *PerfDiffResult) CallPath(f Focus) string {
 		return r.names.CallPath(f.Cnode) + " (self)"
 	}
 	return r.names.CallPath(f.Cnode)
+}
+
+// AppendCallPath appends CallPath(f) to buf.
+func (r *PerfDiffResult) AppendCallPath(buf []byte, f Focus) []byte {
+	if f.Cnode < 0 {
+		return append(buf, "(all call paths)"...)
+	}
+	if r.names == nil {
+		r.names = NewPathNames(r.Domain)
+	}
+	buf = append(buf, r.names.CallPath(f.Cnode)...)
+	if f.Self {
+		buf = append(buf, " (self)"...)
+	}
+	return buf
 }
 
 // SystemPath names the focus's system node by the names from its root
@@ -219,10 +291,37 @@ func SystemPath(e *model.Experiment, s int) string {
 // memory needed grows with the depth of the call tree times the number of
 // locations, not with the size of the metric.
 func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, error) {
+	return perfDiff([]*model.Experiment{a}, []*model.Experiment{b}, opt)
+}
+
+// PerfDiffGroups runs the performance-difference operator on two groups
+// of repeated runs, a and b (at least two runs each; at most
+// algebra.MaxOperands in all), all matched together as the algebra
+// matches operands. The common part is what some run of A and some run of
+// B have. At every focus a group's value is the mean over its runs (a sum
+// metric counts 0 in a run lacking the call path or location; a min or max
+// averages the runs that have a value), and the search runs on the means
+// as PerfDiff does on two experiments. At every differing focus the runs'
+// values are compared by opt.Test (Welch's t-test or Mann–Whitney U),
+// with the confidence interval of the difference of the means and Hedges'
+// g; the p-values of all differing foci are adjusted by Benjamini–Hochberg
+// (with δ = 0 every focus with any change is tested), and a focus is
+// significant when its q-value is below opt.Alpha — only then.
+func PerfDiffGroups(a, b []*model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, error) {
+	if len(a) < 2 || len(b) < 2 {
+		return nil, fmt.Errorf("perfdiff: groups of %d and %d runs: each group needs at least two runs to estimate its noise (%w)", len(a), len(b), significance.ErrTooFewRuns)
+	}
+	if len(a)+len(b) > algebra.MaxOperands {
+		return nil, fmt.Errorf("perfdiff: %d runs: at most %d can be compared together", len(a)+len(b), algebra.MaxOperands)
+	}
+	return perfDiff(a, b, opt)
+}
+
+func perfDiff(a, b []*model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, error) {
 	if opt.Delta < 0 || math.IsNaN(opt.Delta) || math.IsInf(opt.Delta, 0) {
 		return nil, fmt.Errorf("perfdiff: δ = %v; want a finite number ≥ 0", opt.Delta)
 	}
-	ig, err := algebra.Integrate([]*model.Experiment{a, b}, opt.Algebra)
+	ig, err := algebra.Integrate(append(slices.Clone(a), b...), opt.Algebra)
 	if err != nil {
 		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
@@ -233,22 +332,22 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 	if err != nil {
 		var le *algebra.MetricLookupError
 		if errors.As(err, &le) && len(le.Candidates) == 0 {
-			return nil, fmt.Errorf("perfdiff: neither %s nor %s has metric %q", a.Source, b.Source, opt.Metric)
+			return nil, fmt.Errorf("perfdiff: neither %s nor %s has metric %q", sourcesOf(a), sourcesOf(b), opt.Metric)
 		}
 		return nil, fmt.Errorf("perfdiff: %w", err)
 	}
 	res := &PerfDiffResult{Domain: d, Metric: d.Metrics[rm].UniqName, Threshold: opt.Delta, RootsMatched: ig.RootsMatched,
-		Matching: ig.Report.Matched(), names: NewPathNames(d)}
-	dom := newDomain(ig, opt.Self)
+		Matching: ig.Report.Matched(), names: NewPathNames(d), NA: len(a), NB: len(b), Test: opt.Test, Alpha: opt.alpha()}
+	dom := newDomain(ig, opt.Self, len(a))
 	var sides [2]*sideValues
 	for i := range sides {
-		sv, missing, err := newSideValues(ig, i, rm)
+		sv, missing, err := newSideValues(ig, dom.ops[i], rm)
 		if err != nil {
 			return nil, err
 		}
 		sides[i] = sv
 		res.Missing[i] = missing
-		if missing != "" && !slices.Contains(ig.Metrics[i], rm) {
+		if missing != "" && !definesMetric(ig, dom.ops[i], rm) {
 			res.Missing[i] += "; " + mappingHint(ig)
 		}
 	}
@@ -260,7 +359,7 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		}
 	}()
 	res.Derived = d.Metrics[rm].IsDerived()
-	res.Notes = append(res.Notes, formulaNotes(ig, rm, res.Missing)...)
+	res.Notes = append(res.Notes, formulaNotes(ig, dom.ops, rm, res.Missing)...)
 	if res.Structure, err = dom.structure(sides); err != nil {
 		return nil, err
 	}
@@ -273,9 +372,11 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		// The whole program's value in the experiment that has the metric.
 		var roots [2]float64
 		for i, sv := range sides {
-			all := make([]int, len(ig.Operands[i].Locations))
-			for l := range all {
-				all[l] = l
+			all := make([][]int, len(dom.ops[i]))
+			for r, op := range dom.ops[i] {
+				for l := range ig.Operands[op].Locations {
+					all[r] = append(all[r], l)
+				}
 			}
 			if roots[i], err = sv.columnsValue(all); err != nil {
 				return nil, err
@@ -292,7 +393,7 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		return res, nil
 	}
 	for i, sv := range sides {
-		sv.mapColumns(ig, i, dom)
+		sv.mapColumns(ig, dom.ops[i], dom)
 	}
 	if opt.Relative {
 		if res.RootA, res.RootB, err = dom.rootValues(sides); err != nil {
@@ -301,16 +402,74 @@ func PerfDiff(a, b *model.Experiment, opt PerfDiffOptions) (*PerfDiffResult, err
 		res.Threshold = opt.Delta * math.Max(absOrZero(res.RootA), absOrZero(res.RootB))
 	}
 	pass := newSearch(dom, sides, res.Threshold, res.ChangeRule == "max")
+	pass.test = significance.Options{Test: opt.Test, Method: opt.Method, Level: opt.Level}
+	if !res.Grouped() {
+		pass.top = opt.Top
+		if opt.Emit != nil {
+			pass.emit = func(f *FocusDiff) error { return opt.Emit(res, f) }
+		}
+	}
 	if err := pass.run(); err != nil {
 		return nil, err
 	}
 	res.Foci = pass.foci
+	res.Differing, res.NumMostSpecific = pass.differing, pass.mostSpecific
 	if !opt.Relative {
 		res.RootA, res.RootB = pass.rootA, pass.rootB
 	}
+	if res.Grouped() {
+		p := make([]float64, len(res.Foci))
+		for i := range res.Foci {
+			p[i] = res.Foci[i].Stats.P
+		}
+		for i, q := range significance.BenjaminiHochberg(p) {
+			st := res.Foci[i].Stats
+			st.Q = q
+			st.Significant = significance.Significant(q, res.Alpha)
+		}
+	}
 	slices.SortFunc(res.Foci, compareFoci)
 	res.NumExamined = pass.examined
+	if res.Grouped() {
+		if opt.Top > 0 && len(res.Foci) > opt.Top {
+			res.Foci = res.Foci[:opt.Top:opt.Top]
+		}
+		if opt.Emit != nil {
+			for i := range res.Foci {
+				if err := opt.Emit(res, &res.Foci[i]); err != nil {
+					return nil, err
+				}
+			}
+			res.Foci = nil
+		}
+	}
 	return res, nil
+}
+
+func (o PerfDiffOptions) alpha() float64 {
+	if o.Alpha <= 0 || o.Alpha >= 1 {
+		return significance.DefaultAlpha
+	}
+	return o.Alpha
+}
+
+// sourcesOf names a side's runs.
+func sourcesOf(runs []*model.Experiment) string {
+	if len(runs) == 1 {
+		return runs[0].Source
+	}
+	return fmt.Sprintf("%s (and %d other runs)", runs[0].Source, len(runs)-1)
+}
+
+// definesMetric reports whether every operand of ops has result metric
+// rm itself.
+func definesMetric(ig *algebra.Integration, ops []int, rm int) bool {
+	for _, op := range ops {
+		if !slices.Contains(ig.Metrics[op], rm) {
+			return false
+		}
+	}
+	return true
 }
 
 // compareFoci orders foci for the report: the most specific first, then
@@ -348,23 +507,23 @@ func absOrZero(x float64) float64 {
 	return math.Abs(x)
 }
 
-// formulaNotes says which experiment's definition a derived metric took
-// when only one experiment defines it.
-func formulaNotes(ig *algebra.Integration, rm int, missing [2]string) []string {
+// formulaNotes says which side's definition a derived metric took when
+// only one side defines it.
+func formulaNotes(ig *algebra.Integration, ops [2][]int, rm int, missing [2]string) []string {
 	m := &ig.Result.Metrics[rm]
 	if !m.IsDerived() || missing[0] != "" || missing[1] != "" {
 		return nil
 	}
-	var defines []int
-	for i := range ig.Operands {
-		if slices.Contains(ig.Metrics[i], rm) {
-			defines = append(defines, i)
+	var defines []Side
+	for i := range ops {
+		if definesMetric(ig, ops[i], rm) {
+			defines = append(defines, Side(i))
 		}
 	}
 	if len(defines) == 1 {
 		other := 1 - defines[0]
 		return []string{fmt.Sprintf("%s is defined only in %s (%s); %s's value uses that formula, %s",
-			m.UniqName, Side(defines[0]), ig.Operands[defines[0]].Source, Side(other), m.Formula)}
+			m.UniqName, defines[0], ig.Operands[ops[defines[0]][0]].Source, other, m.Formula)}
 	}
 	return nil
 }

@@ -16,6 +16,10 @@ type domain struct {
 	ig   *algebra.Integration
 	d    *model.Experiment
 	self bool // call paths' own parts are foci
+	// ops lists each side's operands (runs) in the integration, and
+	// masks the same as operand masks.
+	ops   [2][]int
+	masks [2]model.Mask
 
 	common      []bool // per domain cnode: in both experiments
 	commonKids  [][]int
@@ -34,10 +38,21 @@ type domain struct {
 	sysOf     []int // domain system node → compact node, −1
 }
 
-func newDomain(ig *algebra.Integration, self bool) *domain {
+// newDomain returns the common part of the integrated runs, the first na
+// operands being side A and the rest side B: what some run of A and some
+// run of B have.
+func newDomain(ig *algebra.Integration, self bool, na int) *domain {
 	d := ig.Result
 	dom := &domain{ig: ig, d: d, self: self}
-	both := model.Mask(3)
+	for op := range ig.Operands {
+		side := 0
+		if op >= na {
+			side = 1
+		}
+		dom.ops[side] = append(dom.ops[side], op)
+		dom.masks[side] |= model.Mask(1) << uint(op)
+	}
+	both := func(m model.Mask) bool { return m&dom.masks[0] != 0 && m&dom.masks[1] != 0 }
 	dom.common = make([]bool, len(d.Cnodes))
 	dom.commonKids = make([][]int, len(d.Cnodes))
 	// A call path is common when both have it, or when one recorded a
@@ -48,7 +63,7 @@ func newDomain(ig *algebra.Integration, self bool) *domain {
 	for i := len(order) - 1; i >= 0; i-- {
 		c := order[i]
 		n := &d.Cnodes[c]
-		if n.Present&both == both {
+		if both(n.Present) {
 			dom.common[c] = true
 		}
 		if dom.common[c] && n.Parent >= 0 {
@@ -69,7 +84,7 @@ func newDomain(ig *algebra.Integration, self bool) *domain {
 	dom.colOf = make([]int, len(d.Locations))
 	for l, s := range d.Locations {
 		dom.colOf[l] = -1
-		if d.System[s].Present&both == both {
+		if both(d.System[s].Present) {
 			dom.colOf[l] = dom.ncols
 			dom.ncols++
 		}
@@ -210,52 +225,41 @@ func (dom *domain) aggregate(cols []float64, agg model.Aggregation, out []float6
 			out[p] = agg.Combine(out[p], out[k])
 		}
 	}
+	// A min or max without any value has none (not 0).
 	for k, v := range out {
 		if math.IsInf(v, 0) {
-			out[k] = 0
+			out[k] = math.NaN()
 		}
 	}
 }
 
-// structure lists what only one experiment has: the topmost call paths
-// of one experiment only, then the topmost system nodes whose locations
-// are all of one experiment, with the metric's value there.
+// structure lists what only one side has: the topmost call paths of one
+// side only, then the topmost system nodes whose locations are all of one
+// side, with the metric's value there (a group's: the mean over its runs
+// that have it).
 func (dom *domain) structure(sides [2]*sideValues) ([]StructuralDiff, error) {
 	d, ig := dom.d, dom.ig
 	var out []StructuralDiff
-	var inv [2][]int // domain cnode → operand cnode
-	for i := range inv {
-		inv[i] = make([]int, len(d.Cnodes))
-		for c := range inv[i] {
-			inv[i][c] = -1
-		}
-		for oc, rc := range ig.Cnodes[i] {
-			if rc >= 0 {
-				inv[i][rc] = oc
-			}
-		}
-	}
 	for _, c := range d.CnodeOrder() {
 		n := &d.Cnodes[c]
 		if dom.common[c] || (n.Parent >= 0 && !dom.common[n.Parent]) {
 			continue
 		}
 		side := SideA
-		if !n.Present.Has(0) {
+		if n.Present&dom.masks[0] == 0 {
 			side = SideB
 		}
-		oc := inv[side][c]
 		v := math.NaN()
-		if oc >= 0 {
+		if sides[side] != nil {
 			var err error
-			if v, err = sides[side].callPathValue(oc); err != nil {
+			if v, err = sides[side].callPathValue(c); err != nil {
 				return nil, err
 			}
 		}
 		out = append(out, StructuralDiff{Only: side, Cnode: c, System: -1, Value: v})
 	}
 	// Operand columns per domain location.
-	var opCol [2][]int
+	opCol := make([][]int, len(ig.Operands))
 	for i := range opCol {
 		opCol[i] = make([]int, len(d.Locations))
 		for l := range opCol[i] {
@@ -286,18 +290,26 @@ func (dom *domain) structure(sides [2]*sideValues) ([]StructuralDiff, error) {
 			}
 			return nil
 		}
-		var cols [2][]int
+		// Per side and run, the run's columns below s.
+		var cols [2][][]int
+		var has [2]bool
+		for i := range cols {
+			cols[i] = make([][]int, len(dom.ops[i]))
+		}
 		locsBelow(s, func(l int) {
-			for i := range cols {
-				if ol := opCol[i][l]; ol >= 0 {
-					cols[i] = append(cols[i], ol)
+			for i, ops := range dom.ops {
+				for r, op := range ops {
+					if ol := opCol[op][l]; ol >= 0 {
+						cols[i][r] = append(cols[i][r], ol)
+						has[i] = true
+					}
 				}
 			}
 		})
 		switch {
-		case len(cols[0]) == 0 && len(cols[1]) == 0:
+		case !has[0] && !has[1]:
 			return nil // no location at all
-		case len(cols[0]) > 0 && len(cols[1]) > 0:
+		case has[0] && has[1]:
 			for _, ch := range d.System[s].Children {
 				if err := visit(ch); err != nil {
 					return err
@@ -306,7 +318,7 @@ func (dom *domain) structure(sides [2]*sideValues) ([]StructuralDiff, error) {
 			return nil
 		}
 		side := SideA
-		if len(cols[0]) == 0 {
+		if !has[0] {
 			side = SideB
 		}
 		v, err := sides[side].columnsValue(cols[side])
@@ -331,10 +343,10 @@ func (dom *domain) rootValues(sides [2]*sideValues) (a, b float64, err error) {
 	cols := make([]float64, dom.ncols)
 	sys := make([]float64, len(dom.sysNode))
 	for i, sv := range sides {
-		acc := make([][]float64, len(sv.inputs))
-		for in := range sv.inputs {
+		acc := make([][]float64, len(sv.aggs))
+		for in := range sv.aggs {
 			acc[in] = make([]float64, dom.ncols)
-			if agg := sv.inputs[in].agg; agg != model.Sum {
+			if agg := sv.aggs[in]; agg != model.Sum {
 				for j := range acc[in] {
 					acc[in][j] = agg.Identity()
 				}
@@ -344,16 +356,16 @@ func (dom *domain) rootValues(sides [2]*sideValues) (a, b float64, err error) {
 			if !ok {
 				continue
 			}
-			for in := range sv.inputs {
+			for in := range sv.aggs {
 				if err := sv.readOwn(in, c, cols); err != nil {
 					return 0, 0, err
 				}
-				combineInto(acc[in], cols, sv.inputs[in].agg)
+				combineInto(acc[in], cols, sv.aggs[in])
 			}
 		}
-		vecs := make([][]float64, len(sv.inputs))
-		for in := range sv.inputs {
-			dom.aggregate(acc[in], sv.inputs[in].agg, sys)
+		vecs := make([][]float64, len(sv.aggs))
+		for in := range sv.aggs {
+			dom.aggregate(acc[in], sv.aggs[in], sys)
 			vecs[in] = []float64{sys[0]}
 		}
 		v, err := sv.expr.eval(1, func(in int) []float64 { return vecs[in] })

@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"container/heap"
 	"math"
 
+	"cubeview/analysis/significance"
 	"cubeview/model"
 )
 
@@ -20,9 +22,21 @@ type search struct {
 	sides   [2]*sideValues
 	thr     float64
 	maxRule bool // Change is the largest |A − B| at or below a focus (else Σ|a − b|)
+	// grouped: the sides are groups of runs; each run's values are
+	// carried along too and compared (test) at every differing focus.
+	grouped bool
+	test    significance.Options
 
 	frames []*frame
-	foci   []FocusDiff
+	foci   []FocusDiff // held foci; with top a heap of the best, worst first
+	// top > 0 keeps only the top best foci; emit, when set, receives each
+	// focus instead (nothing is held); err is emit's error.
+	top  int
+	emit func(*FocusDiff) error
+	err  error
+
+	differing, mostSpecific int
+	fd                      FocusDiff // scratch: the focus being added
 
 	rootA, rootB float64
 	examined     int // foci looked at (see PerfDiffResult.NumExamined)
@@ -33,17 +47,28 @@ type search struct {
 	change   []float64
 	differs  []bool
 	kidDiffs []bool // a system child differs
+
+	// Grouped scratch, per side and run: per input and compact system
+	// node the run's aggregated values, and the metric's.
+	runSys  [2][][][]float64
+	runVals [2][][]float64
+	sampleA []float64
+	sampleB []float64
 }
 
 // frame holds one call path of the current path from the root.
 type frame struct {
-	c         int            // domain cnode, −1 for the virtual root of several roots
-	own       [2][][]float64 // per side and input: own values per common column
-	incl      [2][][]float64 // per side and input: inclusive values per common column
-	change    []float64      // additive metric: Σ|a − b| per common column over the subtree
-	childV    []float64      // max rule: per compact system node, the largest Change of a call child (or self)
-	childDiff []bool         // per compact system node: a call child (or self) differs there
-	dirty     bool           // childDiff, childV or pending holds something
+	c      int            // domain cnode, −1 for the virtual root of several roots
+	own    [2][][]float64 // per side and input: own values per common column
+	incl   [2][][]float64 // per side and input: inclusive values per common column
+	change []float64      // additive metric: Σ|a − b| per common column over the subtree
+	// Grouped: per side, input and run, the run's own and inclusive
+	// values per common column.
+	runOwn    [2][][][]float64
+	runIncl   [2][][][]float64
+	childV    []float64 // max rule: per compact system node, the largest Change of a call child (or self)
+	childDiff []bool    // per compact system node: a call child (or self) differs there
+	dirty     bool      // childDiff, childV or pending holds something
 	// pending counts, per compact system node, the call children (and
 	// own part) that do not differ there and whose system parent does not
 	// differ either: they are examined if this call path differs there.
@@ -54,13 +79,26 @@ type frame struct {
 
 func newSearch(dom *domain, sides [2]*sideValues, thr float64, maxRule bool) *search {
 	p := &search{dom: dom, sides: sides, thr: thr, maxRule: maxRule}
+	p.grouped = len(sides[0].runs) > 1 || len(sides[1].runs) > 1
 	ns := len(dom.sysNode)
 	for i, sv := range sides {
-		p.sysVals[i] = make([][]float64, len(sv.inputs))
-		for in := range sv.inputs {
+		p.sysVals[i] = make([][]float64, len(sv.aggs))
+		for in := range sv.aggs {
 			p.sysVals[i][in] = make([]float64, ns)
 		}
+		if p.grouped {
+			p.runSys[i] = make([][][]float64, len(sv.runs))
+			p.runVals[i] = make([][]float64, len(sv.runs))
+			for r := range sv.runs {
+				p.runSys[i][r] = make([][]float64, len(sv.aggs))
+				for in := range sv.aggs {
+					p.runSys[i][r][in] = make([]float64, ns)
+				}
+			}
+		}
 	}
+	p.sampleA = make([]float64, len(sides[0].runs))
+	p.sampleB = make([]float64, len(sides[1].runs))
 	p.change = make([]float64, ns)
 	p.differs = make([]bool, ns)
 	p.kidDiffs = make([]bool, ns)
@@ -72,11 +110,23 @@ func (p *search) frame(depth int) *frame {
 		ns, nc := len(p.dom.sysNode), p.dom.ncols
 		f := &frame{childDiff: make([]bool, ns), pending: make([]int32, ns)}
 		for i, sv := range p.sides {
-			f.own[i] = make([][]float64, len(sv.inputs))
-			f.incl[i] = make([][]float64, len(sv.inputs))
-			for in := range sv.inputs {
+			f.own[i] = make([][]float64, len(sv.aggs))
+			f.incl[i] = make([][]float64, len(sv.aggs))
+			for in := range sv.aggs {
 				f.own[i][in] = make([]float64, nc)
 				f.incl[i][in] = make([]float64, nc)
+			}
+			if p.grouped {
+				f.runOwn[i] = make([][][]float64, len(sv.aggs))
+				f.runIncl[i] = make([][][]float64, len(sv.aggs))
+				for in := range sv.aggs {
+					f.runOwn[i][in] = make([][]float64, len(sv.runs))
+					f.runIncl[i][in] = make([][]float64, len(sv.runs))
+					for r := range sv.runs {
+						f.runOwn[i][in][r] = make([]float64, nc)
+						f.runIncl[i][in][r] = make([]float64, nc)
+					}
+				}
 			}
 		}
 		if p.maxRule {
@@ -106,10 +156,16 @@ func (p *search) run() error {
 		stack = stack[:len(stack)-1]
 		if s.exit {
 			p.exit(s.c, s.depth)
+			if p.err != nil {
+				return p.err
+			}
 			continue
 		}
 		if err := p.enter(s.c, s.depth); err != nil {
 			return err
+		}
+		if p.err != nil {
+			return p.err
 		}
 		stack = append(stack, step{c: s.c, depth: s.depth, exit: true})
 		kids := dom.commonRoots
@@ -138,10 +194,13 @@ func (p *search) enter(c, depth int) error {
 	f.allPending = 0
 	if c < 0 {
 		for i, sv := range p.sides {
-			for in := range sv.inputs {
-				id := sv.inputs[in].agg.Identity()
-				for j := range f.incl[i][in] {
-					f.incl[i][in][j] = id
+			for in := range sv.aggs {
+				id := sv.aggs[in].Identity()
+				fill(f.incl[i][in], id)
+				if p.grouped {
+					for _, v := range f.runIncl[i][in] {
+						fill(v, id)
+					}
 				}
 			}
 		}
@@ -151,11 +210,22 @@ func (p *search) enter(c, depth int) error {
 		return nil
 	}
 	for i, sv := range p.sides {
-		for in := range sv.inputs {
+		for in := range sv.aggs {
 			if err := sv.readOwn(in, c, f.own[i][in]); err != nil {
 				return err
 			}
 			copy(f.incl[i][in], f.own[i][in])
+			if p.grouped {
+				for r := range sv.runs {
+					v := f.runOwn[i][in][r]
+					if sv.runOwn != nil {
+						copy(v, sv.runOwn[in][r])
+					} else {
+						copy(v, f.own[i][in])
+					}
+					copy(f.runIncl[i][in][r], v)
+				}
+			}
 		}
 	}
 	if f.change != nil {
@@ -165,7 +235,7 @@ func (p *search) enter(c, depth int) error {
 		}
 	}
 	if p.dom.hasSelf(c) {
-		differs, v := p.compare(Focus{Cnode: c, Self: true}, f.own, f.change, nil, nil, false)
+		differs, v := p.compare(Focus{Cnode: c, Self: true}, f.own, f.runOwn, f.change, nil, nil, false)
 		p.mergeChild(f, differs, v)
 	}
 	return nil
@@ -179,7 +249,7 @@ func (p *search) exit(c, depth int) {
 	if f.dirty {
 		kidDiff = f.childDiff
 	}
-	differs, v := p.compare(Focus{Cnode: c}, f.incl, f.change, f.childV, kidDiff, depth == 0)
+	differs, v := p.compare(Focus{Cnode: c}, f.incl, f.runIncl, f.change, f.childV, kidDiff, depth == 0)
 	// The call children and own part examined because c differs.
 	for k, d := range differs {
 		if d {
@@ -195,8 +265,13 @@ func (p *search) exit(c, depth int) {
 	}
 	parent := p.frames[depth-1]
 	for i, sv := range p.sides {
-		for in := range sv.inputs {
-			combineInto(parent.incl[i][in], f.incl[i][in], sv.inputs[in].agg)
+		for in := range sv.aggs {
+			combineInto(parent.incl[i][in], f.incl[i][in], sv.aggs[in])
+			if p.grouped {
+				for r := range sv.runs {
+					combineInto(parent.runIncl[i][in][r], f.runIncl[i][in][r], sv.aggs[in])
+				}
+			}
 		}
 	}
 	if parent.change != nil {
@@ -233,12 +308,12 @@ func (p *search) mergeChild(f *frame, differs []bool, v []float64) {
 
 // compare computes focus (cnode, every system node) from per-column
 // values and reports the differing foci. cols holds each side's values
-// per input and common column; change the additive metric's Σ|a − b| per
+// per input and common column (runCols, grouped, each run's); change the additive metric's Σ|a − b| per
 // column; childV and childDiff what the call children (and own part)
 // found per system node (nil: none). It returns which system nodes differ
 // and their Change (scratch, valid until the next call); nil when none
 // does. With values set, the values are computed even then (p.vals).
-func (p *search) compare(focus Focus, cols [2][][]float64, change, childV []float64, childDiff []bool, values bool) ([]bool, []float64) {
+func (p *search) compare(focus Focus, cols [2][][]float64, runCols [2][][][]float64, change, childV []float64, childDiff []bool, values bool) ([]bool, []float64) {
 	dom := p.dom
 	ns := len(dom.sysNode)
 	if !p.maxRule {
@@ -284,6 +359,9 @@ func (p *search) compare(focus Focus, cols [2][][]float64, change, childV []floa
 	if !found {
 		return nil, nil
 	}
+	if p.grouped {
+		p.runValues(runCols)
+	}
 	for k, d := range p.differs {
 		if pk := dom.sysParent[k]; d || pk >= 0 && p.differs[pk] {
 			p.examined++ // differs, or its system parent does
@@ -292,9 +370,13 @@ func (p *search) compare(focus Focus, cols [2][][]float64, change, childV []floa
 			continue
 		}
 		most := !p.kidDiffs[k] && (childDiff == nil || !childDiff[k])
-		fd := FocusDiff{Focus: Focus{Cnode: focus.Cnode, System: dom.sysNode[k], Self: focus.Self},
+		fd := &p.fd
+		*fd = FocusDiff{Focus: Focus{Cnode: focus.Cnode, System: dom.sysNode[k], Self: focus.Self},
 			A: a[k], B: b[k], Diff: a[k] - b[k], Change: v[k], MostSpecific: most}
-		p.foci = append(p.foci, fd)
+		if p.grouped {
+			p.testAt(fd, k)
+		}
+		p.add(fd)
 	}
 	return p.differs, v
 }
@@ -304,8 +386,8 @@ func (p *search) compare(focus Focus, cols [2][][]float64, change, childV []floa
 func (p *search) values(cols [2][][]float64) {
 	ns := len(p.dom.sysNode)
 	for i, sv := range p.sides {
-		for in := range sv.inputs {
-			p.dom.aggregate(cols[i][in], sv.inputs[in].agg, p.sysVals[i][in])
+		for in := range sv.aggs {
+			p.dom.aggregate(cols[i][in], sv.aggs[in], p.sysVals[i][in])
 		}
 		if sv.expr.formula == nil {
 			p.vals[i] = p.sysVals[i][sv.expr.input]
@@ -318,4 +400,92 @@ func (p *search) values(cols [2][][]float64) {
 		}
 		p.vals[i] = out
 	}
+}
+
+// runValues aggregates each run's per-column values up the system tree
+// and evaluates the metric there, into p.runVals.
+func (p *search) runValues(runCols [2][][][]float64) {
+	ns := len(p.dom.sysNode)
+	for i, sv := range p.sides {
+		for r := range sv.runs {
+			sys := p.runSys[i][r]
+			for in := range sv.aggs {
+				p.dom.aggregate(runCols[i][in][r], sv.aggs[in], sys[in])
+			}
+			if sv.expr.formula == nil {
+				p.runVals[i][r] = sys[sv.expr.input]
+				continue
+			}
+			out, err := sv.expr.eval(ns, func(in int) []float64 { return sys[in] })
+			if err != nil {
+				panic(err) // vectors always have ns values
+			}
+			p.runVals[i][r] = out
+		}
+	}
+}
+
+// testAt compares the groups' runs at compact system node k of focus fd
+// (p.runVals): fd's A and B become the groups' means, with the test. A
+// run without a value there (an undefined derived value, a min or max
+// no location visited) leaves the test undone (P NaN).
+func (p *search) testAt(fd *FocusDiff, k int) {
+	for r := range p.sampleA {
+		p.sampleA[r] = p.runVals[0][r][k]
+	}
+	for r := range p.sampleB {
+		p.sampleB[r] = p.runVals[1][r][k]
+	}
+	st := &FocusStats{}
+	c, err := significance.Compare(p.sampleA, p.sampleB, p.test)
+	if err != nil {
+		nan := math.NaN()
+		a, b := significance.Describe(p.sampleA), significance.Describe(p.sampleB)
+		c = significance.Comparison{Test: p.test.Test, A: a, B: b, Diff: a.Mean - b.Mean,
+			Stat: nan, DF: nan, P: nan, CILow: nan, CIHigh: nan, Effect: nan}
+	}
+	st.Comparison = c
+	st.Q = math.NaN()
+	fd.Stats = st
+	fd.A, fd.B, fd.Diff = c.A.Mean, c.B.Mean, c.Diff
+}
+
+// add records a differing focus: held, kept in the bounded heap of the
+// best p.top, or passed to p.emit.
+func (p *search) add(fd *FocusDiff) {
+	p.differing++
+	if fd.MostSpecific {
+		p.mostSpecific++
+	}
+	switch {
+	case p.emit != nil:
+		if p.err == nil {
+			p.err = p.emit(fd)
+		}
+	case p.top > 0:
+		h := (*worstFirst)(&p.foci)
+		if len(p.foci) < p.top {
+			heap.Push(h, *fd)
+		} else if compareFoci(*fd, p.foci[0]) < 0 {
+			p.foci[0] = *fd
+			heap.Fix(h, 0)
+		}
+	default:
+		p.foci = append(p.foci, *fd)
+	}
+}
+
+// worstFirst is a heap of foci whose root is the last in the report's
+// order (compareFoci).
+type worstFirst []FocusDiff
+
+func (h worstFirst) Len() int           { return len(h) }
+func (h worstFirst) Less(i, j int) bool { return compareFoci(h[i], h[j]) > 0 }
+func (h worstFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *worstFirst) Push(x any)        { *h = append(*h, x.(FocusDiff)) }
+func (h *worstFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

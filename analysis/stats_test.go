@@ -64,22 +64,77 @@ func TestQuantile(t *testing.T) {
 }
 
 // statsInMemory is Statistics the simple way: the metric's whole block of
-// point values in memory, each row summarised.
+// point values in memory, each row summarised. A min or max has only the
+// values of locations that visited the call path (inclusive: any call path
+// of its subtree); the others are no value (NaN), not 0.
 func statsInMemory(t *testing.T, e *model.Experiment, metric string, inclusive bool) []CallPathStats {
 	t.Helper()
 	m := e.MetricByName(metric)
-	b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
+	agg := e.Metrics[m].Aggregation
+	if agg == model.Sum {
+		b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, inclusive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := make([]float64, e.NumLocations())
+		var out []CallPathStats
+		for _, c := range e.CnodeOrder() {
+			row := b.Row(c)
+			if row == nil {
+				row = zero
+			}
+			out = append(out, CallPathStats{Cnode: c, Summary: Summarize(row)})
+		}
+		return out
+	}
+	b, err := e.PointValues(model.MetricSel{Metric: m, Inclusive: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	zero := make([]float64, e.NumLocations())
-	var out []CallPathStats
-	for _, c := range e.CnodeOrder() {
+	counted, release, err := model.CountedValues(e, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	own := make([][]float64, len(e.Cnodes)) // counted values, ±Inf where none
+	for c := range e.Cnodes {
+		own[c] = make([]float64, e.NumLocations())
 		row := b.Row(c)
 		if row == nil {
-			row = zero
+			for l := range own[c] {
+				own[c][l] = agg.Identity()
+			}
+			continue
 		}
-		out = append(out, CallPathStats{Cnode: c, Summary: Summarize(row)})
+		v, err := counted(c, row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(own[c], v)
+	}
+	var out []CallPathStats
+	for _, c := range e.CnodeOrder() {
+		vals := slices.Clone(own[c])
+		if inclusive {
+			var walk func(int)
+			walk = func(x int) {
+				for l, v := range own[x] {
+					vals[l] = agg.Combine(vals[l], v)
+				}
+				for _, ch := range e.Cnodes[x].Children {
+					walk(ch)
+				}
+			}
+			for _, ch := range e.Cnodes[c].Children {
+				walk(ch)
+			}
+		}
+		for l, v := range vals {
+			if math.IsInf(v, 0) {
+				vals[l] = math.NaN()
+			}
+		}
+		out = append(out, CallPathStats{Cnode: c, Summary: Summarize(vals)})
 	}
 	return out
 }

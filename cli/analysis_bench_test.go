@@ -71,6 +71,31 @@ func BenchmarkPerfDiffText(b *testing.B) {
 	}
 }
 
+// BenchmarkPerfDiffManyFoci prints the performance difference of two
+// runs of 10,000 call paths on 64 locations with δ = 0.1 (absolute):
+// about 1.5 million differing foci, the answer itself large. text prints
+// the first 50 (the default), top=0 every focus as found, nothing held.
+func BenchmarkPerfDiffManyFoci(b *testing.B) {
+	pa, pb := benchPair(b, 10000, 64)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"text", nil},
+		{"top=0", []string{"--top", "0"}},
+		{"top=0,csv", []string{"--top", "0", "--csv"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := testkit.CPUTime()
+			for b.Loop() {
+				runDiscard(b, append([]string{"perfdiff", pa, pb, "--metric", "m0", "--delta", "0.1"}, c.args...)...)
+			}
+			reportCPU(b, cpu0)
+		})
+	}
+}
+
 // BenchmarkStat prints the statistics of every call path of 2,000 call
 // paths on 256 locations, own and inclusive values.
 func BenchmarkStat(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/format"
+	"cubeview/internal/synth"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 )
@@ -491,3 +493,52 @@ func TestDeriveRatioOfSums(t *testing.T) {
 }
 
 func parseNum(t *testing.T, s string) float64 { t.Helper(); return num(t, s) }
+
+// TestStatMinMaxVisitedOnly: a min or max counts only the locations that
+// visited a call path: on the real Score-P profile time.p4, only rank 0
+// calls bg::Vector::operator() below MODEL_1, so its inclusive minimum
+// has count 1 and the value of rank 0 (it was 4 locations, minimum 0);
+// on a generated experiment call paths without a stored min_time row have
+// count 0 and empty fields, and no minimum is ever 0.
+func TestStatMinMaxVisitedOnly(t *testing.T) {
+	f := testkit.Data(t, "cube4", "time.p4.n2000.x1.r0", "profile.cubex")
+	_, rows := readCSV(t, mustRun(t, "stat", f, "--metric", "min_time", "--csv"))
+	found := false
+	for _, r := range rows {
+		if r[0] == "bg_time/main/MODEL_1(unsigned long, unsigned long, int, int)/bg::Vector<double>::operator()(int)" {
+			found = true
+			if r[1] != "1" || r[3] != "2.952435145031e-08" || r[10] != "MPI Rank 0" {
+				t.Errorf("%s: count %s, min %s at %s; want 1, 2.952435145031e-08 at MPI Rank 0", r[0], r[1], r[3], r[10])
+			}
+		}
+	}
+	if !found {
+		t.Fatal("call path bg::Vector<double>::operator()(int) below MODEL_1 not in stat's CSV")
+	}
+	e := synth.Generate(synth.Config{Cnodes: 60, Locations: 8, Threads: 2, Nodes: 2, Metrics: 5, MinMax: true, Seed: 2, Density: 0.5})
+	path := filepath.Join(t.TempDir(), "minmax.cubex")
+	if err := format.Write(path, e); err != nil {
+		t.Fatal(err)
+	}
+	_, rows = readCSV(t, mustRun(t, "stat", path, "--metric", "min_time", "--excl", "--csv"))
+	empty := 0
+	for _, r := range rows {
+		if r[1] == "0" {
+			empty++
+			for i, v := range r[2:] {
+				if v != "" {
+					t.Errorf("%s: count 0 but field %s = %q", r[0], statColumns[i+2], v)
+				}
+			}
+		} else if r[3] == "0" {
+			t.Errorf("%s: minimum 0 over %s locations", r[0], r[1])
+		}
+	}
+	if empty == 0 {
+		t.Error("no call path without a min_time row")
+	}
+	text := mustRun(t, "stat", path, "--metric", "min_time", "--excl")
+	if !regexp.MustCompile(`(?m)^ *0 +- +- `).MatchString(text) {
+		t.Errorf("text: no row of count 0 with '-':\n%s", text)
+	}
+}

@@ -143,7 +143,8 @@ func TestStatRuns(t *testing.T) {
 }
 
 // TestGroupsFromRepository: trials selected by repo:key=value (and
-// --where) make the same groups as the files they were imported from.
+// --where) make the same groups as the files they were imported from, for
+// diff --groups, stat --runs and perfdiff.
 func TestGroupsFromRepository(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("CUBEVIEW_REPO", filepath.Join(dir, "repo.db"))
@@ -167,6 +168,12 @@ func TestGroupsFromRepository(t *testing.T) {
 	if status != 0 || viaWhere != fromFiles {
 		t.Errorf("--where: %d %s\n%s", status, errOut, viaWhere)
 	}
+	pd := []string{"--metric", "time", "--delta", "0.01", "--relative", "--csv"}
+	_, pdFiles, _ := run(append(append(append(append([]string{"perfdiff"}, a...), "--"), b...), pd...)...)
+	status, pdRepo, errOut := run(append([]string{"perfdiff", "repo:experiment=tuned", "--", "repo:app=synth,experiment=baseline"}, pd...)...)
+	if status != 0 || pdRepo != pdFiles || !strings.Contains(pdRepo, ",true\n") {
+		t.Errorf("perfdiff of repository groups: %d %s\nfiles:\n%s\nrepository:\n%s", status, errOut, pdFiles, pdRepo)
+	}
 	_, noiseFiles, _ := run(append([]string{"stat", "--runs", "--csv"}, b...)...)
 	status, noiseRepo, errOut := run("stat", "--runs", "--csv", "repo:experiment=baseline")
 	if status != 0 || noiseRepo != noiseFiles {
@@ -175,5 +182,74 @@ func TestGroupsFromRepository(t *testing.T) {
 	status, _, errOut = run("stat", "--runs", "repo:experiment=nothing")
 	if status == 0 || !strings.Contains(errOut, "no trial of repository") {
 		t.Errorf("empty selection: %d %q", status, errOut)
+	}
+}
+
+// TestPerfDiffGroups: perfdiff of five runs against five with a 20 % shift
+// planted in one call path, every focus tested (--delta 0): the planted
+// call path's own part is significant on every system node, and every
+// significant focus is that call path or a caller whose inclusive value
+// holds the shift; q < α is what "significant" means in the CSV.
+func TestPerfDiffGroups(t *testing.T) {
+	dir := t.TempDir()
+	const planted = 23
+	a, name := writeRuns(t, dir, "a", 5, 1, planted, 0.2)
+	b, _ := writeRuns(t, dir, "b", 5, 2, -1, 0)
+	args := append(append(append([]string{"perfdiff"}, a...), "--"), b...)
+	args = append(args, "--metric", "time", "--delta", "0")
+	status, out, errOut := run(append(args, "--csv")...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	recs := csvRecords(t, out)
+	want := "kind,call_path,system,a,b,difference,change,most_specific,sd_a,sd_b,ci_low,ci_high,p,q,effect,significant"
+	if strings.Join(recs[0], ",") != want || len(recs) < 100 {
+		t.Fatalf("CSV: %d records, header %v", len(recs), recs[0])
+	}
+	systems := map[string]bool{}
+	plantedOwn := map[string]bool{}
+	for _, r := range recs[1:] {
+		systems[r[2]] = true
+		q, err := strconv.ParseFloat(r[13], 64)
+		if err != nil {
+			t.Fatalf("q %q: %v", r[13], err)
+		}
+		if (r[15] == "true") != (q < 0.05) {
+			t.Errorf("%s @ %s: significant %s with q %g", r[1], r[2], r[15], q)
+		}
+		if r[15] != "true" {
+			continue
+		}
+		cp, self := strings.CutSuffix(r[1], " (self)")
+		switch {
+		case cp == name:
+			if self || !strings.Contains(out, name+" (self)") {
+				plantedOwn[r[2]] = true
+			}
+		case !self && strings.HasPrefix(name, cp+"/"):
+		default:
+			t.Errorf("%s @ %s significant (q %g); only %s and its callers hold a shift", r[1], r[2], q, name)
+		}
+	}
+	if len(plantedOwn) != len(systems) {
+		t.Errorf("planted call path significant on %d of %d system nodes", len(plantedOwn), len(systems))
+	}
+	status, out, errOut = run(append(args, "--significant")...)
+	if status != 0 || !strings.Contains(out, "A = 5 runs in "+dir+": a1.cubex") || !strings.Contains(out, "differ significantly (sig: Benjamini–Hochberg q < 0.05") ||
+		!strings.Contains(out, "  sig  ") || !strings.Contains(out, "ci_low") || !strings.Contains(out, name) {
+		t.Errorf("text: %d %s\n%s", status, errOut, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"perfdiff", a[0], a[1], "--", b[0], "--metric", "time", "--delta", "0"}, "each needs at least two"},
+		{[]string{"perfdiff", a[0], b[0], "--metric", "time", "--delta", "0", "--test", "welch"}, "--test tests groups"},
+		{[]string{"perfdiff", a[0], a[1], "--", b[0], b[1], "--metric", "time", "--delta", "0", "--test", "z"}, `--test "z"`},
+	} {
+		status, _, errOut := run(tt.args...)
+		if status == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: status %d, %q; want %q", tt.args, status, errOut, tt.want)
+		}
 	}
 }

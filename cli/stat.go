@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -26,6 +27,10 @@ func init() {
 For every call path (or those named by --cnode), the spread of the metric's
 values across all locations: count, sum, min, max, mean, median, quartiles,
 standard deviation, and the locations holding the minimum and maximum.
+A location without a value is left out of the count: for a min or max
+metric one that did not visit the call path (or, inclusive, any call path
+below it), for a derived metric one where it is undefined; a call path
+without any value has count 0 and empty fields ("-" in the text).
 
 Quartiles and the median interpolate linearly between order statistics
 (h = (n−1)·p; the rule of R's and NumPy's default); the standard deviation
@@ -126,6 +131,12 @@ func statFields(e *model.Experiment, names *analysis.PathNames, s analysis.CallP
 		}
 		return analysis.LocationName(e, l)
 	}
+	if s.Count == 0 {
+		// No location has a value (a min or max no location visited, a
+		// derived metric undefined everywhere): nothing to summarise.
+		none := format(math.NaN())
+		return []string{names.CallPath(s.Cnode), "0", none, none, none, none, none, none, none, none, "", ""}
+	}
 	return []string{names.CallPath(s.Cnode), strconv.Itoa(s.Count), format(s.Sum), format(s.Min), format(s.Max),
 		format(s.Mean), format(s.Median), format(s.Q1), format(s.Q3), format(s.StdDev), loc(s.ArgMin), loc(s.ArgMax)}
 }
@@ -135,7 +146,12 @@ func writeStatCSV(w io.Writer, e *model.Experiment, stats []analysis.CallPathSta
 	cw.Write(statColumns)
 	names := analysis.NewPathNames(e)
 	for _, s := range stats {
-		cw.Write(statFields(e, names, s, func(x float64) string { return numfmt.RoundTrip().Format(x, false) }))
+		cw.Write(statFields(e, names, s, func(x float64) string {
+			if math.IsNaN(x) {
+				return "" // no value
+			}
+			return numfmt.RoundTrip().Format(x, false)
+		}))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -22,12 +22,10 @@ const (
 // exclusive value at a function is self seconds per call, gprof's "self
 // ms/call"; its inclusive value is gprof's inclusive time (the call
 // graph's self + children) per call, gprof's "total ms/call".
-func perCall(histogram string) *model.Formula {
-	f, err := model.ParseFormula(histogram + " / visits")
-	if err != nil {
-		panic(err)
-	}
-	return f
+// It fails when the histogram's dimension, read from the report, cannot
+// name a metric in a formula (a damaged header).
+func perCall(histogram string) (*model.Formula, error) {
+	return model.ParseFormula(histogram + " / visits")
 }
 
 // metricNames returns the histogram metric's unique and display names,
@@ -51,9 +49,14 @@ func (rep *report) experiment(name string) (*model.Experiment, error) {
 				Descr: "gprof's self " + rep.dim + ": spent in the function itself. gprof's inclusive value (self + children) is the call graph's"},
 			{ID: metricVisits, UniqName: "visits", DispName: "Visits", DataType: model.Uint64, Unit: "occ", Parent: -1,
 				Descr: "gprof's calls: non-recursive calls of the function (recursive calls are on the call graph's arcs)"},
-			{ID: metricPerCall, UniqName: pcUniq, DispName: pcDisp, Unit: unit, Parent: -1, Formula: perCall(uniq),
+			{ID: metricPerCall, UniqName: pcUniq, DispName: pcDisp, Unit: unit, Parent: -1,
 				Descr: "gprof's per-call columns, " + uniq + " / visits after aggregation: exclusive = self per call, inclusive = total per call (self + children per call); 0 without calls"},
 		},
+	}
+	if f, err := perCall(uniq); err == nil {
+		e.Metrics[metricPerCall].Formula = f
+	} else {
+		e.Metrics = e.Metrics[:metricPerCall] // no per-call metric of a dimension no formula can name
 	}
 	for i := range e.Metrics {
 		m := &e.Metrics[i]
