@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+	"modernc.org/sqlite"
 )
 
 // sqliteBusyMillis is how long one SQLite statement waits for a lock
@@ -171,4 +173,20 @@ func (r *Repo) connectPostgres(ctx context.Context) error {
 		return fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
 	return nil
+}
+
+// sqliteTextHash names the SQL function that computes textHash in
+// SQLite, for upgrades that add hashes of stored text.
+const sqliteTextHash = "cubeview_text_hash"
+
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction(sqliteTextHash, 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return textHash(v), nil
+		case []byte:
+			return textHash(string(v)), nil
+		}
+		return nil, fmt.Errorf("%s: want text, not %T", sqliteTextHash, args[0])
+	})
 }

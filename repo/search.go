@@ -374,6 +374,14 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 	return hits, nil
 }
 
+// inclusive reports whether the ranking or a test takes values with
+// callees.
+func (p *plan) inclusive() bool {
+	incl := p.rank.incl
+	p.x.tests(func(t *test) { incl = incl || t.incl })
+	return incl
+}
+
 // testHookLoaded, when set by a test, learns how many trials a search reads.
 var testHookLoaded func(n int)
 
@@ -476,16 +484,26 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 		for i := range idxSet {
 			idxArgs = append(idxArgs, i)
 		}
-		cols := "excl, incl"
+		// Values with callees are read only when a test or the ranking
+		// takes them (they follow the own values in the row).
+		incl := p.inclusive()
+		cols := "excl"
 		if p.q.Flat {
-			cols = "flat_excl, flat_incl"
+			cols = "flat_excl"
+		}
+		if incl {
+			cols += ", " + strings.Replace(cols, "excl", "incl", 1)
 		}
 		err = r.rows(ctx, `SELECT trial, metric, `+cols+` FROM summary WHERE trial IN (`+ph+`) AND metric IN (`+
 			strings.TrimSuffix(strings.Repeat("?, ", len(idxArgs)), ", ")+`)`, append(idArgs, idxArgs...), func(s scanner) error {
 			var trial int64
 			var m int
 			var a, b []byte
-			if err := s.Scan(&trial, &m, &a, &b); err != nil {
+			dest := []any{&trial, &m, &a}
+			if incl {
+				dest = append(dest, &b)
+			}
+			if err := s.Scan(dest...); err != nil {
 				return err
 			}
 			row := want[trial][m]
@@ -497,15 +515,14 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 				n = counts[trial][1]
 			}
 			x, err := decodeVector(a, n)
-			if err == nil {
-				var y []float64
-				if y, err = decodeVector(b, n); err == nil {
-					if p.q.Flat {
-						row.regExcl, row.regIncl = x, y
-					} else {
-						row.excl, row.incl = x, y
-					}
-				}
+			var y []float64
+			if err == nil && incl {
+				y, err = decodeVector(b, n)
+			}
+			if p.q.Flat {
+				row.regExcl, row.regIncl = x, y
+			} else {
+				row.excl, row.incl = x, y
 			}
 			if err != nil {
 				return fmt.Errorf("trial %d: metric %q: summary: %w", trial, row.uniq, err)

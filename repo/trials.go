@@ -83,19 +83,32 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	if !opt.FileAttrs {
 		origin = " AND v.origin > 0"
 	}
-	err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial IN (SELECT t.id`+trialFrom+
-		` WHERE `+cond.sql+`)`+origin+` ORDER BY v.trial, v.key`, cond.args, func(s scanner) error {
-		var id int64
-		a, err := r.scanAttr(s, &id)
-		if i, ok := index[id]; ok {
-			out[i].Attrs = append(out[i].Attrs, a)
+	// The attributes of the trials found, by id, a page at a time.
+	const page = 500
+	for lo := 0; lo < len(out); lo += page {
+		ids := make([]any, 0, page)
+		for _, t := range out[lo:min(lo+page, len(out))] {
+			ids = append(ids, t.ID)
 		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
+		err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial IN (`+placeholders(len(ids))+`)`+
+			origin+` ORDER BY v.trial, v.key`, ids, func(s scanner) error {
+			var id int64
+			a, err := r.scanAttr(s, &id)
+			if i, ok := index[id]; ok {
+				out[i].Attrs = append(out[i].Attrs, a)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
 	}
 	return out, nil
+}
+
+// placeholders returns n comma-separated bind placeholders.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 func (r *Repo) scanAttr(s scanner, trial *int64) (Attribute, error) {
@@ -196,8 +209,11 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 				id, textHash(a.Key), r.d.text(a.Key)); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
-			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO trial_attr (trial, key, key_hash, value, num, origin) VALUES (?, ?, ?, ?, ?, ?)`),
-				id, r.d.text(at.Key), textHash(at.Key), r.d.text(at.Value), nullNumber(at), int(FromUser)); err != nil {
+			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO trial_attr (trial, key, key_hash, value, value_hash, num, origin) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				id, r.d.text(at.Key), textHash(at.Key), r.d.text(at.Value), textHash(at.Value), nullNumber(at), int(FromUser)); err != nil {
+				return r.writeError(fmt.Sprintf("set trial %d", id), err)
+			}
+			if err := r.recordAttrs(ctx, tx, []Attribute{at}); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
 		}
