@@ -89,7 +89,7 @@ var schema = []string{
 		header {blob} NOT NULL,
 		tree {blob} NOT NULL)`,
 	`CREATE INDEX trial_sha256 ON trial (sha256)`,
-	`CREATE INDEX trial_experiment ON trial (experiment)`,
+	trialPlaceIndex,
 	// value_hash is textHash(value). Filters find trials from the
 	// indexes alone (they hold the trial): by key and number, by key and
 	// value hash. The hashes stand for the texts where attr_key and
@@ -241,6 +241,10 @@ var schema = []string{
 		data {blob} NOT NULL,
 		PRIMARY KEY (trial, metric, seq))`,
 }
+
+// trialPlaceIndex finds the trials of an experiment; it holds their ids
+// so that filters on the application or experiment read the index only.
+const trialPlaceIndex = `CREATE INDEX trial_experiment ON trial (experiment, id)`
 
 // attrIndexes are the indexes of trial_attr that filters use.
 var attrIndexes = []string{

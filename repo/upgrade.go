@@ -424,7 +424,7 @@ func (r *Repo) indexAttributes(ctx context.Context) (int, error) {
 	} else if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash = `+sqliteTextHash+`(value)`); err != nil {
 		return fail(err)
 	}
-	stmts := append([]string{`DROP INDEX trial_attr_key`}, attrIndexes...)
+	stmts := append([]string{`DROP INDEX trial_attr_key`, `DROP INDEX trial_experiment`, trialPlaceIndex}, attrIndexes...)
 	stmts = append(stmts, attrDictionaries...)
 	stmts = append(stmts,
 		`INSERT INTO attr_key (key_hash, key) SELECT DISTINCT key_hash, key FROM trial_attr`,
@@ -445,9 +445,11 @@ func (r *Repo) indexAttributes(ctx context.Context) (int, error) {
 	r.schema = schemaAttrIndex
 	// The planners learn the new indexes' statistics.
 	if r.d.name == "postgres" {
-		r.db.ExecContext(ctx, `ANALYZE trial_attr, attr_key, attr_value`)
+		// VACUUM lets the indexes answer alone (the visibility map the
+		// rewrite of trial_attr cleared).
+		r.db.ExecContext(ctx, `VACUUM ANALYZE trial, trial_attr, attr_key, attr_value`)
 	} else {
-		for _, t := range []string{"trial_attr", "attr_key", "attr_value"} {
+		for _, t := range []string{"trial", "trial_attr", "attr_key", "attr_value"} {
 			r.db.ExecContext(ctx, `ANALYZE `+t)
 		}
 	}
