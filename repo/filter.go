@@ -99,6 +99,9 @@ type condition struct {
 	sql   string
 	args  []any
 	setOp string
+	// ids, for a filter over indexed attributes, is the set of trial ids
+	// alone, a SELECT of a column id (sql is "t.id IN (ids)").
+	ids string
 }
 
 // attrIndex says which attribute keys and (key, text value) pairs a
@@ -143,7 +146,7 @@ func parseFilter(d *dialect, text string, idx *attrIndex) (*filterParser, condit
 		return p, condition{}, p.err
 	}
 	if idx != nil {
-		c = condition{sql: "t.id IN (" + c.sql + ")", args: c.args}
+		c = condition{sql: "t.id IN (" + c.sql + ")", args: c.args, ids: c.sql}
 	}
 	return p, c, nil
 }

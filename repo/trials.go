@@ -64,15 +64,32 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	if err != nil {
 		return nil, err
 	}
-	cond.sql = r.visible("t") + " AND " + cond.sql
 	var out []Trial
 	index := map[int64]int{}
-	err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+cond.sql+` ORDER BY t.id`, cond.args, func(s scanner) error {
+	scan := func(s scanner) error {
 		t, err := r.scanTrial(s)
 		index[t.ID] = len(out)
 		out = append(out, t)
 		return err
-	})
+	}
+	const page = 500
+	if cond.ids != "" {
+		// The ids first, then their trials by id: planners misjudge how
+		// many trials the set holds and would read them all.
+		var ids []any
+		err = r.rows(ctx, `SELECT id FROM (`+cond.ids+`) AS s ORDER BY id`, cond.args, func(s scanner) error {
+			var id int64
+			err := s.Scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+		for lo := 0; lo < len(ids) && err == nil; lo += page {
+			part := ids[lo:min(lo+page, len(ids))]
+			err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+r.visible("t")+` AND t.id IN (`+placeholders(len(part))+`) ORDER BY t.id`, part, scan)
+		}
+	} else {
+		err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+r.visible("t")+` AND `+cond.sql+` ORDER BY t.id`, cond.args, scan)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
@@ -84,7 +101,6 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 		origin = " AND v.origin > 0"
 	}
 	// The attributes of the trials found, by id, a page at a time.
-	const page = 500
 	for lo := 0; lo < len(out); lo += page {
 		ids := make([]any, 0, page)
 		for _, t := range out[lo:min(lo+page, len(out))] {
