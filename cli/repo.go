@@ -79,7 +79,9 @@ Verbs:
                       status 1 when something is damaged
   upgrade             convert a repository of an earlier cubeview to this
                       version's schema (until then this version only reads
-                      it); the repository as it was is kept beside it
+                      it); the repository as it was is kept beside it, but
+                      from schema 4 indexes are added in place, in one
+                      transaction
 
 Changes wait up to --wait (default 60s) while another program writes and
 say who it is where the engine can tell; readers never wait.
