@@ -102,7 +102,7 @@ func listed(t *testing.T, r *Repo, filter string) ([]int64, string) {
 func TestIndexedFilter(t *testing.T) {
 	eachEngine(t, func(t *testing.T, loc string) {
 		r := openRepo(t, loc)
-		if !r.attrIndexed() {
+		if r.schema < schemaAttrIndex {
 			t.Fatalf("a new repository of schema %d has no attribute index", r.Schema())
 		}
 		attrTrials(t, r)
@@ -187,7 +187,7 @@ func TestUpgradeFrom4(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if old.Schema() != 4 || old.attrIndexed() {
+		if old.Schema() != 4 || old.schema >= schemaAttrIndex {
 			t.Fatalf("schema %d", old.Schema())
 		}
 		listings := map[string]string{}
@@ -211,7 +211,7 @@ func TestUpgradeFrom4(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		if r.Schema() != SchemaVersion || !r.attrIndexed() {
+		if r.Schema() != SchemaVersion || r.schema < schemaAttrIndex {
 			t.Fatalf("after the upgrade: schema %d", r.Schema())
 		}
 		// Every stored value got its hash and its dictionary entries.

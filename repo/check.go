@@ -178,8 +178,8 @@ func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (Check
 	if err != nil {
 		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
-	if r.attrIndexed() {
-		if err := r.checkAttrIndex(ctx, problem); err != nil {
+	if r.schema >= schemaAttrIndex {
+		if err := checkAttrIndex(ctx, r, problem); err != nil {
 			return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
 		}
 	}
@@ -189,7 +189,7 @@ func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (Check
 // checkAttrIndex verifies that every attribute's hashes are those of its
 // text and that the dictionaries hold its key and value, as filters
 // assume.
-func (r *Repo) checkAttrIndex(ctx context.Context, problem func(format string, args ...any)) error {
+func checkAttrIndex(ctx context.Context, r *Repo, problem func(format string, args ...any)) error {
 	keys := map[string]bool{}
 	err := r.rows(ctx, `SELECT key_hash, key FROM attr_key`, nil, func(s scanner) error {
 		var h int64

@@ -158,10 +158,10 @@ func (r *Repo) filter(ctx context.Context, text string) (condition, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := r.checkAttributes(ctx, text, p.attrs); err != nil || !r.attrIndexed() || strings.TrimSpace(text) == "" {
+	if err := r.checkAttributes(ctx, text, p.attrs); err != nil || r.schema < schemaAttrIndex || strings.TrimSpace(text) == "" {
 		return c, err
 	}
-	idx, err := r.attrIndex(ctx, p.attrs, p.values)
+	idx, err := lookupAttrIndex(ctx, r, p.attrs, p.values)
 	if err != nil {
 		return c, err
 	}
@@ -169,9 +169,9 @@ func (r *Repo) filter(ctx context.Context, text string) (condition, error) {
 	return c, err
 }
 
-// attrIndex finds which of the keys and values no other stored text
-// shares a hash with.
-func (r *Repo) attrIndex(ctx context.Context, keys []attrRef, values [][2]string) (*attrIndex, error) {
+// lookupAttrIndex finds which of the keys and values no other stored
+// text of r shares a hash with.
+func lookupAttrIndex(ctx context.Context, r *Repo, keys []attrRef, values [][2]string) (*attrIndex, error) {
 	idx := &attrIndex{key: map[string]bool{}, value: map[[2]string]bool{}}
 	alone := func(query string, args ...any) (bool, error) {
 		var n int

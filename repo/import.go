@@ -480,7 +480,7 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 		ins.add("trial_attr", []string{"trial", "key", "key_hash", "value", "value_hash", "num", "origin"},
 			id, t(a.Key), textHash(a.Key), t(a.Value), textHash(a.Value), nullNumber(a), int(a.Origin))
 	}
-	if err := r.recordAttrs(ctx, tx, attrs); err != nil {
+	if err := recordAttrs(ctx, tx, r.d, attrs); err != nil {
 		return 0, err
 	}
 	ordOf := siblingOrder(len(e.Metrics), e.MetricRoots, func(i int) []int { return e.Metrics[i].Children })
@@ -540,23 +540,23 @@ func setIdentity(m *model.Metric, identity string) { m.Identity = identity }
 
 // recordAttrs adds the attributes' keys and values to the dictionaries
 // of those ever stored (see attrDictionaries).
-func (r *Repo) recordAttrs(ctx context.Context, tx *sql.Tx, attrs []Attribute) error {
+func recordAttrs(ctx context.Context, tx *sql.Tx, d *dialect, attrs []Attribute) error {
 	keys := map[string]bool{}
 	values := map[[2]string]bool{}
 	for _, a := range attrs {
 		if !keys[a.Key] {
 			keys[a.Key] = true
-			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO attr_key (key_hash, key) SELECT CAST(? AS BIGINT), ?
+			if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO attr_key (key_hash, key) SELECT CAST(? AS BIGINT), ?
 				WHERE NOT EXISTS (SELECT 1 FROM attr_key WHERE key_hash = ? AND key = ?)`),
-				textHash(a.Key), r.d.text(a.Key), textHash(a.Key), r.d.text(a.Key)); err != nil {
+				textHash(a.Key), d.text(a.Key), textHash(a.Key), d.text(a.Key)); err != nil {
 				return err
 			}
 		}
 		if kv := [2]string{a.Key, a.Value}; !values[kv] {
 			values[kv] = true
-			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO attr_value (key_hash, value_hash, value) SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), ?
+			if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO attr_value (key_hash, value_hash, value) SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), ?
 				WHERE NOT EXISTS (SELECT 1 FROM attr_value WHERE key_hash = ? AND value_hash = ? AND value = ?)`),
-				textHash(a.Key), textHash(a.Value), r.d.text(a.Value), textHash(a.Key), textHash(a.Value), r.d.text(a.Value)); err != nil {
+				textHash(a.Key), textHash(a.Value), d.text(a.Value), textHash(a.Key), textHash(a.Value), d.text(a.Value)); err != nil {
 				return err
 			}
 		}

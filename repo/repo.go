@@ -279,9 +279,6 @@ func (r *Repo) Close() error { return r.db.Close() }
 // layout (read through the legacy paths).
 func (r *Repo) legacySchema() bool { return r.schema < schemaChunks }
 
-// attrIndexed reports whether attribute values are indexed by hash.
-func (r *Repo) attrIndexed() bool { return r.schema >= schemaAttrIndex }
-
 // dialect is what differs between the engines: how text is bound and
 // read back, placeholders and pattern matching.
 type dialect struct {

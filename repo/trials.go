@@ -229,7 +229,7 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 				id, r.d.text(at.Key), textHash(at.Key), r.d.text(at.Value), textHash(at.Value), nullNumber(at), int(FromUser)); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
-			if err := r.recordAttrs(ctx, tx, []Attribute{at}); err != nil {
+			if err := recordAttrs(ctx, tx, r.d, []Attribute{at}); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
 		}

@@ -53,7 +53,7 @@ func Upgrade(ctx context.Context, loc string, opt UpgradeOptions) (UpgradeResult
 		if old.immutable || !fileWritableRepo(old) {
 			return res, fmt.Errorf("repository %s: %w: an upgrade must write it", old.Name(), ErrReadOnly)
 		}
-		res.Trials, err = old.indexAttributes(ctx)
+		res.Trials, err = indexAttributes(ctx, old)
 		return res, err
 	case !old.legacySchema():
 		return res, fmt.Errorf("repository %s: no upgrade from schema %d", old.Name(), old.schema)
@@ -373,11 +373,11 @@ func (r *Repo) swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backu
 	return tx.Commit()
 }
 
-// indexAttributes adds to a repository of schema 4 what schema 5 adds:
+// indexAttributes adds to r, a repository of schema 4, what schema 5 adds:
 // the value hash of every attribute, the dictionaries of keys and values
 // and the indexes filters use; all in one transaction, which other
 // programs' changes wait for. It returns the number of trials.
-func (r *Repo) indexAttributes(ctx context.Context) (int, error) {
+func indexAttributes(ctx context.Context, r *Repo) (int, error) {
 	why := r.readOnly
 	r.readOnly = ""
 	tx, err := r.beginWrite(ctx, "upgrade")
