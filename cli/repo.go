@@ -79,7 +79,9 @@ Verbs:
                       status 1 when something is damaged
   upgrade             convert a repository of an earlier cubeview to this
                       version's schema (until then this version only reads
-                      it); the repository as it was is kept beside it
+                      it); the repository as it was is kept beside it, but
+                      from schema 4 indexes are added in place, in one
+                      transaction
 
 Changes wait up to --wait (default 60s) while another program writes and
 say who it is where the engine can tell; readers never wait.
@@ -383,8 +385,7 @@ func repoUpgrade(env Env, loc string, args []string) error {
 	if len(pos) > 0 {
 		return usagef("upgrade takes no arguments (the repository is --repo LOC)")
 	}
-	fmt.Fprintf(env.Stderr, "cubeview repo upgrade: converting to schema %d; the repository as it was is kept (its location is printed at the end), "+
-		"and cubeview versions that only know the older schema cannot read the repository afterwards\n", repo.SchemaVersion)
+	fmt.Fprintf(env.Stderr, "cubeview repo upgrade: converting to schema %d\n", repo.SchemaVersion)
 	res, err := repo.Upgrade(context.Background(), loc, repo.UpgradeOptions{Progress: func(done, total int) {
 		if done == total || done%100 == 0 {
 			fmt.Fprintf(env.Stderr, "cubeview repo upgrade: %d of %d trials\n", done, total)
@@ -393,7 +394,13 @@ func repoUpgrade(env Env, loc string, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "upgraded from schema %d to %d: %d trials; the repository as it was is kept as %s\n", res.From, res.To, res.Trials, res.Backup)
+	if res.Backup == "" {
+		fmt.Fprintf(env.Stdout, "upgraded from schema %d to %d in place (attribute indexes added in one transaction): %d trials; "+
+			"cubeview versions of schema %d still read it, read-only\n", res.From, res.To, res.Trials, res.From)
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "upgraded from schema %d to %d: %d trials; the repository as it was is kept as %s; "+
+		"cubeview versions that only know the older schema cannot read it\n", res.From, res.To, res.Trials, res.Backup)
 	return nil
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // changedTables are the tables an import, SetAttrs or Remove writes.
-var changedTables = []string{"application", "experiment", "trial", "trial_attr", "metric", "metric_name", "region",
+var changedTables = []string{"application", "experiment", "trial", "trial_attr", "attr_key", "attr_value", "metric", "metric_name", "region",
 	"cnode", "sysnode", "summary", "bound", "chunk"}
 
 // ReadOnly reports whether this user cannot change the repository, and

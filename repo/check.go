@@ -178,5 +178,62 @@ func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (Check
 	if err != nil {
 		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
+	if r.schema >= schemaAttrIndex {
+		if err := checkAttrIndex(ctx, r, problem); err != nil {
+			return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
+	}
 	return rep, nil
+}
+
+// checkAttrIndex verifies that every attribute's hashes are those of its
+// text and that the dictionaries hold its key and value, as filters
+// assume.
+func checkAttrIndex(ctx context.Context, r *Repo, problem func(format string, args ...any)) error {
+	keys := map[string]bool{}
+	err := r.rows(ctx, `SELECT key_hash, key FROM attr_key`, nil, func(s scanner) error {
+		var h int64
+		var k string
+		if err := s.Scan(&h, r.d.str(&k)); err != nil {
+			return err
+		}
+		keys[k] = h == textHash(k)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	values := map[[2]int64]map[string]bool{}
+	err = r.rows(ctx, `SELECT key_hash, value_hash, value FROM attr_value`, nil, func(s scanner) error {
+		var kh, vh int64
+		var v string
+		if err := s.Scan(&kh, &vh, r.d.str(&v)); err != nil {
+			return err
+		}
+		h := [2]int64{kh, vh}
+		if values[h] == nil {
+			values[h] = map[string]bool{}
+		}
+		values[h][v] = vh == textHash(v)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return r.rows(ctx, `SELECT trial, key, key_hash, value, value_hash FROM trial_attr ORDER BY trial`, nil, func(s scanner) error {
+		var t, kh, vh int64
+		var k, v string
+		if err := s.Scan(&t, r.d.str(&k), &kh, r.d.str(&v), &vh); err != nil {
+			return err
+		}
+		switch {
+		case kh != textHash(k) || vh != textHash(v):
+			problem("trial %d: attribute %q: the stored hashes are not those of its key and value (filters miss it)", t, k)
+		case !keys[k]:
+			problem("trial %d: attribute %q: the key is missing from attr_key (filters may select wrongly)", t, k)
+		case !values[[2]int64{kh, vh}][v]:
+			problem("trial %d: attribute %q: the value is missing from attr_value (filters may select wrongly)", t, k)
+		}
+		return nil
+	})
 }

@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+	"modernc.org/sqlite"
 )
 
 // sqliteBusyMillis is how long one SQLite statement waits for a lock
@@ -98,11 +100,17 @@ func (r *Repo) openSQLite(ctx context.Context, mode string) error {
 	// (BEGIN IMMEDIATE), so that concurrent writers queue instead of
 	// failing on a lock upgrade.
 	params := []string{"_pragma=busy_timeout(" + strconv.Itoa(sqliteBusyMillis) + ")"}
+	// Readers map the file into memory: SQLite reads the overflow pages
+	// of large rows (summaries, call trees) with one system call each
+	// otherwise, which was 40% of a search's time. (A mapped file turns
+	// a failing disk's read error into a crash instead of an error; that
+	// is the price, paid by readers only.)
+	const mmap = "_pragma=mmap_size(1099511627776)"
 	switch mode {
 	case "ro":
-		params = append(params, "mode=ro", "_pragma=query_only(1)")
+		params = append(params, "mode=ro", "_pragma=query_only(1)", mmap)
 	case "immutable":
-		params = append(params, "mode=ro", "immutable=1", "_pragma=query_only(1)")
+		params = append(params, "mode=ro", "immutable=1", "_pragma=query_only(1)", mmap)
 	default:
 		params = append(params, "mode="+mode, "_pragma=foreign_keys(1)", "_pragma=synchronous(NORMAL)", "_txlock=immediate")
 	}
@@ -171,4 +179,20 @@ func (r *Repo) connectPostgres(ctx context.Context) error {
 		return fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
 	return nil
+}
+
+// sqliteTextHash names the SQL function that computes textHash in
+// SQLite, for upgrades that add hashes of stored text.
+const sqliteTextHash = "cubeview_text_hash"
+
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction(sqliteTextHash, 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return textHash(v), nil
+		case []byte:
+			return textHash(string(v)), nil
+		}
+		return nil, fmt.Errorf("%s: want text, not %T", sqliteTextHash, args[0])
+	})
 }

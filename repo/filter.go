@@ -87,53 +87,154 @@ type ftok struct {
 // condition is a compiled filter: SQL over the aliases t, x and a, with
 // its arguments. Attribute tests are uncorrelated "t.id IN (…)" subqueries,
 // which both engines evaluate once per filter rather than once per trial.
+//
+// Over a repository whose attribute values are indexed (attrIndex), the
+// filter is one set of trial ids, "t.id IN (…)": every test selects ids
+// from an index, and "and", "or" and "not" are INTERSECT, UNION and
+// EXCEPT of those sets, so that the work grows with the index entries
+// the tests select, not with the trials stored. While parsing, a
+// condition is then such a SELECT of a column id; setOp names its
+// outermost set operator ("" for none).
 type condition struct {
-	sql  string
-	args []any
+	sql   string
+	args  []any
+	setOp string
+	// ids, for a filter over indexed attributes, is the set of trial ids
+	// alone, a SELECT of a column id (sql is "t.id IN (ids)").
+	ids string
+}
+
+// attrIndex says which attribute keys and (key, text value) pairs a
+// filter names are the only texts stored with their hashes, so that
+// their hashes alone select their rows.
+type attrIndex struct {
+	key   map[string]bool
+	value map[[2]string]bool
 }
 
 type filterParser struct {
-	d     *dialect
-	text  string
-	pos   int
-	tok   ftok
-	err   *FilterError
-	attrs []attrRef // attributes compared
+	d      *dialect
+	text   string
+	pos    int
+	tok    ftok
+	err    *FilterError
+	attrs  []attrRef   // attributes compared
+	values [][2]string // attributes compared as equal to a text
+	idx    *attrIndex  // nil: the SQL of schema 4 and earlier
 }
 
 // compileFilter turns a filter into a parameterised SQL condition; an
 // empty filter selects every trial.
 func compileFilter(d *dialect, text string) (condition, error) {
-	c, _, err := compileFilterNames(d, text)
+	_, c, err := parseFilter(d, text, nil)
 	return c, err
 }
 
-// compileFilterNames is compileFilter that also returns the attributes
-// the filter compares (not those it only tests with "has").
-func compileFilterNames(d *dialect, text string) (condition, []attrRef, error) {
+// parseFilter compiles a filter, for indexed attributes when idx is set,
+// and returns the parser, which lists the attributes compared.
+func parseFilter(d *dialect, text string, idx *attrIndex) (*filterParser, condition, error) {
+	p := &filterParser{d: d, text: text, idx: idx}
 	if strings.TrimSpace(text) == "" {
-		return condition{sql: "1=1"}, nil, nil
+		return p, condition{sql: "1=1"}, nil
 	}
-	p := &filterParser{d: d, text: text}
 	p.next()
 	c := p.or()
 	if p.err == nil && p.tok.kind != ftEOF {
 		p.fail(p.tok.pos, "unexpected %s; want \"and\", \"or\" or the end of the filter", p.describe(p.tok))
 	}
 	if p.err != nil {
-		return condition{}, nil, p.err
+		return p, condition{}, p.err
 	}
-	return c, p.attrs, nil
+	if idx != nil {
+		c = condition{sql: "t.id IN (" + c.sql + ")", args: c.args, ids: c.sql}
+	}
+	return p, c, nil
 }
 
 // filter compiles a filter of the repository's trials, refusing
 // attributes that no trial has.
 func (r *Repo) filter(ctx context.Context, text string) (condition, error) {
-	c, attrs, err := compileFilterNames(r.d, text)
+	p, c, err := parseFilter(r.d, text, nil)
 	if err != nil {
 		return c, err
 	}
-	return c, r.checkAttributes(ctx, text, attrs)
+	if err := r.checkAttributes(ctx, text, p.attrs); err != nil || r.schema < schemaAttrIndex || strings.TrimSpace(text) == "" {
+		return c, err
+	}
+	idx, err := lookupAttrIndex(ctx, r, p.attrs, p.values)
+	if err != nil {
+		return c, err
+	}
+	_, c, err = parseFilter(r.d, text, idx)
+	return c, err
+}
+
+// lookupAttrIndex finds which of the keys and values no other stored
+// text of r shares a hash with.
+func lookupAttrIndex(ctx context.Context, r *Repo, keys []attrRef, values [][2]string) (*attrIndex, error) {
+	idx := &attrIndex{key: map[string]bool{}, value: map[[2]string]bool{}}
+	alone := func(query string, args ...any) (bool, error) {
+		var n int
+		err := r.db.QueryRowContext(ctx, r.d.q(query), args...).Scan(&n)
+		if err != nil {
+			return false, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
+		return n == 0, nil
+	}
+	for _, k := range keys {
+		if _, done := idx.key[k.name]; done {
+			continue
+		}
+		ok, err := alone(`SELECT COUNT(*) FROM attr_key WHERE key_hash = ? AND key <> ?`, textHash(k.name), r.d.text(k.name))
+		if err != nil {
+			return nil, err
+		}
+		idx.key[k.name] = ok
+	}
+	for _, kv := range values {
+		if _, done := idx.value[kv]; done {
+			continue
+		}
+		ok, err := alone(`SELECT COUNT(*) FROM attr_value WHERE key_hash = ? AND value_hash = ? AND value <> ?`,
+			textHash(kv[0]), textHash(kv[1]), r.d.text(kv[1]))
+		if err != nil {
+			return nil, err
+		}
+		idx.value[kv] = ok
+	}
+	return idx, nil
+}
+
+// setOf combines two sets of trial ids with a set operator.
+func setOf(op string, a, b condition) condition {
+	left := a.sql
+	if a.setOp != "" && a.setOp != op {
+		left = "SELECT id FROM (" + a.sql + ") AS s"
+	}
+	right := b.sql
+	if b.setOp != "" {
+		right = "SELECT id FROM (" + b.sql + ") AS s"
+	}
+	return condition{sql: left + " " + op + " " + right, args: append(append([]any(nil), a.args...), b.args...), setOp: op}
+}
+
+// allTrials is the set of every trial's id.
+const allTrials = "SELECT t.id AS id FROM trial t"
+
+// attrSet returns the set of trials with attribute key meeting cmp on
+// alias v (none: having the key).
+func (p *filterParser) attrSet(key, cmp string, args []any) condition {
+	sql := "SELECT v.trial AS id FROM trial_attr v WHERE v.key_hash = ?"
+	all := []any{textHash(key)}
+	if !p.idx.key[key] {
+		sql += " AND v.key = ?"
+		all = append(all, p.d.text(key))
+	}
+	if cmp != "" {
+		sql += " AND " + cmp
+		all = append(all, args...)
+	}
+	return condition{sql: sql, args: all}
 }
 
 func (p *filterParser) fail(pos int, format string, args ...any) {
@@ -227,6 +328,10 @@ func (p *filterParser) or() condition {
 	for p.err == nil && p.keyword("or") {
 		p.next()
 		d := p.and()
+		if p.idx != nil {
+			c = setOf("UNION", c, d)
+			continue
+		}
 		c = condition{sql: "(" + c.sql + " OR " + d.sql + ")", args: append(c.args, d.args...)}
 	}
 	return c
@@ -237,6 +342,10 @@ func (p *filterParser) and() condition {
 	for p.err == nil && p.keyword("and") {
 		p.next()
 		d := p.unary()
+		if p.idx != nil {
+			c = setOf("INTERSECT", c, d)
+			continue
+		}
 		c = condition{sql: "(" + c.sql + " AND " + d.sql + ")", args: append(c.args, d.args...)}
 	}
 	return c
@@ -250,6 +359,9 @@ func (p *filterParser) unary() condition {
 	case p.keyword("not"):
 		p.next()
 		c := p.unary()
+		if p.idx != nil {
+			return setOf("EXCEPT", condition{sql: allTrials}, c)
+		}
 		return condition{sql: "NOT " + c.sql, args: c.args}
 	case p.tok.kind == ftPunct && p.tok.text == "(":
 		open := p.tok.pos
@@ -266,8 +378,13 @@ func (p *filterParser) unary() condition {
 		if p.err != nil {
 			return condition{}
 		}
-		if !isAttr {
+		switch {
+		case !isAttr && p.idx != nil:
+			return condition{sql: allTrials}
+		case !isAttr:
 			return condition{sql: "1=1"} // every trial has its fields
+		case p.idx != nil:
+			return p.attrSet(name, "", nil)
 		}
 		return condition{sql: "t.id IN (SELECT v.trial FROM trial_attr v WHERE v.key_hash = ? AND v.key = ?)",
 			args: []any{textHash(name), p.d.text(name)}}
@@ -369,8 +486,21 @@ func (p *filterParser) comparison() condition {
 			arg = p.d.text(val.text)
 		}
 	}
-	if !isAttr {
+	if isAttr && !numeric && (op.text == "=" || op.text == "==") {
+		p.values = append(p.values, [2]string{name, val.text})
+	}
+	switch {
+	case !isAttr && p.idx != nil:
+		return condition{sql: "SELECT t.id AS id" + trialFrom + " WHERE " + cmp, args: []any{arg}}
+	case !isAttr:
 		return condition{sql: cmp, args: []any{arg}}
+	case p.idx != nil && !numeric && (op.text == "=" || op.text == "=="):
+		if p.idx.value[[2]string{name, val.text}] {
+			return p.attrSet(name, "v.value_hash = ?", []any{textHash(val.text)})
+		}
+		return p.attrSet(name, "v.value_hash = ? AND v.value = ?", []any{textHash(val.text), arg})
+	case p.idx != nil:
+		return p.attrSet(name, cmp, []any{arg})
 	}
 	return condition{sql: "t.id IN (SELECT v.trial FROM trial_attr v WHERE v.key_hash = ? AND v.key = ? AND " + cmp + ")",
 		args: []any{textHash(name), p.d.text(name), arg}}

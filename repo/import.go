@@ -523,8 +523,11 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 	}
 	ins := &inserter{ctx: ctx, tx: tx, d: r.d}
 	for _, a := range attrs {
-		ins.add("trial_attr", []string{"trial", "key", "key_hash", "value", "num", "origin"},
-			id, t(a.Key), textHash(a.Key), t(a.Value), nullNumber(a), int(a.Origin))
+		ins.add("trial_attr", []string{"trial", "key", "key_hash", "value", "value_hash", "num", "origin"},
+			id, t(a.Key), textHash(a.Key), t(a.Value), textHash(a.Value), nullNumber(a), int(a.Origin))
+	}
+	if err := recordAttrs(ctx, tx, r.d, attrs); err != nil {
+		return 0, err
 	}
 	ordOf := siblingOrder(len(e.Metrics), e.MetricRoots, func(i int) []int { return e.Metrics[i].Children })
 	for i := range e.Metrics {
@@ -580,6 +583,32 @@ func metricIdentity(m *model.Metric) string { return m.Identity }
 
 // setIdentity restores a metric's canonical identity.
 func setIdentity(m *model.Metric, identity string) { m.Identity = identity }
+
+// recordAttrs adds the attributes' keys and values to the dictionaries
+// of those ever stored (see attrDictionaries).
+func recordAttrs(ctx context.Context, tx *sql.Tx, d *dialect, attrs []Attribute) error {
+	keys := map[string]bool{}
+	values := map[[2]string]bool{}
+	for _, a := range attrs {
+		if !keys[a.Key] {
+			keys[a.Key] = true
+			if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO attr_key (key_hash, key) SELECT CAST(? AS BIGINT), ?
+				WHERE NOT EXISTS (SELECT 1 FROM attr_key WHERE key_hash = ? AND key = ?)`),
+				textHash(a.Key), d.text(a.Key), textHash(a.Key), d.text(a.Key)); err != nil {
+				return err
+			}
+		}
+		if kv := [2]string{a.Key, a.Value}; !values[kv] {
+			values[kv] = true
+			if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO attr_value (key_hash, value_hash, value) SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), ?
+				WHERE NOT EXISTS (SELECT 1 FROM attr_value WHERE key_hash = ? AND value_hash = ? AND value = ?)`),
+				textHash(a.Key), textHash(a.Value), d.text(a.Value), textHash(a.Key), textHash(a.Value), d.text(a.Value)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // recordNames adds the trial's metric names to the names ever stored.
 func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment) error {

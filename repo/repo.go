@@ -277,7 +277,7 @@ func (r *Repo) Close() error { return r.db.Close() }
 
 // legacySchema reports whether the repository has an earlier program's
 // layout (read through the legacy paths).
-func (r *Repo) legacySchema() bool { return r.schema < SchemaVersion }
+func (r *Repo) legacySchema() bool { return r.schema < schemaChunks }
 
 // dialect is what differs between the engines: how text is bound and
 // read back, placeholders and pattern matching.

@@ -12,7 +12,7 @@ import (
 // and 3 are the layouts of earlier programs (one metric block per row,
 // per-location totals, binary text in PostgreSQL); they are read, read
 // only, until "repo upgrade" converts them.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // readerVersion is the oldest program schema that can read what this
 // program writes. A later schema that only adds to this one keeps it, so
@@ -25,6 +25,16 @@ const oldestReadable = 2
 
 // schemaCanonical is the schema version that added metric.canonical.
 const schemaCanonical = 3
+
+// schemaChunks is the schema version that stores metric data in chunks
+// with summaries and bounds; earlier ones are the layouts of schema 2
+// and 3.
+const schemaChunks = 4
+
+// schemaAttrIndex is the schema version that indexes attribute values by
+// their hash (trial_attr.value_hash) with the dictionaries attr_key and
+// attr_value; Upgrade adds them to a repository of schema 4 in place.
+const schemaAttrIndex = 5
 
 // sqliteApplicationID marks an SQLite file as a cubeview repository
 // (PRAGMA application_id, "cubv" in ASCII), as file(1) and other tools
@@ -79,16 +89,28 @@ var schema = []string{
 		header {blob} NOT NULL,
 		tree {blob} NOT NULL)`,
 	`CREATE INDEX trial_sha256 ON trial (sha256)`,
-	`CREATE INDEX trial_experiment ON trial (experiment)`,
+	trialPlaceIndex,
+	// value_hash is textHash(value). Filters find trials from the
+	// indexes alone (they hold the trial): by key and number, by key and
+	// value hash. The hashes stand for the texts where attr_key and
+	// attr_value show that no other text has the same hash.
 	`CREATE TABLE trial_attr (
 		trial {int} NOT NULL REFERENCES trial(id) ON DELETE CASCADE,
 		key {text} NOT NULL,
 		key_hash {int} NOT NULL,
 		value {text} NOT NULL,
 		num {float},
-		origin {int} NOT NULL)`,
+		origin {int} NOT NULL,
+		value_hash {int} NOT NULL DEFAULT 0)`,
 	`CREATE INDEX trial_attr_trial ON trial_attr (trial, key_hash)`,
-	`CREATE INDEX trial_attr_key ON trial_attr (key_hash, num)`,
+	attrIndexes[0],
+	attrIndexes[1],
+	// Every attribute key, and every (key, value), ever stored (entries
+	// are never removed, and may repeat).
+	attrDictionaries[0],
+	attrDictionaries[1],
+	attrDictionaries[2],
+	attrDictionaries[3],
 	`CREATE TABLE metric (
 		trial {int} NOT NULL REFERENCES trial(id) ON DELETE CASCADE,
 		idx {int} NOT NULL,
@@ -218,6 +240,29 @@ var schema = []string{
 		rows {blob} NOT NULL,
 		data {blob} NOT NULL,
 		PRIMARY KEY (trial, metric, seq))`,
+}
+
+// trialPlaceIndex finds the trials of an experiment; it holds their ids
+// so that filters on the application or experiment read the index only.
+const trialPlaceIndex = `CREATE INDEX trial_experiment ON trial (experiment, id)`
+
+// attrIndexes are the indexes of trial_attr that filters use.
+var attrIndexes = []string{
+	`CREATE INDEX trial_attr_num ON trial_attr (key_hash, num, trial)`,
+	`CREATE INDEX trial_attr_text ON trial_attr (key_hash, value_hash, trial)`,
+}
+
+// attrDictionaries are the tables of attribute keys and values stored.
+var attrDictionaries = []string{
+	`CREATE TABLE attr_key (
+		key_hash {int} NOT NULL,
+		key {text} NOT NULL)`,
+	`CREATE INDEX attr_key_hash ON attr_key (key_hash)`,
+	`CREATE TABLE attr_value (
+		key_hash {int} NOT NULL,
+		value_hash {int} NOT NULL,
+		value {text} NOT NULL)`,
+	`CREATE INDEX attr_value_hash ON attr_value (key_hash, value_hash)`,
 }
 
 // engineTypes replaces the column type placeholders of the schema.

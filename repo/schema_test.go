@@ -41,7 +41,7 @@ func TestDefaultLocation(t *testing.T) {
 // every trial as it was (ids, places, attributes, import times, values,
 // search results) and keeps the old one.
 func TestOlderSchema(t *testing.T) {
-	for v := oldestReadable; v < SchemaVersion; v++ {
+	for v := oldestReadable; v < schemaChunks; v++ {
 		t.Run(fmt.Sprintf("schema %d", v), func(t *testing.T) {
 			eachEngine(t, func(t *testing.T, loc string) {
 				ctx := context.Background()

@@ -374,6 +374,14 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 	return hits, nil
 }
 
+// inclusive reports whether the ranking or a test takes values with
+// callees.
+func (p *plan) inclusive() bool {
+	incl := p.rank.incl
+	p.x.tests(func(t *test) { incl = incl || t.incl })
+	return incl
+}
+
 // testHookLoaded, when set by a test, learns how many trials a search reads.
 var testHookLoaded func(n int)
 
@@ -388,33 +396,42 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	for i, id := range ids {
 		idArgs[i] = id
 	}
+	// The names and call trees are read while the summaries are: the
+	// two take about the same time, and the summaries need only the
+	// trials' ids.
 	byID := map[int64]*trialData{}
 	counts := map[int64][2]int{}
 	var out []*trialData
-	err := r.rows(ctx, `SELECT t.id, a.name, x.name, t.name, t.cnodes, t.regions, t.tree`+trialFrom+` WHERE t.id IN (`+ph+`)`, idArgs,
-		func(s scanner) error {
-			td := &trialData{vec: map[string]*vectors{}}
-			var nc, nr int
-			var blob []byte
-			if err := s.Scan(&td.id, r.d.str(&td.app), r.d.str(&td.experiment), r.d.str(&td.name), &nc, &nr, &blob); err != nil {
-				return err
-			}
-			t, err := decodeTree(blob)
-			if err != nil {
-				return fmt.Errorf("trial %d: call tree: %w", td.id, err)
-			}
-			if len(t.parent) != nc || len(t.name) != nr {
-				return fmt.Errorf("trial %d: call tree: %w", td.id, errDamaged)
-			}
-			td.tree = t
-			byID[td.id] = td
-			counts[td.id] = [2]int{nc, nr}
-			out = append(out, td)
-			return nil
-		})
-	if err != nil {
-		return fail(err)
-	}
+	treesRead := make(chan error, 1)
+	go func() {
+		treesRead <- r.rows(ctx, `SELECT t.id, a.name, x.name, t.name, t.cnodes, t.regions, t.tree`+trialFrom+` WHERE t.id IN (`+ph+`)`, idArgs,
+			func(s scanner) error {
+				td := &trialData{vec: map[string]*vectors{}}
+				var nc, nr int
+				var blob []byte
+				if err := s.Scan(&td.id, r.d.str(&td.app), r.d.str(&td.experiment), r.d.str(&td.name), &nc, &nr, &blob); err != nil {
+					return err
+				}
+				t, err := decodeTree(blob)
+				if err != nil {
+					return fmt.Errorf("trial %d: call tree: %w", td.id, err)
+				}
+				if len(t.parent) != nc || len(t.name) != nr {
+					return fmt.Errorf("trial %d: call tree: %w", td.id, errDamaged)
+				}
+				td.tree = t
+				byID[td.id] = td
+				counts[td.id] = [2]int{nc, nr}
+				out = append(out, td)
+				return nil
+			})
+	}()
+	treesDone := false
+	defer func() {
+		if !treesDone {
+			<-treesRead
+		}
+	}()
 	// Which stored metric each name refers to, per trial.
 	type metricRow struct {
 		idx              int
@@ -424,7 +441,7 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 		regExcl, regIncl []float64
 	}
 	metrics := map[int64][]*metricRow{}
-	err = r.rows(ctx, `SELECT trial, idx, uniq, canonical, total FROM metric WHERE trial IN (`+ph+`)`, idArgs, func(s scanner) error {
+	err := r.rows(ctx, `SELECT trial, idx, uniq, canonical, total FROM metric WHERE trial IN (`+ph+`)`, idArgs, func(s scanner) error {
 		var trial int64
 		m := &metricRow{}
 		if err := s.Scan(&trial, &m.idx, r.d.str(&m.uniq), r.d.str(&m.identity), &m.total); err != nil {
@@ -460,60 +477,81 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	}
 	want := map[int64]map[int]*metricRow{}
 	idxSet := map[int]bool{}
-	for _, td := range out {
+	for _, id := range ids {
 		for _, ref := range stored {
-			if m := resolve(td.id, ref.name, ref.operand); m != nil {
-				if want[td.id] == nil {
-					want[td.id] = map[int]*metricRow{}
+			if m := resolve(id, ref.name, ref.operand); m != nil {
+				if want[id] == nil {
+					want[id] = map[int]*metricRow{}
 				}
-				want[td.id][m.idx] = m
+				want[id][m.idx] = m
 				idxSet[m.idx] = true
 			}
 		}
 	}
+	// Summaries are decoded once the trees say how long they are.
+	type rawSummary struct {
+		trial int64
+		row   *metricRow
+		a, b  []byte
+	}
+	var raws []rawSummary
+	incl := p.inclusive()
 	if len(idxSet) > 0 {
 		var idxArgs []any
 		for i := range idxSet {
 			idxArgs = append(idxArgs, i)
 		}
-		cols := "excl, incl"
+		// Values with callees are read only when a test or the ranking
+		// takes them (they follow the own values in the row).
+		cols := "excl"
 		if p.q.Flat {
-			cols = "flat_excl, flat_incl"
+			cols = "flat_excl"
+		}
+		if incl {
+			cols += ", " + strings.Replace(cols, "excl", "incl", 1)
 		}
 		err = r.rows(ctx, `SELECT trial, metric, `+cols+` FROM summary WHERE trial IN (`+ph+`) AND metric IN (`+
 			strings.TrimSuffix(strings.Repeat("?, ", len(idxArgs)), ", ")+`)`, append(idArgs, idxArgs...), func(s scanner) error {
 			var trial int64
 			var m int
 			var a, b []byte
-			if err := s.Scan(&trial, &m, &a, &b); err != nil {
+			dest := []any{&trial, &m, &a}
+			if incl {
+				dest = append(dest, &b)
+			}
+			if err := s.Scan(dest...); err != nil {
 				return err
 			}
-			row := want[trial][m]
-			if row == nil {
-				return nil
-			}
-			n := counts[trial][0]
-			if p.q.Flat {
-				n = counts[trial][1]
-			}
-			x, err := decodeVector(a, n)
-			if err == nil {
-				var y []float64
-				if y, err = decodeVector(b, n); err == nil {
-					if p.q.Flat {
-						row.regExcl, row.regIncl = x, y
-					} else {
-						row.excl, row.incl = x, y
-					}
-				}
-			}
-			if err != nil {
-				return fmt.Errorf("trial %d: metric %q: summary: %w", trial, row.uniq, err)
+			if row := want[trial][m]; row != nil {
+				raws = append(raws, rawSummary{trial, row, a, b})
 			}
 			return nil
 		})
 		if err != nil {
 			return fail(err)
+		}
+	}
+	treesDone = true
+	if err := <-treesRead; err != nil {
+		return fail(err)
+	}
+	for _, raw := range raws {
+		n := counts[raw.trial][0]
+		if p.q.Flat {
+			n = counts[raw.trial][1]
+		}
+		x, err := decodeVector(raw.a, n)
+		var y []float64
+		if err == nil && incl {
+			y, err = decodeVector(raw.b, n)
+		}
+		if err != nil {
+			return fail(fmt.Errorf("trial %d: metric %q: summary: %w", raw.trial, raw.row.uniq, err))
+		}
+		if p.q.Flat {
+			raw.row.regExcl, raw.row.regIncl = x, y
+		} else {
+			raw.row.excl, raw.row.incl = x, y
 		}
 	}
 	for _, td := range out {

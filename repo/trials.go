@@ -64,15 +64,32 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	if err != nil {
 		return nil, err
 	}
-	cond.sql = r.visible("t") + " AND " + cond.sql
 	var out []Trial
 	index := map[int64]int{}
-	err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+cond.sql+` ORDER BY t.id`, cond.args, func(s scanner) error {
+	scan := func(s scanner) error {
 		t, err := r.scanTrial(s)
 		index[t.ID] = len(out)
 		out = append(out, t)
 		return err
-	})
+	}
+	const page = 500
+	if cond.ids != "" {
+		// The ids first, then their trials by id: planners misjudge how
+		// many trials the set holds and would read them all.
+		var ids []any
+		err = r.rows(ctx, `SELECT id FROM (`+cond.ids+`) AS s ORDER BY id`, cond.args, func(s scanner) error {
+			var id int64
+			err := s.Scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+		for lo := 0; lo < len(ids) && err == nil; lo += page {
+			part := ids[lo:min(lo+page, len(ids))]
+			err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+r.visible("t")+` AND t.id IN (`+placeholders(len(part))+`) ORDER BY t.id`, part, scan)
+		}
+	} else {
+		err = r.rows(ctx, `SELECT `+trialColumns+trialFrom+` WHERE `+r.visible("t")+` AND `+cond.sql+` ORDER BY t.id`, cond.args, scan)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
@@ -83,19 +100,31 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	if !opt.FileAttrs {
 		origin = " AND v.origin > 0"
 	}
-	err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial IN (SELECT t.id`+trialFrom+
-		` WHERE `+cond.sql+`)`+origin+` ORDER BY v.trial, v.key`, cond.args, func(s scanner) error {
-		var id int64
-		a, err := r.scanAttr(s, &id)
-		if i, ok := index[id]; ok {
-			out[i].Attrs = append(out[i].Attrs, a)
+	// The attributes of the trials found, by id, a page at a time.
+	for lo := 0; lo < len(out); lo += page {
+		ids := make([]any, 0, page)
+		for _, t := range out[lo:min(lo+page, len(out))] {
+			ids = append(ids, t.ID)
 		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
+		err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial IN (`+placeholders(len(ids))+`)`+
+			origin+` ORDER BY v.trial, v.key`, ids, func(s scanner) error {
+			var id int64
+			a, err := r.scanAttr(s, &id)
+			if i, ok := index[id]; ok {
+				out[i].Attrs = append(out[i].Attrs, a)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
 	}
 	return out, nil
+}
+
+// placeholders returns n comma-separated bind placeholders.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 func (r *Repo) scanAttr(s scanner, trial *int64) (Attribute, error) {
@@ -196,8 +225,11 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 				id, textHash(a.Key), r.d.text(a.Key)); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
-			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO trial_attr (trial, key, key_hash, value, num, origin) VALUES (?, ?, ?, ?, ?, ?)`),
-				id, r.d.text(at.Key), textHash(at.Key), r.d.text(at.Value), nullNumber(at), int(FromUser)); err != nil {
+			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO trial_attr (trial, key, key_hash, value, value_hash, num, origin) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				id, r.d.text(at.Key), textHash(at.Key), r.d.text(at.Value), textHash(at.Value), nullNumber(at), int(FromUser)); err != nil {
+				return r.writeError(fmt.Sprintf("set trial %d", id), err)
+			}
+			if err := recordAttrs(ctx, tx, r.d, []Attribute{at}); err != nil {
 				return r.writeError(fmt.Sprintf("set trial %d", id), err)
 			}
 		}

@@ -29,7 +29,9 @@ type UpgradeResult struct {
 }
 
 // Upgrade converts the repository at loc from an earlier schema to the
-// one this program writes. The trials are copied into a new repository
+// one this program writes. A repository of schema 4 gains the attribute
+// indexes in place, in one transaction (UpgradeResult.Backup is empty);
+// programs of schema 4 still read it. From schemas 2 and 3 the trials are copied into a new repository
 // (a new file beside an SQLite one, a new schema of the PostgreSQL
 // database) while other programs may still read the old one, and the new
 // one then takes its place at once; the old one is kept (UpgradeResult.
@@ -47,6 +49,12 @@ func Upgrade(ctx context.Context, loc string, opt UpgradeOptions) (UpgradeResult
 		return res, fmt.Errorf("repository %s already has schema %d: nothing to upgrade", old.Name(), SchemaVersion)
 	case old.schema > SchemaVersion:
 		return res, fmt.Errorf("repository %s has schema %d, newer than this cubeview's %d: use a newer cubeview", old.Name(), old.schema, SchemaVersion)
+	case old.schema >= schemaChunks && old.schema < schemaAttrIndex:
+		if old.immutable || !fileWritableRepo(old) {
+			return res, fmt.Errorf("repository %s: %w: an upgrade must write it", old.Name(), ErrReadOnly)
+		}
+		res.Trials, err = indexAttributes(ctx, old)
+		return res, err
 	case !old.legacySchema():
 		return res, fmt.Errorf("repository %s: no upgrade from schema %d", old.Name(), old.schema)
 	}
@@ -363,4 +371,87 @@ func (r *Repo) swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backu
 		}
 	}
 	return tx.Commit()
+}
+
+// indexAttributes adds to r, a repository of schema 4, what schema 5 adds:
+// the value hash of every attribute, the dictionaries of keys and values
+// and the indexes filters use; all in one transaction, which other
+// programs' changes wait for. It returns the number of trials.
+func indexAttributes(ctx context.Context, r *Repo) (int, error) {
+	why := r.readOnly
+	r.readOnly = ""
+	tx, err := r.beginWrite(ctx, "upgrade")
+	r.readOnly = why
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	fail := func(err error) (int, error) { return 0, r.writeError("upgrade", err) }
+	types := engineTypes[r.d.name]
+	if _, err := tx.ExecContext(ctx, `ALTER TABLE trial_attr ADD COLUMN value_hash `+types.Replace("{int}")+` NOT NULL DEFAULT 0`); err != nil {
+		return fail(err)
+	}
+	if r.d.name == "postgres" {
+		// The server hashes the text it holds; text stored escaped (see
+		// escapeText) is hashed here, as it was given.
+		if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash =
+			('x' || encode(substring(sha256(convert_to(value, 'UTF8')) from 1 for 8), 'hex'))::bit(64)::bigint
+			WHERE value NOT LIKE E'\x01%'`); err != nil {
+			return fail(err)
+		}
+		var escaped []string
+		rs, err := tx.QueryContext(ctx, `SELECT DISTINCT value FROM trial_attr WHERE value LIKE E'\x01%'`)
+		if err != nil {
+			return fail(err)
+		}
+		for rs.Next() {
+			var v string
+			if err := rs.Scan(r.d.str(&v)); err != nil {
+				rs.Close()
+				return fail(err)
+			}
+			escaped = append(escaped, v)
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return fail(err)
+		}
+		for _, v := range escaped {
+			if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash = $1 WHERE value = $2`, textHash(v), r.d.text(v)); err != nil {
+				return fail(err)
+			}
+		}
+	} else if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash = `+sqliteTextHash+`(value)`); err != nil {
+		return fail(err)
+	}
+	stmts := append([]string{`DROP INDEX trial_attr_key`, `DROP INDEX trial_experiment`, trialPlaceIndex}, attrIndexes...)
+	stmts = append(stmts, attrDictionaries...)
+	stmts = append(stmts,
+		`INSERT INTO attr_key (key_hash, key) SELECT DISTINCT key_hash, key FROM trial_attr`,
+		`INSERT INTO attr_value (key_hash, value_hash, value) SELECT DISTINCT key_hash, value_hash, value FROM trial_attr`,
+		fmt.Sprintf(`UPDATE schema_version SET version = %d`, schemaAttrIndex))
+	for _, stmt := range stmts {
+		if _, err := tx.ExecContext(ctx, types.Replace(stmt)); err != nil {
+			return fail(fmt.Errorf("%s: %w", firstLine(stmt), err))
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM trial WHERE state = 0`).Scan(&n); err != nil {
+		return fail(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fail(err)
+	}
+	r.schema = schemaAttrIndex
+	// The planners learn the new indexes' statistics.
+	if r.d.name == "postgres" {
+		// VACUUM lets the indexes answer alone (the visibility map the
+		// rewrite of trial_attr cleared).
+		r.db.ExecContext(ctx, `VACUUM ANALYZE trial, trial_attr, attr_key, attr_value`)
+	} else {
+		for _, t := range []string{"trial", "trial_attr", "attr_key", "attr_value"} {
+			r.db.ExecContext(ctx, `ANALYZE `+t)
+		}
+	}
+	return n, nil
 }
