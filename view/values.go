@@ -173,6 +173,7 @@ func (vs *Values) update() error {
 		vs.sysKey, vs.sysValid = skey, true
 	}
 	vs.computeScales()
+	vs.updateColumns()
 	if vs.usesExternal() {
 		for _, m := range vs.visibleMetrics() {
 			vs.externalTotal(v.exp.Metrics[m].UniqName)
@@ -620,6 +621,9 @@ func (vs *Values) PaneInfo(d Dim, ref string) string {
 	n := vs.v.panes[d].selected
 	if !n.Valid() {
 		return ""
+	}
+	if d == CallPane && vs.v.cols.selected >= 0 {
+		return vs.columnInfo()
 	}
 	r := vs.scaleRange(d, n)
 	f := vs.v.look.format

@@ -39,6 +39,7 @@ type View struct {
 	finder  Finder
 	markers Markers
 	hot     HotPath
+	cols    columnState
 }
 
 type paneState struct {
@@ -54,6 +55,7 @@ func NewView(e *model.Experiment) *View {
 	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue}
 	v.values.v, v.finder.v, v.markers.v, v.hot.v = v, v, v, v
 	v.values.reset(len(e.Metrics))
+	v.cols.selected, v.cols.sortBy = -1, -1
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
 	}
@@ -145,7 +147,10 @@ func (v *View) Order() SortOrder {
 }
 
 // SetOrder sets the sort order of children in every pane.
-func (v *View) SetOrder(o SortOrder) { v.order, v.flatOrder = o, o }
+func (v *View) SetOrder(o SortOrder) {
+	v.order, v.flatOrder = o, o
+	v.clearColumnSort()
+}
 
 // Mode returns pane d's value mode.
 func (v *View) Mode(d Dim) Mode { return v.panes[d].mode }
@@ -266,12 +271,13 @@ type Row struct {
 	Tooltip string
 	Marker  string // which operands of a derived experiment had the node; "" when all
 	Find    FindMark
+	Columns []ColumnCell // the metric columns' values (call pane only)
 }
 
 // Row returns the display data of n in pane d.
 func (v *View) Row(d Dim, n Node) Row {
 	c, val := v.values.cell(d, n)
-	return Row{
+	r := Row{
 		Node:    n,
 		Label:   v.Label(n) + thresholdSuffix(v, d, n),
 		Text:    c.Text,
@@ -283,6 +289,8 @@ func (v *View) Row(d Dim, n Node) Row {
 		Marker:  v.markers.badge(n),
 		Find:    v.finder.mark(d, n),
 	}
+	v.addColumns(&r, d, n)
+	return r
 }
 
 // Label returns the name shown for n.
@@ -349,6 +357,10 @@ func (v *View) reveal(d Dim, n Node) {
 // sortRows sorts rows ns of pane d in the view's order: by inclusive
 // value (undefined values last) or by name.
 func sortRows(v *View, d Dim, ns []Node) {
+	if d == CallPane && v.cols.sorted {
+		v.sortByColumn(ns)
+		return
+	}
 	o := v.order
 	if v.flat && d == CallPane {
 		o = v.flatOrder
@@ -401,6 +413,9 @@ func (v *View) Explain(d Dim) string {
 	}
 	if t := v.Tooltip(n); t != "" {
 		parts = append(parts, t)
+	}
+	if c := v.columnsExplain(n); c != "" && d == CallPane {
+		parts = append(parts, c)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strconv"
 
 	"cubeview/internal/prefs"
@@ -94,4 +95,57 @@ func WindowSizePref(p *prefs.Store) Size {
 // SaveWindowSize remembers s as the size of the window closed last.
 func SaveWindowSize(p *prefs.Store, s Size) {
 	p.SetStringList(windowSizeKey, []string{strconv.FormatFloat(s.Width, 'f', 0, 64), strconv.FormatFloat(s.Height, 'f', 0, 64)})
+}
+
+// Preference keys of the metric columns of the call pane.
+const (
+	metricColumnsKey = "metricColumns" // the columns' metrics' unique names
+	columnSortKey    = "columnSort"    // "" or the metric sorted by ("" main) and "ascending"/"descending"
+)
+
+// SaveColumns remembers the metric columns of v and the column the call
+// pane is sorted by, by the metrics' unique names.
+func SaveColumns(p *prefs.Store, v *View) {
+	var names []string
+	for _, m := range v.Columns() {
+		names = append(names, v.exp.Metrics[m].UniqName)
+	}
+	p.SetStringList(metricColumnsKey, names)
+	k, sorted, asc := v.SortColumn()
+	if !sorted {
+		p.SetStringList(columnSortKey, nil)
+		return
+	}
+	name, dir := "", "descending"
+	if k >= 0 {
+		name = names[k]
+	}
+	if asc {
+		dir = "ascending"
+	}
+	p.SetStringList(columnSortKey, []string{name, dir})
+}
+
+// RestoreColumns shows the metric columns remembered last in v: those of
+// its metrics with the remembered unique names, and the sort by a column.
+func RestoreColumns(p *prefs.Store, v *View) {
+	var ms []int
+	for _, name := range p.StringList(metricColumnsKey) {
+		if m := v.exp.MetricByName(name); m >= 0 {
+			ms = append(ms, m)
+		}
+	}
+	v.SetColumns(ms)
+	s := p.StringList(columnSortKey)
+	if len(s) != 2 {
+		return
+	}
+	k := -1
+	if s[0] != "" {
+		m := v.exp.MetricByName(s[0])
+		if k = slices.Index(v.cols.metrics, m); m < 0 || k < 0 {
+			return
+		}
+	}
+	v.SetColumnSort(k, s[1] == "ascending")
 }
