@@ -8,6 +8,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/model"
+	"cubeview/numfmt"
 )
 
 // Metric columns: besides the value of the metric selected in the metric
@@ -31,9 +32,21 @@ type columnState struct {
 	sortBy    int
 	ascending bool
 
-	dataExp *model.Experiment   // the experiment data were computed for
-	data    map[int]*columnData // per metric
-	scales  []column            // per column, for the current Update
+	dataExp  *model.Experiment   // the experiment data were computed for
+	data     map[int]*columnData // per metric
+	scales   []column            // per column
+	scaleKey columnScaleKey      // what scales were computed for
+}
+
+// columnScaleKey is what the columns' scales depend on: a selection
+// elsewhere leaves them as they are.
+type columnScaleKey struct {
+	exp      *model.Experiment
+	metrics  string
+	mode     Mode
+	flat     bool
+	format   numfmt.Format
+	external *model.Experiment
 }
 
 // columnData are one column metric's values over the call tree and the
@@ -237,17 +250,24 @@ func (vs *Values) columnData(m int) *columnData {
 	return d
 }
 
-// updateColumns computes what the metric columns show in this Update: the
-// totals their percent modes refer to and, per column, the largest
-// magnitude, whether negative values show and the width of the texts.
+// updateColumns computes what the metric columns show: the totals their
+// percent modes refer to and, per column, the largest magnitude, whether
+// negative values show and the width of the texts, over every row's
+// inclusive and exclusive value, so that neither a selection nor
+// expanding a row changes them (nor costs a pass over the rows).
 func (vs *Values) updateColumns() {
 	v := vs.v
 	c := &v.cols
-	c.scales = c.scales[:0]
 	if len(c.metrics) == 0 {
+		c.scales = c.scales[:0]
 		return
 	}
 	format := v.look.format
+	key := columnScaleKey{exp: v.exp, metrics: fmt.Sprint(c.metrics), mode: v.panes[CallPane].mode, flat: v.flat, format: format, external: vs.external}
+	if key == c.scaleKey && len(c.scales) == len(c.metrics) {
+		return
+	}
+	c.scales = c.scales[:0]
 	rows := paneKind(v, CallPane).rows(v)
 	for k, m := range c.metrics {
 		vs.metricValues(m)
@@ -259,14 +279,19 @@ func (vs *Values) updateColumns() {
 		var span valueSpan
 		if vs.columnData(m) != nil {
 			for _, n := range rows {
-				x := vs.columnAbsolute(k, n)
-				col.max = maxAbs(col.max, x)
-				span.add(vs.columnModeValue(k, n, x), format)
+				for _, incl := range [2]bool{true, false} {
+					x := vs.columnValue(k, n, incl)
+					col.max = maxAbs(col.max, x)
+					span.add(vs.columnModeValue(k, n, x), format)
+				}
 			}
 		}
 		col.negative = span.negative
 		col.width = span.width(format, vs.columnInteger(k))
 		c.scales = append(c.scales, col)
+	}
+	if len(rows) > 0 {
+		c.scaleKey = key
 	}
 }
 

@@ -496,3 +496,12 @@ func TestDerivedMetricColumn(t *testing.T) {
 		t.Errorf("bottom-up value of a derived column %q", got)
 	}
 }
+
+// BenchmarkSelectCallPathColumns is BenchmarkSelectCallPath with two
+// metric columns: a call selection recomputes the columns' scales, not
+// their values.
+func BenchmarkSelectCallPathColumns(b *testing.B) {
+	benchSelect(b, func(v *View) { v.SetColumns([]int{1, 2}) }, func(v *View, i int) {
+		v.Select(CallPane, Node{CnodeNode, []int{0, 1}[i%2]})
+	})
+}
