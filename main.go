@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"regexp"
 	"strings"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
 	"cubeview/cli"
@@ -78,7 +80,25 @@ func main() {
 		os.Exit(1)
 	}
 	defer exitIfDisplayFails()
-	os.Exit(ui.Main(app.NewWithID("org.cubeview.app"), o))
+	a := app.NewWithID("org.cubeview.app")
+	skipThreadChecks(a)
+	os.Exit(ui.Main(a, o))
+}
+
+// skipThreadChecks tells Fyne that the program calls it on the UI
+// goroutine only (work off it reaches the UI through fyne.Do), as
+// FyneApp.toml's [Migrations] fyneDo says for packaged builds: otherwise
+// every refresh of a widget reads a goroutine's stack to check, a third of
+// the work of a selection change.
+func skipThreadChecks(a fyne.App) {
+	m := a.Metadata()
+	migrations := maps.Clone(m.Migrations)
+	if migrations == nil {
+		migrations = map[string]bool{}
+	}
+	migrations["fyneDo"] = true
+	m.Migrations = migrations
+	app.SetMetadata(m)
 }
 
 // noDisplay is the one line a window request without a display gets.
