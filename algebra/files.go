@@ -10,8 +10,7 @@ import (
 // OperandFiles returns the files and folders a derived experiment was
 // computed from, as its provenance records them: its operands' and, for
 // derived operands, theirs, each once, in record order. A folder operand
-// (a TAU profile directory) is recorded as an expression naming its
-// path; it is listed while that path exists. Nil for an original.
+// (a TAU profile directory) is listed while its path exists. Nil for an original.
 func OperandFiles(e *model.Experiment) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -24,7 +23,13 @@ func OperandFiles(e *model.Experiment) []string {
 			continue
 		}
 		p := o.Path
+		if o.Directory {
+			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+				continue
+			}
+		}
 		if p == "" {
+			// Recorded before folders had records of their own.
 			if fi, err := os.Stat(o.Expression); err != nil || !fi.IsDir() {
 				continue
 			}

@@ -32,23 +32,29 @@ const (
 // Operand identifies one operand of a derived experiment: a file by path,
 // size and SHA-256 checksum; a trial of an experiment repository by its
 // reference (repo:ID as Path), the repository's identity and the size and
-// checksum of the file the trial was imported from; or an experiment
-// without a file (a result not saved yet) by its expression.
+// checksum of the file the trial was imported from; a directory (a TAU
+// profile directory, an HPCToolkit database) by its path alone; or an
+// experiment without a file (a result not saved yet) by its expression.
 type Operand struct {
 	Path       string
 	Size       int64
 	SHA256     string // lowercase hex
 	Repository string // the repository's identity, for a trial
+	Directory  bool   // Path is a directory: no size or checksum
 	Expression string // set instead of the file fields
 }
 
 // String renders the operand as stored in the attribute:
 // "size=N;sha256=HEX;path=PATH" for a file (the path comes last, so it
 // may contain any character), "size=N;sha256=HEX;repository=ID;path=REF"
-// for a repository's trial, or "expression=EXPR".
+// for a repository's trial, "directory;path=PATH" for a directory, or
+// "expression=EXPR".
 func (o Operand) String() string {
 	if o.Path == "" {
 		return "expression=" + o.Expression
+	}
+	if o.Directory {
+		return "directory;path=" + o.Path
 	}
 	if o.Repository != "" {
 		return fmt.Sprintf("size=%d;sha256=%s;repository=%s;path=%s", o.Size, o.SHA256, o.Repository, o.Path)
@@ -82,6 +88,8 @@ func parseOperand(s string) (Operand, error) {
 			o.SHA256 = v
 		case "repository":
 			o.Repository = v
+		case "directory":
+			o.Directory = true
 		default:
 			return Operand{}, fmt.Errorf("operand record %q: unknown field %q", s, k)
 		}
@@ -167,7 +175,8 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 }
 
 // describe identifies an operand for the provenance of a result: by file
-// when e.Source names a regular file, otherwise by e.Source as an
+// when e.Source names a regular file, by path when it names a directory
+// (one a reader accepts, as a TAU profile directory), otherwise by e.Source as an
 // expression. It returns the operand's text in the result's expression.
 func describe(e *model.Experiment, index int) (name string, o Operand, nested []model.Attr, err error) {
 	if org, ok := e.Origin(); ok && e.Source != "" {
@@ -175,7 +184,10 @@ func describe(e *model.Experiment, index int) (name string, o Operand, nested []
 		// by the checksum of the file it was made from.
 		o = Operand{Path: e.Source, Size: org.Size, SHA256: org.SHA256, Repository: org.Store}
 		name = quoteFileName(e.Source)
-	} else if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.Mode().IsRegular() {
+	} else if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.IsDir() {
+		o = Operand{Path: e.Source, Directory: true}
+		name = quoteFileName(e.Source)
+	} else if e.Source != "" && statErr == nil && fi.Mode().IsRegular() {
 		sum, err := fileSHA256(e.Source, fi)
 		if err != nil {
 			return "", Operand{}, nil, fmt.Errorf("checksum of operand %s: %w", e.Source, err)

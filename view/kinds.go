@@ -418,7 +418,12 @@ func (k systemRow) description(v *View, i int) string {
 	if s.Name == "" || strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(class)) {
 		t = k.label(v, i) // "node jrc0280", not "node node jrc0280"
 	}
-	if s.Kind != model.TreeNode {
+	switch {
+	case s.Kind == model.Leaf && s.Parent >= 0 && v.exp.System[s.Parent].Kind == model.Group:
+		// A thread's rank counts threads within its process: name the
+		// process's rank too, or "rank 1" reads as the MPI rank.
+		t += fmt.Sprintf(", thread %d of process rank %d", s.Rank, v.exp.System[s.Parent].Rank)
+	case s.Kind != model.TreeNode:
 		t += fmt.Sprintf(", rank %d", s.Rank)
 	}
 	if s.Descr != "" {

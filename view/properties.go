@@ -65,6 +65,10 @@ func Properties(doc *Doc) string {
 				p("  %d. %sderived, not saved: %s\n", i+1, label, o.Expression)
 				continue
 			}
+			if o.Directory {
+				p("  %d. %sfolder %s\n     (a directory a reader accepts; no size or checksum recorded)\n", i+1, label, o.Path)
+				continue
+			}
 			p("  %d. %s%s\n", i+1, label, o.Path)
 			p("     size %s bytes\n     SHA-256 %s\n", GroupDigits(o.Size), o.SHA256)
 		}
