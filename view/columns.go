@@ -578,3 +578,35 @@ func FitSplitWithCall(total, metric, system, call float64) Split {
 	}
 	return Split{m / total, (total - m - sys) / (total - m)}
 }
+
+// columnCSVHeads are the CSV titles of pane d's metric columns: each
+// metric's value with every digit and as shown.
+func columnCSVHeads(v *View, d Dim) []string {
+	if d != CallPane {
+		return nil
+	}
+	var out []string
+	for _, m := range v.cols.metrics {
+		name := v.exp.Metrics[m].UniqName
+		out = append(out, name, name+" shown")
+	}
+	return out
+}
+
+// columnCSVCells are row n's metric-column values for PaneCSV.
+func columnCSVCells(v *View, d Dim, n Node) []string {
+	if d != CallPane {
+		return nil
+	}
+	exact := numfmt.Precise()
+	var out []string
+	for k := range v.cols.metrics {
+		c, val := v.values.columnCell(k, n)
+		num := ""
+		if !math.IsNaN(val) {
+			num = exact.Format(val, false)
+		}
+		out = append(out, num, c.Text)
+	}
+	return out
+}

@@ -505,3 +505,37 @@ func BenchmarkSelectCallPathColumns(b *testing.B) {
 		v.Select(CallPane, Node{CnodeNode, []int{0, 1}[i%2]})
 	})
 }
+
+// TestPaneCSVColumns: exporting the call pane writes each metric column's
+// value with every digit and as shown.
+func TestPaneCSVColumns(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "cpi", "profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(e)
+	v.SetColumns([]int{e.MetricByName("visits")})
+	loadAll(t, v)
+	mustUpdate(t, v)
+	rows := v.Roots(CallPane)
+	rows = append(rows, v.Children(CallPane, rows[0])...)
+	var buf strings.Builder
+	if err := PaneCSV(v, CallPane, rows, &buf); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(buf.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := recs[0]; h[len(h)-2] != "visits" || h[len(h)-1] != "visits shown" {
+		t.Fatalf("header %q", h)
+	}
+	for i, n := range rows {
+		rec := recs[i+1]
+		c := v.Row(CallPane, n).Columns[0]
+		got, err := strconv.ParseFloat(rec[len(rec)-2], 64)
+		if err != nil || got != c.Value || rec[len(rec)-1] != c.Text {
+			t.Errorf("row %s: %q %q, the pane shows %g %q", v.Label(n), rec[len(rec)-2], rec[len(rec)-1], c.Value, c.Text)
+		}
+	}
+}

@@ -25,7 +25,7 @@ import (
 func PaneCSV(v *View, d Dim, rows []Node, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	mode := v.panes[d].mode.String()
-	if err := cw.Write([]string{"pane", "path", "depth", "name", "value", "shown", "unit", "mode", "state"}); err != nil {
+	if err := cw.Write(append([]string{"pane", "path", "depth", "name", "value", "shown", "unit", "mode", "state"}, columnCSVHeads(v, d)...)); err != nil {
 		return err
 	}
 	exact := numfmt.Precise()
@@ -43,6 +43,7 @@ func PaneCSV(v *View, d Dim, rows []Node, w io.Writer) error {
 		}
 		rec := []string{d.String(), strings.Join(labels, " / "), strconv.Itoa(len(anc)), v.Label(n),
 			num, v.values.Text(d, n), v.values.Unit(d, n), mode, rowState(v, d, n)}
+		rec = append(rec, columnCSVCells(v, d, n)...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
