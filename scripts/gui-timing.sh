@@ -33,6 +33,10 @@ if [ ${#need[@]} -gt 0 ]; then
 	apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 || { apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null; }
 fi
 work=$(mktemp -d)
+# Fresh preferences, so that what a user's windows remembered (metric
+# columns above the call pane, modes, panels) changes neither the work
+# timed nor where the harness clicks; GUI_TIMING_CONFIG names another.
+export XDG_CONFIG_HOME=${GUI_TIMING_CONFIG:-$work/config}
 cleanup() {
 	[ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
 	[ -n "${xvfb:-}" ] && kill "$xvfb" 2>/dev/null || true
