@@ -195,7 +195,7 @@ func Cut(e *model.Experiment, opt CutOptions) (*model.Experiment, error) {
 		src := b
 		if agg != model.Sum {
 			// Only the values that count combine (see model).
-			if src, err = e.MinMaxValues(m, b); err != nil {
+			if src, err = model.MinMaxValues(e, m, b); err != nil {
 				return nil, fmt.Errorf("cut: %s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)
 			}
 		}

@@ -153,7 +153,7 @@ func (l *flatLoader) LoadBlock(m int) (*model.Block, error) {
 	agg := l.src.Metrics[m].Aggregation
 	if agg != model.Sum {
 		// Only the values that count combine (see model); none is 0.
-		if b, err = l.src.MinMaxValues(m, b); err != nil {
+		if b, err = model.MinMaxValues(l.src, m, b); err != nil {
 			return nil, err
 		}
 	}

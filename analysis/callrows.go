@@ -12,7 +12,7 @@ import (
 // subtree's, aggregated by each metric's aggregation, as
 // model.Experiment.PointValues has them (a cnode without a stored row adds
 // nothing; a min or max aggregates only the values that count, see
-// model.Experiment.CountedValues, and is 0 where none does). Each metric's rows are read once, one cnode at a time in depth-first
+// model.CountedValues, and is 0 where none does). Each metric's rows are read once, one cnode at a time in depth-first
 // order, without loading its block; only the rows of the cnodes on the
 // current path from the root are held, so memory grows with the depth of
 // the call tree, not with the size of the metric. fn sees rows[i] for
@@ -36,7 +36,7 @@ func callRows(e *model.Experiment, ms []int, inclusive bool, fn func(c int, rows
 			if e.Metrics[m].Aggregation == model.Sum {
 				continue
 			}
-			values, release, err := e.CountedValues(m)
+			values, release, err := model.CountedValues(e, m)
 			if err != nil {
 				return fmt.Errorf("%s: metric %q: %w", e.Source, e.Metrics[m].UniqName, err)
 			}

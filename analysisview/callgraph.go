@@ -195,7 +195,7 @@ func arcRow(v *view.View, a model.CallArc, other int, value func(float64) float6
 		}
 	}
 	if sel := v.Selection(); sel.HasMetric {
-		if x, ok := e.ArcValue(a, sel.Metric); ok {
+		if x, ok := model.ArcValue(e, a, sel.Metric); ok {
 			row.Value = value(x)
 		}
 	}

@@ -6,7 +6,13 @@
 // experiments (Algebra › Scaling…: form, table, plot) and the
 // statistics of the selected values across locations (View ›
 // Statistics: a panel that follows a window's selection and draws box
-// plots in the background).
+// plots in the background), the comparison of groups of runs (Algebra ›
+// Compare groups of runs…), and the views of a window's call tree and
+// locations beside its panes: callers and callees (CallGraph), the
+// bottom-up view (BottomUp: every region, below it the regions that
+// called it), the per-location chart of the selection (LocationChart)
+// and the topology view (Topology: the locations on the grid of a
+// Cartesian topology, coloured as the system pane).
 //
 // Reports are plain tables of text and sort keys (view.TableSort orders
 // them) and images; the ui package draws them. It imports no

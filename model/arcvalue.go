@@ -7,7 +7,7 @@ package model
 // children's, as the metric pane's exclusive values are. ok is false when
 // the tool recorded no such value for the arc (a derived metric, a metric
 // the tool does not attribute to arcs, a call-count-only arc).
-func (e *Experiment) ArcValue(a CallArc, ms MetricSel) (v float64, ok bool) {
+func ArcValue(e *Experiment, a CallArc, ms MetricSel) (v float64, ok bool) {
 	if ms.Metric < 0 || ms.Metric >= len(e.Metrics) || e.Metrics[ms.Metric].IsDerived() {
 		return 0, false
 	}

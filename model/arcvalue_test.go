@@ -21,7 +21,7 @@ func TestArcValue(t *testing.T) {
 		{"calls only", e.CallGraph.Arcs[3], MetricSel{0, true}, 0, false},
 		{"no metric", withMPI, MetricSel{7, true}, 0, false},
 	} {
-		got, ok := e.ArcValue(tt.arc, tt.sel)
+		got, ok := ArcValue(e, tt.arc, tt.sel)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%s: %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
 		}

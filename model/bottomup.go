@@ -39,7 +39,7 @@ type CallerRow struct {
 // with agg: one row per region that has call paths, in region order. A
 // row's Excl and Incl are the region's own and whole values of the flat
 // profile (flatParts).
-func (e *Experiment) BottomUp(excl, incl []float64, agg Aggregation) []CallerRow {
+func BottomUp(e *Experiment, excl, incl []float64, agg Aggregation) []CallerRow {
 	// One backing array, cut into each region's part.
 	count := make([]int, len(e.Regions))
 	for i := range e.Cnodes {
@@ -89,7 +89,7 @@ func (e *Experiment) BottomUp(excl, incl []float64, agg Aggregation) []CallerRow
 // Callers returns the rows below row: its paths grouped by the region of
 // the caller one call further up, in the order of the call paths. Paths
 // whose ancestor at the row is a root have no caller and no row below.
-func (e *Experiment) Callers(row CallerRow, excl, incl []float64, agg Aggregation) []CallerRow {
+func Callers(e *Experiment, row CallerRow, excl, incl []float64, agg Aggregation) []CallerRow {
 	groups := map[int][]CallerPath{}
 	var order []int
 	for _, p := range row.Paths {

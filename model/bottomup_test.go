@@ -13,7 +13,7 @@ func TestBottomUpRecursive(t *testing.T) {
 		t.Fatal(err)
 	}
 	incl := e.CallInclusive(excl, Sum)
-	top := e.BottomUp(excl, incl, Sum)
+	top := BottomUp(e, excl, incl, Sum)
 	type vals struct {
 		region     string
 		excl, incl float64
@@ -38,11 +38,11 @@ func TestBottomUpRecursive(t *testing.T) {
 		}
 	}
 	check("top", top, []vals{{"main", 5, 25}, {"foo", 10, 13}, {"bar", 10, 10}})
-	check("callers of main", e.Callers(top[0], excl, incl, Sum), nil)
-	fooCallers := e.Callers(top[1], excl, incl, Sum)
+	check("callers of main", Callers(e, top[0], excl, incl, Sum), nil)
+	fooCallers := Callers(e, top[1], excl, incl, Sum)
 	check("callers of foo", fooCallers, []vals{{"main", 4, 13}, {"foo", 6, 0}})
-	check("callers of foo ← foo", e.Callers(fooCallers[1], excl, incl, Sum), []vals{{"main", 6, 0}})
-	check("callers of bar", e.Callers(top[2], excl, incl, Sum), []vals{{"foo", 3, 3}, {"main", 7, 7}})
+	check("callers of foo ← foo", Callers(e, fooCallers[1], excl, incl, Sum), []vals{{"main", 6, 0}})
+	check("callers of bar", Callers(e, top[2], excl, incl, Sum), []vals{{"foo", 3, 3}, {"main", 7, 7}})
 	if ex, in, n := top[0].Uncalled(e, excl, incl, Sum); ex != 5 || in != 25 || n != 1 {
 		t.Errorf("main without a caller: %v %v %d, want 5 25 1", ex, in, n)
 	}
@@ -54,7 +54,7 @@ func TestBottomUpRecursive(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := e.flatParts(excl, agg)
-		for _, r := range e.BottomUp(excl, e.CallInclusive(excl, agg), agg) {
+		for _, r := range BottomUp(e, excl, e.CallInclusive(excl, agg), agg) {
 			if r.Excl != f.Own[r.Region] || r.Incl != f.Whole[r.Region] {
 				t.Errorf("%v region %s: %v/%v, flat profile %v/%v", agg, e.Regions[r.Region].Name, r.Excl, r.Incl, f.Own[r.Region], f.Whole[r.Region])
 			}

@@ -30,7 +30,7 @@ func (e *Experiment) notDerived(m int, instead string) error {
 
 // LocationsOf picks the locations' entries out of per-system-node values
 // (as SystemTreeValues returns them), in data-column order.
-func (e *Experiment) LocationsOf(sysValues []float64) []float64 {
+func LocationsOf(e *Experiment, sysValues []float64) []float64 {
 	out := make([]float64, len(e.Locations))
 	for l, s := range e.Locations {
 		out[l] = sysValues[s]
@@ -185,7 +185,7 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 		if m.Aggregation != Sum {
 			// Each location's own values that are values (see
 			// minMaxValues) aggregate along the call tree.
-			if b, err = e.MinMaxValues(ms.Metric, b); err != nil {
+			if b, err = MinMaxValues(e, ms.Metric, b); err != nil {
 				return nil, err
 			}
 		}

@@ -184,7 +184,7 @@ func TestDerivedSystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	equal(t, "locations", e.LocationsOf(sys), []float64{8.0 / 4, 10.0 / 8, 7.0 / 4})
+	equal(t, "locations", LocationsOf(e, sys), []float64{8.0 / 4, 10.0 / 8, 7.0 / 4})
 	// cluster, node0, rank 0, t0, t1, rank 1, t0: a ratio of sums at every node.
 	equal(t, "system", sys, []float64{25.0 / 16, 25.0 / 16, 18.0 / 12, 2, 1.25, 1.75, 1.75})
 	// cnode foo (1) alone, exclusive: time 4,0,1 over visits 3,0,1.
@@ -192,7 +192,7 @@ func TestDerivedSystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	equal(t, "foo locations", e.LocationsOf(sys), []float64{4.0 / 3, 0, 1})
+	equal(t, "foo locations", LocationsOf(e, sys), []float64{4.0 / 3, 0, 1})
 }
 
 func TestDerivedRegionsAndPoints(t *testing.T) {

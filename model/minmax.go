@@ -97,7 +97,7 @@ func noValueToZero(v []float64) {
 // and location that count (see the package documentation) from b, its
 // stored block: a stored value that does not count is the aggregation's
 // identity (±Inf), and rows without any value are absent.
-func (e *Experiment) MinMaxValues(m int, b *Block) (*Block, error) {
+func MinMaxValues(e *Experiment, m int, b *Block) (*Block, error) {
 	rule, release, err := e.newMinMaxValues(m)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ type Summary struct {
 // minMaxValues), a call path without any showing 0. Over all locations the
 // regions' whole values are the tool's own where the experiment's call
 // graph records them (FlatProfileOf).
-func (e *Experiment) SummaryOver(m int, cols []int) (Summary, error) {
+func SummaryOver(e *Experiment, m int, cols []int) (Summary, error) {
 	if err := e.notDerived(m, "its operands' summaries"); err != nil {
 		return Summary{}, err
 	}
@@ -211,7 +211,7 @@ func (e *Experiment) ownValuesOver(m int, cols []int) ([]float64, error) {
 // the aggregation's identity (±Inf) where a value does not count. Its
 // result is valid until the next call; row is not modified. Call release
 // when done.
-func (e *Experiment) CountedValues(m int) (values func(c int, row []float64) ([]float64, error), release func(), err error) {
+func CountedValues(e *Experiment, m int) (values func(c int, row []float64) ([]float64, error), release func(), err error) {
 	rule, release, err := e.newMinMaxValues(m)
 	if err != nil {
 		return nil, nil, err

@@ -78,7 +78,7 @@ func experimentVectors(e *model.Experiment, m int, cols []int, depth int) (vecto
 	// only visited call paths); the run's total is what the metric pane
 	// shows, and over all locations the flat profile keeps the tool's
 	// own inclusive values where a call graph records them.
-	s, err := e.SummaryOver(m, cols)
+	s, err := model.SummaryOver(e, m, cols)
 	if err != nil {
 		return vectors{}, err
 	}

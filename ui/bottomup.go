@@ -8,16 +8,17 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
 // bottomUpPanel shows, below the panes, the bottom-up view of the call
-// tree for the selected metric (view.BottomUp): every region, below it
+// tree for the selected metric (analysisview.BottomUp): every region, below it
 // its callers with the region's values split by caller. Clicking a row
 // selects its call path (or region) in the call pane.
 type bottomUpPanel struct {
 	w     *Window
-	b     *view.BottomUp
+	b     *analysisview.BottomUp
 	title *widget.Label
 	note  *widget.Label
 	tree  *widget.Tree
@@ -45,7 +46,7 @@ func newBottomUpPanel(w *Window) *bottomUpPanel {
 	export := widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), p.exportCSV)
 	buttons := container.NewHBox(export, closeButton)
 	heads := container.New(fixedColumns{bottomUpColumnWidth})
-	for _, c := range view.BottomUpColumns {
+	for _, c := range analysisview.BottomUpColumns {
 		heads.Add(widget.NewLabelWithStyle(c, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 	}
 	p.heads = heads
@@ -68,7 +69,7 @@ func (p *bottomUpPanel) isBranch(id widget.TreeNodeID) bool {
 
 func (p *bottomUpPanel) newRow(bool) fyne.CanvasObject {
 	values := container.New(fixedColumns{bottomUpColumnWidth})
-	for range view.BottomUpColumns {
+	for range analysisview.BottomUpColumns {
 		l := widget.NewLabel("")
 		l.Alignment = fyne.TextAlignTrailing
 		l.TextStyle.Monospace = true
@@ -126,7 +127,7 @@ func (p *bottomUpPanel) follow() {
 		return
 	}
 	if p.b == nil || p.b.View() != w.view {
-		p.b = view.NewBottomUp(w.view)
+		p.b = analysisview.NewBottomUp(w.view)
 	}
 	changed := p.b.Sync()
 	p.syncHeads()
@@ -193,7 +194,7 @@ func (p *bottomUpPanel) exportCSV() {
 	b := p.b
 	w.dialogs.export("the bottom-up view as CSV", view.ExportName(w.view, w.doc, "bottom-up", ".csv"), []string{".csv"}, func(path string) {
 		var buf bytes.Buffer
-		if err := view.BottomUpCSV(b, ids, &buf); err != nil {
+		if err := analysisview.BottomUpCSV(b, ids, &buf); err != nil {
 			w.showError(err)
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
@@ -63,7 +64,7 @@ func TestExport(t *testing.T) {
 		t.Fatalf("%d rows shown, want %d", len(ids), want)
 	}
 	buf.Reset()
-	if err := view.BottomUpCSV(p.b, ids, &buf); err != nil {
+	if err := analysisview.BottomUpCSV(p.b, ids, &buf); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&buf).ReadAll()

@@ -10,17 +10,18 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
 // topologyPanel shows, below the panes, the system entities on the grid
-// of a Cartesian topology (view.Topology), coloured by the system pane's
+// of a Cartesian topology (analysisview.Topology), coloured by the system pane's
 // values of the selected metric × call path; clicking a cell selects its
 // entity in the system pane, hovering names it.
 type topologyPanel struct {
 	w      *Window
-	t      *view.Topology
-	grid   view.TopoGrid
+	t      *analysisview.Topology
+	grid   analysisview.TopoGrid
 	title  *widget.Label
 	choose *widget.Select
 	rest   *widget.Select
@@ -86,7 +87,7 @@ func (p *topologyPanel) follow() {
 		return
 	}
 	if p.t == nil || p.t.View() != w.view {
-		p.t = view.NewTopology(w.view)
+		p.t = analysisview.NewTopology(w.view)
 	}
 	p.quiet = true
 	p.choose.Options = p.t.Names()
@@ -103,7 +104,7 @@ func (p *topologyPanel) follow() {
 	p.quiet = false
 	p.grid = p.t.Grid()
 	p.title.SetText(p.grid.Title)
-	p.axes.SetText(view.TopologyAxes(p.grid))
+	p.axes.SetText(analysisview.TopologyAxes(p.grid))
 	p.cells.Refresh()
 }
 
@@ -123,7 +124,7 @@ func (p *topologyPanel) hovered(at fyne.Position) {
 	if p.w.view == nil {
 		return
 	}
-	p.w.hint.SetText(view.TopologyCellText(p.w.view, p.grid, p.cellAt(at)))
+	p.w.hint.SetText(analysisview.TopologyCellText(p.w.view, p.grid, p.cellAt(at)))
 }
 
 // gridImage draws a topology grid pixel by pixel and reports taps and

@@ -57,11 +57,11 @@ type Cell struct {
 	Relief colormap.Relief
 }
 
-// cell returns how value x (NaN: undefined) looks with its text in format
+// Cell returns how value x (NaN: undefined) looks with its text in format
 // f (a column's) and the colour scale over range rng: values that print
 // as zero are white and flat. With clamp, magnitudes beyond rng.Max take
 // the end colour instead of the out-of-range one.
-func (a *Appearance) cell(f numfmt.Format, x float64, integer bool, rng colormap.Range, clamp bool) Cell {
+func (a *Appearance) Cell(f numfmt.Format, x float64, integer bool, rng colormap.Range, clamp bool) Cell {
 	c := Cell{Text: f.Format(x, integer), Relief: colormap.ReliefOf(x, a.format.ZeroThreshold())}
 	switch {
 	case a.format.IsZero(x):

@@ -15,8 +15,9 @@ import (
 	"cubeview/numfmt"
 )
 
-// Export from a window: the rows of a pane or of the bottom-up view as
-// CSV, a pane or a chart as an image (the ui package draws those).
+// Export from a window: the rows of a pane as CSV, a pane or a chart as
+// an image (the ui package draws those); the bottom-up view's rows:
+// analysisview.BottomUpCSV.
 
 // PaneCSV writes rows of pane d (the rows shown, in order) as CSV: each
 // row's path of labels from its pane's root, its depth, the value in the
@@ -44,45 +45,6 @@ func PaneCSV(v *View, d Dim, rows []Node, w io.Writer) error {
 		rec := []string{d.String(), strings.Join(labels, " / "), strconv.Itoa(len(anc)), v.Label(n),
 			num, v.values.Text(d, n), v.values.Unit(d, n), mode, rowState(v, d, n)}
 		rec = append(rec, columnCSVCells(v, d, n)...)
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// BottomUpCSV writes rows of the bottom-up view (ids shown, in order) as
-// CSV: the region and its chain of callers, the depth, the inclusive and
-// exclusive values with every digit and their share of the total.
-func BottomUpCSV(b *BottomUp, ids []string, w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"region", "callers", "depth", "inclusive", "exclusive", "% of total", "unit"}); err != nil {
-		return err
-	}
-	exact := numfmt.Precise()
-	e := b.v.exp
-	unit := ""
-	if b.key.metric >= 0 {
-		unit = e.Metrics[b.key.metric].Unit
-	}
-	for _, id := range ids {
-		row := b.rows[id]
-		if row == nil {
-			continue
-		}
-		parts := strings.Split(id, "/")
-		var chain []string
-		for _, p := range parts[1:] {
-			r, err := strconv.Atoi(p)
-			if err != nil || r < 0 || r >= len(e.Regions) {
-				return fmt.Errorf("bottom-up row %q: bad id", id)
-			}
-			chain = append(chain, e.Regions[r].Name)
-		}
-		top := b.rows[parts[0]]
-		rec := []string{e.Regions[top.Region].Name, strings.Join(chain, " ← "), strconv.Itoa(row.Depth),
-			exact.Format(row.Incl, false), exact.Format(row.Excl, false), b.Row(id).Columns[2], unit}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -96,7 +96,7 @@ func (h *HotPath) stop(d Dim, n, best Node, bestVal, total, thr float64) string 
 	if m := v.values.unitMetric(d, n); m >= 0 {
 		unit = " " + v.exp.Metrics[m].Unit
 	}
-	num := func(x float64) string { return v.look.format.Format(x, v.values.integer(d, n)) + unit }
+	num := func(x float64) string { return v.look.format.Format(x, v.values.Integer(d, n)) + unit }
 	incl := func(n Node) float64 { return v.values.Inclusive(d, n) }
 	if !(total > 0) {
 		return fmt.Sprintf("%s: its value is %s", v.Label(n), num(incl(n)))

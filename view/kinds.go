@@ -463,7 +463,7 @@ func (k systemRow) explain(v *View, i int, head string) []string {
 			carry, total = "carries the values", "its value"
 		}
 		parts[0] = fmt.Sprintf("%s (expanded): - · a %s has no value of its own: its %s %s (collapsed, it shows %s, %s%s)",
-			k.label(v, i), levelName(v.exp, i), Count(len(kids), levelName(v.exp, kids[0].Index)), carry, total, v.look.format.Format(k.inclusive(v, i), v.values.integer(SystemPane, n)), unit)
+			k.label(v, i), levelName(v.exp, i), Count(len(kids), levelName(v.exp, kids[0].Index)), carry, total, v.look.format.Format(k.inclusive(v, i), v.values.Integer(SystemPane, n)), unit)
 	}
 	if ms := v.panes[MetricPane].selected; ms.Kind == MetricNode {
 		parts = append(parts, metricState(v, ms))

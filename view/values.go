@@ -239,6 +239,13 @@ func (vs *Values) computeCall(ms model.MetricSel, ok bool) {
 	vs.regExcl, vs.regIncl, vs.regCallees = flat.Own, flat.Whole, flat.Callees
 }
 
+// CallTree returns the call pane's values of the selected metric after
+// Update: per cnode exclusive and inclusive, and the whole call forest's;
+// nil when there is none. They must not be modified.
+func (vs *Values) CallTree() (excl, incl []float64, total float64) {
+	return vs.callExcl, vs.callIncl, vs.callTotal
+}
+
 func (vs *Values) computeSystem(ms model.MetricSel, ok bool) {
 	v := vs.v
 	vs.locVals, vs.sysVals = nil, nil
@@ -253,7 +260,7 @@ func (vs *Values) computeSystem(ms model.MetricSel, ok bool) {
 	}
 	sys = toolSystemValues(v, ms, sys)
 	vs.sysVals = sys
-	vs.locVals = v.exp.LocationsOf(sys)
+	vs.locVals = model.LocationsOf(v.exp, sys)
 	vs.peers.compute(v.exp, sys)
 }
 
@@ -369,12 +376,12 @@ func (vs *Values) computeScales() {
 			span.add(x, format)
 			if d == int(MetricPane) {
 				// A few rows of different units: measure each text.
-				c.width.add(format.Format(x, vs.integer(Dim(d), n)))
+				c.width.add(format.Format(x, vs.Integer(Dim(d), n)))
 			}
 		}
 		c.negative = span.negative
 		if d != int(MetricPane) {
-			c.width = span.width(format, vs.integer(Dim(d), v.panes[d].selected))
+			c.width = span.width(format, vs.Integer(Dim(d), v.panes[d].selected))
 		}
 		if c.width.whole+c.width.frac == 0 {
 			c.width.whole = 1
@@ -604,14 +611,14 @@ func (vs *Values) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(vs.v
 // Text returns the formatted value of n in pane d.
 func (vs *Values) Text(d Dim, n Node) string {
 	vs.formatted++
-	return vs.v.look.format.Format(vs.Value(d, n), vs.integer(d, n))
+	return vs.v.look.format.Format(vs.Value(d, n), vs.Integer(d, n))
 }
 
 // cell returns how n's value in pane d looks, and the value.
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
 	vs.formatted++
-	return vs.v.look.cell(vs.v.look.format, val, vs.integer(d, n), vs.scaleRange(d, n), false), val
+	return vs.v.look.Cell(vs.v.look.format, val, vs.Integer(d, n), vs.scaleRange(d, n), false), val
 }
 
 // PaneInfo is the line below pane d: its colour scale and where its
@@ -648,9 +655,9 @@ func (vs *Values) signed(d Dim) bool {
 	return vs.columns[d].negative || (vs.v.look.scale.Diverging && vs.v.panes[d].userRange == nil)
 }
 
-// integer reports whether pane d shows values of an integer metric as they
+// Integer reports whether pane d shows values of an integer metric as they
 // are (absolute mode), printed without decimals.
-func (vs *Values) integer(d Dim, n Node) bool {
+func (vs *Values) Integer(d Dim, n Node) bool {
 	m := vs.unitMetric(d, n)
 	return m >= 0 && vs.v.panes[d].mode == Absolute && vs.v.exp.Metrics[m].IsInteger()
 }
@@ -676,7 +683,7 @@ func (vs *Values) Unit(d Dim, n Node) string {
 func (vs *Values) CallCell(x float64) Cell {
 	v := vs.v
 	sel := v.panes[CallPane].selected
-	return v.look.cell(v.look.format, x, vs.integer(CallPane, sel), vs.scaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
+	return v.look.Cell(v.look.format, x, vs.Integer(CallPane, sel), vs.scaleRange(CallPane, sel), v.panes[CallPane].userRange == nil)
 }
 
 // Formatted returns how many values were formatted since the last Update.

@@ -163,7 +163,7 @@ func (v *View) SetMode(d Dim, m Mode) {
 }
 
 // UserRange returns pane d's user-defined colour range, or nil.
-func (v *View) userRange(d Dim) *colormap.Range { return v.panes[d].userRange }
+func (v *View) UserRange(d Dim) *colormap.Range { return v.panes[d].userRange }
 
 // SetUserRange sets pane d's colour range; nil restores the automatic one.
 func (v *View) setUserRange(d Dim, r *colormap.Range) { v.panes[d].userRange = r }

@@ -51,7 +51,7 @@ func ExpandSubtree(v *View, d Dim, n Node, open bool) {
 func RangeForm(v *View, d Dim, done func()) *form.Form {
 	lo := &form.Field{Kind: form.TextField, Label: "Minimum", Placeholder: "0"}
 	hi := &form.Field{Kind: form.TextField, Label: "Maximum", Placeholder: "automatic"}
-	if r := v.userRange(d); r != nil {
+	if r := v.UserRange(d); r != nil {
 		lo.Text = strconv.FormatFloat(r.Min, 'g', -1, 64)
 		hi.Text = strconv.FormatFloat(r.Max, 'g', -1, 64)
 	}

@@ -137,7 +137,7 @@ func TestRangeForm(t *testing.T) {
 	if err := f.Confirmed(); err != nil || done != 1 {
 		t.Fatalf("Apply: %v, done %d", err, done)
 	}
-	if r := v.userRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
+	if r := v.UserRange(SystemPane); r == nil || *r != (colormap.Range{Min: 0, Max: 10}) {
 		t.Errorf("range %v, want 0 to 10", r)
 	}
 	f = RangeForm(v, SystemPane, func() { done++ })
@@ -153,8 +153,8 @@ func TestRangeForm(t *testing.T) {
 		}
 	}
 	f.Set(f.Fields[1], " ")
-	if err := f.Confirmed(); err != nil || v.userRange(SystemPane) != nil || done != 2 {
-		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.userRange(SystemPane), done)
+	if err := f.Confirmed(); err != nil || v.UserRange(SystemPane) != nil || done != 2 {
+		t.Errorf("an empty maximum: %v, range %v, done %d", err, v.UserRange(SystemPane), done)
 	}
 }
 

@@ -30,7 +30,7 @@ func (r *reader) apply(col, k int, p *profile) {
 				paths++
 			}
 		}
-		r.reserve(len(p.events)-paths, max(paths, len(p.events)-paths))
+		r.tree.reserve(len(p.events)-paths, max(paths, len(p.events)-paths))
 		r.predictions = slices.Grow(r.predictions, len(p.events))
 	}
 	s := &r.fileScratch
@@ -57,15 +57,15 @@ func (r *reader) apply(col, k int, p *profile) {
 func (r *reader) applyFlat(col, k, i int, ev *event, sample bool, reg int) {
 	valOut := r.valueOut(k, sample)
 	if reg < 0 {
-		reg = r.region(ev.name)
+		reg = r.tree.region(ev.name)
 		r.remember(i, false, sample, reg)
 	}
-	r.setGroup(reg, ev.group)
+	r.tree.setGroup(reg, ev.group)
 	if !sample {
 		r.addInclusive(valOut, reg, ev.incl)
 	}
 	if r.flat && !sample {
-		c := r.root(reg)
+		c := r.tree.root(reg)
 		r.add(valOut, c, col, ev.excl)
 		if k == 0 {
 			r.add(r.callsOut(false), c, col, ev.calls)
@@ -100,7 +100,7 @@ func (r *reader) applyPath(col, k, i int, ev *event, sample bool, c int) {
 		}
 	}
 	if c < 0 {
-		c = r.pathCnode(ev.name)
+		c = r.tree.pathCnode(ev.name)
 		r.remember(i, true, sample, c)
 	}
 	r.add(valOut, c, col, ev.excl)
@@ -116,7 +116,7 @@ func (r *reader) applyPath(col, k, i int, ev *event, sample bool, c int) {
 	}
 	s.end[last][0] += ev.calls
 	s.end[last][1] += ev.excl
-	s.firstStamp[r.cinfo[c].rootRegion] = s.gen
+	s.firstStamp[r.tree.cinfo[c].rootRegion] = s.gen
 	for x := c; x >= 0; x = cn[x].Parent {
 		s.inStamp[cn[x].Region] = s.gen
 	}
@@ -126,7 +126,7 @@ func (r *reader) applyPath(col, k, i int, ev *event, sample bool, c int) {
 // arc with the path's calls and inclusive value.
 func (r *reader) addArc(k int, ev *event, valOut int) {
 	parts := splitPath(string(ev.name))
-	caller, callee := r.region([]byte(parts[len(parts)-2])), r.region([]byte(parts[len(parts)-1]))
+	caller, callee := r.tree.region([]byte(parts[len(parts)-2])), r.tree.region([]byte(parts[len(parts)-1]))
 	a := r.arcs[arcKey{caller, callee}]
 	if a == nil {
 		a = &arcAcc{incl: map[int]float64{}, order: len(r.arcs)}
@@ -220,7 +220,7 @@ func (r *reader) remember(i int, isPath, sample bool, idx int) {
 	}
 	var key string
 	if isPath {
-		key = r.cinfo[idx].path
+		key = r.tree.cinfo[idx].path
 	} else {
 		key = r.b.E.Regions[idx].Name
 	}
@@ -278,7 +278,7 @@ func (r *reader) settleRoots(col, k int, p *profile) {
 		if (remCalls < 0 || remExcl < 0) && r.problem == "" {
 			r.problem = fmt.Sprintf("%s: the call paths ending in %s hold more than its own event", p.name, importer.Quote(r.b.E.Regions[reg].Name))
 		}
-		c := r.root(reg)
+		c := r.tree.root(reg)
 		kind := outValue
 		if s.flatSample[reg] {
 			kind = outSampled
@@ -314,7 +314,7 @@ func (r *reader) finishPaths() error {
 	if !hasVisits {
 		return nil
 	}
-	for reg, c := range r.rootOf {
+	for reg, c := range r.tree.rootOf {
 		if c < 0 || !hasChildren[c] || r.b.E.Regions[reg].Paradigm == "sampling" {
 			continue
 		}
@@ -388,9 +388,9 @@ func (r *reader) placeContextUser() {
 		var c int
 		if r.flat || !r.pathsSeen {
 			parts := splitPath(u.where)
-			c = r.root(r.region([]byte(parts[len(parts)-1])))
+			c = r.tree.root(r.tree.region([]byte(parts[len(parts)-1])))
 		} else {
-			c = r.pathCnode([]byte(u.where))
+			c = r.tree.pathCnode([]byte(u.where))
 		}
 		r.addStats(u.name, c, u.col, u.st)
 	}
@@ -410,7 +410,7 @@ func (r *reader) splitContext(full string) (name, where string, ok bool) {
 	if strings.Contains(where, pathSeparator) {
 		return name, where, true
 	}
-	if _, known := r.regionIdx[where]; known {
+	if _, known := r.tree.regionIdx[where]; known {
 		return name, where, true
 	}
 	return "", "", false

@@ -210,8 +210,8 @@ func (r *reader) attachPlainUser() {
 		return
 	}
 	main := -1
-	if reg, ok := r.regionIdx[".TAU application"]; ok && r.rootOf[reg] >= 0 {
-		main = r.rootOf[reg]
+	if reg, ok := r.tree.regionIdx[".TAU application"]; ok && r.tree.rootOf[reg] >= 0 {
+		main = r.tree.rootOf[reg]
 	} else {
 		incl := r.inclusive[r.outIdx[outKey{kind: outValue}]]
 		best := 0.0
@@ -229,7 +229,7 @@ func (r *reader) attachPlainUser() {
 		}
 	}
 	if main < 0 {
-		main = r.root(r.region([]byte(".TAU application")))
+		main = r.tree.root(r.tree.region([]byte(".TAU application")))
 	}
 	for _, name := range r.plainOrder {
 		outs := r.userMetrics(name)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -195,14 +194,10 @@ type reader struct {
 	fileMetric []string // metric name found in the first profile of each metric
 	hwCounters []bool
 
-	// b holds the regions and cnodes; regionIdx finds a region by its
-	// event name, pathIdx a cnode by its call-path event's name.
-	b         *build.Builder
-	regionIdx map[string]int
-	hasFlat   []bool // the region's paradigm comes from its own event
-	cinfo     []cinfo
-	pathIdx   map[string]int
-	rootOf    []int // region → root cnode or -1
+	// b holds the experiment being built; tree finds and makes its
+	// regions and cnodes.
+	b    *build.Builder
+	tree *callTree
 
 	// vals holds the values of each output (a metric to be) per cnode
 	// and thread column.
@@ -249,15 +244,17 @@ type scratch struct {
 
 func newReader(src source, opts importer.Options, flat bool) *reader {
 	threads, metrics := src.threadList(), src.metricList()
-	return &reader{
+	b := build.New("")
+	r := &reader{
 		src: src, opts: opts, flat: flat, threads: threads, nloc: len(threads), metrics: metrics,
-		b: build.New(""), vals: build.NewRows(len(threads)),
-		regionIdx: map[string]int{}, pathIdx: map[string]int{},
+		b: b, vals: build.NewRows(len(threads)),
 		outIdx: map[outKey]int{}, inclusive: map[int][]float64{}, arcs: map[arcKey]*arcAcc{},
 		meta: make([][]model.Attr, len(threads)), dropped: make([]bool, len(threads)),
 		fileMetric: make([]string, len(metrics)), hwCounters: make([]bool, len(metrics)),
 		plainUser: map[string][][numStats]float64{},
 	}
+	r.tree = newCallTree(b, flat, &r.fileScratch)
+	return r
 }
 
 // read loads and applies every thread's profiles. A thread whose profile
@@ -362,119 +359,6 @@ func (r *reader) out(key outKey) int {
 }
 
 func (r *reader) add(o, c, col int, v float64) { r.vals.Add(o, c, col, v) }
-
-// reserve makes room for about as many regions and cnodes as the first
-// profile has events of each kind, so that growing the tables does not
-// leave garbage behind.
-func (r *reader) reserve(n, cnodes int) {
-	n, cnodes = min(n, 1<<20), min(cnodes, 1<<20)
-	e := r.b.E
-	e.Regions = slices.Grow(e.Regions, n)
-	e.Cnodes = slices.Grow(e.Cnodes, cnodes)
-	r.cinfo = slices.Grow(r.cinfo, cnodes)
-	if len(r.regionIdx) == 0 && len(r.pathIdx) == 0 {
-		r.regionIdx = make(map[string]int, n)
-		r.pathIdx = make(map[string]int, cnodes)
-	}
-	r.hasFlat = slices.Grow(r.hasFlat, n)
-	r.rootOf = slices.Grow(r.rootOf, n)
-	s := &r.fileScratch
-	s.flatStamp = slices.Grow(s.flatStamp, n)
-	s.endStamp = slices.Grow(s.endStamp, n)
-	s.firstStamp = slices.Grow(s.firstStamp, n)
-	s.inStamp = slices.Grow(s.inStamp, n)
-	s.flat = slices.Grow(s.flat, n)
-	s.flatSample = slices.Grow(s.flatSample, n)
-	s.end = slices.Grow(s.end, n)
-}
-
-// region returns the region of a (trimmed) event name, creating it: its
-// source location "[{file} {line,col}-{line,col}]" gives its module and
-// lines.
-func (r *reader) region(name []byte) int {
-	if i, ok := r.regionIdx[string(name)]; ok {
-		return i
-	}
-	n := string(name)
-	file, b, e, _ := sourceLocation(n)
-	i, _ := r.b.Region(n, file)
-	reg := &r.b.E.Regions[i]
-	reg.Begin, reg.End = b, e
-	reg.Paradigm, reg.Role = paradigmRole(nil, n)
-	r.regionIdx[n] = i
-	r.hasFlat = append(r.hasFlat, false)
-	r.rootOf = append(r.rootOf, -1)
-	s := &r.fileScratch
-	s.flatStamp = append(s.flatStamp, 0)
-	s.endStamp = append(s.endStamp, 0)
-	s.firstStamp = append(s.firstStamp, 0)
-	s.inStamp = append(s.inStamp, 0)
-	s.flat = append(s.flat, [3]float64{})
-	s.flatSample = append(s.flatSample, false)
-	s.end = append(s.end, [2]float64{})
-	return i
-}
-
-// setGroup gives a region the paradigm and role of its own event's groups.
-func (r *reader) setGroup(reg int, group []byte) {
-	if r.hasFlat[reg] {
-		return
-	}
-	r.hasFlat[reg] = true
-	gs := groups(string(group))
-	g := &r.b.E.Regions[reg]
-	g.Paradigm, g.Role = paradigmRole(gs, g.Name)
-	if len(gs) > 0 {
-		g.Attrs = append(g.Attrs, model.Attr{Key: "TAU group", Value: strings.Join(gs, "|")})
-	}
-}
-
-// cnodeOf returns the cnode of region below parent (-1 for a root),
-// creating it.
-func (r *reader) cnodeOf(parent, region int) int {
-	c, added := r.b.Cnode(parent, region)
-	if added {
-		depth, root := 1, region
-		if parent >= 0 {
-			depth, root = r.cinfo[parent].depth+1, r.cinfo[parent].rootRegion
-		}
-		r.cinfo = append(r.cinfo, cinfo{depth: depth, rootRegion: root})
-	}
-	return c
-}
-
-func (r *reader) root(region int) int {
-	if c := r.rootOf[region]; c >= 0 {
-		return c
-	}
-	c := r.cnodeOf(-1, region)
-	r.rootOf[region] = c
-	return c
-}
-
-// pathCnode returns the cnode of a call path "a => b => c", creating it
-// and its ancestors. In flat mode a path of samples ("… => b => [CONTEXT]
-// b => [SAMPLE] f") hangs below the root of the instrumented region that
-// holds the samples (b).
-func (r *reader) pathCnode(name []byte) int {
-	if c, ok := r.pathIdx[string(name)]; ok {
-		return c
-	}
-	parts := splitPath(string(name))
-	if r.flat {
-		parts = parts[contextStart(parts):]
-	}
-	c := r.root(r.region([]byte(parts[0])))
-	for _, p := range parts[1:] {
-		c = r.cnodeOf(c, r.region([]byte(p)))
-	}
-	key := string(name)
-	r.pathIdx[key] = c
-	if r.cinfo[c].path == "" {
-		r.cinfo[c].path = key
-	}
-	return c
-}
 
 // contextStart returns the index of the instrumented event that holds
 // the samples of a sample path: the one before the first "[CONTEXT]" or

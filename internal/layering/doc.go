@@ -8,4 +8,9 @@
 // arrow, or a package the table does not place, fails the test; the
 // checker itself is tested on made-up graphs and on wrong imports
 // planted into the real tree through go list's -overlay.
+//
+// It also keeps types small: no type of the module may have more than 40
+// exported methods, nor more than 40 methods in all (those of module
+// types it embeds included), except the few listed with the count they
+// had, which may only shrink.
 package layering

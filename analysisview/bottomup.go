@@ -1,9 +1,11 @@
-package view
+package analysisview
 
 import (
 	"cmp"
+	"encoding/csv"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -12,16 +14,17 @@ import (
 	"cubeview/colormap"
 	"cubeview/model"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // BottomUp is the bottom-up view of a View's call tree for its selected
-// metric (model.Experiment.BottomUp): every region at the top with its
+// metric (model.BottomUp): every region at the top with its
 // inclusive and exclusive values, below it the regions that called it,
 // with the values split by caller. Rows are computed when a widget asks
 // for them and kept until the metric selection changes (Sync).
 type BottomUp struct {
-	v     *View
-	key   metricKey
+	v     *view.View
+	key   model.MetricSel // Metric −1: no metric selected
 	valid bool
 	note  string // why there are no rows, or ""
 	top   []string
@@ -38,7 +41,7 @@ func sameSlice(x, y []float64) bool {
 }
 
 // NewBottomUp returns the bottom-up view of v's call tree.
-func NewBottomUp(v *View) *BottomUp { return &BottomUp{v: v} }
+func NewBottomUp(v *view.View) *BottomUp { return &BottomUp{v: v} }
 
 // BottomUpColumns are the titles of a bottom-up row's value columns.
 var BottomUpColumns = []string{"Inclusive", "Exclusive", "% of total"}
@@ -47,31 +50,32 @@ var BottomUpColumns = []string{"Inclusive", "Exclusive", "% of total"}
 // (Update). It reports whether the rows changed.
 func (b *BottomUp) Sync() bool {
 	v := b.v
-	ms, ok := metricSel(v)
-	key := metricKey{ms.Metric, ms.Inclusive}
-	if !ok {
-		key = metricKey{-1, true}
+	sel := v.Selection()
+	key := sel.Metric
+	if !sel.HasMetric {
+		key = model.MetricSel{Metric: -1, Inclusive: true}
 	}
-	if b.valid && key == b.key && sameSlice(b.excl, v.values.callExcl) {
-		b.fmt = v.look.format // the number format may have changed
+	callExcl, callIncl, _ := v.Values().CallTree()
+	if b.valid && key == b.key && sameSlice(b.excl, callExcl) {
+		b.fmt = v.Appearance().NumberFormat() // the number format may have changed
 		return false
 	}
-	b.key, b.valid, b.excl = key, true, v.values.callExcl
+	b.key, b.valid, b.excl = key, true, callExcl
 	b.top, b.rows, b.kids, b.note, b.max = nil, map[string]*model.CallerRow{}, map[string][]string{}, "", 0
-	e := v.exp
+	e := v.Experiment()
 	switch {
-	case !ok:
+	case !sel.HasMetric:
 		b.note = "Select a metric."
-	case e.Metrics[ms.Metric].IsDerived():
+	case e.Metrics[key.Metric].IsDerived():
 		b.note = "The values of a derived metric do not add up along the call tree: choose a stored metric for the bottom-up view."
-	case v.values.callExcl == nil:
+	case callExcl == nil:
 		b.note = "The selected metric has no values."
 	}
 	if b.note != "" {
 		return true
 	}
-	agg := e.Metrics[ms.Metric].Aggregation
-	top := e.BottomUp(v.values.callExcl, v.values.callIncl, agg)
+	agg := e.Metrics[key.Metric].Aggregation
+	top := model.BottomUp(e, callExcl, callIncl, agg)
 	sortCallerRows(top)
 	b.top = make([]string, 0, len(top))
 	for i := range top {
@@ -80,34 +84,26 @@ func (b *BottomUp) Sync() bool {
 		b.top = append(b.top, id)
 		b.max = math.Max(b.max, math.Max(math.Abs(top[i].Incl), math.Abs(top[i].Excl)))
 	}
-	b.fmt = v.look.format
+	b.fmt = v.Appearance().NumberFormat()
 	return true
 }
 
 // View returns the view whose call tree b turns upside down.
-func (b *BottomUp) View() *View { return b.v }
+func (b *BottomUp) View() *view.View { return b.v }
 
 // Note returns why the view has no rows, or "".
 func (b *BottomUp) Note() string { return b.note }
 
 // Title describes what the rows show.
 func (b *BottomUp) Title() string {
-	if b.key.metric < 0 {
+	if b.key.Metric < 0 {
 		return "Bottom-up view"
 	}
-	m := b.v.exp.Metrics[b.key.metric]
-	what := metricName(&m)
-	if !b.key.inclusive {
+	what := b.v.Label(view.Node{Kind: view.MetricNode, Index: b.key.Metric})
+	if !b.key.Inclusive {
 		what += " without its child metrics"
 	}
 	return fmt.Sprintf("Bottom-up view of %s: every region, below it its callers (%d regions)", what, len(b.top))
-}
-
-func metricName(m *model.Metric) string {
-	if m.DispName != "" {
-		return m.DispName
-	}
-	return m.UniqName
 }
 
 // ChildIDs returns the rows below id ("" for the top), largest inclusive
@@ -123,8 +119,9 @@ func (b *BottomUp) ChildIDs(id string) []string {
 	if row == nil {
 		return nil
 	}
-	ms := b.v.exp.Metrics[b.key.metric]
-	callers := b.v.exp.Callers(*row, b.v.values.callExcl, b.v.values.callIncl, ms.Aggregation)
+	e := b.v.Experiment()
+	excl, incl, _ := b.v.Values().CallTree()
+	callers := model.Callers(e, *row, excl, incl, e.Metrics[b.key.Metric].Aggregation)
 	sortCallerRows(callers)
 	ids := make([]string, len(callers))
 	for i := range callers {
@@ -145,7 +142,7 @@ func (b *BottomUp) IsBranch(id string) bool {
 		return false
 	}
 	for _, p := range row.Paths {
-		if b.v.exp.Cnodes[p.At].Parent >= 0 {
+		if b.v.Experiment().Cnodes[p.At].Parent >= 0 {
 			return true
 		}
 	}
@@ -186,11 +183,12 @@ func (b *BottomUp) Row(id string) BottomUpRow {
 		return BottomUpRow{}
 	}
 	v := b.v
-	e := v.exp
-	integer := e.Metrics[b.key.metric].IsInteger()
-	c := v.look.cell(b.fmt, row.Incl, integer, colormap.Range{Max: b.max}, true)
+	e := v.Experiment()
+	excl, incl, total := v.Values().CallTree()
+	integer := e.Metrics[b.key.Metric].IsInteger()
+	c := v.Appearance().Cell(b.fmt, row.Incl, integer, colormap.Range{Max: b.max}, true)
 	share := ""
-	if t := v.values.callTotal; t != 0 && !math.IsNaN(t) {
+	if t := total; t != 0 && !math.IsNaN(t) {
 		share = numfmt.Percent(row.Incl, t)
 	}
 	label := e.Regions[row.Region].Name
@@ -199,12 +197,12 @@ func (b *BottomUp) Row(id string) BottomUpRow {
 	}
 	var tip string
 	if row.Depth == 0 {
-		tip = fmt.Sprintf("%s: %s", RegionText(&e.Regions[row.Region]), Count(len(row.Paths), "call path"))
+		tip = fmt.Sprintf("%s: %s", view.RegionText(&e.Regions[row.Region]), view.Count(len(row.Paths), "call path"))
 	} else {
-		tip = fmt.Sprintf("called %d levels up from %s through %s", row.Depth, e.Regions[b.rows[strings.SplitN(id, "/", 2)[0]].Region].Name, Count(len(row.Paths), "call path"))
+		tip = fmt.Sprintf("called %d levels up from %s through %s", row.Depth, e.Regions[b.rows[strings.SplitN(id, "/", 2)[0]].Region].Name, view.Count(len(row.Paths), "call path"))
 	}
-	if ex, in, n := row.Uncalled(e, v.values.callExcl, v.values.callIncl, e.Metrics[b.key.metric].Aggregation); n > 0 && len(row.Paths) > n {
-		tip += fmt.Sprintf("; %s without a caller hold %s inclusive, %s exclusive", Count(n, "call path"), b.fmt.Format(in, integer), b.fmt.Format(ex, integer))
+	if ex, in, n := row.Uncalled(e, excl, incl, e.Metrics[b.key.Metric].Aggregation); n > 0 && len(row.Paths) > n {
+		tip += fmt.Sprintf("; %s without a caller hold %s inclusive, %s exclusive", view.Count(n, "call path"), b.fmt.Format(in, integer), b.fmt.Format(ex, integer))
 	}
 	return BottomUpRow{
 		Label:   label,
@@ -219,25 +217,26 @@ func (b *BottomUp) Row(id string) BottomUpRow {
 // region in the flat profile; in the call tree the call path of the row
 // with the largest inclusive value (at a caller row, the caller's call
 // path through which it holds most).
-func (b *BottomUp) Target(id string) Node {
+func (b *BottomUp) Target(id string) view.Node {
 	row := b.rows[id]
 	if row == nil {
-		return Node{}
+		return view.Node{}
 	}
-	if b.v.flat {
-		return Node{RegionNode, row.Region}
+	if b.v.Flat() {
+		return view.Node{Kind: view.RegionNode, Index: row.Region}
 	}
+	_, incl, _ := b.v.Values().CallTree()
 	best, bestVal := -1, math.Inf(-1)
 	for _, p := range row.Paths {
-		x := at(b.v.values.callIncl, p.At)
+		x := at(incl, p.At)
 		if best < 0 || math.Abs(x) > bestVal {
 			best, bestVal = p.At, math.Abs(x)
 		}
 	}
 	if best < 0 {
-		return Node{}
+		return view.Node{}
 	}
-	return Node{CnodeNode, best}
+	return view.Node{Kind: view.CnodeNode, Index: best}
 }
 
 // RegionRowID returns the id of region r's top row, or "" when r has no
@@ -252,12 +251,59 @@ func (b *BottomUp) RegionRowID(r int) string {
 
 // SelectedRegion returns the region of the call pane's selection, or −1.
 func (b *BottomUp) SelectedRegion() int {
-	n := b.v.panes[CallPane].selected
+	n := b.v.Selected(view.CallPane)
 	switch n.Kind {
-	case CnodeNode:
-		return b.v.exp.Cnodes[n.Index].Region
-	case RegionNode, SubroutinesNode:
+	case view.CnodeNode:
+		return b.v.Experiment().Cnodes[n.Index].Region
+	case view.RegionNode, view.SubroutinesNode:
 		return n.Index
 	}
 	return -1
+}
+
+// at returns s[i], or NaN when s has no such entry.
+func at(s []float64, i int) float64 {
+	if i < 0 || i >= len(s) {
+		return math.NaN()
+	}
+	return s[i]
+}
+
+// BottomUpCSV writes rows of the bottom-up view (ids shown, in order) as
+// CSV: the region and its chain of callers, the depth, the inclusive and
+// exclusive values with every digit and their share of the total.
+func BottomUpCSV(b *BottomUp, ids []string, w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"region", "callers", "depth", "inclusive", "exclusive", "% of total", "unit"}); err != nil {
+		return err
+	}
+	exact := numfmt.Precise()
+	e := b.v.Experiment()
+	unit := ""
+	if b.key.Metric >= 0 {
+		unit = e.Metrics[b.key.Metric].Unit
+	}
+	for _, id := range ids {
+		row := b.rows[id]
+		if row == nil {
+			continue
+		}
+		parts := strings.Split(id, "/")
+		var chain []string
+		for _, p := range parts[1:] {
+			r, err := strconv.Atoi(p)
+			if err != nil || r < 0 || r >= len(e.Regions) {
+				return fmt.Errorf("bottom-up row %q: bad id", id)
+			}
+			chain = append(chain, e.Regions[r].Name)
+		}
+		top := b.rows[parts[0]]
+		rec := []string{e.Regions[top.Region].Name, strings.Join(chain, " ← "), strconv.Itoa(row.Depth),
+			exact.Format(row.Incl, false), exact.Format(row.Excl, false), b.Row(id).Columns[2], unit}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"cubeview/colormap"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // The topology view (Cube's) draws the system entities on the grid of a
@@ -24,7 +25,7 @@ import (
 // Topology is the topology view's state: which topology and, for more
 // than three dimensions, which combination of the further coordinates.
 type Topology struct {
-	v     *View
+	v     *view.View
 	carts []model.Cart // the experiment's, or the rank × thread grid
 	cart  int
 	rest  int // index into restCombos
@@ -34,17 +35,17 @@ type Topology struct {
 }
 
 // NewTopology returns the topology view of v, showing its first topology.
-func NewTopology(v *View) *Topology {
-	t := &Topology{v: v, carts: v.exp.Topologies}
+func NewTopology(v *view.View) *Topology {
+	t := &Topology{v: v, carts: v.Experiment().Topologies}
 	if len(t.carts) == 0 {
-		t.carts = []model.Cart{rankThreadGrid(v.exp)}
+		t.carts = []model.Cart{rankThreadGrid(v.Experiment())}
 	}
 	t.SetTopology(0)
 	return t
 }
 
 // View returns the view whose system tree t draws.
-func (t *Topology) View() *View { return t.v }
+func (t *Topology) View() *view.View { return t.v }
 
 // rankThreadGrid places each location at (its process, its place among
 // the process's threads): the grid of experiments without a topology.
@@ -139,7 +140,7 @@ func (t *Topology) SetRest(i int) {
 
 // TopoCell is one cell of a topology grid.
 type TopoCell struct {
-	Node     Node // the system entity there; the zero Node when none is
+	Node     view.Node // the system entity there; the zero Node when none is
 	Value    float64
 	Text     string
 	Color    color.NRGBA
@@ -162,6 +163,7 @@ type TopoGrid struct {
 // system pane (its mode and colours); v must be up to date (Update).
 func (t *Topology) Grid() TopoGrid {
 	v := t.v
+	e := v.Experiment()
 	c := t.carts[t.cart]
 	size := func(d int) int {
 		if d < len(c.Dims) {
@@ -192,7 +194,7 @@ func (t *Topology) Grid() TopoGrid {
 	for i := range g.Cells {
 		g.Cells[i].Value = math.NaN()
 	}
-	sel := v.panes[SystemPane].selected
+	sel := v.Selected(view.SystemPane)
 	rest := ""
 	if len(t.restCombos) > 0 {
 		rest = t.restCombos[t.rest]
@@ -200,7 +202,7 @@ func (t *Topology) Grid() TopoGrid {
 	onGrid := map[int]bool{}
 	largest := 0.0
 	for _, co := range c.Coords {
-		if co.Node < 0 || co.Node >= len(v.exp.System) || len(co.Coord) == 0 {
+		if co.Node < 0 || co.Node >= len(e.System) || len(co.Coord) == 0 {
 			continue
 		}
 		at := func(d int) int {
@@ -216,10 +218,10 @@ func (t *Topology) Grid() TopoGrid {
 		if len(co.Coord) > 3 && restKey(co.Coord[3:]) != rest {
 			continue
 		}
-		n := v.Showing(Node{SystemNode, co.Node})
+		n := v.Showing(view.Node{Kind: view.SystemNode, Index: co.Node})
 		cell := &g.Cells[(z*g.Rows+y)*g.Cols+x]
 		cell.Node = n
-		cell.Value = v.values.Value(SystemPane, n)
+		cell.Value = v.Values().Value(view.SystemPane, n)
 		cell.Selected = n == sel
 		if cell.Selected {
 			g.SelectedX, g.SelectedY = x, y
@@ -230,7 +232,7 @@ func (t *Topology) Grid() TopoGrid {
 		onGrid[co.Node] = true
 		g.Placed++
 	}
-	for _, s := range v.exp.Locations {
+	for _, s := range e.Locations {
 		if !onGrid[s] {
 			g.Missing++
 		}
@@ -238,9 +240,9 @@ func (t *Topology) Grid() TopoGrid {
 	// The cells' own range, so that a small grid of threads shows its
 	// differences; the user's range of the system pane wins.
 	rng := colormap.Range{Max: largest}
-	if r := v.panes[SystemPane].userRange; r != nil {
+	if r := v.UserRange(view.SystemPane); r != nil {
 		rng = *r
-	} else if v.panes[SystemPane].mode != Absolute && largest == 0 {
+	} else if v.Mode(view.SystemPane) != view.Absolute && largest == 0 {
 		rng = colormap.Range{Max: 100}
 	}
 	for i := range g.Cells {
@@ -248,7 +250,7 @@ func (t *Topology) Grid() TopoGrid {
 		if !cell.Node.Valid() {
 			continue
 		}
-		cl := v.look.cell(v.look.format, cell.Value, v.values.integer(SystemPane, cell.Node), rng, true)
+		cl := v.Appearance().Cell(v.Appearance().NumberFormat(), cell.Value, v.Values().Integer(view.SystemPane, cell.Node), rng, true)
 		cell.Text, cell.Color = cl.Text, cl.Color
 	}
 	g.Title = t.Names()[t.cart]
@@ -256,7 +258,7 @@ func (t *Topology) Grid() TopoGrid {
 		g.Title += " at (…, " + rest + ")"
 	}
 	if g.Missing > 0 {
-		g.Title += fmt.Sprintf(" · %s not on the grid", Count(g.Missing, "location"))
+		g.Title += fmt.Sprintf(" · %s not on the grid", view.Count(g.Missing, "location"))
 	}
 	return g
 }
@@ -342,7 +344,7 @@ func TopologyAxes(g TopoGrid) string {
 
 // TopologyCellText names cell i of g, its coordinates and value, for a
 // hint; "" for no cell.
-func TopologyCellText(v *View, g TopoGrid, i int) string {
+func TopologyCellText(v *view.View, g TopoGrid, i int) string {
 	if i < 0 || i >= len(g.Cells) {
 		return ""
 	}
@@ -355,5 +357,5 @@ func TopologyCellText(v *View, g TopoGrid, i int) string {
 	if !c.Node.Valid() {
 		return at + ": no location"
 	}
-	return fmt.Sprintf("%s: %s · %s %s", at, v.Label(c.Node), c.Text, v.values.Unit(SystemPane, c.Node))
+	return fmt.Sprintf("%s: %s · %s %s", at, v.Label(c.Node), c.Text, v.Values().Unit(view.SystemPane, c.Node))
 }

@@ -1,4 +1,4 @@
-package view
+package analysisview
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // TestTopologyReal draws the topologies of real experiments: Score-P's
@@ -21,9 +22,9 @@ func TestTopologyReal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := NewView(e)
+	v := view.NewView(e)
 	time := e.MetricByName("time")
-	v.Select(MetricPane, Node{MetricNode, time})
+	v.Select(view.MetricPane, view.Node{Kind: view.MetricNode, Index: time})
 	mustUpdate(t, v)
 	top := NewTopology(v)
 	g := top.Grid()
@@ -42,16 +43,16 @@ func TestTopologyReal(t *testing.T) {
 				l = i
 			}
 		}
-		if cell.Node != (Node{SystemNode, co.Node}) || math.Abs(cell.Value-want[l]) > 1e-9*math.Abs(want[l]) {
+		if cell.Node != (view.Node{Kind: view.SystemNode, Index: co.Node}) || math.Abs(cell.Value-want[l]) > 1e-9*math.Abs(want[l]) {
 			t.Errorf("cell %v: %v %g, model location %d %g", co.Coord, cell.Node, cell.Value, l, want[l])
 		}
-		if cell.Text != v.Values().Text(SystemPane, cell.Node) {
-			t.Errorf("cell %v reads %q, the system pane %q", co.Coord, cell.Text, v.Values().Text(SystemPane, cell.Node))
+		if cell.Text != v.Values().Text(view.SystemPane, cell.Node) {
+			t.Errorf("cell %v reads %q, the system pane %q", co.Coord, cell.Text, v.Values().Text(view.SystemPane, cell.Node))
 		}
 	}
 	// Selecting a location in the system pane marks its cell.
 	co := e.Topologies[0].Coords[5]
-	SelectNodes(v, Node{SystemNode, co.Node})
+	view.SelectNodes(v, view.Node{Kind: view.SystemNode, Index: co.Node})
 	mustUpdate(t, v)
 	g = top.Grid()
 	if g.SelectedX != co.Coord[0] || g.SelectedY != co.Coord[1] || !g.Cells[co.Coord[1]*g.Cols+co.Coord[0]].Selected {
@@ -74,7 +75,7 @@ func TestTopologyReal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v3 := NewView(e3)
+	v3 := view.NewView(e3)
 	mustUpdate(t, v3)
 	g = NewTopology(v3).Grid()
 	if g.Cols != 16 || g.Rows != 64 || g.Placed != 1024 || g.Missing != 0 || !strings.Contains(g.Title, "Rank × thread") {
@@ -85,7 +86,7 @@ func TestTopologyReal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vw := NewView(ew)
+	vw := view.NewView(ew)
 	mustUpdate(t, vw)
 	tw := NewTopology(vw)
 	if names := tw.Names(); len(names) != 4 || !strings.HasPrefix(names[2], "Second (3 × 3 × 3 × 3)") {
@@ -105,7 +106,7 @@ func TestTopologyReal(t *testing.T) {
 // with the system pane's values and colours, as every refresh of a shown
 // topology view does, and finds the cell under each of 10,000 points.
 func BenchmarkTopologyGrid(b *testing.B) {
-	v := NewView(big(b))
+	v := view.NewView(big(b))
 	mustUpdate(b, v)
 	top := NewTopology(v)
 	b.ReportAllocs()
