@@ -201,12 +201,19 @@ func (r *columnHeaderRenderer) Objects() []fyne.CanvasObject {
 
 func (r *columnHeaderRenderer) Destroy() {}
 
-// syncColumns brings the call pane's value columns and their header up
-// to date with the view, after an Update.
-func (w *Window) syncColumns() {
+// columnsUI shows the metric columns of a window's call pane.
+type columnsUI struct {
+	w    *Window
+	head *columnHeader
+}
+
+// sync brings the call pane's value columns and their header up to date
+// with the view, after an Update.
+func (c *columnsUI) sync() {
+	w := c.w
 	p := w.panes[view.CallPane]
-	heads := w.view.ColumnHeads()
-	h := w.colHead
+	heads := w.view.Columns().Heads()
+	h := c.head
 	if len(heads) == 0 {
 		p.columnWidths = nil
 		if h.Visible() {
@@ -220,14 +227,14 @@ func (w *Window) syncColumns() {
 	for len(h.titles) < len(heads) {
 		t := newColumnTitle()
 		k := len(h.titles) - 1
-		t.onTap = func() { w.SortByColumn(k) }
+		t.onTap = func() { c.sortBy(k) }
 		t.onHover = func(s string) { w.hint.SetText(s) }
 		h.titles = append(h.titles, t)
 	}
 	for i, hd := range heads {
 		chars := w.view.Values().ValueChars(view.CallPane)
 		if i > 0 {
-			chars = w.view.Values().ColumnChars(i - 1)
+			chars = w.view.Columns().Chars(i - 1)
 		}
 		t := h.titles[i]
 		style := fyne.TextStyle{Bold: hd.Selected}
@@ -247,22 +254,24 @@ func (w *Window) syncColumns() {
 	h.Refresh()
 }
 
-// SortByColumn sorts the call pane by value column k (-1: the main one)
-// and colours its squares by it; again, in the other direction.
-func (w *Window) SortByColumn(k int) {
+// sortBy sorts the call pane by value column k (-1: the main one) and
+// colours its squares by it; again, in the other direction.
+func (c *columnsUI) sortBy(k int) {
+	w := c.w
 	if w.view == nil {
 		return
 	}
-	w.view.SortByColumn(k)
+	w.view.Columns().SortBy(k)
 	view.SaveColumns(w.app.prefs, w.view)
 	w.panes[view.CallPane].Reload()
 	w.menus.rebuild()
 	w.refresh()
 }
 
-// SetColumn shows metric m as a column of the call pane, or removes it.
-func (w *Window) SetColumn(m int, on bool) {
-	if w.view == nil || !w.view.SetColumn(m, on) {
+// set shows metric m as a column of the call pane, or removes it.
+func (c *columnsUI) set(m int, on bool) {
+	w := c.w
+	if w.view == nil || !w.view.Columns().Set(m, on) {
 		return
 	}
 	view.SaveColumns(w.app.prefs, w.view)
@@ -272,12 +281,13 @@ func (w *Window) SetColumn(m int, on bool) {
 	w.splits.refit()
 }
 
-// ClearColumns removes every metric column.
-func (w *Window) ClearColumns() {
-	if w.view == nil || len(w.view.Columns()) == 0 {
+// clear removes every metric column.
+func (c *columnsUI) clear() {
+	w := c.w
+	if w.view == nil || len(w.view.Columns().Metrics()) == 0 {
 		return
 	}
-	w.view.SetColumns(nil)
+	w.view.Columns().SetAll(nil)
 	view.SaveColumns(w.app.prefs, w.view)
 	w.panes[view.CallPane].Reload()
 	w.menus.rebuild()
@@ -285,10 +295,10 @@ func (w *Window) ClearColumns() {
 	w.splits.refit()
 }
 
-// callNeed returns the width the call pane needs for its metric columns
-// and a label of a few levels deep rows; 0 without metric columns.
-func (w *Window) callNeed() float32 {
-	p := w.panes[view.CallPane]
+// need returns the width the call pane needs for its metric columns and
+// a label of a few levels deep rows; 0 without metric columns.
+func (c *columnsUI) need() float32 {
+	p := c.w.panes[view.CallPane]
 	if len(p.columnWidths) == 0 {
 		return 0
 	}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -33,7 +34,7 @@ func TestMetricColumnsWindow(t *testing.T) {
 	w := openWindow(t, a, file)
 	e := w.Document().Exp
 	timeM, visits, sent := e.MetricByName("time"), e.MetricByName("visits"), e.MetricByName("bytes_sent")
-	if w.colHead.Visible() {
+	if w.cols.head.Visible() {
 		t.Fatal("a column header without columns")
 	}
 	// Visits from its row's context menu, bytes_sent from the menu bar.
@@ -49,12 +50,12 @@ func TestMetricColumnsWindow(t *testing.T) {
 	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: timeM})
 	expandAll(w, view.CallPane)
 
-	if !w.colHead.Visible() {
+	if !w.cols.head.Visible() {
 		t.Fatal("no column header")
 	}
 	titles := func() []string {
 		var out []string
-		for _, tt := range w.colHead.titles {
+		for _, tt := range w.cols.head.titles {
 			out = append(out, tt.text.Text)
 		}
 		return out
@@ -78,7 +79,7 @@ func TestMetricColumnsWindow(t *testing.T) {
 				t.Errorf("%s: row %s square %v, view says %v", what, want.Label, r.sw.fill, want.Color)
 			}
 			// Visits are integers: each value ends where its title ends.
-			title := w.colHead.titles[1]
+			title := w.cols.head.titles[1]
 			te := drv.AbsolutePositionForObject(title).X + title.Size().Width
 			re := drv.AbsolutePositionForObject(r.cols[0]).X + r.cols[0].Size().Width
 			if math.Abs(float64(te-re)) > 0.5 {
@@ -112,18 +113,18 @@ func TestMetricColumnsWindow(t *testing.T) {
 		}
 		return out
 	}
-	test.Tap(w.colHead.titles[1])
-	if k, sorted, asc := w.view.SortColumn(); k != 0 || !sorted || asc || w.view.SelectedColumn() != 0 {
+	test.Tap(w.cols.head.titles[1])
+	if k, sorted, asc := w.view.Columns().Sorted(); k != 0 || !sorted || asc || w.view.Columns().Selected() != 0 {
 		t.Fatalf("after a click on Visits: sorted %v by %d ascending %v", sorted, k, asc)
 	}
 	if got := kidVisits(); !slices.IsSortedFunc(got, func(a, b float64) int { return compare(b, a) }) || len(got) < 3 {
 		t.Errorf("children of the root by visits: %v", got)
 	}
-	if got := titles()[1]; got != "Visits (occ) ▼" || !w.colHead.titles[1].text.TextStyle.Bold {
+	if got := titles()[1]; got != "Visits (occ) ▼" || !w.cols.head.titles[1].text.TextStyle.Bold {
 		t.Errorf("the sorted title reads %q", got)
 	}
 	checkRows("sorted by visits")
-	test.Tap(w.colHead.titles[1])
+	test.Tap(w.cols.head.titles[1])
 	if got := kidVisits(); !slices.IsSortedFunc(got, compare) {
 		t.Errorf("children of the root by visits, ascending: %v", got)
 	}
@@ -138,7 +139,7 @@ func TestMetricColumnsWindow(t *testing.T) {
 	for _, o := range p.heads.Objects {
 		heads = append(heads, o.(*widget.Label).Text)
 	}
-	if want := append(slices.Clone(view.BottomUpColumns), "Visits (occ)", "bytes_sent (bytes)"); !slices.Equal(heads, want) {
+	if want := append(slices.Clone(analysisview.BottomUpColumns), "Visits (occ)", "bytes_sent (bytes)"); !slices.Equal(heads, want) {
 		t.Errorf("bottom-up titles %q, want %q", heads, want)
 	}
 	top := p.childIDs("")
@@ -153,17 +154,17 @@ func TestMetricColumnsWindow(t *testing.T) {
 	// The next session opens with the columns and the sort.
 	b := session()
 	w2 := openWindow(t, b, file)
-	if got := w2.view.Columns(); !slices.Equal(got, []int{visits, sent}) {
+	if got := w2.view.Columns().Metrics(); !slices.Equal(got, []int{visits, sent}) {
 		t.Errorf("next session's columns %v", got)
 	}
-	if k, sorted, asc := w2.view.SortColumn(); k != 0 || !sorted || !asc {
+	if k, sorted, asc := w2.view.Columns().Sorted(); k != 0 || !sorted || !asc {
 		t.Errorf("next session sorted %v by %d ascending %v", sorted, k, asc)
 	}
-	if !w2.colHead.Visible() || len(w2.colHead.widths) != 3 {
+	if !w2.cols.head.Visible() || len(w2.cols.head.widths) != 3 {
 		t.Error("next session shows no column titles")
 	}
 	menuItem(w2, "Metric tree", "Remove all metric columns").Action()
-	if w2.colHead.Visible() || len(w2.view.Columns()) != 0 {
+	if w2.cols.head.Visible() || len(w2.view.Columns().Metrics()) != 0 {
 		t.Error("columns left after Remove all metric columns")
 	}
 	for _, r := range rowViews(w2.Pane(view.CallPane)) {

@@ -32,7 +32,7 @@ type Window struct {
 	modes     [3]*widget.Select
 	infos     [3]*widget.Label
 	flatCheck *widget.Check
-	colHead   *columnHeader // titles of the call pane's metric columns
+	cols      columnsUI // the call pane's metric columns
 	legend    *legend
 	status    *widget.Label
 	hint      *widget.Label
@@ -148,7 +148,7 @@ func (w *Window) build() {
 		w.modes[d] = w.newModeSelect(d)
 	}
 	w.flatCheck = widget.NewCheck("Flat profile", func(on bool) { w.SetFlat(on) })
-	w.colHead = newColumnHeader(w)
+	w.cols = columnsUI{w: w, head: newColumnHeader(w)}
 	w.legend = newLegend()
 	w.status = truncLabel("")
 	w.hint = truncLabel("")
@@ -185,7 +185,7 @@ func (w *Window) build() {
 		// narrow side panes, so that "Peer distribution" is not elided.
 		head := container.NewBorder(nil, nil, w.titles[d], nil, w.modes[d])
 		if d == view.CallPane {
-			head = container.NewVBox(container.NewHBox(w.titles[d], w.modes[d], w.flatCheck), w.colHead)
+			head = container.NewVBox(container.NewHBox(w.titles[d], w.modes[d], w.flatCheck), w.cols.head)
 		}
 		return container.NewBorder(head, w.infos[d], nil, nil, w.panes[d])
 	}
@@ -320,7 +320,7 @@ func (w *Window) refresh() {
 	if err := w.view.Update(); err != nil {
 		w.showError(err)
 	}
-	w.syncColumns()
+	w.cols.sync()
 	for _, p := range w.panes {
 		if w.view.Order() == view.ByValue {
 			p.Reload()
@@ -372,7 +372,7 @@ func (ps *paneSplits) fit() {
 		return
 	}
 	need := func(d view.Dim) float64 { return float64(max(w.panes[d].contentWidth(), w.splits.headWidth(d))) }
-	w.splits.set(view.FitSplitWithCall(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane), float64(w.callNeed())))
+	w.splits.set(view.FitSplitWithCall(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane), float64(w.cols.need())))
 }
 
 // headWidth returns the width the title of pane d and the name of its
@@ -754,8 +754,8 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdCopyValue:       func(int) { clip.SetContent(w.view.Values().Text(d, n)) },
 		view.CmdCopyName:        func(int) { clip.SetContent(w.view.Label(n)) },
 		view.CmdCopyDescription: func(int) { clip.SetContent(w.view.Tooltip(n)) },
-		view.CmdColumn:          func(m int) { w.SetColumn(m, w.view != nil && !w.view.HasColumn(m)) },
-		view.CmdNoColumn:        func(int) { w.ClearColumns() },
+		view.CmdColumn:          func(m int) { w.cols.set(m, w.view != nil && !w.view.Columns().Has(m)) },
+		view.CmdNoColumn:        func(int) { w.cols.clear() },
 	}
 }
 

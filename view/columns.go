@@ -20,8 +20,9 @@ import (
 // mode. Clicking a column's title sorts the call pane by it; the colour
 // squares follow the column sorted by (the selected column).
 
-// columnState is the metric columns of a View.
-type columnState struct {
+// Columns are the metric columns of a View's call pane.
+type Columns struct {
+	v       *View
 	metrics []int // the columns' metrics, left to right
 	// selected is the column whose colours the squares show: -1 for the
 	// main column (the metric pane's selection).
@@ -85,121 +86,126 @@ func (h ColumnHead) Label() string {
 	return h.Title
 }
 
-// Columns returns the metrics shown as columns, left to right.
-func (v *View) Columns() []int { return slices.Clone(v.cols.metrics) }
+// Columns returns the metric columns of the call pane.
+func (v *View) Columns() *Columns { return &v.cols }
 
-// HasColumn reports whether metric m is shown as a column.
-func (v *View) HasColumn(m int) bool { return slices.Contains(v.cols.metrics, m) }
+// Metrics returns the metrics shown as columns, left to right.
+func (c *Columns) Metrics() []int { return slices.Clone(c.metrics) }
 
-// SetColumn shows metric m as the last column (on) or removes its column.
-// It reports whether the columns changed. Removing the column sorted by
-// or selected falls back to the main column.
-func (v *View) SetColumn(m int, on bool) bool {
-	if m < 0 || m >= len(v.exp.Metrics) || v.HasColumn(m) == on {
+// Has reports whether metric m is shown as a column.
+func (c *Columns) Has(m int) bool { return slices.Contains(c.metrics, m) }
+
+// Set shows metric m as the last column (on) or removes its column. It
+// reports whether the columns changed. Removing the column sorted by or
+// selected falls back to the main column.
+func (c *Columns) Set(m int, on bool) bool {
+	if m < 0 || m >= len(c.v.exp.Metrics) || c.Has(m) == on {
 		return false
 	}
 	if on {
-		v.cols.metrics = append(v.cols.metrics, m)
+		c.metrics = append(c.metrics, m)
 		return true
 	}
-	k := slices.Index(v.cols.metrics, m)
-	v.cols.metrics = slices.Delete(v.cols.metrics, k, k+1)
-	fix := func(c *int) {
+	k := slices.Index(c.metrics, m)
+	c.metrics = slices.Delete(c.metrics, k, k+1)
+	fix := func(x *int) {
 		switch {
-		case *c == k:
-			*c = -1
-		case *c > k:
-			*c--
+		case *x == k:
+			*x = -1
+		case *x > k:
+			*x--
 		}
 	}
-	fix(&v.cols.selected)
-	fix(&v.cols.sortBy)
+	fix(&c.selected)
+	fix(&c.sortBy)
 	return true
 }
 
-// SetColumns shows exactly the metrics ms as columns, in that order
-// (metrics out of range are skipped); the main column is selected again.
-func (v *View) SetColumns(ms []int) {
-	v.cols.metrics = nil
+// SetAll shows exactly the metrics ms as columns, in that order (metrics
+// out of range are skipped); the main column is selected again.
+func (c *Columns) SetAll(ms []int) {
+	c.metrics = nil
 	for _, m := range ms {
-		if m >= 0 && m < len(v.exp.Metrics) && !v.HasColumn(m) {
-			v.cols.metrics = append(v.cols.metrics, m)
+		if m >= 0 && m < len(c.v.exp.Metrics) && !c.Has(m) {
+			c.metrics = append(c.metrics, m)
 		}
 	}
-	v.cols.selected, v.cols.sortBy, v.cols.sorted = -1, -1, false
+	c.selected, c.sortBy, c.sorted = -1, -1, false
 }
 
-// SelectedColumn returns the column the colour squares follow: -1 for the
-// main column.
-func (v *View) SelectedColumn() int { return v.cols.selected }
+// Selected returns the column the colour squares follow: -1 for the main
+// column.
+func (c *Columns) Selected() int { return c.selected }
 
-// SortColumn returns the column the call pane is sorted by (-1: the main
+// Sorted returns the column the call pane is sorted by (-1: the main
 // column) and whether it is sorted by a column at all, smallest first
 // when ascending.
-func (v *View) SortColumn() (k int, sorted, ascending bool) {
-	return v.cols.sortBy, v.cols.sorted, v.cols.ascending
+func (c *Columns) Sorted() (k int, sorted, ascending bool) {
+	return c.sortBy, c.sorted, c.ascending
 }
 
-// SortByColumn sorts the call pane by column k (-1: the main column),
-// largest value first, and colours its squares by it; sorting again by
-// the same column reverses the order. Other panes keep their order.
-func (v *View) SortByColumn(k int) {
-	if k < -1 || k >= len(v.cols.metrics) {
+// SortBy sorts the call pane by column k (-1: the main column), largest
+// value first, and colours its squares by it; sorting again by the same
+// column reverses the order. Other panes keep their order.
+func (c *Columns) SortBy(k int) {
+	if k < -1 || k >= len(c.metrics) {
 		return
 	}
-	if v.cols.sorted && v.cols.sortBy == k {
-		v.cols.ascending = !v.cols.ascending
+	if c.sorted && c.sortBy == k {
+		c.ascending = !c.ascending
 	} else {
-		v.cols.sorted, v.cols.sortBy, v.cols.ascending = true, k, false
+		c.sorted, c.sortBy, c.ascending = true, k, false
 	}
-	v.cols.selected = k
+	c.selected = k
 }
 
-// SetColumnSort restores a column sort (SortByColumn's result): sorted
-// by column k, in the direction given.
-func (v *View) SetColumnSort(k int, ascending bool) {
-	if k < -1 || k >= len(v.cols.metrics) {
+// SetSort restores a sort by a column (SortBy's result): sorted by
+// column k, in the direction given.
+func (c *Columns) SetSort(k int, ascending bool) {
+	if k < -1 || k >= len(c.metrics) {
 		return
 	}
-	v.cols.sorted, v.cols.sortBy, v.cols.ascending, v.cols.selected = true, k, ascending, k
+	c.sorted, c.sortBy, c.ascending, c.selected = true, k, ascending, k
 }
 
-// clearColumnSort ends sorting by a column: the view's sort order applies
-// to the call pane again and the squares show the main column.
-func (v *View) clearColumnSort() {
-	v.cols.sorted, v.cols.sortBy, v.cols.ascending, v.cols.selected = false, -1, false, -1
+// clearSort ends sorting by a column: the view's sort order applies to
+// the call pane again and the squares show the main column.
+func (c *Columns) clearSort() {
+	c.sorted, c.sortBy, c.ascending, c.selected = false, -1, false, -1
 }
 
-// ColumnHeads returns the titles of the call pane's value columns: the
-// main column first, then the metric columns; nil when there are no
-// metric columns (the pane then shows its value beside each label).
-func (v *View) ColumnHeads() []ColumnHead {
-	if len(v.cols.metrics) == 0 {
+// Heads returns the titles of the call pane's value columns: the main
+// column first, then the metric columns; nil when there are no metric
+// columns (the pane then shows its value beside each label).
+func (c *Columns) Heads() []ColumnHead {
+	v := c.v
+	if len(c.metrics) == 0 {
 		return nil
 	}
-	heads := make([]ColumnHead, 0, 1+len(v.cols.metrics))
+	heads := make([]ColumnHead, 0, 1+len(c.metrics))
 	main := ColumnHead{Title: "(no metric)"}
 	if s := v.panes[MetricPane].selected; s.Kind == MetricNode {
-		main = v.columnHead(s.Index)
+		main = c.head(s.Index)
 		if v.expandedBranch(MetricPane, s) {
 			main.Title += ", own"
 			main.Tooltip += " (the metric's own value, without its child metrics: it is expanded in the metric pane)"
 		}
 	}
 	heads = append(heads, main)
-	for _, m := range v.cols.metrics {
-		heads = append(heads, v.columnHead(m))
+	for _, m := range c.metrics {
+		heads = append(heads, c.head(m))
 	}
 	for k := range heads {
-		c := k - 1
-		heads[k].Selected = v.cols.selected == c
-		heads[k].Sorted = v.cols.sorted && v.cols.sortBy == c
-		heads[k].Ascending = heads[k].Sorted && v.cols.ascending
+		col := k - 1
+		heads[k].Selected = c.selected == col
+		heads[k].Sorted = c.sorted && c.sortBy == col
+		heads[k].Ascending = heads[k].Sorted && c.ascending
 	}
 	return heads
 }
 
-func (v *View) columnHead(m int) ColumnHead {
+func (c *Columns) head(m int) ColumnHead {
+	v := c.v
 	unit := v.exp.Metrics[m].Unit
 	if v.panes[CallPane].mode != Absolute {
 		unit = "%"
@@ -211,12 +217,12 @@ func (v *View) columnHead(m int) ColumnHead {
 	return ColumnHead{Title: title, Tooltip: metricRow{}.description(v, m) + " · click to sort by this column and colour by it"}
 }
 
-// columnData returns the values of metric m's column, computing them the
+// compute returns the values of metric m's column, computing them the
 // first time; nil while the metric's data are not read (Missing) or m
 // has no values.
-func (vs *Values) columnData(m int) *columnData {
-	v := vs.v
-	c := &v.cols
+func (c *Columns) compute(m int) *columnData {
+	v := c.v
+	vs := &v.values
 	if c.dataExp != v.exp {
 		c.dataExp, c.data = v.exp, map[int]*columnData{}
 	}
@@ -255,9 +261,9 @@ func (vs *Values) columnData(m int) *columnData {
 // negative values show and the width of the texts, over every row's
 // inclusive and exclusive value, so that neither a selection nor
 // expanding a row changes them (nor costs a pass over the rows).
-func (vs *Values) updateColumns() {
-	v := vs.v
-	c := &v.cols
+func (c *Columns) update() {
+	v := c.v
+	vs := &v.values
 	if len(c.metrics) == 0 {
 		c.scales = c.scales[:0]
 		return
@@ -277,17 +283,17 @@ func (vs *Values) updateColumns() {
 		}
 		var col column
 		var span valueSpan
-		if vs.columnData(m) != nil {
+		if c.compute(m) != nil {
 			for _, n := range rows {
 				for _, incl := range [2]bool{true, false} {
-					x := vs.columnValue(k, n, incl)
+					x := c.value(k, n, incl)
 					col.max = maxAbs(col.max, x)
-					span.add(vs.columnModeValue(k, n, x), format)
+					span.add(c.modeValue(k, n, x), format)
 				}
 			}
 		}
 		col.negative = span.negative
-		col.width = span.width(format, vs.columnInteger(k))
+		col.width = span.width(format, c.integer(k))
 		c.scales = append(c.scales, col)
 	}
 	if len(rows) > 0 {
@@ -295,9 +301,8 @@ func (vs *Values) updateColumns() {
 	}
 }
 
-// columnValues returns column k's data, or nil.
-func (vs *Values) columnValues(k int) *columnData {
-	c := &vs.v.cols
+// values returns column k's data, or nil.
+func (c *Columns) values(k int) *columnData {
 	if k < 0 || k >= len(c.metrics) {
 		return nil
 	}
@@ -310,14 +315,14 @@ func (vs *Values) columnValues(k int) *columnData {
 
 // columnAbsolute returns column k's absolute value of call-pane row n in
 // its state: inclusive when collapsed, exclusive when expanded.
-func (vs *Values) columnAbsolute(k int, n Node) float64 {
-	return vs.columnValue(k, n, !vs.v.expandedBranch(CallPane, n))
+func (c *Columns) absolute(k int, n Node) float64 {
+	return c.value(k, n, !c.v.expandedBranch(CallPane, n))
 }
 
-// columnValue returns column k's inclusive (or exclusive) absolute value
-// of call-pane row n.
-func (vs *Values) columnValue(k int, n Node, inclusive bool) float64 {
-	d := vs.columnValues(k)
+// value returns column k's inclusive (or exclusive) absolute value of
+// call-pane row n.
+func (c *Columns) value(k int, n Node, inclusive bool) float64 {
+	d := c.values(k)
 	if d == nil {
 		return math.NaN()
 	}
@@ -343,15 +348,16 @@ func (vs *Values) columnValue(k int, n Node, inclusive bool) float64 {
 // column metric's counterpart of the main column's: its own root's value,
 // its root metric's total, its own total, its total in the external
 // reference.
-func (vs *Values) columnModeValue(k int, n Node, x float64) float64 {
-	v := vs.v
-	m := v.cols.metrics[k]
+func (c *Columns) modeValue(k int, n Node, x float64) float64 {
+	v := c.v
+	vs := &v.values
+	m := c.metrics[k]
 	ref := math.NaN()
 	switch v.panes[CallPane].mode {
 	case Absolute:
 		return x
 	case OwnRootPercent:
-		if d := vs.columnValues(k); d != nil {
+		if d := c.values(k); d != nil {
 			ref = d.total
 			if n.Kind == CnodeNode {
 				ref = at(d.incl, v.cnodeRoot[n.Index])
@@ -371,65 +377,65 @@ func (vs *Values) columnModeValue(k int, n Node, x float64) float64 {
 
 // columnInteger reports whether column k prints without decimals: an
 // integer metric in absolute mode.
-func (vs *Values) columnInteger(k int) bool {
-	v := vs.v
-	return v.panes[CallPane].mode == Absolute && v.exp.Metrics[v.cols.metrics[k]].IsInteger()
+func (c *Columns) integer(k int) bool {
+	v := c.v
+	return v.panes[CallPane].mode == Absolute && v.exp.Metrics[c.metrics[k]].IsInteger()
 }
 
-// columnCell returns how column k's value of row n looks.
-func (vs *Values) columnCell(k int, n Node) (Cell, float64) {
-	v := vs.v
-	val := vs.columnModeValue(k, n, vs.columnAbsolute(k, n))
+// cell returns how column k's value of row n looks.
+func (c *Columns) cell(k int, n Node) (Cell, float64) {
+	v := c.v
+	val := c.modeValue(k, n, c.absolute(k, n))
 	rng := colormap.Range{Max: 100}
-	if v.panes[CallPane].mode == Absolute && k < len(v.cols.scales) {
-		rng.Max = v.cols.scales[k].max
+	if v.panes[CallPane].mode == Absolute && k < len(c.scales) {
+		rng.Max = c.scales[k].max
 	}
-	vs.formatted++
-	return v.look.cell(v.look.format, val, vs.columnInteger(k), rng, false), val
+	v.values.formatted++
+	return v.look.Cell(v.look.format, val, c.integer(k), rng, false), val
 }
 
-// ColumnChars returns the width of metric column k in characters, as
-// ValueChars does for the main column.
-func (vs *Values) ColumnChars(k int) int {
-	c := &vs.v.cols
+// Chars returns the width of metric column k in characters, as
+// Values.ValueChars does for the main column.
+func (c *Columns) Chars(k int) int {
 	if k < 0 || k >= len(c.scales) {
 		return 1
 	}
 	return max(c.scales[k].width.whole+c.scales[k].width.frac, 1)
 }
 
-// addColumns adds the metric columns to row r of pane d and, when a
-// metric column is selected, takes the row's colour from it.
-func (v *View) addColumns(r *Row, d Dim, n Node) {
-	if d != CallPane || len(v.cols.metrics) == 0 {
+// addTo adds the metric columns to row r of pane d and, when a metric
+// column is selected, takes the row's colour from it.
+func (c *Columns) addTo(r *Row, d Dim, n Node) {
+	if d != CallPane || len(c.metrics) == 0 {
 		return
 	}
-	r.Columns = make([]ColumnCell, len(v.cols.metrics))
-	for k := range v.cols.metrics {
-		c, val := v.values.columnCell(k, n)
+	r.Columns = make([]ColumnCell, len(c.metrics))
+	for k := range c.metrics {
+		cell, val := c.cell(k, n)
 		pad := 0
-		if k < len(v.cols.scales) {
-			_, frac := splitNumber(c.Text)
-			pad = max(v.cols.scales[k].width.frac-frac, 0)
+		if k < len(c.scales) {
+			_, frac := splitNumber(cell.Text)
+			pad = max(c.scales[k].width.frac-frac, 0)
 		}
-		r.Columns[k] = ColumnCell{Text: c.Text, Pad: pad, Value: val}
-		if k == v.cols.selected {
-			r.Color, r.Relief = c.Color, c.Relief
+		r.Columns[k] = ColumnCell{Text: cell.Text, Pad: pad, Value: val}
+		if k == c.selected {
+			r.Color, r.Relief = cell.Color, cell.Relief
 		}
 	}
 }
 
-// sortByColumn sorts call-pane rows ns by the collapsed value of the
-// column sorted by, in its direction; undefined values last.
-func (v *View) sortByColumn(ns []Node) {
-	k := v.cols.sortBy
+// sort sorts call-pane rows ns by the collapsed value of the column
+// sorted by, in its direction; undefined values last.
+func (c *Columns) sort(ns []Node) {
+	v := c.v
+	k := c.sortBy
 	key := func(n Node) float64 {
 		if k < 0 {
 			return v.values.Inclusive(CallPane, n)
 		}
-		return v.values.columnValue(k, n, true)
+		return c.value(k, n, true)
 	}
-	asc := v.cols.ascending
+	asc := c.ascending
 	slices.SortStableFunc(ns, func(a, b Node) int {
 		x, y := key(a), key(b)
 		switch xn, yn := math.IsNaN(x), math.IsNaN(y); {
@@ -453,47 +459,48 @@ func (v *View) sortByColumn(ns []Node) {
 	})
 }
 
-// columnInfo is the line below the call pane while a metric column is
+// info is the line below the call pane while a metric column is
 // selected: its colour scale and the selected row's value in it.
-func (vs *Values) columnInfo() string {
-	v := vs.v
-	k := v.cols.selected
+func (c *Columns) info() string {
+	v := c.v
+	k := c.selected
 	n := v.panes[CallPane].selected
-	if k < 0 || k >= len(v.cols.metrics) || !n.Valid() {
+	if k < 0 || k >= len(c.metrics) || !n.Valid() {
 		return ""
 	}
-	m := v.cols.metrics[k]
+	m := c.metrics[k]
 	unit := v.exp.Metrics[m].Unit
 	f := v.look.format
 	hi := 100.0
-	if v.panes[CallPane].mode == Absolute && k < len(v.cols.scales) {
-		hi = v.cols.scales[k].max
+	if v.panes[CallPane].mode == Absolute && k < len(c.scales) {
+		hi = c.scales[k].max
 	} else {
 		unit = "%"
 	}
 	lo := f.Format(0, false)
-	if k < len(v.cols.scales) && (v.cols.scales[k].negative || v.look.scale.Diverging) {
+	if k < len(c.scales) && (c.scales[k].negative || v.look.scale.Diverging) {
 		lo = f.Format(-hi, false)
 	}
-	c, _ := vs.columnCell(k, n)
+	cell, _ := c.cell(k, n)
 	return fmt.Sprintf("colours: column %s · scale %s – %s %s · selected %s",
-		metricRow{}.label(v, m), lo, f.Format(hi, false), unit, c.Text)
+		metricRow{}.label(v, m), lo, f.Format(hi, false), unit, cell.Text)
 }
 
-// columnsExplain names the selected call-pane row's values in the metric
-// columns, for the status line.
-func (v *View) columnsExplain(n Node) string {
-	if len(v.cols.metrics) == 0 || !n.Valid() {
+// explain names call-pane row n's values in the metric columns, for the
+// status line.
+func (c *Columns) explain(n Node) string {
+	v := c.v
+	if len(c.metrics) == 0 || !n.Valid() {
 		return ""
 	}
 	var parts []string
-	for k, m := range v.cols.metrics {
-		c, _ := v.values.columnCell(k, n)
+	for k, m := range c.metrics {
+		cell, _ := c.cell(k, n)
 		unit := v.exp.Metrics[m].Unit
 		if v.panes[CallPane].mode != Absolute {
 			unit = "%"
 		}
-		parts = append(parts, strings.TrimSpace(metricRow{}.label(v, m)+" "+c.Text+" "+unit))
+		parts = append(parts, strings.TrimSpace(metricRow{}.label(v, m)+" "+cell.Text+" "+unit))
 	}
 	return "columns: " + strings.Join(parts, ", ")
 }
@@ -511,7 +518,7 @@ func columnMenu(v *View, d Dim, n Node) []MenuItem {
 		return nil
 	}
 	it := MenuItem{Label: "Show as column in the call tree", Command: CmdColumn, Arg: n.Index}
-	if v.HasColumn(n.Index) {
+	if v.cols.Has(n.Index) {
 		it.Label = "Remove its column from the call tree"
 	}
 	return []MenuItem{separator, it}
@@ -524,40 +531,11 @@ func columnsMenuItems(v *View) []MenuItem {
 	show.Disabled, clear.Disabled = true, true
 	if v != nil {
 		if s := v.Selected(MetricPane); s.Kind == MetricNode {
-			show.Arg, show.Disabled, show.Checked = s.Index, false, v.HasColumn(s.Index)
+			show.Arg, show.Disabled, show.Checked = s.Index, false, v.cols.Has(s.Index)
 		}
 		clear.Disabled = len(v.cols.metrics) == 0
 	}
 	return []MenuItem{separator, show, clear}
-}
-
-// Columns returns the titles of the bottom-up rows' value columns:
-// BottomUpColumns, then each metric column's inclusive value (absolute,
-// as the bottom-up view's own columns).
-func (b *BottomUp) Columns() []string {
-	out := slices.Clone(BottomUpColumns)
-	for _, m := range b.v.cols.metrics {
-		out = append(out, metricRow{}.label(b.v, m)+" ("+b.v.exp.Metrics[m].Unit+")")
-	}
-	return out
-}
-
-// columnTexts returns row's inclusive values of the metric columns; a
-// derived metric's values do not add up along call paths, so it has none.
-func (b *BottomUp) columnTexts(row *model.CallerRow) []string {
-	v := b.v
-	var out []string
-	for k, m := range v.cols.metrics {
-		metric := &v.exp.Metrics[m]
-		d := v.values.columnValues(k)
-		if d == nil || metric.IsDerived() {
-			out = append(out, b.fmt.Format(math.NaN(), false))
-			continue
-		}
-		_, in := row.ValuesOf(d.excl, d.incl, metric.Aggregation)
-		out = append(out, b.fmt.Format(in, metric.IsInteger()))
-	}
-	return out
 }
 
 // FitSplitWithCall is FitSplit when the call pane needs call wide (its
@@ -601,7 +579,7 @@ func columnCSVCells(v *View, d Dim, n Node) []string {
 	exact := numfmt.Precise()
 	var out []string
 	for k := range v.cols.metrics {
-		c, val := v.values.columnCell(k, n)
+		c, val := v.cols.cell(k, n)
 		num := ""
 		if !math.IsNaN(val) {
 			num = exact.Format(val, false)
@@ -609,4 +587,15 @@ func columnCSVCells(v *View, d Dim, n Node) []string {
 		out = append(out, num, c.Text)
 	}
 	return out
+}
+
+// CallTree returns column k's values per call path, exclusive and
+// inclusive (model.Experiment.CallTreeValues), for views built on them
+// (the bottom-up view); ok false while they are not computed.
+func (c *Columns) CallTree(k int) (excl, incl []float64, ok bool) {
+	d := c.values(k)
+	if d == nil {
+		return nil, nil, false
+	}
+	return d.excl, d.incl, true
 }

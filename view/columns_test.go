@@ -89,11 +89,11 @@ func TestMetricColumnsReference(t *testing.T) {
 				}
 				ms = append(ms, m)
 			}
-			v.SetColumns(ms)
+			v.Columns().SetAll(ms)
 			v.Select(MetricPane, Node{MetricNode, e.MetricByName("time")})
 			loadAll(t, v)
 			mustUpdate(t, v)
-			heads := v.ColumnHeads()
+			heads := v.Columns().Heads()
 			if len(heads) != 1+len(names) || heads[0].Title != "Time (sec)" || heads[1].Title != "Visits (occ)" || !heads[0].Selected {
 				t.Fatalf("heads %+v", heads)
 			}
@@ -149,7 +149,7 @@ func TestMetricColumnsReference(t *testing.T) {
 			root := Node{CnodeNode, e.CnodeRoots[0]}
 			vis := e.MetricByName("visits")
 			for k, c := range v.Row(CallPane, root).Columns {
-				if c.Text != "100" && c.Value != 100 && !(v.values.columnAbsolute(k, root) == 0 && c.Value == 0) {
+				if c.Text != "100" && c.Value != 100 && !(v.cols.absolute(k, root) == 0 && c.Value == 0) {
 					t.Errorf("own root percent of column %d at the root: %v", k, c)
 				}
 			}
@@ -163,7 +163,7 @@ func TestMetricColumnsReference(t *testing.T) {
 			// The squares follow the selected column: colour of the
 			// column's value on the column's own scale.
 			k := slices.Index(ms, vis)
-			v.SortByColumn(k)
+			v.Columns().SortBy(k)
 			mustUpdate(t, v)
 			maxVisits := 0.0
 			for _, x := range incl["visits"] {
@@ -181,11 +181,11 @@ func TestMetricColumnsReference(t *testing.T) {
 				if r.Color != want {
 					t.Errorf("cnode %s coloured %v, want %v (visits %g of %g)", v.Label(n), r.Color, want, x, maxVisits)
 				}
-				v.clearColumnSort()
+				v.cols.clearSort()
 				if v.Row(CallPane, n).Color != r.Color {
 					differ++
 				}
-				v.SortByColumn(k)
+				v.Columns().SortBy(k)
 			}
 			if differ == 0 {
 				t.Error("colours by visits equal colours by time everywhere: the test shows nothing")
@@ -196,7 +196,7 @@ func TestMetricColumnsReference(t *testing.T) {
 
 			// Sorting by the column: largest visits first, then smallest.
 			for _, asc := range []bool{false, true} {
-				if _, sorted, a := v.SortColumn(); !sorted || a != asc {
+				if _, sorted, a := v.Columns().Sorted(); !sorted || a != asc {
 					t.Fatalf("sort state %v %v, want ascending %v", sorted, a, asc)
 				}
 				kids := v.Children(CallPane, root)
@@ -213,17 +213,17 @@ func TestMetricColumnsReference(t *testing.T) {
 				if !sorted {
 					t.Errorf("ascending=%v: children of the root by visits %v", asc, got)
 				}
-				v.SortByColumn(k) // again: the other direction
+				v.Columns().SortBy(k) // again: the other direction
 			}
 			v.SetOrder(ByName)
-			if _, sorted, _ := v.SortColumn(); sorted || v.SelectedColumn() != -1 {
+			if _, sorted, _ := v.Columns().Sorted(); sorted || v.Columns().Selected() != -1 {
 				t.Error("choosing a sort order keeps the column sort")
 			}
 
 			// The flat profile: a region's values are those of its call
 			// paths (regions that do not call themselves).
 			v.SetFlat(true)
-			v.SortByColumn(k)
+			v.Columns().SortBy(k)
 			mustUpdate(t, v)
 			regions := 0
 			for reg := range e.Regions {
@@ -338,7 +338,7 @@ func TestMetricColumnsEdit(t *testing.T) {
 	if i < 0 || menu[i].Arg != vis || menu[i].Label != "Show as column in the call tree" {
 		t.Fatalf("metric row menu %+v", menu)
 	}
-	if !v.SetColumn(vis, true) || !v.SetColumn(bytes, true) || v.SetColumn(vis, true) {
+	if !v.Columns().Set(vis, true) || !v.Columns().Set(bytes, true) || v.Columns().Set(vis, true) {
 		t.Fatal("SetColumn reports changes wrongly")
 	}
 	menu = RowMenuOf(v, MetricPane, Node{MetricNode, vis})
@@ -348,85 +348,33 @@ func TestMetricColumnsEdit(t *testing.T) {
 	if slices.ContainsFunc(RowMenuOf(v, CallPane, Node{CnodeNode, 0}), func(it MenuItem) bool { return it.Command == CmdColumn }) {
 		t.Error("call path rows offer metric columns")
 	}
-	v.SortByColumn(1)
+	v.Columns().SortBy(1)
 	p := prefs.Open(filepath.Join(t.TempDir(), "prefs.json"))
 	SaveColumns(p, v)
 
 	w := NewView(e)
 	RestoreColumns(p, w)
-	if got := w.Columns(); !slices.Equal(got, []int{vis, bytes}) {
+	if got := w.Columns().Metrics(); !slices.Equal(got, []int{vis, bytes}) {
 		t.Errorf("restored columns %v", got)
 	}
-	if k, sorted, asc := w.SortColumn(); k != 1 || !sorted || asc || w.SelectedColumn() != 1 {
+	if k, sorted, asc := w.Columns().Sorted(); k != 1 || !sorted || asc || w.Columns().Selected() != 1 {
 		t.Errorf("restored sort %d %v %v", k, sorted, asc)
 	}
 
 	// Removing the column sorted by falls back to the main column.
-	v.SetColumn(bytes, false)
-	if k, _, _ := v.SortColumn(); k != -1 || v.SelectedColumn() != -1 || !slices.Equal(v.Columns(), []int{vis}) {
-		t.Errorf("after removing the sorted column: sort %d, selected %d, columns %v", k, v.SelectedColumn(), v.Columns())
+	v.Columns().Set(bytes, false)
+	if k, _, _ := v.Columns().Sorted(); k != -1 || v.Columns().Selected() != -1 || !slices.Equal(v.Columns().Metrics(), []int{vis}) {
+		t.Errorf("after removing the sorted column: sort %d, selected %d, columns %v", k, v.Columns().Selected(), v.Columns().Metrics())
 	}
-	v.SetColumn(vis, false)
+	v.Columns().Set(vis, false)
 	mustUpdate(t, v)
-	if v.ColumnHeads() != nil || v.Row(CallPane, Node{CnodeNode, 0}).Columns != nil {
+	if v.Columns().Heads() != nil || v.Row(CallPane, Node{CnodeNode, 0}).Columns != nil {
 		t.Error("columns shown after all were removed")
 	}
 	SaveColumns(p, v)
 	RestoreColumns(p, w)
-	if len(w.Columns()) != 0 {
-		t.Errorf("restored %v after none were saved", w.Columns())
-	}
-}
-
-// TestBottomUpColumns checks the metric columns of the bottom-up view:
-// a column's value in each row, callers' rows too, is the row's
-// inclusive value in the bottom-up view of that metric itself.
-func TestBottomUpColumns(t *testing.T) {
-	for _, file := range [][]string{
-		{"cube4", "time.p4.n2000.x1.r0", "profile.cubex"},
-		{"cube4", "lulesh", "lulesh.p27.size25.r1.cubex"},
-	} {
-		e, err := format.Open(testkit.Data(t, file...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		vis := e.MetricByName("visits")
-		v := NewView(e)
-		v.Select(MetricPane, Node{MetricNode, e.MetricByName("time")})
-		v.SetColumns([]int{vis})
-		loadAll(t, v)
-		mustUpdate(t, v)
-		b := NewBottomUp(v)
-		b.Sync()
-		if cols := b.Columns(); len(cols) != len(BottomUpColumns)+1 || cols[len(cols)-1] != "Visits (occ)" {
-			t.Fatalf("columns %q", cols)
-		}
-		ref := NewView(e)
-		ref.Select(MetricPane, Node{MetricNode, vis})
-		loadAll(t, ref)
-		mustUpdate(t, ref)
-		rb := NewBottomUp(ref)
-		rb.Sync()
-		compared := 0
-		var walk func(id string, depth int)
-		walk = func(id string, depth int) {
-			rb.ChildIDs(id)
-			for _, c := range b.ChildIDs(id) {
-				got := b.Row(c).Columns[len(BottomUpColumns)]
-				want := rb.Row(c).Columns[0]
-				if got != want || got == "" {
-					t.Errorf("%s row %s: visits %q, bottom-up of visits says %q", file[1], c, got, want)
-				}
-				compared++
-				if depth < 2 {
-					walk(c, depth+1)
-				}
-			}
-		}
-		walk("", 0)
-		if compared < 20 {
-			t.Errorf("%s: %d rows compared", file[1], compared)
-		}
+	if len(w.Columns().Metrics()) != 0 {
+		t.Errorf("restored %v after none were saved", w.Columns().Metrics())
 	}
 }
 
@@ -456,8 +404,7 @@ func TestFitSplitWithCall(t *testing.T) {
 
 // TestDerivedMetricColumn: a derived metric as a column holds its
 // expression of the operands' values at each call path (a ratio of sums),
-// here time per visit from the CUBE tools' dump; the bottom-up view has
-// no values for it (they do not add up along call paths).
+// here time per visit from the CUBE tools' dump.
 func TestDerivedMetricColumn(t *testing.T) {
 	dir := "time.p4.n2000.x1.r0"
 	base, err := format.Open(testkit.Data(t, "cube4", dir, "profile.cubex"))
@@ -471,7 +418,7 @@ func TestDerivedMetricColumn(t *testing.T) {
 	incl := readCubeDump(t, testkit.Data(t, "cube4", dir, "incl.csv"))
 	v := NewView(e)
 	tpv := e.MetricByName("tpv")
-	v.SetColumns([]int{tpv})
+	v.Columns().SetAll([]int{tpv})
 	loadAll(t, v)
 	mustUpdate(t, v)
 	compared := 0
@@ -489,19 +436,13 @@ func TestDerivedMetricColumn(t *testing.T) {
 	if compared < 20 {
 		t.Errorf("%d call paths compared", compared)
 	}
-	b := NewBottomUp(v)
-	b.Sync()
-	top := b.ChildIDs("")
-	if got := b.Row(top[0]).Columns[len(BottomUpColumns)]; got != v.Appearance().NumberFormat().Format(math.NaN(), false) {
-		t.Errorf("bottom-up value of a derived column %q", got)
-	}
 }
 
 // BenchmarkSelectCallPathColumns is BenchmarkSelectCallPath with two
 // metric columns: a call selection recomputes the columns' scales, not
 // their values.
 func BenchmarkSelectCallPathColumns(b *testing.B) {
-	benchSelect(b, func(v *View) { v.SetColumns([]int{1, 2}) }, func(v *View, i int) {
+	benchSelect(b, func(v *View) { v.Columns().SetAll([]int{1, 2}) }, func(v *View, i int) {
 		v.Select(CallPane, Node{CnodeNode, []int{0, 1}[i%2]})
 	})
 }
@@ -514,7 +455,7 @@ func TestPaneCSVColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := NewView(e)
-	v.SetColumns([]int{e.MetricByName("visits")})
+	v.Columns().SetAll([]int{e.MetricByName("visits")})
 	loadAll(t, v)
 	mustUpdate(t, v)
 	rows := v.Roots(CallPane)

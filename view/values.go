@@ -173,7 +173,7 @@ func (vs *Values) update() error {
 		vs.sysKey, vs.sysValid = skey, true
 	}
 	vs.computeScales()
-	vs.updateColumns()
+	vs.v.cols.update()
 	if vs.usesExternal() {
 		for _, m := range vs.visibleMetrics() {
 			vs.externalTotal(v.exp.Metrics[m].UniqName)
@@ -630,7 +630,7 @@ func (vs *Values) PaneInfo(d Dim, ref string) string {
 		return ""
 	}
 	if d == CallPane && vs.v.cols.selected >= 0 {
-		return vs.columnInfo()
+		return vs.v.cols.info()
 	}
 	r := vs.scaleRange(d, n)
 	f := vs.v.look.format

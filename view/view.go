@@ -39,7 +39,7 @@ type View struct {
 	finder  Finder
 	markers Markers
 	hot     HotPath
-	cols    columnState
+	cols    Columns
 }
 
 type paneState struct {
@@ -55,7 +55,7 @@ func NewView(e *model.Experiment) *View {
 	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue}
 	v.values.v, v.finder.v, v.markers.v, v.hot.v = v, v, v, v
 	v.values.reset(len(e.Metrics))
-	v.cols.selected, v.cols.sortBy = -1, -1
+	v.cols = Columns{v: v, selected: -1, sortBy: -1}
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
 	}
@@ -149,7 +149,7 @@ func (v *View) Order() SortOrder {
 // SetOrder sets the sort order of children in every pane.
 func (v *View) SetOrder(o SortOrder) {
 	v.order, v.flatOrder = o, o
-	v.clearColumnSort()
+	v.cols.clearSort()
 }
 
 // Mode returns pane d's value mode.
@@ -289,7 +289,7 @@ func (v *View) Row(d Dim, n Node) Row {
 		Marker:  v.markers.badge(n),
 		Find:    v.finder.mark(d, n),
 	}
-	v.addColumns(&r, d, n)
+	v.cols.addTo(&r, d, n)
 	return r
 }
 
@@ -358,7 +358,7 @@ func (v *View) reveal(d Dim, n Node) {
 // value (undefined values last) or by name.
 func sortRows(v *View, d Dim, ns []Node) {
 	if d == CallPane && v.cols.sorted {
-		v.sortByColumn(ns)
+		v.cols.sort(ns)
 		return
 	}
 	o := v.order
@@ -414,7 +414,7 @@ func (v *View) Explain(d Dim) string {
 	if t := v.Tooltip(n); t != "" {
 		parts = append(parts, t)
 	}
-	if c := v.columnsExplain(n); c != "" && d == CallPane {
+	if c := v.cols.explain(n); c != "" && d == CallPane {
 		parts = append(parts, c)
 	}
 	return strings.Join(parts, " · ")

@@ -107,11 +107,11 @@ const (
 // pane is sorted by, by the metrics' unique names.
 func SaveColumns(p *prefs.Store, v *View) {
 	var names []string
-	for _, m := range v.Columns() {
+	for _, m := range v.cols.Metrics() {
 		names = append(names, v.exp.Metrics[m].UniqName)
 	}
 	p.SetStringList(metricColumnsKey, names)
-	k, sorted, asc := v.SortColumn()
+	k, sorted, asc := v.cols.Sorted()
 	if !sorted {
 		p.SetStringList(columnSortKey, nil)
 		return
@@ -135,7 +135,7 @@ func RestoreColumns(p *prefs.Store, v *View) {
 			ms = append(ms, m)
 		}
 	}
-	v.SetColumns(ms)
+	v.cols.SetAll(ms)
 	s := p.StringList(columnSortKey)
 	if len(s) != 2 {
 		return
@@ -147,5 +147,5 @@ func RestoreColumns(p *prefs.Store, v *View) {
 			return
 		}
 	}
-	v.SetColumnSort(k, s[1] == "ascending")
+	v.cols.SetSort(k, s[1] == "ascending")
 }
