@@ -15,7 +15,11 @@ func (b *BottomUp) Columns() []string {
 	out := slices.Clone(BottomUpColumns)
 	e := b.v.Experiment()
 	for _, m := range b.v.Columns().Metrics() {
-		out = append(out, b.v.Label(view.Node{Kind: view.MetricNode, Index: m})+" ("+e.Metrics[m].Unit+")")
+		title := b.v.Label(view.Node{Kind: view.MetricNode, Index: m})
+		if u := e.Metrics[m].Unit; u != "" {
+			title += " (" + u + ")"
+		}
+		out = append(out, title)
 	}
 	return out
 }

@@ -24,6 +24,7 @@ type bottomUpPanel struct {
 	tree  *widget.Tree
 	box   fyne.CanvasObject
 	heads *fyne.Container // the value columns' titles
+	colws columnWidths    // of the value columns, with metric columns
 }
 
 // bottomUpColumnWidth is the width of each value column.
@@ -86,7 +87,7 @@ func (p *bottomUpPanel) updateRow(id widget.TreeNodeID, _ bool, o fyne.CanvasObj
 	c := o.(*fyne.Container)
 	c.Objects[0].(*widget.Label).SetText(r.Label)
 	c.Objects[1].(*swatch).set(r.Color, r.Relief)
-	ensureValueLabels(c, len(r.Columns))
+	p.ensureValueLabels(c, len(r.Columns))
 	for i, l := range c.Objects[2].(*fyne.Container).Objects {
 		text := ""
 		if i < len(r.Columns) {

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/analysisview"
 	"cubeview/view"
 )
 
@@ -311,31 +314,48 @@ func (c *columnsUI) need() float32 {
 }
 
 // syncHeads shows the titles of the bottom-up view's value columns, its
-// own and the metric columns'.
+// own and the metric columns', and makes each metric column as wide as
+// its widest value at the top (the largest there) or its title.
 func (p *bottomUpPanel) syncHeads() {
 	cols := p.b.Columns()
-	changed := len(cols) != len(p.heads.Objects)
 	for len(p.heads.Objects) < len(cols) {
 		p.heads.Add(widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 	}
 	p.heads.Objects = p.heads.Objects[:len(cols)]
+	size := theme.Size(theme.SizeNameText)
+	pad := 2*theme.Size(theme.SizeNameInnerPadding) + 4
+	widths := make([]float32, len(cols))
 	for i, c := range cols {
 		l := p.heads.Objects[i].(*widget.Label)
 		if l.Text != c {
 			l.SetText(c)
 		}
+		widths[i] = bottomUpColumnWidth
+		if i >= len(analysisview.BottomUpColumns) {
+			widths[i] = max(widths[i], fyne.MeasureText(c, size, fyne.TextStyle{Bold: true}).Width+pad)
+		}
 	}
-	if changed {
+	if len(cols) > len(analysisview.BottomUpColumns) {
+		for _, id := range p.b.ChildIDs("") {
+			for i, text := range p.b.Row(id).Columns {
+				if i >= len(analysisview.BottomUpColumns) && i < len(widths) {
+					widths[i] = max(widths[i], fyne.MeasureText(text, size, fyne.TextStyle{Monospace: true}).Width+pad)
+				}
+			}
+		}
+	}
+	if !slices.Equal(widths, p.colws.w) {
+		p.colws.w = widths
+		p.heads.Layout = &p.colws
 		p.box.Refresh()
 	}
 }
 
-// ensureValueLabels gives bottom-up row c (newRow's) n value labels.
-func ensureValueLabels(c *fyne.Container, n int) {
+// ensureValueLabels gives bottom-up row c (newRow's) n value labels in
+// the panel's columns.
+func (p *bottomUpPanel) ensureValueLabels(c *fyne.Container, n int) {
 	values := c.Objects[2].(*fyne.Container)
-	if len(values.Objects) == n {
-		return
-	}
+	values.Layout = &p.colws
 	for len(values.Objects) < n {
 		l := widget.NewLabel("")
 		l.Alignment = fyne.TextAlignTrailing
@@ -344,4 +364,34 @@ func ensureValueLabels(c *fyne.Container, n int) {
 	}
 	values.Objects = values.Objects[:n]
 	c.Refresh()
+}
+
+// columnWidths lays its objects out side by side in columns of the
+// widths w (bottomUpColumnWidth beyond them), so that the columns of a
+// table's rows line up.
+type columnWidths struct{ w []float32 }
+
+func (l *columnWidths) width(i int) float32 {
+	if i < len(l.w) {
+		return l.w[i]
+	}
+	return bottomUpColumnWidth
+}
+
+func (l *columnWidths) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var w, h float32
+	for i, o := range objs {
+		w += l.width(i)
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(w, h)
+}
+
+func (l *columnWidths) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var x float32
+	for i, o := range objs {
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(l.width(i), size.Height))
+		x += l.width(i)
+	}
 }

@@ -183,3 +183,35 @@ func compare(a, b float64) int {
 	}
 	return 0
 }
+
+// TestBottomUpColumnsFit: a metric column of the bottom-up view is as
+// wide as its widest value (Kripke's PAPI_L1_DCM, 17 characters), so that
+// values do not run into each other.
+func TestBottomUpColumnsFit(t *testing.T) {
+	a := newTestApp(t)
+	w := openWindow(t, a, dataFile(t, "cube4/hw_counter/L2_DCM_negative.cubex"))
+	e := w.Document().Exp
+	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: e.MetricByName("time")})
+	w.cols.set(e.MetricByName("PAPI_L1_DCM"), true)
+	menuItem(w, "View", "Bottom-up view").Action()
+	p := w.panels.bottomUp
+	top := p.childIDs("")
+	row := p.newRow(false)
+	p.updateRow(top[0], false, row)
+	c := row.(*fyne.Container)
+	c.Resize(fyne.NewSize(1600, 40))
+	cells := c.Objects[2].(*fyne.Container).Objects
+	l := cells[len(cells)-1].(*widget.Label)
+	if l.Text != "3,856,145,991,945" {
+		t.Fatalf("PAPI_L1_DCM of the program reads %q", l.Text)
+	}
+	for i, o := range cells {
+		if o.Size().Width < o.MinSize().Width {
+			t.Errorf("value %d (%q) gets %g px, needs %g", i, o.(*widget.Label).Text, o.Size().Width, o.MinSize().Width)
+		}
+	}
+	head := p.heads.Objects[len(p.heads.Objects)-1]
+	if head.Size().Width != cells[len(cells)-1].Size().Width {
+		t.Errorf("title %g px wide, its values %g", head.Size().Width, cells[len(cells)-1].Size().Width)
+	}
+}
