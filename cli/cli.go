@@ -145,7 +145,7 @@ Usage:
                               open the experiment repository's window (File › Repository…)
   cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ] [--select-cnode PATH]
            [--expand-system] [--flat] [--hottest] [--source] [--system-mode MODE]
-           [FILE | --calc EXPR]
+           [--select-cluster N] [FILE | --calc EXPR]
                               render a window to a PNG file and exit
   cubeview COMMAND [ARGS…]    run a command-line tool
 

@@ -94,7 +94,16 @@ func (a *App) Snapshot(o view.Launch, stderr io.Writer) int {
 				quit(err)
 				return
 			}
-			w.whenReady(func() { w.panels.whenSourceIdle(capture) })
+			w.whenReady(func() {
+				w.panels.whenClustersIdle(func() {
+					if err := w.panels.selectCluster(o.Cluster); err != nil {
+						quit(err)
+						return
+					}
+					w.whenReady(func() { w.panels.whenSourceIdle(capture) })
+					w.refresh()
+				})
+			})
 			w.refresh()
 		})
 		w.refresh()

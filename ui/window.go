@@ -96,6 +96,7 @@ type panels struct {
 	bottomUp  *bottomUpPanel  // nil until the bottom-up view is first shown
 	locations *locationPanel  // nil until the per-location chart is first shown
 	topology  *topologyPanel  // nil until the topology view is first shown
+	clusters  *clustersPanel  // nil until the clusters of locations are first shown
 }
 
 // paneSplits divide the window's width between the panes: splits divide
@@ -252,7 +253,13 @@ func (w *Window) newModeSelect(d view.Dim) *widget.Select {
 // SetMode sets pane d's value mode. External percent without a reference
 // picks one (see defaultReference).
 func (w *Window) SetMode(d view.Dim, m view.Mode) {
-	if w.view == nil || w.view.Mode(d) == m {
+	if w.view == nil {
+		return
+	}
+	if _, clustered := w.view.Clusters().Clustered(); m == view.ClusterMode && !clustered {
+		defer w.panels.ShowClusters(true) // it clusters the locations
+	}
+	if w.view.Mode(d) == m {
 		return
 	}
 	w.active = d
@@ -662,7 +669,7 @@ func (m *menus) bar() *fyne.MainMenu {
 	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
 		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown(),
 		BottomUpShown: w.panels.BottomUpShown(), LocationsShown: w.panels.LocationsShown(),
-		TopologyShown: w.panels.TopologyShown()}
+		TopologyShown: w.panels.TopologyShown(), ClustersShown: w.panels.ClustersShown()}
 	do := w.menus.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
 	for _, m := range view.MainMenu(w.view, st) {
@@ -732,6 +739,7 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
 		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.rememberPanel() },
 		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.rememberPanel() },
+		view.CmdClusters:        func(int) { w.panels.ShowClusters(!w.panels.ClustersShown()) },
 		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
 		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
 		view.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },

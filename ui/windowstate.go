@@ -8,7 +8,8 @@ import (
 // the user chose last.
 func (w *Window) restoreModes() {
 	for d, m := range view.PaneModesPref(w.app.prefs) {
-		if m != view.Absolute {
+		// Clusters need a clustering first: a new window does not start one.
+		if m != view.Absolute && m != view.ClusterMode {
 			w.view.SetMode(view.Dim(d), m)
 		}
 	}

@@ -27,6 +27,7 @@ type Launch struct {
 	Hottest      bool   // expand the hottest call path below the selection
 	SystemMode   string // value mode of the system pane, e.g. "peer distribution"
 	Source       bool   // show the source panel
+	Cluster      int    // with --system-mode clusters: the cluster (1, 2, …) selected as a whole; 0 none
 	Calc         string // algebra expression over files whose result opens (and is rendered)
 	Repo         string // repository location (--repo); "" for $CUBEVIEW_REPO or the default
 	Repository   bool   // open the repository window
@@ -37,7 +38,7 @@ type Launch struct {
 var LaunchUsage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
        cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
                 [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
-                [--system-mode MODE]
+                [--system-mode MODE [--select-cluster N]]
                 [FILE | --calc EXPR]
 
 Opens each experiment FILE in its own window: a CUBE file (.cube,
@@ -48,7 +49,10 @@ expression, e.g. --calc 'diff(before.cubex, after.cubex)' (operators as in
 "cubeview help calc"). With --snapshot the window of FILE, of EXPR's
 result or of the example's "before" is rendered at the given size (default
 1280x800) into OUT.png and cubeview exits; --system-mode sets the system
-pane's value mode (peer-percent, peer-distribution, own-root-percent, …). --repository opens the
+pane's value mode (peer-percent, peer-distribution, own-root-percent, …;
+clusters clusters the locations by the selected metric, and
+--select-cluster N selects cluster N as a whole, whose members' sum the
+metric and call panes show). --repository opens the
 experiment repository's window (File › Repository…); --repo LOC names the
 repository (an SQLite file or a postgres:// URL) it and repo:ID references
 read instead of $CUBEVIEW_REPO or the default.`
@@ -72,6 +76,7 @@ func ParseLaunch(args []string) (Launch, error) {
 	fs.BoolVar(&o.Hottest, "hottest", false, "expand the hottest path in the snapshot")
 	fs.StringVar(&o.SystemMode, "system-mode", "", "value mode of the system pane in the snapshot, e.g. 'peer distribution'")
 	fs.BoolVar(&o.Source, "source", false, "show the source panel in the snapshot")
+	fs.IntVar(&o.Cluster, "select-cluster", 0, "cluster selected as a whole in the snapshot")
 	fs.StringVar(&o.Calc, "calc", "", "open the result of an algebra expression")
 	fs.StringVar(&o.Repo, "repo", "", "repository location")
 	fs.BoolVar(&o.Repository, "repository", false, "open the repository window")
@@ -91,6 +96,9 @@ func ParseLaunch(args []string) (Launch, error) {
 	}
 	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest || o.Source || o.SystemMode != "") {
 		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat, --hottest, --source and --system-mode need --snapshot")
+	}
+	if m, _ := ParseMode(SystemPane, o.SystemMode); o.Cluster != 0 && (m != ClusterMode || o.Cluster < 0) {
+		return o, errors.New("--select-cluster N needs --system-mode clusters and N ≥ 1")
 	}
 	if _, ok := ParseMode(SystemPane, o.SystemMode); o.SystemMode != "" && !ok {
 		return o, fmt.Errorf("--system-mode: no mode %q in the system pane; one of %s", o.SystemMode, systemModeNames())

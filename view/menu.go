@@ -49,6 +49,7 @@ const (
 	CmdBottomUp    Command = "bottom-up"  // toggles the bottom-up view
 	CmdLocations   Command = "locations"  // toggles the per-location chart
 	CmdTopology    Command = "topology"   // toggles the topology view
+	CmdClusters    Command = "clusters"   // toggles the clusters of locations
 	CmdExportCSV   Command = "export csv" // the active (or context menu's) pane's rows shown
 	CmdExportPNG   Command = "export png" // the active (or context menu's) pane as drawn
 	CmdOpenURL     Command = "open url"   // a metric's documentation
@@ -117,6 +118,7 @@ type MenuState struct {
 	BottomUpShown  bool
 	LocationsShown bool
 	TopologyShown  bool
+	ClustersShown  bool
 }
 
 func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
@@ -199,7 +201,8 @@ func viewMenu(v *View, st MenuState) Menu {
 	locations := keyed("Per-location chart", CmdLocations, "L")
 	locations.Checked = st.LocationsShown
 	topology := MenuItem{Label: "Topology", Command: CmdTopology, Shortcut: &Shortcut{Key: "L", Shift: true}, Checked: st.TopologyShown}
-	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations, &topology) {
+	clusters := MenuItem{Label: "Clusters of locations", Command: CmdClusters, Checked: st.ClustersShown}
+	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations, &topology, &clusters) {
 		it.Disabled = !on
 	}
 	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
@@ -207,7 +210,7 @@ func viewMenu(v *View, st MenuState) Menu {
 		flat, order, numbers, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
-		source, stats, callGraph, bottomUp, locations, topology,
+		source, stats, callGraph, bottomUp, locations, topology, clusters,
 	}}
 }
 

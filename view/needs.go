@@ -25,7 +25,10 @@ func (vs *Values) Missing() []BlockRef {
 	v := vs.v
 	var out []BlockRef
 	seen := map[BlockRef]bool{}
-	rows := vs.selectionNeedsRows()
+	// A cluster selected as a whole (Clusters.Select) sums its
+	// members' rows: per-cnode summaries of all locations do not do.
+	cluster := v.clusters.subset != nil
+	rows := vs.selectionNeedsRows() || cluster
 	add := func(x *model.Experiment, m int) {
 		for _, m := range storedOperands(x, m) {
 			r := BlockRef{Exp: x, Metric: m}
@@ -52,7 +55,11 @@ func (vs *Values) Missing() []BlockRef {
 	}
 	ext := vs.usesExternal()
 	for _, m := range vs.visibleMetrics() {
-		add(v.exp, m)
+		if cluster {
+			addRows(v.exp, m)
+		} else {
+			add(v.exp, m)
+		}
 		if ext && v.panes[MetricPane].mode == ExternalPercent {
 			add(vs.external, vs.external.MetricByName(v.exp.Metrics[m].UniqName))
 		}

@@ -113,6 +113,10 @@ const (
 	// smallest (0 %) and the largest (100 %) value among its peers, so
 	// that small differences between many locations show in colour.
 	PeerDistribution
+	// ClusterMode shows absolute values and colours each location by its
+	// cluster (Clusters.Set): locations that behave alike share a
+	// colour, outliers are black.
+	ClusterMode
 )
 
 // String returns the mode's name as offered in the selector.
@@ -132,6 +136,8 @@ func (m Mode) String() string {
 		return "Peer percent"
 	case PeerDistribution:
 		return "Peer distribution"
+	case ClusterMode:
+		return "Clusters"
 	}
 	return "Absolute"
 }
@@ -143,7 +149,7 @@ func Modes(d Dim) []Mode {
 	case CallPane:
 		return []Mode{Absolute, OwnRootPercent, MetricRootPercent, MetricSelectionPercent, ExternalPercent}
 	case SystemPane:
-		return []Mode{Absolute, OwnRootPercent, MetricRootPercent, MetricSelectionPercent, CallSelectionPercent, PeerPercent, PeerDistribution, ExternalPercent}
+		return []Mode{Absolute, OwnRootPercent, MetricRootPercent, MetricSelectionPercent, CallSelectionPercent, PeerPercent, PeerDistribution, ClusterMode, ExternalPercent}
 	}
 	return []Mode{Absolute, OwnRootPercent, ExternalPercent}
 }

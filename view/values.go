@@ -193,7 +193,7 @@ func (vs *Values) fail(err error) {
 
 // metricValues computes metric m's inclusive and exclusive totals once.
 func (vs *Values) metricValues(m int) {
-	e := vs.v.exp
+	e := vs.v.clusters.source()
 	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" {
 		return
 	}
@@ -211,7 +211,7 @@ func (vs *Values) metricValues(m int) {
 }
 
 func (vs *Values) computeCall(ms model.MetricSel, ok bool) {
-	e := vs.v.exp
+	e := vs.v.clusters.source()
 	vs.callExcl, vs.callIncl, vs.regExcl, vs.regIncl, vs.regCallees = nil, nil, nil, nil, nil
 	vs.callTotal = math.NaN()
 	if !ok || e.Metrics[ms.Metric].Unavailable != "" {
@@ -526,7 +526,7 @@ func (vs *Values) Value(d Dim, n Node) float64 { return vs.ModeValue(d, n, vs.ab
 func (vs *Values) ModeValue(d Dim, n Node, x float64) float64 {
 	mode := vs.v.panes[d].mode
 	switch mode {
-	case Absolute:
+	case Absolute, ClusterMode: // see Mode.absolute
 		return x
 	case PeerDistribution:
 		if n.Kind != SystemNode || vs.sysVals == nil {
@@ -598,7 +598,7 @@ func (vs *Values) scaleRange(d Dim, n Node) colormap.Range {
 	if r := v.panes[d].userRange; r != nil {
 		return *r
 	}
-	if v.panes[d].mode != Absolute {
+	if !v.panes[d].mode.absolute() {
 		return colormap.Range{Max: 100}
 	}
 	return colormap.Range{Max: kindOf(n).scaleMax(v, d, n.Index)}
@@ -659,13 +659,13 @@ func (vs *Values) signed(d Dim) bool {
 // are (absolute mode), printed without decimals.
 func (vs *Values) Integer(d Dim, n Node) bool {
 	m := vs.unitMetric(d, n)
-	return m >= 0 && vs.v.panes[d].mode == Absolute && vs.v.exp.Metrics[m].IsInteger()
+	return m >= 0 && vs.v.panes[d].mode.absolute() && vs.v.exp.Metrics[m].IsInteger()
 }
 
 // Unit returns the unit of the values pane d shows for n: the metric's
 // unit in absolute mode, "%" in the others.
 func (vs *Values) Unit(d Dim, n Node) string {
-	if vs.v.panes[d].mode != Absolute {
+	if !vs.v.panes[d].mode.absolute() {
 		return "%"
 	}
 	if m := vs.unitMetric(d, n); m >= 0 {

@@ -40,6 +40,9 @@ type View struct {
 	markers Markers
 	hot     HotPath
 	cols    Columns
+	// clusters colour the system pane in ClusterMode; a cluster selected
+	// as a whole is what the metric and call panes show.
+	clusters Clusters
 }
 
 type paneState struct {
@@ -52,8 +55,8 @@ type paneState struct {
 // NewView returns the view of e with the first root metric, the first
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
-	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue}
-	v.values.v, v.finder.v, v.markers.v, v.hot.v = v, v, v, v
+	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: Clusters{selected: -1}}
+	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.clusters.v = v, v, v, v, v
 	v.values.reset(len(e.Metrics))
 	v.cols = Columns{v: v, selected: -1, sortBy: -1}
 	for d := range v.panes {
@@ -96,6 +99,7 @@ func (v *View) SetExperiment(e *model.Experiment) error {
 	v.shape = newShape(e)
 	v.values.reset(len(e.Metrics))
 	v.finder.Clear()
+	v.clusters.drop() // its subset has the old metrics
 	return nil
 }
 
@@ -277,6 +281,7 @@ type Row struct {
 // Row returns the display data of n in pane d.
 func (v *View) Row(d Dim, n Node) Row {
 	c, val := v.values.cell(d, n)
+	c = v.clusters.cell(d, n, c)
 	r := Row{
 		Node:    n,
 		Label:   v.Label(n) + thresholdSuffix(v, d, n),
@@ -402,7 +407,7 @@ func (v *View) Explain(d Dim) string {
 		unit = v.exp.Metrics[m].Unit
 	}
 	val := v.values.Text(d, n)
-	if v.panes[d].mode == Absolute {
+	if v.panes[d].mode.absolute() {
 		val += " " + unit
 	} else {
 		val += " % (" + v.panes[d].mode.String() + "; absolute " + v.look.format.Format(v.values.absolute(d, n), false) + " " + unit + ")"

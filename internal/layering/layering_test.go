@@ -45,6 +45,7 @@ format:           model format/... @helpers
 
 algebra:          model numfmt @helpers
 analysis/significance: @helpers
+analysis/cluster:  model @helpers
 analysis:         model algebra numfmt analysis/significance @helpers
 chart:            model numfmt colormap @helpers
 sourceview:       model @helpers
