@@ -21,6 +21,13 @@ const (
 	TestMannWhitney = "Mann–Whitney U (ranks; needs about 8 runs per group)"
 )
 
+// GroupsNote says what a comparison of groups of runs computes, for the
+// dialogs that start one.
+const GroupsNote = "Each group holds repeated runs of one configuration (at least two). Per call path a group's\n" +
+	"value is the mean over its runs of the metric summed over all locations; the groups are\n" +
+	"compared call path by call path, and the p-values adjusted over all call paths\n" +
+	"(Benjamini–Hochberg). Significant means q < 0.05, nothing else."
+
 // GroupsRequest compares two groups of open experiments, repeated runs
 // of two configurations.
 type GroupsRequest struct {
@@ -51,10 +58,7 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 	f.Inclusive = &form.Field{Kind: form.CheckField, Label: "Inclusive values (with everything called below)"}
 	f.offerMetrics()
 	f.Metric.Set(metric)
-	note := form.Note("Each group holds repeated runs of one configuration (at least two). Per call path a group's\n" +
-		"value is the mean over its runs of the metric summed over all locations; the groups are\n" +
-		"compared call path by call path, and the p-values adjusted over all call paths\n" +
-		"(Benjamini–Hochberg). Significant means q < 0.05, nothing else.")
+	note := form.Note(GroupsNote)
 	f.Form = &form.Form{Title: "Compare groups of runs", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Test, f.Inclusive, note}}
 	f.Changed = func(x *form.Field) {
@@ -71,6 +75,39 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 		return nil
 	}
 	return f
+}
+
+// OfferOpen puts Open file… and Open folder… beside each group: openFile
+// and openFolder open an experiment (in a window of its own, as File ›
+// Open does) and pass it on once it is read, nil when it could not be;
+// it joins both lists, ticked in the group whose button was pressed.
+func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) {
+	for _, list := range []*form.Field{f.A, f.B} {
+		add := func(d *view.Doc) { f.Update(func() { f.AddDoc(d, list) }) }
+		list.Button, list.Action = "Open file…", func() { openFile(add) }
+		list.More = []form.FieldButton{{Text: "Open folder…", Action: func() { openFolder(add) }}}
+	}
+}
+
+// AddDoc offers d in both groups, ticked in list (f.A or f.B), keeping
+// the other ticks; nil does nothing.
+func (f *GroupsForm) AddDoc(d *view.Doc, list *form.Field) {
+	if d == nil {
+		return
+	}
+	on := map[*form.Field][]*view.Doc{f.A: f.group(f.A), f.B: f.group(f.B)}
+	on[list] = append(on[list], d)
+	if !slices.Contains(f.docs, d) {
+		f.docs = append(f.docs, d)
+	}
+	labels := view.DocLabels(f.docs)
+	for _, l := range []*form.Field{f.A, f.B} {
+		l.Options, l.Checked = slices.Clone(labels), make([]bool, len(labels))
+		for i, doc := range f.docs {
+			l.Checked[i] = slices.Contains(on[l], doc)
+		}
+	}
+	f.offerMetrics()
 }
 
 // group returns the documents ticked in list, in the list's order.
@@ -129,6 +166,15 @@ func (j *GroupsJob) Run(run view.Runner, busy view.Busy, format numfmt.Format, d
 }
 
 func (j *GroupsJob) compute(format numfmt.Format) error {
+	var err error
+	j.Report, err = CompareGroupDocs(j.A, j.B, j.Options, format)
+	return err
+}
+
+// CompareGroupDocs compares the runs of documents a with those of b
+// (analysis.CompareGroups) and formats the answer; call it off the UI
+// goroutine.
+func CompareGroupDocs(a, b []*view.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
 	exps := func(docs []*view.Doc) []*model.Experiment {
 		out := make([]*model.Experiment, len(docs))
 		for i, d := range docs {
@@ -136,12 +182,11 @@ func (j *GroupsJob) compute(format numfmt.Format) error {
 		}
 		return out
 	}
-	g, err := analysis.CompareGroups(exps(j.A), exps(j.B), j.Options)
+	g, err := analysis.CompareGroups(exps(a), exps(b), opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	j.Report = NewGroupsReport(g, format)
-	return nil
+	return NewGroupsReport(g, format), nil
 }
 
 // The columns of a comparison of groups.

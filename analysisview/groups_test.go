@@ -2,6 +2,7 @@ package analysisview
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,3 +111,35 @@ type notRun struct{}
 func (notRun) Error() string { return "not run" }
 
 var errNotRun error = notRun{}
+
+// TestGroupsFormOpensPerGroup: Open file… beside a group adds the
+// experiment opened to both lists, ticked in that group only, keeping the
+// other ticks; a file that could not be read adds nothing.
+func TestGroupsFormOpensPerGroup(t *testing.T) {
+	a := groupRuns(t, "a", 2, 1, -1, 0)
+	b := groupRuns(t, "b", 3, 2, -1, 0)
+	f := NewGroupsForm(a, a[0], "time", func(GroupsRequest) {})
+	f.SetChecked(f.A, 1, true)
+	var next []*view.Doc
+	open := func(then func(*view.Doc)) { then(next[0]); next = next[1:] }
+	f.OfferOpen(open, open)
+	if f.A.Button != "Open file…" || f.B.Button != "Open file…" || len(f.B.More) != 1 || f.B.More[0].Text != "Open folder…" {
+		t.Fatalf("buttons %q %q %+v", f.A.Button, f.B.Button, f.B.More)
+	}
+	next = []*view.Doc{b[0], nil, b[1]}
+	f.B.Action()
+	f.B.Action() // could not be read
+	f.B.More[0].Action()
+	if len(f.A.Options) != 4 || !slices.Equal(f.A.Checked, []bool{true, true, false, false}) || !slices.Equal(f.B.Checked, []bool{false, false, true, true}) {
+		t.Fatalf("A %q %v, B %v", f.A.Options, f.A.Checked, f.B.Checked)
+	}
+	r, err := f.request()
+	if err != nil || !slices.Equal(r.A, a) || !slices.Equal(r.B, b[:2]) {
+		t.Fatalf("request %v %v, %v", r.A, r.B, err)
+	}
+	next = []*view.Doc{b[1]} // opened again: ticked in A too
+	f.A.Action()
+	if len(f.A.Options) != 4 || !f.A.Checked[3] {
+		t.Errorf("after reopening: A %q %v", f.A.Options, f.A.Checked)
+	}
+}

@@ -39,8 +39,18 @@ type ScalingSpec struct {
 	Weak      bool
 	Exclusive bool
 	Basis     analysis.Basis
-	// Plotted is the number of call paths drawn (the largest first).
+	// Plotted is the number of call paths drawn (the first ranked).
 	Plotted int
+	// PerVisit divides each call path's value by its own visits: the
+	// cost of one call.
+	PerVisit bool
+	// Rank orders the table and chooses the call paths plotted: the
+	// value in the first run, the growth to the last, or the model's
+	// prediction at Predict.
+	Rank analysis.RankBy
+	// Predict, when > 0, is the x each call path's model is evaluated at
+	// (a column of the table) and the plot draws the models up to.
+	Predict float64
 }
 
 // ScalingTrial is one experiment of a scaling study with its name.
@@ -107,7 +117,13 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 			ts[i].X, xLabel = t.X, cmp.Or(strings.TrimSpace(spec.XText), "x")
 		}
 	}
-	res, err := analysis.Series(ts, analysis.SeriesOptions{Metric: spec.Metric, Weak: spec.Weak, Exclusive: spec.Exclusive, Basis: spec.Basis})
+	if spec.Rank == analysis.RankPredicted && !(spec.Predict > 0) {
+		return nil, errors.New("scaling: ranking by the predicted value needs the x to predict at")
+	}
+	if spec.Predict > 0 && len(trials) < analysis.MinModelPoints {
+		return nil, fmt.Errorf("scaling: a prediction needs models, which want at least %d runs, got %d", analysis.MinModelPoints, len(trials))
+	}
+	res, err := analysis.Series(ts, analysis.SeriesOptions{Metric: spec.Metric, Weak: spec.Weak, Exclusive: spec.Exclusive, Basis: spec.Basis, PerVisit: spec.PerVisit})
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +145,16 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	case analysis.BasisSum:
 		basis = "the sum over locations"
 	}
+	if spec.PerVisit {
+		basis += ", per visit"
+	}
 	rep.Title = fmt.Sprintf("%s (%s), %s of %s, %s", metricName(m), what, kind, basis, xLabel)
+	switch spec.Rank {
+	case analysis.RankGrowth:
+		rep.Title += "; largest growth first"
+	case analysis.RankPredicted:
+		rep.Title += "; largest at " + xLabel + " " + formatX(spec.Predict) + " first"
+	}
 	rep.Columns = []string{"Call path"}
 	var runs []string
 	for _, t := range res.Trials {
@@ -143,10 +168,14 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 		param = "p"
 	}
 	models := len(res.Trials) >= analysis.MinModelPoints
+	predict := models && spec.Predict > 0
 	if models {
 		rep.Columns = append(rep.Columns, "model", "adj. R²")
 	}
-	rows := res.Top(0)
+	if predict {
+		rep.Columns = append(rep.Columns, "predicted @ "+formatX(spec.Predict))
+	}
+	rows, _ := res.Rank(spec.Rank, 0, spec.Predict)
 	integer := m.IsInteger()
 	for _, r := range rows {
 		b := r.Basis(res.Basis)
@@ -167,12 +196,21 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 			cells = append(cells, text, formatRatio(r2))
 			nums = append(nums, math.NaN(), r2)
 		}
+		if predict {
+			v := r.Predict(spec.Predict)
+			text := "–"
+			if !math.IsNaN(v) {
+				text = f.Format(v, false)
+			}
+			cells = append(cells, text)
+			nums = append(nums, v)
+		}
 		rep.Rows = append(rep.Rows, cells)
 		rep.nums = append(rep.nums, nums)
 		rep.RowCnodes = append(rep.RowCnodes, r.Cnode)
 	}
 	processX := spec.X == XProcesses || spec.X != XValues && analysis.IsProcessCount(xLabel)
-	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak, ProcessX: processX}
+	rep.plot = chart.Scaling{Title: metricName(m), XLabel: xLabel, Weak: spec.Weak, ProcessX: processX, PredictX: spec.Predict}
 	for _, t := range res.Trials {
 		rep.plot.X = append(rep.plot.X, t.X)
 	}
@@ -180,7 +218,7 @@ func newScalingReport(trials []ScalingTrial, spec ScalingSpec, f numfmt.Format) 
 	if plotted <= 0 {
 		plotted = 5
 	}
-	kept, folded := res.Distinct(res.Top(0), plotted)
+	kept, folded := res.Distinct(rows, plotted)
 	for i, r := range kept {
 		ser := chart.ScalingSeries{Name: r.CallPath, Callers: len(folded[i]), Speedup: r.Ratio, Efficiency: r.Efficiency}
 		if r.Model != nil {

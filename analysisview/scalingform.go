@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
+	"strconv"
+	"strings"
 
 	"cubeview/analysis"
 	"cubeview/form"
@@ -17,6 +20,7 @@ import (
 // runs are compared by, weak scaling and own values.
 type ScalingFields struct {
 	Metric, Basis, Weak, Exclusive *form.Field
+	PerVisit, Rank, Predict        *form.Field
 }
 
 // NewScalingFields returns the shared fields of a scaling dialog: no
@@ -29,14 +33,53 @@ func NewScalingFields() ScalingFields {
 		Weak:   &form.Field{Kind: form.CheckField, Label: "Weak scaling (the work grows with x): ratio to the first run, ideal 1"},
 		Exclusive: &form.Field{Kind: form.CheckField,
 			Label: "Own values of each call path (exclusive) instead of inclusive ones"},
+		PerVisit: &form.Field{Kind: form.CheckField,
+			Label: "Per visit: each call path's value divided by its own visits (the cost of one call)"},
+		Rank: &form.Field{Kind: form.ChoiceField, Label: "Largest first", Options: RankNames, Text: RankNames[0]},
+		Predict: &form.Field{Kind: form.TextField, Label: "Predict at x", Placeholder: "optional: an x to evaluate each call path's model at, e.g. 1000",
+			Validate: func(text string) error { _, err := parsePredict(text); return err }},
 	}
+}
+
+// RankNames are the orders of a scaling study's table and plot, as
+// --rank of "cubeview series" takes them; the first is its default.
+var RankNames = []string{
+	"automatic: the prediction when x is given below, else the value in the first run",
+	"value in the first run",
+	"growth from the first run to the last",
+	"predicted value at the x below",
+}
+
+// rankChoices are the orders RankNames name after the first.
+var rankChoices = []analysis.RankBy{analysis.RankValue, analysis.RankGrowth, analysis.RankPredicted}
+
+// parsePredict reads the x to predict at: blank is none (0), else a
+// positive number.
+func parsePredict(text string) (float64, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return 0, nil
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(x > 0) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%q: want a positive number", t)
+	}
+	return x, nil
 }
 
 // Spec returns the study of metric (a uniq_name) the fields describe, x
 // from x and xText.
 func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec {
-	return ScalingSpec{Metric: metric, X: x, XText: xText, Weak: s.Weak.On, Exclusive: s.Exclusive.On,
-		Basis: analysis.Basis(max(s.Basis.Index(), 0))}
+	spec := ScalingSpec{Metric: metric, X: x, XText: xText, Weak: s.Weak.On, Exclusive: s.Exclusive.On,
+		Basis: analysis.Basis(max(s.Basis.Index(), 0)), PerVisit: s.PerVisit.On}
+	spec.Predict, _ = parsePredict(s.Predict.Text) // Validate keeps a bad one from being submitted
+	switch i := s.Rank.Index(); {
+	case i > 0:
+		spec.Rank = rankChoices[i-1]
+	case spec.Predict > 0:
+		spec.Rank = analysis.RankPredicted
+	}
+	return spec
 }
 
 // ScalingForm is Algebra › Scaling…: the experiments of the study (an
@@ -83,10 +126,8 @@ func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([
 	o := f.Options
 	f.Form = &form.Form{Title: "Scaling", Confirm: "compute", Fields: []*form.Field{
 		{Kind: form.NoteField, Text: "Experiments (check two or more):", Plain: true, Width: 720}, f.Experiments,
-		f.Metric.Field, f.X, f.XText, o.Basis, o.Weak, o.Exclusive, f.Preview,
-		form.Note("Per call path: its value in each experiment (ordered by x), the speedup and parallel efficiency\n" +
-			"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
-			"experiments' windows. Trials of the repository: check them in File › Repository… and press Scaling…."),
+		f.Metric.Field, f.X, f.XText, o.Basis, o.Weak, o.Exclusive, o.PerVisit, o.Rank, o.Predict, f.Preview,
+		form.Note("Trials of the repository: check them in File › Repository… and press Scaling…."),
 	}}
 	f.Changed = func(x *form.Field) {
 		if x == f.Experiments || x == f.X || x == f.XText {

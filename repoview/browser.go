@@ -528,10 +528,12 @@ const (
 	SetAttribute
 	Search
 	Scaling
+	CompareGroups
 )
 
 var actionTitles = [...]string{Open: "Open", Difference: "Difference", Merge: "Merge", Mean: "Mean",
-	Remove: "Remove", Import: "Import…", SetAttribute: "Set attribute", Search: "Search…", Scaling: "Scaling…"}
+	Remove: "Remove", Import: "Import…", SetAttribute: "Set attribute", Search: "Search…", Scaling: "Scaling…",
+	CompareGroups: "Compare groups…"}
 
 // String returns the action's title as buttons show it.
 func (a Action) String() string {
@@ -605,7 +607,7 @@ func (b *Browser) Operands(a Action) ([]int64, error) {
 // "marked: #3 p27, #5 p64".
 func (b *Browser) MarkedText() string {
 	if len(b.marked) == 0 {
-		return "Check trials to use them as operands of Difference, Merge and Mean, or for a scaling study."
+		return "Check trials to use them as operands of Difference, Merge and Mean, for a scaling study or as groups of runs to compare."
 	}
 	parts := make([]string, len(b.marked))
 	for i, id := range b.marked {

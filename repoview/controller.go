@@ -54,6 +54,9 @@ type Events struct {
 	Imported func(summary string)
 	// Scaling shows a scaling study: its report, plot and experiments.
 	Scaling func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc)
+	// Groups shows a comparison of groups of runs with the document of
+	// group A's first run (opening its window when none shows it).
+	Groups func(rep *analysisview.GroupsReport, with *view.Doc)
 	// Format is the number format of values shown.
 	Format func() numfmt.Format
 }

@@ -38,6 +38,8 @@ type window struct {
 	scaling     *analysisview.ScalingReport
 	plot        image.Image
 	scalingDocs []*view.Doc
+	groups      *analysisview.GroupsReport
+	groupsWith  *view.Doc
 	open        map[int64]*view.Doc // the documents open in windows
 	importing   []bool              // Enabled(Import) at each progress during an import
 	deferred    []func()            // work and done held back when deferring
@@ -79,6 +81,7 @@ func newController(t *testing.T) (*Controller, *window) {
 		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
 			w.scaling, w.plot, w.scalingDocs = rep, img, docs
 		},
+		Groups: func(rep *analysisview.GroupsReport, with *view.Doc) { w.groups, w.groupsWith = rep, with },
 		Format: numfmt.Cube,
 	})
 	return w.c, w

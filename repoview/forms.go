@@ -177,7 +177,7 @@ func (c *Controller) ScalingForm() *ScalingForm {
 	f.Form = &form.Form{Title: "Scaling of repository trials", Confirm: "Compute",
 		Fields: []*form.Field{
 			{Kind: form.NoteField, Text: fmt.Sprintf("A scaling study of the %d marked trials, ordered by x:", len(f.trials)), Plain: true, Width: 720},
-			f.Metric, f.Derived, f.X, f.Basis, f.Weak, f.Exclusive, f.Preview,
+			f.Metric, f.Derived, f.X, f.Basis, f.Weak, f.Exclusive, f.PerVisit, f.Rank, f.Predict, f.Preview,
 			form.Note("Per call path: its value in each trial (ordered by x), the speedup and parallel efficiency\n" +
 				"against the first one, and a plot of the largest call paths. Click a call path to select it in the\n" +
 				"windows of the trials that are open.")},

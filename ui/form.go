@@ -227,10 +227,18 @@ func fieldWidget(f *form.Form, x *form.Field, changed func(func()), confirm func
 // move it up and down, in a scroll of at most six rows.
 func listWidget(f *form.Form, x *form.Field, changed func(func())) (fyne.CanvasObject, func()) {
 	box := container.NewVBox()
+	scroll := container.NewVScroll(box)
 	var shown []string
 	var checks []*widget.Check
 	sync := func() {
-		if !slices.Equal(shown, x.Options) {
+		if shown == nil || !slices.Equal(shown, x.Options) {
+			// Room for the options, at most six rows; a list its button
+			// fills starts with room for two.
+			rows := len(x.Options)
+			if rows == 0 && x.Button != "" {
+				rows = 2
+			}
+			scroll.SetMinSize(fyne.NewSize(560, min(float32(rows), 6)*40))
 			shown = slices.Clone(x.Options)
 			box.Objects, checks = nil, nil
 			for i, o := range shown {
@@ -254,7 +262,5 @@ func listWidget(f *form.Form, x *form.Field, changed func(func())) (fyne.CanvasO
 			}
 		}
 	}
-	scroll := container.NewVScroll(box)
-	scroll.SetMinSize(fyne.NewSize(560, min(float32(len(x.Options)), 6)*40))
 	return scroll, sync
 }

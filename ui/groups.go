@@ -25,7 +25,11 @@ func (dl *dialogs) showGroupsDialog() {
 func (dl *dialogs) newGroupsForm() *analysisview.GroupsForm {
 	w := dl.w
 	run := func(r analysisview.GroupsRequest) { w.compareGroups(r) }
-	return analysisview.NewGroupsForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+	f := analysisview.NewGroupsForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+	f.OfferOpen(w.dialogs.openDialogThen, func(then func(*view.Doc)) {
+		w.dialogs.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
+	})
+	return f
 }
 
 // compareGroups compares the groups of r in the background and shows the

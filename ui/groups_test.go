@@ -56,6 +56,9 @@ func TestCompareGroupsFromMenu(t *testing.T) {
 		t.Fatalf("Algebra › Compare groups of runs… missing or disabled: %+v", it)
 	}
 	f := w.dialogs.newGroupsForm()
+	if f.A.Button != "Open file…" || f.B.Button != "Open file…" || f.B.Action == nil {
+		t.Errorf("no Open file… beside the groups: %q, %q", f.A.Button, f.B.Button)
+	}
 	for i := range 6 {
 		f.SetChecked(f.A, i, i < 3)
 		f.SetChecked(f.B, i, i >= 3)

@@ -94,7 +94,7 @@ func (a *App) newRepoWindow() *repoWindow {
 		Status: rw.setStatus, Error: rw.showError, Opened: rw.opened, Listing: rw.listed,
 		FilterProblem: rw.showFilterProblem, Details: rw.showDetails, Changed: rw.changed, Progress: rw.showProgress,
 		Hits: rw.showHits, Doc: rw.openDoc, Show: func(d *view.Doc) { a.Show(d) },
-		Imported: rw.imported, Format: a.numberFormat,
+		Imported: rw.imported, Format: a.numberFormat, Groups: rw.showGroups,
 		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
 			rw.scaling = a.showScaling(rep, img, docs)
 		},
@@ -155,6 +155,7 @@ func (rw *repoWindow) build() {
 		button(repoview.Merge, func() { rw.c.Compute(repoview.Merge) }),
 		button(repoview.Mean, func() { rw.c.Compute(repoview.Mean) }),
 		button(repoview.Scaling, rw.showScalingDialog),
+		button(repoview.CompareGroups, rw.showGroupsDialog),
 		widget.NewSeparator(),
 		button(repoview.Remove, rw.confirmRemove))
 	top := container.NewVBox(
