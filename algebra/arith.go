@@ -190,7 +190,7 @@ func (ig *Integration) newResult(prov Provenance) *model.Experiment {
 // roots overlap, and so do the result's. A mix keeps the default, SUM.
 func forestMax(operands []*model.Experiment) bool {
 	for _, e := range operands {
-		if !e.ForestMax() {
+		if !model.ForestMax(e) {
 			return false
 		}
 	}

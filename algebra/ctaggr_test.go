@@ -36,8 +36,8 @@ func TestResultKeepsCallTreeAggregation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.ForestMax() != tt.wantMax {
-			t.Errorf("%s: ForestMax %v, want %v", tt.name, res.ForestMax(), tt.wantMax)
+		if model.ForestMax(res) != tt.wantMax {
+			t.Errorf("%s: ForestMax %v, want %v", tt.name, model.ForestMax(res), tt.wantMax)
 		}
 		if tt.wantTotal >= 0 {
 			total, err := res.MetricTotal(model.MetricSel{Metric: res.MetricByName("time"), Inclusive: true})

@@ -3,7 +3,6 @@ package analysis
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"cubeview/analysis/significance"
@@ -19,20 +18,7 @@ var plantedConfig = synth.Config{Cnodes: 200, Locations: 8, Metrics: 1, Seed: 7}
 // 1 + sigma(c)·N(0, 1), drawn per run and call path from seed and run,
 // and by 1 + shift[c] where a shift is planted.
 func plantedRun(seed uint64, run int, sigma func(c int) float64, shift map[int]float64) *model.Experiment {
-	e := synth.Generate(plantedConfig)
-	r := rand.New(rand.NewPCG(seed, uint64(run)))
-	b, err := e.Block(0)
-	if err != nil {
-		panic(err)
-	}
-	for c := range e.Cnodes {
-		f := (1 + sigma(c)*r.NormFloat64()) * (1 + shift[c])
-		row := b.MutableRow(c)
-		for l := range row {
-			row[l] *= f
-		}
-	}
-	return e
+	return synth.NoisyRun(plantedConfig, seed, run, sigma, shift)
 }
 
 func plantedGroups(seed uint64, na, nb int, sigma func(int) float64, shiftA map[int]float64) (a, b []*model.Experiment) {

@@ -48,7 +48,7 @@ func TestBottomUpReal(t *testing.T) {
 		}
 		m := v.Selected(view.MetricPane).Index
 		agg := e.Metrics[m].Aggregation
-		flat, err := e.RegionProfile(v.Selection().Metric)
+		flat, err := model.RegionProfile(e, v.Selection().Metric)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestBottomUpFollowsMetric(t *testing.T) {
 	}
 	id := b.ChildIDs("")[0]
 	incl, _, _ := b.Values(id)
-	flat, err := e.RegionProfile(v.Selection().Metric)
+	flat, err := model.RegionProfile(e, v.Selection().Metric)
 	if err != nil {
 		t.Fatal(err)
 	}

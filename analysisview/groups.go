@@ -9,6 +9,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/analysis/significance"
+	"cubeview/dialogform"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -40,7 +41,7 @@ type GroupsRequest struct {
 type GroupsForm struct {
 	*form.Form
 	A, B, Test, Inclusive *form.Field
-	Metric                *view.MetricChoice
+	Metric                *dialogform.MetricChoice
 	docs                  []*view.Doc
 }
 
@@ -48,7 +49,7 @@ type GroupsForm struct {
 // ticked in group A, the metric the one named metric when offered.
 func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
 	labels := view.DocLabels(docs)
-	f := &GroupsForm{docs: docs, Metric: view.NewMetricChoice()}
+	f := &GroupsForm{docs: docs, Metric: dialogform.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ListField, Label: "Group A (runs)", Options: labels, Checked: make([]bool, len(docs)), Width: 720}
 	f.B = &form.Field{Kind: form.ListField, Label: "Group B (runs)", Options: labels, Checked: make([]bool, len(docs))}
 	if i := slices.Index(docs, current); i >= 0 {
@@ -61,19 +62,7 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 	note := form.Note(GroupsNote)
 	f.Form = &form.Form{Title: "Compare groups of runs", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Test, f.Inclusive, note}}
-	f.Changed = func(x *form.Field) {
-		if x == f.A || x == f.B {
-			f.offerMetrics()
-		}
-	}
-	f.Submit = func() error {
-		r, err := f.request()
-		if err != nil {
-			return err
-		}
-		run(r)
-		return nil
-	}
+	followOperands(f.Form, f.A, f.B, f.offerMetrics, f.request, run)
 	return f
 }
 
@@ -234,7 +223,7 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 	num := func(v float64) string { return f.Format(v, false) }
 	t := g.Total
 	r.Headline = fmt.Sprintf("%s, %d runs (A) against %d (B): %d of %d call paths differ significantly. Whole program: A %s ± %s, B %s ± %s, A − B %s (p %s)",
-		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), pText(t.P))
+		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), significance.FormatP(t.P, "–"))
 	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value (%s test) adjusted over all %d call paths (Benjamini–Hochberg). "+
 		"Muted rows are not significant: the runs' noise explains their difference. A, B: means over the runs; "+
 		"95 %% interval of A − B; effect: Hedges' g. Click a row to select its call path, a column's title to sort.",
@@ -250,25 +239,13 @@ func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport
 		row.Text[GroupsMeanB] = num(gr.B.Mean) + " ± " + num(gr.B.SD())
 		row.Text[GroupsDiff] = num(gr.Diff)
 		row.Text[GroupsCI] = "[" + num(gr.CILow) + ", " + num(gr.CIHigh) + "]"
-		row.Text[GroupsP] = pText(gr.P)
-		row.Text[GroupsQ] = pText(gr.Q)
+		row.Text[GroupsP] = significance.FormatP(gr.P, "–")
+		row.Text[GroupsQ] = significance.FormatP(gr.Q, "–")
 		row.Text[GroupsEffect] = effectText(gr.Effect)
 		r.all[i] = row
 	}
 	r.SetHideNotSignificant(false)
 	return r
-}
-
-func pText(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "–"
-	case p == 0:
-		return "0"
-	case p < 1e-16:
-		return "<1e-16"
-	}
-	return strconv.FormatFloat(p, 'g', 3, 64)
 }
 
 func effectText(g float64) string {

@@ -1,7 +1,6 @@
 package analysisview
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -18,22 +17,7 @@ func groupRuns(t *testing.T, prefix string, n int, seed uint64, planted int, shi
 	t.Helper()
 	var docs []*view.Doc
 	for i := range n {
-		e := synth.Generate(synth.Config{Cnodes: 40, Locations: 4, Metrics: 1, Seed: 7})
-		r := rand.New(rand.NewPCG(seed, uint64(i)))
-		b, err := e.Block(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for c := range e.Cnodes {
-			f := 1 + 0.02*r.NormFloat64()
-			if c == planted {
-				f *= 1 + shift
-			}
-			row := b.MutableRow(c)
-			for l := range row {
-				row[l] *= f
-			}
-		}
+		e := synth.NoisyRun(synth.Config{Cnodes: 40, Locations: 4, Metrics: 1, Seed: 7}, seed, i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 		name := prefix + string(rune('1'+i)) + ".cubex"
 		docs = append(docs, &view.Doc{Path: "/runs/" + name, Name: name, Exp: e})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/analysis"
+	"cubeview/dialogform"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -31,7 +32,7 @@ type PerfDiffRequest struct {
 type PerfDiffForm struct {
 	*form.Form
 	A, B, Delta, Kind *form.Field
-	Metric            *view.MetricChoice
+	Metric            *dialogform.MetricChoice
 	docs              []*view.Doc
 	labels            []string
 }
@@ -40,12 +41,12 @@ type PerfDiffForm struct {
 // current, B the one after it (wrapping around), the metric the one
 // named metric when they have it.
 func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
-	f := &PerfDiffForm{docs: docs, labels: view.DocLabels(docs), Metric: view.NewMetricChoice()}
+	f := &PerfDiffForm{docs: docs, labels: view.DocLabels(docs), Metric: dialogform.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ChoiceField, Label: "Experiment A", Options: f.labels, Width: 720}
 	f.B = &form.Field{Kind: form.ChoiceField, Label: "Experiment B", Options: f.labels}
 	f.Delta = &form.Field{Kind: form.TextField, Label: "δ", Text: "1"}
 	f.Kind = &form.Field{Kind: form.RadioField, Options: []string{DeltaAbsolute, DeltaRelative}, Text: DeltaAbsolute}
-	a, b := view.PairChoice(docs, current)
+	a, b := dialogform.PairChoice(docs, current)
 	if a >= 0 {
 		f.A.Text = f.labels[a]
 	}
@@ -63,19 +64,7 @@ func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run fun
 		"derived metric: in the windows of A and B).")
 	f.Form = &form.Form{Title: "Where did it change?", Confirm: "Compare",
 		Fields: []*form.Field{f.A, f.B, f.Metric.Field, f.Delta, f.Kind, note}}
-	f.Changed = func(x *form.Field) {
-		if x == f.A || x == f.B {
-			f.offerMetrics()
-		}
-	}
-	f.Submit = func() error {
-		r, err := f.request()
-		if err != nil {
-			return err
-		}
-		run(r)
-		return nil
-	}
+	followOperands(f.Form, f.A, f.B, f.offerMetrics, f.request, run)
 	return f
 }
 

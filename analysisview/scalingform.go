@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cubeview/analysis"
+	"cubeview/dialogform"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -89,7 +90,7 @@ func (s ScalingFields) Spec(metric string, x XSource, xText string) ScalingSpec 
 type ScalingForm struct {
 	*form.Form
 	Experiments, X, XText, Preview *form.Field
-	Metric                         *view.MetricChoice
+	Metric                         *dialogform.MetricChoice
 	Options                        ScalingFields // Options.Metric is Metric.Field
 	docs                           []*view.Doc   // in the order of Experiments.Options
 	labels                         map[string]*view.Doc
@@ -102,12 +103,12 @@ type ScalingForm struct {
 // named metric when they have it.
 func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([]*view.Doc, ScalingSpec)) *ScalingForm {
 	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*view.Doc{}}
-	f.Metric = &view.MetricChoice{Field: f.Options.Metric}
+	f.Metric = &dialogform.MetricChoice{Field: f.Options.Metric}
 	f.Experiments = &form.Field{Kind: form.ListField}
 	for i, label := range view.DocLabels(docs) {
 		d := docs[i]
 		f.labels[label] = d
-		on := view.CheckedByDefault(d, first)
+		on := dialogform.CheckedByDefault(d, first)
 		if d == first {
 			f.docs = append([]*view.Doc{d}, f.docs...)
 			f.Experiments.Options = append([]string{label}, f.Experiments.Options...)

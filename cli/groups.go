@@ -304,19 +304,8 @@ func writeGroupCSV(w io.Writer, g *analysis.GroupComparison, onlySignificant boo
 	return cw.Error()
 }
 
-// pValue prints a p- or q-value: 3 significant digits, "<1e-16" below
-// double precision's resolution of 1 − p.
-func pValue(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "-"
-	case p == 0:
-		return "0"
-	case p < 1e-16:
-		return "<1e-16"
-	}
-	return strconv.FormatFloat(p, 'g', 3, 64)
-}
+// pValue prints a p- or q-value as significance.FormatP does, "-" for none.
+func pValue(p float64) string { return significance.FormatP(p, "-") }
 
 func effectCell(g float64) string {
 	switch {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,22 +21,7 @@ func writeRuns(t *testing.T, dir, prefix string, n int, seed uint64, planted int
 	var files []string
 	var name string
 	for i := range n {
-		e := synth.Generate(cfg)
-		r := rand.New(rand.NewPCG(seed, uint64(i)))
-		b, err := e.Block(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for c := range e.Cnodes {
-			f := 1 + 0.02*r.NormFloat64()
-			if c == planted {
-				f *= 1 + shift
-			}
-			row := b.MutableRow(c)
-			for l := range row {
-				row[l] *= f
-			}
-		}
+		e := synth.NoisyRun(cfg, seed, i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 		if planted >= 0 {
 			name = e.CallPath(planted)
 		}

@@ -62,7 +62,7 @@ func (g *CallGraph) RegionInclusive(m, r int) (float64, bool) {
 // value shown equals the tool's. It holds for stored and derived metrics
 // alike: a derived metric's parts are its formula over the operands'.
 func (e *Experiment) FlatProfileOf(ms MetricSel) (regExcl, regIncl []float64, err error) {
-	f, err := e.RegionProfile(ms)
+	f, err := RegionProfile(e, ms)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -377,7 +377,7 @@ func TestThresholds(t *testing.T) {
 			t.Errorf("ParseThresholds(%q) accepted", bad)
 		}
 	}
-	e, err := small().WithThresholds("time", "fast < 10 < slow")
+	e, err := WithThresholds(small(), "time", "fast < 10 < slow")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,13 +17,16 @@
 // values aggregated at that node, so a ratio is a ratio of sums.
 // CallTreeValues, FlatProfileOf, RegionProfile, SystemTreeValues,
 // PointValues and MetricTotal answer for stored and derived metrics alike;
-// WithDerived adds one to an experiment, sharing the stored data. Block
+// WithDerived adds one to an experiment, sharing the stored data (and
+// WithThresholds gives a metric thresholds). Block
 // and Rows give a stored metric's data and fail with ErrDerived for a
 // derived one, which stores none.
 //
 // An Experiment is immutable once built: readers and algebra operators
-// construct a new one, call Validate, and hand it out. The query methods
-// (MetricTotal, CallTreeValues, LocationValues, RegionProfile, …) answer what a
+// construct a new one, call Validate, and hand it out. The queries —
+// methods (MetricTotal, CallTreeValues, LocationValues, …) and functions
+// of an experiment for the larger views (RegionProfile, BottomUp and
+// Callers, SummaryOver, MinMaxValues, ForestValue) — answer what a
 // display needs without any user-interface types, for every aggregation
 // kind (sum, min, max). Values over the whole call forest honour the
 // experiment's CUBE_CT_AGGR attribute (ForestValue, ForestSystemValues):

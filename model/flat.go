@@ -63,7 +63,7 @@ func (e *Experiment) flatOf(ms MetricSel) (Flat, error) {
 // its "Subroutines" row Callees). For a stored metric it is flatOf; for a
 // derived metric each part is the formula applied to its operands' same
 // part, as the other queries evaluate derived metrics.
-func (e *Experiment) RegionProfile(ms MetricSel) (Flat, error) {
+func RegionProfile(e *Experiment, ms MetricSel) (Flat, error) {
 	if !e.Metrics[ms.Metric].IsDerived() {
 		return e.flatOf(ms)
 	}
@@ -74,7 +74,7 @@ func (e *Experiment) RegionProfile(ms MetricSel) (Flat, error) {
 			f, ok := operands[op]
 			if !ok {
 				var err error
-				if f, err = e.RegionProfile(op); err != nil {
+				if f, err = RegionProfile(e, op); err != nil {
 					return nil, err
 				}
 				operands[op] = f

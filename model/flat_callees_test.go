@@ -41,7 +41,7 @@ func TestRegionProfileCallees(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e := chain(tt.agg)
-		f, err := e.RegionProfile(MetricSel{Metric: 0, Inclusive: true})
+		f, err := RegionProfile(e, MetricSel{Metric: 0, Inclusive: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestRegionProfileCallees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		df, err := d.RegionProfile(MetricSel{Metric: d.MetricByName("d"), Inclusive: true})
+		df, err := RegionProfile(d, MetricSel{Metric: d.MetricByName("d"), Inclusive: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestRegionProfileCallees(t *testing.T) {
 func TestRegionProfileGraphInclusive(t *testing.T) {
 	e := chain(Sum)
 	e.CallGraph = &CallGraph{Inclusive: map[int][]float64{0: {20, 9, 3}}}
-	f, err := e.RegionProfile(MetricSel{Metric: 0, Inclusive: true})
+	f, err := RegionProfile(e, MetricSel{Metric: 0, Inclusive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

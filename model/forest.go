@@ -12,7 +12,7 @@ const CallTreeAggrKey = "CUBE_CT_AGGR"
 // ForestMax reports whether the experiment declares CUBE_CT_AGGR MAX: the
 // whole call forest is worth as much as its largest root, not the sum of
 // all call paths.
-func (e *Experiment) ForestMax() bool {
+func ForestMax(e *Experiment) bool {
 	v, _ := e.Attr(CallTreeAggrKey)
 	return strings.EqualFold(strings.TrimSpace(v), "MAX")
 }
@@ -21,17 +21,17 @@ func (e *Experiment) ForestMax() bool {
 // the largest root: a sum metric of a ForestMax experiment with several
 // roots. Min and max metrics are unaffected, overlapping roots do not
 // change a minimum or a maximum.
-func (e *Experiment) forestMax(m int) bool {
+func forestMax(e *Experiment, m int) bool {
 	return len(e.CnodeRoots) > 1 && m >= 0 && m < len(e.Metrics) &&
-		e.Metrics[m].Aggregation == Sum && e.ForestMax()
+		e.Metrics[m].Aggregation == Sum && ForestMax(e)
 }
 
 // ForestValue aggregates per-cnode exclusive values (cnodeValues) over the
 // whole call forest as the experiment declares (CUBE_CT_AGGR): for a sum
 // metric the sum of all call paths, or with MAX the largest inclusive
 // value of a root; for a min or max metric the minimum or maximum of all.
-func (e *Experiment) ForestValue(excl []float64, agg Aggregation) float64 {
-	if agg != Sum || len(e.CnodeRoots) < 2 || !e.ForestMax() {
+func ForestValue(e *Experiment, excl []float64, agg Aggregation) float64 {
+	if agg != Sum || len(e.CnodeRoots) < 2 || !ForestMax(e) {
 		return ForestTotal(excl, agg)
 	}
 	incl := e.CallInclusive(excl, agg)
@@ -46,12 +46,12 @@ func (e *Experiment) ForestValue(excl []float64, agg Aggregation) float64 {
 // over the whole call forest and the node's locations. With CUBE_CT_AGGR
 // MAX it is, per node, the largest of the roots' inclusive values there
 // (as in CubeLib), which is not the sum of its locations' values.
-func (e *Experiment) ForestSystemValues(ms MetricSel) ([]float64, error) {
+func ForestSystemValues(e *Experiment, ms MetricSel) ([]float64, error) {
 	agg := e.Metrics[ms.Metric].Aggregation
 	if agg != Sum {
 		return e.SystemTreeValues(ms, e.CnodeOrder()) // passes over no value
 	}
-	if !e.forestMax(ms.Metric) {
+	if !forestMax(e, ms.Metric) {
 		loc, err := e.LocationValues(ms, AllCnodes)
 		if err != nil {
 			return nil, err

@@ -64,7 +64,7 @@ func TestCallTreeAggregation(t *testing.T) {
 			t.Fatal(err)
 		}
 		equal(t, tt.aggr+" locations", loc, tt.locations)
-		sys, err := e.ForestSystemValues(ms)
+		sys, err := ForestSystemValues(e, ms)
 		if err != nil {
 			t.Fatal(err)
 		}

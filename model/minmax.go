@@ -155,7 +155,7 @@ func SummaryOver(e *Experiment, m int, cols []int) (Summary, error) {
 		}
 		s.RegionOwn, s.RegionWhole = e.FlatProfile(own, agg)
 	}
-	s.Total = e.ForestValue(own, agg)
+	s.Total = ForestValue(e, own, agg)
 	s.Whole = e.CallInclusive(own, agg)
 	if agg != Sum {
 		noValueToZero(s.Whole)

@@ -311,7 +311,7 @@ func (e *Experiment) CallInclusive(excl []float64, agg Aggregation) []float64 {
 }
 
 // ForestTotal aggregates per-cnode exclusive values over all call paths,
-// whatever the experiment declares; Experiment.ForestValue honours
+// whatever the experiment declares; ForestValue honours
 // CUBE_CT_AGGR MAX and is what displays of the whole forest use.
 func ForestTotal(excl []float64, agg Aggregation) float64 {
 	acc := agg.Identity()
@@ -340,7 +340,7 @@ func (e *Experiment) MetricTotal(ms MetricSel) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return e.ForestValue(v, e.Metrics[ms.Metric].Aggregation), nil
+	return ForestValue(e, v, e.Metrics[ms.Metric].Aggregation), nil
 }
 
 // CnodeSubtree returns the cnodes a CnodeSel covers, in depth-first order.
@@ -365,7 +365,7 @@ func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error
 			return e.LocationValues(op, cs)
 		})
 	}
-	if cs.Cnode < 0 && e.forestMax(ms.Metric) {
+	if cs.Cnode < 0 && forestMax(e, ms.Metric) {
 		var out []float64
 		for _, r := range e.CnodeRoots {
 			v, err := e.locationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))

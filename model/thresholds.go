@@ -92,7 +92,7 @@ func (m *Metric) Thresholds() (*Thresholds, error) {
 // WithThresholds returns a new experiment in which metric uniq carries the
 // thresholds spec (replacing any it had; an empty spec removes them). e is
 // not changed and the two share all data.
-func (e *Experiment) WithThresholds(uniq, spec string) (*Experiment, error) {
+func WithThresholds(e *Experiment, uniq, spec string) (*Experiment, error) {
 	m := e.MetricByName(uniq)
 	if m < 0 {
 		return nil, fmt.Errorf("no metric %q (it has: %s)", uniq, strings.Join(e.metricNames(), ", "))

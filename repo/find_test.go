@@ -93,7 +93,7 @@ func bruteForce(t *testing.T, exps map[int64]*model.Experiment, apps map[int64]s
 				excl[c] = over(model.CnodeSel{Cnode: c})
 				incl[c] = over(model.CnodeSel{Cnode: c, Inclusive: true})
 			}
-			total = e.ForestValue(excl, agg)
+			total = model.ForestValue(e, excl, agg)
 		} else if e.Metrics[m].IsDerived() {
 			var err error
 			if excl, err = e.CallTreeValues(ms, false); err != nil {

@@ -2,16 +2,17 @@ package ui
 
 import (
 	"cubeview/algebra"
+	"cubeview/dialogform"
 	"cubeview/view"
 )
 
 // newOperationForm returns the dialog of op over the open experiments,
 // with this window's experiment as the first operand
-// (view.NewOperationForm); its operand pickers open further experiments
+// (dialogform.NewOperationForm); its operand pickers open further experiments
 // — files or folders — in windows of their own, like File › Open.
-func (dl *dialogs) newOperationForm(op algebra.Op) *view.OperationForm {
+func (dl *dialogs) newOperationForm(op algebra.Op) *dialogform.OperationForm {
 	w := dl.w
-	return view.NewOperationForm(op, w.doc, view.OperandSource{
+	return dialogform.NewOperationForm(op, w.doc, dialogform.OperandSource{
 		Docs:     w.app.Documents,
 		OpenFile: w.dialogs.openDialogThen,
 		OpenFolder: func(then func(*view.Doc)) {

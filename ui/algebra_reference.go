@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cubeview/dialogform"
 	"cubeview/form"
 
 	"fyne.io/fyne/v2/dialog"
@@ -18,11 +19,11 @@ func (w *Window) referenceName() string {
 }
 
 // newReferenceForm returns View › Choose external reference… of this
-// window (view.ReferenceForm): Apply sets the reference and, if asked,
+// window (dialogform.ReferenceForm): Apply sets the reference and, if asked,
 // the call pane's mode. Nil when no other experiment is open.
 func (dl *dialogs) newReferenceForm() *form.Form {
 	w := dl.w
-	return view.ReferenceForm(w.doc, w.app.docs, w.view.Values().External(), view.UsesMode(w.view, view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
+	return dialogform.ReferenceForm(w.doc, w.app.docs, w.view.Values().External(), view.UsesMode(w.view, view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
 		w.setExternal(ref)
 		if switchPane {
 			w.SetMode(view.CallPane, view.ExternalPercent)

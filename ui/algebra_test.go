@@ -17,6 +17,7 @@ import (
 	"cubeview/assets"
 	"cubeview/cli"
 	"cubeview/colormap"
+	"cubeview/dialogform"
 	"cubeview/form"
 	"cubeview/format"
 	"cubeview/model"
@@ -49,7 +50,7 @@ func lastWindow(t *testing.T, a *App) *Window {
 
 // submit runs an algebra form as its Compute button does and returns the
 // result's window.
-func submit(t *testing.T, a *App, f *view.OperationForm) *Window {
+func submit(t *testing.T, a *App, f *dialogform.OperationForm) *Window {
 	t.Helper()
 	n := len(a.Windows())
 	if err := f.Confirmed(); err != nil {

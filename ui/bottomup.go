@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/dialogform"
 	"cubeview/view"
 )
 
@@ -193,7 +194,7 @@ func (p *bottomUpPanel) exportCSV() {
 	}
 	ids := p.visibleIDs()
 	b := p.b
-	w.dialogs.export("the bottom-up view as CSV", view.ExportName(w.view, w.doc, "bottom-up", ".csv"), []string{".csv"}, func(path string) {
+	w.dialogs.export("the bottom-up view as CSV", dialogform.ExportName(w.doc, "bottom-up", ".csv"), []string{".csv"}, func(path string) {
 		var buf bytes.Buffer
 		if err := analysisview.BottomUpCSV(b, ids, &buf); err != nil {
 			w.showError(err)

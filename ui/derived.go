@@ -4,15 +4,16 @@ import (
 	"errors"
 	"strings"
 
+	"cubeview/dialogform"
 	"cubeview/model"
 	"cubeview/view"
 )
 
 // newDerivedForm returns Metric tree › New derived metric… for the
 // window's experiment; submitting adds the metric and selects it.
-func (dl *dialogs) newDerivedForm() *view.DerivedForm {
+func (dl *dialogs) newDerivedForm() *dialogform.DerivedForm {
 	w := dl.w
-	return view.NewDerivedForm(w.view.Experiment(), func(e *model.Experiment) error {
+	return dialogform.NewDerivedForm(w.view.Experiment(), func(e *model.Experiment) error {
 		if err := w.replaceExperiment(e); err != nil {
 			return err
 		}
@@ -35,7 +36,7 @@ func (dl *dialogs) showThresholdsDialog() {
 	if w.view == nil {
 		return
 	}
-	if f := view.ThresholdsForm(w.view, w.dialogs.SetThresholds); f != nil {
+	if f := dialogform.ThresholdsForm(w.view, w.dialogs.SetThresholds); f != nil {
 		showForm(w.win, f, w.showError)
 	}
 }
@@ -46,7 +47,7 @@ func (dl *dialogs) SetThresholds(uniq, spec string) error {
 	if w.view == nil {
 		return errors.New("no experiment in this window")
 	}
-	e, err := w.view.Experiment().WithThresholds(uniq, strings.TrimSpace(spec))
+	e, err := model.WithThresholds(w.view.Experiment(), uniq, strings.TrimSpace(spec))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"cubeview/dialogform"
 	"cubeview/view"
 )
 
@@ -22,7 +23,7 @@ func (dl *dialogs) exportCSV(d view.Dim) {
 	}
 	rows := w.panes[d].VisibleRows()
 	what := d.String()
-	w.dialogs.export("the "+what+" as CSV", view.ExportName(w.view, w.doc, what, ".csv"), []string{".csv"}, func(path string) {
+	w.dialogs.export("the "+what+" as CSV", dialogform.ExportName(w.doc, what, ".csv"), []string{".csv"}, func(path string) {
 		var buf bytes.Buffer
 		if err := view.PaneCSV(w.view, d, rows, &buf); err != nil {
 			w.showError(err)
@@ -39,7 +40,7 @@ func (dl *dialogs) exportPanePNG(d view.Dim) {
 		return
 	}
 	what := d.String()
-	w.dialogs.export("the "+what+" as PNG", view.ExportName(w.view, w.doc, what, ".png"), []string{".png"}, func(path string) {
+	w.dialogs.export("the "+what+" as PNG", dialogform.ExportName(w.doc, what, ".png"), []string{".png"}, func(path string) {
 		img, err := w.objectImage(w.panes[d])
 		if err != nil {
 			w.showError(err)
@@ -57,7 +58,7 @@ func (dl *dialogs) exportPanePNG(d view.Dim) {
 // export shows the export form for what, suggesting name.
 func (dl *dialogs) export(what, name string, exts []string, do func(path string)) {
 	w := dl.w
-	showForm(w.win, view.ExportForm(what, name, w.app.startFolder(), exts, w.dialogs.chooseFolder, do), w.showError)
+	showForm(w.win, dialogform.ExportForm(what, name, w.app.startFolder(), exts, w.dialogs.chooseFolder, do), w.showError)
 }
 
 // writeExport writes data to path in the background.

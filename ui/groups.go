@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/dialogform"
 	"cubeview/view"
 )
 
@@ -25,7 +26,7 @@ func (dl *dialogs) showGroupsDialog() {
 func (dl *dialogs) newGroupsForm() *analysisview.GroupsForm {
 	w := dl.w
 	run := func(r analysisview.GroupsRequest) { w.compareGroups(r) }
-	f := analysisview.NewGroupsForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+	f := analysisview.NewGroupsForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
 	f.OfferOpen(w.dialogs.openDialogThen, func(then func(*view.Doc)) {
 		w.dialogs.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
 	})

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,21 +27,7 @@ func TestCompareGroupsFromMenu(t *testing.T) {
 	var plantedPath string
 	for g, shift := range []float64{0.5, 0} {
 		for i := range 3 {
-			e := synth.Generate(synth.Config{Cnodes: 30, Locations: 4, Metrics: 1, Seed: 7})
-			r := rand.New(rand.NewPCG(uint64(g), uint64(i)))
-			b, err := e.Block(0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for c := range e.Cnodes {
-				f := 1 + 0.02*r.NormFloat64()
-				if c == planted {
-					f *= 1 + shift
-				}
-				for l, row := 0, b.MutableRow(c); l < len(row); l++ {
-					row[l] *= f
-				}
-			}
+			e := synth.NoisyRun(synth.Config{Cnodes: 30, Locations: 4, Metrics: 1, Seed: 7}, uint64(g), i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 			plantedPath = e.CallPath(planted)
 			p := filepath.Join(dir, fmt.Sprintf("%c%d.cubex", 'a'+g, i+1))
 			if err := format.Write(p, e); err != nil {

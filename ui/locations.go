@@ -13,6 +13,7 @@ import (
 
 	"cubeview/analysisview"
 	"cubeview/chart"
+	"cubeview/dialogform"
 	"cubeview/view"
 )
 
@@ -210,7 +211,7 @@ func (p *locationPanel) saveImage() {
 		return
 	}
 	rep := p.rep
-	w.dialogs.export("the per-location chart as PNG or SVG", view.ExportName(w.view, w.doc, "locations", ".png"), []string{".png", ".svg"}, func(path string) {
+	w.dialogs.export("the per-location chart as PNG or SVG", dialogform.ExportName(w.doc, "locations", ".png"), []string{".png", ".svg"}, func(path string) {
 		w.busy.start("Writing " + filepath.Base(path) + " …")
 		var err error
 		w.app.async(func() { err = rep.Save(path) }, func() {

@@ -1,6 +1,9 @@
 package ui
 
-import "cubeview/view"
+import (
+	"cubeview/dialogform"
+	"cubeview/view"
+)
 
 // memoryPreference applies the saved memory budget once per process.
 var memoryPreference view.MemoryPreference
@@ -12,9 +15,9 @@ func (a *App) applyMemoryPreference() {
 }
 
 // showMemoryDialog asks for the memory one metric's data may take
-// (view.MemoryForm) and saves it as a preference.
+// (dialogform.MemoryForm) and saves it as a preference.
 func (dl *dialogs) showMemoryDialog() {
 	w := dl.w
 	save := func(text string) error { return w.app.prefs.SetString(view.MemoryBudgetKey, text) }
-	showForm(w.win, view.MemoryForm(memoryPreference.FromCommandLine(), save), w.showError)
+	showForm(w.win, dialogform.MemoryForm(memoryPreference.FromCommandLine(), save), w.showError)
 }

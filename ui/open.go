@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cubeview/dialogform"
 	"cubeview/form"
 
 	"fyne.io/fyne/v2"
@@ -22,16 +23,16 @@ func (w *Window) dropped(uris []fyne.URI) {
 	}
 }
 
-// newOpenForm returns File › Open… (view.OpenForm), starting in the
+// newOpenForm returns File › Open… (dialogform.OpenForm), starting in the
 // folder used last; then, if set, receives the experiment once it shows
 // in its window.
 func (dl *dialogs) newOpenForm(then func(*view.Doc)) *form.Form {
 	w := dl.w
-	return view.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.dialogs.browse)
+	return dialogform.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.dialogs.browse)
 }
 
 // startFolder returns the folder used last, else the current directory.
-func (a *App) startFolder() string { return view.StartFolder(view.LastFolder(a.prefs)) }
+func (a *App) startFolder() string { return dialogform.StartFolder(view.LastFolder(a.prefs)) }
 
 // browse shows the file picker in folder dir and hands the file picked
 // to picked.

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/dialogform"
 	"cubeview/view"
 )
 
@@ -25,7 +26,7 @@ func (dl *dialogs) showPerfDiffDialog() {
 func (dl *dialogs) newPerfDiffForm() *analysisview.PerfDiffForm {
 	w := dl.w
 	run := func(r analysisview.PerfDiffRequest) { w.app.PerfDiff(r, w) }
-	return analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+	return analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
 }
 
 // documentWindow returns the window showing d, nil when none.

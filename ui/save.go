@@ -7,17 +7,17 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"cubeview/dialogform"
 	"cubeview/form"
-	"cubeview/view"
 )
 
-// File › Save as… asks for a typed path (view.SaveForm; see
-// view.SaveQuestion for why and what it asks before replacing a file).
+// File › Save as… asks for a typed path (dialogform.SaveForm; see
+// dialogform.SaveQuestion for why and what it asks before replacing a file).
 
 // saveForm returns File › Save as… of this window's experiment.
 func (dl *dialogs) saveForm() *form.Form {
 	w := dl.w
-	return view.SaveForm(w.doc, w.app.startFolder(), w.dialogs.chooseFolder, w.dialogs.RequestSave)
+	return dialogform.SaveForm(w.doc, w.app.startFolder(), w.dialogs.chooseFolder, w.dialogs.RequestSave)
 }
 
 func (dl *dialogs) saveDialog() {
@@ -29,19 +29,19 @@ func (dl *dialogs) saveDialog() {
 }
 
 // RequestSave writes the experiment to path once it is known to be
-// writable (view.CheckSavePath), asking first where that would replace a
-// file (view.SaveQuestion).
+// writable (dialogform.CheckSavePath), asking first where that would replace a
+// file (dialogform.SaveQuestion).
 func (dl *dialogs) RequestSave(path string) {
 	w := dl.w
 	if w.doc == nil {
 		return
 	}
 	path = strings.TrimSpace(path)
-	if err := view.CheckSavePath(path); err != nil {
+	if err := dialogform.CheckSavePath(path); err != nil {
 		w.showError(err)
 		return
 	}
-	if title, text, yes := view.SaveQuestion(w.doc, path); title != "" {
+	if title, text, yes := dialogform.SaveQuestion(w.doc, path); title != "" {
 		w.dialogs.ask(title, text, yes, func() { w.SaveAs(path) })
 		return
 	}

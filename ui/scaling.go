@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/dialogform"
 	"cubeview/repoview"
 	"cubeview/view"
 )
@@ -26,7 +27,7 @@ func (dl *dialogs) showScalingDialog() {
 func (dl *dialogs) newScalingForm() *analysisview.ScalingForm {
 	w := dl.w
 	run := func(docs []*view.Doc, spec analysisview.ScalingSpec) { w.app.Scaling(docs, spec, w) }
-	return analysisview.NewScalingForm(w.app.Documents(), w.doc, view.SelectedMetric(w.view), run)
+	return analysisview.NewScalingForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
 }
 
 // Scaling runs the study in the background, showing progress in from,

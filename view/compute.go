@@ -14,7 +14,7 @@ import (
 // running anything; a failed evaluation is prefixed with the operation's
 // name.
 func (o Operation) Compute(run Runner, busy Busy, done func(*Doc, error)) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		done(nil, err)
 		return
 	}
@@ -93,7 +93,7 @@ func ShowDerived(v *View, doc *Doc) {
 	if len(doc.Operands) > 0 {
 		v.markers.SetNames(doc.Operands)
 	}
-	if doc.Expression != "" && isDifference(doc.Exp) {
+	if doc.IsDifference() {
 		v.look.SetDiverging(true)
 	}
 }

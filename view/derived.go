@@ -44,10 +44,10 @@ type DerivedSpec struct {
 	Thresholds string // optional, e.g. "poor < 0.5 < average < 1 < good"
 }
 
-// checkExpression parses a derived-metric expression and checks that
+// CheckExpression parses a derived-metric expression and checks that
 // every metric it names is in e with values. A syntax error is a
 // *model.FormulaError, which names the column.
-func checkExpression(e *model.Experiment, expr string) (*model.Formula, error) {
+func CheckExpression(e *model.Experiment, expr string) (*model.Formula, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, errors.New("expression: empty; write e.g. PAPI_TOT_INS / PAPI_TOT_CYC")
 	}
@@ -83,7 +83,7 @@ func WithDerived(e *model.Experiment, s DerivedSpec) (*model.Experiment, error) 
 	if name == "" {
 		return nil, errors.New("name: empty; give the new metric a name such as ipc")
 	}
-	f, err := checkExpression(e, s.Expression)
+	f, err := CheckExpression(e, s.Expression)
 	if err != nil {
 		return nil, err
 	}

@@ -16,14 +16,14 @@
 //
 // Beside the View the package holds the window's documents (Doc, an open
 // experiment, original or derived) and the algebra operations over them
-// with their dialogs' forms (OperationForm, derived metrics, colour
-// range, memory budget, save, open, external reference), the menus and
-// their commands, what a tree pane's keys do (Navigate), the GUI's
-// command line (Launch), the Properties text, names of derived
+// (Operation), the colour-range form, the menus and their commands, what
+// a tree pane's keys do (Navigate), the GUI's command line (Launch), the
+// Properties text, export of a pane's rows (PaneCSV), names of derived
 // experiments for people ("before − after") and the user's preferences
-// (recent files, number format, pane split). The analyses' reports are
-// in analysisview, the source panel in sourcepanel, the form model of
-// every dialog in form.
+// (recent files, number format, pane split, window state). The dialogs'
+// forms are in dialogform, the analyses' reports and the views beside the
+// panes (bottom-up, topology, callers and callees) in analysisview, the
+// source panel in sourcepanel, the form model of every dialog in form.
 //
 // It imports no user-interface toolkit; its tests run without one.
 package view

@@ -15,8 +15,8 @@ import (
 // experimentExtensions are stripped from file names, longest first.
 var experimentExtensions = []string{".cube.gz", ".cubex", ".cube", ".gz"}
 
-// shortName returns the base name of path without its experiment extension.
-func shortName(path string) string {
+// ShortName returns the base name of path without its experiment extension.
+func ShortName(path string) string {
 	base := filepath.Base(path)
 	lower := strings.ToLower(base)
 	for _, ext := range experimentExtensions {
@@ -32,7 +32,7 @@ func shortName(path string) string {
 // (r1/mm and r2/mm).
 func shortNames(paths []string) map[string]string {
 	return distinctTails(paths, func(parts []string, p string, depth int) string {
-		parts[len(parts)-1] = shortName(p)
+		parts[len(parts)-1] = ShortName(p)
 		return strings.Join(parts[len(parts)-depth:], "/")
 	})
 }

@@ -33,21 +33,6 @@ func (d *Doc) Experiment() *model.Experiment {
 	return d.Exp
 }
 
-// Inputs returns the files the window's experiment comes from, each with
-// what it is to the experiment: the file (or folder) it was read from and
-// the files of its operands, as its provenance records them.
-func (d *Doc) inputs() (paths, roles []string) {
-	if d.Path != "" {
-		paths = append(paths, d.Path)
-		roles = append(roles, "the file this window's experiment was read from")
-	}
-	for _, p := range algebra.OperandFiles(d.Exp) {
-		paths = append(paths, p)
-		roles = append(roles, "an operand "+shortName(p)+" of this window's experiment")
-	}
-	return paths, roles
-}
-
 // Operation is one algebra operation over open experiments: the
 // operator, its operands (in order) and its options.
 type Operation struct {
@@ -83,7 +68,7 @@ func (o Operation) experiments() []*model.Experiment {
 
 // Check reports an operation that cannot run: wrong number of operands,
 // a missing (closed) operand, a cut without region.
-func (o Operation) check() error {
+func (o Operation) Check() error {
 	if err := o.expr().Check(); err != nil {
 		return err
 	}
@@ -117,7 +102,7 @@ func (o Operation) markerNames() []string {
 // Evaluate runs the operation. It may take long: call it off the UI
 // goroutine.
 func (o Operation) Evaluate() (*model.Experiment, error) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	exps := o.experiments()
@@ -246,6 +231,12 @@ func isDifference(e *model.Experiment) bool {
 	return ok && p.Expr.Has(algebra.OpDiff)
 }
 
+// IsDifference reports whether d is a result of the algebra that
+// subtracts (a difference, or one made of differences).
+func (d *Doc) IsDifference() bool {
+	return d != nil && d.Expression != "" && d.Exp != nil && isDifference(d.Exp)
+}
+
 // WindowTitle names a window by its experiment: the file name, the
 // expression of a derived experiment, or both for a saved result.
 func WindowTitle(d *Doc) string {
@@ -253,21 +244,6 @@ func WindowTitle(d *Doc) string {
 		return "cubeview — " + d.Name
 	}
 	return "cubeview — " + d.Name + " (" + d.Expression + ")"
-}
-
-// algebraSystemModes are the system-tree choices of the algebra dialogs, in
-// the order of algebra.SystemMode.
-var algebraSystemModes = []string{"automatic", "copy", "collapse"}
-
-// algebraSystemMode returns the system-tree mode a dialog's choice names;
-// automatic for an unknown one.
-func algebraSystemMode(name string) algebra.SystemMode {
-	for i, c := range algebraSystemModes {
-		if name == c {
-			return algebra.SystemMode(i)
-		}
-	}
-	return algebra.SystemAuto
 }
 
 // cutRegion returns the region Algebra › Cut cuts at: that of the call
@@ -289,34 +265,4 @@ func cutRegion(v *View) (string, error) {
 		return "", errors.New("cut: the selected call path's region has no name to cut at")
 	}
 	return region, nil
-}
-
-// parseRenames reads the region renaming rules of the algebra dialogs,
-// OLD=NEW one a line (algebra.ParseRename).
-func parseRenames(text string) ([]algebra.Rename, error) {
-	return parseLines(text, "renaming rules", algebra.ParseRename)
-}
-
-// parseMetricMaps reads the metric mappings of the algebra dialogs,
-// FROM=TO one a line (algebra.ParseMetricMap).
-func parseMetricMaps(text string) ([]algebra.MetricMap, error) {
-	return parseLines(text, "metric mappings", algebra.ParseMetricMap)
-}
-
-// parseLines reads one rule a line with parse, blank lines skipped; the
-// error names the line of the first rule that cannot be read.
-func parseLines[T any](text, what string, parse func(string) (T, error)) ([]T, error) {
-	var rules []T
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		r, err := parse(line)
-		if err != nil {
-			return nil, fmt.Errorf("line %d of the %s: %w", i+1, what, err)
-		}
-		rules = append(rules, r)
-	}
-	return rules, nil
 }

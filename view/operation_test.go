@@ -6,20 +6,13 @@ import (
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
 )
 
 // withProvenance returns handMade carrying the provenance of
 // diff(/runs/before.cubex, /runs/after.cubex) as a result file does.
-func withProvenance() *model.Experiment {
-	e := handMade()
-	e.Attrs = append(e.Attrs,
-		model.Attr{Key: algebra.AttrExpression, Value: "diff(/runs/before.cubex, /runs/after.cubex)"},
-		model.Attr{Key: algebra.AttrOptions, Value: "system=auto;strict-lines=false"},
-		model.Attr{Key: algebra.AttrOperand + "0", Value: "size=1234567;sha256=ab12;path=/runs/before.cubex"},
-		model.Attr{Key: algebra.AttrOperand + "1", Value: "size=7;sha256=cd34;path=/runs/after.cubex"})
-	return e
-}
+func withProvenance() *model.Experiment { return handmade.WithProvenance() }
 
 func TestOperationNamesAndChecks(t *testing.T) {
 	docs := []*Doc{
@@ -47,13 +40,13 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	}
 
 	e := handMade()
-	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).check(); err == nil {
+	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Check(); err == nil {
 		t.Error("a difference of one operand passed the check")
 	}
-	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, nil}}).check(); err == nil || !strings.Contains(err.Error(), "operand 2 is not an open experiment") {
+	if err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, nil}}).Check(); err == nil || !strings.Contains(err.Error(), "operand 2 is not an open experiment") {
 		t.Errorf("closed operand: %v", err)
 	}
-	if err := (Operation{Op: algebra.OpCut, Operands: []*Doc{{Exp: e}}}).check(); err == nil {
+	if err := (Operation{Op: algebra.OpCut, Operands: []*Doc{{Exp: e}}}).Check(); err == nil {
 		t.Error("a cut without region passed the check")
 	}
 	res, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}, {Exp: handMade()}}}).Evaluate()
@@ -117,17 +110,6 @@ func TestWindowTitle(t *testing.T) {
 		if got := WindowTitle(tt.d); got != tt.want {
 			t.Errorf("WindowTitle(%+v) = %q, want %q", tt.d, got, tt.want)
 		}
-	}
-}
-
-func TestSystemModeNamed(t *testing.T) {
-	for i, name := range algebraSystemModes {
-		if got := algebraSystemMode(name); got != algebra.SystemMode(i) {
-			t.Errorf("algebraSystemMode(%q) = %v", name, got)
-		}
-	}
-	if algebraSystemMode("nonsense") != algebra.SystemAuto {
-		t.Error("an unknown choice is not automatic")
 	}
 }
 

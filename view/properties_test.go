@@ -77,14 +77,11 @@ func TestWrapText(t *testing.T) {
 }
 
 func TestDescribeOptions(t *testing.T) {
-	renames, err := parseRenames("\n main_(.*)=main \n\n")
-	if err != nil || len(renames) != 1 || renames[0].From != "main_(.*)" || renames[0].To != "main" {
-		t.Fatalf("parseRenames = %v, %v", renames, err)
+	renames, err := algebra.ParseRename("main_(.*)=main")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if rules, err := parseRenames("a=b\nno rule"); err == nil || rules != nil || !strings.Contains(err.Error(), "line 2 of the renaming rules") {
-		t.Errorf("a line without '=': %v, %v; want an error naming line 2", rules, err)
-	}
-	opt := algebra.Options{System: algebra.SystemCollapse, StrictLines: true, StrictRoots: true, Renames: renames}
+	opt := algebra.Options{System: algebra.SystemCollapse, StrictLines: true, StrictRoots: true, Renames: []algebra.Rename{renames}}
 	want := `system tree collapse, strict line matching, roots of different names kept apart, regions "main_(.*)" renamed to "main"`
 	if got := describeOptions(opt.String()); got != want {
 		t.Errorf("describeOptions = %q, want %q", got, want)

@@ -43,5 +43,5 @@ func ReferenceName(ref *model.Experiment, open []*Doc) string {
 			return d.Name
 		}
 	}
-	return shortName(ref.Source) + " (window closed)"
+	return ShortName(ref.Source) + " (window closed)"
 }

@@ -226,7 +226,7 @@ func (vs *Values) computeCall(ms model.MetricSel, ok bool) {
 		incl, err = e.CallTreeValues(ms, true)
 	}
 	if err == nil {
-		flat, err = e.RegionProfile(ms)
+		flat, err = model.RegionProfile(e, ms)
 	}
 	if err == nil {
 		total, err = e.MetricTotal(ms)
@@ -768,8 +768,15 @@ func (p *peerRanges) compute(e *model.Experiment, sys []float64) {
 	}
 }
 
-// of returns the range of system node s's level.
-func (p *peerRanges) of(s int) peerRange { return p.ranges[p.level[s]] }
+// of returns the range of system node s's level; undefined (NaN) before
+// the system values are computed (a window that opens in a peer mode
+// draws rows before its first metric is read).
+func (p *peerRanges) of(s int) peerRange {
+	if s < 0 || s >= len(p.level) {
+		return peerRange{min: math.NaN(), max: math.NaN(), maxAbs: math.NaN()}
+	}
+	return p.ranges[p.level[s]]
+}
 
 // maxAbs returns the largest magnitude among system node s's peers.
 func (p *peerRanges) maxAbs(s int) float64 { return p.of(s).maxAbs }

@@ -81,7 +81,7 @@ func NewView(e *model.Experiment) *View {
 
 // SetExperiment shows e instead of the current experiment; e must be the
 // current one with metrics added at the end or metric attributes changed
-// (model.Experiment.WithDerived, WithThresholds): the same call tree,
+// (model.Experiment.WithDerived, model.WithThresholds): the same call tree,
 // regions and system tree, so that every node keeps its index. Selections,
 // expansions, modes and options stay; the search is cleared.
 func (v *View) SetExperiment(e *model.Experiment) error {
@@ -158,6 +158,16 @@ func (v *View) SetOrder(o SortOrder) {
 
 // Mode returns pane d's value mode.
 func (v *View) Mode(d Dim) Mode { return v.panes[d].mode }
+
+// UsesMode reports whether any pane of v shows values in mode m.
+func UsesMode(v *View, m Mode) bool {
+	for d := MetricPane; d <= SystemPane; d++ {
+		if v.Mode(d) == m {
+			return true
+		}
+	}
+	return false
+}
 
 // SetMode sets pane d's value mode; a mode the pane does not offer is ignored.
 func (v *View) SetMode(d Dim, m Mode) {

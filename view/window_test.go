@@ -326,3 +326,31 @@ func TestWindowSize(t *testing.T) {
 		}
 	}
 }
+
+// TestUsesMode sees a pane's value mode.
+func TestUsesMode(t *testing.T) {
+	e := handMade()
+	v := NewView(e)
+	if UsesMode(v, ExternalPercent) {
+		t.Error("a new view uses External percent")
+	}
+	v.SetMode(SystemPane, ExternalPercent)
+	if !UsesMode(v, ExternalPercent) {
+		t.Error("the system pane's mode is not seen")
+	}
+}
+
+// TestPeerModeBeforeValues draws a system row in a peer mode before the
+// first Update, as a window that opens with its remembered peer mode
+// does: no value yet, no panic; after Update the value is there.
+func TestPeerModeBeforeValues(t *testing.T) {
+	v := NewView(handMade())
+	v.SetMode(SystemPane, PeerPercent)
+	if r := v.Row(SystemPane, sRoot); r.Text == "" {
+		t.Errorf("row before Update: %+v", r)
+	}
+	mustUpdate(t, v)
+	if x := v.Values().Value(SystemPane, sRoot); x != 100 {
+		t.Errorf("peer percent of the root after Update: %g, want 100", x)
+	}
+}

@@ -293,3 +293,16 @@ func TestMannWhitneySymmetric(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatP(t *testing.T) {
+	for _, tt := range []struct {
+		p    float64
+		want string
+	}{
+		{math.NaN(), "–"}, {0, "0"}, {1e-17, "<1e-16"}, {1e-16, "1e-16"}, {0.012345, "0.0123"}, {1, "1"},
+	} {
+		if got := FormatP(tt.p, "–"); got != tt.want {
+			t.Errorf("FormatP(%g) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}

@@ -370,8 +370,8 @@ func TestTau2cubeMaxAggregation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.ForestMax() || len(e.CnodeRoots) != events {
-		t.Fatalf("ForestMax %v, %d roots for %d TAU events", e.ForestMax(), len(e.CnodeRoots), events)
+	if !model.ForestMax(e) || len(e.CnodeRoots) != events {
+		t.Fatalf("ForestMax %v, %d roots for %d TAU events", model.ForestMax(e), len(e.CnodeRoots), events)
 	}
 	m := e.MetricByName("BGP")
 	total, err := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
@@ -381,7 +381,7 @@ func TestTau2cubeMaxAggregation(t *testing.T) {
 	if want := math.Trunc(largest); total != want {
 		t.Errorf("BGP total %v, want the largest TAU inclusive value %v", total, want)
 	}
-	sys, err := e.ForestSystemValues(model.MetricSel{Metric: m, Inclusive: true})
+	sys, err := model.ForestSystemValues(e, model.MetricSel{Metric: m, Inclusive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

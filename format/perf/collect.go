@@ -172,6 +172,17 @@ type lineReader struct {
 	r    *bufio.Reader
 	name string
 	n    int // number of the line last read
+	// skipped counts the lines the parser left out (skip), firstSkip is
+	// the number of the first.
+	skipped, firstSkip int
+}
+
+// skip notes that the line last read is left out.
+func (lr *lineReader) skip() {
+	if lr.skipped == 0 {
+		lr.firstSkip = lr.n
+	}
+	lr.skipped++
 }
 
 func newLineReader(r io.Reader, name string) (*lineReader, error) {

@@ -112,10 +112,9 @@ func parseFolded(r io.Reader, name string, opts importer.Options) (*model.Experi
 		count float64
 	}
 	var (
-		entries            []entry
-		skipped, firstSkip int
-		tids, pids         = true, true
-		integral           = true
+		entries    []entry
+		tids, pids = true, true
+		integral   = true
 	)
 	for {
 		line, ok, err := lr.next()
@@ -134,10 +133,7 @@ func parseFolded(r io.Reader, name string, opts importer.Options) (*model.Experi
 			return nil, fmt.Errorf("%s:%d: not a folded stack (frames separated by \";\", a blank and a count): %s", name, lr.n, importer.Quote(t))
 		}
 		if !ok {
-			if skipped == 0 {
-				firstSkip = lr.n
-			}
-			skipped++
+			lr.skip()
 			continue
 		}
 		first, _, _ := strings.Cut(stack, ";")
@@ -147,8 +143,8 @@ func parseFolded(r io.Reader, name string, opts importer.Options) (*model.Experi
 		entries = append(entries, entry{stack, count})
 	}
 	if len(entries) == 0 {
-		if skipped > 0 {
-			return nil, fmt.Errorf("%s:%d: not a folded stack (frames separated by \";\", a blank and a count): no line of the file is one", name, firstSkip)
+		if lr.skipped > 0 {
+			return nil, fmt.Errorf("%s:%d: not a folded stack (frames separated by \";\", a blank and a count): no line of the file is one", name, lr.firstSkip)
 		}
 		return nil, fmt.Errorf("%s: no stacks", name)
 	}
@@ -190,8 +186,8 @@ func parseFolded(r io.Reader, name string, opts importer.Options) (*model.Experi
 		c.add(frames, true, 0, c.thread(th, comm), en.count)
 	}
 	e := c.finish()
-	if skipped > 0 {
-		e.Warnings = append(e.Warnings, fmt.Sprintf("%s: %d lines are not stacks and are left out (the first on line %d)", name, skipped, firstSkip))
+	if lr.skipped > 0 {
+		e.Warnings = append(e.Warnings, fmt.Sprintf("%s: %d lines are not stacks and are left out (the first on line %d)", name, lr.skipped, lr.firstSkip))
 	}
 	return e, nil
 }

@@ -317,8 +317,6 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 		curLine    int
 		frames     []frame
 		samples    int
-		skipped    int
-		firstSkip  int
 		started    bool
 		perfHeader = true
 	)
@@ -402,10 +400,7 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 		if !ok {
 			// Source lines (perf script -F+srcline) and other
 			// annotations carry no frame.
-			if skipped == 0 {
-				firstSkip = lr.n
-			}
-			skipped++
+			lr.skip()
 			continue
 		}
 		frames = append(frames, f)
@@ -420,8 +415,8 @@ func parseScript(r io.Reader, name string, opts importer.Options) (*model.Experi
 	build.Identify(e, "perf", identities(c.metrics))
 	e.Attrs = append([]model.Attr{{Key: "Creator", Value: "perf"}}, e.Attrs...)
 	e.Attrs = append(e.Attrs, model.Attr{Key: "perf samples", Value: strconv.Itoa(samples)})
-	if skipped > 0 {
-		e.Warnings = append(e.Warnings, fmt.Sprintf("%s: %d lines inside call chains name no frame (the first on line %d, such as source lines); they are left out", name, skipped, firstSkip))
+	if lr.skipped > 0 {
+		e.Warnings = append(e.Warnings, fmt.Sprintf("%s: %d lines inside call chains name no frame (the first on line %d, such as source lines); they are left out", name, lr.skipped, lr.firstSkip))
 	}
 	return e, nil
 }

@@ -57,13 +57,14 @@ cli:              model numfmt colormap algebra analysis/... chart format repo s
 
 # window state without widgets
 view:             model numfmt colormap form algebra analysis/... format sourceview assets @helpers
-analysisview:     model numfmt colormap form algebra analysis/... chart format view @helpers
+dialogform:       model numfmt form algebra format view @helpers
+analysisview:     model numfmt colormap form algebra analysis/... chart format view dialogform @helpers
 sourcepanel:      model numfmt colormap form algebra sourceview view @helpers
 repoview:         model numfmt form algebra analysis/... format repo view analysisview @helpers
 
 # widgets: draw what the state packages computed (no analysis); a chart's
 # drawing comes from analysisview, ui keeps it for hit-testing
-ui:               model numfmt colormap form algebra format repo sourceview view analysisview sourcepanel repoview chart @helpers
+ui:               model numfmt colormap form algebra format repo sourceview view dialogform analysisview sourcepanel repoview chart @helpers
 
 # the program
 .:                cli ui view format model @helpers
@@ -321,6 +322,7 @@ func TestCheckerFindsWrongArrows(t *testing.T) {
 		{"format/tau", m("format/cube")},      // a reader imports another
 		{"format/newtool", m("algebra")},      // a reader above its layer
 		{"view", m("analysisview")},           // state below imports state above
+		{"view", m("dialogform")},             // window state imports its dialogs' forms
 		{"view", m("ui")},                     // state imports widgets
 		{"ui", m("analysis")},                 // widgets compute values
 		{"cli", m("view")},                    // the command line knows window state

@@ -3,7 +3,6 @@ package testrepo
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -19,21 +18,7 @@ import (
 // (seed, run), and call path planted (if ≥ 0) by 1 + shift as well.
 func RunFile(t testing.TB, dir, name string, seed uint64, run int, planted int, shift float64) (string, *model.Experiment) {
 	t.Helper()
-	e := synth.Generate(synth.Config{Cnodes: 30, Locations: 4, Metrics: 1, Seed: 7})
-	r := rand.New(rand.NewPCG(seed, uint64(run)))
-	b, err := e.Block(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for c := range e.Cnodes {
-		f := 1 + 0.02*r.NormFloat64()
-		if c == planted {
-			f *= 1 + shift
-		}
-		for l, row := 0, b.MutableRow(c); l < len(row); l++ {
-			row[l] *= f
-		}
-	}
+	e := synth.NoisyRun(synth.Config{Cnodes: 30, Locations: 4, Metrics: 1, Seed: 7}, seed, run, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 	path := filepath.Join(dir, name)
 	if err := format.Write(path, e); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
-package view
+package dialogform
 
 import (
+	"cubeview/view"
 	"slices"
 
 	"cubeview/form"
@@ -34,7 +35,7 @@ func (c *MetricChoice) offer(exps ...*model.Experiment) {
 }
 
 // OfferDocs offers the metrics of docs (nil ones are skipped).
-func (c *MetricChoice) OfferDocs(docs ...*Doc) {
+func (c *MetricChoice) OfferDocs(docs ...*view.Doc) {
 	exps := make([]*model.Experiment, len(docs))
 	for i, d := range docs {
 		if d != nil {
@@ -67,8 +68,8 @@ func (c *MetricChoice) Uniq() []string { return slices.Clone(c.uniq) }
 
 // SelectedMetric returns the unique name of the metric selected in v's
 // metric pane, "" when none is.
-func SelectedMetric(v *View) string {
-	if n := v.Selected(MetricPane); n.Kind == MetricNode {
+func SelectedMetric(v *view.View) string {
+	if n := v.Selected(view.MetricPane); n.Kind == view.MetricNode {
 		return v.Experiment().Metrics[n.Index].UniqName
 	}
 	return ""

@@ -1,6 +1,7 @@
-package view
+package dialogform
 
 import (
+	"cubeview/view"
 	"errors"
 	"fmt"
 	"os"
@@ -24,8 +25,8 @@ import (
 // .cubex ending, beside the file it was read from or its first operand
 // (in folder when it has neither); never an existing file (so not the
 // input): name-copy.cubex, name-copy2.cubex, ….
-func defaultSavePath(doc *Doc, folder string) string {
-	name := shortName(doc.Name)
+func defaultSavePath(doc *view.Doc, folder string) string {
+	name := view.ShortName(doc.Name)
 	if name == "" || strings.ContainsAny(name, " /") {
 		name = "result" // an expression is not a file name
 	}
@@ -76,8 +77,8 @@ func CheckSavePath(path string) error {
 // text; an empty title when nothing would be replaced. A file that is one
 // of doc's inputs (also through another path or a link, or a file inside
 // an input folder) gets a warning of its own.
-func SaveQuestion(doc *Doc, path string) (title, text, yes string) {
-	inputs, roles := doc.inputs()
+func SaveQuestion(doc *view.Doc, path string) (title, text, yes string) {
+	inputs, roles := docInputs(doc)
 	if in, ok := atomicfile.SameFile(path, inputs); ok {
 		role := ""
 		for i, p := range inputs {
@@ -102,4 +103,19 @@ func SaveQuestion(doc *Doc, path string) (title, text, yes string) {
 func saveHelp() string {
 	return "The ending chooses the format: " + strings.Join(format.OutputExtensions, ", ") +
 		" (CUBE 4 archive, CUBE 3 XML, compressed CUBE 3 XML)."
+}
+
+// docInputs returns the files the window's experiment comes from, each with
+// what it is to the experiment: the file (or folder) it was read from and
+// the files of its operands, as its provenance records them.
+func docInputs(d *view.Doc) (paths, roles []string) {
+	if d.Path != "" {
+		paths = append(paths, d.Path)
+		roles = append(roles, "the file this window's experiment was read from")
+	}
+	for _, p := range algebra.OperandFiles(d.Exp) {
+		paths = append(paths, p)
+		roles = append(roles, "an operand "+view.ShortName(p)+" of this window's experiment")
+	}
+	return paths, roles
 }

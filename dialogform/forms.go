@@ -1,4 +1,4 @@
-package view
+package dialogform
 
 import (
 	"errors"
@@ -60,14 +60,4 @@ func checkThresholds(spec string) error {
 	}
 	_, err := model.ParseThresholds(spec)
 	return err
-}
-
-// UsesMode reports whether any pane of v shows values in mode m.
-func UsesMode(v *View, m Mode) bool {
-	for d := MetricPane; d <= SystemPane; d++ {
-		if v.Mode(d) == m {
-			return true
-		}
-	}
-	return false
 }

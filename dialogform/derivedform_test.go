@@ -1,4 +1,4 @@
-package view
+package dialogform
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cubeview/model"
+	"cubeview/view"
 )
 
 func TestDerivedForm(t *testing.T) {
@@ -51,11 +52,11 @@ func TestDerivedForm(t *testing.T) {
 }
 
 func TestThresholdsForm(t *testing.T) {
-	e, err := handMade().WithThresholds("time", "small < 10 < large")
+	e, err := model.WithThresholds(handMade(), "time", "small < 10 < large")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := NewView(e)
+	v := view.NewView(e)
 	mustUpdate(t, v)
 	var set []string
 	setter := func(uniq, s string) error {
@@ -65,7 +66,7 @@ func TestThresholdsForm(t *testing.T) {
 		}
 		return nil
 	}
-	v.Select(MetricPane, mTime)
+	v.Select(view.MetricPane, mTime)
 	f := ThresholdsForm(v, setter)
 	x := f.Fields[0]
 	if f.Title != "Thresholds of Time" || x.Text != "small < 10 < large" {

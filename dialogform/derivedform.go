@@ -1,8 +1,9 @@
-package view
+package dialogform
 
 import (
 	"cubeview/form"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // DerivedForm is Metric tree › New derived metric…: a name, an
@@ -21,7 +22,7 @@ func NewDerivedForm(e *model.Experiment, add func(*model.Experiment) error) *Der
 			Validate: func(s string) error { return checkMetricName(e, s) }},
 		Expression: &form.Field{Kind: form.TextField, Label: "Expression", Placeholder: "PAPI_TOT_INS / PAPI_TOT_CYC", Monospace: true,
 			Validate: func(s string) error {
-				_, err := checkExpression(e, s)
+				_, err := view.CheckExpression(e, s)
 				return err
 			}},
 		Unit: &form.Field{Kind: form.TextField, Label: "Unit", Placeholder: "from the operands"},
@@ -33,7 +34,7 @@ func NewDerivedForm(e *model.Experiment, add func(*model.Experiment) error) *Der
 	f.Form = &form.Form{Title: "New derived metric", Confirm: "Add",
 		Fields: []*form.Field{f.Name, f.Expression, f.Unit, f.Thresholds, help}, Focus: f.Name}
 	f.Submit = func() error {
-		x, err := WithDerived(e, f.spec())
+		x, err := view.WithDerived(e, f.spec())
 		if err != nil {
 			f.Expression.Problem = err.Error()
 			return err
@@ -44,17 +45,17 @@ func NewDerivedForm(e *model.Experiment, add func(*model.Experiment) error) *Der
 }
 
 // Spec returns what the form describes.
-func (f *DerivedForm) spec() DerivedSpec {
-	return DerivedSpec{Name: f.Name.Text, Expression: f.Expression.Text, Unit: f.Unit.Text, Thresholds: f.Thresholds.Text}
+func (f *DerivedForm) spec() view.DerivedSpec {
+	return view.DerivedSpec{Name: f.Name.Text, Expression: f.Expression.Text, Unit: f.Unit.Text, Thresholds: f.Thresholds.Text}
 }
 
 // ThresholdsForm is Metric tree › Thresholds of the selected metric…:
 // the thresholds of the metric selected in v's metric pane; Submit
 // passes its unique name and the text (empty: none) to set. Nil when no
 // metric is selected.
-func ThresholdsForm(v *View, set func(uniq, spec string) error) *form.Form {
-	n := v.Selected(MetricPane)
-	if n.Kind != MetricNode {
+func ThresholdsForm(v *view.View, set func(uniq, spec string) error) *form.Form {
+	n := v.Selected(view.MetricPane)
+	if n.Kind != view.MetricNode {
 		return nil
 	}
 	m := &v.Experiment().Metrics[n.Index]

@@ -1,6 +1,7 @@
-package view
+package dialogform
 
 import (
+	"cubeview/view"
 	"slices"
 	"strings"
 	"testing"
@@ -11,33 +12,33 @@ import (
 // operandSource is an OperandSource over docs whose opening adds the
 // next of more and whose computation records the operation.
 type operandSource struct {
-	docs, more []*Doc
-	computed   []Operation
+	docs, more []*view.Doc
+	computed   []view.Operation
 }
 
 func (s *operandSource) src() OperandSource {
-	open := func(then func(*Doc)) {
+	open := func(then func(*view.Doc)) {
 		d := s.more[0]
 		s.more = s.more[1:]
 		s.docs = append(s.docs, d)
 		then(d)
 	}
 	return OperandSource{
-		Docs:       func() []*Doc { return slices.Clone(s.docs) },
+		Docs:       func() []*view.Doc { return slices.Clone(s.docs) },
 		OpenFile:   open,
 		OpenFolder: open,
-		Compute:    func(o Operation) { s.computed = append(s.computed, o) },
+		Compute:    func(o view.Operation) { s.computed = append(s.computed, o) },
 	}
 }
 
 // namedDoc returns a document of the hand-made experiment read from path.
-func namedDoc(path string) *Doc {
-	return &Doc{Exp: handMade(), Name: path[strings.LastIndex(path, "/")+1:], Path: path}
+func namedDoc(path string) *view.Doc {
+	return &view.Doc{Exp: handMade(), Name: path[strings.LastIndex(path, "/")+1:], Path: path}
 }
 
 func TestOperationFormDifference(t *testing.T) {
 	before, after := namedDoc("/r/before.cubex"), namedDoc("/r/after.cubex")
-	s := &operandSource{docs: []*Doc{before, after}, more: []*Doc{namedDoc("/s/after.cubex")}}
+	s := &operandSource{docs: []*view.Doc{before, after}, more: []*view.Doc{namedDoc("/s/after.cubex")}}
 	f := NewOperationForm(algebra.OpDiff, before, s.src())
 	if f.Title != "Difference" || f.Minuend.Text != "before.cubex" || f.Subtrahend.Text != "after.cubex" {
 		t.Fatalf("%s: %q − %q, want before.cubex − after.cubex", f.Title, f.Minuend.Text, f.Subtrahend.Text)
@@ -91,7 +92,7 @@ func TestOperationFormDifference(t *testing.T) {
 		t.Fatalf("compute: %v, %d computed", err, len(s.computed))
 	}
 	r := s.computed[0]
-	if r.Op != algebra.OpDiff || !slices.Equal(r.Operands, []*Doc{after, s.docs[2]}) {
+	if r.Op != algebra.OpDiff || !slices.Equal(r.Operands, []*view.Doc{after, s.docs[2]}) {
 		t.Errorf("computed %v of %v", r.Op, r.Operands)
 	}
 	if o := r.Options; !o.StrictLines || !o.StrictRoots || o.System != algebra.SystemCollapse || len(o.Renames) != 1 || o.Renames[0].String() != "foo_v2=foo" {
@@ -105,9 +106,9 @@ func TestOperationFormDifference(t *testing.T) {
 
 func TestOperationFormList(t *testing.T) {
 	a, b := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex")
-	derived := &Doc{Exp: handDiff(), Name: "a − b", Expression: "a − b"}
+	derived := &view.Doc{Exp: handDiff(), Name: "a − b", Expression: "a − b"}
 	c := namedDoc("/r/c.cubex")
-	s := &operandSource{docs: []*Doc{a, derived, b}, more: []*Doc{c}}
+	s := &operandSource{docs: []*view.Doc{a, derived, b}, more: []*view.Doc{c}}
 	f := NewOperationForm(algebra.OpMerge, b, s.src())
 	// This window's experiment first; files checked, results not.
 	if !slices.Equal(f.Operands.Options, []string{"b.cubex", "a.cubex", "a − b"}) || !slices.Equal(f.Operands.Checked, []bool{true, true, false}) {
@@ -117,16 +118,16 @@ func TestOperationFormList(t *testing.T) {
 		t.Errorf("preview %q, note %q", f.Preview.Text, f.Fields[2].Text)
 	}
 	f.Move(f.Operands, 0, 1)
-	if got := f.Selected(); !slices.Equal(got, []*Doc{a, b}) || f.Preview.Text != "Result: merge(a, b)" {
+	if got := f.Selected(); !slices.Equal(got, []*view.Doc{a, b}) || f.Preview.Text != "Result: merge(a, b)" {
 		t.Errorf("after moving b down: %v, preview %q", got, f.Preview.Text)
 	}
 	// The button below the list opens an experiment and checks it last.
 	f.Fields[1].Action()
-	if !slices.Equal(f.Operands.Options, []string{"a.cubex", "b.cubex", "a − b", "c.cubex"}) || !slices.Equal(f.Selected(), []*Doc{a, b, c}) {
+	if !slices.Equal(f.Operands.Options, []string{"a.cubex", "b.cubex", "a − b", "c.cubex"}) || !slices.Equal(f.Selected(), []*view.Doc{a, b, c}) {
 		t.Errorf("after opening c: %q %v", f.Operands.Options, f.Operands.Checked)
 	}
 	f.CheckOnly(derived, c)
-	if !slices.Equal(f.Operands.Options, []string{"a − b", "c.cubex", "a.cubex", "b.cubex"}) || !slices.Equal(f.Selected(), []*Doc{derived, c}) {
+	if !slices.Equal(f.Operands.Options, []string{"a − b", "c.cubex", "a.cubex", "b.cubex"}) || !slices.Equal(f.Selected(), []*view.Doc{derived, c}) {
 		t.Errorf("CheckOnly: %q %v", f.Operands.Options, f.Operands.Checked)
 	}
 	if err := f.Confirmed(); err != nil || len(s.computed) != 1 || s.computed[0].Name() != "merge(a − b, c)" {
@@ -145,8 +146,8 @@ func TestOperationFormList(t *testing.T) {
 
 func TestPairChoice(t *testing.T) {
 	a, b, c := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex"), namedDoc("/r/c.cubex")
-	result := func(op algebra.Op, ds ...*Doc) *Doc {
-		o := Operation{Op: op, Operands: ds}
+	result := func(op algebra.Op, ds ...*view.Doc) *view.Doc {
+		o := view.Operation{Op: op, Operands: ds}
 		e, err := o.Evaluate()
 		if err != nil {
 			t.Fatal(err)
@@ -156,23 +157,44 @@ func TestPairChoice(t *testing.T) {
 	cb, ab := result(algebra.OpDiff, c, b), result(algebra.OpDiff, a, b)
 	mean := result(algebra.OpMean, a, b)
 	for _, tt := range []struct {
-		docs          []*Doc
-		current       *Doc
+		docs          []*view.Doc
+		current       *view.Doc
 		first, second int
 	}{
-		{[]*Doc{a, b, c}, a, 0, 1},
-		{[]*Doc{a, b, c}, c, 2, 0}, // wraps around
-		{[]*Doc{a}, a, 0, 0},
-		{[]*Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
+		{[]*view.Doc{a, b, c}, a, 0, 1},
+		{[]*view.Doc{a, b, c}, c, 2, 0}, // wraps around
+		{[]*view.Doc{a}, a, 0, 0},
+		{[]*view.Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
 		// A difference offers its operands, not itself.
-		{[]*Doc{a, b, c, cb}, cb, 2, 1},
-		{[]*Doc{ab, a, c}, ab, 1, 2},     // b is not open: a, then c
-		{[]*Doc{cb, ab}, ab, 1, 1},       // nothing else open
-		{[]*Doc{cb, ab, b}, ab, 2, 2},    // b only
-		{[]*Doc{a, b, mean}, mean, 2, 0}, // a mean is an experiment as others
+		{[]*view.Doc{a, b, c, cb}, cb, 2, 1},
+		{[]*view.Doc{ab, a, c}, ab, 1, 2},     // b is not open: a, then c
+		{[]*view.Doc{cb, ab}, ab, 1, 1},       // nothing else open
+		{[]*view.Doc{cb, ab, b}, ab, 2, 2},    // b only
+		{[]*view.Doc{a, b, mean}, mean, 2, 0}, // a mean is an experiment as others
 	} {
 		if f, s := PairChoice(tt.docs, tt.current); f != tt.first || s != tt.second {
 			t.Errorf("PairChoice(%d docs, %s) = %d, %d; want %d, %d", len(tt.docs), tt.current.Name, f, s, tt.first, tt.second)
 		}
+	}
+}
+
+func TestSystemModeNamed(t *testing.T) {
+	for i, name := range algebraSystemModes {
+		if got := algebraSystemMode(name); got != algebra.SystemMode(i) {
+			t.Errorf("algebraSystemMode(%q) = %v", name, got)
+		}
+	}
+	if algebraSystemMode("nonsense") != algebra.SystemAuto {
+		t.Error("an unknown choice is not automatic")
+	}
+}
+
+func TestParseRenames(t *testing.T) {
+	renames, err := parseRenames("\n main_(.*)=main \n\n")
+	if err != nil || len(renames) != 1 || renames[0].From != "main_(.*)" || renames[0].To != "main" {
+		t.Fatalf("parseRenames = %v, %v", renames, err)
+	}
+	if rules, err := parseRenames("a=b\nno rule"); err == nil || rules != nil || !strings.Contains(err.Error(), "line 2 of the renaming rules") {
+		t.Errorf("a line without '=': %v, %v; want an error naming line 2", rules, err)
 	}
 }

@@ -1,4 +1,4 @@
-package view
+package dialogform
 
 import (
 	"slices"
@@ -31,13 +31,5 @@ func TestDialogChecks(t *testing.T) {
 		if err := checkThresholds(spec); (err != nil) != bad {
 			t.Errorf("checkThresholds(%q) = %v", spec, err)
 		}
-	}
-	v := NewView(e)
-	if UsesMode(v, ExternalPercent) {
-		t.Error("a new view uses External percent")
-	}
-	v.SetMode(SystemPane, ExternalPercent)
-	if !UsesMode(v, ExternalPercent) {
-		t.Error("the system pane's mode is not seen")
 	}
 }

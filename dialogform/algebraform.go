@@ -1,8 +1,11 @@
-package view
+package dialogform
 
 import (
+	"cubeview/view"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 
 	"cubeview/algebra"
 	"cubeview/form"
@@ -18,7 +21,7 @@ type OperationForm struct {
 	Op  algebra.Op
 	src OperandSource
 
-	docs   []*Doc // the experiments offered, in the order of labels
+	docs   []*view.Doc // the experiments offered, in the order of labels
 	labels []string
 
 	Minuend, Subtrahend *form.Field // Difference: choices of the open experiments
@@ -36,10 +39,10 @@ type OperationForm struct {
 // folder (in a window of its own; then receives it once it is there, nil
 // when it could not be read), and the computation of the operation.
 type OperandSource struct {
-	Docs       func() []*Doc
-	OpenFile   func(then func(*Doc))
-	OpenFolder func(then func(*Doc))
-	Compute    func(Operation)
+	Docs       func() []*view.Doc
+	OpenFile   func(then func(*view.Doc))
+	OpenFolder func(then func(*view.Doc))
+	Compute    func(view.Operation)
 }
 
 // NewOperationForm returns the dialog of op over the experiments open
@@ -48,9 +51,9 @@ type OperandSource struct {
 // that of a pair opened as before and after each window offers the
 // other) as the subtrahend; a list checks current and every experiment
 // read from a file that is not itself a result.
-func NewOperationForm(op algebra.Op, current *Doc, src OperandSource) *OperationForm {
+func NewOperationForm(op algebra.Op, current *view.Doc, src OperandSource) *OperationForm {
 	f := &OperationForm{Op: op, src: src, docs: src.Docs()}
-	f.labels = DocLabels(f.docs)
+	f.labels = view.DocLabels(f.docs)
 	f.Form = &form.Form{Title: op.Title(), Confirm: "Compute", Submit: f.submit, Changed: func(*form.Field) { f.update() }}
 	var note string
 	switch op {
@@ -112,8 +115,8 @@ func (f *OperationForm) picker(label string, i int) *form.Field {
 // withOpen gives x the buttons that open a file or a folder; the
 // experiment opened goes to field to (see Opened).
 func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
-	x.Button, x.Action = "Open file…", func() { f.src.OpenFile(func(d *Doc) { f.Opened(d, to) }) }
-	x.More = []form.FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *Doc) { f.Opened(d, to) }) }}}
+	x.Button, x.Action = "Open file…", func() { f.src.OpenFile(func(d *view.Doc) { f.Opened(d, to) }) }
+	x.More = []form.FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *view.Doc) { f.Opened(d, to) }) }}}
 	return x
 }
 
@@ -123,8 +126,8 @@ func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
 // other; current twice when it is the only one; −1 for one not in docs.
 // A difference is not offered as its own operand: its operands are,
 // when open, else experiments read from files.
-func PairChoice(docs []*Doc, current *Doc) (first, second int) {
-	if current.isDifference() {
+func PairChoice(docs []*view.Doc, current *view.Doc) (first, second int) {
+	if current.IsDifference() {
 		return resultPair(docs, current)
 	}
 	first = slices.Index(docs, current)
@@ -137,7 +140,7 @@ func PairChoice(docs []*Doc, current *Doc) (first, second int) {
 
 // resultPair is PairChoice for a difference: its first two operands that
 // are open, then the open experiments that are no results, in order.
-func resultPair(docs []*Doc, result *Doc) (first, second int) {
+func resultPair(docs []*view.Doc, result *view.Doc) (first, second int) {
 	var pick []int
 	for _, s := range result.Sources {
 		if i := slices.Index(docs, s); i >= 0 && !slices.Contains(pick, i) {
@@ -163,18 +166,12 @@ func resultPair(docs []*Doc, result *Doc) (first, second int) {
 // current's window starts with d checked: current unless it is a
 // difference, and every experiment read from a file that is not itself a
 // result.
-func CheckedByDefault(d, current *Doc) bool {
-	return d == current && !d.isDifference() || d.Path != "" && d.Expression == ""
-}
-
-// isDifference reports whether d is a result of the algebra that
-// subtracts (a difference, or one made of differences).
-func (d *Doc) isDifference() bool {
-	return d != nil && d.Expression != "" && d.Exp != nil && isDifference(d.Exp)
+func CheckedByDefault(d, current *view.Doc) bool {
+	return d == current && !d.IsDifference() || d.Path != "" && d.Expression == ""
 }
 
 // doc returns the experiment labelled label, nil if none.
-func (f *OperationForm) doc(label string) *Doc {
+func (f *OperationForm) doc(label string) *view.Doc {
 	if i := slices.Index(f.labels, label); i >= 0 {
 		return f.docs[i]
 	}
@@ -185,25 +182,25 @@ func (f *OperationForm) doc(label string) *Doc {
 // may change: two experiments of one name are numbered), and gives d, an
 // experiment opened from the dialog, to field to: a choice chooses it,
 // the list checks it. Nothing happens for nil (it could not be read).
-func (f *OperationForm) Opened(d *Doc, to *form.Field) {
+func (f *OperationForm) Opened(d *view.Doc, to *form.Field) {
 	if d == nil {
 		return
 	}
-	keep := map[*form.Field]*Doc{}
+	keep := map[*form.Field]*view.Doc{}
 	for _, x := range []*form.Field{f.Minuend, f.Subtrahend} {
 		if x != nil {
 			keep[x] = f.doc(x.Text)
 		}
 	}
-	var listed []*Doc
+	var listed []*view.Doc
 	if f.Operands != nil {
 		for _, l := range f.Operands.Options {
 			listed = append(listed, f.doc(l))
 		}
 	}
 	f.docs = f.src.Docs()
-	f.labels = DocLabels(f.docs)
-	label := func(d *Doc) string {
+	f.labels = view.DocLabels(f.docs)
+	label := func(d *view.Doc) string {
 		if i := slices.Index(f.docs, d); i >= 0 {
 			return f.labels[i]
 		}
@@ -237,8 +234,8 @@ func (f *OperationForm) Opened(d *Doc, to *form.Field) {
 }
 
 // Selected returns the checked experiments of the list in list order.
-func (f *OperationForm) Selected() []*Doc {
-	var out []*Doc
+func (f *OperationForm) Selected() []*view.Doc {
+	var out []*view.Doc
 	for _, l := range f.Operands.CheckedOptions() {
 		out = append(out, f.doc(l))
 	}
@@ -247,7 +244,7 @@ func (f *OperationForm) Selected() []*Doc {
 
 // CheckOnly checks exactly docs in the list and puts them first, in
 // their order, as a user would with the check boxes and arrows.
-func (f *OperationForm) CheckOnly(docs ...*Doc) {
+func (f *OperationForm) CheckOnly(docs ...*view.Doc) {
 	var labels []string
 	for _, d := range docs {
 		if i := slices.Index(f.docs, d); i >= 0 {
@@ -270,9 +267,9 @@ func (f *OperationForm) Options() (algebra.Options, error) {
 }
 
 // Request returns the operation the form describes, or why it cannot run.
-func (f *OperationForm) Request() (Operation, error) {
+func (f *OperationForm) Request() (view.Operation, error) {
 	opt, err := f.Options()
-	r := Operation{Op: f.Op, Options: opt}
+	r := view.Operation{Op: f.Op, Options: opt}
 	if err != nil {
 		return r, err
 	}
@@ -281,11 +278,11 @@ func (f *OperationForm) Request() (Operation, error) {
 		if a == nil || b == nil {
 			return r, errors.New("choose a minuend and a subtrahend")
 		}
-		r.Operands = []*Doc{a, b}
+		r.Operands = []*view.Doc{a, b}
 	} else {
 		r.Operands = f.Selected()
 	}
-	return r, r.check()
+	return r, r.Check()
 }
 
 // submit starts the operation; the result opens in a new window.
@@ -306,4 +303,49 @@ func (f *OperationForm) update() {
 		return
 	}
 	f.Preview.Text = "Result: " + r.Name()
+}
+
+// algebraSystemModes are the system-tree choices of the algebra dialogs, in
+// the order of algebra.SystemMode.
+var algebraSystemModes = []string{"automatic", "copy", "collapse"}
+
+// algebraSystemMode returns the system-tree mode a dialog's choice names;
+// automatic for an unknown one.
+func algebraSystemMode(name string) algebra.SystemMode {
+	for i, c := range algebraSystemModes {
+		if name == c {
+			return algebra.SystemMode(i)
+		}
+	}
+	return algebra.SystemAuto
+}
+
+// parseRenames reads the region renaming rules of the algebra dialogs,
+// OLD=NEW one a line (algebra.ParseRename).
+func parseRenames(text string) ([]algebra.Rename, error) {
+	return parseLines(text, "renaming rules", algebra.ParseRename)
+}
+
+// parseMetricMaps reads the metric mappings of the algebra dialogs,
+// FROM=TO one a line (algebra.ParseMetricMap).
+func parseMetricMaps(text string) ([]algebra.MetricMap, error) {
+	return parseLines(text, "metric mappings", algebra.ParseMetricMap)
+}
+
+// parseLines reads one rule a line with parse, blank lines skipped; the
+// error names the line of the first rule that cannot be read.
+func parseLines[T any](text, what string, parse func(string) (T, error)) ([]T, error) {
+	var rules []T
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		r, err := parse(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d of the %s: %w", i+1, what, err)
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
 }
