@@ -242,7 +242,7 @@ func (c *Columns) compute(m int) *columnData {
 		d.incl, d.err = e.CallTreeValues(ms, true)
 	}
 	if d.err == nil {
-		flat, d.err = e.RegionProfile(ms)
+		flat, d.err = model.RegionProfile(e, ms)
 	}
 	if d.err == nil {
 		d.total, d.err = e.MetricTotal(ms)
