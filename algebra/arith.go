@@ -75,11 +75,27 @@ func Arithmetic(ig *Integration, op Op) (*model.Experiment, error) {
 		}
 		blocks[m] = b
 	}
-	prov, err := ig.provenance(op.String(), nil)
+	// Operands whose readers hash their files while reading them are
+	// recorded with their checksums once the result's data were read
+	// (FinishAttrs, as the writers write the attributes): a block read
+	// row by row while the result is written has not been read yet.
+	later := slices.ContainsFunc(ig.Operands, model.HashesContent)
+	prov, err := ig.provenanceWith(op.String(), nil, later)
 	if err != nil {
 		return nil, err
 	}
 	res := ig.newResult(prov)
+	if later {
+		n := len(prov.attrs())
+		model.SetAttrsLater(res, func() error {
+			full, err := ig.provenance(op.String(), nil)
+			if err != nil {
+				return err
+			}
+			res.Attrs = append(full.attrs(), res.Attrs[n:]...)
+			return nil
+		})
+	}
 	// Derived metrics of a difference add hidden metrics: before any
 	// block is installed, which fixes the number of metrics.
 	nstored := len(res.Metrics)

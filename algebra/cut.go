@@ -167,7 +167,7 @@ func Cut(e *model.Experiment, opt CutOptions) (*model.Experiment, error) {
 	for _, n := range opt.Prune {
 		args = append(args, "prune="+strconv.Quote(n))
 	}
-	prov, err := provenanceOf("cut", []*model.Experiment{e}, args)
+	prov, err := provenanceOf("cut", []*model.Experiment{e}, args, false)
 	if err != nil {
 		return nil, fmt.Errorf("cut: %w", err)
 	}

@@ -363,7 +363,7 @@ func eval(x *Expr, open Opener, opt Options, done map[string]*model.Experiment) 
 func evalOnce(x *Expr, open Opener, opt Options, done map[string]*model.Experiment) (*model.Experiment, error) {
 	if x.Op == NoOp {
 		e, err := open(x.File)
-		if err == nil {
+		if err == nil && !model.HashesContent(e) {
 			startChecksum(e.Source) // for the provenance of the result
 		}
 		return e, err

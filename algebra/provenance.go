@@ -142,6 +142,9 @@ func (p Provenance) attrs() []model.Attr {
 // experiment, parsing its expression and options; ok is false when e
 // carries none.
 func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
+	if err := model.FinishAttrs(e); err != nil {
+		return p, false, err
+	}
 	p.Expression, ok = e.Attr(AttrExpression)
 	if !ok {
 		return Provenance{}, false, nil
@@ -178,11 +181,26 @@ func ReadProvenance(e *model.Experiment) (p Provenance, ok bool, err error) {
 // when e.Source names a regular file, by path when it names a directory
 // (one a reader accepts, as a TAU profile directory), otherwise by e.Source as an
 // expression. It returns the operand's text in the result's expression.
-func describe(e *model.Experiment, index int) (name string, o Operand, nested []model.Attr, err error) {
+//
+// With later set, an operand whose reader hashes its file (ContentSum)
+// is recorded without its checksum: the caller completes the record
+// after the data were read.
+func describe(e *model.Experiment, index int, later bool) (name string, o Operand, nested []model.Attr, err error) {
+	if err := model.FinishAttrs(e); err != nil { // a result's own operand records
+		return "", Operand{}, nil, err
+	}
 	if org, ok := e.Origin(); ok && e.Source != "" {
 		// Read from a store (a repository's trial): what it holds is known
 		// by the checksum of the file it was made from.
 		o = Operand{Path: e.Source, Size: org.Size, SHA256: org.SHA256, Repository: org.Store}
+		name = quoteFileName(e.Source)
+	} else if later && model.HashesContent(e) && e.Source != "" {
+		o = Operand{Path: e.Source}
+		name = quoteFileName(e.Source)
+	} else if sum, size, ok, err := model.ContentSum(e); ok && err == nil && e.Source != "" {
+		// Its reader hashed the file while reading it. (A file that
+		// changed since is hashed again below, as it is now.)
+		o = Operand{Path: e.Source, Size: size, SHA256: sum}
 		name = quoteFileName(e.Source)
 	} else if fi, statErr := os.Stat(e.Source); e.Source != "" && statErr == nil && fi.IsDir() {
 		o = Operand{Path: e.Source, Directory: true}
@@ -285,7 +303,13 @@ func hashFile(path string) (string, error) {
 // provenance describes the result of op applied to ig's operands; args are
 // extra arguments written after the operands in the expression.
 func (ig *Integration) provenance(op string, args []string) (Provenance, error) {
-	p, err := provenanceOf(op, ig.Operands, args)
+	return ig.provenanceWith(op, args, false)
+}
+
+// provenanceWith is provenance, leaving out, with later, the checksums
+// of operands whose readers hash their files (see describe).
+func (ig *Integration) provenanceWith(op string, args []string, later bool) (Provenance, error) {
+	p, err := provenanceOf(op, ig.Operands, args, later)
 	if err != nil {
 		return p, err
 	}
@@ -296,7 +320,7 @@ func (ig *Integration) provenance(op string, args []string) (Provenance, error) 
 	return p, nil
 }
 
-func provenanceOf(op string, operands []*model.Experiment, args []string) (Provenance, error) {
+func provenanceOf(op string, operands []*model.Experiment, args []string, later bool) (Provenance, error) {
 	var p Provenance
 	names := make([]string, 0, len(operands)+len(args))
 	// Each distinct operand (by checksum, or by expression for one not
@@ -304,7 +328,7 @@ func provenanceOf(op string, operands []*model.Experiment, args []string) (Prove
 	// it is used, so a record's size is linear in the distinct operands.
 	recorded := map[string]bool{}
 	for i, e := range operands {
-		name, o, nested, err := describe(e, i)
+		name, o, nested, err := describe(e, i, later)
 		if err != nil {
 			return p, err
 		}

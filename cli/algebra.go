@@ -321,7 +321,7 @@ func evalAndWrite(env Env, x *algebra.Expr, opt algebra.Options, out string, for
 	if err := checkOutput(out, x.Files(), force); err != nil {
 		return err
 	}
-	res, err := algebra.Eval(x, openExperiment, opt)
+	res, err := algebra.Eval(x, openOperand, opt)
 	if err != nil {
 		return err
 	}

@@ -68,10 +68,22 @@ func checkOutput(out string, inputs []string, force bool) error {
 
 // openExperiment reads the experiment at path; the error (a
 // *format.Error) names the file. What the reader tolerated in the file
-// (Experiment.Warnings) is noted for Main to print. A variable, so that
-// tests can damage an input after it was opened.
-var openExperiment = func(path string) (*model.Experiment, error) {
-	e, err := format.Open(path)
+// (Experiment.Warnings) is noted for Main to print.
+func openExperiment(path string) (*model.Experiment, error) {
+	return openExperimentWith(path, format.Options{})
+}
+
+// openOperand is openExperiment of an operand of the algebra, whose
+// checksum the result's provenance records: the reader computes it from
+// the bytes it reads where it can (format.Options.HashContent).
+func openOperand(path string) (*model.Experiment, error) {
+	return openExperimentWith(path, format.Options{HashContent: true})
+}
+
+// openExperimentWith is openExperiment with the reader's options. A
+// variable, so that tests can damage an input after it was opened.
+var openExperimentWith = func(path string, opts format.Options) (*model.Experiment, error) {
+	e, err := format.OpenWith(path, opts)
 	if err == nil {
 		noteWarnings(path, e.Warnings)
 	}

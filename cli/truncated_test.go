@@ -28,7 +28,7 @@ func TestOperatorsFailOnInputTruncatedWhileRunning(t *testing.T) {
 	}
 	model.SetMemoryBudget(1)
 	defer model.SetMemoryBudget(0)
-	defer func(old func(string) (*model.Experiment, error)) { openExperiment = old }(openExperiment)
+	defer func(old func(string, format.Options) (*model.Experiment, error)) { openExperimentWith = old }(openExperimentWith)
 	for _, op := range []string{"diff", "merge", "mean"} {
 		for victim := range inputs {
 			damaged := filepath.Join(dir, "damaged.cubex")
@@ -41,8 +41,8 @@ func TestOperatorsFailOnInputTruncatedWhileRunning(t *testing.T) {
 			}
 			args := []string{inputs[0], inputs[1]}
 			args[victim] = damaged
-			openExperiment = func(path string) (*model.Experiment, error) {
-				e, err := format.Open(path)
+			openExperimentWith = func(path string, opts format.Options) (*model.Experiment, error) {
+				e, err := format.OpenWith(path, opts)
 				if err != nil || path != damaged {
 					return e, err
 				}

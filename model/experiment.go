@@ -341,6 +341,9 @@ type Experiment struct {
 	loader Loader
 	blocks []blockSlot
 	once   sync.Once
+
+	contentSum func() (sha256 string, size int64, err error) // see ContentSum
+	lateAttrs  *lateAttrs                                    // see SetAttrsLater
 }
 
 type blockSlot struct {

@@ -106,6 +106,10 @@ type Source struct {
 	Path   string
 	Size   int64
 	SHA256 string // hex
+	// sum, when set, computes SHA256 and Size from the experiment's
+	// reader (model.Experiment.ContentSum) as the import publishes the
+	// trial; SHA256 is empty until then.
+	sum func() (sha256 string, size int64, ok bool, err error)
 }
 
 // Import reads the experiment at path (any format format.Open reads) and
@@ -114,18 +118,7 @@ func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int6
 	if err := r.writable("import " + path); err != nil {
 		return 0, err
 	}
-	src, err := hashSource(path)
-	if err != nil {
-		return 0, err
-	}
-	if !opt.Force {
-		if id, ok, err := r.trialBySHA(ctx, r.db, src.SHA256); err != nil {
-			return 0, err
-		} else if ok {
-			return 0, &DuplicateError{Path: path, Trial: id}
-		}
-	}
-	e, err := format.Open(path)
+	e, src, err := openSource(ctx, r, path, opt.Force)
 	if err != nil {
 		return 0, err
 	}
@@ -133,6 +126,59 @@ func (r *Repo) Import(ctx context.Context, path string, opt ImportOptions) (int6
 		opt.Name = defaultName(path)
 	}
 	return r.ImportExperiment(ctx, e, src, opt)
+}
+
+// openSource opens the experiment at path and describes its source. A
+// file of a size no stored trial has cannot be stored already: its
+// reader computes the checksum from the bytes it reads (the import takes
+// it when it publishes the trial, after reading every metric), so the
+// file is not read for it in a pass of its own. Other inputs are hashed
+// first, so that content already stored is refused (unless force)
+// before it is read.
+func openSource(ctx context.Context, r *Repo, path string, force bool) (*model.Experiment, Source, error) {
+	var e *model.Experiment // opened already
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		if known, err := sizeStored(ctx, r, st.Size()); err != nil {
+			return nil, Source{}, err
+		} else if !known || force {
+			if e, err = format.OpenWith(path, format.Options{HashContent: true}); err != nil {
+				return nil, Source{}, err
+			}
+			if model.HashesContent(e) {
+				abs, err := filepath.Abs(path)
+				if err != nil {
+					abs = path
+				}
+				return e, Source{Path: abs, Size: st.Size(), sum: func() (string, int64, bool, error) { return model.ContentSum(e) }}, nil
+			}
+		}
+	}
+	src, err := hashSource(path)
+	if err != nil {
+		return nil, src, err
+	}
+	if !force {
+		if id, ok, err := r.trialBySHA(ctx, r.db, src.SHA256); err != nil {
+			return nil, src, err
+		} else if ok {
+			return nil, src, &DuplicateError{Path: path, Trial: id}
+		}
+	}
+	if e == nil {
+		e, err = format.Open(path)
+	}
+	return e, src, err
+}
+
+// sizeStored reports whether a stored trial was imported from a file of
+// size bytes.
+func sizeStored(ctx context.Context, r *Repo, size int64) (bool, error) {
+	var n int
+	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM (SELECT 1 FROM trial t WHERE t.size = ? AND `+r.visible("t")+` LIMIT 1) x`), size).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	return n > 0, nil
 }
 
 // hashSource returns size and SHA-256 of a file, or of a directory's
@@ -450,7 +496,7 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 		return 0, err
 	}
 	defer tx.Rollback()
-	if !opt.Force {
+	if !opt.Force && src.SHA256 != "" {
 		if id, ok, err := r.trialBySHA(ctx, tx, src.SHA256); err != nil {
 			return 0, err
 		} else if ok {
@@ -628,6 +674,15 @@ const txBytes = 32 << 20
 // publish makes the staged trial visible: unless force, only when no
 // trial of the same content became visible meanwhile.
 func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source, force bool, imported string) error {
+	if src.sum != nil {
+		// Every metric was read: the checksum reads at most what the
+		// reader did not read in order.
+		sum, size, _, err := src.sum()
+		if err != nil {
+			return fmt.Errorf("checksum of %s: %w", src.Path, err)
+		}
+		src.SHA256, src.Size = sum, size
+	}
 	tx, err := r.beginWriteOn(ctx, conn, "import "+src.Path)
 	if err != nil {
 		return err
@@ -645,8 +700,8 @@ func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source
 			return &DuplicateError{Path: src.Path, Trial: dup}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, r.d.q(`UPDATE trial SET state = 0, importer = ?, imported = ? WHERE id = ?`),
-		r.d.text(""), r.d.text(imported), id); err != nil {
+	if _, err := tx.ExecContext(ctx, r.d.q(`UPDATE trial SET state = 0, importer = ?, imported = ?, sha256 = ?, size = ? WHERE id = ?`),
+		r.d.text(""), r.d.text(imported), r.d.text(src.SHA256), src.Size, id); err != nil {
 		return err
 	}
 	if testHookBeforeCommit != nil {

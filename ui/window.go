@@ -283,6 +283,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 func (w *Window) setDocument(doc *view.Doc) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
+	w.view.Values().SelectedFirst().Set(true) // the other metrics' totals follow
 	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
 	w.restoreModes()
@@ -320,7 +321,7 @@ func (w *Window) refresh() {
 	if w.view == nil || w.loading {
 		return
 	}
-	if miss := w.view.Values().Missing(); len(miss) > 0 {
+	if miss := w.view.Values().SelectedFirst().Missing(); len(miss) > 0 {
 		w.load(miss, w.refresh)
 		return
 	}
@@ -345,6 +346,16 @@ func (w *Window) refresh() {
 	w.splits.remember()
 	for _, f := range w.listeners {
 		f()
+	}
+	if w.view.Values().SelectedFirst().Pending() {
+		// The selected metric's values show; the other metrics' totals
+		// are read now, and the window is complete after them.
+		w.painted()
+		w.load(w.view.Values().Missing(), func() {
+			w.view.Values().SelectedFirst().Set(false) // from now on, complete values
+			w.refresh()
+		})
+		return
 	}
 	ready := w.ready
 	w.ready = nil

@@ -21,7 +21,9 @@ type BlockRef struct {
 // ready yet, so that a window can load them in the background first:
 // for most metrics only their aggregates (one pass over the file), for
 // the selected one its rows when the call selection needs them.
-func (vs *Values) Missing() []BlockRef {
+func (vs *Values) Missing() []BlockRef { return vs.missing(true) }
+
+func (vs *Values) missing(allMetrics bool) []BlockRef {
 	v := vs.v
 	var out []BlockRef
 	seen := map[BlockRef]bool{}
@@ -55,6 +57,9 @@ func (vs *Values) Missing() []BlockRef {
 	}
 	ext := vs.usesExternal()
 	for _, m := range vs.visibleMetrics() {
+		if !allMetrics {
+			break
+		}
 		if cluster {
 			addRows(v.exp, m)
 		} else {

@@ -42,6 +42,8 @@ type Values struct {
 	metricRootMax map[int]float64
 	lastErr       error
 	formatted     int // rows formatted since the last Update, for tests and benchmarks
+
+	first SelectedFirst
 }
 
 type metricKey struct {
@@ -194,7 +196,7 @@ func (vs *Values) fail(err error) {
 // metricValues computes metric m's inclusive and exclusive totals once.
 func (vs *Values) metricValues(m int) {
 	e := vs.v.clusters.source()
-	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" {
+	if !math.IsNaN(vs.metricIncl[m]) || e.Metrics[m].Unavailable != "" || vs.first.pending(m) {
 		return
 	}
 	in, err := e.MetricTotal(model.MetricSel{Metric: m, Inclusive: true})
@@ -610,6 +612,9 @@ func (vs *Values) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(vs.v
 
 // Text returns the formatted value of n in pane d.
 func (vs *Values) Text(d Dim, n Node) string {
+	if vs.first.pendingRow(d, n) {
+		return PendingText
+	}
 	vs.formatted++
 	return vs.v.look.format.Format(vs.Value(d, n), vs.Integer(d, n))
 }
@@ -617,6 +622,9 @@ func (vs *Values) Text(d Dim, n Node) string {
 // cell returns how n's value in pane d looks, and the value.
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
+	if vs.first.pendingRow(d, n) {
+		return Cell{Text: PendingText, Color: colormap.White}, val
+	}
 	vs.formatted++
 	return vs.v.look.Cell(vs.v.look.format, val, vs.Integer(d, n), vs.scaleRange(d, n), false), val
 }

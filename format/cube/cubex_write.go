@@ -69,13 +69,13 @@ func writeCubexData(tw *tar.Writer, e *model.Experiment, opt cubexWriteOptions) 
 		inclusive := opt.inclusive != nil && opt.inclusive(m)
 		var incl *model.Block
 		if !inclusive && kind != elemFloat64 && met.Aggregation == model.Sum {
-			if err := checkFit(e, met, b, kind); err != nil {
+			if err := checkFit(e, met, b, kind, "own"); err != nil {
 				if rerr := src.Err(); rerr != nil {
 					return nil, rerr
 				}
 				incl = callInclusiveBlock(e, b, met.Aggregation)
-				if inclErr := checkFit(e, met, incl, kind); inclErr != nil {
-					return nil, fmt.Errorf("%w; nor do the call-tree inclusive values fit: %w", err, inclErr)
+				if inclErr := checkFit(e, met, incl, kind, "call-tree inclusive"); inclErr != nil {
+					return nil, fmt.Errorf("metric %s: %w; nor %s: %w", importer.Quote(met.UniqName), err, inclErr.value, inclErr.why)
 				}
 				inclusive = true
 			}
@@ -211,8 +211,7 @@ func (enc *rowEncoder) appendRow(buf []byte, row []float64, c int) ([]byte, erro
 		}
 		var err error
 		if buf, err = appendValue(buf, v, enc.kind, enc.order); err != nil {
-			return nil, fmt.Errorf("metric %q: value %v at cnode id %d, location id %d: %w",
-				enc.met.UniqName, v, enc.e.Cnodes[c].ID, enc.e.Location(col).ID, err)
+			return nil, fmt.Errorf("metric %s: %w", importer.Quote(enc.met.UniqName), misfit(enc.e, enc.met, "", v, c, col, err))
 		}
 	}
 	return buf, nil
@@ -286,6 +285,20 @@ var intRanges = map[elemKind][2]float64{
 	elemUint8:  {0, 1 << 8},
 }
 
+// intBounds are the smallest and largest value of each integer type,
+// written exactly (%v of the float bounds would print 2^64 as
+// 1.8446744073709552e+19).
+var intBounds = map[elemKind][2]string{
+	elemInt64:  {strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)},
+	elemUint64: {"0", strconv.FormatUint(math.MaxUint64, 10)},
+	elemInt32:  {strconv.Itoa(math.MinInt32), strconv.Itoa(math.MaxInt32)},
+	elemUint32: {"0", strconv.Itoa(math.MaxUint32)},
+	elemInt16:  {strconv.Itoa(math.MinInt16), strconv.Itoa(math.MaxInt16)},
+	elemUint16: {"0", strconv.Itoa(math.MaxUint16)},
+	elemInt8:   {strconv.Itoa(math.MinInt8), strconv.Itoa(math.MaxInt8)},
+	elemUint8:  {"0", strconv.Itoa(math.MaxUint8)},
+}
+
 // appendValue encodes v as kind, failing for values the type cannot hold.
 func appendValue(buf []byte, v float64, k elemKind, order byteOrder) ([]byte, error) {
 	if k == elemFloat64 {
@@ -296,7 +309,7 @@ func appendValue(buf []byte, v float64, k elemKind, order byteOrder) ([]byte, er
 	}
 	r := intRanges[k]
 	if v != math.Trunc(v) || v < r[0] || v >= r[1] {
-		return nil, fmt.Errorf("not an integer in [%v, %v)", r[0], r[1])
+		return nil, fmt.Errorf("not an integer from %s to %s", intBounds[k][0], intBounds[k][1])
 	}
 	switch k {
 	case elemInt64:
@@ -312,19 +325,54 @@ func appendValue(buf []byte, v float64, k elemKind, order byteOrder) ([]byte, er
 }
 
 // checkFit reports the first value of b that metric met's integer type
-// cannot hold.
-func checkFit(e *model.Experiment, met *model.Metric, b *model.Block, kind elemKind) error {
+// cannot hold; which says what the values are ("own", "inclusive").
+func checkFit(e *model.Experiment, met *model.Metric, b *model.Block, kind elemKind, which string) *misfitError {
 	r := intRanges[kind]
 	for c := range e.Cnodes {
 		for l, v := range b.Row(c) {
 			if v != math.Trunc(v) || v < r[0] || v >= r[1] {
 				_, err := appendValue(nil, v, kind, binary.LittleEndian)
-				return fmt.Errorf("metric %q: value %v at cnode id %d, location id %d: %w",
-					met.UniqName, v, e.Cnodes[c].ID, e.Location(l).ID, err)
+				return misfit(e, met, which, v, c, l, err)
 			}
 		}
 	}
 	return nil
+}
+
+// misfitError is a value a metric's data type cannot hold.
+type misfitError struct {
+	dataType string
+	value    string // which value, of which call path, at which location
+	why      error
+}
+
+func (m *misfitError) Error() string {
+	return fmt.Sprintf("data type %s cannot hold %s: %v", m.dataType, m.value, m.why)
+}
+
+func (m *misfitError) Unwrap() error { return m.why }
+
+// misfit is the error for value v of cnode c and data column l: it names
+// the data type, the value, the call path's region and the location,
+// each with its id in the file.
+func misfit(e *model.Experiment, met *model.Metric, which string, v float64, c, l int, why error) *misfitError {
+	if which != "" {
+		which += " "
+	}
+	at := fmt.Sprintf("the %svalue %v at cnode id %d", which, v, e.Cnodes[c].ID)
+	if name := e.CnodeRegion(c).Name; name != "" {
+		at += " (call path to " + importer.Quote(name) + ")"
+	}
+	loc := e.Location(l)
+	at += fmt.Sprintf(", location id %d", loc.ID)
+	if loc.Name != "" {
+		at += " (" + importer.Quote(loc.Name)
+		if p := loc.Parent; p >= 0 && e.System[p].Name != "" { // thread names repeat in every process
+			at += " of " + importer.Quote(e.System[p].Name)
+		}
+		at += ")"
+	}
+	return &misfitError{dataType: importer.Quote(string(met.DataType)), value: at, why: why}
 }
 
 func cubexZeroRow(r []float64) bool {

@@ -314,7 +314,7 @@ func TestWriteRefusesValuesOutsideType(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(err.Error(), `metric "m"`) || !strings.Contains(err.Error(), "cnode id 13, location id 1") {
+		if err == nil || !strings.Contains(err.Error(), `metric "m"`) || !strings.Contains(err.Error(), " at cnode id 13 (call path to \"r\"), location id 1: ") {
 			t.Errorf("%s %v: error %v, want one naming metric, cnode and location", tt.dtype, tt.value, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cubeview/format/importer"
+	"cubeview/internal/filesum"
 	"cubeview/model"
 )
 
@@ -45,8 +46,13 @@ func Detect(head []byte, path string) importer.Confidence {
 
 // Read reads the CUBE file at path: a .cubex archive (metric data are
 // loaded on first use, see OpenCubex) or CUBE XML, either of them
-// possibly gzip-compressed (decompressed within importer.Budget).
-func Read(path string, _ importer.Options) (*model.Experiment, error) {
+// possibly gzip-compressed (decompressed within importer.Budget). With
+// opts.HashContent, the file's bytes are hashed as they are read
+// (model.Experiment.ContentSum).
+func Read(path string, opts importer.Options) (*model.Experiment, error) {
+	if opts.HashContent {
+		return readHashed(path)
+	}
 	f, err := importer.Open(path)
 	if err != nil {
 		return nil, err
@@ -56,17 +62,59 @@ func Read(path string, _ importer.Options) (*model.Experiment, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if !f.Compressed && sniff(head) == kindTar {
+		f.Close()
+		return OpenCubex(path) // keeps its own handle for lazy loading
+	}
+	return readContent(f, head, path)
+}
+
+// readHashed is Read through a filesum.File, whose sum the experiment
+// offers as its ContentSum.
+func readHashed(path string) (*model.Experiment, error) {
+	hf, err := filesum.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return readFrom(hf, path)
+}
+
+// readFrom reads the CUBE file hf (at path) and offers hf's sum.
+func readFrom(hf *filesum.File, path string) (*model.Experiment, error) {
+	f, err := importer.NewFile(hf, hf.Size(), hf)
+	if err != nil {
+		hf.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	head, err := f.Peek(1024)
+	if err != nil && len(head) == 0 {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var e *model.Experiment
+	if !f.Compressed && sniff(head) == kindTar {
+		e, err = readCubex(hf, hf.Size(), path, hf) // the archive closes hf
+	} else {
+		e, err = readContent(f, head, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	model.SetContentSum(e, hf.Sum)
+	return e, nil
+}
+
+// readContent reads the CUBE XML or compressed .cubex content of f, whose
+// first bytes are head, and closes f.
+func readContent(f *importer.File, head []byte, path string) (*model.Experiment, error) {
 	kind := sniff(head)
 	if !f.Compressed {
-		if kind == kindTar {
-			f.Close()
-			return OpenCubex(path) // keeps its own handle for lazy loading
-		}
 		defer f.Close()
 		return ReadXML(f, path)
 	}
 	defer f.Close()
 	var e *model.Experiment
+	var err error
 	switch kind {
 	case kindXML:
 		e, err = ReadXML(f, path)

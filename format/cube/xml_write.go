@@ -30,6 +30,9 @@ var errSystemShape = errors.New("the system tree does not fit CUBE 3's machine �
 // (see xml_extras.go). A CUBE 3 system tree must have the shape machine →
 // node → process → thread; other shapes are an error suggesting .cubex.
 func encodeXML(w io.Writer, e *model.Experiment, anchor bool) error {
+	if err := model.FinishAttrs(e); err != nil {
+		return err
+	}
 	x := &xmlWriter{w: bufio.NewWriterSize(w, 64<<10), e: e, anchor: anchor}
 	if err := x.document(); err != nil {
 		return err

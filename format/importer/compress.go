@@ -74,7 +74,7 @@ func Gunzip(r io.Reader, size int64) (io.Reader, error) {
 // file is gzip-compressed.
 type File struct {
 	*bufio.Reader
-	f          *os.File
+	f          io.Closer
 	Compressed bool // the file is gzip-compressed
 }
 
@@ -89,21 +89,31 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	magic, _ := br.Peek(2)
-	if !IsGzip(magic) {
-		return &File{Reader: br, f: f}, nil
-	}
 	var size int64
 	if st, err := f.Stat(); err == nil {
 		size = st.Size()
 	}
-	zr, err := Gunzip(br, size)
+	file, err := NewFile(f, size, f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &File{Reader: bufio.NewReaderSize(zr, 1<<16), f: f, Compressed: true}, nil
+	return file, nil
+}
+
+// NewFile is Open of a file already open: r reads its size bytes from
+// the start, c closes it.
+func NewFile(r io.Reader, size int64, c io.Closer) (*File, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(2)
+	if !IsGzip(magic) {
+		return &File{Reader: br, f: c}, nil
+	}
+	zr, err := Gunzip(br, size)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Reader: bufio.NewReaderSize(zr, 1<<16), f: c, Compressed: true}, nil
 }
 
 // Head returns the first n bytes of the content of the file at path,

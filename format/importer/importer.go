@@ -67,6 +67,10 @@ type Options struct {
 	// noting what it left out in the experiment's Warnings (a damaged
 	// file among a profile directory's, lines it cannot parse).
 	Strict bool
+	// HashContent asks a reader that can to compute the SHA-256 of the
+	// file from the bytes it reads (model.Experiment.ContentSum), so
+	// that a caller needing the checksum does not read the file again.
+	HashContent bool
 }
 
 // HeadSize is how many first bytes of a file Detect is given.
