@@ -185,7 +185,7 @@ func (b *BottomUp) Values(id string) (incl, excl float64, ok bool) {
 // BottomUpRow is what a widget shows for one bottom-up row.
 type BottomUpRow struct {
 	Label   string
-	Columns []string // BottomUpColumns
+	Columns []string // BottomUp.Columns
 	Color   color.NRGBA
 	Relief  colormap.Relief
 	Tooltip string
@@ -224,7 +224,7 @@ func (b *BottomUp) Row(id string) BottomUpRow {
 	}
 	return BottomUpRow{
 		Label:   label,
-		Columns: []string{c.Text, b.fmt.Format(row.Excl, integer), share},
+		Columns: append([]string{c.Text, b.fmt.Format(row.Excl, integer), share}, b.columnTexts(row)...),
 		Color:   c.Color,
 		Relief:  c.Relief,
 		Tooltip: tip,

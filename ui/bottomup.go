@@ -24,6 +24,8 @@ type bottomUpPanel struct {
 	note  *widget.Label
 	tree  *widget.Tree
 	box   fyne.CanvasObject
+	heads *fyne.Container // the value columns' titles
+	colws columnWidths    // of the value columns, with metric columns
 }
 
 // bottomUpColumnWidth is the width of each value column.
@@ -49,6 +51,7 @@ func newBottomUpPanel(w *Window) *bottomUpPanel {
 	for _, c := range analysisview.BottomUpColumns {
 		heads.Add(widget.NewLabelWithStyle(c, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 	}
+	p.heads = heads
 	columns := container.NewBorder(nil, nil, nil, heads, widget.NewLabelWithStyle("Region ← callers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	head := container.NewVBox(container.NewBorder(nil, nil, nil, buttons, p.title), p.note, columns)
 	p.box = container.NewBorder(head, nil, nil, nil, p.tree)
@@ -85,6 +88,7 @@ func (p *bottomUpPanel) updateRow(id widget.TreeNodeID, _ bool, o fyne.CanvasObj
 	c := o.(*fyne.Container)
 	c.Objects[0].(*widget.Label).SetText(r.Label)
 	c.Objects[1].(*swatch).set(r.Color, r.Relief)
+	p.ensureValueLabels(c, len(r.Columns))
 	for i, l := range c.Objects[2].(*fyne.Container).Objects {
 		text := ""
 		if i < len(r.Columns) {
@@ -127,8 +131,10 @@ func (p *bottomUpPanel) follow() {
 	if p.b == nil || p.b.View() != w.view {
 		p.b = analysisview.NewBottomUp(w.view)
 	}
-	if !p.b.Sync() {
-		p.tree.Refresh() // colours and number format may have changed
+	changed := p.b.Sync()
+	p.syncHeads()
+	if !changed {
+		p.tree.Refresh() // colours, number format and metric columns may have changed
 		return
 	}
 	p.title.SetText(p.b.Title())

@@ -139,6 +139,11 @@ type rowView struct {
 	label    *canvas.Text
 	labelFor string  // the label text was elided for this text …
 	labelAt  float32 // … and this width
+
+	// With metric columns (view.Row.Columns), the value and the columns'
+	// values stand at the row's right edge in columns of colWidths.
+	colWidths []float32
+	cols      []*canvas.Text
 }
 
 func newRowView() *rowView {
@@ -174,6 +179,7 @@ func (r *rowView) set(row view.Row, valueWidth, digitWidth float32) {
 	r.label.Text = row.Label
 	r.labelFor = ""
 	r.badge.Text = row.Marker
+	r.setColumns(row)
 	r.Refresh()
 }
 func (r *rowView) background() color.Color {
@@ -248,6 +254,10 @@ func (rr *rowRenderer) Layout(size fyne.Size) {
 	r.sw.Move(fyne.NewPos(0, 0))
 	r.sw.Resize(fyne.NewSize(swatchSize, size.Height))
 	x := float32(swatchSize + rowGap)
+	if r.columnsShown() {
+		rr.layoutColumns(size, x)
+		return
+	}
 	vs := r.value.MinSize()
 	w := max(r.valueWidth, vs.Width)
 	pad := min(float32(r.row.Pad)*r.digitWidth, w-vs.Width) // decimal points align
@@ -280,6 +290,9 @@ func (rr *rowRenderer) MinSize() fyne.Size {
 	r := rr.r
 	vs := r.value.MinSize()
 	w := float32(swatchSize+rowGap) + max(r.valueWidth, vs.Width) + rowGap + minLabel
+	if r.columnsShown() {
+		w = float32(swatchSize+rowGap) + minLabel + r.columnsWidth()
+	}
 	if r.badge.Text != "" {
 		w += r.badge.MinSize().Width + 2*badgePad + rowGap
 	}
@@ -295,6 +308,9 @@ func (rr *rowRenderer) Refresh() {
 		// Find marks are light; keep the text dark on them in any theme.
 		r.value.Color, r.label.Color = color.Black, color.Black
 	}
+	for _, c := range r.cols {
+		c.Color = r.value.Color
+	}
 	r.bg.FillColor = r.background()
 	rr.Layout(r.Size())
 	for _, o := range rr.Objects() {
@@ -304,7 +320,11 @@ func (rr *rowRenderer) Refresh() {
 
 func (rr *rowRenderer) Objects() []fyne.CanvasObject {
 	r := rr.r
-	return []fyne.CanvasObject{r.bg, r.sw, r.value, r.badgeBg, r.badge, r.label}
+	objs := []fyne.CanvasObject{r.bg, r.sw, r.value, r.badgeBg, r.badge, r.label}
+	for _, c := range r.cols {
+		objs = append(objs, c)
+	}
+	return objs
 }
 
 func (rr *rowRenderer) Destroy() {}

@@ -31,6 +31,9 @@ type TreePane struct {
 
 	quiet      bool    // set while the pane follows the View, to mute callbacks
 	digitWidth float32 // of the monospaced font, measured once
+	// columnWidths are the widths of the value columns when the View
+	// shows metric columns (the main value's first), set by the window.
+	columnWidths []float32
 }
 
 // NewTreePane returns an empty pane for dimension d; SetView fills it.
@@ -64,6 +67,7 @@ func NewTreePane(d view.Dim) *TreePane {
 			return
 		}
 		w := p.valueWidth()
+		o.(*rowView).colWidths = p.columnWidths
 		o.(*rowView).set(p.view.Row(p.dim, view.ParseNode(id)), w, p.digitWidth)
 	}
 	p.OnSelected = func(id string) {

@@ -32,6 +32,7 @@ type Window struct {
 	modes     [3]*widget.Select
 	infos     [3]*widget.Label
 	flatCheck *widget.Check
+	cols      columnsUI // the call pane's metric columns
 	legend    *legend
 	status    *widget.Label
 	hint      *widget.Label
@@ -148,6 +149,7 @@ func (w *Window) build() {
 		w.modes[d] = w.newModeSelect(d)
 	}
 	w.flatCheck = widget.NewCheck("Flat profile", func(on bool) { w.SetFlat(on) })
+	w.cols = columnsUI{w: w, head: newColumnHeader(w)}
 	w.legend = newLegend()
 	w.status = truncLabel("")
 	w.hint = truncLabel("")
@@ -184,7 +186,7 @@ func (w *Window) build() {
 		// narrow side panes, so that "Peer distribution" is not elided.
 		head := container.NewBorder(nil, nil, w.titles[d], nil, w.modes[d])
 		if d == view.CallPane {
-			head = container.NewHBox(w.titles[d], w.modes[d], w.flatCheck)
+			head = container.NewVBox(container.NewHBox(w.titles[d], w.modes[d], w.flatCheck), w.cols.head)
 		}
 		return container.NewBorder(head, w.infos[d], nil, nil, w.panes[d])
 	}
@@ -286,6 +288,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.view.SmallRows().SetThreshold(view.SmallRowsPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
 	w.restoreModes()
+	view.RestoreColumns(w.app.prefs, w.view)
 	w.showDerived(doc)
 	w.app.addDocument(doc)
 	w.win.SetTitle(view.WindowTitle(doc))
@@ -326,6 +329,7 @@ func (w *Window) refresh() {
 	if err := w.view.Update(); err != nil {
 		w.showError(err)
 	}
+	w.cols.sync()
 	for _, p := range w.panes {
 		if w.view.RowsFollowValues() {
 			p.Reload()
@@ -387,7 +391,7 @@ func (ps *paneSplits) fit() {
 		return
 	}
 	need := func(d view.Dim) float64 { return float64(max(w.panes[d].contentWidth(), w.splits.headWidth(d))) }
-	w.splits.set(view.FitSplit(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane)))
+	w.splits.set(view.FitSplitWithCall(float64(w.win.Canvas().Size().Width), need(view.MetricPane), need(view.SystemPane), float64(w.cols.need())))
 }
 
 // headWidth returns the width the title of pane d and the name of its
@@ -771,6 +775,8 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdCopyValue:       func(int) { clip.SetContent(w.view.Values().Text(d, n)) },
 		view.CmdCopyName:        func(int) { clip.SetContent(w.view.Label(n)) },
 		view.CmdCopyDescription: func(int) { clip.SetContent(w.view.Tooltip(n)) },
+		view.CmdColumn:          func(m int) { w.cols.set(m, w.view != nil && !w.view.Columns().Has(m)) },
+		view.CmdNoColumn:        func(int) { w.cols.clear() },
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 func PaneCSV(v *View, d Dim, rows []Node, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	mode := v.panes[d].mode.String()
-	if err := cw.Write([]string{"pane", "path", "depth", "name", "value", "shown", "unit", "mode", "state"}); err != nil {
+	if err := cw.Write(append([]string{"pane", "path", "depth", "name", "value", "shown", "unit", "mode", "state"}, columnCSVHeads(v, d)...)); err != nil {
 		return err
 	}
 	exact := numfmt.Precise()
@@ -41,6 +41,7 @@ func PaneCSV(v *View, d Dim, rows []Node, w io.Writer) error {
 		}
 		rec := []string{d.String(), strings.Join(labels, " / "), strconv.Itoa(len(anc)), v.Label(n),
 			num, v.values.Text(d, n), v.values.Unit(d, n), mode, rowState(v, d, n)}
+		rec = append(rec, columnCSVCells(v, d, n)...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -96,7 +97,7 @@ func MetricURL(v *View, n Node) string {
 // RowMenuOf is RowMenu with what depends on the row's data: export of
 // its pane and, for a metric with documentation, opening it.
 func RowMenuOf(v *View, d Dim, n Node) []MenuItem {
-	items := append(RowMenu(d, n), separator,
+	items := append(append(RowMenu(d, n), columnMenu(v, d, n)...), separator,
 		item("Export pane as CSV…", CmdExportCSV), item("Export pane as PNG…", CmdExportPNG))
 	if v != nil && MetricURL(v, n) != "" {
 		items = append(items, item("Open documentation", CmdOpenURL))

@@ -220,7 +220,7 @@ func metricMenu(v *View) Menu {
 	add := item("New derived metric…", CmdDerived)
 	thr := item("Thresholds of the selected metric…", CmdThresholds)
 	add.Disabled, thr.Disabled = v == nil, v == nil
-	return Menu{"Metric tree", []MenuItem{add, thr}}
+	return Menu{"Metric tree", append([]MenuItem{add, thr}, columnsMenuItems(v)...)}
 }
 
 func algebraMenu(st MenuState) Menu {
@@ -285,6 +285,7 @@ var KeysHelp = strings.Join([]string{
 	"Ctrl+L: per-location chart of the selected metric and call path; click a bar to select its location.",
 	"Ctrl+Shift+L: topology: the locations on their Cartesian grid (or rank × thread); click a cell to select its location.",
 	"Ctrl+B: bottom-up view: every region with its callers, values split by caller; click a row to select its call path.",
+	"Right-click a metric › Show as column in the call tree: metrics side by side; click a column's title to sort by it and colour by it (again: the other way).",
 	"Drop experiment files or folders on the window to open them.",
 }, "\n")
 

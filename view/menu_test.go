@@ -61,7 +61,7 @@ func TestMainMenuLayout(t *testing.T) {
 		"File": "Open…|Open folder…|Open recent|Repository…|Save as…|Export active pane as CSV…|Export active pane as PNG…|Properties…|Memory for one metric…|—|Close",
 		"View": "Flat profile|Sort|Numbers|Hide small rows|—|Expand hottest path|Hottest path goes on while a child holds more than|Find…|Find next|Find previous|—|" +
 			"Colour range of the active pane…|Diverging colours|External reference|Choose external reference…|—|Source|Statistics|Callers and callees|Bottom-up view|Per-location chart|Topology|Clusters of locations",
-		"Metric tree": "New derived metric…|Thresholds of the selected metric…",
+		"Metric tree": "New derived metric…|Thresholds of the selected metric…|—|Show selected metric as column|Remove all metric columns",
 		"Algebra":     "Difference…|Merge…|Mean…|—|Cut at selected call path|—|Where did it change…|Compare groups of runs…|Scaling…",
 		"Help":        "Keys and mouse|About cubeview",
 	}

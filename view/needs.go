@@ -80,6 +80,12 @@ func (vs *Values) missing(allMetrics bool) []BlockRef {
 			add(vs.external, vs.external.MetricByName(v.exp.Metrics[ms.Metric].UniqName))
 		}
 	}
+	for _, m := range v.cols.metrics {
+		add(v.exp, m)
+		if ext && v.panes[CallPane].mode == ExternalPercent {
+			add(vs.external, vs.external.MetricByName(v.exp.Metrics[m].UniqName))
+		}
+	}
 	return out
 }
 

@@ -175,6 +175,7 @@ func (vs *Values) update() error {
 		vs.sysKey, vs.sysValid = skey, true
 	}
 	vs.computeScales()
+	vs.v.cols.update()
 	if vs.usesExternal() {
 		for _, m := range vs.visibleMetrics() {
 			vs.externalTotal(v.exp.Metrics[m].UniqName)
@@ -635,6 +636,9 @@ func (vs *Values) PaneInfo(d Dim, ref string) string {
 	n := vs.v.panes[d].selected
 	if !n.Valid() {
 		return ""
+	}
+	if d == CallPane && vs.v.cols.selected >= 0 {
+		return vs.v.cols.info()
 	}
 	r := vs.scaleRange(d, n)
 	f := vs.v.look.format

@@ -40,6 +40,7 @@ type View struct {
 	markers Markers
 	hot     HotPath
 	small   SmallRows
+	cols    Columns
 	// clusters colour the system pane in ClusterMode; a cluster selected
 	// as a whole is what the metric and call panes show.
 	clusters Clusters
@@ -58,6 +59,7 @@ func NewView(e *model.Experiment) *View {
 	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: Clusters{selected: -1}}
 	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.clusters.v, v.small.v = v, v, v, v, v, v
 	v.values.reset(len(e.Metrics))
+	v.cols = Columns{v: v, selected: -1, sortBy: -1}
 	for d := range v.panes {
 		v.panes[d].expanded = map[Node]bool{}
 	}
@@ -150,7 +152,10 @@ func (v *View) Order() SortOrder {
 }
 
 // SetOrder sets the sort order of children in every pane.
-func (v *View) SetOrder(o SortOrder) { v.order, v.flatOrder = o, o }
+func (v *View) SetOrder(o SortOrder) {
+	v.order, v.flatOrder = o, o
+	v.cols.clearSort()
+}
 
 // Mode returns pane d's value mode.
 func (v *View) Mode(d Dim) Mode { return v.panes[d].mode }
@@ -284,13 +289,14 @@ type Row struct {
 	Tooltip string
 	Marker  string // which operands of a derived experiment had the node; "" when all
 	Find    FindMark
+	Columns []ColumnCell // the metric columns' values (call pane only)
 }
 
 // Row returns the display data of n in pane d.
 func (v *View) Row(d Dim, n Node) Row {
 	c, val := v.values.cell(d, n)
 	c = v.clusters.cell(d, n, c)
-	return Row{
+	r := Row{
 		Node:    n,
 		Label:   v.Label(n) + thresholdSuffix(v, d, n),
 		Text:    c.Text,
@@ -302,6 +308,8 @@ func (v *View) Row(d Dim, n Node) Row {
 		Marker:  v.markers.badge(n),
 		Find:    v.finder.mark(d, n),
 	}
+	v.cols.addTo(&r, d, n)
+	return r
 }
 
 // Label returns the name shown for n.
@@ -375,6 +383,10 @@ func (v *View) reveal(d Dim, n Node) {
 // sortRows sorts rows ns of pane d in the view's order: by inclusive
 // value (undefined values last) or by name.
 func sortRows(v *View, d Dim, ns []Node) {
+	if d == CallPane && v.cols.sorted {
+		v.cols.sort(ns)
+		return
+	}
 	o := v.order
 	if v.flat && d == CallPane {
 		o = v.flatOrder
@@ -427,6 +439,9 @@ func (v *View) Explain(d Dim) string {
 	}
 	if t := v.Tooltip(n); t != "" {
 		parts = append(parts, t)
+	}
+	if c := v.cols.explain(n); c != "" && d == CallPane {
+		parts = append(parts, c)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strconv"
 
 	"cubeview/internal/prefs"
@@ -109,3 +110,56 @@ func SmallRowsPref(p *prefs.Store) float64 {
 
 // SaveSmallRows remembers the threshold of View › Hide small rows.
 func SaveSmallRows(p *prefs.Store, t float64) { p.SetFloat(smallRowsKey, t) }
+
+// Preference keys of the metric columns of the call pane.
+const (
+	metricColumnsKey = "metricColumns" // the columns' metrics' unique names
+	columnSortKey    = "columnSort"    // "" or the metric sorted by ("" main) and "ascending"/"descending"
+)
+
+// SaveColumns remembers the metric columns of v and the column the call
+// pane is sorted by, by the metrics' unique names.
+func SaveColumns(p *prefs.Store, v *View) {
+	var names []string
+	for _, m := range v.cols.Metrics() {
+		names = append(names, v.exp.Metrics[m].UniqName)
+	}
+	p.SetStringList(metricColumnsKey, names)
+	k, sorted, asc := v.cols.Sorted()
+	if !sorted {
+		p.SetStringList(columnSortKey, nil)
+		return
+	}
+	name, dir := "", "descending"
+	if k >= 0 {
+		name = names[k]
+	}
+	if asc {
+		dir = "ascending"
+	}
+	p.SetStringList(columnSortKey, []string{name, dir})
+}
+
+// RestoreColumns shows the metric columns remembered last in v: those of
+// its metrics with the remembered unique names, and the sort by a column.
+func RestoreColumns(p *prefs.Store, v *View) {
+	var ms []int
+	for _, name := range p.StringList(metricColumnsKey) {
+		if m := v.exp.MetricByName(name); m >= 0 {
+			ms = append(ms, m)
+		}
+	}
+	v.cols.SetAll(ms)
+	s := p.StringList(columnSortKey)
+	if len(s) != 2 {
+		return
+	}
+	k := -1
+	if s[0] != "" {
+		m := v.exp.MetricByName(s[0])
+		if k = slices.Index(v.cols.metrics, m); m < 0 || k < 0 {
+			return
+		}
+	}
+	v.cols.SetSort(k, s[1] == "ascending")
+}
