@@ -339,8 +339,24 @@ func (c *Columns) value(k int, n Node, inclusive bool) float64 {
 		return at(d.regExcl, n.Index)
 	case SubroutinesNode:
 		return at(d.regCallees, n.Index)
+	case HiddenNode:
+		return c.hiddenSum(k, n)
 	}
 	return math.NaN()
+}
+
+// hiddenSum is column k's value of a "(n hidden)" row: the sum of the
+// collapsed values of the rows it hides when the column's metric adds up,
+// undefined otherwise (a sum of minima or ratios means nothing).
+func (c *Columns) hiddenSum(k int, n Node) float64 {
+	if _, ok := c.v.small.live(n.Index); !ok || !AddsUp(&c.v.exp.Metrics[c.metrics[k]]) {
+		return math.NaN()
+	}
+	sum := 0.0
+	for _, h := range c.v.small.hidden(n.Index) {
+		sum += c.value(k, h, true)
+	}
+	return sum
 }
 
 // columnModeValue returns x, an absolute value of column k in row n, in

@@ -220,3 +220,39 @@ func findHidden(v *View, d Dim, n Node) Node {
 	}
 	return Node{}
 }
+
+// TestSmallRowsColumns: a metric column shows a hidden row's sum of the
+// rows it hides for a metric that adds up (the main metric itself as a
+// column equals the row's own value) and nothing for one that does not.
+func TestSmallRowsColumns(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "lulesh", "lulesh.p27.size25.r1.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(e)
+	tm, vis, mx := e.MetricByName("time"), e.MetricByName("visits"), e.MetricByName("max_time")
+	if tm < 0 || vis < 0 || mx < 0 {
+		t.Fatal("LULESH lacks time, visits or max_time")
+	}
+	v.Select(MetricPane, Node{MetricNode, tm})
+	v.Columns().SetAll([]int{tm, vis, mx})
+	v.SmallRows().SetThreshold(0.01)
+	mustUpdate(t, v)
+	h := findHidden(v, CallPane, Node{})
+	if !h.Valid() {
+		t.Fatal("no hidden row in LULESH's call tree at 1 %")
+	}
+	if got, want := v.Columns().value(0, h, true), v.values.Inclusive(CallPane, h); math.Abs(got-want) > 1e-9*math.Abs(want) || want == 0 {
+		t.Errorf("time column of the hidden row %g, want the row's value %g", got, want)
+	}
+	visits := 0.0
+	for _, n := range v.Children(CallPane, h) {
+		visits += v.Columns().value(1, n, true)
+	}
+	if got := v.Columns().value(1, h, true); got != visits || visits == 0 {
+		t.Errorf("visits column of the hidden row %g, want the sum of its rows %g", got, visits)
+	}
+	if got := v.Columns().value(2, h, true); !math.IsNaN(got) {
+		t.Errorf("max_time column of the hidden row %g, want undefined", got)
+	}
+}
