@@ -21,6 +21,7 @@ import (
 func showForm(parent fyne.Window, f *form.Form, showErr func(error)) {
 	var d *dialog.ConfirmDialog
 	content, focus := formContent(f, func() { d.Confirm() })
+	content = fitHeight(content, parent.Canvas().Size().Height)
 	d = dialog.NewCustomConfirm(f.Title, f.Confirm, "Cancel", content, func(ok bool) {
 		if !ok {
 			return
@@ -44,6 +45,20 @@ func showForm(parent fyne.Window, f *form.Form, showErr func(error)) {
 	if focus != nil {
 		parent.Canvas().Focus(focus)
 	}
+}
+
+// fitHeight returns content, scrolling vertically when it is taller than
+// most of a window of height h: a dialog does not scroll by itself, and a
+// form with many fields (Scaling over many experiments) would push its
+// buttons off the window.
+func fitHeight(content fyne.CanvasObject, h float32) fyne.CanvasObject {
+	limit := 0.75 * h
+	if need := content.MinSize(); limit <= 0 || need.Height <= limit {
+		return content
+	}
+	s := container.NewVScroll(content)
+	s.SetMinSize(fyne.NewSize(content.MinSize().Width, limit))
+	return s
 }
 
 // formContent returns the widgets of f and the one to focus first. Fields
