@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"sync"
 
 	"cubeview/model"
 )
@@ -101,24 +99,8 @@ func decodeBlock(data []byte, ncnodes, nlocations int) (*model.Block, error) {
 	if nl > 0 && n/nl != nr {
 		return nil, errBadBlock
 	}
-	planes := make([][]byte, 8)
-	errs := make([]error, 8)
-	var wg sync.WaitGroup
-	for p := range planes {
-		method, size := d.uint(), d.uint()
-		if d.err != nil || size > uint64(len(d.b)) {
-			return nil, errBadBlock
-		}
-		src := d.b[:size]
-		d.b = d.b[size:]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			planes[p], errs[p] = decodePlane(method, src, n)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	planes, err := readPlanes(d, n)
+	if err != nil {
 		return nil, err
 	}
 	b := model.NewBlock(nc, nl)
@@ -127,9 +109,7 @@ func decodeBlock(data []byte, ncnodes, nlocations int) (*model.Block, error) {
 	for _, c := range rows {
 		r := b.MutableRow(c)
 		for l := range r {
-			r[l] = math.Float64frombits(uint64(planes[0][i]) | uint64(planes[1][i])<<8 |
-				uint64(planes[2][i])<<16 | uint64(planes[3][i])<<24 | uint64(planes[4][i])<<32 |
-				uint64(planes[5][i])<<40 | uint64(planes[6][i])<<48 | uint64(planes[7][i])<<56)
+			r[l] = planeValue(planes, i)
 			i++
 		}
 	}

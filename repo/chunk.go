@@ -206,12 +206,30 @@ func decodeRawPlanes(data []byte, n int) ([]float64, error) {
 // decodePlanes reads eight plane encodings of n bytes each.
 func decodePlanes(data []byte, n int) ([]float64, error) {
 	d := &decoder{b: data}
+	planes, err := readPlanes(d, n)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.b) != 0 {
+		return nil, errBadBlock
+	}
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = planeValue(planes, i)
+	}
+	return vals, nil
+}
+
+// readPlanes reads the eight byte planes of n values from d, decoding
+// them in parallel.
+func readPlanes(d *decoder, n int) ([][]byte, error) {
 	planes := make([][]byte, 8)
 	errs := make([]error, 8)
 	var wg sync.WaitGroup
 	for p := range planes {
 		method, size := d.uint(), d.uint()
 		if d.err != nil || size > uint64(len(d.b)) {
+			wg.Wait()
 			return nil, errBadBlock
 		}
 		src := d.b[:size]
@@ -226,16 +244,15 @@ func decodePlanes(data []byte, n int) ([]float64, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if len(d.b) != 0 {
-		return nil, errBadBlock
-	}
-	vals := make([]float64, n)
-	p0, p1, p2, p3, p4, p5, p6, p7 := planes[0], planes[1], planes[2], planes[3], planes[4], planes[5], planes[6], planes[7]
-	for i := range vals {
-		vals[i] = math.Float64frombits(uint64(p0[i]) | uint64(p1[i])<<8 | uint64(p2[i])<<16 | uint64(p3[i])<<24 |
-			uint64(p4[i])<<32 | uint64(p5[i])<<40 | uint64(p6[i])<<48 | uint64(p7[i])<<56)
-	}
-	return vals, nil
+	return planes, nil
+}
+
+// planeValue joins byte i of the eight planes, least significant first,
+// into a float64.
+func planeValue(planes [][]byte, i int) float64 {
+	return math.Float64frombits(uint64(planes[0][i]) | uint64(planes[1][i])<<8 |
+		uint64(planes[2][i])<<16 | uint64(planes[3][i])<<24 | uint64(planes[4][i])<<32 |
+		uint64(planes[5][i])<<40 | uint64(planes[6][i])<<48 | uint64(planes[7][i])<<56)
 }
 
 // chunkInfo locates one chunk: its sequence number and call paths.
