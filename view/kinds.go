@@ -166,7 +166,11 @@ func (metricRow) label(v *View, i int) string {
 
 func (k metricRow) description(v *View, i int) string {
 	m := &v.exp.Metrics[i]
-	s := fmt.Sprintf("%s [%s] (%s, %s", k.label(v, i), m.Unit, m.UniqName, m.DataType)
+	s := k.label(v, i)
+	if m.Unit != "" {
+		s += " [" + m.Unit + "]"
+	}
+	s += fmt.Sprintf(" (%s, %s", m.UniqName, m.DataType)
 	if m.Aggregation != model.Sum {
 		s += ", aggregated by " + m.Aggregation.String()
 	}
