@@ -27,7 +27,7 @@ const maxMethods = 40
 // maxMethods like every type's.
 var overMethods = map[string]int{
 	"repo.Repo":        84,
-	"model.Experiment": 71,
+	"model.Experiment": 65,
 	"ui.Window":        47,
 }
 
