@@ -54,6 +54,7 @@ type Window struct {
 	dialogs dialogs
 	panels  panels
 	splits  paneSplits
+	state   windowState
 
 	prefetching bool             // the selected metric's rows are being read ahead
 	timing      timinglog.Window // the timing log's state of this window
@@ -110,12 +111,12 @@ type paneSplits struct {
 
 func (a *App) newWindow() *Window {
 	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: view.CallPane}
-	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w = w, w, w, w, w
+	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w, w.state.w = w, w, w, w, w, w
 	a.windows = append(a.windows, w)
 	w.build()
 	w.win.SetOnClosed(func() {
 		w.splits.remember()
-		w.rememberSize()
+		w.state.rememberSize()
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
@@ -287,7 +288,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
 	w.view.SmallRows().SetThreshold(view.SmallRowsPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
-	w.restoreModes()
+	w.state.restoreModes()
 	view.RestoreColumns(w.app.prefs, w.view)
 	w.showDerived(doc)
 	w.app.addDocument(doc)
@@ -302,7 +303,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.whenReady(w.splits.fit)
 	w.refresh()
 	w.panels.showCallGraphDefaults()
-	w.restorePanel()
+	w.state.restorePanel()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -750,8 +751,8 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		},
 		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
 		view.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
-		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.rememberPanel() },
-		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.rememberPanel() },
+		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.state.rememberPanel() },
+		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.state.rememberPanel() },
 		view.CmdClusters:        func(int) { w.panels.ShowClusters(!w.panels.ClustersShown()) },
 		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
 		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
@@ -759,7 +760,7 @@ func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Co
 		view.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
 		view.CmdExportCSV:       func(int) { w.dialogs.exportCSV(w.menus.paneOf(d, n)) },
 		view.CmdExportPNG:       func(int) { w.dialogs.exportPanePNG(w.menus.paneOf(d, n)) },
-		view.CmdOpenURL:         func(int) { w.openMetricURL(n) },
+		view.CmdOpenURL:         func(int) { w.menus.openMetricURL(n) },
 		view.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
 		view.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
 		view.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },
