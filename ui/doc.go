@@ -20,7 +20,8 @@
 // and the label. Window puts the panes, legend and status line together
 // and composes its parts: the dialogs, the panel below the panes (source,
 // statistics, callers and callees, differences), the find bar, the
-// splits between the panes, the menus and the busy indicator. App keeps
+// splits between the panes, the menus, the busy indicator and what the
+// window remembers for the next (its modes, panel and size). App keeps
 // the list of open experiments that windows offer as references and
 // operands.
 //

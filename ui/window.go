@@ -56,6 +56,7 @@ type Window struct {
 	dialogs dialogs
 	panels  panels
 	splits  paneSplits
+	state   windowState
 
 	prefetching bool             // the selected metric's rows are being read ahead
 	timing      timinglog.Window // the timing log's state of this window
@@ -112,12 +113,12 @@ type paneSplits struct {
 
 func (a *App) newWindow() *Window {
 	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: view.CallPane}
-	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w = w, w, w, w, w
+	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w, w.state.w = w, w, w, w, w, w
 	a.windows = append(a.windows, w)
 	w.build()
 	w.win.SetOnClosed(func() {
 		w.splits.remember()
-		w.rememberSize()
+		w.state.rememberSize()
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
@@ -289,7 +290,7 @@ func (w *Window) setDocument(doc *document.Doc) {
 	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
 	w.view.SmallRows().SetThreshold(view.SmallRowsPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
-	w.restoreModes()
+	w.state.restoreModes()
 	view.RestoreColumns(w.app.prefs, w.view)
 	w.showDerived(doc)
 	w.app.addDocument(doc)
@@ -304,7 +305,7 @@ func (w *Window) setDocument(doc *document.Doc) {
 	w.whenReady(w.splits.fit)
 	w.refresh()
 	w.panels.showCallGraphDefaults()
-	w.restorePanel()
+	w.state.restorePanel()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -752,8 +753,8 @@ func (m *menus) handlers(st menu.State, d view.Dim, n view.Node) map[menu.Comman
 		},
 		menu.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
 		menu.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
-		menu.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.rememberPanel() },
-		menu.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.rememberPanel() },
+		menu.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.state.rememberPanel() },
+		menu.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.state.rememberPanel() },
 		menu.CmdClusters:        func(int) { w.panels.ShowClusters(!w.panels.ClustersShown()) },
 		menu.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
 		menu.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
@@ -761,7 +762,7 @@ func (m *menus) handlers(st menu.State, d view.Dim, n view.Node) map[menu.Comman
 		menu.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
 		menu.CmdExportCSV:       func(int) { w.dialogs.exportCSV(w.menus.paneOf(d, n)) },
 		menu.CmdExportPNG:       func(int) { w.dialogs.exportPanePNG(w.menus.paneOf(d, n)) },
-		menu.CmdOpenURL:         func(int) { w.openMetricURL(n) },
+		menu.CmdOpenURL:         func(int) { w.menus.openMetricURL(n) },
 		menu.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
 		menu.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
 		menu.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },
