@@ -23,8 +23,9 @@
 // derived experiment's values rest on (NoteLine, Coverage, Matching),
 // derived metrics (WithDerived), names elided to fit (ElideMiddle,
 // ElidePath, DistinctNames), the background-run types every window
-// part uses (Runner, Busy) and the user's preferences (recent files,
-// number format, pane split, window size and state). Around it: the window's
+// part uses (Runner, Busy), the bundled example a window opens without
+// a file (WriteExample) and the user's preferences (recent files, number
+// format, pane split, window size and state). Around it: the window's
 // documents (an open experiment, original or derived), the algebra
 // operations over them, their names and File › Properties are in
 // document; the menus and their commands in menu; the GUI's command line
