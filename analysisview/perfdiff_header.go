@@ -3,7 +3,7 @@ package analysisview
 import (
 	"strings"
 
-	"cubeview/view"
+	"cubeview/internal/elide"
 )
 
 // ShortHeader returns a shorter title of column c for where Header's
@@ -11,7 +11,7 @@ import (
 // ("…baseline…" for "scorep_tea_leaf_baseline_8x12_trace"; the
 // difference "baseline − optimized"), "" for the other columns.
 func (p *PerfDiffReport) ShortHeader(c int) string {
-	names := view.DistinctNames([]string{p.NameA, p.NameB})
+	names := elide.Distinct([]string{p.NameA, p.NameB})
 	switch c {
 	case PerfDiffA:
 		return names[0]
