@@ -109,8 +109,20 @@ func noteWarnings(path string, warnings []string) {
 	}
 	readerWarnings.files[path] = true
 	for _, w := range warnings {
-		readerWarnings.lines = append(readerWarnings.lines, path+": "+w)
+		readerWarnings.lines = append(readerWarnings.lines, namedOnce(path, w))
 	}
+}
+
+// namedOnce prefixes a reader's warning with the file's name unless the
+// reader named it already (perf script, folded stacks, ParaProf and
+// HPCToolkit warnings do).
+func namedOnce(path, warning string) string {
+	for _, p := range []string{path, filepath.Clean(path)} {
+		if strings.HasPrefix(warning, p+": ") {
+			return warning
+		}
+	}
+	return path + ": " + warning
 }
 
 // takeWarnings returns the warnings noted since the last call and forgets them.

@@ -100,7 +100,7 @@ func runCluster(env Env, args []string) error {
 	}
 	r, err := cluster.Locations(e, m, cluster.Options{K: k, MaxK: *maxK})
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err // names the experiment already
 	}
 	if *asCSV {
 		return writeClusterCSV(env.Stdout, e, r)

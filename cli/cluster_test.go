@@ -151,6 +151,17 @@ func TestClusterErrors(t *testing.T) {
 	}
 }
 
+// TestClusterErrorNamesFileOnce checks that an experiment the analysis
+// refuses is named once: a gprof report (one location) read
+// "cluster: gnu1.prof: gnu1.prof has 1 location".
+func TestClusterErrorNamesFileOnce(t *testing.T) {
+	path, _ := writePlanted(t, synth.Planted{Cnodes: 4, Processes: 1, Threads: 1, Groups: 1, Seed: 1})
+	status, _, errOut := run("cluster", path, "--metric", "time")
+	if status != 1 || !strings.Contains(errOut, "nothing to cluster") || strings.Count(errOut, path) != 1 {
+		t.Errorf("status %d, stderr %q; want 1 and the file named once", status, errOut)
+	}
+}
+
 // TestClusterRealData runs the command on real Score-P profiles and
 // checks what their own numbers say.
 func TestClusterRealData(t *testing.T) {
