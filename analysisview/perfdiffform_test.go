@@ -1,6 +1,7 @@
 package analysisview
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,16 +31,15 @@ func TestPerfDiffForm(t *testing.T) {
 	var runs []PerfDiffRequest
 	f := NewPerfDiffForm(docs, docs[2], "visits", func(r PerfDiffRequest) { runs = append(runs, r) })
 	// From c's window: A is c, B wraps around to a.
-	if f.A.Text != "c.cubex" || f.B.Text != "a.cubex" {
-		t.Fatalf("preselected %q and %q, want c.cubex and a.cubex", f.A.Text, f.B.Text)
+	if a, b := f.A.CheckedOptions(), f.B.CheckedOptions(); !slices.Equal(a, []string{"c.cubex"}) || !slices.Equal(b, []string{"a.cubex"}) {
+		t.Fatalf("preselected %q and %q, want c.cubex and a.cubex", a, b)
 	}
 	if f.Metric.Metric() != "visits" || !strings.Contains(strings.Join(f.Metric.Uniq(), " "), "extra") {
 		t.Errorf("metric %q of %q: want visits chosen, c's extra offered", f.Metric.Metric(), f.Metric.Uniq())
 	}
 	// Choosing b for A offers a's and b's metrics only, keeping visits.
-	if err := f.Set(f.A, "b.cubex"); err != nil {
-		t.Fatal(err)
-	}
+	f.SetChecked(f.A, 2, false)
+	f.SetChecked(f.A, 1, true)
 	if strings.Contains(strings.Join(f.Metric.Uniq(), " "), "extra") || f.Metric.Metric() != "visits" {
 		t.Errorf("after choosing b: %q offered, %q chosen", f.Metric.Uniq(), f.Metric.Metric())
 	}
@@ -60,7 +60,7 @@ func TestPerfDiffForm(t *testing.T) {
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 1 || runs[0].A != docs[1] || runs[0].B != docs[0] {
+	if len(runs) != 1 || !slices.Equal(runs[0].A, docs[1:2]) || !slices.Equal(runs[0].B, docs[:1]) || runs[0].Grouped() {
 		t.Fatalf("ran %+v, want b against a", runs)
 	}
 	if o := runs[0].Options; o.Metric != "visits" || o.Delta != 0.05 || !o.Relative {
@@ -74,7 +74,7 @@ func TestPerfDiffForm(t *testing.T) {
 
 func TestPerfDiffJobPlan(t *testing.T) {
 	docs := perfDiffDocs(t)
-	r := PerfDiffRequest{A: docs[0], B: docs[1]}
+	r := PerfDiffRequest{A: docs[:1], B: docs[1:2]}
 	r.Options.Metric, r.Options.Delta = "time", 0.5
 	j := NewPerfDiffJob(r, docs)
 	if j.Derived || j.InDifference != nil || j.Names != [2]string{"a", "b"} || j.progress() != "Comparing a and b …" {
