@@ -126,7 +126,6 @@ func TestPerfDiffGroupsFromMenu(t *testing.T) {
 	if checked < 20 {
 		t.Errorf("%d foci on the whole system checked, want every call path's of a distinct name", checked)
 	}
-	t.Logf("%d rows, %d checked against WelchTest", len(rep.Rows), checked)
 	q := significance.BenjaminiHochberg(pvals)
 	significant := 0
 	for i, r := range rep.Rows {
@@ -168,7 +167,6 @@ func TestPerfDiffGroupsFromMenu(t *testing.T) {
 		}
 	}
 
-	t.Logf("%d significant", significant)
 	// Only significant differences: the rest hidden; a click selects the
 	// focus, where the window shows mean(A) − mean(B).
 	p.hide.SetChecked(true)
