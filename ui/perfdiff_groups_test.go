@@ -117,7 +117,7 @@ func TestPerfDiffGroupsFromMenu(t *testing.T) {
 			}
 		}
 		want := significance.WelchTest(significance.Describe(x[0]), significance.Describe(x[1]), 0)
-		if !close(st.P, want.P) || !close(st.CILow, want.CILow) || !close(st.CIHigh, want.CIHigh) || !close(st.Effect, want.Effect) || !close(r.Diff, want.Diff) {
+		if !agree(st.P, want.P) || !agree(st.CILow, want.CILow) || !agree(st.CIHigh, want.CIHigh) || !agree(st.Effect, want.Effect) || !agree(r.Diff, want.Diff) {
 			t.Errorf("%s: p %v [%v, %v] g %v diff %v; significance says p %v [%v, %v] g %v diff %v",
 				r.CallPath, st.P, st.CILow, st.CIHigh, st.Effect, r.Diff, want.P, want.CILow, want.CIHigh, want.Effect, want.Diff)
 		}
@@ -129,7 +129,7 @@ func TestPerfDiffGroupsFromMenu(t *testing.T) {
 	q := significance.BenjaminiHochberg(pvals)
 	significant := 0
 	for i, r := range rep.Rows {
-		if !close(r.Stats.Q, q[i]) || r.Stats.Significant != (q[i] < 0.05) {
+		if !agree(r.Stats.Q, q[i]) || r.Stats.Significant != (q[i] < 0.05) {
 			t.Errorf("%s @ %s: q %v (significant %v), Benjamini–Hochberg gives %v", r.CallPath, r.System, r.Stats.Q, r.Stats.Significant, q[i])
 		}
 		if r.Stats.Significant {
@@ -203,8 +203,8 @@ func TestPerfDiffGroupsFromMenu(t *testing.T) {
 	}
 }
 
-// close reports whether x and y agree to 1e-9 relative (NaN with NaN).
-func close(x, y float64) bool {
+// agree reports whether x and y agree to 1e-9 relative (NaN with NaN).
+func agree(x, y float64) bool {
 	if math.IsNaN(x) || math.IsNaN(y) {
 		return math.IsNaN(x) && math.IsNaN(y)
 	}
