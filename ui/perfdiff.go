@@ -92,13 +92,14 @@ type perfDiffPanel struct {
 var perfDiffWidths = [analysisview.PerfDiffKinds]float32{
 	analysisview.PerfDiffMostSpecific: 28, analysisview.PerfDiffA: 110, analysisview.PerfDiffB: 110,
 	analysisview.PerfDiffDelta: 180, analysisview.PerfDiffChange: 130, analysisview.PerfDiffCallPath: 420,
-	analysisview.PerfDiffSystem: 430, analysisview.PerfDiffSignificant: 80, analysisview.PerfDiffCI: 190,
+	analysisview.PerfDiffSystem: 430, analysisview.PerfDiffSignificant: 104, analysisview.PerfDiffCI: 190,
 	analysisview.PerfDiffP: 80, analysisview.PerfDiffQ: 80, analysisview.PerfDiffEffect: 70,
 }
 
-// groupedWidths are the widths of the value columns of a comparison of
-// groups, which show mean ± sd.
-var groupedWidths = map[int]float32{analysisview.PerfDiffA: 150, analysisview.PerfDiffB: 150, analysisview.PerfDiffDelta: 110}
+// groupedWidths are the widths of columns of a comparison of groups
+// other than perfDiffWidths: the value columns show mean ± sd.
+var groupedWidths = map[int]float32{analysisview.PerfDiffMostSpecific: 36, analysisview.PerfDiffSignificant: 104,
+	analysisview.PerfDiffA: 150, analysisview.PerfDiffB: 150, analysisview.PerfDiffDelta: 110}
 
 // structureWidths are the widths of the columns of the structural
 // differences' table.
