@@ -8,9 +8,8 @@ import (
 
 	"cubeview/analysis/significance"
 	"cubeview/form"
-	"cubeview/model"
-
 	"cubeview/internal/testkit"
+	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/view"
 )
