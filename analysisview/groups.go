@@ -10,6 +10,7 @@ import (
 	"cubeview/analysis"
 	"cubeview/analysis/significance"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/numfmt"
 	"cubeview/view"
@@ -31,7 +32,7 @@ const GroupsNote = "Each group holds repeated runs of one configuration (at leas
 // GroupsRequest compares two groups of open experiments, repeated runs
 // of two configurations.
 type GroupsRequest struct {
-	A, B    []*view.Doc
+	A, B    []*document.Doc
 	Options analysis.GroupOptions
 }
 
@@ -46,7 +47,7 @@ type GroupsForm struct {
 
 // NewGroupsForm returns the form over the open documents docs, current
 // ticked in group A, the metric the one named metric when offered.
-func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
+func NewGroupsForm(docs []*document.Doc, current *document.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
 	f := &GroupsForm{runLists: newRunLists(docs, "Group A (runs)", "Group B (runs)"), Metric: dialogform.NewMetricChoice()}
 	f.tick(f.A, slices.Index(docs, current))
 	f.changed = f.offerMetrics
@@ -65,7 +66,7 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 // and openFolder open an experiment (in a window of its own, as File ›
 // Open does) and pass it on once it is read, nil when it could not be;
 // it joins both lists, ticked in the group whose button was pressed.
-func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) {
+func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*document.Doc))) {
 	f.runLists.OfferOpen(f.Form, openFile, openFolder)
 }
 
@@ -122,7 +123,7 @@ func (j *GroupsJob) compute(format numfmt.Format) error {
 // CompareGroupDocs compares the runs of documents a with those of b
 // (analysis.CompareGroups) and formats the answer; call it off the UI
 // goroutine.
-func CompareGroupDocs(a, b []*view.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
+func CompareGroupDocs(a, b []*document.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
 	g, err := analysis.CompareGroups(experiments(a), experiments(b), opt)
 	if err != nil {
 		return nil, err

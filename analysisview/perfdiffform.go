@@ -8,6 +8,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/analysis"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -23,7 +24,7 @@ const (
 // PerfDiffRequest is a comparison of two open experiments, or of two
 // groups of repeated runs (at least two each).
 type PerfDiffRequest struct {
-	A, B    []*view.Doc
+	A, B    []*document.Doc
 	Options analysis.PerfDiffOptions
 }
 
@@ -45,7 +46,7 @@ type PerfDiffForm struct {
 // NewPerfDiffForm returns the form over the open documents docs: A is
 // current, B the one after it (wrapping around), the metric the one
 // named metric when they have it.
-func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
+func NewPerfDiffForm(docs []*document.Doc, current *document.Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
 	f := &PerfDiffForm{runLists: newRunLists(docs, "A: experiment, or repeated runs", "B: experiment, or repeated runs"), Metric: dialogform.NewMetricChoice()}
 	f.changed = f.offerMetrics
 	f.Delta = &form.Field{Kind: form.TextField, Label: "δ", Text: "1"}
@@ -76,7 +77,7 @@ func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run fun
 
 // OfferOpen puts Open file… and Open folder… beside each side's list
 // (runLists.OfferOpen).
-func (f *PerfDiffForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) {
+func (f *PerfDiffForm) OfferOpen(openFile, openFolder func(then func(*document.Doc))) {
 	f.runLists.OfferOpen(f.Form, openFile, openFolder)
 }
 
@@ -117,7 +118,7 @@ type PerfDiffJob struct {
 	PerfDiffRequest
 	// Diff is A − B of two experiments (zero for groups: their window
 	// shows mean(A) − mean(B)).
-	Diff view.Operation
+	Diff document.Operation
 	// Derived reports that the metric is derived in A or B (two
 	// experiments): A − B of a derived metric is its formula over the
 	// operands' differences, not A's value minus B's, so the list goes
@@ -127,7 +128,7 @@ type PerfDiffJob struct {
 	// InDifference is the open document A − B (for groups mean(A) −
 	// mean(B)) whose window shows the list; nil when none is open (or the
 	// metric is derived).
-	InDifference *view.Doc
+	InDifference *document.Doc
 	Names        [2]string // of A and B, as the list names them
 
 	Report *PerfDiffReport
@@ -139,7 +140,7 @@ type PerfDiffJob struct {
 }
 
 // NewPerfDiffJob plans the comparison r among the open documents.
-func NewPerfDiffJob(r PerfDiffRequest, open []*view.Doc) *PerfDiffJob {
+func NewPerfDiffJob(r PerfDiffRequest, open []*document.Doc) *PerfDiffJob {
 	j := &PerfDiffJob{PerfDiffRequest: r}
 	if r.Grouped() {
 		j.Names = [2]string{"A", "B"}
@@ -147,24 +148,24 @@ func NewPerfDiffJob(r PerfDiffRequest, open []*view.Doc) *PerfDiffJob {
 		j.InDifference = findNamed(open, j.name, append(slices.Clone(r.A), r.B...))
 		return j
 	}
-	j.Diff = view.Operation{Op: algebra.OpDiff, Operands: []*view.Doc{r.A[0], r.B[0]}}
+	j.Diff = document.Operation{Op: algebra.OpDiff, Operands: []*document.Doc{r.A[0], r.B[0]}}
 	j.Derived = derivedIn(r.A[0], r.Options.Metric) || derivedIn(r.B[0], r.Options.Metric)
 	if !j.Derived {
 		j.InDifference = findNamed(open, j.Diff.Name(), j.Diff.Operands)
 	}
-	names := view.OperandNames(j.Diff.Operands)
+	names := document.OperandNames(j.Diff.Operands)
 	j.Names = [2]string{names[0], names[1]}
 	return j
 }
 
 // groupName names a group of runs as its mean: "mean(run1, run2, run3)".
-func groupName(docs []*view.Doc) string {
-	return view.Operation{Op: algebra.OpMean, Operands: docs}.Name()
+func groupName(docs []*document.Doc) string {
+	return document.Operation{Op: algebra.OpMean, Operands: docs}.Name()
 }
 
 // findNamed returns the open document that is the result name of
 // sources, nil when none is.
-func findNamed(open []*view.Doc, name string, sources []*view.Doc) *view.Doc {
+func findNamed(open []*document.Doc, name string, sources []*document.Doc) *document.Doc {
 	for _, d := range open {
 		if d != nil && d.Expression == name && slices.Equal(d.Sources, sources) {
 			return d
@@ -174,16 +175,16 @@ func findNamed(open []*view.Doc, name string, sources []*view.Doc) *view.Doc {
 }
 
 // ResultDoc returns the document of Result, titled by its expression.
-func (j *PerfDiffJob) ResultDoc() *view.Doc {
+func (j *PerfDiffJob) ResultDoc() *document.Doc {
 	if !j.Grouped() {
 		return j.Diff.Result(j.Result)
 	}
-	return &view.Doc{Exp: j.Result, Name: j.name, Expression: j.name,
+	return &document.Doc{Exp: j.Result, Name: j.name, Expression: j.name,
 		Operands: []string{groupName(j.A), groupName(j.B)}, Sources: append(slices.Clone(j.A), j.B...)}
 }
 
 // derivedIn reports whether metric uniq is a derived metric of d.
-func derivedIn(d *view.Doc, uniq string) bool {
+func derivedIn(d *document.Doc, uniq string) bool {
 	m := d.Exp.MetricByName(uniq)
 	return m >= 0 && d.Exp.Metrics[m].IsDerived()
 }
@@ -208,7 +209,7 @@ func (j *PerfDiffJob) Run(run view.Runner, busy view.Busy, format numfmt.Format,
 }
 
 // experiments returns the experiments of docs.
-func experiments(docs []*view.Doc) []*model.Experiment {
+func experiments(docs []*document.Doc) []*model.Experiment {
 	out := make([]*model.Experiment, len(docs))
 	for i, d := range docs {
 		out[i] = d.Exp

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cubeview/analysis/significance"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/internal/testkit"
 	"cubeview/model"
@@ -17,13 +18,13 @@ import (
 // perfDiffDocs returns three open documents over the hand-made
 // experiment and its difference fixture; the third has a metric of its
 // own.
-func perfDiffDocs(t *testing.T) []*view.Doc {
+func perfDiffDocs(t *testing.T) []*document.Doc {
 	t.Helper()
 	c, err := view.WithDerived(handMade(), view.DerivedSpec{Name: "extra", Expression: "time * 2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []*view.Doc{
+	return []*document.Doc{
 		{Path: "/runs/a.cubex", Name: "a.cubex", Exp: handMade()},
 		{Path: "/runs/b.cubex", Name: "b.cubex", Exp: handDiff()},
 		{Path: "/runs/c.cubex", Name: "c.cubex", Exp: c},
@@ -138,10 +139,10 @@ func TestPerfDiffJobPlan(t *testing.T) {
 // both); its list goes to the window of mean(A) − mean(B), computed
 // once.
 func TestPerfDiffFormGroups(t *testing.T) {
-	var docs []*view.Doc
+	var docs []*document.Doc
 	for i, e := range []*model.Experiment{handMade(), handMade(), handDiff(), handDiff()} {
 		name := fmt.Sprintf("r%d.cubex", i+1)
-		docs = append(docs, &view.Doc{Path: "/runs/" + name, Name: name, Exp: e})
+		docs = append(docs, &document.Doc{Path: "/runs/" + name, Name: name, Exp: e})
 	}
 	var runs []PerfDiffRequest
 	f := NewPerfDiffForm(docs, docs[0], "time", func(r PerfDiffRequest) { runs = append(runs, r) })

@@ -3,8 +3,8 @@ package analysisview
 import (
 	"slices"
 
+	"cubeview/document"
 	"cubeview/form"
-	"cubeview/view"
 )
 
 // runLists are the two lists of open experiments a form compares, side A
@@ -12,15 +12,15 @@ import (
 // runs…, Where did it change…).
 type runLists struct {
 	A, B *form.Field
-	docs []*view.Doc
+	docs []*document.Doc
 	// changed is called after AddDoc changed the lists.
 	changed func()
 }
 
 // newRunLists returns the lists over docs labelled labelA and labelB,
 // nothing ticked.
-func newRunLists(docs []*view.Doc, labelA, labelB string) runLists {
-	labels := view.DocLabels(docs)
+func newRunLists(docs []*document.Doc, labelA, labelB string) runLists {
+	labels := document.Labels(docs)
 	return runLists{
 		A:    &form.Field{Kind: form.ListField, Label: labelA, Options: labels, Checked: make([]bool, len(docs)), Width: 720},
 		B:    &form.Field{Kind: form.ListField, Label: labelB, Options: slices.Clone(labels), Checked: make([]bool, len(docs))},
@@ -40,9 +40,9 @@ func (s *runLists) tick(list *form.Field, i int) {
 // own, as File › Open does) and pass it on once it is read, nil when it
 // could not be; it joins both lists, ticked in the list whose button was
 // pressed.
-func (s *runLists) OfferOpen(f *form.Form, openFile, openFolder func(then func(*view.Doc))) {
+func (s *runLists) OfferOpen(f *form.Form, openFile, openFolder func(then func(*document.Doc))) {
 	for _, list := range []*form.Field{s.A, s.B} {
-		add := func(d *view.Doc) { f.Update(func() { s.AddDoc(d, list) }) }
+		add := func(d *document.Doc) { f.Update(func() { s.AddDoc(d, list) }) }
 		list.Button, list.Action = "Open file…", func() { openFile(add) }
 		list.More = []form.FieldButton{{Text: "Open folder…", Action: func() { openFolder(add) }}}
 	}
@@ -50,16 +50,16 @@ func (s *runLists) OfferOpen(f *form.Form, openFile, openFolder func(then func(*
 
 // AddDoc offers d in both lists, ticked in list (A or B), keeping the
 // other ticks; nil does nothing.
-func (s *runLists) AddDoc(d *view.Doc, list *form.Field) {
+func (s *runLists) AddDoc(d *document.Doc, list *form.Field) {
 	if d == nil {
 		return
 	}
-	on := map[*form.Field][]*view.Doc{s.A: s.group(s.A), s.B: s.group(s.B)}
+	on := map[*form.Field][]*document.Doc{s.A: s.group(s.A), s.B: s.group(s.B)}
 	on[list] = append(on[list], d)
 	if !slices.Contains(s.docs, d) {
 		s.docs = append(s.docs, d)
 	}
-	labels := view.DocLabels(s.docs)
+	labels := document.Labels(s.docs)
 	for _, l := range []*form.Field{s.A, s.B} {
 		l.Options, l.Checked = slices.Clone(labels), make([]bool, len(labels))
 		for i, doc := range s.docs {
@@ -72,9 +72,9 @@ func (s *runLists) AddDoc(d *view.Doc, list *form.Field) {
 }
 
 // group returns the documents ticked in list, in the list's order.
-func (s *runLists) group(list *form.Field) []*view.Doc {
-	labels := view.DocLabels(s.docs)
-	var out []*view.Doc
+func (s *runLists) group(list *form.Field) []*document.Doc {
+	labels := document.Labels(s.docs)
+	var out []*document.Doc
 	for i, on := range list.Checked {
 		if on && i < len(list.Options) {
 			if j := slices.Index(labels, list.Options[i]); j >= 0 {
@@ -86,10 +86,10 @@ func (s *runLists) group(list *form.Field) []*view.Doc {
 }
 
 // both returns the documents ticked in A and then those in B.
-func (s *runLists) both() []*view.Doc { return append(s.group(s.A), s.group(s.B)...) }
+func (s *runLists) both() []*document.Doc { return append(s.group(s.A), s.group(s.B)...) }
 
 // inBoth returns a document ticked in both lists, nil when none is.
-func (s *runLists) inBoth() *view.Doc {
+func (s *runLists) inBoth() *document.Doc {
 	b := s.group(s.B)
 	for _, d := range s.group(s.A) {
 		if slices.Contains(b, d) {

@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysisview"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/view"
 )
 
@@ -27,14 +28,14 @@ func (dl *dialogs) newPerfDiffForm() *analysisview.PerfDiffForm {
 	w := dl.w
 	run := func(r analysisview.PerfDiffRequest) { w.app.PerfDiff(r, w) }
 	f := analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
-	f.OfferOpen(dl.openDialogThen, func(then func(*view.Doc)) {
+	f.OfferOpen(dl.openDialogThen, func(then func(*document.Doc)) {
 		dl.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
 	})
 	return f
 }
 
 // documentWindow returns the window showing d, nil when none.
-func (a *App) documentWindow(d *view.Doc) *Window {
+func (a *App) documentWindow(d *document.Doc) *Window {
 	for _, w := range a.windows {
 		if d != nil && w.doc == d {
 			return w
@@ -81,7 +82,7 @@ type perfDiffPanel struct {
 	structure *sortedTable
 	// follow is B when the list is below A's window (a derived metric):
 	// B's windows select the focus too.
-	follow *view.Doc
+	follow *document.Doc
 	// hide leaves out the foci where groups of runs do not differ
 	// significantly (nil for two experiments).
 	hide *widget.Check

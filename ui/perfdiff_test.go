@@ -11,6 +11,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/analysis"
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/view"
@@ -228,7 +229,7 @@ func TestPerfDiffStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Show(&view.Doc{Path: filepath.Join(t.TempDir(), "cut.cubex"), Name: "cut.cubex", Exp: cut})
+	a.Show(&document.Doc{Path: filepath.Join(t.TempDir(), "cut.cubex"), Name: "cut.cubex", Exp: cut})
 	f := bw.dialogs.newPerfDiffForm()
 	pick(f.Form, f.B, "cut.cubex")
 	f.Metric.Set("time")
