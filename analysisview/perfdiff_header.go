@@ -3,7 +3,7 @@ package analysisview
 import (
 	"strings"
 
-	"cubeview/view"
+	"cubeview/internal/elide"
 )
 
 // ShortHeader returns a shorter title of column c for where Header's
@@ -14,7 +14,7 @@ func (p *PerfDiffReport) ShortHeader(c int) string {
 	if p.Grouped() {
 		return ""
 	}
-	names := view.DistinctNames([]string{p.NameA, p.NameB})
+	names := elide.Distinct([]string{p.NameA, p.NameB})
 	switch p.Columns[c] {
 	case PerfDiffA:
 		return names[0]
