@@ -12,7 +12,7 @@ import (
 // and 3 are the layouts of earlier programs (one metric block per row,
 // per-location totals, binary text in PostgreSQL); they are read, read
 // only, until "repo upgrade" converts them.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // readerVersion is the oldest program schema that can read what this
 // program writes. A later schema that only adds to this one keeps it, so
@@ -35,6 +35,10 @@ const schemaChunks = 4
 // their hash (trial_attr.value_hash) with the dictionaries attr_key and
 // attr_value; Upgrade adds them to a repository of schema 4 in place.
 const schemaAttrIndex = 5
+
+// schemaHot is the schema version that lists each metric's hot call
+// paths (table hot, see hot.go); Upgrade adds them in place.
+const schemaHot = 6
 
 // sqliteApplicationID marks an SQLite file as a cubeview repository
 // (PRAGMA application_id, "cubv" in ASCII), as file(1) and other tools
@@ -227,6 +231,7 @@ var schema = []string{
 	`CREATE INDEX bound_flat_excl_share ON bound (name_hash, kind, flat_excl_share)`,
 	`CREATE INDEX bound_flat_incl ON bound (name_hash, kind, flat_incl_max)`,
 	`CREATE INDEX bound_flat_incl_share ON bound (name_hash, kind, flat_incl_share)`,
+	hotTable,
 	// A metric's values per location in chunks of at most chunkValues
 	// values (whole rows): rows lists the call paths, data the values (see
 	// chunk.go); checksum is CRC-32C of rows and data.

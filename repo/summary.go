@@ -143,6 +143,9 @@ func (r *Repo) insertSummary(ctx context.Context, tx *sql.Tx, trial int64, m int
 		trial, m, encodeVector(v.excl), encodeVector(v.incl), encodeVector(v.regExcl), encodeVector(v.regIncl)); err != nil {
 		return err
 	}
+	if err := insertHot(ctx, tx, r.d, trial, m, hotOf(v.excl, definedOrZero(v.total))); err != nil {
+		return err
+	}
 	for k, b := range boundsByKind(v, cnodeRegion, kinds) {
 		if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO bound (trial, metric, kind, name_hash, excl_max, excl_share, incl_max, incl_share,
 			flat_excl_max, flat_excl_share, flat_incl_max, flat_incl_share) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
