@@ -108,17 +108,17 @@ func (r *Repo) existsBound(t *test, vs []variant, kind string, flat bool) (strin
 // pagedStream reads a query page by page, continuing after the last row
 // (keyset pagination), so that a search that stops early reads little.
 type pagedStream struct {
-	r     *Repo
-	base  string // SELECT … WHERE … without ORDER BY
-	args  []any
-	col   string // the ordering column ("" orders by trial only); then the metric follows
+	r    *Repo
+	base string // SELECT … WHERE … without ORDER BY
+	args []any
+	col  string // the ordering column ("" orders by trial only); then the metric follows
 	// direct marks the candidates as found by the query's own metric name.
 	direct bool
-	buf   []cand
-	done  bool
-	last  cand
-	begun bool
-	page  int
+	buf    []cand
+	done   bool
+	last   cand
+	begun  bool
+	page   int
 }
 
 func (s *pagedStream) next(ctx context.Context) (cand, bool, error) {
