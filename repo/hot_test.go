@@ -170,7 +170,7 @@ func TestHotSearch(t *testing.T) {
 // call paths.
 func downgradeTo5(t *testing.T, r *Repo) {
 	t.Helper()
-	for _, stmt := range []string{`DROP TABLE hot`, `UPDATE schema_version SET version = 5`} {
+	for _, stmt := range []string{`DROP TABLE hot`, `DROP INDEX trial_state`, `UPDATE schema_version SET version = 5`} {
 		if _, err := r.db.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}

@@ -94,6 +94,7 @@ var schema = []string{
 		tree {blob} NOT NULL)`,
 	`CREATE INDEX trial_sha256 ON trial (sha256)`,
 	trialPlaceIndex,
+	trialStateIndex,
 	// value_hash is textHash(value). Filters find trials from the
 	// indexes alone (they hold the trial): by key and number, by key and
 	// value hash. The hashes stand for the texts where attr_key and
@@ -250,6 +251,10 @@ var schema = []string{
 // trialPlaceIndex finds the trials of an experiment; it holds their ids
 // so that filters on the application or experiment read the index only.
 const trialPlaceIndex = `CREATE INDEX trial_experiment ON trial (experiment, id)`
+
+// trialStateIndex finds the trials being imported (state other than 0),
+// which searches leave out without reading the trials they find.
+const trialStateIndex = `CREATE INDEX trial_state ON trial (state)`
 
 // attrIndexes are the indexes of trial_attr that filters use.
 var attrIndexes = []string{

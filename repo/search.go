@@ -90,10 +90,10 @@ func (r *Repo) variants(ctx context.Context, name string) ([]variant, error) {
 	return out, nil
 }
 
-// existsBound returns an SQL condition on trial alias t that holds when
-// one of the trial's metrics named by the variants has a bound that
-// passes the test.
-func (r *Repo) existsBound(t *test, vs []variant, kind string, flat bool) (string, []any) {
+// existsBound returns an SQL condition on the trial id column trial that
+// holds when one of the trial's metrics named by the variants has a
+// bound that passes the test.
+func (r *Repo) existsBound(trial string, t *test, vs []variant, kind string, flat bool) (string, []any) {
 	cond, arg := boundCondition("f", t, flat)
 	args := []any{r.d.text(kind)}
 	ph := make([]string, len(vs))
@@ -101,7 +101,7 @@ func (r *Repo) existsBound(t *test, vs []variant, kind string, flat bool) (strin
 		ph[i] = "?"
 		args = append(args, textHash(v.name))
 	}
-	return `EXISTS (SELECT 1 FROM bound f WHERE f.trial = t.id AND f.kind = ? AND f.name_hash IN (` + strings.Join(ph, ", ") + `) AND ` + cond + `)`,
+	return `EXISTS (SELECT 1 FROM bound f WHERE f.trial = ` + trial + ` AND f.kind = ? AND f.name_hash IN (` + strings.Join(ph, ", ") + `) AND ` + cond + `)`,
 		append(args, arg)
 }
 
@@ -112,6 +112,7 @@ type pagedStream struct {
 	base string // SELECT … WHERE … without ORDER BY
 	args []any
 	col  string // the ordering column ("" orders by trial only); then the metric follows
+	id   string // the trial id column; "" for t.id
 	// direct marks the candidates as found by the query's own metric name.
 	direct bool
 	buf    []cand
@@ -140,15 +141,19 @@ func (s *pagedStream) fetch(ctx context.Context) error {
 		s.page = 64
 	}
 	q, args := s.base, append([]any(nil), s.args...)
-	order := " ORDER BY t.id"
+	id := s.id
+	if id == "" {
+		id = "t.id"
+	}
+	order := " ORDER BY " + id
 	if s.col != "" {
-		order = " ORDER BY " + s.col + " DESC, t.id"
+		order = " ORDER BY " + s.col + " DESC, " + id
 		if s.begun {
-			q += " AND (" + s.col + " < ? OR (" + s.col + " = ? AND t.id > ?))"
+			q += " AND (" + s.col + " < ? OR (" + s.col + " = ? AND " + id + " > ?))"
 			args = append(args, s.last.bound, s.last.bound, s.last.trial)
 		}
 	} else if s.begun {
-		q += " AND t.id > ?"
+		q += " AND " + id + " > ?"
 		args = append(args, s.last.trial)
 	}
 	q += order + fmt.Sprintf(" LIMIT %d", s.page)
@@ -263,7 +268,19 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 	if anchor == nil && len(bounded) > 0 {
 		anchor = bounded[0]
 	}
+	// Over schema 6, candidates come from the bounds alone (no join):
+	// the filter is a set of trial ids and the trials being imported are
+	// few, found by their state's index.
+	bare := anchor != nil && r.schema >= schemaHot && (p.cond.ids != "" || p.cond.sql == "1=1")
+	trialID := "t.id"
 	where := []string{r.visible("t"), p.cond.sql}
+	if bare {
+		trialID = "b.trial"
+		where = []string{"b.trial NOT IN (SELECT p.id FROM trial p WHERE p.state < 0 OR p.state > 0)"}
+		if p.cond.ids != "" {
+			where = append(where, "b.trial IN ("+p.cond.ids+")")
+		}
+	}
 	args := append([]any(nil), p.cond.args...)
 	for _, t := range bounded {
 		if t == anchor {
@@ -273,7 +290,7 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 		if err != nil {
 			return nil, false, err
 		}
-		c, a := r.existsBound(t, vs, p.q.Kind, p.q.Flat)
+		c, a := r.existsBound(trialID, t, vs, p.q.Kind, p.q.Flat)
 		where, args = append(where, c), append(args, a...)
 	}
 	if anchor == nil {
@@ -285,6 +302,11 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 	}
 	m := &mergedStreams{}
 	col := "b." + boundColumn(anchor, p.q.Flat)
+	from := ` FROM bound b JOIN trial t ON t.id = b.trial JOIN experiment x ON x.id = t.experiment
+				JOIN application a ON a.id = x.application`
+	if bare {
+		from = ` FROM bound b`
+	}
 	for _, v := range vs {
 		cond, arg := boundCondition("b", anchor, p.q.Flat)
 		w := append([]string{"b.name_hash = ?", "b.kind = ?", cond}, where...)
@@ -293,9 +315,12 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 			w = append(w, "NOT EXISTS (SELECT 1 FROM metric n WHERE n.trial = b.trial AND n.uniq_hash = ? AND n.uniq = ?)")
 			a = append(a, textHash(anchor.metric), r.d.text(anchor.metric))
 		}
-		m.all = append(m.all, &pagedStream{r: r, col: col, args: a, direct: !v.excludeUniq,
-			base: `SELECT b.trial, ` + col + `, b.metric FROM bound b JOIN trial t ON t.id = b.trial JOIN experiment x ON x.id = t.experiment
-				JOIN application a ON a.id = x.application WHERE ` + strings.Join(w, " AND ")})
+		s := &pagedStream{r: r, col: col, args: a, direct: !v.excludeUniq,
+			base: `SELECT b.trial, ` + col + `, b.metric` + from + ` WHERE ` + strings.Join(w, " AND ")}
+		if bare {
+			s.id = "b.trial"
+		}
+		m.all = append(m.all, s)
 	}
 	return m, ordered, nil
 }

@@ -434,11 +434,14 @@ func upgradeInPlace(ctx context.Context, r *Repo) (int, error) {
 // transaction before it commits; an error fails the upgrade.
 var testHookUpgrade func(tx *sql.Tx) error
 
-// listHotPaths creates the table of hot call paths (schema 6) in tx and
-// fills it from the summaries, a page of them at a time.
+// listHotPaths adds what schema 6 adds in tx: the index of trial states
+// and the table of hot call paths, filled from the summaries, a page of
+// them at a time.
 func listHotPaths(ctx context.Context, r *Repo, tx *sql.Tx) error {
-	if _, err := tx.ExecContext(ctx, engineTypes[r.d.name].Replace(hotTable)); err != nil {
-		return fmt.Errorf("%s: %w", firstLine(hotTable), err)
+	for _, stmt := range []string{trialStateIndex, hotTable} {
+		if _, err := tx.ExecContext(ctx, engineTypes[r.d.name].Replace(stmt)); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(stmt), err)
+		}
 	}
 	type summaryRow struct {
 		trial  int64
