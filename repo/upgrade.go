@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -450,12 +449,31 @@ func listHotPaths(ctx context.Context, r *Repo, tx *sql.Tx) error {
 		total  float64
 		excl   []byte
 	}
-	last := [2]int64{math.MinInt64, math.MinInt64}
-	for {
+	// The trials in ranges of ids, each range read by the primary key.
+	var ids []int64
+	rs, err := tx.QueryContext(ctx, `SELECT id FROM trial ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	for rs.Next() {
+		var id int64
+		if err := rs.Scan(&id); err != nil {
+			rs.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	const perPage = 200
+	for lo := 0; lo < len(ids); lo += perPage {
+		hi := min(lo+perPage, len(ids)) - 1
 		var page []summaryRow
 		rs, err := tx.QueryContext(ctx, r.d.q(`SELECT s.trial, s.metric, t.cnodes, COALESCE(m.total, 0), s.excl FROM summary s
 			JOIN trial t ON t.id = s.trial LEFT JOIN metric m ON m.trial = s.trial AND m.idx = s.metric
-			WHERE (s.trial, s.metric) > (?, ?) ORDER BY s.trial, s.metric LIMIT 1000`), last[0], last[1])
+			WHERE s.trial >= ? AND s.trial <= ?`), ids[lo], ids[hi])
 		if err != nil {
 			return err
 		}
@@ -471,9 +489,6 @@ func listHotPaths(ctx context.Context, r *Repo, tx *sql.Tx) error {
 		if err := rs.Err(); err != nil {
 			return err
 		}
-		if len(page) == 0 {
-			return nil
-		}
 		ins := &inserter{ctx: ctx, tx: tx, d: r.d}
 		for _, row := range page {
 			excl, err := decodeVector(row.excl, row.nc)
@@ -485,8 +500,8 @@ func listHotPaths(ctx context.Context, r *Repo, tx *sql.Tx) error {
 		if err := ins.flushAll(); err != nil {
 			return err
 		}
-		last = [2]int64{page[len(page)-1].trial, int64(page[len(page)-1].metric)}
 	}
+	return nil
 }
 
 // indexAttributes adds to r, a repository of schema 4, what schema 5 adds
