@@ -224,14 +224,8 @@ var schema = []string{
 		flat_incl_max {float} NOT NULL,
 		flat_incl_share {float},
 		PRIMARY KEY (trial, metric, kind)) {without_rowid}`,
-	`CREATE INDEX bound_excl ON bound (name_hash, kind, excl_max)`,
-	`CREATE INDEX bound_excl_share ON bound (name_hash, kind, excl_share)`,
-	`CREATE INDEX bound_incl ON bound (name_hash, kind, incl_max)`,
-	`CREATE INDEX bound_incl_share ON bound (name_hash, kind, incl_share)`,
-	`CREATE INDEX bound_flat_excl ON bound (name_hash, kind, flat_excl_max)`,
-	`CREATE INDEX bound_flat_excl_share ON bound (name_hash, kind, flat_excl_share)`,
-	`CREATE INDEX bound_flat_incl ON bound (name_hash, kind, flat_incl_max)`,
-	`CREATE INDEX bound_flat_incl_share ON bound (name_hash, kind, flat_incl_share)`,
+	boundIndexes[0], boundIndexes[1], boundIndexes[2], boundIndexes[3],
+	boundIndexes[4], boundIndexes[5], boundIndexes[6], boundIndexes[7],
 	hotTable,
 	// A metric's values per location in chunks of at most chunkValues
 	// values (whole rows): rows lists the call paths, data the values (see
@@ -251,6 +245,21 @@ var schema = []string{
 // trialPlaceIndex finds the trials of an experiment; it holds their ids
 // so that filters on the application or experiment read the index only.
 const trialPlaceIndex = `CREATE INDEX trial_experiment ON trial (experiment, id)`
+
+// boundIndexes give the candidate trials of a search in order of a
+// bound. They hold the trial and metric (SQLite's indexes of a table
+// without rowid hold its key; PostgreSQL's include them), so that the
+// candidates are read from the index alone.
+var boundIndexes = []string{
+	`CREATE INDEX bound_excl ON bound (name_hash, kind, excl_max){include}`,
+	`CREATE INDEX bound_excl_share ON bound (name_hash, kind, excl_share){include}`,
+	`CREATE INDEX bound_incl ON bound (name_hash, kind, incl_max){include}`,
+	`CREATE INDEX bound_incl_share ON bound (name_hash, kind, incl_share){include}`,
+	`CREATE INDEX bound_flat_excl ON bound (name_hash, kind, flat_excl_max){include}`,
+	`CREATE INDEX bound_flat_excl_share ON bound (name_hash, kind, flat_excl_share){include}`,
+	`CREATE INDEX bound_flat_incl ON bound (name_hash, kind, flat_incl_max){include}`,
+	`CREATE INDEX bound_flat_incl_share ON bound (name_hash, kind, flat_incl_share){include}`,
+}
 
 // trialStateIndex finds the trials being imported (state other than 0),
 // which searches leave out without reading the trials they find.
@@ -278,9 +287,9 @@ var attrDictionaries = []string{
 // engineTypes replaces the column type placeholders of the schema.
 var engineTypes = map[string]*strings.Replacer{
 	"sqlite": strings.NewReplacer("{id}", "INTEGER PRIMARY KEY AUTOINCREMENT", "{text}", "TEXT", "{blob}", "BLOB",
-		"{float}", "REAL", "{int}", "INTEGER", "{without_rowid}", "WITHOUT ROWID"),
+		"{float}", "REAL", "{int}", "INTEGER", "{without_rowid}", "WITHOUT ROWID", "{include}", ""),
 	"postgres": strings.NewReplacer("{id}", "BIGSERIAL PRIMARY KEY", "{text}", "TEXT", "{blob}", "BYTEA",
-		"{float}", "DOUBLE PRECISION", "{int}", "BIGINT", "{without_rowid}", ""),
+		"{float}", "DOUBLE PRECISION", "{int}", "BIGINT", "{without_rowid}", "", "{include}", " INCLUDE (trial, metric)"),
 }
 
 // legacyTables are the tables of schemas 2 and 3 (an unmarked database

@@ -120,6 +120,9 @@ type pagedStream struct {
 	last   cand
 	begun  bool
 	page   int
+	// whole reads all rows at once: a search for all hits reads every
+	// candidate.
+	whole bool
 }
 
 func (s *pagedStream) next(ctx context.Context) (cand, bool, error) {
@@ -149,14 +152,18 @@ func (s *pagedStream) fetch(ctx context.Context) error {
 	if s.col != "" {
 		order = " ORDER BY " + s.col + " DESC, " + id
 		if s.begun {
-			q += " AND (" + s.col + " < ? OR (" + s.col + " = ? AND " + id + " > ?))"
+			// "col <= last" bounds the index range the page reads.
+			q += " AND " + s.col + " <= ? AND (" + s.col + " < ? OR " + id + " > ?)"
 			args = append(args, s.last.bound, s.last.bound, s.last.trial)
 		}
 	} else if s.begun {
 		q += " AND " + id + " > ?"
 		args = append(args, s.last.trial)
 	}
-	q += order + fmt.Sprintf(" LIMIT %d", s.page)
+	q += order
+	if !s.whole {
+		q += fmt.Sprintf(" LIMIT %d", s.page)
+	}
 	n := 0
 	err := s.r.rows(ctx, q, args, func(sc scanner) error {
 		var c cand
@@ -177,7 +184,7 @@ func (s *pagedStream) fetch(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("repository %s: find: %w", s.r.Name(), err)
 	}
-	if n < s.page {
+	if n < s.page || s.whole {
 		s.done = true
 	}
 	s.page = min(4*s.page, 4096)
@@ -294,7 +301,8 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 		where, args = append(where, c), append(args, a...)
 	}
 	if anchor == nil {
-		return &pagedStream{r: r, base: `SELECT t.id` + trialFrom + ` WHERE ` + strings.Join(where, " AND "), args: args}, false, nil
+		return &pagedStream{r: r, base: `SELECT t.id` + trialFrom + ` WHERE ` + strings.Join(where, " AND "), args: args,
+			whole: p.q.Limit == 0}, false, nil
 	}
 	vs, err := r.variants(ctx, anchor.metric)
 	if err != nil {
@@ -315,7 +323,7 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 			w = append(w, "NOT EXISTS (SELECT 1 FROM metric n WHERE n.trial = b.trial AND n.uniq_hash = ? AND n.uniq = ?)")
 			a = append(a, textHash(anchor.metric), r.d.text(anchor.metric))
 		}
-		s := &pagedStream{r: r, col: col, args: a, direct: !v.excludeUniq,
+		s := &pagedStream{r: r, col: col, args: a, direct: !v.excludeUniq, whole: p.q.Limit == 0,
 			base: `SELECT b.trial, ` + col + `, b.metric` + from + ` WHERE ` + strings.Join(w, " AND ")}
 		if bare {
 			s.id = "b.trial"

@@ -413,9 +413,9 @@ func upgradeInPlace(ctx context.Context, r *Repo) (int, error) {
 	from := r.schema
 	r.schema = SchemaVersion
 	// The planners learn the new tables' and indexes' statistics.
-	tables := []string{"hot"}
+	tables := []string{"hot", "trial", "bound"}
 	if from < schemaAttrIndex {
-		tables = append(tables, "trial", "trial_attr", "attr_key", "attr_value")
+		tables = append(tables, "trial_attr", "attr_key", "attr_value")
 	}
 	if r.d.name == "postgres" {
 		// VACUUM lets the indexes answer alone (the visibility map the
@@ -433,11 +433,19 @@ func upgradeInPlace(ctx context.Context, r *Repo) (int, error) {
 // transaction before it commits; an error fails the upgrade.
 var testHookUpgrade func(tx *sql.Tx) error
 
-// listHotPaths adds what schema 6 adds in tx: the index of trial states
-// and the table of hot call paths, filled from the summaries, a page of
-// them at a time.
+// listHotPaths adds what schema 6 adds in tx: the index of trial states,
+// in PostgreSQL the trial and metric to the bound indexes, and the table
+// of hot call paths, filled from the summaries, a page of them at a time.
 func listHotPaths(ctx context.Context, r *Repo, tx *sql.Tx) error {
-	for _, stmt := range []string{trialStateIndex, hotTable} {
+	stmts := []string{trialStateIndex, hotTable}
+	if r.d.name == "postgres" {
+		// The bound indexes include the trial and metric.
+		for _, stmt := range boundIndexes {
+			name := strings.Fields(stmt)[2]
+			stmts = append(stmts, `DROP INDEX `+name, stmt)
+		}
+	}
+	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, engineTypes[r.d.name].Replace(stmt)); err != nil {
 			return fmt.Errorf("%s: %w", firstLine(stmt), err)
 		}
