@@ -18,7 +18,7 @@ func init() {
 	register(&Command{
 		Name:    "cluster",
 		Summary: "groups of locations that behave alike, and the odd ones out (k-means over call paths)",
-		Usage: `usage: cubeview cluster FILE --metric UNIQ [-k N | -k auto] [--top N] [--csv]
+		Usage: `usage: cubeview cluster FILE --metric UNIQ [-k N | -k auto] [--max-k N] [--top N] [--csv]
 
 Groups the locations (threads, or processes) whose values of the metric
 per call path are alike, and lists the outliers: locations far from every
@@ -29,8 +29,8 @@ Each location is the vector of its own (call-tree exclusive) values, one
 per call path, divided by the average location's total: a distance of 0.1
 is 10 % of a typical location's whole. K-means (k-means++ seeds, fixed
 seed) groups the vectors; the result does not depend on the order of the
-locations in the file. With -k auto (the default) k = 2…8 are tried and the
-one of the highest mean silhouette wins, provided its groups are separated
+locations in the file. With -k auto (the default) k = 2…8 (--max-k) are
+tried and the one of the highest mean silhouette wins, provided its groups are separated
 (centres at least 2 spreads apart) and hold two locations or more; else all
 locations are one group. An outlier is farther than median + 5 robust
 standard deviations (and 5 %) of the locations' distances to their own
@@ -45,6 +45,9 @@ process.
   --metric UNIQ  the metric (stored or derived); its inclusive value along
                  the metric tree, as a collapsed metric shows it
   -k N|auto      the number of groups, or auto (default)
+  --max-k N      with -k auto, the largest k tried (default 8, at most the
+                 number of locations less one); when the answer is the
+                 largest k tried, the output says so, as more groups may fit
   --top N        call paths shown per group: its centroid's largest, and
                  where it differs most from the mean of the other groups'
                  members (default 5)
@@ -58,6 +61,7 @@ func runCluster(env Env, args []string) error {
 	fs := newFlagSet("cluster")
 	metric := fs.String("metric", "", "")
 	kFlag := fs.String("k", "auto", "")
+	maxK := fs.Int("max-k", cluster.DefaultMaxK, "")
 	top := fs.Int("top", 5, "")
 	asCSV := fs.Bool("csv", false, "")
 	pos, err := parseArgs(fs, args)
@@ -76,6 +80,12 @@ func runCluster(env Env, args []string) error {
 			return usagef("-k %s: want a number ≥ 1 or auto", *kFlag)
 		}
 	}
+	if *maxK < 2 {
+		return usagef("--max-k %d: want N ≥ 2", *maxK)
+	}
+	if k > 0 && setFlag(fs, "max-k") {
+		return usagef("--max-k goes with -k auto, not with -k %d", k)
+	}
 	if *top < 1 {
 		return usagef("--top %d: want N ≥ 1", *top)
 	}
@@ -88,7 +98,7 @@ func runCluster(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := cluster.Locations(e, m, cluster.Options{K: k})
+	r, err := cluster.Locations(e, m, cluster.Options{K: k, MaxK: *maxK})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -157,6 +167,9 @@ func writeClusterText(w io.Writer, e *model.Experiment, r *cluster.Result, top i
 		fmt.Fprintf(bw, "%d cluster%s (%s), %s\n", len(r.Clusters), plural(len(r.Clusters)), how, outl)
 		if len(sc) > 0 {
 			fmt.Fprintf(bw, "silhouette: %s\n", strings.Join(sc, ", "))
+		}
+		if n := len(r.Scores); n > 0 && len(r.Clusters) == r.Scores[n-1].K {
+			fmt.Fprintf(bw, "k = %d is the largest k tried: more groups may fit (--max-k)\n", len(r.Clusters))
 		}
 	} else {
 		fmt.Fprintf(bw, "%d cluster%s (k given), %s", len(r.Clusters), plural(len(r.Clusters)), outl)

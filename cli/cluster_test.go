@@ -138,6 +138,8 @@ func TestClusterErrors(t *testing.T) {
 		{[]string{path}, 2, "--metric is required"},
 		{[]string{path, "--metric", "time", "-k", "0"}, 2, "-k 0: want a number ≥ 1 or auto"},
 		{[]string{path, "--metric", "time", "-k", "many"}, 2, "-k many"},
+		{[]string{path, "--metric", "time", "--max-k", "1"}, 2, "--max-k 1: want N ≥ 2"},
+		{[]string{path, "--metric", "time", "-k", "3", "--max-k", "5"}, 2, "--max-k goes with -k auto, not with -k 3"},
 		{[]string{path, "--metric", "tme"}, 1, path + ` has no metric "tme"`},
 		{[]string{path, path, "--metric", "time"}, 2, "want exactly one FILE"},
 		{[]string{filepath.Join(t.TempDir(), "none.cubex"), "--metric", "time"}, 1, "none.cubex"},
@@ -190,5 +192,49 @@ func TestClusterRealData(t *testing.T) {
 	want := fmt.Sprintf("rank %d:", e.System[e.Location(stats[0].ArgMin).Parent].Rank)
 	if len(first) < 2 || first[0]+" "+first[1] != want {
 		t.Errorf("first outlier %v, want %s (least MPI_Allreduce)\n%s", first[:min(2, len(first))], want, out)
+	}
+}
+
+// TestClusterMaxK: ten planted groups are found with --max-k 12; the
+// default range (k ≤ 8) ends at its top, and the output says so.
+func TestClusterMaxK(t *testing.T) {
+	path, group := writePlanted(t, synth.Planted{Cnodes: 40, Processes: 80, Threads: 1, Groups: 10, Noise: 0.02, Seed: 3})
+	status, out, errOut := run("cluster", path, "--metric", "time")
+	if status != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(out, "8 clusters (by silhouette)") || !strings.Contains(out, "k = 8 is the largest k tried: more groups may fit (--max-k)") {
+		t.Errorf("default range: want 8 clusters, said to be the top of the range:\n%s", out)
+	}
+	which := clusterCSV(t, path, "--metric", "time", "--max-k", "12")
+	byCluster := map[string]int{}
+	for l, w := range which {
+		if g, ok := byCluster[w]; ok && g != group[l] {
+			t.Fatalf("--max-k 12: cluster %s holds planted groups %d and %d", w, g, group[l])
+		}
+		byCluster[w] = group[l]
+	}
+	if len(byCluster) != 10 {
+		t.Errorf("--max-k 12: %d clusters, want the 10 planted: %v", len(byCluster), byCluster)
+	}
+	status, out, _ = run("cluster", path, "--metric", "time", "--max-k", "12")
+	if status != 0 || strings.Contains(out, "largest k tried") {
+		t.Errorf("--max-k 12 found 10 groups, yet says the range ended:\n%s", out)
+	}
+	status, out, _ = run("cluster", path, "--metric", "time", "--max-k", "3")
+	if status != 0 || !strings.Contains(out, "3 clusters (by silhouette)") {
+		t.Errorf("--max-k 3: want 3 clusters:\n%s", out)
+	}
+
+	// Score-P's ctest-pomp, 8 ranks × 4 threads: each rank's threads
+	// differ from the other ranks' in MPI_Init; k = 8 was the top of the
+	// default range, a wider one finds 10 groups and an outlier.
+	pomp := testkit.Data(t, "cube3", "ctest-pomp.cube")
+	status, out, errOut = run("cluster", pomp, "--metric", "time", "--max-k", "16")
+	if status != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(out, "10 clusters (by silhouette), 1 outlier\n") || strings.Contains(out, "largest k tried") {
+		t.Errorf("ctest-pomp --max-k 16:\n%s", out)
 	}
 }

@@ -103,8 +103,26 @@ func (a activity) alive() bool {
 	return err == nil
 }
 
-// notePath is where an SQLite writer describes itself for waiting programs.
-func (r *Repo) notePath() string { return r.location + "-writer" }
+// writeLock is how this program's changes take turns with other
+// programs': write transactions wait, up to a bound, while another
+// program writes and say meanwhile who that is; this program's long
+// changes say who they are to the programs that wait for them (a note
+// beside an SQLite file, the connection's name in PostgreSQL).
+type writeLock struct {
+	db     *sql.DB
+	engine string // "sqlite", "postgres"
+	repo   string // the repository's name in messages
+	// note is the file beside an SQLite repository that names its writer.
+	note    string
+	wait    time.Duration
+	waiting func(Busy)
+}
+
+// newWriteLock returns the write lock of the repository at loc, which
+// db reaches through engine.
+func newWriteLock(db *sql.DB, engine, loc string, opt Options) *writeLock {
+	return &writeLock{db: db, engine: engine, repo: displayName(loc), note: loc + "-writer", wait: opt.Wait, waiting: opt.Waiting}
+}
 
 type activityKey struct{}
 
@@ -116,11 +134,11 @@ func withActivity(ctx context.Context, a activity) context.Context {
 // announce tells programs that wait for the repository what holds it:
 // in PostgreSQL the connection's application_name says it until the
 // returned function is called; in SQLite every write transaction begun
-// with the returned context writes a note beside the file (see
-// beginWriteOn), which the returned function removes.
-func (r *Repo) announce(ctx context.Context, conn *sql.Conn, a activity) (context.Context, func()) {
+// with the returned context writes a note beside the file (see begin),
+// which the returned function removes.
+func (l *writeLock) announce(ctx context.Context, conn *sql.Conn, a activity) (context.Context, func()) {
 	ctx = withActivity(ctx, a)
-	if r.d.name == "postgres" {
+	if l.engine == "postgres" {
 		name := "cubeview: " + a.what
 		if len(name) > 63 {
 			name = name[:60] + "…"
@@ -134,8 +152,8 @@ func (r *Repo) announce(ctx context.Context, conn *sql.Conn, a activity) (contex
 		return ctx, func() {}
 	}
 	return ctx, func() {
-		if b, err := os.ReadFile(r.notePath()); err == nil && string(b) == a.encode() {
-			os.Remove(r.notePath())
+		if b, err := os.ReadFile(l.note); err == nil && string(b) == a.encode() {
+			os.Remove(l.note)
 		}
 	}
 }
@@ -143,20 +161,20 @@ func (r *Repo) announce(ctx context.Context, conn *sql.Conn, a activity) (contex
 // noteHolder writes, in SQLite, who holds the write lock just taken, for
 // the long changes that announce themselves (imports, upgrades); the
 // note is removed when they end.
-func (r *Repo) noteHolder(ctx context.Context) {
-	if r.d.name != "sqlite" {
+func (l *writeLock) noteHolder(ctx context.Context) {
+	if l.engine != "sqlite" {
 		return
 	}
 	if a, ok := ctx.Value(activityKey{}).(activity); ok {
-		os.WriteFile(r.notePath(), []byte(a.encode()), 0o600)
+		os.WriteFile(l.note, []byte(a.encode()), 0o600)
 	}
 }
 
 // holder describes who holds the repository while a change waits.
-func (r *Repo) holder(ctx context.Context) string {
-	if r.d.name == "postgres" {
+func (l *writeLock) holder(ctx context.Context) string {
+	if l.engine == "postgres" {
 		var app, usr, client, start sql.NullString
-		err := r.db.QueryRowContext(ctx, `SELECT a.application_name, a.usename, COALESCE(a.client_hostname, host(a.client_addr)),
+		err := l.db.QueryRowContext(ctx, `SELECT a.application_name, a.usename, COALESCE(a.client_hostname, host(a.client_addr)),
 			to_char(a.xact_start, 'HH24:MI:SS')
 			FROM pg_stat_activity a WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
 			AND a.xact_start IS NOT NULL AND a.backend_type = 'client backend'
@@ -174,7 +192,7 @@ func (r *Repo) holder(ctx context.Context) string {
 		}
 		return fmt.Sprintf("%s by %s%s since %s", what, usr.String, where, start.String)
 	}
-	b, err := os.ReadFile(r.notePath())
+	b, err := os.ReadFile(l.note)
 	if err != nil {
 		return ""
 	}
@@ -201,40 +219,32 @@ func isBusy(err error) bool {
 	return strings.Contains(err.Error(), "database is locked")
 }
 
-// beginWrite starts a write transaction, waiting up to the repository's
-// Wait while another program writes and reporting the wait. In
-// PostgreSQL every lock the transaction waits for is bounded by the same
-// wait.
-func (r *Repo) beginWrite(ctx context.Context, op string) (*sql.Tx, error) {
-	return r.beginWriteOn(ctx, r.db, op)
-}
-
 // txBeginner is a database or one of its connections.
 type txBeginner interface {
 	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
 }
 
-// beginWriteOn is beginWrite on a given connection.
-func (r *Repo) beginWriteOn(ctx context.Context, on txBeginner, op string) (*sql.Tx, error) {
-	if err := r.writable(op); err != nil {
-		return nil, err
-	}
+// begin starts a write transaction on a database or connection, waiting
+// up to the repository's Wait while another program writes and
+// reporting the wait. In PostgreSQL every lock the transaction waits for
+// is bounded by the same wait.
+func (l *writeLock) begin(ctx context.Context, on txBeginner, op string) (*sql.Tx, error) {
 	start := time.Now()
 	for {
 		tx, err := on.BeginTx(ctx, nil)
-		if err == nil && r.d.name == "postgres" {
-			if _, err = tx.ExecContext(ctx, fmt.Sprintf(`SET LOCAL lock_timeout = %d`, r.opt.Wait.Milliseconds())); err != nil {
+		if err == nil && l.engine == "postgres" {
+			if _, err = tx.ExecContext(ctx, fmt.Sprintf(`SET LOCAL lock_timeout = %d`, l.wait.Milliseconds())); err != nil {
 				tx.Rollback()
 			}
 		}
 		if err == nil {
-			r.noteHolder(ctx)
+			l.noteHolder(ctx)
 			return tx, nil
 		}
 		if !isBusy(err) {
-			return nil, r.writeError(op, err)
+			return nil, writeFailure(l.repo, op, err)
 		}
-		if err := r.waitBusy(ctx, op, start); err != nil {
+		if err := l.waitBusy(ctx, op, start); err != nil {
 			return nil, err
 		}
 	}
@@ -242,16 +252,16 @@ func (r *Repo) beginWriteOn(ctx context.Context, on txBeginner, op string) (*sql
 
 // waitBusy reports a wait that began at start and returns a BusyError
 // once it has lasted the repository's Wait.
-func (r *Repo) waitBusy(ctx context.Context, op string, start time.Time) error {
+func (l *writeLock) waitBusy(ctx context.Context, op string, start time.Time) error {
 	waited := time.Since(start)
-	holder := r.holder(ctx)
-	if waited >= r.opt.Wait {
-		return &BusyError{Repo: r.Name(), Op: op, Waited: waited, Holder: holder}
+	holder := l.holder(ctx)
+	if waited >= l.wait {
+		return &BusyError{Repo: l.repo, Op: op, Waited: waited, Holder: holder}
 	}
-	if r.opt.Waiting != nil {
-		r.opt.Waiting(Busy{Waited: waited, Holder: holder})
+	if l.waiting != nil {
+		l.waiting(Busy{Waited: waited, Holder: holder})
 	}
-	if r.d.name == "postgres" {
+	if l.engine == "postgres" {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -263,7 +273,7 @@ func (r *Repo) waitBusy(ctx context.Context, op string, start time.Time) error {
 
 // lockPostgres takes the transaction-scoped advisory lock key in tx,
 // waiting up to the repository's Wait for the program that holds it.
-func (r *Repo) lockPostgres(ctx context.Context, tx *sql.Tx, op string, key int64) error {
+func (l *writeLock) lockPostgres(ctx context.Context, tx *sql.Tx, op string, key int64) error {
 	start := time.Now()
 	for {
 		var ok bool
@@ -273,7 +283,7 @@ func (r *Repo) lockPostgres(ctx context.Context, tx *sql.Tx, op string, key int6
 		if ok {
 			return nil
 		}
-		if err := r.waitBusy(ctx, op, start); err != nil {
+		if err := l.waitBusy(ctx, op, start); err != nil {
 			return err
 		}
 	}

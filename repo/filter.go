@@ -158,7 +158,7 @@ func (r *Repo) filter(ctx context.Context, text string) (condition, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := r.checkAttributes(ctx, text, p.attrs); err != nil || r.schema < schemaAttrIndex || strings.TrimSpace(text) == "" {
+	if err := dictionaryOf(r).checkAttributes(ctx, text, p.attrs); err != nil || r.schema < schemaAttrIndex || strings.TrimSpace(text) == "" {
 		return c, err
 	}
 	idx, err := lookupAttrIndex(ctx, r, p.attrs, p.values)

@@ -273,11 +273,12 @@ func (r *Repo) prepare(ctx context.Context, q Query) (*plan, error) {
 		return nil, err
 	}
 	p.cond = cond
-	if err := r.checkMetrics(ctx, &p.q, p.metricNames()); err != nil {
+	names := dictionaryOf(r)
+	if err := names.checkMetrics(ctx, &p.q, p.metricNames()); err != nil {
 		return nil, err
 	}
 	if p.q.Kind != "" {
-		if err := r.checkKind(ctx, p.q.Kind, p.q.storedNames(p.metricNames())); err != nil {
+		if err := names.checkKind(ctx, p.q.Kind, p.q.storedNames(p.metricNames())); err != nil {
 			return nil, err
 		}
 	}

@@ -348,7 +348,7 @@ func (r *Repo) importTrial(ctx context.Context, e *model.Experiment, src Source,
 	}
 	defer conn.Close()
 	act := newActivity("import of " + filepath.Base(src.Path))
-	ctx, done := r.announce(ctx, conn, act)
+	ctx, done := r.lock.announce(ctx, conn, act)
 	defer done()
 	id, err := r.stage(ctx, conn, e, src, opt, sums, act, rest)
 	if err != nil {
@@ -491,7 +491,7 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 	if err := r.cleanDeadImports(ctx, conn); err != nil {
 		return 0, err
 	}
-	tx, err := r.beginWriteOn(ctx, conn, "import "+src.Path)
+	tx, err := r.beginWrite(ctx, conn, "import "+src.Path)
 	if err != nil {
 		return 0, err
 	}
@@ -641,7 +641,7 @@ func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment)
 // storeMetric writes metric m's summary, bounds and data chunks, in
 // transactions of bounded size.
 func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experiment, id int64, m int, v vectors) error {
-	tx, err := r.beginWriteOn(ctx, conn, "import")
+	tx, err := r.beginWrite(ctx, conn, "import")
 	if err != nil {
 		return err
 	}
@@ -670,7 +670,7 @@ func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experim
 					return err
 				}
 				pending = 0
-				if tx, err = r.beginWriteOn(ctx, conn, "import"); err != nil {
+				if tx, err = r.beginWrite(ctx, conn, "import"); err != nil {
 					return err
 				}
 			}
@@ -712,13 +712,13 @@ func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source
 		}
 		src.SHA256, src.Size = sum, size
 	}
-	tx, err := r.beginWriteOn(ctx, conn, "import "+src.Path)
+	tx, err := r.beginWrite(ctx, conn, "import "+src.Path)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	if r.d.name == "postgres" {
-		if err := r.lockPostgres(ctx, tx, "import "+src.Path, lockCommit); err != nil {
+		if err := r.lock.lockPostgres(ctx, tx, "import "+src.Path, lockCommit); err != nil {
 			return err
 		}
 	}
@@ -743,7 +743,7 @@ func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source
 // trial left behind is removed by the next import).
 func (r *Repo) discard(conn *sql.Conn, id int64) {
 	ctx := context.Background()
-	tx, err := r.beginWriteOn(ctx, conn, "discard")
+	tx, err := r.beginWrite(ctx, conn, "discard")
 	if err != nil {
 		return
 	}
@@ -803,7 +803,7 @@ func (r *Repo) cleanDeadImports(ctx context.Context, conn *sql.Conn) error {
 	if len(dead) == 0 {
 		return nil
 	}
-	tx, err := r.beginWriteOn(ctx, conn, "removing what a dead import left")
+	tx, err := r.beginWrite(ctx, conn, "removing what a dead import left")
 	if err != nil {
 		return err
 	}
@@ -874,7 +874,7 @@ func siblingOrder(n int, roots []int, children func(int) []int) []int {
 func (r *Repo) ensureExperiment(ctx context.Context, tx *sql.Tx, app, exp string) (int64, error) {
 	if r.d.name == "postgres" {
 		// Serialise creation so that a name is created once.
-		if err := r.lockPostgres(ctx, tx, "creating "+app+"/"+exp, lockNames); err != nil {
+		if err := r.lock.lockPostgres(ctx, tx, "creating "+app+"/"+exp, lockNames); err != nil {
 			return 0, err
 		}
 	}

@@ -39,20 +39,39 @@ type attrRef struct {
 	pos  int
 }
 
+// dictionary is the names the stored trials use (attribute keys, metric
+// names and identities, region kinds), against which searches check
+// theirs: a name no trial has is almost always a typo, and is refused
+// with suggestions instead of finding nothing.
+type dictionary struct {
+	db     *sql.DB
+	d      *dialect
+	repo   string // the repository's name in messages
+	schema int
+}
+
+// dictionaryOf returns the dictionary of r's trials.
+func dictionaryOf(r *Repo) *dictionary {
+	return &dictionary{db: r.db, d: r.d, repo: r.Name(), schema: r.schema}
+}
+
+// legacy reports whether the repository has the layout of schema 2 or 3.
+func (n *dictionary) legacy() bool { return n.schema < schemaChunks }
+
 // checkAttributes refuses attributes that no trial has, as a FilterError
 // pointing at the name.
-func (r *Repo) checkAttributes(ctx context.Context, text string, refs []attrRef) error {
+func (n *dictionary) checkAttributes(ctx context.Context, text string, refs []attrRef) error {
 	for _, a := range refs {
 		var one int
-		err := r.db.QueryRowContext(ctx, r.d.q(`SELECT 1 FROM trial_attr WHERE key_hash = ? AND key = ? LIMIT 1`),
-			textHash(a.name), r.d.text(a.name)).Scan(&one)
+		err := n.db.QueryRowContext(ctx, n.d.q(`SELECT 1 FROM trial_attr WHERE key_hash = ? AND key = ? LIMIT 1`),
+			textHash(a.name), n.d.text(a.name)).Scan(&one)
 		if err == nil {
 			continue
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("repository %s: %w", r.Name(), err)
+			return fmt.Errorf("repository %s: %w", n.repo, err)
 		}
-		keys, err := r.distinct(ctx, `SELECT DISTINCT key FROM trial_attr`)
+		keys, err := n.distinct(ctx, `SELECT DISTINCT key FROM trial_attr`)
 		if err != nil {
 			return err
 		}
@@ -72,16 +91,16 @@ func (r *Repo) checkAttributes(ctx context.Context, text string, refs []attrRef)
 }
 
 // distinct returns the text of a one-column query.
-func (r *Repo) distinct(ctx context.Context, query string, args ...any) ([]string, error) {
+func (n *dictionary) distinct(ctx context.Context, query string, args ...any) ([]string, error) {
 	var out []string
-	err := r.rows(ctx, query, args, func(s scanner) error {
+	err := queryRows(ctx, n.db, n.d, query, args, func(s scanner) error {
 		var v string
-		err := s.Scan(r.d.str(&v))
+		err := s.Scan(n.d.str(&v))
 		out = append(out, v)
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
+		return nil, fmt.Errorf("repository %s: %w", n.repo, err)
 	}
 	return out, nil
 }
@@ -89,9 +108,9 @@ func (r *Repo) distinct(ctx context.Context, query string, args ...any) ([]strin
 // checkMetrics refuses metric names that no trial has (nor, as an
 // identity, any of its metrics), other than the query's derived ones,
 // whose operands it checks instead.
-func (r *Repo) checkMetrics(ctx context.Context, q *Query, names []string) error {
+func (n *dictionary) checkMetrics(ctx context.Context, q *Query, names []string) error {
 	for _, name := range q.storedNames(names) {
-		ok, err := r.metricExists(ctx, name)
+		ok, err := n.metricExists(ctx, name)
 		if err != nil || ok {
 			if err != nil {
 				return err
@@ -99,10 +118,10 @@ func (r *Repo) checkMetrics(ctx context.Context, q *Query, names []string) error
 			continue
 		}
 		var known []string
-		if r.legacySchema() {
-			known, err = r.distinct(ctx, `SELECT DISTINCT uniq FROM metric`)
+		if n.legacy() {
+			known, err = n.distinct(ctx, `SELECT DISTINCT uniq FROM metric`)
 		} else {
-			known, err = r.distinct(ctx, `SELECT name FROM metric_name`)
+			known, err = n.distinct(ctx, `SELECT name FROM metric_name`)
 		}
 		if err != nil {
 			return err
@@ -117,35 +136,35 @@ func (r *Repo) checkMetrics(ctx context.Context, q *Query, names []string) error
 }
 
 // metricExists reports whether some trial has a metric name names.
-func (r *Repo) metricExists(ctx context.Context, name string) (bool, error) {
+func (n *dictionary) metricExists(ctx context.Context, name string) (bool, error) {
 	var one int
 	var err error
-	if r.legacySchema() {
-		err = r.db.QueryRowContext(ctx, r.d.q(`SELECT 1 FROM metric WHERE uniq_hash = ? AND uniq = ? LIMIT 1`),
-			textHash(name), r.d.text(name)).Scan(&one)
+	if n.legacy() {
+		err = n.db.QueryRowContext(ctx, n.d.q(`SELECT 1 FROM metric WHERE uniq_hash = ? AND uniq = ? LIMIT 1`),
+			textHash(name), n.d.text(name)).Scan(&one)
 	} else {
-		err = r.db.QueryRowContext(ctx, r.d.q(`SELECT 1 FROM bound WHERE name_hash = ? LIMIT 1`), textHash(name)).Scan(&one)
+		err = n.db.QueryRowContext(ctx, n.d.q(`SELECT 1 FROM bound WHERE name_hash = ? LIMIT 1`), textHash(name)).Scan(&one)
 	}
 	if err == nil {
 		return true, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return false, fmt.Errorf("repository %s: %w", r.Name(), err)
+		return false, fmt.Errorf("repository %s: %w", n.repo, err)
 	}
 	if id := canonicalIdentity(name); id != "" {
 		q := `SELECT 1 FROM metric_name WHERE canonical = ? LIMIT 1`
-		if r.legacySchema() {
-			if r.schema < schemaCanonical {
+		if n.legacy() {
+			if n.schema < schemaCanonical {
 				return false, nil
 			}
 			q = `SELECT 1 FROM metric WHERE canonical = ? LIMIT 1`
 		}
-		err = r.db.QueryRowContext(ctx, r.d.q(q), r.d.text(id)).Scan(&one)
+		err = n.db.QueryRowContext(ctx, n.d.q(q), n.d.text(id)).Scan(&one)
 		if err == nil {
 			return true, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("repository %s: %w", r.Name(), err)
+			return false, fmt.Errorf("repository %s: %w", n.repo, err)
 		}
 	}
 	return false, nil
@@ -156,33 +175,33 @@ func (r *Repo) metricExists(ctx context.Context, name string) (bool, error) {
 var StandardKinds = []string{"mpi", "omp", "user", "pthread", "cuda", "opencl", "openacc", "shmem", "io", "memory"}
 
 // checkKind refuses a region kind that no call path of the metrics has.
-func (r *Repo) checkKind(ctx context.Context, kind string, metrics []string) error {
+func (n *dictionary) checkKind(ctx context.Context, kind string, metrics []string) error {
 	if len(metrics) == 0 {
 		return nil
 	}
 	var one int
 	var err error
-	if r.legacySchema() {
-		err = r.db.QueryRowContext(ctx, r.d.q(`SELECT 1 FROM region WHERE kind = ? LIMIT 1`), r.d.text(kind)).Scan(&one)
+	if n.legacy() {
+		err = n.db.QueryRowContext(ctx, n.d.q(`SELECT 1 FROM region WHERE kind = ? LIMIT 1`), n.d.text(kind)).Scan(&one)
 	} else {
 		ph := strings.TrimSuffix(strings.Repeat("?, ", len(metrics)), ", ")
-		args := []any{r.d.text(kind)}
+		args := []any{n.d.text(kind)}
 		for _, m := range metrics {
 			args = append(args, textHash(m))
 		}
-		err = r.db.QueryRowContext(ctx, r.d.q(`SELECT 1 FROM bound WHERE kind = ? AND name_hash IN (`+ph+`) LIMIT 1`), args...).Scan(&one)
+		err = n.db.QueryRowContext(ctx, n.d.q(`SELECT 1 FROM bound WHERE kind = ? AND name_hash IN (`+ph+`) LIMIT 1`), args...).Scan(&one)
 	}
 	if err == nil {
 		return nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("repository %s: %w", r.Name(), err)
+		return fmt.Errorf("repository %s: %w", n.repo, err)
 	}
 	var known []string
-	if r.legacySchema() {
-		known, err = r.distinct(ctx, `SELECT DISTINCT kind FROM region`)
+	if n.legacy() {
+		known, err = n.distinct(ctx, `SELECT DISTINCT kind FROM region`)
 	} else {
-		known, err = r.distinct(ctx, `SELECT DISTINCT kind FROM bound WHERE name_hash = ? AND kind <> ''`, textHash(metrics[0]))
+		known, err = n.distinct(ctx, `SELECT DISTINCT kind FROM bound WHERE name_hash = ? AND kind <> ''`, textHash(metrics[0]))
 	}
 	if err != nil {
 		return err

@@ -243,7 +243,13 @@ type scanner interface{ Scan(...any) error }
 
 // rows runs a query and calls each for every row.
 func (r *Repo) rows(ctx context.Context, query string, args []any, each func(scanner) error) error {
-	rs, err := r.db.QueryContext(ctx, r.d.q(query), args...)
+	return queryRows(ctx, r.db, r.d, query, args, each)
+}
+
+// queryRows runs a query written with ? placeholders on db and calls each
+// for every row.
+func queryRows(ctx context.Context, db *sql.DB, d *dialect, query string, args []any, each func(scanner) error) error {
+	rs, err := db.QueryContext(ctx, d.q(query), args...)
 	if err != nil {
 		return err
 	}

@@ -255,7 +255,7 @@ func TestReadersDuringWrite(t *testing.T) {
 		ctx := context.Background()
 		w := openRepo(t, loc)
 		id := importSynth(t, w, 1, "app", "exp", "a", "procs=4")
-		tx, err := w.beginWrite(ctx, "test")
+		tx, err := w.beginWrite(ctx, w.db, "test")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,6 +93,7 @@ const DefaultWait = 60 * time.Second
 type Repo struct {
 	db       *sql.DB
 	d        *dialect
+	lock     *writeLock
 	location string
 	opt      Options
 	// schema is the schema version found; uuid the repository's identity
@@ -162,6 +163,7 @@ func open(ctx context.Context, loc string, opt Options) (r *Repo, created bool, 
 	if err != nil {
 		return nil, false, err
 	}
+	r.lock = newWriteLock(r.db, r.d.name, loc, opt)
 	created, err = r.attach(ctx)
 	if err != nil {
 		r.db.Close()
@@ -243,19 +245,22 @@ func (r *Repo) displayLocation() string {
 }
 
 // Name returns the repository location for messages, without a password.
-func (r *Repo) Name() string {
-	if !IsPostgres(r.location) {
-		return r.location
+func (r *Repo) Name() string { return displayName(r.location) }
+
+// displayName is location loc as messages show it, without a password.
+func displayName(loc string) string {
+	if !IsPostgres(loc) {
+		return loc
 	}
-	if i := strings.Index(r.location, "://"); i >= 0 {
-		rest := r.location[i+3:]
+	if i := strings.Index(loc, "://"); i >= 0 {
+		rest := loc[i+3:]
 		if at := strings.LastIndex(rest, "@"); at >= 0 {
 			if user, _, hasPw := strings.Cut(rest[:at], ":"); hasPw {
-				return r.location[:i+3] + user + ":***@" + rest[at+1:]
+				return loc[:i+3] + user + ":***@" + rest[at+1:]
 			}
 		}
 	}
-	return r.location
+	return loc
 }
 
 // Location returns the location the repository was opened at.
@@ -385,9 +390,22 @@ func (r *Repo) writable(op string) error {
 	return fmt.Errorf("%s: %w (%s): %s", op, ErrReadOnly, r.Name(), r.readOnly)
 }
 
+// beginWrite starts a write transaction of op on the database or on one
+// of its connections, waiting while another program writes (see
+// writeLock.begin).
+func (r *Repo) beginWrite(ctx context.Context, on txBeginner, op string) (*sql.Tx, error) {
+	if err := r.writable(op); err != nil {
+		return nil, err
+	}
+	return r.lock.begin(ctx, on, op)
+}
+
 // writeError explains a failed change, recognising refused rights and a
 // full disk.
-func (r *Repo) writeError(op string, err error) error {
+func (r *Repo) writeError(op string, err error) error { return writeFailure(r.Name(), op, err) }
+
+// writeFailure explains a failed change op of the repository named repo.
+func writeFailure(repo, op string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -397,15 +415,15 @@ func (r *Repo) writeError(op string, err error) error {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && (pe.Code == "42501" || pe.Code == "25006") {
-		return fmt.Errorf("%s: %w (%s): %s", op, ErrReadOnly, r.Name(), pe.Message)
+		return fmt.Errorf("%s: %w (%s): %s", op, ErrReadOnly, repo, pe.Message)
 	}
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "readonly database") || strings.Contains(msg, "SQLITE_READONLY"):
-		return fmt.Errorf("%s: %w (%s): %v", op, ErrReadOnly, r.Name(), err)
+		return fmt.Errorf("%s: %w (%s): %v", op, ErrReadOnly, repo, err)
 	case strings.Contains(msg, "database or disk is full") || strings.Contains(msg, "SQLITE_FULL") ||
 		errors.As(err, &pe) && pe.Code == "53100":
-		return fmt.Errorf("%s: the disk holding %s is full; nothing was changed: %v", op, r.Name(), err)
+		return fmt.Errorf("%s: the disk holding %s is full; nothing was changed: %v", op, repo, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -78,7 +78,7 @@ func (r *Repo) variants(ctx context.Context, name string) ([]variant, error) {
 	if id == "" {
 		return out, nil
 	}
-	names, err := r.distinct(ctx, `SELECT name FROM metric_name WHERE canonical = ?`, r.d.text(id))
+	names, err := dictionaryOf(r).distinct(ctx, `SELECT name FROM metric_name WHERE canonical = ?`, r.d.text(id))
 	if err != nil {
 		return nil, err
 	}

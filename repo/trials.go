@@ -188,7 +188,7 @@ func (r *Repo) Counts(ctx context.Context, id int64) (Counts, error) {
 // unset. The keys app, experiment and name move or rename the trial; the
 // other trial fields are facts of the import and cannot be set.
 func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset []string) error {
-	tx, err := r.beginWrite(ctx, fmt.Sprintf("set trial %d", id))
+	tx, err := r.beginWrite(ctx, r.db, fmt.Sprintf("set trial %d", id))
 	if err != nil {
 		return err
 	}
@@ -267,7 +267,7 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 // Remove deletes trials, all or none, and experiments and applications
 // left empty.
 func (r *Repo) Remove(ctx context.Context, ids ...int64) error {
-	tx, err := r.beginWrite(ctx, "rm")
+	tx, err := r.beginWrite(ctx, r.db, "rm")
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func (r *Repo) holdWriters(ctx context.Context) (release func(), err error) {
 	if err != nil {
 		conn.Close()
 		if isBusy(err) {
-			return nil, &BusyError{Repo: r.Name(), Op: "upgrade", Holder: r.holder(ctx)}
+			return nil, &BusyError{Repo: r.Name(), Op: "upgrade", Holder: r.lock.holder(ctx)}
 		}
 		return nil, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
@@ -232,7 +232,7 @@ func (r *Repo) upgradePostgres(ctx context.Context, opt UpgradeOptions, res Upgr
 	}
 	if _, err := lock.ExecContext(ctx, `LOCK TABLE trial, trial_attr, application, experiment IN SHARE MODE`); err != nil {
 		if isBusy(err) {
-			return res, &BusyError{Repo: r.Name(), Op: "upgrade", Waited: r.opt.Wait, Holder: r.holder(ctx)}
+			return res, &BusyError{Repo: r.Name(), Op: "upgrade", Waited: r.opt.Wait, Holder: r.lock.holder(ctx)}
 		}
 		return res, r.writeError("upgrade", err)
 	}
@@ -273,6 +273,7 @@ func openPostgresIn(ctx context.Context, loc, schema string) (*Repo, error) {
 	cfg.RuntimeParams["search_path"] = schema
 	cfg.RuntimeParams["application_name"] = "cubeview: upgrade"
 	r.db = stdlib.OpenDB(*cfg)
+	r.lock = newWriteLock(r.db, r.d.name, loc, r.opt)
 	if _, err := r.attach(ctx); err != nil {
 		r.db.Close()
 		return nil, err
@@ -380,7 +381,7 @@ func (r *Repo) swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backu
 func upgradeInPlace(ctx context.Context, r *Repo) (int, error) {
 	why := r.readOnly
 	r.readOnly = ""
-	tx, err := r.beginWrite(ctx, "upgrade")
+	tx, err := r.beginWrite(ctx, r.db, "upgrade")
 	r.readOnly = why
 	if err != nil {
 		return 0, err

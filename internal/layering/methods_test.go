@@ -26,7 +26,7 @@ const maxMethods = 40
 // maxMethods leaves the list. Their exported methods are within
 // maxMethods like every type's.
 var overMethods = map[string]int{
-	"repo.Repo":        84,
+	"repo.Repo":        72,
 	"model.Experiment": 65,
 	"ui.Window":        47,
 }
