@@ -21,8 +21,8 @@ import (
 	"cubeview/cli"
 	"cubeview/format"
 	_ "cubeview/internal/cleanlocale"
+	"cubeview/launch"
 	"cubeview/ui"
-	"cubeview/view"
 )
 
 // appMetadata is the application's metadata; its Version is the program's.
@@ -56,13 +56,13 @@ func main() {
 	}
 	// From here on windows open; what can be checked without one is
 	// checked first, so that a terminal gets one line, not a window.
-	o, err := view.ParseLaunch(args)
+	o, err := launch.Parse(args)
 	if o.Help {
-		fmt.Println(view.LaunchUsage)
+		fmt.Println(launch.Usage)
 		os.Exit(0)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cubeview: %v\n%s\n", err, view.LaunchUsage)
+		fmt.Fprintf(os.Stderr, "cubeview: %v\n%s\n", err, launch.Usage)
 		os.Exit(2)
 	}
 	for _, f := range o.Files {

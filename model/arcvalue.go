@@ -15,7 +15,7 @@ func ArcValue(e *Experiment, a CallArc, ms MetricSel) (v float64, ok bool) {
 	if !ok || ms.Inclusive {
 		return v, ok
 	}
-	for _, ch := range e.subtracted(ms.Metric) {
+	for _, ch := range subtracted(e, ms.Metric) {
 		c, ok := a.Values[ch]
 		if !ok {
 			return 0, false

@@ -8,7 +8,7 @@ import "testing"
 // row's callers split its values.
 func TestBottomUpRecursive(t *testing.T) {
 	e := recursive(Sum)
-	excl, err := e.cnodeValues(MetricSel{Metric: 0, Inclusive: true})
+	excl, err := e.stored().cnodeValues(MetricSel{Metric: 0, Inclusive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +49,11 @@ func TestBottomUpRecursive(t *testing.T) {
 	// The top rows are the flat profile, for every aggregation.
 	for _, agg := range []Aggregation{Sum, Min, Max} {
 		e := recursive(agg)
-		excl, err := e.cnodeValues(MetricSel{Metric: 0, Inclusive: true})
+		excl, err := e.stored().cnodeValues(MetricSel{Metric: 0, Inclusive: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := e.flatParts(excl, agg)
+		f := flatParts(e, excl, agg)
 		for _, r := range BottomUp(e, excl, e.CallInclusive(excl, agg), agg) {
 			if r.Excl != f.Own[r.Region] || r.Incl != f.Whole[r.Region] {
 				t.Errorf("%v region %s: %v/%v, flat profile %v/%v", agg, e.Regions[r.Region].Name, r.Excl, r.Incl, f.Own[r.Region], f.Whole[r.Region])

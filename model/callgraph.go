@@ -71,7 +71,7 @@ func (e *Experiment) FlatProfileOf(ms MetricSel) (regExcl, regIncl []float64, er
 
 // graphInclusive overwrites the per-region inclusive values regIncl of a
 // metric selection with the tool's own, where the call graph records them.
-func (e *Experiment) graphInclusive(ms MetricSel, regIncl []float64) error {
+func graphInclusive(e *Experiment, ms MetricSel, regIncl []float64) error {
 	if e.CallGraph == nil || len(e.CallGraph.Inclusive) == 0 {
 		return nil
 	}
@@ -83,10 +83,10 @@ func (e *Experiment) graphInclusive(ms MetricSel, regIncl []float64) error {
 	if ms.Inclusive {
 		return nil
 	}
-	for _, ch := range e.subtracted(ms.Metric) {
+	for _, ch := range subtracted(e, ms.Metric) {
 		sub, ok := e.CallGraph.Inclusive[ch]
 		if !ok {
-			cv, err := e.cnodeValues(MetricSel{Metric: ch, Inclusive: true})
+			cv, err := e.stored().cnodeValues(MetricSel{Metric: ch, Inclusive: true})
 			if err != nil {
 				return err
 			}
@@ -101,7 +101,7 @@ func (e *Experiment) graphInclusive(ms MetricSel, regIncl []float64) error {
 
 // validateCallGraph reports references out of range and values that are
 // not finite.
-func (e *Experiment) validateCallGraph(bad func(string, ...any)) {
+func validateCallGraph(e *Experiment, bad func(string, ...any)) {
 	g := e.CallGraph
 	if g == nil {
 		return
@@ -140,7 +140,7 @@ func (e *Experiment) validateCallGraph(bad func(string, ...any)) {
 }
 
 // arcValuesString renders an arc' values for Dump, in metric order.
-func (e *Experiment) arcValuesString(vals map[int]float64) string {
+func arcValuesString(e *Experiment, vals map[int]float64) string {
 	s := "{"
 	first := true
 	for _, m := range e.MetricOrder() {

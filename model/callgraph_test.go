@@ -107,7 +107,7 @@ func TestFlatProfileOfMatchesFlatProfileWithoutGraph(t *testing.T) {
 	for m := range e.Metrics {
 		for _, incl := range []bool{true, false} {
 			sel := MetricSel{m, incl}
-			v, _ := e.ownValues(sel) // min/max: no value kept, as FlatProfile needs
+			v, _ := e.stored().ownValues(sel) // min/max: no value kept, as FlatProfile needs
 			wantEx, wantIn := e.FlatProfile(v, e.Metrics[m].Aggregation)
 			ex, in, err := e.FlatProfileOf(sel)
 			if err != nil {

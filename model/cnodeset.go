@@ -6,19 +6,19 @@ package model
 // profile (the union of the subtrees of its call paths). A derived
 // metric's value at a location is its formula over the operands' values
 // there.
-func (e *Experiment) locationValuesOver(ms MetricSel, cnodes []int) ([]float64, error) {
+func locationValuesOver(e *Experiment, ms MetricSel, cnodes []int) ([]float64, error) {
 	if e.Metrics[ms.Metric].IsDerived() {
-		return e.evalDerived(ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
-			return e.locationValuesOver(op, cnodes)
+		return evalDerived(e, ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
+			return locationValuesOver(e, op, cnodes)
 		})
 	}
-	out, err := e.locationAggregate(ms.Metric, cnodes)
+	out, err := e.stored().locationAggregate(ms.Metric, cnodes)
 	if err != nil {
 		return nil, err
 	}
 	if !ms.Inclusive {
-		for _, ch := range e.subtracted(ms.Metric) {
-			cv, err := e.locationAggregate(ch, cnodes)
+		for _, ch := range subtracted(e, ms.Metric) {
+			cv, err := e.stored().locationAggregate(ch, cnodes)
 			if err != nil {
 				return nil, err
 			}

@@ -21,7 +21,7 @@ func (m *Metric) HasStoredValues() bool { return m.Formula == nil && m.Unavailab
 
 // notDerived returns an error wrapping ErrDerived when metric m is
 // derived, naming the query that answers for it instead.
-func (e *Experiment) notDerived(m int, instead string) error {
+func notDerived(e *Experiment, m int, instead string) error {
 	if e.Metrics[m].IsDerived() {
 		return fmt.Errorf("metric %q: %w; use %s", e.Metrics[m].UniqName, ErrDerived, instead)
 	}
@@ -39,7 +39,7 @@ func LocationsOf(e *Experiment, sysValues []float64) []float64 {
 }
 
 // operandIndex returns the metric a formula of metric m names.
-func (e *Experiment) operandIndex(m int, name string) (int, error) {
+func operandIndex(e *Experiment, m int, name string) (int, error) {
 	op := e.MetricByName(name)
 	if op < 0 {
 		return -1, fmt.Errorf("derived metric %q refers to %q, which the experiment does not have", e.Metrics[m].UniqName, name)
@@ -50,9 +50,9 @@ func (e *Experiment) operandIndex(m int, name string) (int, error) {
 // evalDerived evaluates derived metric m element-wise over vectors of
 // length n; get returns an operand metric's vector for the same query.
 // Operands are taken metric-inclusive, as CubePL's metric::name() is.
-func (e *Experiment) evalDerived(m, n int, get func(op MetricSel) ([]float64, error)) ([]float64, error) {
+func evalDerived(e *Experiment, m, n int, get func(op MetricSel) ([]float64, error)) ([]float64, error) {
 	return e.Metrics[m].Formula.Eval(n, func(name string) ([]float64, error) {
-		op, err := e.operandIndex(m, name)
+		op, err := operandIndex(e, m, name)
 		if err != nil {
 			return nil, err
 		}
@@ -67,14 +67,14 @@ func (e *Experiment) evalDerived(m, n int, get func(op MetricSel) ([]float64, er
 // formula applied to its operands' values at that cnode.
 func (e *Experiment) CallTreeValues(ms MetricSel, inclusive bool) ([]float64, error) {
 	if e.Metrics[ms.Metric].IsDerived() {
-		return e.evalDerived(ms.Metric, len(e.Cnodes), func(op MetricSel) ([]float64, error) {
+		return evalDerived(e, ms.Metric, len(e.Cnodes), func(op MetricSel) ([]float64, error) {
 			return e.CallTreeValues(op, inclusive)
 		})
 	}
 	if !inclusive {
-		return e.cnodeValues(ms)
+		return e.stored().cnodeValues(ms)
 	}
-	v, err := e.ownValues(ms)
+	v, err := e.stored().ownValues(ms)
 	if err != nil {
 		return nil, err
 	}
@@ -92,24 +92,24 @@ func (e *Experiment) CallTreeValues(ms MetricSel, inclusive bool) ([]float64, er
 // derived metrics alike.
 func (e *Experiment) SystemTreeValues(ms MetricSel, cnodes []int) ([]float64, error) {
 	if e.Metrics[ms.Metric].IsDerived() {
-		return e.evalDerived(ms.Metric, len(e.System), func(op MetricSel) ([]float64, error) {
+		return evalDerived(e, ms.Metric, len(e.System), func(op MetricSel) ([]float64, error) {
 			return e.SystemTreeValues(op, cnodes)
 		})
 	}
 	agg := e.Metrics[ms.Metric].Aggregation
 	if agg != Sum {
 		// Locations without a value are passed over, not taken as 0.
-		loc, err := e.locationAggregateRaw(ms.Metric, cnodes)
+		loc, err := e.stored().locationAggregateRaw(ms.Metric, cnodes)
 		if err != nil {
 			return nil, err
 		}
-		return e.systemValues(loc, agg), nil
+		return systemValues(e, loc, agg), nil
 	}
-	loc, err := e.locationValuesOver(ms, cnodes)
+	loc, err := locationValuesOver(e, ms, cnodes)
 	if err != nil {
 		return nil, err
 	}
-	return e.systemValues(loc, agg), nil
+	return systemValues(e, loc, agg), nil
 }
 
 // PointValues returns the selected metric per cnode and location:
@@ -124,7 +124,7 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 		names := f.Metrics()
 		ops := make(map[string]*Block, len(names))
 		for _, name := range names {
-			op, err := e.operandIndex(ms.Metric, name)
+			op, err := operandIndex(e, ms.Metric, name)
 			if err != nil {
 				return nil, err
 			}
@@ -161,7 +161,7 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 		return nil, err
 	}
 	if !ms.Inclusive {
-		if sub := e.subtracted(ms.Metric); len(sub) > 0 {
+		if sub := subtracted(e, ms.Metric); len(sub) > 0 {
 			b = b.Clone()
 			for _, ch := range sub {
 				cb, err := e.Block(ch)
@@ -189,7 +189,7 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 				return nil, err
 			}
 		}
-		b = e.callInclusiveBlock(b, m.Aggregation)
+		b = callInclusiveBlock(e, b, m.Aggregation)
 		if m.Aggregation != Sum {
 			for c := range b.NumCnodes() {
 				noValueToZero(b.Row(c))
@@ -203,7 +203,7 @@ func (e *Experiment) PointValues(ms MetricSel, inclusive bool) (*Block, error) {
 // c's whole subtree, per location; an absent row adds nothing, and a
 // subtree without any row stays absent. For min and max the identity
 // (±Inf) is "no value", passed over and kept where nothing else is.
-func (e *Experiment) callInclusiveBlock(b *Block, agg Aggregation) *Block {
+func callInclusiveBlock(e *Experiment, b *Block, agg Aggregation) *Block {
 	out := NewBlock(b.NumCnodes(), b.NumLocations())
 	order := e.CnodeOrder()
 	for i := len(order) - 1; i >= 0; i-- {
@@ -264,7 +264,7 @@ func (e *Experiment) WithDerived(d DerivedMetric) (*Experiment, error) {
 		}
 		op := e.MetricByName(name)
 		if op < 0 {
-			return nil, fmt.Errorf("derived metric %q refers to %q, which the experiment does not have (it has: %s)", d.UniqName, name, strings.Join(e.metricNames(), ", "))
+			return nil, fmt.Errorf("derived metric %q refers to %q, which the experiment does not have (it has: %s)", d.UniqName, name, strings.Join(metricNames(e), ", "))
 		}
 		if r := e.Metrics[op].Unavailable; r != "" {
 			return nil, fmt.Errorf("derived metric %q refers to %q, which has no values: %s", d.UniqName, name, r)
@@ -275,7 +275,7 @@ func (e *Experiment) WithDerived(d DerivedMetric) (*Experiment, error) {
 			return nil, fmt.Errorf("derived metric %q: %w", d.UniqName, err)
 		}
 	}
-	n := e.shallowCopy()
+	n := shallowCopy(e)
 	n.Metrics = make([]Metric, len(e.Metrics), len(e.Metrics)+1)
 	copy(n.Metrics, e.Metrics)
 	id := 0
@@ -321,7 +321,7 @@ func (d delegateLoader) LoadBlock(m int) (*Block, error) {
 
 // shallowCopy returns a new experiment with every exported field of e
 // (slices shared) and no data: the caller installs a loader.
-func (e *Experiment) shallowCopy() *Experiment {
+func shallowCopy(e *Experiment) *Experiment {
 	n := &Experiment{}
 	src, dst := reflect.ValueOf(e).Elem(), reflect.ValueOf(n).Elem()
 	for i := 0; i < src.NumField(); i++ {
@@ -332,7 +332,7 @@ func (e *Experiment) shallowCopy() *Experiment {
 	return n
 }
 
-func (e *Experiment) metricNames() []string {
+func metricNames(e *Experiment) []string {
 	names := make([]string, 0, len(e.Metrics))
 	for _, m := range e.MetricOrder() {
 		names = append(names, e.Metrics[m].UniqName)
@@ -353,7 +353,7 @@ func (e *Experiment) BindFormulas() {
 			if !m.IsDerived() {
 				continue
 			}
-			if err := e.formulaProblem(i); err != nil {
+			if err := formulaProblem(e, i); err != nil {
 				m.Formula = nil
 				m.Unavailable = "derived metric: " + err.Error()
 				changed = true
@@ -363,7 +363,7 @@ func (e *Experiment) BindFormulas() {
 }
 
 // formulaProblem reports what keeps derived metric m from being evaluated.
-func (e *Experiment) formulaProblem(m int) error {
+func formulaProblem(e *Experiment, m int) error {
 	for _, name := range e.Metrics[m].Formula.Metrics() {
 		op := e.MetricByName(name)
 		switch {
@@ -373,7 +373,7 @@ func (e *Experiment) formulaProblem(m int) error {
 			return fmt.Errorf("refers to %q, which has no values", name)
 		}
 	}
-	if e.formulaCycle(m) {
+	if formulaCycle(e, m) {
 		return errors.New("its formula refers back to itself")
 	}
 	return nil
@@ -381,7 +381,7 @@ func (e *Experiment) formulaProblem(m int) error {
 
 // formulaCycle reports whether derived metric m reaches itself through
 // the formulas of the derived metrics it names.
-func (e *Experiment) formulaCycle(m int) bool {
+func formulaCycle(e *Experiment, m int) bool {
 	seen := map[int]bool{}
 	var visit func(i int) bool
 	visit = func(i int) bool {

@@ -152,7 +152,7 @@ func TestDerivedCallTree(t *testing.T) {
 	equal(t, "exclusive", excl, []float64{2, 5.0 / 4, 0, 0, 6.0 / 9})
 	// The internal summing query refuses a derived metric rather than add
 	// ratios; LocationValues applies the formula per location instead.
-	if _, err := e.cnodeValues(MetricSel{Metric: m}); !errors.Is(err, ErrDerived) {
+	if _, err := e.stored().cnodeValues(MetricSel{Metric: m}); !errors.Is(err, ErrDerived) {
 		t.Errorf("cnodeValues of a derived metric: %v, want ErrDerived", err)
 	}
 	loc, err := e.LocationValues(MetricSel{Metric: m}, AllCnodes)
@@ -322,7 +322,7 @@ func TestShallowCopyCopiesEveryExportedField(t *testing.T) {
 	e.Source, e.Format, e.Mirrors = "s", "f", []string{"m"}
 	e.Topologies = []Cart{{Name: "t"}}
 	e.CallGraph = &CallGraph{}
-	n := e.shallowCopy()
+	n := shallowCopy(e)
 	src, dst := reflect.ValueOf(e).Elem(), reflect.ValueOf(n).Elem()
 	for i := 0; i < src.NumField(); i++ {
 		if src.Type().Field(i).IsExported() && !reflect.DeepEqual(src.Field(i).Interface(), dst.Field(i).Interface()) {

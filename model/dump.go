@@ -109,7 +109,7 @@ func (e *Experiment) Dump(w io.Writer) error {
 			if a.Caller >= 0 {
 				caller = strconv.Itoa(e.Regions[a.Caller].ID)
 			}
-			p("  arc caller=%s callee=%d calls=%d values=%s\n", caller, e.Regions[a.Callee].ID, a.Calls, e.arcValuesString(a.Values))
+			p("  arc caller=%s callee=%d calls=%d values=%s\n", caller, e.Regions[a.Callee].ID, a.Calls, arcValuesString(e, a.Values))
 		}
 		for _, mi := range e.MetricOrder() {
 			vals, ok := g.Inclusive[mi]

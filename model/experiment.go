@@ -1,10 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"strings"
-	"sync"
-)
+import "strings"
 
 // Aggregation is how values of a metric combine across cnodes and locations.
 type Aggregation uint8
@@ -338,87 +334,30 @@ type Experiment struct {
 	// changing any value (e.g. surplus data it ignored), one sentence each.
 	Warnings []string
 
-	loader Loader
-	blocks []blockSlot
-	once   sync.Once
+	data metricData // the stored values: see stored
 
 	contentSum func() (sha256 string, size int64, err error) // see ContentSum
 	lateAttrs  *lateAttrs                                    // see SetAttrsLater
 }
 
-type blockSlot struct {
-	mu     sync.Mutex
-	loaded bool
-	block  *Block
-	err    error
-	sums   []float64 // per-cnode aggregate over all locations, computed on demand
-	kept   []float64 // the same, as the loader keeps it (CnodeSummer)
-	direct bool      // the block was set (SetBlock), not loaded
-	locs   []float64 // per-location aggregate over all cnodes, computed with sums
-}
-
 // SetLoader installs the lazy loader of metric data. It must be called
 // before the experiment is handed out.
-func (e *Experiment) SetLoader(l Loader) { e.loader = l }
+func (e *Experiment) SetLoader(l Loader) { e.data.loader = l }
 
 // SetBlock installs the data of metric m directly (for builders and
 // operators). It must be called before the experiment is handed out.
-func (e *Experiment) SetBlock(m int, b *Block) {
-	e.initSlots()
-	s := &e.blocks[m]
-	s.mu.Lock()
-	s.block, s.err, s.loaded, s.sums, s.locs, s.kept, s.direct = b, nil, true, nil, nil, nil, true
-	s.mu.Unlock()
-}
-
-func (e *Experiment) initSlots() {
-	e.once.Do(func() { e.blocks = make([]blockSlot, len(e.Metrics)) })
-}
+func (e *Experiment) SetBlock(m int, b *Block) { e.stored().set(m, b) }
 
 // Block returns the data of metric m, loading it on first use. A metric
 // without data (Unavailable, or nothing stored) yields an all-zero block;
 // a derived metric (IsDerived) an error wrapping ErrDerived.
-func (e *Experiment) Block(m int) (*Block, error) {
-	if m < 0 || m >= len(e.Metrics) {
-		return nil, fmt.Errorf("metric index %d out of range", m)
-	}
-	if e.Metrics[m].IsDerived() {
-		return nil, fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, ErrDerived)
-	}
-	e.initSlots()
-	s := &e.blocks[m]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.loaded {
-		s.block, s.err = e.load(m)
-		s.loaded = true
-	}
-	return s.block, s.err
-}
-
-func (e *Experiment) load(m int) (*Block, error) {
-	nc, nl := len(e.Cnodes), len(e.Locations)
-	if e.loader != nil && e.Metrics[m].Unavailable == "" {
-		b, err := e.loader.LoadBlock(m)
-		if err != nil {
-			return nil, err
-		}
-		if b != nil {
-			if b.NumCnodes() != nc || b.NumLocations() != nl {
-				return nil, fmt.Errorf("metric %q: data block is %d×%d, want %d cnodes × %d locations",
-					e.Metrics[m].UniqName, b.NumCnodes(), b.NumLocations(), nc, nl)
-			}
-			return b, nil
-		}
-	}
-	return NewBlock(nc, nl), nil
-}
+func (e *Experiment) Block(m int) (*Block, error) { return e.stored().block(m) }
 
 // Summarize computes metric m's aggregates (per call path over all
 // locations, per location over all call paths) now, so that Summarized
 // holds: one pass over its rows unless its block is in memory.
 func (e *Experiment) Summarize(m int) error {
-	_, _, err := e.aggregates(m)
+	_, _, err := e.stored().aggregates(m)
 	return err
 }
 
@@ -426,21 +365,19 @@ func (e *Experiment) Summarize(m int) error {
 // all locations, per location over all call paths) are computed, so that
 // call-tree values, metric totals and whole-forest location values need
 // no reading.
-func (e *Experiment) Summarized(m int) bool {
-	e.initSlots()
-	s := &e.blocks[m]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sums != nil
-}
+func (e *Experiment) Summarized(m int) bool { return e.stored().summarized(m) }
 
 // Loaded reports whether metric m's data are already in memory.
-func (e *Experiment) Loaded(m int) bool {
-	e.initSlots()
-	s := &e.blocks[m]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.loaded
+func (e *Experiment) Loaded(m int) bool { return e.stored().loaded(m) }
+
+// stored returns e's stored values, set up on first use.
+func (e *Experiment) stored() *metricData {
+	d := &e.data
+	d.once.Do(func() {
+		d.e = e
+		d.slots = make([]blockSlot, len(e.Metrics))
+	})
+	return d
 }
 
 // Attr returns the value of the experiment attribute key.

@@ -36,14 +36,14 @@ type Flat struct {
 // all regions: flatParts of its per-cnode values, with the tool's own
 // inclusive values as Whole where the experiment's call graph records them
 // (see FlatProfileOf).
-func (e *Experiment) flatOf(ms MetricSel) (Flat, error) {
-	excl, err := e.ownValues(ms) // no value kept: flatParts passes over it
+func flatOf(e *Experiment, ms MetricSel) (Flat, error) {
+	excl, err := e.stored().ownValues(ms) // no value kept: flatParts passes over it
 	if err != nil {
 		return Flat{}, err
 	}
 	agg := e.Metrics[ms.Metric].Aggregation
-	f := e.flatParts(excl, agg)
-	if err := e.graphInclusive(ms, f.Whole); err != nil {
+	f := flatParts(e, excl, agg)
+	if err := graphInclusive(e, ms, f.Whole); err != nil {
 		return Flat{}, err
 	}
 	if agg == Sum {
@@ -65,12 +65,12 @@ func (e *Experiment) flatOf(ms MetricSel) (Flat, error) {
 // part, as the other queries evaluate derived metrics.
 func RegionProfile(e *Experiment, ms MetricSel) (Flat, error) {
 	if !e.Metrics[ms.Metric].IsDerived() {
-		return e.flatOf(ms)
+		return flatOf(e, ms)
 	}
 	operands := map[MetricSel]Flat{}
 	var hasCallees []bool
 	part := func(p RegionPart) ([]float64, error) {
-		return e.evalDerived(ms.Metric, len(e.Regions), func(op MetricSel) ([]float64, error) {
+		return evalDerived(e, ms.Metric, len(e.Regions), func(op MetricSel) ([]float64, error) {
 			f, ok := operands[op]
 			if !ok {
 				var err error
@@ -95,7 +95,7 @@ func RegionProfile(e *Experiment, ms MetricSel) (Flat, error) {
 		return Flat{}, err
 	}
 	if hasCallees == nil { // a formula without operands
-		hasCallees = e.flatParts(make([]float64, len(e.Cnodes)), Sum).HasCallees
+		hasCallees = flatParts(e, make([]float64, len(e.Cnodes)), Sum).HasCallees
 	}
 	f.HasCallees = hasCallees
 	return f, nil
@@ -116,7 +116,7 @@ func (f *Flat) part(p RegionPart) []float64 {
 // (cnodeValues) of a metric aggregated with agg, in time linear in the
 // number of call paths (N log N for min and max), whatever the depth of
 // the call tree. A region without call paths has all values 0.
-func (e *Experiment) flatParts(excl []float64, agg Aggregation) Flat {
+func flatParts(e *Experiment, excl []float64, agg Aggregation) Flat {
 	nr := len(e.Regions)
 	f := Flat{
 		Whole: make([]float64, nr), Own: make([]float64, nr), Callees: make([]float64, nr),
@@ -257,7 +257,7 @@ func (f *Flat) Value(r int, p RegionPart) float64 { return f.part(p)[r] }
 // (RegionOwn), the union of their subtrees (RegionWhole) or that union
 // without the region's own call paths (RegionCallees). With
 // locationValuesOver it gives the system values of a flat-profile row.
-func (e *Experiment) regionCnodes(r int, p RegionPart) []int {
+func regionCnodes(e *Experiment, r int, p RegionPart) []int {
 	var out []int
 	inside := 0 // instances of r among the ancestors of the current cnode
 	type frame struct {

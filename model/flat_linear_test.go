@@ -74,7 +74,7 @@ func TestFlatPartsMatchesPathWalk(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		e, excl := randomForest(rng, 1+rng.IntN(60), 1+rng.IntN(8))
 		for _, agg := range []Aggregation{Sum, Min, Max} {
-			got, want := e.flatParts(excl, agg), flatPartsByPath(e, excl, agg)
+			got, want := flatParts(e, excl, agg), flatPartsByPath(e, excl, agg)
 			for _, part := range []struct {
 				name     string
 				got, exp []float64
@@ -107,7 +107,7 @@ func BenchmarkFlatDeep(b *testing.B) {
 			b.Run(fmt.Sprintf("depth=%d/%s", n, name), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := e.flatOf(MetricSel{Metric: m, Inclusive: true}); err != nil {
+					if _, err := flatOf(e, MetricSel{Metric: m, Inclusive: true}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -44,12 +44,12 @@ func TestFlatProfileEveryAggregation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e := recursive(tt.agg)
-		excl, err := e.cnodeValues(MetricSel{Metric: 0, Inclusive: true})
+		excl, err := e.stored().cnodeValues(MetricSel{Metric: 0, Inclusive: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := e.flatParts(excl, tt.agg)
-		if g, err := e.flatOf(MetricSel{Metric: 0, Inclusive: true}); err != nil || fmt.Sprint(g) != fmt.Sprint(f) {
+		f := flatParts(e, excl, tt.agg)
+		if g, err := flatOf(e, MetricSel{Metric: 0, Inclusive: true}); err != nil || fmt.Sprint(g) != fmt.Sprint(f) {
 			t.Errorf("%v: flatOf %v, %v; want flatParts %v", tt.agg, g, err, f)
 		}
 		equal(t, tt.agg.String()+" whole", f.Whole, tt.whole)
@@ -67,11 +67,11 @@ func TestFlatProfileEveryAggregation(t *testing.T) {
 				if p == RegionCallees && !f.HasCallees[r] {
 					continue
 				}
-				loc, err := e.locationValuesOver(MetricSel{Metric: 0, Inclusive: true}, e.regionCnodes(r, p))
+				loc, err := locationValuesOver(e, MetricSel{Metric: 0, Inclusive: true}, regionCnodes(e, r, p))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := e.systemValue(loc, 0, tt.agg); got != f.Value(r, p) {
+				if got := systemValue(e, loc, 0, tt.agg); got != f.Value(r, p) {
 					t.Errorf("%v: region %s part %d: system value %v, flat profile %v", tt.agg, e.Regions[r].Name, p, got, f.Value(r, p))
 				}
 			}
@@ -94,7 +94,7 @@ func TestRegionCnodes(t *testing.T) {
 		{2, RegionCallees, "[]"},
 	}
 	for _, tt := range tests {
-		if got := fmt.Sprint(e.regionCnodes(tt.region, tt.part)); got != tt.want {
+		if got := fmt.Sprint(regionCnodes(e, tt.region, tt.part)); got != tt.want {
 			t.Errorf("regionCnodes(%s, %d) = %s, want %s", e.Regions[tt.region].Name, tt.part, got, tt.want)
 		}
 	}

@@ -56,7 +56,7 @@ func ForestSystemValues(e *Experiment, ms MetricSel) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		return e.systemValues(loc, agg), nil
+		return systemValues(e, loc, agg), nil
 	}
 	var out []float64
 	for _, r := range e.CnodeRoots {
@@ -64,7 +64,7 @@ func ForestSystemValues(e *Experiment, ms MetricSel) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := e.systemValues(loc, agg)
+		v := systemValues(e, loc, agg)
 		if out == nil {
 			out = v
 			continue

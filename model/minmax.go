@@ -18,8 +18,9 @@ type minMaxValues struct {
 
 // newMinMaxValues returns the rule for min or max metric m. Call release
 // when done.
-func (e *Experiment) newMinMaxValues(m int) (v *minMaxValues, release func(), err error) {
-	visits, release, err := e.visitsOf(m)
+func (d *metricData) newMinMaxValues(m int) (v *minMaxValues, release func(), err error) {
+	e := d.e
+	visits, release, err := d.visitsOf(m)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,14 +71,15 @@ func (v *minMaxValues) of(c int, row []float64) ([]float64, bool, error) {
 // visits metric (a stored sum metric named "visits"), which tell which
 // locations visited a call path, read without loading its block; nil when
 // there is none. Call release when done.
-func (e *Experiment) visitsOf(m int) (rows RowSource, release func(), err error) {
+func (d *metricData) visitsOf(m int) (rows RowSource, release func(), err error) {
+	e := d.e
 	for i := range e.Metrics {
 		v := &e.Metrics[i]
 		if i != m && v.UniqName == "visits" && v.Aggregation == Sum && v.HasStoredValues() && v.Unavailable == "" {
-			if _, canOpen := e.loader.(RowOpener); !canOpen && !e.Loaded(i) {
+			if _, canOpen := d.loader.(RowOpener); !canOpen && !d.loaded(i) {
 				break // not worth loading a block for: the non-zero rule
 			}
-			return e.Rows(i)
+			return d.rows(i)
 		}
 	}
 	return nil, func() {}, nil
@@ -98,7 +100,7 @@ func noValueToZero(v []float64) {
 // stored block: a stored value that does not count is the aggregation's
 // identity (±Inf), and rows without any value are absent.
 func MinMaxValues(e *Experiment, m int, b *Block) (*Block, error) {
-	rule, release, err := e.newMinMaxValues(m)
+	rule, release, err := e.stored().newMinMaxValues(m)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +136,7 @@ type Summary struct {
 // regions' whole values are the tool's own where the experiment's call
 // graph records them (FlatProfileOf).
 func SummaryOver(e *Experiment, m int, cols []int) (Summary, error) {
-	if err := e.notDerived(m, "its operands' summaries"); err != nil {
+	if err := notDerived(e, m, "its operands' summaries"); err != nil {
 		return Summary{}, err
 	}
 	ms := MetricSel{Metric: m, Inclusive: true}
@@ -143,14 +145,14 @@ func SummaryOver(e *Experiment, m int, cols []int) (Summary, error) {
 	var s Summary
 	var err error
 	if cols == nil {
-		if own, err = e.ownValues(ms); err != nil {
+		if own, err = e.stored().ownValues(ms); err != nil {
 			return Summary{}, err
 		}
 		if s.RegionOwn, s.RegionWhole, err = e.FlatProfileOf(ms); err != nil {
 			return Summary{}, err
 		}
 	} else {
-		if own, err = e.ownValuesOver(m, cols); err != nil {
+		if own, err = e.stored().ownValuesOver(m, cols); err != nil {
 			return Summary{}, err
 		}
 		s.RegionOwn, s.RegionWhole = e.FlatProfile(own, agg)
@@ -168,9 +170,10 @@ func SummaryOver(e *Experiment, m int, cols []int) (Summary, error) {
 // ownValuesOver returns, per cnode, stored metric m's own values
 // aggregated over the locations cols, "no value" of min and max kept as
 // the identity.
-func (e *Experiment) ownValuesOver(m int, cols []int) ([]float64, error) {
+func (d *metricData) ownValuesOver(m int, cols []int) ([]float64, error) {
+	e := d.e
 	agg := e.Metrics[m].Aggregation
-	b, err := e.Block(m)
+	b, err := d.block(m)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +184,7 @@ func (e *Experiment) ownValuesOver(m int, cols []int) ([]float64, error) {
 			out[c] = agg.Identity()
 		}
 		var release func()
-		if values, release, err = e.newMinMaxValues(m); err != nil {
+		if values, release, err = d.newMinMaxValues(m); err != nil {
 			return nil, err
 		}
 		defer release()
@@ -212,7 +215,7 @@ func (e *Experiment) ownValuesOver(m int, cols []int) ([]float64, error) {
 // result is valid until the next call; row is not modified. Call release
 // when done.
 func CountedValues(e *Experiment, m int) (values func(c int, row []float64) ([]float64, error), release func(), err error) {
-	rule, release, err := e.newMinMaxValues(m)
+	rule, release, err := e.stored().newMinMaxValues(m)
 	if err != nil {
 		return nil, nil, err
 	}

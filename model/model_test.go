@@ -100,7 +100,7 @@ func TestCnodeValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			excl, err := e.cnodeValues(tt.sel)
+			excl, err := e.stored().cnodeValues(tt.sel)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,14 +164,14 @@ func TestLocationAndSystemValues(t *testing.T) {
 	}
 	loc, _ := e.LocationValues(MetricSel{0, true}, CnodeSel{1, true})
 	// machine, node, rank 0, t0, t1, rank 1, t0
-	equal(t, "system", e.systemValues(loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
+	equal(t, "system", systemValues(e, loc, Sum), []float64{13, 13, 10, 7, 3, 3, 3})
 	minLoc, _ := e.LocationValues(MetricSel{3, true}, CnodeSel{0, false})
-	equal(t, "system min", e.systemValues(minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
+	equal(t, "system min", systemValues(e, minLoc, Min), []float64{0.2, 0.2, 0.2, 0.5, 0.2, 0.9, 0.9})
 }
 
 func TestFlatProfile(t *testing.T) {
 	e := small()
-	excl, _ := e.cnodeValues(MetricSel{0, true})
+	excl, _ := e.stored().cnodeValues(MetricSel{0, true})
 	regExcl, regIncl := e.FlatProfile(excl, Sum)
 	// foo is recursive (main/foo/foo): its inclusive value counts the
 	// outer instance's subtree once, 13, not 13 + 8.
@@ -267,7 +267,7 @@ func TestLazyLoading(t *testing.T) {
 
 	f := smallMeta()
 	f.SetLoader(failingLoader{})
-	if _, err := f.cnodeValues(MetricSel{0, true}); err == nil {
+	if _, err := f.stored().cnodeValues(MetricSel{0, true}); err == nil {
 		t.Error("loader error not reported")
 	}
 	// Unavailable metrics are never loaded and read as zero.

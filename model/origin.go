@@ -19,7 +19,7 @@ type Originator interface {
 // Origin returns where e was read from, when its loader says (ok false
 // for experiments read from files or computed).
 func (e *Experiment) Origin() (o Origin, ok bool) {
-	if or, isOr := e.loader.(Originator); isOr {
+	if or, isOr := e.data.loader.(Originator); isOr {
 		return or.Origin(), true
 	}
 	return Origin{}, false

@@ -38,7 +38,7 @@ func (a Aggregation) Identity() float64 {
 // subtracted reports which children of metric m are subtracted to obtain
 // its exclusive value: only sum metrics under a sum metric, since a min or
 // max value is not a part of its parent.
-func (e *Experiment) subtracted(m int) []int {
+func subtracted(e *Experiment, m int) []int {
 	if e.Metrics[m].Aggregation != Sum || e.Metrics[m].Formula != nil {
 		return nil
 	}
@@ -49,107 +49,6 @@ func (e *Experiment) subtracted(m int) []int {
 		}
 	}
 	return out
-}
-
-// cnodeSums returns, per cnode, metric m's stored values aggregated over
-// all locations. The result is cached and must not be modified.
-func (e *Experiment) cnodeSums(m int) ([]float64, error) {
-	if sums, ok, err := e.keptSums(m); ok || err != nil {
-		return sums, err
-	}
-	sums, _, err := e.aggregates(m)
-	return sums, err
-}
-
-// keptSums returns metric m's per-cnode aggregates when they are computed
-// already or the loader keeps them (CnodeSummer), and whether it did.
-func (e *Experiment) keptSums(m int) ([]float64, bool, error) {
-	ks, ok := e.loader.(CnodeSummer)
-	if !ok || m < 0 || m >= len(e.Metrics) || e.Metrics[m].Unavailable != "" {
-		return nil, false, nil
-	}
-	e.initSlots()
-	s := &e.blocks[m]
-	s.mu.Lock()
-	switch {
-	case s.sums != nil:
-		defer s.mu.Unlock()
-		return s.sums, true, nil
-	case s.kept != nil:
-		defer s.mu.Unlock()
-		return s.kept, true, nil
-	case s.direct:
-		s.mu.Unlock()
-		return nil, false, nil
-	}
-	s.mu.Unlock()
-	sums, err := ks.CnodeSums(m)
-	if err != nil || sums == nil {
-		return nil, false, err
-	}
-	if len(sums) != len(e.Cnodes) {
-		return nil, false, fmt.Errorf("metric %q: %d call-path totals kept for %d call paths", e.Metrics[m].UniqName, len(sums), len(e.Cnodes))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.kept == nil {
-		s.kept = sums
-	}
-	return s.kept, true, nil
-}
-
-// aggregates returns metric m's stored values aggregated per cnode over
-// all locations and per location over all cnodes, both computed in one
-// pass over the rows and cached (they must not be modified). When the
-// block is not loaded and the loader can stream rows, the pass reads the
-// file without building the block.
-func (e *Experiment) aggregates(m int) (sums, locs []float64, err error) {
-	if m < 0 || m >= len(e.Metrics) {
-		return nil, nil, fmt.Errorf("metric index %d out of range", m)
-	}
-	e.initSlots()
-	s := &e.blocks[m]
-	s.mu.Lock()
-	if s.sums != nil {
-		sums, locs = s.sums, s.locs
-		s.mu.Unlock()
-		return sums, locs, nil
-	}
-	loaded := s.loaded
-	s.mu.Unlock()
-	nc, nl := len(e.Cnodes), len(e.Locations)
-	acc := newAggregator(e.Metrics[m].Aggregation, nc, nl)
-	if acc.agg != Sum {
-		var release func()
-		if acc.values, release, err = e.newMinMaxValues(m); err != nil {
-			return nil, nil, err
-		}
-		defer release()
-	}
-	st, canStream := e.loader.(RowStreamer)
-	bst, canBatch := e.loader.(RowBatchStreamer)
-	switch {
-	case !loaded && canBatch && e.Metrics[m].Unavailable == "":
-		err = bst.StreamRowBatches(m, acc.addBatch)
-	case !loaded && canStream && e.Metrics[m].Unavailable == "":
-		err = st.StreamRows(m, acc.add)
-	default:
-		var b *Block
-		if b, err = e.Block(m); err == nil {
-			err = b.Scan(acc.add)
-		}
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	sums, locs = acc.finish()
-	s.mu.Lock()
-	if s.sums == nil {
-		s.sums, s.locs = sums, locs
-	}
-	sums, locs = s.sums, s.locs
-	s.mu.Unlock()
-	return sums, locs, nil
 }
 
 // aggregator collects per-cnode and per-location aggregates of one
@@ -258,8 +157,9 @@ func (a *aggregator) finish() (sums, locs []float64) { return a.sums, a.locs }
 // without a value shows 0. A derived metric's values do not add up along
 // the call tree, so for it cnodeValues returns an error wrapping
 // ErrDerived: CallTreeValues answers for every metric.
-func (e *Experiment) cnodeValues(ms MetricSel) ([]float64, error) {
-	out, err := e.ownValues(ms)
+func (d *metricData) cnodeValues(ms MetricSel) ([]float64, error) {
+	e := d.e
+	out, err := d.ownValues(ms)
 	if err == nil && e.Metrics[ms.Metric].Aggregation != Sum {
 		noValueToZero(out)
 	}
@@ -268,19 +168,20 @@ func (e *Experiment) cnodeValues(ms MetricSel) ([]float64, error) {
 
 // ownValues is cnodeValues with "no value" of a min or max metric kept as
 // the identity, which CallInclusive, ForestValue and flatParts pass over.
-func (e *Experiment) ownValues(ms MetricSel) ([]float64, error) {
-	if err := e.notDerived(ms.Metric, "CallTreeValues"); err != nil {
+func (d *metricData) ownValues(ms MetricSel) ([]float64, error) {
+	e := d.e
+	if err := notDerived(e, ms.Metric, "CallTreeValues"); err != nil {
 		return nil, err
 	}
-	sums, err := e.cnodeSums(ms.Metric)
+	sums, err := d.cnodeSums(ms.Metric)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]float64, len(sums))
 	copy(out, sums)
 	if !ms.Inclusive {
-		for _, ch := range e.subtracted(ms.Metric) {
-			cs, err := e.cnodeSums(ch)
+		for _, ch := range subtracted(e, ms.Metric) {
+			cs, err := d.cnodeSums(ch)
 			if err != nil {
 				return nil, err
 			}
@@ -329,14 +230,14 @@ func ForestTotal(excl []float64, agg Aggregation) float64 {
 func (e *Experiment) MetricTotal(ms MetricSel) (float64, error) {
 	if e.Metrics[ms.Metric].IsDerived() {
 		return e.Metrics[ms.Metric].Formula.EvalScalar(func(name string) (float64, error) {
-			op, err := e.operandIndex(ms.Metric, name)
+			op, err := operandIndex(e, ms.Metric, name)
 			if err != nil {
 				return 0, err
 			}
 			return e.MetricTotal(MetricSel{Metric: op, Inclusive: true})
 		})
 	}
-	v, err := e.ownValues(ms)
+	v, err := e.stored().ownValues(ms)
 	if err != nil {
 		return 0, err
 	}
@@ -361,14 +262,14 @@ func (e *Experiment) CnodeSubtree(cs CnodeSel) []int {
 // location is its formula over the operands' values there.
 func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error) {
 	if e.Metrics[ms.Metric].IsDerived() {
-		return e.evalDerived(ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
+		return evalDerived(e, ms.Metric, e.NumLocations(), func(op MetricSel) ([]float64, error) {
 			return e.LocationValues(op, cs)
 		})
 	}
 	if cs.Cnode < 0 && forestMax(e, ms.Metric) {
 		var out []float64
 		for _, r := range e.CnodeRoots {
-			v, err := e.locationValuesOver(ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
+			v, err := locationValuesOver(e, ms, e.CnodeSubtree(CnodeSel{Cnode: r, Inclusive: true}))
 			if err != nil {
 				return nil, err
 			}
@@ -382,11 +283,12 @@ func (e *Experiment) LocationValues(ms MetricSel, cs CnodeSel) ([]float64, error
 		}
 		return out, nil
 	}
-	return e.locationValuesOver(ms, e.CnodeSubtree(cs))
+	return locationValuesOver(e, ms, e.CnodeSubtree(cs))
 }
 
-func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
-	out, err := e.locationAggregateRaw(m, cnodes)
+func (d *metricData) locationAggregate(m int, cnodes []int) ([]float64, error) {
+	e := d.e
+	out, err := d.locationAggregateRaw(m, cnodes)
 	if err == nil && e.Metrics[m].Aggregation != Sum {
 		noValueToZero(out)
 	}
@@ -396,17 +298,18 @@ func (e *Experiment) locationAggregate(m int, cnodes []int) ([]float64, error) {
 // locationAggregateRaw is locationAggregate with "no value" of min and max
 // metrics (a location without a value at any of the cnodes) kept as the
 // identity, for aggregation over the system tree.
-func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error) {
+func (d *metricData) locationAggregateRaw(m int, cnodes []int) ([]float64, error) {
+	e := d.e
 	agg := e.Metrics[m].Aggregation
 	if len(cnodes) == len(e.Cnodes) && len(cnodes) > 0 {
 		// Every cnode (each listed once): the cached per-location totals.
-		_, locs, err := e.aggregates(m)
+		_, locs, err := d.aggregates(m)
 		if err != nil {
 			return nil, err
 		}
 		return slices.Clone(locs), nil
 	}
-	b, err := e.Block(m)
+	b, err := d.block(m)
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +320,7 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 			out[l] = agg.Identity()
 		}
 		var release func()
-		if values, release, err = e.newMinMaxValues(m); err != nil {
+		if values, release, err = d.newMinMaxValues(m); err != nil {
 			return nil, err
 		}
 		defer release()
@@ -453,7 +356,7 @@ func (e *Experiment) locationAggregateRaw(m int, cnodes []int) ([]float64, error
 
 // systemValue aggregates per-location values over the locations below
 // system node n (n itself when it is a location).
-func (e *Experiment) systemValue(locValues []float64, n int, agg Aggregation) float64 {
+func systemValue(e *Experiment, locValues []float64, n int, agg Aggregation) float64 {
 	acc := agg.Identity()
 	stack := []int{n}
 	for len(stack) > 0 {
@@ -473,7 +376,7 @@ func (e *Experiment) systemValue(locValues []float64, n int, agg Aggregation) fl
 
 // systemValues aggregates per-location values for every system node at
 // once. It does not apply to derived metrics: see SystemTreeValues.
-func (e *Experiment) systemValues(locValues []float64, agg Aggregation) []float64 {
+func systemValues(e *Experiment, locValues []float64, agg Aggregation) []float64 {
 	out := make([]float64, len(e.System))
 	if agg != Sum {
 		for i := range out {
@@ -503,6 +406,6 @@ func (e *Experiment) systemValues(locValues []float64, agg Aggregation) []float6
 // per-cnode exclusive values: the RegionOwn and RegionWhole parts of
 // flatParts.
 func (e *Experiment) FlatProfile(excl []float64, agg Aggregation) (regExcl, regIncl []float64) {
-	f := e.flatParts(excl, agg)
+	f := flatParts(e, excl, agg)
 	return f.Own, f.Whole
 }

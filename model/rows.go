@@ -15,13 +15,19 @@ type RowOpener interface {
 // block when it is in memory, else the loader's on-demand reader, which
 // does not load the block. Call release when done.
 func (e *Experiment) Rows(m int) (rows RowSource, release func(), err error) {
+	return e.stored().rows(m)
+}
+
+// rows returns a reader of metric m's rows (Rows).
+func (d *metricData) rows(m int) (rows RowSource, release func(), err error) {
+	e := d.e
 	if m < 0 || m >= len(e.Metrics) {
 		return nil, nil, fmt.Errorf("metric index %d out of range", m)
 	}
 	if e.Metrics[m].IsDerived() {
 		return nil, nil, fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, ErrDerived)
 	}
-	if op, ok := e.loader.(RowOpener); ok && !e.Loaded(m) && e.Metrics[m].Unavailable == "" {
+	if op, ok := d.loader.(RowOpener); ok && !d.loaded(m) && e.Metrics[m].Unavailable == "" {
 		r, rel, err := op.OpenRows(m)
 		if err != nil {
 			return nil, nil, err
@@ -34,7 +40,7 @@ func (e *Experiment) Rows(m int) (rows RowSource, release func(), err error) {
 		}
 		rel()
 	}
-	b, err := e.Block(m)
+	b, err := d.block(m)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -85,7 +85,7 @@ func TestOnDemandQueries(t *testing.T) {
 		for m := range e.Metrics {
 			for _, incl := range []bool{true, false} {
 				ms := MetricSel{m, incl}
-				v, err := e.cnodeValues(ms)
+				v, err := e.stored().cnodeValues(ms)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -102,7 +102,7 @@ func TestOnDemandQueries(t *testing.T) {
 					}
 					out = append(out, loc...)
 				}
-				loc, err := e.locationValuesOver(ms, []int{3, 1})
+				loc, err := locationValuesOver(e, ms, []int{3, 1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,7 +140,7 @@ func TestStreamedAggregates(t *testing.T) {
 	e := smallMeta()
 	l := &streamingLoader{src: small()}
 	e.SetLoader(l)
-	if _, err := e.cnodeValues(MetricSel{0, false}); err != nil { // time minus mpi
+	if _, err := e.stored().cnodeValues(MetricSel{0, false}); err != nil { // time minus mpi
 		t.Fatal(err)
 	}
 	if _, err := e.LocationValues(MetricSel{0, true}, AllCnodes); err != nil {
@@ -235,7 +235,7 @@ func (l *summingLoader) CnodeSums(m int) ([]float64, error) {
 	if !l.kept[m] {
 		return nil, nil
 	}
-	return l.src.cnodeValues(MetricSel{Metric: m, Inclusive: true})
+	return l.src.stored().cnodeValues(MetricSel{Metric: m, Inclusive: true})
 }
 
 // TestKeptCnodeSums: call-tree values and totals come from the totals a
@@ -275,7 +275,7 @@ func TestKeptCnodeSums(t *testing.T) {
 	b := NewBlock(len(e.Cnodes), len(e.Locations))
 	b.SetRow(0, slices.Repeat([]float64{2}, len(e.Locations)))
 	e.SetBlock(0, b)
-	got, err := e.cnodeValues(MetricSel{Metric: 0, Inclusive: true})
+	got, err := e.stored().cnodeValues(MetricSel{Metric: 0, Inclusive: true})
 	if err != nil || got[0] != 2*float64(len(e.Locations)) {
 		t.Errorf("after SetBlock: %v %v", got, err)
 	}

@@ -95,14 +95,14 @@ func (m *Metric) Thresholds() (*Thresholds, error) {
 func WithThresholds(e *Experiment, uniq, spec string) (*Experiment, error) {
 	m := e.MetricByName(uniq)
 	if m < 0 {
-		return nil, fmt.Errorf("no metric %q (it has: %s)", uniq, strings.Join(e.metricNames(), ", "))
+		return nil, fmt.Errorf("no metric %q (it has: %s)", uniq, strings.Join(metricNames(e), ", "))
 	}
 	if spec != "" {
 		if _, err := ParseThresholds(spec); err != nil {
 			return nil, fmt.Errorf("metric %q: %w", uniq, err)
 		}
 	}
-	n := e.shallowCopy()
+	n := shallowCopy(e)
 	n.Metrics = append([]Metric(nil), e.Metrics...)
 	met := &n.Metrics[m]
 	var attrs []Attr

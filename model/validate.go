@@ -86,7 +86,7 @@ func (e *Experiment) Validate() error {
 	}
 	for i := range e.Metrics {
 		if e.Metrics[i].IsDerived() {
-			if err := e.formulaProblem(i); err != nil {
+			if err := formulaProblem(e, i); err != nil {
 				bad("derived metric %q: %v", e.Metrics[i].UniqName, err)
 			}
 		}
@@ -166,11 +166,11 @@ func (e *Experiment) Validate() error {
 		}
 	}
 
-	e.validateCallGraph(bad)
+	validateCallGraph(e, bad)
 
-	if e.blocks != nil {
-		for m := range e.blocks {
-			s := &e.blocks[m]
+	if d := &e.data; d.slots != nil {
+		for m := range d.slots {
+			s := &d.slots[m]
 			s.mu.Lock()
 			b := s.block
 			s.mu.Unlock()

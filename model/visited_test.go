@@ -33,13 +33,13 @@ func TestMinMaxCountOnlyVisitedLocations(t *testing.T) {
 	if err := e.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	cn, err := e.cnodeValues(MetricSel{Metric: 3, Inclusive: true})
+	cn, err := e.stored().cnodeValues(MetricSel{Metric: 3, Inclusive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// main: 1 µs; foo: 0 (t0 visited it with minimum 0); bar under main: 4
 	equal(t, "min per call path", cn, []float64{1e-6, 0, 0, 0, 4})
-	mx, err := e.cnodeValues(MetricSel{Metric: 4, Inclusive: true})
+	mx, err := e.stored().cnodeValues(MetricSel{Metric: 4, Inclusive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

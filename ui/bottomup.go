@@ -200,6 +200,6 @@ func (p *bottomUpPanel) exportCSV() {
 			w.showError(err)
 			return
 		}
-		w.writeExport(path, buf.Bytes())
+		w.dialogs.writeExport(path, buf.Bytes())
 	})
 }

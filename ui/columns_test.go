@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/menu"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -39,12 +40,12 @@ func TestMetricColumnsWindow(t *testing.T) {
 	}
 	// Visits from its row's context menu, bytes_sent from the menu bar.
 	vn := view.Node{Kind: view.MetricNode, Index: visits}
-	menu := view.RowMenuOf(w.view, view.MetricPane, vn)
-	i := slices.IndexFunc(menu, func(it view.MenuItem) bool { return it.Command == view.CmdColumn })
+	items := menu.Row(w.view, view.MetricPane, vn)
+	i := slices.IndexFunc(items, func(it menu.Item) bool { return it.Command == menu.CmdColumn })
 	if i < 0 {
 		t.Fatal("no Show as column in a metric row's menu")
 	}
-	w.menus.handlers(view.MenuState{}, view.MetricPane, vn)[menu[i].Command](menu[i].Arg)
+	w.menus.handlers(menu.State{}, view.MetricPane, vn)[items[i].Command](items[i].Arg)
 	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: sent})
 	menuItem(w, "Metric tree", "Show selected metric as column").Action()
 	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: timeM})

@@ -29,7 +29,7 @@ func (dl *dialogs) exportCSV(d view.Dim) {
 			w.showError(err)
 			return
 		}
-		w.writeExport(path, buf.Bytes())
+		w.dialogs.writeExport(path, buf.Bytes())
 	})
 }
 
@@ -41,7 +41,7 @@ func (dl *dialogs) exportPanePNG(d view.Dim) {
 	}
 	what := d.String()
 	w.dialogs.export("the "+what+" as PNG", dialogform.ExportName(w.doc, what, ".png"), []string{".png"}, func(path string) {
-		img, err := w.objectImage(w.panes[d])
+		img, err := w.dialogs.objectImage(w.panes[d])
 		if err != nil {
 			w.showError(err)
 			return
@@ -51,7 +51,7 @@ func (dl *dialogs) exportPanePNG(d view.Dim) {
 			w.showError(err)
 			return
 		}
-		w.writeExport(path, buf.Bytes())
+		w.dialogs.writeExport(path, buf.Bytes())
 	})
 }
 
@@ -62,7 +62,8 @@ func (dl *dialogs) export(what, name string, exts []string, do func(path string)
 }
 
 // writeExport writes data to path in the background.
-func (w *Window) writeExport(path string, data []byte) {
+func (dl *dialogs) writeExport(path string, data []byte) {
+	w := dl.w
 	w.busy.start("Writing " + filepath.Base(path) + " …")
 	var err error
 	w.app.async(func() {
@@ -81,7 +82,8 @@ func (w *Window) writeExport(path string, data []byte) {
 }
 
 // objectImage returns obj as the window draws it now.
-func (w *Window) objectImage(obj fyne.CanvasObject) (image.Image, error) {
+func (dl *dialogs) objectImage(obj fyne.CanvasObject) (image.Image, error) {
+	w := dl.w
 	c := w.win.Canvas()
 	full := c.Capture()
 	if full == nil || c.Size().Width <= 0 {
@@ -101,7 +103,8 @@ func (w *Window) objectImage(obj fyne.CanvasObject) (image.Image, error) {
 }
 
 // openMetricURL opens the documentation of metric row n.
-func (w *Window) openMetricURL(n view.Node) {
+func (m *menus) openMetricURL(n view.Node) {
+	w := m.w
 	if w.view == nil {
 		return
 	}

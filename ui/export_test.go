@@ -23,7 +23,7 @@ func TestExport(t *testing.T) {
 	e := w.Document().Exp
 	selectRow(w, view.MetricPane, view.Node{Kind: view.MetricNode, Index: e.MetricByName("time")})
 
-	img, err := w.objectImage(w.panes[view.CallPane])
+	img, err := w.dialogs.objectImage(w.panes[view.CallPane])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	pngPath := filepath.Join(dir, "call.png")
-	w.writeExport(pngPath, buf.Bytes())
+	w.dialogs.writeExport(pngPath, buf.Bytes())
 	if data, err := os.ReadFile(pngPath); err != nil || !bytes.Equal(data, buf.Bytes()) || !strings.Contains(w.hint.Text, "Exported") {
 		t.Errorf("pane PNG: %v, hint %q", err, w.hint.Text)
 	}

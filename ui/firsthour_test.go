@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"cubeview/algebra"
+	"cubeview/launch"
 	"cubeview/view"
 )
 
@@ -63,13 +64,13 @@ func TestPeerDistributionPane(t *testing.T) {
 // TestSnapshotSystemMode applies --system-mode as a snapshot does: the
 // pane and its mode selector show peer distribution.
 func TestSnapshotSystemMode(t *testing.T) {
-	if _, err := view.ParseLaunch([]string{"--snapshot", "o.png", "--system-mode", "peer", "f.cubex"}); err == nil ||
+	if _, err := launch.Parse([]string{"--snapshot", "o.png", "--system-mode", "peer", "f.cubex"}); err == nil ||
 		!strings.Contains(err.Error(), "peer-percent, peer-distribution") {
 		t.Errorf("unknown mode: error %v, want one listing the modes", err)
 	}
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube3/example3.cube"))
-	o, err := view.ParseLaunch([]string{"--snapshot", "o.png", "--system-mode", "Peer-Distribution", "f.cubex"})
+	o, err := launch.Parse([]string{"--snapshot", "o.png", "--system-mode", "Peer-Distribution", "f.cubex"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/internal/testkit/testrepo"
+	"cubeview/launch"
 	"cubeview/model"
 	"cubeview/repo"
 	"cubeview/repoview"
@@ -518,7 +519,7 @@ func TestRepositoryReadOnly(t *testing.T) {
 }
 
 func TestRepositoryFlags(t *testing.T) {
-	o, err := view.ParseLaunch([]string{"--repo", "runs.db", "--repository"})
+	o, err := launch.Parse([]string{"--repo", "runs.db", "--repository"})
 	if err != nil || o.Repo != "runs.db" || !o.Repository || len(o.Files) != 0 {
 		t.Errorf("--repo runs.db --repository: %+v, %v", o, err)
 	}

@@ -11,13 +11,14 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/internal/snapshot"
+	"cubeview/launch"
 	"cubeview/repo"
 	"cubeview/view"
 )
 
-// Main opens the windows the command line o asks for (view.ParseLaunch)
+// Main opens the windows the command line o asks for (launch.Parse)
 // and runs the application; it returns the exit status.
-func Main(a fyne.App, o view.Launch) int {
+func Main(a fyne.App, o launch.Args) int {
 	app := NewApp(a)
 	if o.Snapshot != "" {
 		return app.Snapshot(o, os.Stderr)
@@ -46,7 +47,7 @@ func Main(a fyne.App, o view.Launch) int {
 // Snapshot opens the file of o in a window of o's size, applies o's
 // selections, renders the window into the PNG file o.Snapshot and ends the
 // process with exit status 0, or 1 after printing an error to stderr.
-func (a *App) Snapshot(o view.Launch, stderr io.Writer) int {
+func (a *App) Snapshot(o launch.Args, stderr io.Writer) int {
 	// quit runs on the UI goroutine. It ends the process at once: quitting
 	// the driver while it still delivers the first pointer events of the
 	// new window can crash it.
@@ -118,7 +119,7 @@ func (a *App) Snapshot(o view.Launch, stderr io.Writer) int {
 }
 
 // apply carries out the snapshot options on a window showing an experiment.
-func (w *Window) apply(o view.Launch) error {
+func (w *Window) apply(o launch.Args) error {
 	if o.Flat {
 		w.SetFlat(true)
 	}

@@ -15,6 +15,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/format"
 	"cubeview/internal/timinglog"
+	"cubeview/menu"
 	"cubeview/numfmt"
 	"cubeview/view"
 )
@@ -54,6 +55,7 @@ type Window struct {
 	dialogs dialogs
 	panels  panels
 	splits  paneSplits
+	state   windowState
 
 	prefetching bool             // the selected metric's rows are being read ahead
 	timing      timinglog.Window // the timing log's state of this window
@@ -110,12 +112,12 @@ type paneSplits struct {
 
 func (a *App) newWindow() *Window {
 	w := &Window{app: a, win: a.fy.NewWindow("cubeview"), reported: map[string]bool{}, active: view.CallPane}
-	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w = w, w, w, w, w
+	w.find.w, w.dialogs.w, w.panels.w, w.splits.w, w.menus.w, w.state.w = w, w, w, w, w, w
 	a.windows = append(a.windows, w)
 	w.build()
 	w.win.SetOnClosed(func() {
 		w.splits.remember()
-		w.rememberSize()
+		w.state.rememberSize()
 		a.removeWindow(w)
 	})
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
@@ -287,7 +289,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.view.HotPath().SetThreshold(view.HotThresholdPref(w.app.prefs))
 	w.view.SmallRows().SetThreshold(view.SmallRowsPref(w.app.prefs))
 	w.view.Appearance().SetNumberFormat(view.NumberFormatPref(w.app.prefs))
-	w.restoreModes()
+	w.state.restoreModes()
 	view.RestoreColumns(w.app.prefs, w.view)
 	w.showDerived(doc)
 	w.app.addDocument(doc)
@@ -302,7 +304,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	w.whenReady(w.splits.fit)
 	w.refresh()
 	w.panels.showCallGraphDefaults()
-	w.restorePanel()
+	w.state.restorePanel()
 	if f := w.app.onDocument; f != nil {
 		f(w)
 	}
@@ -656,7 +658,7 @@ func (m *menus) popUp(d view.Dim, n view.Node, at fyne.Position) {
 	}
 	w.active = d
 	w.panes[d].Select(n.ID())
-	items := fyneItems(view.RowMenuOf(w.view, d, n), w.menus.handlers(view.MenuState{}, d, n))
+	items := fyneItems(menu.Row(w.view, d, n), w.menus.handlers(menu.State{}, d, n))
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)
 }
 
@@ -674,17 +676,17 @@ func (m *menus) rebuild() {
 	w.win.SetMainMenu(w.menus.bar())
 }
 
-// bar returns the menu bar: view.MainMenu bound to the handlers.
+// bar returns the menu bar: menu.Bar bound to the handlers.
 func (m *menus) bar() *fyne.MainMenu {
 	w := m.w
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
-	st := view.MenuState{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
+	st := menu.State{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
 		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown(),
 		BottomUpShown: w.panels.BottomUpShown(), LocationsShown: w.panels.LocationsShown(),
 		TopologyShown: w.panels.TopologyShown(), ClustersShown: w.panels.ClustersShown()}
 	do := w.menus.handlers(st, w.active, view.Node{})
 	var menus []*fyne.Menu
-	for _, m := range view.MainMenu(w.view, st) {
+	for _, m := range menu.Bar(w.view, st) {
 		menus = append(menus, fyne.NewMenu(m.Label, fyneItems(m.Items, do)...))
 	}
 	return fyne.NewMainMenu(menus...)
@@ -692,7 +694,7 @@ func (m *menus) bar() *fyne.MainMenu {
 
 // fyneItems turns menu items into Fyne's, each calling the handler of
 // its command with its argument.
-func fyneItems(items []view.MenuItem, do map[view.Command]func(arg int)) []*fyne.MenuItem {
+func fyneItems(items []menu.Item, do map[menu.Command]func(arg int)) []*fyne.MenuItem {
 	var out []*fyne.MenuItem
 	for _, it := range items {
 		if it.Separator {
@@ -721,62 +723,62 @@ func fyneItems(items []view.MenuItem, do map[view.Command]func(arg int)) []*fyne
 
 // handlers binds the menus' commands; st is the state the menu was built
 // in, d and n the pane and row of a context menu.
-func (m *menus) handlers(st view.MenuState, d view.Dim, n view.Node) map[view.Command]func(arg int) {
+func (m *menus) handlers(st menu.State, d view.Dim, n view.Node) map[menu.Command]func(arg int) {
 	w := m.w
 	a := w.app
 	clip := a.fy.Clipboard()
-	return map[view.Command]func(int){
-		view.CmdOpen:        func(int) { w.dialogs.openDialog() },
-		view.CmdOpenFolder:  func(int) { w.dialogs.openFolderDialog() },
-		view.CmdOpenRecent:  func(i int) { a.OpenFile(st.Recent[i], w) },
-		view.CmdRepository:  func(int) { a.ShowRepository() },
-		view.CmdSaveAs:      func(int) { w.dialogs.saveDialog() },
-		view.CmdProperties:  func(int) { w.dialogs.showProperties() },
-		view.CmdMemory:      func(int) { w.dialogs.showMemoryDialog() },
-		view.CmdClose:       func(int) { w.win.Close() },
-		view.CmdFlat:        func(int) { w.SetFlat(w.view != nil && !w.view.Flat()) },
-		view.CmdSort:        func(o int) { w.SetOrder(view.SortOrder(o)) },
-		view.CmdNumberStyle: w.SetNumberStyle,
-		view.CmdDecimals:    w.SetDecimals,
-		view.CmdHottest:     func(int) { w.ExpandHottest(w.active) },
-		view.CmdHotShare:    func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
-		view.CmdSmallRows:   func(i int) { setSmallRows(w, view.SmallShare(i)) },
-		view.CmdFind:        func(int) { w.find.Show() },
-		view.CmdFindNext:    func(int) { w.find.Next(1) },
-		view.CmdFindPrev:    func(int) { w.find.Next(-1) },
-		view.CmdColourRange: func(int) { w.dialogs.rangeDialog() },
-		view.CmdDiverging: func(int) {
+	return map[menu.Command]func(int){
+		menu.CmdOpen:        func(int) { w.dialogs.openDialog() },
+		menu.CmdOpenFolder:  func(int) { w.dialogs.openFolderDialog() },
+		menu.CmdOpenRecent:  func(i int) { a.OpenFile(st.Recent[i], w) },
+		menu.CmdRepository:  func(int) { a.ShowRepository() },
+		menu.CmdSaveAs:      func(int) { w.dialogs.saveDialog() },
+		menu.CmdProperties:  func(int) { w.dialogs.showProperties() },
+		menu.CmdMemory:      func(int) { w.dialogs.showMemoryDialog() },
+		menu.CmdClose:       func(int) { w.win.Close() },
+		menu.CmdFlat:        func(int) { w.SetFlat(w.view != nil && !w.view.Flat()) },
+		menu.CmdSort:        func(o int) { w.SetOrder(view.SortOrder(o)) },
+		menu.CmdNumberStyle: w.SetNumberStyle,
+		menu.CmdDecimals:    w.SetDecimals,
+		menu.CmdHottest:     func(int) { w.ExpandHottest(w.active) },
+		menu.CmdHotShare:    func(pc int) { w.SetHotThreshold(float64(pc) / 100) },
+		menu.CmdSmallRows:   func(i int) { setSmallRows(w, menu.SmallShare(i)) },
+		menu.CmdFind:        func(int) { w.find.Show() },
+		menu.CmdFindNext:    func(int) { w.find.Next(1) },
+		menu.CmdFindPrev:    func(int) { w.find.Next(-1) },
+		menu.CmdColourRange: func(int) { w.dialogs.rangeDialog() },
+		menu.CmdDiverging: func(int) {
 			w.update(func(v *view.View) { v.Appearance().SetDiverging(!v.Appearance().Scale().Diverging) })
 		},
-		view.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
-		view.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
-		view.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.rememberPanel() },
-		view.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.rememberPanel() },
-		view.CmdClusters:        func(int) { w.panels.ShowClusters(!w.panels.ClustersShown()) },
-		view.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
-		view.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
-		view.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },
-		view.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
-		view.CmdExportCSV:       func(int) { w.dialogs.exportCSV(w.menus.paneOf(d, n)) },
-		view.CmdExportPNG:       func(int) { w.dialogs.exportPanePNG(w.menus.paneOf(d, n)) },
-		view.CmdOpenURL:         func(int) { w.openMetricURL(n) },
-		view.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
-		view.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
-		view.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },
-		view.CmdReroot:          func(int) { w.dialogs.reportCut(false) },
-		view.CmdPrune:           func(int) { w.dialogs.reportCut(true) },
-		view.CmdWhere:           func(int) { w.dialogs.showPerfDiffDialog() },
-		view.CmdGroups:          func(int) { w.dialogs.showGroupsDialog() },
-		view.CmdScaling:         func(int) { w.dialogs.showScalingDialog() },
-		view.CmdKeysHelp:        func(int) { dialog.ShowInformation("Keys and mouse", view.KeysHelp, w.win) },
-		view.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", view.About, w.win) },
-		view.CmdExpandSubtree:   func(int) { w.expandSubtree(d, n, true) },
-		view.CmdCollapseSubtree: func(int) { w.expandSubtree(d, n, false) },
-		view.CmdCopyValue:       func(int) { clip.SetContent(w.view.Values().Text(d, n)) },
-		view.CmdCopyName:        func(int) { clip.SetContent(w.view.Label(n)) },
-		view.CmdCopyDescription: func(int) { clip.SetContent(w.view.Tooltip(n)) },
-		view.CmdColumn:          func(m int) { w.cols.set(m, w.view != nil && !w.view.Columns().Has(m)) },
-		view.CmdNoColumn:        func(int) { w.cols.clear() },
+		menu.CmdExternal:        func(i int) { w.setExternal(element(st.Others, i)) },
+		menu.CmdReference:       func(int) { w.dialogs.showReferenceChooser() },
+		menu.CmdSource:          func(int) { w.panels.ShowSource(!w.panels.SourceShown()); w.state.rememberPanel() },
+		menu.CmdStats:           func(int) { w.panels.ShowStats(!w.panels.StatsShown()); w.state.rememberPanel() },
+		menu.CmdClusters:        func(int) { w.panels.ShowClusters(!w.panels.ClustersShown()) },
+		menu.CmdCallGraph:       func(int) { w.panels.ShowCallGraph(!w.panels.CallGraphShown()) },
+		menu.CmdBottomUp:        func(int) { w.panels.ShowBottomUp(!w.panels.BottomUpShown()) },
+		menu.CmdLocations:       func(int) { w.panels.ShowLocations(!w.panels.LocationsShown()) },
+		menu.CmdTopology:        func(int) { w.panels.ShowTopology(!w.panels.TopologyShown()) },
+		menu.CmdExportCSV:       func(int) { w.dialogs.exportCSV(w.menus.paneOf(d, n)) },
+		menu.CmdExportPNG:       func(int) { w.dialogs.exportPanePNG(w.menus.paneOf(d, n)) },
+		menu.CmdOpenURL:         func(int) { w.menus.openMetricURL(n) },
+		menu.CmdDerived:         func(int) { w.dialogs.showDerivedDialog() },
+		menu.CmdThresholds:      func(int) { w.dialogs.showThresholdsDialog() },
+		menu.CmdOperation:       func(op int) { w.dialogs.showOperationDialog(algebra.Op(op)) },
+		menu.CmdReroot:          func(int) { w.dialogs.reportCut(false) },
+		menu.CmdPrune:           func(int) { w.dialogs.reportCut(true) },
+		menu.CmdWhere:           func(int) { w.dialogs.showPerfDiffDialog() },
+		menu.CmdGroups:          func(int) { w.dialogs.showGroupsDialog() },
+		menu.CmdScaling:         func(int) { w.dialogs.showScalingDialog() },
+		menu.CmdKeysHelp:        func(int) { dialog.ShowInformation("Keys and mouse", menu.KeysHelp, w.win) },
+		menu.CmdAbout:           func(int) { dialog.ShowInformation("About cubeview", menu.About, w.win) },
+		menu.CmdExpandSubtree:   func(int) { w.expandSubtree(d, n, true) },
+		menu.CmdCollapseSubtree: func(int) { w.expandSubtree(d, n, false) },
+		menu.CmdCopyValue:       func(int) { clip.SetContent(w.view.Values().Text(d, n)) },
+		menu.CmdCopyName:        func(int) { clip.SetContent(w.view.Label(n)) },
+		menu.CmdCopyDescription: func(int) { clip.SetContent(w.view.Tooltip(n)) },
+		menu.CmdColumn:          func(m int) { w.cols.set(m, w.view != nil && !w.view.Columns().Has(m)) },
+		menu.CmdNoColumn:        func(int) { w.cols.clear() },
 	}
 }
 

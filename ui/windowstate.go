@@ -4,9 +4,15 @@ import (
 	"cubeview/view"
 )
 
+// windowState keeps a window's choices in the preferences — value
+// modes, sort order, the panel below the panes, the window's size — and
+// gives them to the windows opened after it.
+type windowState struct{ w *Window }
+
 // restoreModes gives a new window's view the value modes and sort order
 // the user chose last.
-func (w *Window) restoreModes() {
+func (st windowState) restoreModes() {
+	w := st.w
 	for d, m := range view.PaneModesPref(w.app.prefs) {
 		// Clusters need a clustering first: a new window does not start one.
 		if m != view.Absolute && m != view.ClusterMode {
@@ -20,7 +26,8 @@ func (w *Window) restoreModes() {
 
 // rememberPanel remembers the panel shown below the panes, for new
 // windows to open it too.
-func (w *Window) rememberPanel() {
+func (st windowState) rememberPanel() {
+	w := st.w
 	x := view.NoPanel
 	switch {
 	case w.panels.StatsShown():
@@ -32,7 +39,8 @@ func (w *Window) rememberPanel() {
 }
 
 // restorePanel opens the panel that was open when the user last chose.
-func (w *Window) restorePanel() {
+func (st windowState) restorePanel() {
+	w := st.w
 	switch view.PanelPref(w.app.prefs) {
 	case view.StatisticsPanel:
 		w.panels.ShowStats(true)
@@ -43,7 +51,8 @@ func (w *Window) restorePanel() {
 
 // rememberSize remembers the window's size, for the next window to open
 // at it (within the screen).
-func (w *Window) rememberSize() {
+func (st windowState) rememberSize() {
+	w := st.w
 	s := w.win.Canvas().Size()
 	if s.Width > 0 && s.Height > 0 {
 		view.SaveWindowSize(w.app.prefs, view.Size{Width: float64(s.Width), Height: float64(s.Height)})

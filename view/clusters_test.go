@@ -84,12 +84,6 @@ func TestClusterModeMode(t *testing.T) {
 	if m, ok := ParseMode(SystemPane, "clusters"); !ok || m != ClusterMode {
 		t.Errorf("ParseMode(clusters) = %v, %v", m, ok)
 	}
-	if _, err := ParseLaunch([]string{"--snapshot", "x.png", "--system-mode", "clusters", "--select-cluster", "2", "f.cubex"}); err != nil {
-		t.Error(err)
-	}
-	if _, err := ParseLaunch([]string{"--snapshot", "x.png", "--select-cluster", "2", "f.cubex"}); err == nil {
-		t.Error("--select-cluster without the Clusters mode")
-	}
 }
 
 // TestClusterSelectionSums: a planted cluster selected as a whole shows

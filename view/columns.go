@@ -521,39 +521,6 @@ func (c *Columns) explain(n Node) string {
 	return "columns: " + strings.Join(parts, ", ")
 }
 
-// The commands of metric columns.
-const (
-	CmdColumn   Command = "metric column"     // Arg: a metric, shown as a column or removed
-	CmdNoColumn Command = "no metric columns" // removes every metric column
-)
-
-// columnMenu returns the context-menu items of metric columns for row n
-// of pane d: a metric row is shown as a column or removed.
-func columnMenu(v *View, d Dim, n Node) []MenuItem {
-	if v == nil || d != MetricPane || n.Kind != MetricNode {
-		return nil
-	}
-	it := MenuItem{Label: "Show as column in the call tree", Command: CmdColumn, Arg: n.Index}
-	if v.cols.Has(n.Index) {
-		it.Label = "Remove its column from the call tree"
-	}
-	return []MenuItem{separator, it}
-}
-
-// columnsMenuItems are the Metric tree menu's items of metric columns.
-func columnsMenuItems(v *View) []MenuItem {
-	show := item("Show selected metric as column", CmdColumn)
-	clear := item("Remove all metric columns", CmdNoColumn)
-	show.Disabled, clear.Disabled = true, true
-	if v != nil {
-		if s := v.Selected(MetricPane); s.Kind == MetricNode {
-			show.Arg, show.Disabled, show.Checked = s.Index, false, v.cols.Has(s.Index)
-		}
-		clear.Disabled = len(v.cols.metrics) == 0
-	}
-	return []MenuItem{separator, show, clear}
-}
-
 // FitSplitWithCall is FitSplit when the call pane needs call wide (its
 // metric columns and a label): the system pane gives up width first, then
 // the metric pane, each down to 15 % of the total, for the call pane.

@@ -16,14 +16,15 @@
 //
 // Beside the View the package holds the window's documents (Doc, an open
 // experiment, original or derived) and the algebra operations over them
-// (Operation), the colour-range form, the menus and their commands, what
-// a tree pane's keys do (Navigate), the GUI's command line (Launch), the
-// Properties text, export of a pane's rows (PaneCSV), names of derived
-// experiments for people ("before − after") and the user's preferences
-// (recent files, number format, pane split, window state). The dialogs'
-// forms are in dialogform, the analyses' reports and the views beside the
-// panes (bottom-up, topology, callers and callees) in analysisview, the
-// source panel in sourcepanel, the form model of every dialog in form.
+// (Operation), the colour-range form, what a tree pane's keys do
+// (Navigate), the Properties text, export of a pane's rows (PaneCSV),
+// names of derived experiments for people ("before − after") and the
+// user's preferences (recent files, number format, pane split, window
+// state). The dialogs' forms are in dialogform, the analyses' reports and
+// the views beside the panes (bottom-up, topology, callers and callees)
+// in analysisview, the source panel in sourcepanel, the form model of
+// every dialog in form, the menus and their commands in menu, the GUI's
+// command line in launch.
 //
 // It imports no user-interface toolkit; its tests run without one.
 package view

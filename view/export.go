@@ -93,14 +93,3 @@ func MetricURL(v *View, n Node) string {
 	}
 	return ""
 }
-
-// RowMenuOf is RowMenu with what depends on the row's data: export of
-// its pane and, for a metric with documentation, opening it.
-func RowMenuOf(v *View, d Dim, n Node) []MenuItem {
-	items := append(append(RowMenu(d, n), columnMenu(v, d, n)...), separator,
-		item("Export pane as CSV…", CmdExportCSV), item("Export pane as PNG…", CmdExportPNG))
-	if v != nil && MetricURL(v, n) != "" {
-		items = append(items, item("Open documentation", CmdOpenURL))
-	}
-	return items
-}

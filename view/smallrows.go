@@ -43,10 +43,6 @@ type smallSplit struct {
 // would only be replaced by another.
 const MinHidden = 2
 
-// SmallShares are the thresholds View › Hide small rows offers, in
-// percent of the pane's total (0: show every row).
-var SmallShares = []float64{0, 0.1, 0.5, 1, 2, 5}
-
 // SmallRows returns the folding of insignificant rows.
 func (v *View) SmallRows() *SmallRows { return &v.small }
 
@@ -408,26 +404,3 @@ func (hiddenRow) rows(*View) []Node  { return nil }
 // RowsFollowValues reports whether which rows a pane shows, or their
 // order, changes with the values: sorted by value or small rows folded.
 func (v *View) RowsFollowValues() bool { return v.Order() == ByValue || v.small.threshold > 0 }
-
-// smallRowsMenu is View › Hide small rows: the thresholds offered.
-func smallRowsMenu(v *View) MenuItem {
-	it := item("Hide small rows", NoCommand)
-	for i, pc := range SmallShares {
-		label := "Show every row"
-		if pc > 0 {
-			label = "Below " + strconv.FormatFloat(pc, 'g', -1, 64) + " % of the pane's total"
-		}
-		on := v != nil && math.Abs(100*v.SmallRows().Threshold()-pc) < 1e-9
-		it.Items = append(it.Items, MenuItem{Label: label, Command: CmdSmallRows, Arg: i, Checked: on})
-	}
-	return it
-}
-
-// SmallShare returns the threshold of View › Hide small rows' item i (a
-// share of the total, 0 for every row).
-func SmallShare(i int) float64 {
-	if i < 0 || i >= len(SmallShares) {
-		return 0
-	}
-	return SmallShares[i] / 100
-}

@@ -373,7 +373,7 @@ func (v *View) Ancestors(d Dim, n Node) []Node {
 }
 
 // Reveal expands the rows above n in pane d and selects n.
-func (v *View) reveal(d Dim, n Node) {
+func (v *View) Reveal(d Dim, n Node) {
 	for _, a := range v.Ancestors(d, n) {
 		v.SetExpanded(d, a, true)
 	}

@@ -61,13 +61,16 @@ dialogform:       model numfmt form algebra format view @helpers
 analysisview:     model numfmt colormap form algebra analysis/... chart format view dialogform @helpers
 sourcepanel:      model numfmt colormap form algebra sourceview view @helpers
 repoview:         model numfmt form algebra analysis/... format repo view analysisview @helpers
+# over window state: the window's menus and commands, the GUI's command line
+menu:             model numfmt algebra view @helpers
+launch:           model format view @helpers
 
 # widgets: draw what the state packages computed (no analysis); a chart's
 # drawing comes from analysisview, ui keeps it for hit-testing
-ui:               model numfmt colormap form algebra format repo sourceview view dialogform analysisview sourcepanel repoview chart @helpers
+ui:               model numfmt colormap form algebra format repo sourceview view dialogform analysisview sourcepanel repoview menu launch chart @helpers
 
 # the program
-.:                cli ui view format model @helpers
+.:                cli ui view launch format model @helpers
 `
 
 // groups are the "@" names of rules: patterns of packages.

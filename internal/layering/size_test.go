@@ -12,15 +12,15 @@ import (
 // its non-test files. Code that does something else belongs elsewhere: a
 // dialog's form in dialogform, an analysis' report or a view beside the
 // panes in analysisview, the source panel in sourcepanel, values in model.
-// The aim is 5,500; hiding small rows and metric columns (pane state that
-// needs view's row types) raised the ceiling, which may only come down.
-const maxViewLines = 6560
+// The menus are in menu, the GUI's command line in launch. The ceiling is
+// view/'s size today: it may only come down.
+const maxViewLines = 6018
 
 // TestViewSize fails when view/ grows past maxViewLines.
 func TestViewSize(t *testing.T) {
 	n := goLines(t, "../../view")
 	if n > maxViewLines {
-		t.Errorf("view/ has %d lines in its non-test files, more than %d: move what does not keep window or pane state to the package of what it does (dialogform, analysisview, sourcepanel, model)", n, maxViewLines)
+		t.Errorf("view/ has %d lines in its non-test files, more than %d: move what does not keep window or pane state to the package of what it does (dialogform, analysisview, sourcepanel, menu, launch, model)", n, maxViewLines)
 	}
 	t.Logf("view/: %d lines", n)
 }

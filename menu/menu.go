@@ -1,4 +1,4 @@
-package view
+package menu
 
 import (
 	"fmt"
@@ -8,41 +8,38 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
-
-// The menus of an experiment window as data: the main menu bar and the
-// context menu of a tree row. The ui package turns them into widgets and
-// binds each Command to a handler.
 
 // Command names what a menu item does.
 type Command string
 
 // The commands of the menus. Items that take an argument carry it in
-// MenuItem.Arg.
+// Item.Arg.
 const (
 	NoCommand Command = "" // a submenu's parent or a separator
 
 	CmdOpen        Command = "open"
 	CmdOpenFolder  Command = "open folder"
-	CmdOpenRecent  Command = "open recent" // Arg: index in MenuState.Recent
+	CmdOpenRecent  Command = "open recent" // Arg: index in State.Recent
 	CmdRepository  Command = "repository"  // the repository window
 	CmdSaveAs      Command = "save as"
 	CmdProperties  Command = "properties"
 	CmdMemory      Command = "memory" // memory for one metric
 	CmdClose       Command = "close"
 	CmdFlat        Command = "flat"          // toggles the flat profile
-	CmdSort        Command = "sort"          // Arg: a SortOrder
+	CmdSort        Command = "sort"          // Arg: a view.SortOrder
 	CmdNumberStyle Command = "number style"  // Arg: index in numfmt.Styles
 	CmdDecimals    Command = "decimals"      // Arg: the number of decimals
 	CmdHottest     Command = "hottest"       // expand the hottest path
 	CmdHotShare    Command = "hot threshold" // Arg: percent of the parent
-	CmdSmallRows   Command = "small rows"    // Arg: index in SmallShares
+	CmdSmallRows   Command = "small rows"    // Arg: index for SmallShare
 	CmdFind        Command = "find"
 	CmdFindNext    Command = "find next"
 	CmdFindPrev    Command = "find previous"
 	CmdColourRange Command = "colour range"
 	CmdDiverging   Command = "diverging" // toggles diverging colours
-	CmdExternal    Command = "external"  // Arg: index in MenuState.Others, -1 for none
+	CmdExternal    Command = "external"  // Arg: index in State.Others, -1 for none
 	CmdReference   Command = "choose reference"
 	CmdSource      Command = "source"     // toggles the source panel
 	CmdStats       Command = "statistics" // toggles the statistics panel
@@ -89,9 +86,9 @@ func (s Shortcut) String() string {
 	return "Ctrl+" + s.Key
 }
 
-// MenuItem is one entry of a menu: a command, a submenu (Items) or a
+// Item is one entry of a menu: a command, a submenu (Items) or a
 // separator.
-type MenuItem struct {
+type Item struct {
 	Label     string
 	Command   Command
 	Arg       int
@@ -99,20 +96,20 @@ type MenuItem struct {
 	Checked   bool
 	Disabled  bool
 	Separator bool
-	Items     []MenuItem // the submenu, if any
+	Items     []Item // the submenu, if any
 }
 
 // Menu is one menu of the menu bar.
 type Menu struct {
 	Label string
-	Items []MenuItem
+	Items []Item
 }
 
-// MenuState describes what the menus depend on besides the window's View.
-type MenuState struct {
-	Doc            *Doc     // the experiment shown, nil while none is
-	Recent         []string // recently opened files, newest first
-	Others         []*Doc   // the other open experiments (external references)
+// State describes what the menus depend on besides the window's view.
+type State struct {
+	Doc            *view.Doc   // the experiment shown, nil while none is
+	Recent         []string    // recently opened files, newest first
+	Others         []*view.Doc // the other open experiments (external references)
 	SourceShown    bool
 	StatsShown     bool
 	CallGraphShown bool
@@ -122,27 +119,31 @@ type MenuState struct {
 	ClustersShown  bool
 }
 
-func item(label string, c Command) MenuItem { return MenuItem{Label: label, Command: c} }
+func item(label string, c Command) Item { return Item{Label: label, Command: c} }
 
-func keyed(label string, c Command, key string) MenuItem {
-	return MenuItem{Label: label, Command: c, Shortcut: &Shortcut{Key: key}}
+func keyed(label string, c Command, key string) Item {
+	return Item{Label: label, Command: c, Shortcut: &Shortcut{Key: key}}
 }
 
-var separator = MenuItem{Separator: true}
+var separator = Item{Separator: true}
 
 // hotShares are the hottest-path thresholds offered, in percent.
 var hotShares = []int{25, 50, 75, 90}
 
-// MainMenu returns the menu bar of a window showing v (nil while it shows
+// smallShares are the thresholds View › Hide small rows offers, in
+// percent of the pane's total (0: show every row).
+var smallShares = []float64{0, 0.1, 0.5, 1, 2, 5}
+
+// Bar returns the menu bar of a window showing v (nil while it shows
 // no experiment) in the state st.
-func MainMenu(v *View, st MenuState) []Menu {
+func Bar(v *view.View, st State) []Menu {
 	return []Menu{fileMenu(st), viewMenu(v, st), metricMenu(v), algebraMenu(st), helpMenu}
 }
 
-func fileMenu(st MenuState) Menu {
+func fileMenu(st State) Menu {
 	recent := item("Open recent", NoCommand)
 	for i, p := range st.Recent {
-		recent.Items = append(recent.Items, MenuItem{Label: p, Command: CmdOpenRecent, Arg: i})
+		recent.Items = append(recent.Items, Item{Label: p, Command: CmdOpenRecent, Arg: i})
 	}
 	recent.Disabled = len(st.Recent) == 0
 	save := keyed("Save as…", CmdSaveAs, "S")
@@ -150,38 +151,38 @@ func fileMenu(st MenuState) Menu {
 	save.Disabled, props.Disabled = st.Doc == nil, st.Doc == nil
 	exportCSV, exportPNG := item("Export active pane as CSV…", CmdExportCSV), item("Export active pane as PNG…", CmdExportPNG)
 	exportCSV.Disabled, exportPNG.Disabled = st.Doc == nil, st.Doc == nil
-	return Menu{"File", []MenuItem{
+	return Menu{"File", []Item{
 		keyed("Open…", CmdOpen, "O"), item("Open folder…", CmdOpenFolder), recent,
 		item("Repository…", CmdRepository), save, exportCSV, exportPNG, props,
 		item("Memory for one metric…", CmdMemory), separator, keyed("Close", CmdClose, "W"),
 	}}
 }
 
-func viewMenu(v *View, st MenuState) Menu {
+func viewMenu(v *view.View, st State) Menu {
 	on := v != nil
 	flat := keyed("Flat profile", CmdFlat, "T")
 	order := item("Sort", NoCommand)
-	for _, o := range []SortOrder{FileOrder, ByValue, ByName} {
-		order.Items = append(order.Items, MenuItem{Label: o.String(), Command: CmdSort, Arg: int(o), Checked: on && v.Order() == o})
+	for _, o := range []view.SortOrder{view.FileOrder, view.ByValue, view.ByName} {
+		order.Items = append(order.Items, Item{Label: o.String(), Command: CmdSort, Arg: int(o), Checked: on && v.Order() == o})
 	}
 	numbers := item("Numbers", NoCommand)
 	for i, style := range numfmt.Styles {
 		label := style.Name + " (" + style.Format().Format(30807.79, false) + ")"
-		numbers.Items = append(numbers.Items, MenuItem{Label: label, Command: CmdNumberStyle, Arg: i, Checked: on && numfmt.StyleOf(v.Appearance().NumberFormat()) == i})
+		numbers.Items = append(numbers.Items, Item{Label: label, Command: CmdNumberStyle, Arg: i, Checked: on && numfmt.StyleOf(v.Appearance().NumberFormat()) == i})
 	}
 	numbers.Items = append(numbers.Items, separator)
 	for k := 0; k <= numfmt.MaxDecimals; k++ {
-		numbers.Items = append(numbers.Items, MenuItem{Label: strconv.Itoa(k) + " decimals", Command: CmdDecimals, Arg: k, Checked: on && v.Appearance().NumberFormat().Decimals == k})
+		numbers.Items = append(numbers.Items, Item{Label: strconv.Itoa(k) + " decimals", Command: CmdDecimals, Arg: k, Checked: on && v.Appearance().NumberFormat().Decimals == k})
 	}
 	hotShare := item("Hottest path goes on while a child holds more than", NoCommand)
 	for _, pc := range hotShares {
 		label := fmt.Sprintf("%d %% of its parent", pc)
-		hotShare.Items = append(hotShare.Items, MenuItem{Label: label, Command: CmdHotShare, Arg: pc, Checked: on && math.Round(100*v.HotPath().Threshold()) == float64(pc)})
+		hotShare.Items = append(hotShare.Items, Item{Label: label, Command: CmdHotShare, Arg: pc, Checked: on && math.Round(100*v.HotPath().Threshold()) == float64(pc)})
 	}
 	ext := item("External reference", NoCommand)
-	ext.Items = []MenuItem{{Label: "None", Command: CmdExternal, Arg: -1, Checked: on && v.Values().External() == nil}}
+	ext.Items = []Item{{Label: "None", Command: CmdExternal, Arg: -1, Checked: on && v.Values().External() == nil}}
 	for i, d := range st.Others {
-		ext.Items = append(ext.Items, MenuItem{Label: d.Name, Command: CmdExternal, Arg: i, Checked: on && v.Values().External() == d.Exp})
+		ext.Items = append(ext.Items, Item{Label: d.Name, Command: CmdExternal, Arg: i, Checked: on && v.Values().External() == d.Exp})
 	}
 	diverging := item("Diverging colours", CmdDiverging)
 	if on {
@@ -190,10 +191,10 @@ func viewMenu(v *View, st MenuState) Menu {
 	}
 	hot := keyed("Expand hottest path", CmdHottest, "H")
 	find, next := keyed("Find…", CmdFind, "F"), keyed("Find next", CmdFindNext, "G")
-	prev := MenuItem{Label: "Find previous", Command: CmdFindPrev, Shortcut: &Shortcut{Key: "G", Shift: true}}
+	prev := Item{Label: "Find previous", Command: CmdFindPrev, Shortcut: &Shortcut{Key: "G", Shift: true}}
 	colours := item("Colour range of the active pane…", CmdColourRange)
 	small := smallRowsMenu(v)
-	needView := []*MenuItem{&flat, &order, &numbers, &hot, &hotShare, &small, &find, &next, &prev, &colours, &diverging, &ext}
+	needView := []*Item{&flat, &order, &numbers, &hot, &hotShare, &small, &find, &next, &prev, &colours, &diverging, &ext}
 	reference := item("Choose external reference…", CmdReference)
 	source, stats := keyed("Source", CmdSource, "U"), keyed("Statistics", CmdStats, "I")
 	callGraph := keyed("Callers and callees", CmdCallGraph, "K")
@@ -202,13 +203,13 @@ func viewMenu(v *View, st MenuState) Menu {
 	bottomUp.Checked = st.BottomUpShown
 	locations := keyed("Per-location chart", CmdLocations, "L")
 	locations.Checked = st.LocationsShown
-	topology := MenuItem{Label: "Topology", Command: CmdTopology, Shortcut: &Shortcut{Key: "L", Shift: true}, Checked: st.TopologyShown}
-	clusters := MenuItem{Label: "Clusters of locations", Command: CmdClusters, Checked: st.ClustersShown}
+	topology := Item{Label: "Topology", Command: CmdTopology, Shortcut: &Shortcut{Key: "L", Shift: true}, Checked: st.TopologyShown}
+	clusters := Item{Label: "Clusters of locations", Command: CmdClusters, Checked: st.ClustersShown}
 	for _, it := range append(needView, &reference, &source, &stats, &callGraph, &bottomUp, &locations, &topology, &clusters) {
 		it.Disabled = !on
 	}
-	callGraph.Disabled = !on || !HasCallGraph(v.Experiment())
-	return Menu{"View", []MenuItem{
+	callGraph.Disabled = !on || !view.HasCallGraph(v.Experiment())
+	return Menu{"View", []Item{
 		flat, order, numbers, small, separator,
 		hot, hotShare, find, next, prev, separator,
 		colours, diverging, ext, reference, separator,
@@ -216,20 +217,20 @@ func viewMenu(v *View, st MenuState) Menu {
 	}}
 }
 
-func metricMenu(v *View) Menu {
+func metricMenu(v *view.View) Menu {
 	add := item("New derived metric…", CmdDerived)
 	thr := item("Thresholds of the selected metric…", CmdThresholds)
 	add.Disabled, thr.Disabled = v == nil, v == nil
-	return Menu{"Metric tree", append([]MenuItem{add, thr}, columnsMenuItems(v)...)}
+	return Menu{"Metric tree", append([]Item{add, thr}, columnsMenuItems(v)...)}
 }
 
-func algebraMenu(st MenuState) Menu {
-	op := func(o algebra.Op) MenuItem {
-		return MenuItem{Label: o.Title() + "…", Command: CmdOperation, Arg: int(o)}
+func algebraMenu(st State) Menu {
+	op := func(o algebra.Op) Item {
+		return Item{Label: o.Title() + "…", Command: CmdOperation, Arg: int(o)}
 	}
 	cut := item("Cut at selected call path", NoCommand)
-	cut.Items = []MenuItem{item("Reroot here", CmdReroot), item("Prune here", CmdPrune)}
-	items := []MenuItem{
+	cut.Items = []Item{item("Reroot here", CmdReroot), item("Prune here", CmdPrune)}
+	items := []Item{
 		op(algebra.OpDiff), op(algebra.OpMerge), op(algebra.OpMean), separator, cut,
 		separator, item("Where did it change…", CmdWhere), item("Compare groups of runs…", CmdGroups), item("Scaling…", CmdScaling),
 	}
@@ -240,18 +241,19 @@ func algebraMenu(st MenuState) Menu {
 }
 
 // disable disables items and their submenus' items.
-func disable(items []MenuItem) {
+func disable(items []Item) {
 	for i := range items {
 		items[i].Disabled = !items[i].Separator
 		disable(items[i].Items)
 	}
 }
 
-var helpMenu = Menu{"Help", []MenuItem{item("Keys and mouse", CmdKeysHelp), item("About cubeview", CmdAbout)}}
+var helpMenu = Menu{"Help", []Item{item("Keys and mouse", CmdKeysHelp), item("About cubeview", CmdAbout)}}
 
-// RowMenu returns the context menu of row n of pane d.
-func RowMenu(d Dim, n Node) []MenuItem {
-	items := []MenuItem{
+// rowItems returns the items of the context menu of row n of pane d that
+// need nothing but the row.
+func rowItems(d view.Dim, n view.Node) []Item {
+	items := []Item{
 		item("Expand hottest path", CmdHottest),
 		item("Expand subtree", CmdExpandSubtree),
 		item("Collapse subtree", CmdCollapseSubtree),
@@ -261,7 +263,7 @@ func RowMenu(d Dim, n Node) []MenuItem {
 		item("Copy name", CmdCopyName),
 		item("Copy description", CmdCopyDescription),
 	}
-	if d == CallPane && (n.Kind == CnodeNode || n.Kind == RegionNode) {
+	if d == view.CallPane && (n.Kind == view.CnodeNode || n.Kind == view.RegionNode) {
 		items = append(items, separator,
 			item("Reroot here (Algebra › Cut)", CmdReroot),
 			item("Prune here (Algebra › Cut)", CmdPrune))
@@ -292,3 +294,71 @@ var KeysHelp = strings.Join([]string{
 // About is the text of Help › About cubeview.
 const About = "cubeview browses CUBE performance experiments: metric, call and system trees\n" +
 	"with colour-ranked severities, and the CUBE algebra (difference, merge, mean)."
+
+// Row returns the context menu of row n of pane d in v: rowItems and
+// what depends on the row's data: metric columns, export of its pane
+// and, for a metric with documentation, opening it.
+func Row(v *view.View, d view.Dim, n view.Node) []Item {
+	items := append(append(rowItems(d, n), columnMenu(v, d, n)...), separator,
+		item("Export pane as CSV…", CmdExportCSV), item("Export pane as PNG…", CmdExportPNG))
+	if v != nil && view.MetricURL(v, n) != "" {
+		items = append(items, item("Open documentation", CmdOpenURL))
+	}
+	return items
+}
+
+// The commands of metric columns.
+const (
+	CmdColumn   Command = "metric column"     // Arg: a metric, shown as a column or removed
+	CmdNoColumn Command = "no metric columns" // removes every metric column
+)
+
+// columnMenu returns the context-menu items of metric columns for row n
+// of pane d: a metric row is shown as a column or removed.
+func columnMenu(v *view.View, d view.Dim, n view.Node) []Item {
+	if v == nil || d != view.MetricPane || n.Kind != view.MetricNode {
+		return nil
+	}
+	it := Item{Label: "Show as column in the call tree", Command: CmdColumn, Arg: n.Index}
+	if v.Columns().Has(n.Index) {
+		it.Label = "Remove its column from the call tree"
+	}
+	return []Item{separator, it}
+}
+
+// columnsMenuItems are the Metric tree menu's items of metric columns.
+func columnsMenuItems(v *view.View) []Item {
+	show := item("Show selected metric as column", CmdColumn)
+	clear := item("Remove all metric columns", CmdNoColumn)
+	show.Disabled, clear.Disabled = true, true
+	if v != nil {
+		if s := v.Selected(view.MetricPane); s.Kind == view.MetricNode {
+			show.Arg, show.Disabled, show.Checked = s.Index, false, v.Columns().Has(s.Index)
+		}
+		clear.Disabled = len(v.Columns().Metrics()) == 0
+	}
+	return []Item{separator, show, clear}
+}
+
+// smallRowsMenu is View › Hide small rows: the thresholds offered.
+func smallRowsMenu(v *view.View) Item {
+	it := item("Hide small rows", NoCommand)
+	for i, pc := range smallShares {
+		label := "Show every row"
+		if pc > 0 {
+			label = "Below " + strconv.FormatFloat(pc, 'g', -1, 64) + " % of the pane's total"
+		}
+		on := v != nil && math.Abs(100*v.SmallRows().Threshold()-pc) < 1e-9
+		it.Items = append(it.Items, Item{Label: label, Command: CmdSmallRows, Arg: i, Checked: on})
+	}
+	return it
+}
+
+// SmallShare returns the threshold of View › Hide small rows' item i (a
+// share of the total, 0 for every row).
+func SmallShare(i int) float64 {
+	if i < 0 || i >= len(smallShares) {
+		return 0
+	}
+	return smallShares[i] / 100
+}

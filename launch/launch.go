@@ -1,4 +1,4 @@
-package view
+package launch
 
 import (
 	"errors"
@@ -9,11 +9,12 @@ import (
 
 	"cubeview/format"
 	"cubeview/internal/flagargs"
+	"cubeview/view"
 )
 
-// Launch holds the GUI's command-line arguments: the files to open and
+// Args holds the GUI's command-line arguments: the files to open and
 // what a snapshot shows.
-type Launch struct {
+type Args struct {
 	Files []string
 	// Snapshot, when set, renders the window of the (first) file into
 	// this PNG file and exits.
@@ -34,8 +35,8 @@ type Launch struct {
 	Help         bool
 }
 
-// LaunchUsage is the GUI's usage text.
-var LaunchUsage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
+// Usage is the GUI's usage text.
+var Usage = `Usage: cubeview [FILE…] [--calc EXPR] [--repo LOC] [--repository]
        cubeview --snapshot OUT.png [--size WxH] [--select-metric UNIQ_NAME]
                 [--select-cnode CALL/PATH] [--expand-system] [--flat] [--hottest] [--source]
                 [--system-mode MODE [--select-cluster N]]
@@ -62,10 +63,10 @@ func otherTools() string {
 	return strings.Join(slices.DeleteFunc(format.Tools(), func(t string) bool { return t == "CUBE" }), ", ")
 }
 
-// ParseLaunch parses the GUI command line. Flags and files may be mixed;
+// Parse parses the GUI command line. Flags and files may be mixed;
 // "--" ends the flags.
-func ParseLaunch(args []string) (Launch, error) {
-	o := Launch{Width: 1280, Height: 800}
+func Parse(args []string) (Args, error) {
+	o := Args{Width: 1280, Height: 800}
 	fs := flagargs.New("cubeview")
 	fs.StringVar(&o.Snapshot, "snapshot", "", "render into a PNG file and exit")
 	size := fs.String("size", "", "snapshot size WIDTHxHEIGHT")
@@ -97,10 +98,10 @@ func ParseLaunch(args []string) (Launch, error) {
 	if o.Snapshot == "" && (o.SelectMetric != "" || o.SelectCnode != "" || o.ExpandSystem || o.Flat || o.Hottest || o.Source || o.SystemMode != "") {
 		return o, errors.New("--select-metric, --select-cnode, --expand-system, --flat, --hottest, --source and --system-mode need --snapshot")
 	}
-	if m, _ := ParseMode(SystemPane, o.SystemMode); o.Cluster != 0 && (m != ClusterMode || o.Cluster < 0) {
+	if m, _ := view.ParseMode(view.SystemPane, o.SystemMode); o.Cluster != 0 && (m != view.ClusterMode || o.Cluster < 0) {
 		return o, errors.New("--select-cluster N needs --system-mode clusters and N ≥ 1")
 	}
-	if _, ok := ParseMode(SystemPane, o.SystemMode); o.SystemMode != "" && !ok {
+	if _, ok := view.ParseMode(view.SystemPane, o.SystemMode); o.SystemMode != "" && !ok {
 		return o, fmt.Errorf("--system-mode: no mode %q in the system pane; one of %s", o.SystemMode, systemModeNames())
 	}
 	if o.Snapshot != "" && len(o.Files) > 1 {
@@ -115,25 +116,25 @@ func ParseLaunch(args []string) (Launch, error) {
 // Select reveals and selects in v the metric (--select-metric) and the
 // call path (--select-cnode; its region in the flat profile) o names;
 // the error names the option and the experiment, name.
-func (o Launch) Select(v *View, name string) error {
+func (o Args) Select(v *view.View, name string) error {
 	e := v.Experiment()
 	if o.SelectMetric != "" {
 		m := e.MetricByName(o.SelectMetric)
 		if m < 0 {
 			return fmt.Errorf("--select-metric: no metric %q in %s", o.SelectMetric, name)
 		}
-		v.reveal(MetricPane, Node{Kind: MetricNode, Index: m})
+		v.Reveal(view.MetricPane, view.Node{Kind: view.MetricNode, Index: m})
 	}
 	if o.SelectCnode != "" {
 		c := e.CnodeByPath(o.SelectCnode)
 		if c < 0 {
 			return fmt.Errorf("--select-cnode: no call path %q in %s", o.SelectCnode, name)
 		}
-		n := Node{Kind: CnodeNode, Index: c}
+		n := view.Node{Kind: view.CnodeNode, Index: c}
 		if v.Flat() {
-			n = Node{Kind: RegionNode, Index: e.Cnodes[c].Region}
+			n = view.Node{Kind: view.RegionNode, Index: e.Cnodes[c].Region}
 		}
-		v.reveal(CallPane, n)
+		v.Reveal(view.CallPane, n)
 	}
 	return nil
 }
@@ -141,14 +142,14 @@ func (o Launch) Select(v *View, name string) error {
 // SnapshotFile returns the file a snapshot shows: the file named, else,
 // without --calc, the bundled example's "before" (written out first);
 // "" for the result of --calc.
-func (o Launch) SnapshotFile() (string, error) {
+func (o Args) SnapshotFile() (string, error) {
 	switch {
 	case len(o.Files) > 0:
 		return o.Files[0], nil
 	case o.Calc != "":
 		return "", nil
 	}
-	files, err := WriteExample()
+	files, err := view.WriteExample()
 	return files.Before, err
 }
 
@@ -169,7 +170,7 @@ func parseSize(s string) (w, h int, err error) {
 // systemModeNames lists the system pane's modes as --system-mode takes them.
 func systemModeNames() string {
 	var names []string
-	for _, m := range Modes(SystemPane) {
+	for _, m := range view.Modes(view.SystemPane) {
 		names = append(names, strings.ReplaceAll(strings.ToLower(m.String()), " ", "-"))
 	}
 	return strings.Join(names, ", ")

@@ -1,4 +1,4 @@
-package view
+package menu
 
 import (
 	"slices"
@@ -6,15 +6,19 @@ import (
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/format"
+	"cubeview/internal/testkit"
+	"cubeview/internal/testkit/handmade"
 	"cubeview/numfmt"
+	"cubeview/view"
 )
 
 // findItem returns the item labelled label in menu of ms, looking into
 // submenus too.
-func findItem(t *testing.T, ms []Menu, menu, label string) MenuItem {
+func findItem(t *testing.T, ms []Menu, menu, label string) Item {
 	t.Helper()
-	var find func([]MenuItem) (MenuItem, bool)
-	find = func(items []MenuItem) (MenuItem, bool) {
+	var find func([]Item) (Item, bool)
+	find = func(items []Item) (Item, bool) {
 		for _, it := range items {
 			if it.Label == label {
 				return it, true
@@ -23,7 +27,7 @@ func findItem(t *testing.T, ms []Menu, menu, label string) MenuItem {
 				return c, true
 			}
 		}
-		return MenuItem{}, false
+		return Item{}, false
 	}
 	for _, m := range ms {
 		if m.Label == menu {
@@ -33,10 +37,10 @@ func findItem(t *testing.T, ms []Menu, menu, label string) MenuItem {
 		}
 	}
 	t.Fatalf("no %s › %s", menu, label)
-	return MenuItem{}
+	return Item{}
 }
 
-func labels(items []MenuItem) string {
+func labels(items []Item) string {
 	var l []string
 	for _, it := range items {
 		if it.Separator {
@@ -49,7 +53,7 @@ func labels(items []MenuItem) string {
 }
 
 func TestMainMenuLayout(t *testing.T) {
-	ms := MainMenu(NewView(handMade()), MenuState{Doc: &Doc{Exp: handMade(), Name: "a"}})
+	ms := Bar(view.NewView(handmade.Experiment()), State{Doc: &view.Doc{Exp: handmade.Experiment(), Name: "a"}})
 	var bar []string
 	for _, m := range ms {
 		bar = append(bar, m.Label)
@@ -79,7 +83,7 @@ func TestMainMenuLayout(t *testing.T) {
 }
 
 func TestMenuShortcuts(t *testing.T) {
-	ms := MainMenu(nil, MenuState{})
+	ms := Bar(nil, State{})
 	tests := []struct{ menu, label, want string }{
 		{"File", "Open…", "Ctrl+O"},
 		{"File", "Save as…", "Ctrl+S"},
@@ -114,7 +118,7 @@ func TestMenuShortcuts(t *testing.T) {
 // TestMenuWithoutExperiment: an empty window offers opening files but
 // nothing that needs an experiment.
 func TestMenuWithoutExperiment(t *testing.T) {
-	ms := MainMenu(nil, MenuState{})
+	ms := Bar(nil, State{})
 	for _, l := range []string{"Open…", "Open folder…", "Repository…", "Memory for one metric…", "Close"} {
 		if findItem(t, ms, "File", l).Disabled {
 			t.Errorf("File › %s is disabled without an experiment", l)
@@ -141,17 +145,17 @@ func TestMenuWithoutExperiment(t *testing.T) {
 }
 
 func TestMenuChecks(t *testing.T) {
-	a, b, c := &Doc{Exp: handMade(), Name: "a"}, &Doc{Exp: handMade(), Name: "b"}, &Doc{Exp: handDiff(), Name: "c"}
-	v := NewView(a.Exp)
+	a, b, c := &view.Doc{Exp: handmade.Experiment(), Name: "a"}, &view.Doc{Exp: handmade.Experiment(), Name: "b"}, &view.Doc{Exp: handmade.Diff(), Name: "c"}
+	v := view.NewView(a.Exp)
 	v.SetFlat(true)
-	v.SetOrder(ByName)
+	v.SetOrder(view.ByName)
 	f := numfmt.Engineer()
 	f.Decimals = 3
 	v.Appearance().SetNumberFormat(f)
 	v.HotPath().SetThreshold(0.75)
 	v.Values().SetExternal(c.Exp)
-	st := MenuState{Doc: a, Recent: []string{"x.cubex", "y.cubex"}, Others: []*Doc{b, c}, StatsShown: true}
-	ms := MainMenu(v, st)
+	st := State{Doc: a, Recent: []string{"x.cubex", "y.cubex"}, Others: []*view.Doc{b, c}, StatsShown: true}
+	ms := Bar(v, st)
 	checked := func(menu, label string) bool { return findItem(t, ms, menu, label).Checked }
 	for _, l := range []string{"Flat profile", "By name", "Engineering notation (30.81e3)", "3 decimals", "75 % of its parent", "c", "Statistics"} {
 		if !checked("View", l) {
@@ -172,7 +176,7 @@ func TestMenuChecks(t *testing.T) {
 	if it := findItem(t, ms, "View", "75 % of its parent"); it.Command != CmdHotShare || it.Arg != 75 {
 		t.Errorf("75 %% runs %q on %d", it.Command, it.Arg)
 	}
-	if it := findItem(t, ms, "View", "By name"); it.Command != CmdSort || SortOrder(it.Arg) != ByName {
+	if it := findItem(t, ms, "View", "By name"); it.Command != CmdSort || view.SortOrder(it.Arg) != view.ByName {
 		t.Errorf("By name runs %q on %d", it.Command, it.Arg)
 	}
 	recent := findItem(t, ms, "File", "Open recent")
@@ -192,18 +196,18 @@ func TestRowMenu(t *testing.T) {
 	base := "Expand hottest path|Expand subtree|Collapse subtree|—|Find…|Copy value|Copy name|Copy description"
 	cut := base + "|—|Reroot here (Algebra › Cut)|Prune here (Algebra › Cut)"
 	tests := []struct {
-		d    Dim
-		n    Node
+		d    view.Dim
+		n    view.Node
 		want string
 	}{
-		{CallPane, cFoo, cut},
-		{CallPane, rFoo, cut},
-		{CallPane, uFoo, base},
-		{MetricPane, mTime, base},
-		{SystemPane, sRank0, base},
+		{view.CallPane, cFoo, cut},
+		{view.CallPane, rFoo, cut},
+		{view.CallPane, uFoo, base},
+		{view.MetricPane, mTime, base},
+		{view.SystemPane, sRank0, base},
 	}
 	for _, tt := range tests {
-		items := RowMenu(tt.d, tt.n)
+		items := rowItems(tt.d, tt.n)
 		if got := labels(items); got != tt.want {
 			t.Errorf("RowMenu(%v, %v) = %s\nwant %s", tt.d, tt.n, got, tt.want)
 		}
@@ -214,5 +218,58 @@ func TestRowMenu(t *testing.T) {
 		if !slices.Contains(cmds, CmdCopyDescription) || slices.Contains(cmds, CmdReroot) != (tt.want == cut) {
 			t.Errorf("RowMenu(%v, %v) commands %v", tt.d, tt.n, cmds)
 		}
+	}
+}
+
+// Rows of the hand-made experiment whose menus the tests check.
+var (
+	mTime  = view.Node{Kind: view.MetricNode, Index: 0}
+	cFoo   = view.Node{Kind: view.CnodeNode, Index: 1}
+	sRank0 = view.Node{Kind: view.SystemNode, Index: 2}
+	rFoo   = view.Node{Kind: view.RegionNode, Index: 1}
+	uFoo   = view.Node{Kind: view.SubroutinesNode, Index: 1}
+)
+
+// TestColumnMenus checks the row menu items that add and remove metric
+// columns.
+func TestColumnMenus(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "cpi", "profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := view.NewView(e)
+	vis, bytes := e.MetricByName("visits"), e.MetricByName("bytes_sent")
+	if vis < 0 || bytes < 0 {
+		t.Fatal("cpi lacks visits or bytes_sent")
+	}
+	menu := Row(v, view.MetricPane, view.Node{Kind: view.MetricNode, Index: vis})
+	i := slices.IndexFunc(menu, func(it Item) bool { return it.Command == CmdColumn })
+	if i < 0 || menu[i].Arg != vis || menu[i].Label != "Show as column in the call tree" {
+		t.Fatalf("metric row menu %+v", menu)
+	}
+	if !v.Columns().Set(vis, true) || !v.Columns().Set(bytes, true) || v.Columns().Set(vis, true) {
+		t.Fatal("SetColumn reports changes wrongly")
+	}
+	menu = Row(v, view.MetricPane, view.Node{Kind: view.MetricNode, Index: vis})
+	if i := slices.IndexFunc(menu, func(it Item) bool { return it.Command == CmdColumn }); menu[i].Label != "Remove its column from the call tree" {
+		t.Errorf("menu of a metric shown: %q", menu[i].Label)
+	}
+	if slices.ContainsFunc(Row(v, view.CallPane, view.Node{Kind: view.CnodeNode, Index: 0}), func(it Item) bool { return it.Command == CmdColumn }) {
+		t.Error("call path rows offer metric columns")
+	}
+}
+
+// TestOpenDocumentation: a metric with documentation ends its row menu
+// with the item that opens it.
+func TestOpenDocumentation(t *testing.T) {
+	e, err := format.Open(testkit.Data(t, "cube4", "cpi", "profile.cubex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := view.NewView(e)
+	time := view.Node{Kind: view.MetricNode, Index: e.MetricByName("time")}
+	items := Row(v, view.MetricPane, time)
+	if items[len(items)-1].Command != CmdOpenURL {
+		t.Errorf("metric menu ends with %+v", items[len(items)-1])
 	}
 }
