@@ -152,7 +152,7 @@ func (p *plan) hotSearch() bool {
 // uniqueMetricName reports whether no other metric name ever stored
 // shares name's hash, so that the bounds of a trial found by the hash
 // are those of the metric of that name.
-func (r *Repo) uniqueMetricName(ctx context.Context, name string) (bool, error) {
+func uniqueMetricName(ctx context.Context, r *Repo, name string) (bool, error) {
 	var n int
 	err := r.db.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM metric_name WHERE name_hash = ? AND name <> ?`),
 		textHash(name), r.d.text(name)).Scan(&n)
@@ -163,7 +163,7 @@ func (r *Repo) uniqueMetricName(ctx context.Context, name string) (bool, error) 
 // the candidate trials: names, call tree, and the hot call paths of the
 // ranking metric. A candidate found by the metric's own name (byName)
 // names its metric; the others are resolved as loadTrials does.
-func (r *Repo) loadHot(ctx context.Context, p *plan, cs []cand, byName bool) ([]*trialData, error) {
+func loadHot(ctx context.Context, r *Repo, p *plan, cs []cand, byName bool) ([]*trialData, error) {
 	fail := func(err error) ([]*trialData, error) {
 		return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
 	}
@@ -171,7 +171,7 @@ func (r *Repo) loadHot(ctx context.Context, p *plan, cs []cand, byName bool) ([]
 	for i, c := range cs {
 		ids[i] = c.trial
 	}
-	trees := r.readTrees(ctx, ids)
+	trees := readTrees(ctx, r, ids)
 	want := map[int64]int{} // trial → metric index
 	var resolve []int64
 	for _, c := range cs {
@@ -182,7 +182,7 @@ func (r *Repo) loadHot(ctx context.Context, p *plan, cs []cand, byName bool) ([]
 		}
 	}
 	if len(resolve) > 0 {
-		metrics, err := r.readMetrics(ctx, resolve)
+		metrics, err := readMetrics(ctx, r, resolve)
 		if err != nil {
 			<-trees
 			return fail(err)
@@ -263,7 +263,7 @@ type treesRead struct {
 
 // readTrees reads the names and call trees of trials while the caller
 // reads their values, and delivers them on the channel returned.
-func (r *Repo) readTrees(ctx context.Context, ids []int64) <-chan treesRead {
+func readTrees(ctx context.Context, r *Repo, ids []int64) <-chan treesRead {
 	done := make(chan treesRead, 1)
 	args := make([]any, len(ids))
 	for i, id := range ids {
@@ -305,7 +305,7 @@ type metricRow struct {
 }
 
 // readMetrics reads the metrics of trials, by trial.
-func (r *Repo) readMetrics(ctx context.Context, ids []int64) (map[int64][]*metricRow, error) {
+func readMetrics(ctx context.Context, r *Repo, ids []int64) (map[int64][]*metricRow, error) {
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id

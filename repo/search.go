@@ -347,7 +347,7 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 	hot := r.schema >= schemaHot && p.hotSearch()
 	byName := false
 	if hot {
-		if byName, err = r.uniqueMetricName(ctx, p.rank.metric); err != nil {
+		if byName, err = uniqueMetricName(ctx, r, p.rank.metric); err != nil {
 			return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
 		}
 	}
@@ -386,7 +386,7 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 		}
 		var tds []*trialData
 		if hot {
-			tds, err = r.loadHot(ctx, p, batch, byName)
+			tds, err = loadHot(ctx, r, p, batch, byName)
 		} else {
 			ids := make([]int64, len(batch))
 			for i, c := range batch {
@@ -464,7 +464,7 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	// The names and call trees are read while the summaries are: the
 	// two take about the same time, and the summaries need only the
 	// trials' ids.
-	trees := r.readTrees(ctx, ids)
+	trees := readTrees(ctx, r, ids)
 	treesDone := false
 	var res treesRead
 	defer func() {
@@ -473,7 +473,7 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 		}
 	}()
 	// Which stored metric each name refers to, per trial.
-	metrics, err := r.readMetrics(ctx, ids)
+	metrics, err := readMetrics(ctx, r, ids)
 	if err != nil {
 		return fail(err)
 	}
