@@ -10,6 +10,7 @@ import (
 	"cubeview/analysis"
 	"cubeview/analysis/significance"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -32,7 +33,7 @@ const GroupsNote = "Each group holds repeated runs of one configuration (at leas
 // GroupsRequest compares two groups of open experiments, repeated runs
 // of two configurations.
 type GroupsRequest struct {
-	A, B    []*view.Doc
+	A, B    []*document.Doc
 	Options analysis.GroupOptions
 }
 
@@ -42,13 +43,13 @@ type GroupsForm struct {
 	*form.Form
 	A, B, Test, Inclusive *form.Field
 	Metric                *dialogform.MetricChoice
-	docs                  []*view.Doc
+	docs                  []*document.Doc
 }
 
 // NewGroupsForm returns the form over the open documents docs, current
 // ticked in group A, the metric the one named metric when offered.
-func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
-	labels := view.DocLabels(docs)
+func NewGroupsForm(docs []*document.Doc, current *document.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
+	labels := document.Labels(docs)
 	f := &GroupsForm{docs: docs, Metric: dialogform.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ListField, Label: "Group A (runs)", Options: labels, Checked: make([]bool, len(docs)), Width: 720}
 	f.B = &form.Field{Kind: form.ListField, Label: "Group B (runs)", Options: labels, Checked: make([]bool, len(docs))}
@@ -70,9 +71,9 @@ func NewGroupsForm(docs []*view.Doc, current *view.Doc, metric string, run func(
 // and openFolder open an experiment (in a window of its own, as File ›
 // Open does) and pass it on once it is read, nil when it could not be;
 // it joins both lists, ticked in the group whose button was pressed.
-func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) {
+func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*document.Doc))) {
 	for _, list := range []*form.Field{f.A, f.B} {
-		add := func(d *view.Doc) { f.Update(func() { f.AddDoc(d, list) }) }
+		add := func(d *document.Doc) { f.Update(func() { f.AddDoc(d, list) }) }
 		list.Button, list.Action = "Open file…", func() { openFile(add) }
 		list.More = []form.FieldButton{{Text: "Open folder…", Action: func() { openFolder(add) }}}
 	}
@@ -80,16 +81,16 @@ func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*view.Doc))) 
 
 // AddDoc offers d in both groups, ticked in list (f.A or f.B), keeping
 // the other ticks; nil does nothing.
-func (f *GroupsForm) AddDoc(d *view.Doc, list *form.Field) {
+func (f *GroupsForm) AddDoc(d *document.Doc, list *form.Field) {
 	if d == nil {
 		return
 	}
-	on := map[*form.Field][]*view.Doc{f.A: f.group(f.A), f.B: f.group(f.B)}
+	on := map[*form.Field][]*document.Doc{f.A: f.group(f.A), f.B: f.group(f.B)}
 	on[list] = append(on[list], d)
 	if !slices.Contains(f.docs, d) {
 		f.docs = append(f.docs, d)
 	}
-	labels := view.DocLabels(f.docs)
+	labels := document.Labels(f.docs)
 	for _, l := range []*form.Field{f.A, f.B} {
 		l.Options, l.Checked = slices.Clone(labels), make([]bool, len(labels))
 		for i, doc := range f.docs {
@@ -100,11 +101,11 @@ func (f *GroupsForm) AddDoc(d *view.Doc, list *form.Field) {
 }
 
 // group returns the documents ticked in list, in the list's order.
-func (f *GroupsForm) group(list *form.Field) []*view.Doc {
-	var out []*view.Doc
+func (f *GroupsForm) group(list *form.Field) []*document.Doc {
+	var out []*document.Doc
 	for i, on := range list.Checked {
 		if on && i < len(list.Options) {
-			if j := slices.Index(view.DocLabels(f.docs), list.Options[i]); j >= 0 {
+			if j := slices.Index(document.Labels(f.docs), list.Options[i]); j >= 0 {
 				out = append(out, f.docs[j])
 			}
 		}
@@ -163,8 +164,8 @@ func (j *GroupsJob) compute(format numfmt.Format) error {
 // CompareGroupDocs compares the runs of documents a with those of b
 // (analysis.CompareGroups) and formats the answer; call it off the UI
 // goroutine.
-func CompareGroupDocs(a, b []*view.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
-	exps := func(docs []*view.Doc) []*model.Experiment {
+func CompareGroupDocs(a, b []*document.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
+	exps := func(docs []*document.Doc) []*model.Experiment {
 		out := make([]*model.Experiment, len(docs))
 		for i, d := range docs {
 			out[i] = d.Exp

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/document"
 	"cubeview/internal/synth"
 	"cubeview/numfmt"
 	"cubeview/view"
@@ -13,13 +14,13 @@ import (
 // groupRuns returns n open documents of generated runs of one
 // configuration: each call path scaled by 1 + 2 %·N(0, 1) per run and
 // operand call path planted (≥ 0) by 1 + shift.
-func groupRuns(t *testing.T, prefix string, n int, seed uint64, planted int, shift float64) []*view.Doc {
+func groupRuns(t *testing.T, prefix string, n int, seed uint64, planted int, shift float64) []*document.Doc {
 	t.Helper()
-	var docs []*view.Doc
+	var docs []*document.Doc
 	for i := range n {
 		e := synth.NoisyRun(synth.Config{Cnodes: 40, Locations: 4, Metrics: 1, Seed: 7}, seed, i, synth.Sigma(0.02), synth.ShiftAt(planted, shift))
 		name := prefix + string(rune('1'+i)) + ".cubex"
-		docs = append(docs, &view.Doc{Path: "/runs/" + name, Name: name, Exp: e})
+		docs = append(docs, &document.Doc{Path: "/runs/" + name, Name: name, Exp: e})
 	}
 	return docs
 }
@@ -28,7 +29,7 @@ func TestGroupsFormAndReport(t *testing.T) {
 	const planted = 9
 	a := groupRuns(t, "a", 5, 1, planted, 0.25)
 	b := groupRuns(t, "b", 5, 2, -1, 0)
-	docs := append(append([]*view.Doc{}, a...), b...)
+	docs := append(append([]*document.Doc{}, a...), b...)
 	var got []GroupsRequest
 	f := NewGroupsForm(docs, docs[0], "time", func(r GroupsRequest) { got = append(got, r) })
 	if !f.A.Checked[0] || f.Metric.Metric() != "time" {
@@ -104,13 +105,13 @@ func TestGroupsFormOpensPerGroup(t *testing.T) {
 	b := groupRuns(t, "b", 3, 2, -1, 0)
 	f := NewGroupsForm(a, a[0], "time", func(GroupsRequest) {})
 	f.SetChecked(f.A, 1, true)
-	var next []*view.Doc
-	open := func(then func(*view.Doc)) { then(next[0]); next = next[1:] }
+	var next []*document.Doc
+	open := func(then func(*document.Doc)) { then(next[0]); next = next[1:] }
 	f.OfferOpen(open, open)
 	if f.A.Button != "Open file…" || f.B.Button != "Open file…" || len(f.B.More) != 1 || f.B.More[0].Text != "Open folder…" {
 		t.Fatalf("buttons %q %q %+v", f.A.Button, f.B.Button, f.B.More)
 	}
-	next = []*view.Doc{b[0], nil, b[1]}
+	next = []*document.Doc{b[0], nil, b[1]}
 	f.B.Action()
 	f.B.Action() // could not be read
 	f.B.More[0].Action()
@@ -121,7 +122,7 @@ func TestGroupsFormOpensPerGroup(t *testing.T) {
 	if err != nil || !slices.Equal(r.A, a) || !slices.Equal(r.B, b[:2]) {
 		t.Fatalf("request %v %v, %v", r.A, r.B, err)
 	}
-	next = []*view.Doc{b[1]} // opened again: ticked in A too
+	next = []*document.Doc{b[1]} // opened again: ticked in A too
 	f.A.Action()
 	if len(f.A.Options) != 4 || !f.A.Checked[3] {
 		t.Errorf("after reopening: A %q %v", f.A.Options, f.A.Checked)

@@ -8,6 +8,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/analysis"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -22,7 +23,7 @@ const (
 
 // PerfDiffRequest is a comparison of two open experiments.
 type PerfDiffRequest struct {
-	A, B    *view.Doc
+	A, B    *document.Doc
 	Options analysis.PerfDiffOptions
 }
 
@@ -33,15 +34,15 @@ type PerfDiffForm struct {
 	*form.Form
 	A, B, Delta, Kind *form.Field
 	Metric            *dialogform.MetricChoice
-	docs              []*view.Doc
+	docs              []*document.Doc
 	labels            []string
 }
 
 // NewPerfDiffForm returns the form over the open documents docs: A is
 // current, B the one after it (wrapping around), the metric the one
 // named metric when they have it.
-func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
-	f := &PerfDiffForm{docs: docs, labels: view.DocLabels(docs), Metric: dialogform.NewMetricChoice()}
+func NewPerfDiffForm(docs []*document.Doc, current *document.Doc, metric string, run func(PerfDiffRequest)) *PerfDiffForm {
+	f := &PerfDiffForm{docs: docs, labels: document.Labels(docs), Metric: dialogform.NewMetricChoice()}
 	f.A = &form.Field{Kind: form.ChoiceField, Label: "Experiment A", Options: f.labels, Width: 720}
 	f.B = &form.Field{Kind: form.ChoiceField, Label: "Experiment B", Options: f.labels}
 	f.Delta = &form.Field{Kind: form.TextField, Label: "δ", Text: "1"}
@@ -69,7 +70,7 @@ func NewPerfDiffForm(docs []*view.Doc, current *view.Doc, metric string, run fun
 }
 
 // doc returns the document labelled label, nil when none is.
-func (f *PerfDiffForm) doc(label string) *view.Doc {
+func (f *PerfDiffForm) doc(label string) *document.Doc {
 	for i, l := range f.labels {
 		if l == label {
 			return f.docs[i]
@@ -102,7 +103,7 @@ func (f *PerfDiffForm) request() (PerfDiffRequest, error) {
 // and what was computed.
 type PerfDiffJob struct {
 	PerfDiffRequest
-	Diff view.Operation // A − B
+	Diff document.Operation // A − B
 	// Derived reports that the metric is derived in A or B: A − B of a
 	// derived metric is its formula over the operands' differences, not
 	// A's value minus B's, so the list goes below A's window and a click
@@ -111,7 +112,7 @@ type PerfDiffJob struct {
 	Derived bool
 	// InDifference is the open document A − B whose window shows the
 	// list; nil when none is open (or the metric is derived).
-	InDifference *view.Doc
+	InDifference *document.Doc
 	Names        [2]string // of A and B, as the list names them
 
 	Report *PerfDiffReport
@@ -119,20 +120,20 @@ type PerfDiffJob struct {
 }
 
 // NewPerfDiffJob plans the comparison r among the open documents.
-func NewPerfDiffJob(r PerfDiffRequest, open []*view.Doc) *PerfDiffJob {
-	j := &PerfDiffJob{PerfDiffRequest: r, Diff: view.Operation{Op: algebra.OpDiff, Operands: []*view.Doc{r.A, r.B}}}
+func NewPerfDiffJob(r PerfDiffRequest, open []*document.Doc) *PerfDiffJob {
+	j := &PerfDiffJob{PerfDiffRequest: r, Diff: document.Operation{Op: algebra.OpDiff, Operands: []*document.Doc{r.A, r.B}}}
 	j.Derived = derivedIn(r.A, r.Options.Metric) || derivedIn(r.B, r.Options.Metric)
 	if !j.Derived {
 		j.InDifference = findResult(open, j.Diff)
 	}
-	names := view.OperandNames(j.Diff.Operands)
+	names := document.OperandNames(j.Diff.Operands)
 	j.Names = [2]string{names[0], names[1]}
 	return j
 }
 
 // findResult returns the open document that is op's result, nil when
 // none is.
-func findResult(open []*view.Doc, op view.Operation) *view.Doc {
+func findResult(open []*document.Doc, op document.Operation) *document.Doc {
 	name := op.Name()
 	for _, d := range open {
 		if d != nil && d.Expression == name && slices.Equal(d.Sources, op.Operands) {
@@ -143,7 +144,7 @@ func findResult(open []*view.Doc, op view.Operation) *view.Doc {
 }
 
 // derivedIn reports whether metric uniq is a derived metric of d.
-func derivedIn(d *view.Doc, uniq string) bool {
+func derivedIn(d *document.Doc, uniq string) bool {
 	m := d.Exp.MetricByName(uniq)
 	return m >= 0 && d.Exp.Metrics[m].IsDerived()
 }

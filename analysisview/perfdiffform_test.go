@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/document"
 	"cubeview/internal/testkit"
 	"cubeview/numfmt"
 	"cubeview/view"
@@ -12,13 +13,13 @@ import (
 // perfDiffDocs returns three open documents over the hand-made
 // experiment and its difference fixture; the third has a metric of its
 // own.
-func perfDiffDocs(t *testing.T) []*view.Doc {
+func perfDiffDocs(t *testing.T) []*document.Doc {
 	t.Helper()
 	c, err := view.WithDerived(handMade(), view.DerivedSpec{Name: "extra", Expression: "time * 2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []*view.Doc{
+	return []*document.Doc{
 		{Path: "/runs/a.cubex", Name: "a.cubex", Exp: handMade()},
 		{Path: "/runs/b.cubex", Name: "b.cubex", Exp: handDiff()},
 		{Path: "/runs/c.cubex", Name: "c.cubex", Exp: c},

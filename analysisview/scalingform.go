@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -91,9 +92,9 @@ type ScalingForm struct {
 	*form.Form
 	Experiments, X, XText, Preview *form.Field
 	Metric                         *dialogform.MetricChoice
-	Options                        ScalingFields // Options.Metric is Metric.Field
-	docs                           []*view.Doc   // in the order of Experiments.Options
-	labels                         map[string]*view.Doc
+	Options                        ScalingFields   // Options.Metric is Metric.Field
+	docs                           []*document.Doc // in the order of Experiments.Options
+	labels                         map[string]*document.Doc
 }
 
 // NewScalingForm returns the form over the open documents docs, with
@@ -101,16 +102,16 @@ type ScalingForm struct {
 // and every experiment read from a file that is not itself a result are
 // checked. The metric is the one
 // named metric when they have it.
-func NewScalingForm(docs []*view.Doc, first *view.Doc, metric string, run func([]*view.Doc, ScalingSpec)) *ScalingForm {
-	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*view.Doc{}}
+func NewScalingForm(docs []*document.Doc, first *document.Doc, metric string, run func([]*document.Doc, ScalingSpec)) *ScalingForm {
+	f := &ScalingForm{Options: NewScalingFields(), labels: map[string]*document.Doc{}}
 	f.Metric = &dialogform.MetricChoice{Field: f.Options.Metric}
 	f.Experiments = &form.Field{Kind: form.ListField}
-	for i, label := range view.DocLabels(docs) {
+	for i, label := range document.Labels(docs) {
 		d := docs[i]
 		f.labels[label] = d
 		on := dialogform.CheckedByDefault(d, first)
 		if d == first {
-			f.docs = append([]*view.Doc{d}, f.docs...)
+			f.docs = append([]*document.Doc{d}, f.docs...)
 			f.Experiments.Options = append([]string{label}, f.Experiments.Options...)
 			f.Experiments.Checked = append([]bool{on}, f.Experiments.Checked...)
 		} else {
@@ -158,8 +159,8 @@ func (f *ScalingForm) update() {
 }
 
 // checked returns the checked experiments in list order.
-func (f *ScalingForm) checked() []*view.Doc {
-	var out []*view.Doc
+func (f *ScalingForm) checked() []*document.Doc {
+	var out []*document.Doc
 	for _, label := range f.Experiments.CheckedOptions() {
 		out = append(out, f.labels[label])
 	}
@@ -168,7 +169,7 @@ func (f *ScalingForm) checked() []*view.Doc {
 
 // CheckOnly checks exactly docs and puts them first, in their order, as
 // the user could.
-func (f *ScalingForm) CheckOnly(docs ...*view.Doc) {
+func (f *ScalingForm) CheckOnly(docs ...*document.Doc) {
 	var front []string
 	for _, d := range docs {
 		for label, l := range f.labels {
@@ -181,7 +182,7 @@ func (f *ScalingForm) CheckOnly(docs ...*view.Doc) {
 }
 
 // spec returns the study the form describes and its experiments.
-func (f *ScalingForm) spec() ([]*view.Doc, ScalingSpec, error) {
+func (f *ScalingForm) spec() ([]*document.Doc, ScalingSpec, error) {
 	docs := f.checked()
 	s := f.Options.Spec(f.Metric.Metric(), xSourceNamed(f.X.Text), f.XText.Text)
 	if len(docs) < 2 {
@@ -192,8 +193,8 @@ func (f *ScalingForm) spec() ([]*view.Doc, ScalingSpec, error) {
 
 // docTrials returns docs as the trials of a scaling study, named by
 // their labels (DocLabels).
-func docTrials(docs []*view.Doc) []ScalingTrial {
-	labels := view.DocLabels(docs)
+func docTrials(docs []*document.Doc) []ScalingTrial {
+	labels := document.Labels(docs)
 	trials := make([]ScalingTrial, len(docs))
 	for i, d := range docs {
 		trials[i] = ScalingTrial{Name: labels[i], Exp: d.Exp}
@@ -204,7 +205,7 @@ func docTrials(docs []*view.Doc) []ScalingTrial {
 // RunScaling computes the study of docs in the background through run,
 // showing progress through busy, and passes the report, its plot or the
 // error to done (on run's UI side).
-func RunScaling(run view.Runner, busy view.Busy, docs []*view.Doc, spec ScalingSpec, format numfmt.Format,
+func RunScaling(run view.Runner, busy view.Busy, docs []*document.Doc, spec ScalingSpec, format numfmt.Format,
 	done func(*ScalingReport, image.Image, error)) {
 	trials := docTrials(docs)
 	stop := busy(fmt.Sprintf("Scaling of %d experiments …", len(docs)))
@@ -219,12 +220,12 @@ func RunScaling(run view.Runner, busy view.Busy, docs []*view.Doc, spec ScalingS
 
 // StudyDocs returns the documents of the study's trials in the trials'
 // order (by x); docs are the documents studied, in any order.
-func (s *ScalingReport) StudyDocs(docs []*view.Doc) []*view.Doc {
+func (s *ScalingReport) StudyDocs(docs []*document.Doc) []*document.Doc {
 	exps := make([]*model.Experiment, len(docs))
 	for i, d := range docs {
 		exps[i] = d.Exp
 	}
-	var out []*view.Doc
+	var out []*document.Doc
 	for _, i := range s.trialOrder(exps) {
 		if i >= 0 {
 			out = append(out, docs[i])

@@ -7,26 +7,26 @@ import (
 	"testing"
 
 	"cubeview/analysis"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/internal/testkit"
 	"cubeview/numfmt"
-	"cubeview/view"
 )
 
 func TestScalingForm(t *testing.T) {
 	docs := perfDiffDocs(t)
-	result := &view.Doc{Name: "a − b", Expression: "a − b", Exp: handMade()}
+	result := &document.Doc{Name: "a − b", Expression: "a − b", Exp: handMade()}
 	docs = append(docs, result)
-	var runs [][]*view.Doc
+	var runs [][]*document.Doc
 	var specs []ScalingSpec
-	f := NewScalingForm(docs, docs[1], "visits", func(d []*view.Doc, s ScalingSpec) {
+	f := NewScalingForm(docs, docs[1], "visits", func(d []*document.Doc, s ScalingSpec) {
 		runs, specs = append(runs, d), append(specs, s)
 	})
 	// b first; the files checked, the result not.
 	if got := f.Experiments.Options; !slices.Equal(got, []string{"b.cubex", "a.cubex", "c.cubex", "a − b"}) {
 		t.Fatalf("experiments %q, want b.cubex first", got)
 	}
-	if !slices.Equal(f.checked(), []*view.Doc{docs[1], docs[0], docs[2]}) {
+	if !slices.Equal(f.checked(), []*document.Doc{docs[1], docs[0], docs[2]}) {
 		t.Fatalf("checked %v, want b, a, c", f.checked())
 	}
 	if f.Metric.Metric() != "visits" || !slices.Contains(f.Metric.Uniq(), "extra") {
@@ -41,7 +41,7 @@ func TestScalingForm(t *testing.T) {
 		t.Errorf("c unchecked, still offered %q", f.Metric.Uniq())
 	}
 	f.Move(f.Experiments, 1, -1)
-	if got := f.checked(); !slices.Equal(got, []*view.Doc{docs[0], docs[1]}) {
+	if got := f.checked(); !slices.Equal(got, []*document.Doc{docs[0], docs[1]}) {
 		t.Errorf("after moving a up: checked %v", got)
 	}
 	_ = f.Set(f.X, XSourceNames[XValues])
@@ -55,7 +55,7 @@ func TestScalingForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ScalingSpec{Metric: "visits", X: XValues, XText: "16, 32", Weak: true, Basis: analysis.BasisMax}
-	if len(runs) != 1 || !slices.Equal(runs[0], []*view.Doc{docs[0], docs[1]}) || specs[0] != want {
+	if len(runs) != 1 || !slices.Equal(runs[0], []*document.Doc{docs[0], docs[1]}) || specs[0] != want {
 		t.Errorf("ran %v with %+v, want a, b with %+v", runs, specs, want)
 	}
 	f.CheckOnly(docs[2])
@@ -68,7 +68,7 @@ func TestScalingForm(t *testing.T) {
 }
 
 func TestScalingStudyDocs(t *testing.T) {
-	trials := docTrials([]*view.Doc{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}})
+	trials := docTrials([]*document.Doc{{Name: "one", Exp: handMade()}, {Name: "two", Exp: handMade()}})
 	rep, img, err := ScalingStudy(trials, ScalingSpec{Metric: "time", X: XValues, XText: "1, 2"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
@@ -77,12 +77,12 @@ func TestScalingStudyDocs(t *testing.T) {
 		t.Errorf("runs %q, plot %v", rep.Runs, img.Bounds())
 	}
 	// Trials given as x = 2, 1: the study's documents in the order of x.
-	docs := []*view.Doc{{Name: "big", Exp: handMade()}, {Name: "small", Exp: handMade()}, {Name: "other", Exp: handMade()}}
+	docs := []*document.Doc{{Name: "big", Exp: handMade()}, {Name: "small", Exp: handMade()}, {Name: "other", Exp: handMade()}}
 	rep, _, err = ScalingStudy(docTrials(docs[:2]), ScalingSpec{Metric: "time", X: XValues, XText: "2, 1"}, numfmt.Cube())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rep.StudyDocs(docs); !slices.Equal(got, []*view.Doc{docs[1], docs[0]}) {
+	if got := rep.StudyDocs(docs); !slices.Equal(got, []*document.Doc{docs[1], docs[0]}) {
 		t.Errorf("StudyDocs = %v, want small, big", got)
 	}
 	// RunScaling: progress while the work is held back, the report after.

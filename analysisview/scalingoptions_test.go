@@ -9,26 +9,26 @@ import (
 	"testing"
 
 	"cubeview/analysis"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/model"
 	"cubeview/numfmt"
-	"cubeview/view"
 )
 
 // luleshSeries returns the LULESH weak-scaling runs (27 to 343
 // processes, 25³ elements each) as open documents.
-func luleshSeries(t *testing.T) []*view.Doc {
+func luleshSeries(t *testing.T) []*document.Doc {
 	t.Helper()
-	var docs []*view.Doc
+	var docs []*document.Doc
 	for _, p := range []int{27, 64, 125, 216, 343} {
 		path := testkit.Data(t, "cube4", "lulesh", fmt.Sprintf("lulesh.p%d.size25.r1.cubex", p))
 		e, err := format.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs = append(docs, &view.Doc{Name: fmt.Sprintf("p%d", p), Path: path, Exp: e})
+		docs = append(docs, &document.Doc{Name: fmt.Sprintf("p%d", p), Path: path, Exp: e})
 	}
 	return docs
 }
@@ -40,7 +40,7 @@ func luleshSeries(t *testing.T) []*view.Doc {
 func TestScalingDialogOptions(t *testing.T) {
 	docs := luleshSeries(t)
 	var specs []ScalingSpec
-	f := NewScalingForm(docs, docs[0], "time", func(_ []*view.Doc, s ScalingSpec) { specs = append(specs, s) })
+	f := NewScalingForm(docs, docs[0], "time", func(_ []*document.Doc, s ScalingSpec) { specs = append(specs, s) })
 	o := f.Options
 	for _, x := range []*form.Field{o.PerVisit, o.Rank, o.Predict} {
 		if !slices.Contains(f.Fields, x) {

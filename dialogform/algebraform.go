@@ -1,13 +1,13 @@
 package dialogform
 
 import (
-	"cubeview/view"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/form"
 )
 
@@ -21,7 +21,7 @@ type OperationForm struct {
 	Op  algebra.Op
 	src OperandSource
 
-	docs   []*view.Doc // the experiments offered, in the order of labels
+	docs   []*document.Doc // the experiments offered, in the order of labels
 	labels []string
 
 	Minuend, Subtrahend *form.Field // Difference: choices of the open experiments
@@ -39,10 +39,10 @@ type OperationForm struct {
 // folder (in a window of its own; then receives it once it is there, nil
 // when it could not be read), and the computation of the operation.
 type OperandSource struct {
-	Docs       func() []*view.Doc
-	OpenFile   func(then func(*view.Doc))
-	OpenFolder func(then func(*view.Doc))
-	Compute    func(view.Operation)
+	Docs       func() []*document.Doc
+	OpenFile   func(then func(*document.Doc))
+	OpenFolder func(then func(*document.Doc))
+	Compute    func(document.Operation)
 }
 
 // NewOperationForm returns the dialog of op over the experiments open
@@ -51,9 +51,9 @@ type OperandSource struct {
 // that of a pair opened as before and after each window offers the
 // other) as the subtrahend; a list checks current and every experiment
 // read from a file that is not itself a result.
-func NewOperationForm(op algebra.Op, current *view.Doc, src OperandSource) *OperationForm {
+func NewOperationForm(op algebra.Op, current *document.Doc, src OperandSource) *OperationForm {
 	f := &OperationForm{Op: op, src: src, docs: src.Docs()}
-	f.labels = view.DocLabels(f.docs)
+	f.labels = document.Labels(f.docs)
 	f.Form = &form.Form{Title: op.Title(), Confirm: "Compute", Submit: f.submit, Changed: func(*form.Field) { f.update() }}
 	var note string
 	switch op {
@@ -115,8 +115,8 @@ func (f *OperationForm) picker(label string, i int) *form.Field {
 // withOpen gives x the buttons that open a file or a folder; the
 // experiment opened goes to field to (see Opened).
 func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
-	x.Button, x.Action = "Open file…", func() { f.src.OpenFile(func(d *view.Doc) { f.Opened(d, to) }) }
-	x.More = []form.FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *view.Doc) { f.Opened(d, to) }) }}}
+	x.Button, x.Action = "Open file…", func() { f.src.OpenFile(func(d *document.Doc) { f.Opened(d, to) }) }
+	x.More = []form.FieldButton{{Text: "Open folder…", Action: func() { f.src.OpenFolder(func(d *document.Doc) { f.Opened(d, to) }) }}}
 	return x
 }
 
@@ -126,7 +126,7 @@ func (f *OperationForm) withOpen(x, to *form.Field) *form.Field {
 // other; current twice when it is the only one; −1 for one not in docs.
 // A difference is not offered as its own operand: its operands are,
 // when open, else experiments read from files.
-func PairChoice(docs []*view.Doc, current *view.Doc) (first, second int) {
+func PairChoice(docs []*document.Doc, current *document.Doc) (first, second int) {
 	if current.IsDifference() {
 		return resultPair(docs, current)
 	}
@@ -140,7 +140,7 @@ func PairChoice(docs []*view.Doc, current *view.Doc) (first, second int) {
 
 // resultPair is PairChoice for a difference: its first two operands that
 // are open, then the open experiments that are no results, in order.
-func resultPair(docs []*view.Doc, result *view.Doc) (first, second int) {
+func resultPair(docs []*document.Doc, result *document.Doc) (first, second int) {
 	var pick []int
 	for _, s := range result.Sources {
 		if i := slices.Index(docs, s); i >= 0 && !slices.Contains(pick, i) {
@@ -166,12 +166,12 @@ func resultPair(docs []*view.Doc, result *view.Doc) (first, second int) {
 // current's window starts with d checked: current unless it is a
 // difference, and every experiment read from a file that is not itself a
 // result.
-func CheckedByDefault(d, current *view.Doc) bool {
+func CheckedByDefault(d, current *document.Doc) bool {
 	return d == current && !d.IsDifference() || d.Path != "" && d.Expression == ""
 }
 
 // doc returns the experiment labelled label, nil if none.
-func (f *OperationForm) doc(label string) *view.Doc {
+func (f *OperationForm) doc(label string) *document.Doc {
 	if i := slices.Index(f.labels, label); i >= 0 {
 		return f.docs[i]
 	}
@@ -182,25 +182,25 @@ func (f *OperationForm) doc(label string) *view.Doc {
 // may change: two experiments of one name are numbered), and gives d, an
 // experiment opened from the dialog, to field to: a choice chooses it,
 // the list checks it. Nothing happens for nil (it could not be read).
-func (f *OperationForm) Opened(d *view.Doc, to *form.Field) {
+func (f *OperationForm) Opened(d *document.Doc, to *form.Field) {
 	if d == nil {
 		return
 	}
-	keep := map[*form.Field]*view.Doc{}
+	keep := map[*form.Field]*document.Doc{}
 	for _, x := range []*form.Field{f.Minuend, f.Subtrahend} {
 		if x != nil {
 			keep[x] = f.doc(x.Text)
 		}
 	}
-	var listed []*view.Doc
+	var listed []*document.Doc
 	if f.Operands != nil {
 		for _, l := range f.Operands.Options {
 			listed = append(listed, f.doc(l))
 		}
 	}
 	f.docs = f.src.Docs()
-	f.labels = view.DocLabels(f.docs)
-	label := func(d *view.Doc) string {
+	f.labels = document.Labels(f.docs)
+	label := func(d *document.Doc) string {
 		if i := slices.Index(f.docs, d); i >= 0 {
 			return f.labels[i]
 		}
@@ -234,8 +234,8 @@ func (f *OperationForm) Opened(d *view.Doc, to *form.Field) {
 }
 
 // Selected returns the checked experiments of the list in list order.
-func (f *OperationForm) Selected() []*view.Doc {
-	var out []*view.Doc
+func (f *OperationForm) Selected() []*document.Doc {
+	var out []*document.Doc
 	for _, l := range f.Operands.CheckedOptions() {
 		out = append(out, f.doc(l))
 	}
@@ -244,7 +244,7 @@ func (f *OperationForm) Selected() []*view.Doc {
 
 // CheckOnly checks exactly docs in the list and puts them first, in
 // their order, as a user would with the check boxes and arrows.
-func (f *OperationForm) CheckOnly(docs ...*view.Doc) {
+func (f *OperationForm) CheckOnly(docs ...*document.Doc) {
 	var labels []string
 	for _, d := range docs {
 		if i := slices.Index(f.docs, d); i >= 0 {
@@ -267,9 +267,9 @@ func (f *OperationForm) Options() (algebra.Options, error) {
 }
 
 // Request returns the operation the form describes, or why it cannot run.
-func (f *OperationForm) Request() (view.Operation, error) {
+func (f *OperationForm) Request() (document.Operation, error) {
 	opt, err := f.Options()
-	r := view.Operation{Op: f.Op, Options: opt}
+	r := document.Operation{Op: f.Op, Options: opt}
 	if err != nil {
 		return r, err
 	}
@@ -278,7 +278,7 @@ func (f *OperationForm) Request() (view.Operation, error) {
 		if a == nil || b == nil {
 			return r, errors.New("choose a minuend and a subtrahend")
 		}
-		r.Operands = []*view.Doc{a, b}
+		r.Operands = []*document.Doc{a, b}
 	} else {
 		r.Operands = f.Selected()
 	}

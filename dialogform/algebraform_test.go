@@ -1,44 +1,44 @@
 package dialogform
 
 import (
-	"cubeview/view"
 	"slices"
 	"strings"
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/document"
 )
 
 // operandSource is an OperandSource over docs whose opening adds the
 // next of more and whose computation records the operation.
 type operandSource struct {
-	docs, more []*view.Doc
-	computed   []view.Operation
+	docs, more []*document.Doc
+	computed   []document.Operation
 }
 
 func (s *operandSource) src() OperandSource {
-	open := func(then func(*view.Doc)) {
+	open := func(then func(*document.Doc)) {
 		d := s.more[0]
 		s.more = s.more[1:]
 		s.docs = append(s.docs, d)
 		then(d)
 	}
 	return OperandSource{
-		Docs:       func() []*view.Doc { return slices.Clone(s.docs) },
+		Docs:       func() []*document.Doc { return slices.Clone(s.docs) },
 		OpenFile:   open,
 		OpenFolder: open,
-		Compute:    func(o view.Operation) { s.computed = append(s.computed, o) },
+		Compute:    func(o document.Operation) { s.computed = append(s.computed, o) },
 	}
 }
 
 // namedDoc returns a document of the hand-made experiment read from path.
-func namedDoc(path string) *view.Doc {
-	return &view.Doc{Exp: handMade(), Name: path[strings.LastIndex(path, "/")+1:], Path: path}
+func namedDoc(path string) *document.Doc {
+	return &document.Doc{Exp: handMade(), Name: path[strings.LastIndex(path, "/")+1:], Path: path}
 }
 
 func TestOperationFormDifference(t *testing.T) {
 	before, after := namedDoc("/r/before.cubex"), namedDoc("/r/after.cubex")
-	s := &operandSource{docs: []*view.Doc{before, after}, more: []*view.Doc{namedDoc("/s/after.cubex")}}
+	s := &operandSource{docs: []*document.Doc{before, after}, more: []*document.Doc{namedDoc("/s/after.cubex")}}
 	f := NewOperationForm(algebra.OpDiff, before, s.src())
 	if f.Title != "Difference" || f.Minuend.Text != "before.cubex" || f.Subtrahend.Text != "after.cubex" {
 		t.Fatalf("%s: %q − %q, want before.cubex − after.cubex", f.Title, f.Minuend.Text, f.Subtrahend.Text)
@@ -92,7 +92,7 @@ func TestOperationFormDifference(t *testing.T) {
 		t.Fatalf("compute: %v, %d computed", err, len(s.computed))
 	}
 	r := s.computed[0]
-	if r.Op != algebra.OpDiff || !slices.Equal(r.Operands, []*view.Doc{after, s.docs[2]}) {
+	if r.Op != algebra.OpDiff || !slices.Equal(r.Operands, []*document.Doc{after, s.docs[2]}) {
 		t.Errorf("computed %v of %v", r.Op, r.Operands)
 	}
 	if o := r.Options; !o.StrictLines || !o.StrictRoots || o.System != algebra.SystemCollapse || len(o.Renames) != 1 || o.Renames[0].String() != "foo_v2=foo" {
@@ -106,9 +106,9 @@ func TestOperationFormDifference(t *testing.T) {
 
 func TestOperationFormList(t *testing.T) {
 	a, b := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex")
-	derived := &view.Doc{Exp: handDiff(), Name: "a − b", Expression: "a − b"}
+	derived := &document.Doc{Exp: handDiff(), Name: "a − b", Expression: "a − b"}
 	c := namedDoc("/r/c.cubex")
-	s := &operandSource{docs: []*view.Doc{a, derived, b}, more: []*view.Doc{c}}
+	s := &operandSource{docs: []*document.Doc{a, derived, b}, more: []*document.Doc{c}}
 	f := NewOperationForm(algebra.OpMerge, b, s.src())
 	// This window's experiment first; files checked, results not.
 	if !slices.Equal(f.Operands.Options, []string{"b.cubex", "a.cubex", "a − b"}) || !slices.Equal(f.Operands.Checked, []bool{true, true, false}) {
@@ -118,16 +118,16 @@ func TestOperationFormList(t *testing.T) {
 		t.Errorf("preview %q, note %q", f.Preview.Text, f.Fields[2].Text)
 	}
 	f.Move(f.Operands, 0, 1)
-	if got := f.Selected(); !slices.Equal(got, []*view.Doc{a, b}) || f.Preview.Text != "Result: merge(a, b)" {
+	if got := f.Selected(); !slices.Equal(got, []*document.Doc{a, b}) || f.Preview.Text != "Result: merge(a, b)" {
 		t.Errorf("after moving b down: %v, preview %q", got, f.Preview.Text)
 	}
 	// The button below the list opens an experiment and checks it last.
 	f.Fields[1].Action()
-	if !slices.Equal(f.Operands.Options, []string{"a.cubex", "b.cubex", "a − b", "c.cubex"}) || !slices.Equal(f.Selected(), []*view.Doc{a, b, c}) {
+	if !slices.Equal(f.Operands.Options, []string{"a.cubex", "b.cubex", "a − b", "c.cubex"}) || !slices.Equal(f.Selected(), []*document.Doc{a, b, c}) {
 		t.Errorf("after opening c: %q %v", f.Operands.Options, f.Operands.Checked)
 	}
 	f.CheckOnly(derived, c)
-	if !slices.Equal(f.Operands.Options, []string{"a − b", "c.cubex", "a.cubex", "b.cubex"}) || !slices.Equal(f.Selected(), []*view.Doc{derived, c}) {
+	if !slices.Equal(f.Operands.Options, []string{"a − b", "c.cubex", "a.cubex", "b.cubex"}) || !slices.Equal(f.Selected(), []*document.Doc{derived, c}) {
 		t.Errorf("CheckOnly: %q %v", f.Operands.Options, f.Operands.Checked)
 	}
 	if err := f.Confirmed(); err != nil || len(s.computed) != 1 || s.computed[0].Name() != "merge(a − b, c)" {
@@ -146,8 +146,8 @@ func TestOperationFormList(t *testing.T) {
 
 func TestPairChoice(t *testing.T) {
 	a, b, c := namedDoc("/r/a.cubex"), namedDoc("/r/b.cubex"), namedDoc("/r/c.cubex")
-	result := func(op algebra.Op, ds ...*view.Doc) *view.Doc {
-		o := view.Operation{Op: op, Operands: ds}
+	result := func(op algebra.Op, ds ...*document.Doc) *document.Doc {
+		o := document.Operation{Op: op, Operands: ds}
 		e, err := o.Evaluate()
 		if err != nil {
 			t.Fatal(err)
@@ -157,20 +157,20 @@ func TestPairChoice(t *testing.T) {
 	cb, ab := result(algebra.OpDiff, c, b), result(algebra.OpDiff, a, b)
 	mean := result(algebra.OpMean, a, b)
 	for _, tt := range []struct {
-		docs          []*view.Doc
-		current       *view.Doc
+		docs          []*document.Doc
+		current       *document.Doc
 		first, second int
 	}{
-		{[]*view.Doc{a, b, c}, a, 0, 1},
-		{[]*view.Doc{a, b, c}, c, 2, 0}, // wraps around
-		{[]*view.Doc{a}, a, 0, 0},
-		{[]*view.Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
+		{[]*document.Doc{a, b, c}, a, 0, 1},
+		{[]*document.Doc{a, b, c}, c, 2, 0}, // wraps around
+		{[]*document.Doc{a}, a, 0, 0},
+		{[]*document.Doc{a, b}, c, -1, 0}, // not open: none first, the first open second
 		// A difference offers its operands, not itself.
-		{[]*view.Doc{a, b, c, cb}, cb, 2, 1},
-		{[]*view.Doc{ab, a, c}, ab, 1, 2},     // b is not open: a, then c
-		{[]*view.Doc{cb, ab}, ab, 1, 1},       // nothing else open
-		{[]*view.Doc{cb, ab, b}, ab, 2, 2},    // b only
-		{[]*view.Doc{a, b, mean}, mean, 2, 0}, // a mean is an experiment as others
+		{[]*document.Doc{a, b, c, cb}, cb, 2, 1},
+		{[]*document.Doc{ab, a, c}, ab, 1, 2},     // b is not open: a, then c
+		{[]*document.Doc{cb, ab}, ab, 1, 1},       // nothing else open
+		{[]*document.Doc{cb, ab, b}, ab, 2, 2},    // b only
+		{[]*document.Doc{a, b, mean}, mean, 2, 0}, // a mean is an experiment as others
 	} {
 		if f, s := PairChoice(tt.docs, tt.current); f != tt.first || s != tt.second {
 			t.Errorf("PairChoice(%d docs, %s) = %d, %d; want %d, %d", len(tt.docs), tt.current.Name, f, s, tt.first, tt.second)

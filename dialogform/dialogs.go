@@ -1,10 +1,10 @@
 package dialogform
 
 import (
-	"cubeview/view"
 	"path/filepath"
 	"strings"
 
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/format"
 	"cubeview/model"
@@ -16,8 +16,8 @@ import (
 // External percent (offered on unless a pane shows it already). Apply
 // hands apply the reference chosen (nil for none) and whether to switch.
 // It returns nil when no other experiment is open.
-func ReferenceForm(doc *view.Doc, open []*view.Doc, ref *model.Experiment, shown bool, apply func(ref *view.Doc, switchPane bool)) *form.Form {
-	var others []*view.Doc
+func ReferenceForm(doc *document.Doc, open []*document.Doc, ref *model.Experiment, shown bool, apply func(ref *document.Doc, switchPane bool)) *form.Form {
+	var others []*document.Doc
 	for _, d := range open {
 		if d != doc {
 			others = append(others, d)
@@ -26,7 +26,7 @@ func ReferenceForm(doc *view.Doc, open []*view.Doc, ref *model.Experiment, shown
 	if len(others) == 0 {
 		return nil
 	}
-	labels := view.DocLabels(others)
+	labels := document.Labels(others)
 	choice := &form.Field{Kind: form.ChoiceField, Label: "Reference", Options: append([]string{"None"}, labels...), Text: "None"}
 	for i, d := range others {
 		if d.Exp == ref {
@@ -39,7 +39,7 @@ func ReferenceForm(doc *view.Doc, open []*view.Doc, ref *model.Experiment, shown
 			"for a difference, the old run's total shows the effect of a change relative to where it started."}
 	f := &form.Form{Title: "External reference of " + doc.Name, Confirm: "Apply", Fields: []*form.Field{text, choice, show}}
 	f.Submit = func() error {
-		var chosen *view.Doc
+		var chosen *document.Doc
 		if i := choice.Index(); i > 0 {
 			chosen = others[i-1]
 		}
@@ -53,7 +53,7 @@ func ReferenceForm(doc *view.Doc, open []*view.Doc, ref *model.Experiment, shown
 // defaultSavePath (folder is where a document without a file goes), with
 // a button that picks its folder through chooseFolder. Save hands the
 // path to save, which asks before replacing a file (SaveQuestion).
-func SaveForm(doc *view.Doc, folder string, chooseFolder func(then func(dir string)), save func(path string)) *form.Form {
+func SaveForm(doc *document.Doc, folder string, chooseFolder func(then func(dir string)), save func(path string)) *form.Form {
 	path := &form.Field{Kind: form.TextField, Text: defaultSavePath(doc, folder), Width: 720, Button: "Folder…"}
 	f := &form.Form{Title: "Save " + doc.Name + " as", Confirm: "Save", Focus: path,
 		Fields: []*form.Field{path, {Kind: form.NoteField, Text: saveHelp(), Wrap: true}}}

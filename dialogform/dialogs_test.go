@@ -1,7 +1,7 @@
 package dialogform
 
 import (
-	"cubeview/view"
+	"cubeview/document"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,14 +11,14 @@ import (
 
 func TestReferenceForm(t *testing.T) {
 	before, after := namedDoc("/r/before.cubex"), namedDoc("/r/after.cubex")
-	diff := &view.Doc{Exp: handDiff(), Name: "before − after", Expression: "before − after"}
-	var ref *view.Doc
+	diff := &document.Doc{Exp: handDiff(), Name: "before − after", Expression: "before − after"}
+	var ref *document.Doc
 	var switched bool
-	apply := func(r *view.Doc, s bool) { ref, switched = r, s }
-	if f := ReferenceForm(diff, []*view.Doc{diff}, nil, false, apply); f != nil {
+	apply := func(r *document.Doc, s bool) { ref, switched = r, s }
+	if f := ReferenceForm(diff, []*document.Doc{diff}, nil, false, apply); f != nil {
 		t.Error("a form without another experiment")
 	}
-	f := ReferenceForm(diff, []*view.Doc{before, after, diff}, before.Exp, false, apply)
+	f := ReferenceForm(diff, []*document.Doc{before, after, diff}, before.Exp, false, apply)
 	choice, show := f.Field("Reference"), f.Field("Show the call tree in External percent")
 	if !slices.Equal(choice.Options, []string{"None", "before.cubex", "after.cubex"}) || choice.Text != "before.cubex" || !show.On {
 		t.Fatalf("offers %q, chosen %q, switch %v", choice.Options, choice.Text, show.On)
@@ -37,14 +37,14 @@ func TestReferenceForm(t *testing.T) {
 		t.Errorf("none: %v, %v, switch %v", err, ref, switched)
 	}
 	// Already in External percent: no switch offered.
-	if g := ReferenceForm(diff, []*view.Doc{before, diff}, nil, true, apply); g.Field("Reference").Text != "None" || g.Fields[2].On {
+	if g := ReferenceForm(diff, []*document.Doc{before, diff}, nil, true, apply); g.Field("Reference").Text != "None" || g.Fields[2].On {
 		t.Errorf("in External percent already: %q, switch %v", g.Field("Reference").Text, g.Fields[2].On)
 	}
 }
 
 func TestSaveForm(t *testing.T) {
 	dir := t.TempDir()
-	doc := &view.Doc{Exp: handMade(), Name: "profile.cubex", Path: filepath.Join(dir, "profile.cubex")}
+	doc := &document.Doc{Exp: handMade(), Name: "profile.cubex", Path: filepath.Join(dir, "profile.cubex")}
 	var saved []string
 	f := SaveForm(doc, "/elsewhere", func(then func(string)) { then("/other") }, func(p string) { saved = append(saved, p) })
 	path := f.Focus

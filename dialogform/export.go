@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"cubeview/document"
 	"cubeview/form"
-	"cubeview/view"
 )
 
 // ExportForm asks where to export what (a title: "the call tree as
@@ -55,7 +55,7 @@ func checkExportPath(path string, exts []string) error {
 
 // ExportName suggests a file name for an export of what from the
 // experiment shown: "profile-call-tree.csv".
-func ExportName(doc *view.Doc, what, ext string) string {
+func ExportName(doc *document.Doc, what, ext string) string {
 	base := "cubeview"
 	if doc != nil && doc.Name != "" {
 		base = doc.Name

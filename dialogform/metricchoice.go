@@ -1,6 +1,7 @@
 package dialogform
 
 import (
+	"cubeview/document"
 	"cubeview/view"
 	"slices"
 
@@ -35,7 +36,7 @@ func (c *MetricChoice) offer(exps ...*model.Experiment) {
 }
 
 // OfferDocs offers the metrics of docs (nil ones are skipped).
-func (c *MetricChoice) OfferDocs(docs ...*view.Doc) {
+func (c *MetricChoice) OfferDocs(docs ...*document.Doc) {
 	exps := make([]*model.Experiment, len(docs))
 	for i, d := range docs {
 		if d != nil {

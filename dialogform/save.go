@@ -1,7 +1,6 @@
 package dialogform
 
 import (
-	"cubeview/view"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/format"
 	"cubeview/internal/atomicfile"
 )
@@ -25,8 +25,8 @@ import (
 // .cubex ending, beside the file it was read from or its first operand
 // (in folder when it has neither); never an existing file (so not the
 // input): name-copy.cubex, name-copy2.cubex, ….
-func defaultSavePath(doc *view.Doc, folder string) string {
-	name := view.ShortName(doc.Name)
+func defaultSavePath(doc *document.Doc, folder string) string {
+	name := document.ShortName(doc.Name)
 	if name == "" || strings.ContainsAny(name, " /") {
 		name = "result" // an expression is not a file name
 	}
@@ -77,7 +77,7 @@ func CheckSavePath(path string) error {
 // text; an empty title when nothing would be replaced. A file that is one
 // of doc's inputs (also through another path or a link, or a file inside
 // an input folder) gets a warning of its own.
-func SaveQuestion(doc *view.Doc, path string) (title, text, yes string) {
+func SaveQuestion(doc *document.Doc, path string) (title, text, yes string) {
 	inputs, roles := docInputs(doc)
 	if in, ok := atomicfile.SameFile(path, inputs); ok {
 		role := ""
@@ -108,14 +108,14 @@ func saveHelp() string {
 // docInputs returns the files the window's experiment comes from, each with
 // what it is to the experiment: the file (or folder) it was read from and
 // the files of its operands, as its provenance records them.
-func docInputs(d *view.Doc) (paths, roles []string) {
+func docInputs(d *document.Doc) (paths, roles []string) {
 	if d.Path != "" {
 		paths = append(paths, d.Path)
 		roles = append(roles, "the file this window's experiment was read from")
 	}
 	for _, p := range algebra.OperandFiles(d.Exp) {
 		paths = append(paths, p)
-		roles = append(roles, "an operand "+view.ShortName(p)+" of this window's experiment")
+		roles = append(roles, "an operand "+document.ShortName(p)+" of this window's experiment")
 	}
 	return paths, roles
 }

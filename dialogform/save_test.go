@@ -1,13 +1,13 @@
 package dialogform
 
 import (
-	"cubeview/view"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/model"
 )
 
@@ -17,7 +17,7 @@ func TestDefaultSavePath(t *testing.T) {
 	if err := os.WriteFile(own, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	doc := &view.Doc{Exp: handMade(), Name: "profile.cubex", Path: own}
+	doc := &document.Doc{Exp: handMade(), Name: "profile.cubex", Path: own}
 	// Beside the input, never the input itself.
 	if got, want := defaultSavePath(doc, "/elsewhere"), filepath.Join(dir, "profile-copy.cubex"); got != want {
 		t.Errorf("proposed %s, want %s", got, want)
@@ -29,12 +29,12 @@ func TestDefaultSavePath(t *testing.T) {
 		t.Errorf("proposed %s, want %s", got, want)
 	}
 	// A derived experiment: "result" beside its first operand.
-	diff := &view.Doc{Exp: withProvenance(), Name: "before − after", Expression: "before − after"}
+	diff := &document.Doc{Exp: withProvenance(), Name: "before − after", Expression: "before − after"}
 	if got, want := defaultSavePath(diff, dir), "/runs/result.cubex"; got != want {
 		t.Errorf("derived: proposed %s, want %s", got, want)
 	}
 	// Neither file nor operands: in the folder given.
-	scratch := &view.Doc{Exp: handMade(), Name: "scratch"}
+	scratch := &document.Doc{Exp: handMade(), Name: "scratch"}
 	if got, want := defaultSavePath(scratch, dir), filepath.Join(dir, "scratch.cubex"); got != want {
 		t.Errorf("no file: proposed %s, want %s", got, want)
 	}
@@ -76,7 +76,7 @@ func TestSaveQuestion(t *testing.T) {
 	if err := os.Symlink(own, link); err != nil {
 		t.Fatal(err)
 	}
-	doc := &view.Doc{Exp: handMade(), Name: "profile.cubex", Path: own}
+	doc := &document.Doc{Exp: handMade(), Name: "profile.cubex", Path: own}
 	for _, tt := range []struct {
 		path, title, yes string
 		text             []string
@@ -102,7 +102,7 @@ func TestSaveQuestion(t *testing.T) {
 		model.Attr{Key: algebra.AttrExpression, Value: "diff(" + own + ", " + other + ")"},
 		model.Attr{Key: algebra.AttrOperand + "0", Value: "path=" + own},
 		model.Attr{Key: algebra.AttrOperand + "1", Value: "path=" + other})
-	diff := &view.Doc{Exp: e, Name: "profile − other"}
+	diff := &document.Doc{Exp: e, Name: "profile − other"}
 	if _, text, _ := SaveQuestion(diff, other); !strings.Contains(text, other+" is an operand other of this window's experiment.") {
 		t.Errorf("operand: %q", text)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/numfmt"
 	"cubeview/view"
 )
@@ -107,9 +108,9 @@ type Menu struct {
 
 // State describes what the menus depend on besides the window's view.
 type State struct {
-	Doc            *view.Doc   // the experiment shown, nil while none is
-	Recent         []string    // recently opened files, newest first
-	Others         []*view.Doc // the other open experiments (external references)
+	Doc            *document.Doc   // the experiment shown, nil while none is
+	Recent         []string        // recently opened files, newest first
+	Others         []*document.Doc // the other open experiments (external references)
 	SourceShown    bool
 	StatsShown     bool
 	CallGraphShown bool

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/format"
 	"cubeview/internal/testkit"
 	"cubeview/internal/testkit/handmade"
@@ -53,7 +54,7 @@ func labels(items []Item) string {
 }
 
 func TestMainMenuLayout(t *testing.T) {
-	ms := Bar(view.NewView(handmade.Experiment()), State{Doc: &view.Doc{Exp: handmade.Experiment(), Name: "a"}})
+	ms := Bar(view.NewView(handmade.Experiment()), State{Doc: &document.Doc{Exp: handmade.Experiment(), Name: "a"}})
 	var bar []string
 	for _, m := range ms {
 		bar = append(bar, m.Label)
@@ -145,7 +146,7 @@ func TestMenuWithoutExperiment(t *testing.T) {
 }
 
 func TestMenuChecks(t *testing.T) {
-	a, b, c := &view.Doc{Exp: handmade.Experiment(), Name: "a"}, &view.Doc{Exp: handmade.Experiment(), Name: "b"}, &view.Doc{Exp: handmade.Diff(), Name: "c"}
+	a, b, c := &document.Doc{Exp: handmade.Experiment(), Name: "a"}, &document.Doc{Exp: handmade.Experiment(), Name: "b"}, &document.Doc{Exp: handmade.Diff(), Name: "c"}
 	v := view.NewView(a.Exp)
 	v.SetFlat(true)
 	v.SetOrder(view.ByName)
@@ -154,7 +155,7 @@ func TestMenuChecks(t *testing.T) {
 	v.Appearance().SetNumberFormat(f)
 	v.HotPath().SetThreshold(0.75)
 	v.Values().SetExternal(c.Exp)
-	st := State{Doc: a, Recent: []string{"x.cubex", "y.cubex"}, Others: []*view.Doc{b, c}, StatsShown: true}
+	st := State{Doc: a, Recent: []string{"x.cubex", "y.cubex"}, Others: []*document.Doc{b, c}, StatsShown: true}
 	ms := Bar(v, st)
 	checked := func(menu, label string) bool { return findItem(t, ms, menu, label).Checked }
 	for _, l := range []string{"Flat profile", "By name", "Engineering notation (30.81e3)", "3 decimals", "75 % of its parent", "c", "Statistics"} {

@@ -22,80 +22,91 @@ import (
 // before the program's own wait loop (waitBusy) reports and tries again.
 const sqliteBusyMillis = 1000
 
-// connectSQLite opens the SQLite file: read-write where it may, else (or
-// when asked) read-only; a file that cannot even be read that way (its
-// folder is read-only and holds no shared-memory file, the disk is full)
-// is read as an unchanging file.
-func (r *Repo) connectSQLite(ctx context.Context) error {
-	r.d = sqliteDialect
-	path := r.location
+// connection is an opened database and what opening it found out.
+type connection struct {
+	db *sql.DB
+	d  *dialect
+	// readOnly, when not "", says why changes will be refused.
+	readOnly string
+	// immutable: an SQLite file read as an unchanging file.
+	immutable bool
+}
+
+// connectSQLite opens the SQLite file at path: read-write where it may,
+// else (or when asked) read-only; a file that cannot even be read that
+// way (its folder is read-only and holds no shared-memory file, the disk
+// is full) is read as an unchanging file.
+func connectSQLite(ctx context.Context, path string, opt Options) (connection, error) {
+	c := connection{d: sqliteDialect}
+	name := displayName(path)
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if !r.opt.Create || r.opt.Mode == ReadOnly {
-			return r.missingError()
+		if !opt.Create || opt.Mode == ReadOnly {
+			return c, missingError(path)
 		}
 		if err := createFile(path); err != nil {
-			return fmt.Errorf("creating repository %s: %w", r.Name(), err)
+			return c, fmt.Errorf("creating repository %s: %w", name, err)
 		}
-		if err := r.openSQLite(ctx, "rwc"); err != nil {
-			return err
+		if c.db, err = openSQLite(path, "rwc"); err != nil {
+			return c, err
 		}
 		// The write-ahead log lets readers work during an import; the
 		// setting stays with the file.
-		if _, err := r.db.ExecContext(ctx, `PRAGMA journal_mode=WAL`); err != nil {
-			r.db.Close()
-			return fmt.Errorf("repository %s: %w", r.Name(), err)
+		if _, err := c.db.ExecContext(ctx, `PRAGMA journal_mode=WAL`); err != nil {
+			c.db.Close()
+			return c, fmt.Errorf("repository %s: %w", name, err)
 		}
-		return nil
+		return c, nil
 	case err != nil:
-		return fmt.Errorf("repository %s: %w", r.Name(), unwrapPath(err))
+		return c, fmt.Errorf("repository %s: %w", name, unwrapPath(err))
 	case st.IsDir():
-		return fmt.Errorf("repository %s is a folder; give the repository's file (e.g. %s)", r.Name(), filepath.Join(path, "repository.db"))
+		return c, fmt.Errorf("repository %s is a folder; give the repository's file (e.g. %s)", name, filepath.Join(path, "repository.db"))
 	}
-	if r.opt.Mode == ReadWrite {
+	if opt.Mode == ReadWrite {
 		if !fileWritable(path) {
-			r.readOnly = "the file " + path + " is read-only for this user"
-		} else if err := r.openSQLite(ctx, "rw"); err == nil {
-			if err = r.probe(ctx); err == nil {
-				return nil
+			c.readOnly = "the file " + path + " is read-only for this user"
+		} else if c.db, err = openSQLite(path, "rw"); err == nil {
+			if err = probe(ctx, c.db); err == nil {
+				return c, nil
 			}
-			r.db.Close()
-			r.readOnly = fmt.Sprintf("the file %s can only be read: %v", path, err)
+			c.db.Close()
+			c.readOnly = fmt.Sprintf("the file %s can only be read: %v", path, err)
 		} else {
-			return err
+			return c, err
 		}
 	}
-	if err := r.openSQLite(ctx, "ro"); err != nil {
-		return err
+	if c.db, err = openSQLite(path, "ro"); err != nil {
+		return c, err
 	}
-	err = r.probe(ctx)
+	err = probe(ctx, c.db)
 	if err == nil {
-		return nil
+		return c, nil
 	}
-	r.db.Close()
+	c.db.Close()
 	// A write-ahead log that holds data means a writer is (or was) at
 	// work: the file alone is not the repository's current state.
 	if st, werr := os.Stat(path + "-wal"); werr == nil && st.Size() > 0 {
-		return fmt.Errorf("repository %s: cannot read it (%v), and it cannot be read as an unchanging file while its write-ahead log %s holds data", r.Name(), err, path+"-wal")
+		return c, fmt.Errorf("repository %s: cannot read it (%v), and it cannot be read as an unchanging file while its write-ahead log %s holds data", name, err, path+"-wal")
 	}
-	if err := r.openSQLite(ctx, "immutable"); err != nil {
-		return err
+	if c.db, err = openSQLite(path, "immutable"); err != nil {
+		return c, err
 	}
-	if err := r.probe(ctx); err != nil {
-		r.db.Close()
-		return fmt.Errorf("repository %s: %w", r.Name(), err)
+	if err := probe(ctx, c.db); err != nil {
+		c.db.Close()
+		return c, fmt.Errorf("repository %s: %w", name, err)
 	}
-	r.immutable = true
-	if r.readOnly == "" {
-		r.readOnly = "the repository was opened read-only"
+	c.immutable = true
+	if c.readOnly == "" {
+		c.readOnly = "the repository was opened read-only"
 	}
-	return nil
+	return c, nil
 }
 
-// openSQLite connects in a mode: "rwc" creates, "rw" reads and writes,
-// "ro" only reads, "immutable" reads a file nobody changes.
-func (r *Repo) openSQLite(ctx context.Context, mode string) error {
+// openSQLite connects to the file at path in a mode: "rwc" creates, "rw"
+// reads and writes, "ro" only reads, "immutable" reads a file nobody
+// changes.
+func openSQLite(path, mode string) (*sql.DB, error) {
 	// Only writers take the write lock, at the start of their transaction
 	// (BEGIN IMMEDIATE), so that concurrent writers queue instead of
 	// failing on a lock upgrade.
@@ -115,19 +126,18 @@ func (r *Repo) openSQLite(ctx context.Context, mode string) error {
 		params = append(params, "mode="+mode, "_pragma=foreign_keys(1)", "_pragma=synchronous(NORMAL)", "_txlock=immediate")
 	}
 	params = append(params, "_pragma=cache_size(-65536)")
-	db, err := sql.Open("sqlite", "file:"+uriPath(r.location)+"?"+strings.Join(params, "&"))
+	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?"+strings.Join(params, "&"))
 	if err != nil {
-		return fmt.Errorf("repository %s: %w", r.Name(), err)
+		return nil, fmt.Errorf("repository %s: %w", displayName(path), err)
 	}
-	r.db = db
-	return nil
+	return db, nil
 }
 
 // probe reads the schema, which is what fails when a file cannot be read
 // in the mode it was opened in.
-func (r *Repo) probe(ctx context.Context) error {
+func probe(ctx context.Context, db *sql.DB) error {
 	var n int
-	return r.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master`).Scan(&n)
+	return db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master`).Scan(&n)
 }
 
 // uriPath escapes the characters a URI file name cannot hold literally.
@@ -156,13 +166,14 @@ func fileWritable(path string) bool {
 	return syscall.Access(path, 2 /* W_OK */) == nil
 }
 
-// connectPostgres connects to the database; a read-only connection makes
-// every transaction read-only, so that nothing can be changed by mistake.
-func (r *Repo) connectPostgres(ctx context.Context) error {
-	r.d = postgresDialect
-	cfg, err := pgx.ParseConfig(r.location)
+// connectPostgres connects to the database at url; a read-only
+// connection makes every transaction read-only, so that nothing can be
+// changed by mistake.
+func connectPostgres(ctx context.Context, url string, opt Options) (connection, error) {
+	c := connection{d: postgresDialect}
+	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
-		return fmt.Errorf("repository %s: %w", r.Name(), err)
+		return c, fmt.Errorf("repository %s: %w", displayName(url), err)
 	}
 	if cfg.RuntimeParams == nil {
 		cfg.RuntimeParams = map[string]string{}
@@ -170,15 +181,15 @@ func (r *Repo) connectPostgres(ctx context.Context) error {
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
 		cfg.RuntimeParams["application_name"] = "cubeview"
 	}
-	if r.opt.Mode == ReadOnly {
+	if opt.Mode == ReadOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
-	r.db = stdlib.OpenDB(*cfg)
-	if err := r.db.PingContext(ctx); err != nil {
-		r.db.Close()
-		return fmt.Errorf("repository %s: %w", r.Name(), err)
+	c.db = stdlib.OpenDB(*cfg)
+	if err := c.db.PingContext(ctx); err != nil {
+		c.db.Close()
+		return c, fmt.Errorf("repository %s: %w", displayName(url), err)
 	}
-	return nil
+	return c, nil
 }
 
 // sqliteTextHash names the SQL function that computes textHash in

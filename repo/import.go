@@ -158,7 +158,7 @@ func openSource(ctx context.Context, r *Repo, path string, force bool) (*model.E
 		return nil, src, err
 	}
 	if !force {
-		if id, ok, err := r.trialBySHA(ctx, r.db, src.SHA256); err != nil {
+		if id, ok, err := trialBySHA(ctx, r, r.db, src.SHA256); err != nil {
 			return nil, src, err
 		} else if ok {
 			return nil, src, &DuplicateError{Path: path, Trial: id}
@@ -250,8 +250,9 @@ type querier interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }
 
-// trialBySHA returns the first stored trial with that content.
-func (r *Repo) trialBySHA(ctx context.Context, q querier, sum string) (int64, bool, error) {
+// trialBySHA returns the first stored trial of r with that content, as q
+// (the database or a transaction) sees it.
+func trialBySHA(ctx context.Context, r *Repo, q querier, sum string) (int64, bool, error) {
 	var id int64
 	err := q.QueryRowContext(ctx, r.d.q(`SELECT MIN(t.id) FROM trial t WHERE t.sha256 = ? AND `+r.visible("t")+` HAVING COUNT(*) > 0`),
 		r.d.text(sum)).Scan(&id)
@@ -300,7 +301,7 @@ func definedOrZero(v float64) float64 {
 // repository for long and a killed one leaves nothing readers can see
 // (and what it left is removed by the next import).
 func (r *Repo) ImportExperiment(ctx context.Context, e *model.Experiment, src Source, opt ImportOptions) (int64, error) {
-	return r.importTrial(ctx, e, src, opt, nil)
+	return importTrial(ctx, r, e, src, opt, nil)
 }
 
 // restored is what an upgrade keeps of a trial: its id, import time and
@@ -311,9 +312,22 @@ type restored struct {
 	attrs    []Attribute
 }
 
-// importTrial stores e as a new trial, or, with rest, as the trial an
-// older repository held.
-func (r *Repo) importTrial(ctx context.Context, e *model.Experiment, src Source, opt ImportOptions, rest *restored) (int64, error) {
+// importer writes one trial into a repository over a connection of its
+// own: it stages the trial invisibly, stores its metrics in short
+// transactions and publishes it in one, or discards what it staged.
+type importer struct {
+	r    *Repo
+	conn *sql.Conn
+	e    *model.Experiment
+	src  Source
+	opt  ImportOptions
+	op   string // "import PATH", as messages name the change
+	id   int64  // the staged trial
+}
+
+// importTrial stores e in r as a new trial, or, with rest, as the trial
+// an older repository held.
+func importTrial(ctx context.Context, r *Repo, e *model.Experiment, src Source, opt ImportOptions, rest *restored) (int64, error) {
 	op := "import " + src.Path
 	if err := r.writable(op); err != nil {
 		return 0, err
@@ -347,23 +361,23 @@ func (r *Repo) importTrial(ctx context.Context, e *model.Experiment, src Source,
 		return 0, r.writeError(op, err)
 	}
 	defer conn.Close()
+	im := &importer{r: r, conn: conn, e: e, src: src, opt: opt, op: op}
 	act := newActivity("import of " + filepath.Base(src.Path))
 	ctx, done := r.lock.announce(ctx, conn, act)
 	defer done()
-	id, err := r.stage(ctx, conn, e, src, opt, sums, act, rest)
-	if err != nil {
-		return 0, r.importError(op, err)
+	if err := im.stage(ctx, sums, act, rest); err != nil {
+		return 0, im.failed(err)
 	}
-	defer r.unlockImport(conn, id)
+	defer im.unlock(im.id)
 	if testHookStaged != nil {
 		testHookStaged()
 	}
 	fail := func(err error) (int64, error) {
-		r.discard(conn, id)
-		return 0, r.importError(op, err)
+		im.discard()
+		return 0, im.failed(err)
 	}
 	for m := range e.Metrics {
-		if err := r.storeMetric(ctx, conn, e, id, m, sums[m]); err != nil {
+		if err := im.storeMetric(ctx, m, sums[m]); err != nil {
 			return fail(fmt.Errorf("metric %q: %w", e.Metrics[m].UniqName, err))
 		}
 		progress(n + m + 1)
@@ -372,18 +386,19 @@ func (r *Repo) importTrial(ctx context.Context, e *model.Experiment, src Source,
 	if rest != nil {
 		imported = rest.imported
 	}
-	if err := r.publish(ctx, conn, id, src, opt.Force, imported); err != nil {
+	if err := im.publish(ctx, imported); err != nil {
 		return fail(err)
 	}
-	return id, nil
+	return im.id, nil
 }
 
-func (r *Repo) importError(op string, err error) error {
+// failed explains a failed import; a duplicate says so itself.
+func (im *importer) failed(err error) error {
 	var dup *DuplicateError
 	if errors.As(err, &dup) {
 		return err
 	}
-	return r.writeError(op, err)
+	return im.r.writeError(im.op, err)
 }
 
 // summariseAll summarises every metric, as many at a time as there are
@@ -486,26 +501,27 @@ func checkAttrKey(k string) error {
 }
 
 // stage writes the trial's definitions and attributes as an invisible
-// trial and returns its id. It first removes what dead imports left.
-func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, src Source, opt ImportOptions, sums []vectors, act activity, rest *restored) (int64, error) {
-	if err := r.cleanDeadImports(ctx, conn); err != nil {
-		return 0, err
+// trial, whose id it keeps. It first removes what dead imports left.
+func (im *importer) stage(ctx context.Context, sums []vectors, act activity, rest *restored) error {
+	r, e, src, opt := im.r, im.e, im.src, im.opt
+	if err := im.cleanDeadImports(ctx); err != nil {
+		return err
 	}
-	tx, err := r.beginWrite(ctx, conn, "import "+src.Path)
+	tx, err := r.beginWrite(ctx, im.conn, im.op)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer tx.Rollback()
 	if !opt.Force && src.SHA256 != "" {
-		if id, ok, err := r.trialBySHA(ctx, tx, src.SHA256); err != nil {
-			return 0, err
+		if id, ok, err := trialBySHA(ctx, r, tx, src.SHA256); err != nil {
+			return err
 		} else if ok {
-			return 0, &DuplicateError{Path: src.Path, Trial: id}
+			return &DuplicateError{Path: src.Path, Trial: id}
 		}
 	}
-	expID, err := r.ensureExperiment(ctx, tx, opt.App, opt.Experiment)
+	expID, err := ensureExperiment(ctx, r, tx, opt.App, opt.Experiment)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	t := r.d.text
 	var id int64
@@ -519,7 +535,7 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 		append(args, expID, t(opt.Name), t(src.Path), src.Size, t(src.SHA256), t(e.Format), t(nowText()), t(act.encode()),
 			len(e.Cnodes), len(e.Regions), e.NumLocations(), seal(encodeHeader(e)), encodeTree(e))...).Scan(&id)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	ins := &inserter{ctx: ctx, tx: tx, d: r.d}
 	for _, a := range attrs {
@@ -527,7 +543,7 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 			id, t(a.Key), textHash(a.Key), t(a.Value), textHash(a.Value), nullNumber(a), int(a.Origin))
 	}
 	if err := recordAttrs(ctx, tx, r.d, attrs); err != nil {
-		return 0, err
+		return err
 	}
 	ordOf := siblingOrder(len(e.Metrics), e.MetricRoots, func(i int) []int { return e.Metrics[i].Children })
 	for i := range e.Metrics {
@@ -559,23 +575,24 @@ func (r *Repo) stage(ctx context.Context, conn *sql.Conn, e *model.Experiment, s
 			extra(attrList(n.Attrs)))
 	}
 	if err := ins.flushAll(); err != nil {
-		return 0, err
+		return err
 	}
-	if err := r.recordNames(ctx, tx, e); err != nil {
-		return 0, err
+	if err := recordNames(ctx, tx, r.d, e); err != nil {
+		return err
 	}
 	if r.d.name == "postgres" {
 		// Held by this connection until the import ends, so that others
 		// can tell it from an import that died.
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lockImport+id); err != nil {
-			return 0, err
+		if _, err := im.conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lockImport+id); err != nil {
+			return err
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		r.unlockImport(conn, id)
-		return 0, err
+		im.unlock(id)
+		return err
 	}
-	return id, nil
+	im.id = id
+	return nil
 }
 
 // metricIdentity is the canonical identity stored with a metric.
@@ -611,9 +628,9 @@ func recordAttrs(ctx context.Context, tx *sql.Tx, d *dialect, attrs []Attribute)
 }
 
 // recordNames adds the trial's metric names to the names ever stored.
-func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment) error {
+func recordNames(ctx context.Context, tx *sql.Tx, d *dialect, e *model.Experiment) error {
 	ignore := `INSERT OR IGNORE INTO metric_name (name, name_hash, canonical) VALUES (?, ?, ?)`
-	if r.d.name == "postgres" {
+	if d.name == "postgres" {
 		ignore = `INSERT INTO metric_name (name, name_hash, canonical) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
 	}
 	seen := map[string]bool{}
@@ -624,14 +641,14 @@ func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment)
 		}
 		seen[m.UniqName] = true
 		var n int
-		if err := tx.QueryRowContext(ctx, r.d.q(`SELECT COUNT(*) FROM metric_name WHERE name_hash = ? AND name = ?`),
-			textHash(m.UniqName), r.d.text(m.UniqName)).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, d.q(`SELECT COUNT(*) FROM metric_name WHERE name_hash = ? AND name = ?`),
+			textHash(m.UniqName), d.text(m.UniqName)).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, r.d.q(ignore), r.d.text(m.UniqName), textHash(m.UniqName), r.d.text(metricIdentity(m))); err != nil {
+		if _, err := tx.ExecContext(ctx, d.q(ignore), d.text(m.UniqName), textHash(m.UniqName), d.text(metricIdentity(m))); err != nil {
 			return err
 		}
 	}
@@ -640,8 +657,9 @@ func (r *Repo) recordNames(ctx context.Context, tx *sql.Tx, e *model.Experiment)
 
 // storeMetric writes metric m's summary, bounds and data chunks, in
 // transactions of bounded size.
-func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experiment, id int64, m int, v vectors) error {
-	tx, err := r.beginWrite(ctx, conn, "import")
+func (im *importer) storeMetric(ctx context.Context, m int, v vectors) error {
+	r, e, id := im.r, im.e, im.id
+	tx, err := r.beginWrite(ctx, im.conn, "import")
 	if err != nil {
 		return err
 	}
@@ -660,7 +678,7 @@ func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experim
 			return err
 		}
 		var pending int64
-		w := newChunkWriter(r.chunkCodec(), e.NumLocations(), func(ch encodedChunk) error {
+		w := newChunkWriter(im.chunkCodec(), e.NumLocations(), func(ch encodedChunk) error {
 			if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO chunk (trial, metric, seq, codec, nrows, checksum, rows, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
 				id, m, ch.seq, ch.codec, ch.nrows, int64(ch.checksum), ch.rows, ch.data); err != nil {
 				return err
@@ -670,7 +688,7 @@ func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experim
 					return err
 				}
 				pending = 0
-				if tx, err = r.beginWrite(ctx, conn, "import"); err != nil {
+				if tx, err = r.beginWrite(ctx, im.conn, "import"); err != nil {
 					return err
 				}
 			}
@@ -690,8 +708,8 @@ func (r *Repo) storeMetric(ctx context.Context, conn *sql.Conn, e *model.Experim
 
 // chunkCodec is the codec chunks are written in: PostgreSQL compresses
 // stored values itself and its users read them with SQL.
-func (r *Repo) chunkCodec() int {
-	if r.d.name == "postgres" {
+func (im *importer) chunkCodec() int {
+	if im.r.d.name == "postgres" {
 		return codecRawPlanes
 	}
 	return codecPlanes
@@ -700,9 +718,11 @@ func (r *Repo) chunkCodec() int {
 // txBytes bounds the data one import transaction writes.
 const txBytes = 32 << 20
 
-// publish makes the staged trial visible: unless force, only when no
-// trial of the same content became visible meanwhile.
-func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source, force bool, imported string) error {
+// publish makes the staged trial visible, recording imported as its
+// import time: unless the import is forced, only when no trial of the
+// same content became visible meanwhile.
+func (im *importer) publish(ctx context.Context, imported string) error {
+	r, id, src := im.r, im.id, im.src
 	if src.sum != nil {
 		// Every metric was read: the checksum reads at most what the
 		// reader did not read in order.
@@ -712,18 +732,18 @@ func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source
 		}
 		src.SHA256, src.Size = sum, size
 	}
-	tx, err := r.beginWrite(ctx, conn, "import "+src.Path)
+	tx, err := r.beginWrite(ctx, im.conn, im.op)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	if r.d.name == "postgres" {
-		if err := r.lock.lockPostgres(ctx, tx, "import "+src.Path, lockCommit); err != nil {
+		if err := r.lock.lockPostgres(ctx, tx, im.op, lockCommit); err != nil {
 			return err
 		}
 	}
-	if !force {
-		if dup, ok, err := r.trialBySHA(ctx, tx, src.SHA256); err != nil {
+	if !im.opt.Force {
+		if dup, ok, err := trialBySHA(ctx, r, tx, src.SHA256); err != nil {
 			return err
 		} else if ok {
 			return &DuplicateError{Path: src.Path, Trial: dup}
@@ -741,28 +761,31 @@ func (r *Repo) publish(ctx context.Context, conn *sql.Conn, id int64, src Source
 
 // discard removes a staged trial after a failed import (best effort: a
 // trial left behind is removed by the next import).
-func (r *Repo) discard(conn *sql.Conn, id int64) {
+func (im *importer) discard() {
 	ctx := context.Background()
-	tx, err := r.beginWrite(ctx, conn, "discard")
+	tx, err := im.r.beginWrite(ctx, im.conn, "discard")
 	if err != nil {
 		return
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, r.d.q(`DELETE FROM trial WHERE id = ? AND state = 1`), id); err == nil {
+	if _, err := tx.ExecContext(ctx, im.r.d.q(`DELETE FROM trial WHERE id = ? AND state = 1`), im.id); err == nil {
 		tx.Commit()
 	}
 }
 
-func (r *Repo) unlockImport(conn *sql.Conn, id int64) {
-	if r.d.name == "postgres" {
-		conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, lockImport+id)
+// unlock ends the claim on staged trial id that tells other programs
+// the import is alive (PostgreSQL).
+func (im *importer) unlock(id int64) {
+	if im.r.d.name == "postgres" {
+		im.conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, lockImport+id)
 	}
 }
 
 // cleanDeadImports removes trials whose import died before they became
 // visible: in PostgreSQL those whose importer no longer holds its lock, in
 // SQLite those whose importing process on this machine no longer runs.
-func (r *Repo) cleanDeadImports(ctx context.Context, conn *sql.Conn) error {
+func (im *importer) cleanDeadImports(ctx context.Context) error {
+	r, conn := im.r, im.conn
 	type staged struct {
 		id  int64
 		who string
@@ -813,12 +836,12 @@ func (r *Repo) cleanDeadImports(ctx context.Context, conn *sql.Conn) error {
 			return err
 		}
 	}
-	if err := r.pruneEmpty(ctx, tx); err != nil {
+	if err := pruneEmpty(ctx, tx); err != nil {
 		return err
 	}
 	err = tx.Commit()
 	for _, id := range dead {
-		r.unlockImport(conn, id)
+		im.unlock(id)
 	}
 	return err
 }
@@ -869,31 +892,33 @@ func siblingOrder(n int, roots []int, children func(int) []int) []int {
 	return ord
 }
 
-// ensureExperiment returns the id of application app's experiment exp,
-// creating both as needed.
-func (r *Repo) ensureExperiment(ctx context.Context, tx *sql.Tx, app, exp string) (int64, error) {
+// ensureExperiment returns the id of application app's experiment exp
+// in r, creating both in tx as needed.
+func ensureExperiment(ctx context.Context, r *Repo, tx *sql.Tx, app, exp string) (int64, error) {
 	if r.d.name == "postgres" {
 		// Serialise creation so that a name is created once.
 		if err := r.lock.lockPostgres(ctx, tx, "creating "+app+"/"+exp, lockNames); err != nil {
 			return 0, err
 		}
 	}
-	appID, err := r.ensureRow(ctx, tx, `SELECT id FROM application WHERE name_hash = ? AND name = ?`,
+	appID, err := ensureRow(ctx, tx, r.d, `SELECT id FROM application WHERE name_hash = ? AND name = ?`,
 		`INSERT INTO application (name, name_hash) VALUES (?, ?) RETURNING id`, []any{textHash(app), r.d.text(app)},
 		[]any{r.d.text(app), textHash(app)})
 	if err != nil {
 		return 0, err
 	}
-	return r.ensureRow(ctx, tx, `SELECT id FROM experiment WHERE application = ? AND name_hash = ? AND name = ?`,
+	return ensureRow(ctx, tx, r.d, `SELECT id FROM experiment WHERE application = ? AND name_hash = ? AND name = ?`,
 		`INSERT INTO experiment (application, name, name_hash) VALUES (?, ?, ?) RETURNING id`,
 		[]any{appID, textHash(exp), r.d.text(exp)}, []any{appID, r.d.text(exp), textHash(exp)})
 }
 
-func (r *Repo) ensureRow(ctx context.Context, tx *sql.Tx, find, insert string, findArgs, insertArgs []any) (int64, error) {
+// ensureRow returns the id the query find gives, or, when it finds no
+// row, the id of the row insert adds.
+func ensureRow(ctx context.Context, tx *sql.Tx, d *dialect, find, insert string, findArgs, insertArgs []any) (int64, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, r.d.q(find), findArgs...).Scan(&id)
+	err := tx.QueryRowContext(ctx, d.q(find), findArgs...).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, r.d.q(insert), insertArgs...).Scan(&id)
+		err = tx.QueryRowContext(ctx, d.q(insert), insertArgs...).Scan(&id)
 	}
 	return id, err
 }

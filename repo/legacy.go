@@ -15,13 +15,6 @@ import (
 // (metric_data), and searches run on the per-call-path statistics
 // (cnode_stat, region_stat) with the call path stored per row.
 
-// origin identifies trial tr for the provenance of results: the
-// repository's identity ("" for schemas 2 and 3, which had none) and the
-// imported file's size and checksum.
-func (r *Repo) origin(tr Trial) model.Origin {
-	return model.Origin{Store: r.uuid, SHA256: tr.SHA256, Size: tr.Size}
-}
-
 // legacyLoader reads the whole-metric blocks of schemas 2 and 3.
 type legacyLoader struct {
 	r                   *Repo
@@ -58,16 +51,17 @@ func (l *legacyLoader) LoadBlock(m int) (*model.Block, error) {
 	return b, nil
 }
 
-// legacyMetricNamed is the condition on a metric row m of schema 2 or 3
-// that selects the metric name names (by identity from schema 3 on).
-func (r *Repo) legacyMetricNamed(name string) (string, []any) {
+// legacyMetricNamed is the condition on a metric row m of a repository
+// of schema 2 or 3 that selects the metric name names (by identity from
+// schema 3 on).
+func legacyMetricNamed(d *dialect, schema int, name string) (string, []any) {
 	id := canonicalIdentity(name)
-	if id == "" || r.schema < schemaCanonical {
-		return "(m.uniq_hash = ? AND m.uniq = ?)", []any{textHash(name), r.d.text(name)}
+	if id == "" || schema < schemaCanonical {
+		return "(m.uniq_hash = ? AND m.uniq = ?)", []any{textHash(name), d.text(name)}
 	}
 	return `((m.uniq_hash = ? AND m.uniq = ?) OR (m.canonical = ? AND NOT EXISTS
 		(SELECT 1 FROM metric n WHERE n.trial = m.trial AND n.uniq_hash = ? AND n.uniq = ?)))`,
-		[]any{textHash(name), r.d.text(name), r.d.text(id), textHash(name), r.d.text(name)}
+		[]any{textHash(name), d.text(name), d.text(id), textHash(name), d.text(name)}
 }
 
 // legacyFind answers a search of one stored metric constraint in SQL on
@@ -98,7 +92,7 @@ func (r *Repo) legacyFind(ctx context.Context, q Query, c *test, cond condition)
 		JOIN experiment x ON x.id = t.experiment
 		JOIN application a ON a.id = x.application
 		WHERE `)
-	where, wargs := r.legacyMetricNamed(c.metric)
+	where, wargs := legacyMetricNamed(r.d, r.schema, c.metric)
 	sb.WriteString(where)
 	args = append(args, wargs...)
 	op := sqlOps[c.op]

@@ -166,10 +166,14 @@ func (r *Repo) Open(ctx context.Context, id int64) (*model.Experiment, error) {
 	if err := link(e, mOrd, cOrd, sOrd); err != nil {
 		return fail("definitions", err)
 	}
+	// Results computed from the trial record where it came from: the
+	// repository's identity ("" for schemas 2 and 3, which had none) and
+	// the imported file's size and checksum.
+	origin := model.Origin{Store: r.uuid, SHA256: tr.SHA256, Size: tr.Size}
 	if r.legacySchema() {
-		e.SetLoader(&legacyLoader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)})
+		e.SetLoader(&legacyLoader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: origin})
 	} else {
-		l := &loader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: r.origin(tr)}
+		l := &loader{r: r, trial: id, ncnodes: len(e.Cnodes), nlocations: len(e.Locations), origin: origin}
 		for i := range e.Metrics {
 			l.summed = append(l.summed, e.Metrics[i].Aggregation == model.Sum && !e.Metrics[i].IsDerived())
 		}

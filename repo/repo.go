@@ -154,16 +154,17 @@ func open(ctx context.Context, loc string, opt Options) (r *Repo, created bool, 
 			opt.Create = true
 		}
 	}
-	r = &Repo{location: loc, opt: opt}
+	var c connection
 	if IsPostgres(loc) {
-		err = r.connectPostgres(ctx)
+		c, err = connectPostgres(ctx, loc, opt)
 	} else {
-		err = r.connectSQLite(ctx)
+		c, err = connectSQLite(ctx, loc, opt)
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	r.lock = newWriteLock(r.db, r.d.name, loc, opt)
+	r = &Repo{db: c.db, d: c.d, location: loc, opt: opt, readOnly: c.readOnly, immutable: c.immutable,
+		lock: newWriteLock(c.db, c.d.name, loc, opt)}
 	created, err = r.attach(ctx)
 	if err != nil {
 		r.db.Close()
@@ -179,22 +180,22 @@ func unwrapRepo(err error) error { return err }
 // the schema in an empty database where allowed, refuses a database of
 // another program, and opens an older or newer schema read-only.
 func (r *Repo) attach(ctx context.Context) (created bool, err error) {
-	info, err := r.inspect(ctx)
+	info, err := inspect(ctx, r.db, r.d.name)
 	if err != nil {
-		return false, r.readError(err)
+		return false, err
 	}
 	switch {
 	case info.empty():
 		if !r.opt.Create {
-			return false, r.missingError()
+			return false, missingError(r.location)
 		}
 		if r.opt.Mode == ReadOnly {
 			return false, fmt.Errorf("%s holds no repository yet (nothing to read)", r.Name())
 		}
-		if err := r.create(ctx); err != nil {
+		if err := create(ctx, r.db, r.d, r.Name()); err != nil {
 			return false, err
 		}
-		if info, err = r.inspect(ctx); err != nil {
+		if info, err = inspect(ctx, r.db, r.d.name); err != nil {
 			return false, err
 		}
 		created = true
@@ -210,7 +211,7 @@ func (r *Repo) attach(ctx context.Context) (created bool, err error) {
 			r.schema, SchemaVersion)
 		return false, nil
 	case !info.marked:
-		return false, r.foreignError(info)
+		return false, info.foreignError(r.Name(), r.d.name)
 	}
 	r.schema, r.uuid = info.version, info.uuid
 	switch {
@@ -230,18 +231,15 @@ func (r *Repo) attach(ctx context.Context) (created bool, err error) {
 	return created, nil
 }
 
-// missingError says that there is no repository at the location and how
+// missingError says that there is no repository at location loc and how
 // to make one.
-func (r *Repo) missingError() error {
-	return fmt.Errorf("%s holds no cubeview repository; create one with \"cubeview repo init %s\" (or check the location)",
-		r.Name(), r.displayLocation())
-}
-
-func (r *Repo) displayLocation() string {
-	if IsPostgres(r.location) {
-		return "'" + r.Name() + "'"
+func missingError(loc string) error {
+	arg := loc
+	if IsPostgres(loc) {
+		arg = "'" + displayName(loc) + "'"
 	}
-	return r.location
+	return fmt.Errorf("%s holds no cubeview repository; create one with \"cubeview repo init %s\" (or check the location)",
+		displayName(loc), arg)
 }
 
 // Name returns the repository location for messages, without a password.
@@ -426,11 +424,6 @@ func writeFailure(repo, op string, err error) error {
 		return fmt.Errorf("%s: the disk holding %s is full; nothing was changed: %v", op, repo, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
-}
-
-// readError explains a failed read.
-func (r *Repo) readError(err error) error {
-	return err
 }
 
 // newUUID returns a random version 4 UUID.

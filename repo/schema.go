@@ -324,19 +324,20 @@ func (i *dbInfo) legacy() bool {
 	return true
 }
 
-// inspect reads which tables the database has, its marks and version.
-func (r *Repo) inspect(ctx context.Context) (*dbInfo, error) {
+// inspect reads which tables the database has, its marks and version;
+// engine is "sqlite" or "postgres".
+func inspect(ctx context.Context, db *sql.DB, engine string) (*dbInfo, error) {
 	info := &dbInfo{tables: map[string]bool{}}
 	var q string
-	if r.d.name == "postgres" {
+	if engine == "postgres" {
 		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`
 	} else {
 		q = `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
-		if err := r.db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&info.appID); err != nil {
+		if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&info.appID); err != nil {
 			return nil, err
 		}
 	}
-	rs, err := r.db.QueryContext(ctx, q)
+	rs, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -352,16 +353,16 @@ func (r *Repo) inspect(ctx context.Context) (*dbInfo, error) {
 	if err := rs.Err(); err != nil {
 		return nil, err
 	}
-	info.marked = info.tables[markerTable] && (r.d.name == "postgres" || info.appID == sqliteApplicationID)
+	info.marked = info.tables[markerTable] && (engine == "postgres" || info.appID == sqliteApplicationID)
 	if info.tables["schema_version"] {
 		var v sql.NullInt64
-		if err := r.db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_version`).Scan(&v); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_version`).Scan(&v); err != nil {
 			return nil, err
 		}
 		info.version = int(v.Int64)
 	}
 	if info.marked {
-		err := r.db.QueryRowContext(ctx, `SELECT uuid, reader_version FROM `+markerTable).Scan(&info.uuid, &info.reader)
+		err := db.QueryRowContext(ctx, `SELECT uuid, reader_version FROM `+markerTable).Scan(&info.uuid, &info.reader)
 		if errors.Is(err, sql.ErrNoRows) {
 			info.marked = false
 		} else if err != nil {
@@ -371,17 +372,18 @@ func (r *Repo) inspect(ctx context.Context) (*dbInfo, error) {
 	return info, nil
 }
 
-// foreignError describes a database that is not a cubeview repository.
-func (r *Repo) foreignError(info *dbInfo) error {
+// foreignError describes the database named repo, of engine, which is not
+// a cubeview repository.
+func (i *dbInfo) foreignError(repo, engine string) error {
 	var what string
 	switch {
-	case r.d.name == "sqlite" && info.appID != 0 && info.appID != sqliteApplicationID:
-		what = fmt.Sprintf("an SQLite file of another program (application id %#x)", info.appID)
-	case info.tables["trial"] && info.tables["timer"] || info.tables["interval_event"]:
+	case engine == "sqlite" && i.appID != 0 && i.appID != sqliteApplicationID:
+		what = fmt.Sprintf("an SQLite file of another program (application id %#x)", i.appID)
+	case i.tables["trial"] && i.tables["timer"] || i.tables["interval_event"]:
 		what = "a TAU (TAUdb/PerfDMF) database"
 	default:
-		names := make([]string, 0, len(info.tables))
-		for t := range info.tables {
+		names := make([]string, 0, len(i.tables))
+		for t := range i.tables {
 			names = append(names, t)
 		}
 		sortStrings(names)
@@ -390,20 +392,22 @@ func (r *Repo) foreignError(info *dbInfo) error {
 		}
 		what = "a database of another program (tables " + strings.Join(names, ", ") + ")"
 	}
-	return fmt.Errorf("%s is not a cubeview repository: it is %s; it was left unchanged", r.Name(), what)
+	return fmt.Errorf("%s is not a cubeview repository: it is %s; it was left unchanged", repo, what)
 }
 
-// create makes the schema in an empty database, in one transaction.
-func (r *Repo) create(ctx context.Context) error {
-	tx, err := r.db.BeginTx(ctx, nil)
+// create makes the schema in the empty database named repo, in one
+// transaction.
+func create(ctx context.Context, db *sql.DB, d *dialect, repo string) error {
+	const op = "creating the repository"
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return r.writeError("creating the repository", err)
+		return writeFailure(repo, op, err)
 	}
 	defer tx.Rollback()
-	if r.d.name == "postgres" {
+	if d.name == "postgres" {
 		// Serialise concurrent first openings of an empty database.
 		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7212090517)`); err != nil {
-			return r.writeError("creating the repository", err)
+			return writeFailure(repo, op, err)
 		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1`,
@@ -411,24 +415,24 @@ func (r *Repo) create(ctx context.Context) error {
 			return err // created meanwhile by another program
 		}
 	}
-	if err := r.createIn(ctx, tx); err != nil {
-		return r.writeError("creating the repository", err)
+	if err := createIn(ctx, tx, d); err != nil {
+		return writeFailure(repo, op, err)
 	}
-	return r.writeError("creating the repository", tx.Commit())
+	return writeFailure(repo, op, tx.Commit())
 }
 
 // createIn creates the schema, the marker and the views in tx.
-func (r *Repo) createIn(ctx context.Context, tx *sql.Tx) error {
-	types := engineTypes[r.d.name]
+func createIn(ctx context.Context, tx *sql.Tx, d *dialect) error {
+	types := engineTypes[d.name]
 	for _, stmt := range schema {
 		if _, err := tx.ExecContext(ctx, types.Replace(stmt)); err != nil {
 			return fmt.Errorf("%s: %w", firstLine(stmt), err)
 		}
 	}
-	if err := r.createViews(ctx, tx); err != nil {
+	if err := createViews(ctx, tx, d.name); err != nil {
 		return err
 	}
-	if r.d.name == "postgres" {
+	if d.name == "postgres" {
 		// LZ4 compresses faster and at least as well as the default where
 		// the server has it.
 		var lz4 bool
@@ -441,20 +445,19 @@ func (r *Repo) createIn(ctx context.Context, tx *sql.Tx) error {
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO schema_version (version) VALUES (?)`), SchemaVersion); err != nil {
+	if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO schema_version (version) VALUES (?)`), SchemaVersion); err != nil {
 		return err
 	}
 	uuid := newUUID()
-	if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO `+markerTable+` (uuid, created, reader_version) VALUES (?, ?, ?)`),
+	if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO `+markerTable+` (uuid, created, reader_version) VALUES (?, ?, ?)`),
 		uuid, nowText(), readerVersion); err != nil {
 		return err
 	}
-	if r.d.name == "sqlite" {
+	if d.name == "sqlite" {
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, sqliteApplicationID)); err != nil {
 			return err
 		}
 	}
-	r.uuid = uuid
 	return nil
 }
 

@@ -38,10 +38,10 @@ func (t *Trial) Attr(key string) (Attribute, bool) {
 const trialColumns = `t.id, a.name, x.name, t.name, t.source, t.size, t.sha256, t.format, t.imported`
 const trialFrom = ` FROM trial t JOIN experiment x ON x.id = t.experiment JOIN application a ON a.id = x.application`
 
-func (r *Repo) scanTrial(s scanner) (Trial, error) {
+// scanTrial reads a row of trialColumns.
+func scanTrial(s scanner, d *dialect) (Trial, error) {
 	var t Trial
 	var imported string
-	d := r.d
 	if err := s.Scan(&t.ID, d.str(&t.App), d.str(&t.Experiment), d.str(&t.Name), d.str(&t.Source), &t.Size, d.str(&t.SHA256),
 		d.str(&t.Format), d.str(&imported)); err != nil {
 		return t, err
@@ -67,7 +67,7 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 	var out []Trial
 	index := map[int64]int{}
 	scan := func(s scanner) error {
-		t, err := r.scanTrial(s)
+		t, err := scanTrial(s, r.d)
 		index[t.ID] = len(out)
 		out = append(out, t)
 		return err
@@ -109,7 +109,7 @@ func (r *Repo) Trials(ctx context.Context, filter string, opt ListOptions) ([]Tr
 		err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial IN (`+placeholders(len(ids))+`)`+
 			origin+` ORDER BY v.trial, v.key`, ids, func(s scanner) error {
 			var id int64
-			a, err := r.scanAttr(s, &id)
+			a, err := scanAttr(s, r.d, &id)
 			if i, ok := index[id]; ok {
 				out[i].Attrs = append(out[i].Attrs, a)
 			}
@@ -127,18 +127,19 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-func (r *Repo) scanAttr(s scanner, trial *int64) (Attribute, error) {
+// scanAttr reads a row of trial_attr's trial, key, value, num and origin.
+func scanAttr(s scanner, d *dialect, trial *int64) (Attribute, error) {
 	var a Attribute
 	var num sql.NullFloat64
 	var origin int
-	err := s.Scan(trial, r.d.str(&a.Key), r.d.str(&a.Value), &num, &origin)
+	err := s.Scan(trial, d.str(&a.Key), d.str(&a.Value), &num, &origin)
 	a.IsNumber, a.Number, a.Origin = num.Valid, num.Float64, Origin(origin)
 	return a, err
 }
 
 // Trial returns trial id with all its attributes.
 func (r *Repo) Trial(ctx context.Context, id int64) (Trial, error) {
-	t, err := r.scanTrial(r.db.QueryRowContext(ctx, r.d.q(`SELECT `+trialColumns+trialFrom+` WHERE t.id = ? AND `+r.visible("t")), id))
+	t, err := scanTrial(r.db.QueryRowContext(ctx, r.d.q(`SELECT `+trialColumns+trialFrom+` WHERE t.id = ? AND `+r.visible("t")), id), r.d)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, fmt.Errorf("repository %s has no trial %d", r.Name(), id)
 	}
@@ -148,7 +149,7 @@ func (r *Repo) Trial(ctx context.Context, id int64) (Trial, error) {
 	err = r.rows(ctx, `SELECT v.trial, v.key, v.value, v.num, v.origin FROM trial_attr v WHERE v.trial = ? ORDER BY v.key`,
 		[]any{id}, func(s scanner) error {
 			var tid int64
-			a, err := r.scanAttr(s, &tid)
+			a, err := scanAttr(s, r.d, &tid)
 			t.Attrs = append(t.Attrs, a)
 			return err
 		})
@@ -250,14 +251,14 @@ func (r *Repo) SetAttrs(ctx context.Context, id int64, set []model.Attr, unset [
 		if app == "" || exp == "" {
 			return errors.New("app and experiment must not be empty")
 		}
-		expID, err := r.ensureExperiment(ctx, tx, app, exp)
+		expID, err := ensureExperiment(ctx, r, tx, app, exp)
 		if err != nil {
 			return r.writeError(fmt.Sprintf("set trial %d", id), err)
 		}
 		if _, err := tx.ExecContext(ctx, r.d.q(`UPDATE trial SET experiment = ? WHERE id = ?`), expID, id); err != nil {
 			return r.writeError(fmt.Sprintf("set trial %d", id), err)
 		}
-		if err := r.pruneEmpty(ctx, tx); err != nil {
+		if err := pruneEmpty(ctx, tx); err != nil {
 			return r.writeError(fmt.Sprintf("set trial %d", id), err)
 		}
 	}
@@ -281,13 +282,15 @@ func (r *Repo) Remove(ctx context.Context, ids ...int64) error {
 			return fmt.Errorf("repository %s has no trial %d (nothing removed)", r.Name(), id)
 		}
 	}
-	if err := r.pruneEmpty(ctx, tx); err != nil {
+	if err := pruneEmpty(ctx, tx); err != nil {
 		return r.writeError("rm", err)
 	}
 	return r.writeError("rm", tx.Commit())
 }
 
-func (r *Repo) pruneEmpty(ctx context.Context, tx *sql.Tx) error {
+// pruneEmpty removes in tx the experiments and applications left without
+// trials.
+func pruneEmpty(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM experiment WHERE NOT EXISTS (SELECT 1 FROM trial t WHERE t.experiment = experiment.id)`); err != nil {
 		return err
 	}

@@ -62,10 +62,19 @@ func Upgrade(ctx context.Context, loc string, opt UpgradeOptions) (UpgradeResult
 	if old.immutable || !fileWritableRepo(old) {
 		return res, fmt.Errorf("repository %s: %w: an upgrade must write it", old.Name(), ErrReadOnly)
 	}
+	c := &conversion{from: old, opt: opt}
 	if old.d.name == "postgres" {
-		return old.upgradePostgres(ctx, opt, res)
+		return c.postgres(ctx, res)
 	}
-	return old.upgradeSQLite(ctx, opt, res)
+	return c.sqlite(ctx, res)
+}
+
+// conversion copies the trials of a repository of schema 2 or 3 into a
+// new repository of this program's schema, which then takes the old
+// one's place; the old one is kept aside.
+type conversion struct {
+	from *Repo
+	opt  UpgradeOptions
 }
 
 func fileWritableRepo(r *Repo) bool {
@@ -74,7 +83,8 @@ func fileWritableRepo(r *Repo) bool {
 
 // holdWriters keeps other programs from changing an old SQLite repository
 // while it is copied (they wait, or fail saying it is busy); readers go on.
-func (r *Repo) holdWriters(ctx context.Context) (release func(), err error) {
+func (c *conversion) holdWriters(ctx context.Context) (release func(), err error) {
+	r := c.from
 	conn, err := r.db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -92,9 +102,10 @@ func (r *Repo) holdWriters(ctx context.Context) (release func(), err error) {
 	return func() { tx.Rollback(); conn.Close() }, nil
 }
 
-// copyTrials converts every trial of r into dst, keeping ids, places,
+// copyTrials converts every trial into dst, keeping ids, places,
 // attributes and import times.
-func (r *Repo) copyTrials(ctx context.Context, dst *Repo, opt UpgradeOptions) (int, error) {
+func (c *conversion) copyTrials(ctx context.Context, dst *Repo) (int, error) {
+	r, opt := c.from, c.opt
 	trials, err := r.Trials(ctx, "", ListOptions{FileAttrs: true})
 	if err != nil {
 		return 0, err
@@ -111,7 +122,7 @@ func (r *Repo) copyTrials(ctx context.Context, dst *Repo, opt UpgradeOptions) (i
 		if err := r.db.QueryRowContext(ctx, r.d.q(`SELECT imported FROM trial WHERE id = ?`), t.ID).Scan(r.d.str(&imported)); err != nil {
 			return i, fmt.Errorf("repository %s: trial %d: %w", r.Name(), t.ID, err)
 		}
-		_, err = dst.importTrial(ctx, e, Source{Path: t.Source, Size: t.Size, SHA256: t.SHA256},
+		_, err = importTrial(ctx, dst, e, Source{Path: t.Source, Size: t.Size, SHA256: t.SHA256},
 			ImportOptions{App: t.App, Experiment: t.Experiment, Name: t.Name, Force: true},
 			&restored{id: t.ID, imported: imported, attrs: t.Attrs})
 		if err != nil {
@@ -124,10 +135,11 @@ func (r *Repo) copyTrials(ctx context.Context, dst *Repo, opt UpgradeOptions) (i
 	return len(trials), nil
 }
 
-// upgradeSQLite copies into a new file beside the old one, keeps the old
+// sqlite copies into a new file beside the old one, keeps the old
 // file as the backup and renames the new one into its place.
-func (r *Repo) upgradeSQLite(ctx context.Context, opt UpgradeOptions, res UpgradeResult) (UpgradeResult, error) {
-	release, err := r.holdWriters(ctx)
+func (c *conversion) sqlite(ctx context.Context, res UpgradeResult) (UpgradeResult, error) {
+	r := c.from
+	release, err := c.holdWriters(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -145,7 +157,7 @@ func (r *Repo) upgradeSQLite(ctx context.Context, opt UpgradeOptions, res Upgrad
 		os.Remove(tmp + "-shm")
 		return res, err
 	}
-	if res.Trials, err = r.copyTrials(ctx, dst, opt); err != nil {
+	if res.Trials, err = c.copyTrials(ctx, dst); err != nil {
 		return fail(err)
 	}
 	if err := dst.Close(); err != nil {
@@ -196,11 +208,12 @@ func freeName(name string) string {
 	}
 }
 
-// upgradePostgres copies into a new schema of the database, then moves
+// postgres copies into a new schema of the database, then moves
 // the old tables into a schema of their own (the backup) and the new ones
 // into their place in one transaction, granting the new tables what the
 // old ones granted.
-func (r *Repo) upgradePostgres(ctx context.Context, opt UpgradeOptions, res UpgradeResult) (UpgradeResult, error) {
+func (c *conversion) postgres(ctx context.Context, res UpgradeResult) (UpgradeResult, error) {
+	r := c.from
 	var home string
 	if err := r.db.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&home); err != nil {
 		return res, err
@@ -245,13 +258,13 @@ func (r *Repo) upgradePostgres(ctx context.Context, opt UpgradeOptions, res Upgr
 		dropStaging()
 		return res, err
 	}
-	if res.Trials, err = r.copyTrials(ctx, dst, opt); err != nil {
+	if res.Trials, err = c.copyTrials(ctx, dst); err != nil {
 		dst.Close()
 		dropStaging()
 		return res, err
 	}
 	dst.Close()
-	if err := r.swapSchemas(ctx, lock, home, staging, backup); err != nil {
+	if err := swapSchemas(ctx, lock, home, staging, backup); err != nil {
 		dropStaging()
 		return res, err
 	}
@@ -282,8 +295,8 @@ func openPostgresIn(ctx context.Context, loc, schema string) (*Repo, error) {
 }
 
 // swapSchemas moves the old tables from home into backup and the new ones
-// from staging into home, in one transaction.
-func (r *Repo) swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backup string) error {
+// from staging into home, in tx, and commits it.
+func swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backup string) error {
 	exec := func(q string, args ...any) error {
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return fmt.Errorf("upgrade: %s: %w", q, err)

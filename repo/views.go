@@ -87,10 +87,11 @@ var postgresViews = []string{
 		WHERE t.state = 0 AND k.codec = %d`, codecRawPlanes),
 }
 
-// createViews creates the views (and in PostgreSQL the functions they use).
-func (r *Repo) createViews(ctx context.Context, tx *sql.Tx) error {
+// createViews creates the views (and in PostgreSQL the functions they
+// use) in tx; engine is "sqlite" or "postgres".
+func createViews(ctx context.Context, tx *sql.Tx, engine string) error {
 	all := views
-	if r.d.name == "postgres" {
+	if engine == "postgres" {
 		all = append(append([]string(nil), views...), postgresViews...)
 	}
 	for _, v := range all {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/internal/printable"
 	"cubeview/model"
 	"cubeview/numfmt"
@@ -47,16 +48,16 @@ type Events struct {
 	Progress func(Progress)
 	Hits     func(*HitTable)
 	// Doc returns the open document of trial id, nil when none is open.
-	Doc func(id int64) *view.Doc
+	Doc func(id int64) *document.Doc
 	// Show opens a document (a computed result) in a new window.
-	Show func(*view.Doc)
+	Show func(*document.Doc)
 	// Imported shows the summary of an import that ended.
 	Imported func(summary string)
 	// Scaling shows a scaling study: its report, plot and experiments.
-	Scaling func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc)
+	Scaling func(rep *analysisview.ScalingReport, img image.Image, docs []*document.Doc)
 	// Groups shows a comparison of groups of runs with the document of
 	// group A's first run (opening its window when none shows it).
-	Groups func(rep *analysisview.GroupsReport, with *view.Doc)
+	Groups func(rep *analysisview.GroupsReport, with *document.Doc)
 	// Format is the number format of values shown.
 	Format func() numfmt.Format
 }
@@ -354,14 +355,14 @@ func TrialRef(id int64) string { return repo.RefPrefix + strconv.FormatInt(id, 1
 
 // SameTrial reports whether documents a and b both show one repository
 // trial as stored (not a result computed from it).
-func SameTrial(a, b *view.Doc) bool {
+func SameTrial(a, b *document.Doc) bool {
 	return a != nil && b != nil && a.Expression == "" && b.Expression == "" &&
 		strings.HasPrefix(a.Path, repo.RefPrefix) && a.Path == b.Path
 }
 
 // ReadTrial reads trial id of r as a document, its first metric summed up
 // for its window; call it off the UI goroutine.
-func ReadTrial(ctx context.Context, r *repo.Repo, id int64) (*view.Doc, error) {
+func ReadTrial(ctx context.Context, r *repo.Repo, id int64) (*document.Doc, error) {
 	t, err := r.Trial(ctx, id)
 	if err != nil {
 		return nil, err
@@ -371,14 +372,14 @@ func ReadTrial(ctx context.Context, r *repo.Repo, id int64) (*view.Doc, error) {
 		return nil, err
 	}
 	view.PrimeFirstMetric(e)
-	return &view.Doc{Exp: e, Name: printable.String(t.Name) + " (" + TrialRef(id) + ")", Path: TrialRef(id)}, nil
+	return &document.Doc{Exp: e, Name: printable.String(t.Name) + " (" + TrialRef(id) + ")", Path: TrialRef(id)}, nil
 }
 
 // OpenTrial reads trial id in the background and passes its document to
 // show.
-func (c *Controller) OpenTrial(id int64, show func(*view.Doc)) {
+func (c *Controller) OpenTrial(id int64, show func(*document.Doc)) {
 	c.ev.Status(fmt.Sprintf("Opening trial %d …", id))
-	var doc *view.Doc
+	var doc *document.Doc
 	var err error
 	c.run(func() { doc, err = ReadTrial(context.Background(), c.r, id) }, func() {
 		if err != nil {
@@ -392,8 +393,8 @@ func (c *Controller) OpenTrial(id int64, show func(*view.Doc)) {
 
 // docs returns the documents of trials ids: the open ones, nil for the
 // others, which readDocs reads.
-func (c *Controller) docs(ids []int64) []*view.Doc {
-	docs := make([]*view.Doc, len(ids))
+func (c *Controller) docs(ids []int64) []*document.Doc {
+	docs := make([]*document.Doc, len(ids))
 	for i, id := range ids {
 		docs[i] = c.ev.Doc(id)
 	}
@@ -402,7 +403,7 @@ func (c *Controller) docs(ids []int64) []*view.Doc {
 
 // readDocs reads the documents of ids that are not open; call it off the
 // UI goroutine.
-func (c *Controller) readDocs(ids []int64, docs []*view.Doc) error {
+func (c *Controller) readDocs(ids []int64, docs []*document.Doc) error {
 	for i, id := range ids {
 		if docs[i] == nil {
 			var err error
@@ -425,13 +426,13 @@ func (c *Controller) Compute(a Action) {
 	}
 	docs := c.docs(ids)
 	c.ev.Progress(Progress{Shown: true, Text: fmt.Sprintf("Reading %d trials and computing their %s …", len(ids), a)})
-	var req view.Operation
+	var req document.Operation
 	var res *model.Experiment
 	c.run(func() {
 		if err = c.readDocs(ids, docs); err != nil {
 			return
 		}
-		req = view.Operation{Op: a.Op(), Operands: docs}
+		req = document.Operation{Op: a.Op(), Operands: docs}
 		res, err = req.Evaluate()
 	}, func() {
 		c.ev.Progress(Progress{})
@@ -551,7 +552,7 @@ func (c *Controller) Scaling(trials []repo.Trial, spec analysisview.ScalingSpec,
 				if err = derr; err != nil {
 					return
 				}
-				docs[i] = &view.Doc{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
+				docs[i] = &document.Doc{Exp: e, Name: docs[i].Name, Path: docs[i].Path}
 			}
 			sts[i] = analysisview.ScalingTrial{Name: fmt.Sprintf("#%d %s", t.ID, printable.String(t.Name)), Exp: docs[i].Exp, X: xs[i]}
 		}

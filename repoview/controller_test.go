@@ -14,12 +14,12 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/internal/testkit"
 	"cubeview/internal/testkit/testrepo"
 	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/repo"
-	"cubeview/view"
 )
 
 // window records what a Controller tells its window.
@@ -33,16 +33,16 @@ type window struct {
 	changed     int
 	progress    []Progress
 	hits        *HitTable
-	shown       []*view.Doc
+	shown       []*document.Doc
 	summary     string
 	scaling     *analysisview.ScalingReport
 	plot        image.Image
-	scalingDocs []*view.Doc
+	scalingDocs []*document.Doc
 	groups      *analysisview.GroupsReport
-	groupsWith  *view.Doc
-	open        map[int64]*view.Doc // the documents open in windows
-	importing   []bool              // Enabled(Import) at each progress during an import
-	deferred    []func()            // work and done held back when deferring
+	groupsWith  *document.Doc
+	open        map[int64]*document.Doc // the documents open in windows
+	importing   []bool                  // Enabled(Import) at each progress during an import
+	deferred    []func()                // work and done held back when deferring
 	deferring   bool
 	c           *Controller
 }
@@ -51,7 +51,7 @@ type window struct {
 // w.deferring, when the test runs w.deferred) and what it told its window.
 func newController(t *testing.T) (*Controller, *window) {
 	t.Helper()
-	w := &window{open: map[int64]*view.Doc{}}
+	w := &window{open: map[int64]*document.Doc{}}
 	run := func(work, done func()) {
 		if w.deferring {
 			w.deferred = append(w.deferred, func() { work(); done() })
@@ -75,13 +75,13 @@ func newController(t *testing.T) (*Controller, *window) {
 			}
 		},
 		Hits:     func(h *HitTable) { w.hits = h },
-		Doc:      func(id int64) *view.Doc { return w.open[id] },
-		Show:     func(d *view.Doc) { w.shown = append(w.shown, d) },
+		Doc:      func(id int64) *document.Doc { return w.open[id] },
+		Show:     func(d *document.Doc) { w.shown = append(w.shown, d) },
 		Imported: func(s string) { w.summary = s },
-		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
+		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*document.Doc) {
 			w.scaling, w.plot, w.scalingDocs = rep, img, docs
 		},
-		Groups: func(rep *analysisview.GroupsReport, with *view.Doc) { w.groups, w.groupsWith = rep, with },
+		Groups: func(rep *analysisview.GroupsReport, with *document.Doc) { w.groups, w.groupsWith = rep, with },
 		Format: numfmt.Cube,
 	})
 	return w.c, w
@@ -297,8 +297,8 @@ func TestControllerImport(t *testing.T) {
 // of their files; an open trial is used as it is.
 func TestControllerOpenAndCompute(t *testing.T) {
 	c, w, r, _ := openStandard(t)
-	var doc *view.Doc
-	c.OpenTrial(4, func(d *view.Doc) { doc = d })
+	var doc *document.Doc
+	c.OpenTrial(4, func(d *document.Doc) { doc = d })
 	w.noErrors(t)
 	if doc == nil || doc.Path != "repo:4" || doc.Name != "lulesh.p27.size25.r1.cubex (repo:4)" || w.lastStatus() != "Opened trial 4." {
 		t.Fatalf("trial 4 read as %+v, status %q", doc, w.lastStatus())
@@ -349,7 +349,7 @@ func TestControllerOpenAndCompute(t *testing.T) {
 	if got.String() != exp.String() {
 		t.Errorf("difference differs from algebra.Diff of the files:\n%s", testkit.Diff(exp.String(), got.String()))
 	}
-	if !SameTrial(doc, &view.Doc{Path: "repo:4"}) || SameTrial(doc, res.Sources[0]) || SameTrial(doc, res) || SameTrial(nil, doc) {
+	if !SameTrial(doc, &document.Doc{Path: "repo:4"}) || SameTrial(doc, res.Sources[0]) || SameTrial(doc, res) || SameTrial(nil, doc) {
 		t.Error("SameTrial")
 	}
 }
@@ -390,8 +390,8 @@ func TestControllerScaling(t *testing.T) {
 	if err := c.Scaling(nil, spec, nil); err == nil || !strings.Contains(err.Error(), "two or more") {
 		t.Errorf("nothing marked: %v", err)
 	}
-	var doc *view.Doc
-	c.OpenTrial(4, func(d *view.Doc) { doc = d })
+	var doc *document.Doc
+	c.OpenTrial(4, func(d *document.Doc) { doc = d })
 	w.open[4] = doc
 	c.B.SetMarked(5, true)
 	c.B.SetMarked(4, true)

@@ -11,10 +11,10 @@ import (
 	"cubeview/analysis"
 	"cubeview/analysis/significance"
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/internal/printable"
 	"cubeview/repo"
-	"cubeview/view"
 )
 
 // GroupRun is one run of a group to compare: a repository trial or a
@@ -171,7 +171,7 @@ func (f *GroupsForm) Spec() (GroupsSpec, error) {
 // A.
 func (c *Controller) CompareGroups(s GroupsSpec) {
 	runs := append(slices.Clone(s.A), s.B...)
-	docs := make([]*view.Doc, len(runs))
+	docs := make([]*document.Doc, len(runs))
 	for i, r := range runs {
 		if r.Trial != 0 {
 			docs[i] = c.ev.Doc(r.Trial)
@@ -188,7 +188,7 @@ func (c *Controller) CompareGroups(s GroupsSpec) {
 			case r.Trial != 0:
 				docs[i], err = ReadTrial(context.Background(), c.r, r.Trial)
 			default:
-				docs[i], err = view.ReadDoc(r.Path)
+				docs[i], err = document.Read(r.Path)
 			}
 			if err != nil {
 				return

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/internal/testkit/testrepo"
 	"cubeview/repo"
-	"cubeview/view"
 )
 
 func TestSplitByExperiment(t *testing.T) {
@@ -119,8 +119,8 @@ func TestCompareGroupsWithFiles(t *testing.T) {
 	for _, id := range base {
 		c.B.SetMarked(id, true)
 	}
-	var doc *view.Doc
-	c.OpenTrial(base[0], func(d *view.Doc) { doc = d })
+	var doc *document.Doc
+	c.OpenTrial(base[0], func(d *document.Doc) { doc = d })
 	w.open[base[0]] = doc
 	dir := t.TempDir()
 	var files []string

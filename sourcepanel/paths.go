@@ -9,14 +9,14 @@ import (
 	"strings"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/sourceview"
-	"cubeview/view"
 )
 
 // experimentDirs returns the directories of the files o comes from: its
 // own file's, or for a derived experiment those of the operand files its
 // provenance records, nested operands included.
-func experimentDirs(o *view.Doc) []string {
+func experimentDirs(o *document.Doc) []string {
 	var paths []string
 	if o.Path != "" {
 		paths = append(paths, o.Path)
@@ -53,7 +53,7 @@ func experimentDirs(o *view.Doc) []string {
 // user's search folders. A derived experiment not computed from files
 // also searches the directories of the open experiments read from files,
 // among which its operands likely are.
-func resolver(o *view.Doc, open []*view.Doc, mappings []sourceview.Mapping, dirs []string) *sourceview.Resolver {
+func resolver(o *document.Doc, open []*document.Doc, mappings []sourceview.Mapping, dirs []string) *sourceview.Resolver {
 	r := &sourceview.Resolver{Mappings: mappings}
 	expDirs := experimentDirs(o)
 	if len(expDirs) > 0 {
@@ -80,7 +80,7 @@ func resolver(o *view.Doc, open []*view.Doc, mappings []sourceview.Mapping, dirs
 // search folder, see sourceview.Resolver.Learn), or, when that does not
 // lead to located (the file was renamed, or another mapping wins), a
 // mapping of the whole path. The error says why located cannot be used.
-func learnPath(o *view.Doc, open []*view.Doc, mappings []sourceview.Mapping, dirs []string, recorded, located string) ([]sourceview.Mapping, []string, error) {
+func learnPath(o *document.Doc, open []*document.Doc, mappings []sourceview.Mapping, dirs []string, recorded, located string) ([]sourceview.Mapping, []string, error) {
 	if abs, err := filepath.Abs(located); err == nil {
 		located = abs
 	}

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/model"
 	"cubeview/sourceview"
-	"cubeview/view"
 )
 
 func TestParseSourcePaths(t *testing.T) {
@@ -49,21 +49,21 @@ func derivedOf(paths ...string) *model.Experiment {
 }
 
 func TestExperimentDirsAndResolver(t *testing.T) {
-	if got := experimentDirs(&view.Doc{Path: "/runs/a/x.cubex"}); !slices.Equal(got, []string{"/runs/a"}) {
+	if got := experimentDirs(&document.Doc{Path: "/runs/a/x.cubex"}); !slices.Equal(got, []string{"/runs/a"}) {
 		t.Errorf("experimentDirs(file) = %v", got)
 	}
-	derived := &view.Doc{Exp: derivedOf("/runs/a/x.cubex", "/runs/b/y.cubex", "/runs/a/z.cubex")}
+	derived := &document.Doc{Exp: derivedOf("/runs/a/x.cubex", "/runs/b/y.cubex", "/runs/a/z.cubex")}
 	if got := experimentDirs(derived); !slices.Equal(got, []string{"/runs/a", "/runs/b"}) {
 		t.Errorf("experimentDirs(derived) = %v", got)
 	}
-	open := []*view.Doc{{Path: "/open/c.cubex"}, {Exp: derivedOf("/elsewhere/d.cubex")}}
+	open := []*document.Doc{{Path: "/open/c.cubex"}, {Exp: derivedOf("/elsewhere/d.cubex")}}
 	user := []sourceview.Mapping{{From: "/build", To: "/home"}}
 	r := resolver(derived, open, user, []string{"/mine", "/runs/b"})
 	if r.Base != "/runs/a" || !slices.Equal(r.Mappings, user) ||
 		!slices.Equal(r.SearchDirs, []string{"/runs/a", "/runs/b", "/open", "/mine"}) {
 		t.Errorf("resolver(derived) = %+v", r)
 	}
-	r = resolver(&view.Doc{Path: "/runs/a/x.cubex", Exp: &model.Experiment{}}, open, nil, nil)
+	r = resolver(&document.Doc{Path: "/runs/a/x.cubex", Exp: &model.Experiment{}}, open, nil, nil)
 	if r.Base != "/runs/a" || !slices.Equal(r.SearchDirs, []string{"/runs/a"}) {
 		t.Errorf("resolver(file) = %+v, want only its own directory", r)
 	}
@@ -82,7 +82,7 @@ func TestLearnSourcePath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	o := &view.Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
+	o := &document.Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
 	ms, dirs, err := learnPath(o, nil, nil, nil, "/build/src/kernel.c", kernel)
 	if err != nil || !slices.Equal(ms, []sourceview.Mapping{{From: "/build", To: filepath.Join(dir, "home")}}) || len(dirs) != 0 {
 		t.Errorf("learnPath = %v, %v, %v; want the leading directories mapped", ms, dirs, err)

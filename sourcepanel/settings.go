@@ -3,9 +3,9 @@ package sourcepanel
 import (
 	"strings"
 
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/sourceview"
-	"cubeview/view"
 )
 
 // Preference keys of the source-path settings, shared by all windows.
@@ -46,16 +46,16 @@ func (s Settings) set(mappings []sourceview.Mapping, dirs []string) error {
 }
 
 // sourceOrigin returns doc, or an empty document for none.
-func sourceOrigin(doc *view.Doc) *view.Doc {
+func sourceOrigin(doc *document.Doc) *document.Doc {
 	if doc == nil {
-		return &view.Doc{}
+		return &document.Doc{}
 	}
 	return doc
 }
 
 // Resolver returns the resolver for the source files of doc (nil: none)
 // among the open documents (resolver).
-func (s Settings) Resolver(doc *view.Doc, open []*view.Doc) *sourceview.Resolver {
+func (s Settings) Resolver(doc *document.Doc, open []*document.Doc) *sourceview.Resolver {
 	mappings, dirs := s.Paths()
 	return resolver(sourceOrigin(doc), open, mappings, dirs)
 }
@@ -63,7 +63,7 @@ func (s Settings) Resolver(doc *view.Doc, open []*view.Doc) *sourceview.Resolver
 // Learn remembers that the source file recorded as recorded in doc is
 // located at located (learnPath); the error says why located cannot
 // be used.
-func (s Settings) Learn(doc *view.Doc, open []*view.Doc, recorded, located string) error {
+func (s Settings) Learn(doc *document.Doc, open []*document.Doc, recorded, located string) error {
 	mappings, dirs := s.Paths()
 	mappings, dirs, err := learnPath(sourceOrigin(doc), open, mappings, dirs, recorded, located)
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	"cubeview/document"
 	"cubeview/model"
 	"cubeview/sourceview"
-	"cubeview/view"
 )
 
 // memPrefs keeps preferences in memory; fail makes every write fail.
@@ -58,7 +58,7 @@ func TestSourceSettings(t *testing.T) {
 	if err := os.WriteFile(kernel, []byte("int x;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &view.Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
+	o := &document.Doc{Path: filepath.Join(dir, "run", "x.cubex"), Exp: &model.Experiment{}}
 	if err := s.Learn(o, nil, "/build/src/kernel.c", kernel); err != nil || changes != 2 {
 		t.Fatalf("Learn: %v, %d changes", err, changes)
 	}

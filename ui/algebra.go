@@ -2,16 +2,16 @@ package ui
 
 import (
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/format"
-	"cubeview/view"
 )
 
 // Compute runs r in the background, showing progress in from, and opens
 // the result in a new window titled by its expression. The result holds
 // all its data, so closing an operand's window later does not affect it.
 // Errors are shown in from.
-func (a *App) Compute(r view.Operation, from *Window) {
-	r.Compute(a.async, from.busy.with, func(doc *view.Doc, err error) {
+func (a *App) Compute(r document.Operation, from *Window) {
+	r.Compute(a.async, from.busy.with, func(doc *document.Doc, err error) {
 		if err != nil {
 			from.showError(err)
 			return
@@ -30,7 +30,7 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 		target = a.newWindow()
 		a.show(target)
 	}
-	view.EvaluateExpression(text, opt, format.Open, a.async, target.busy.with, func(doc *view.Doc, message string, err error) {
+	document.EvaluateExpression(text, opt, format.Open, a.async, target.busy.with, func(doc *document.Doc, message string, err error) {
 		if err != nil {
 			target.showMessage(message)
 			target.showError(err)
@@ -42,6 +42,6 @@ func (a *App) OpenExpression(text string, opt algebra.Options, into *Window) {
 
 // showDerived prepares the view of a derived experiment: operand markers
 // and, for differences, diverging colours around zero.
-func (w *Window) showDerived(doc *view.Doc) {
-	view.ShowDerived(w.view, doc)
+func (w *Window) showDerived(doc *document.Doc) {
+	document.ShowDerived(w.view, doc)
 }

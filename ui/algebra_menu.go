@@ -3,7 +3,7 @@ package ui
 import (
 	"cubeview/algebra"
 	"cubeview/dialogform"
-	"cubeview/view"
+	"cubeview/document"
 )
 
 // newOperationForm returns the dialog of op over the open experiments,
@@ -15,10 +15,10 @@ func (dl *dialogs) newOperationForm(op algebra.Op) *dialogform.OperationForm {
 	return dialogform.NewOperationForm(op, w.doc, dialogform.OperandSource{
 		Docs:     w.app.Documents,
 		OpenFile: w.dialogs.openDialogThen,
-		OpenFolder: func(then func(*view.Doc)) {
+		OpenFolder: func(then func(*document.Doc)) {
 			w.dialogs.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
 		},
-		Compute: func(r view.Operation) { w.app.Compute(r, w) },
+		Compute: func(r document.Operation) { w.app.Compute(r, w) },
 	})
 }
 
@@ -45,7 +45,7 @@ func (dl *dialogs) reportCut(prune bool) {
 // window.
 func (dl *dialogs) CutSelected(prune bool) error {
 	w := dl.w
-	r, err := view.CutOperation(w.view, w.doc, prune)
+	r, err := document.CutOperation(w.view, w.doc, prune)
 	if err != nil {
 		return err
 	}

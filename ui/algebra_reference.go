@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 
 	"fyne.io/fyne/v2/dialog"
@@ -10,12 +11,14 @@ import (
 )
 
 // defaultReference returns the reference External percent starts with
-// (view.DefaultReference).
-func (w *Window) defaultReference() *view.Doc { return view.DefaultReference(w.doc, w.app.docs) }
+// (document.DefaultReference).
+func (w *Window) defaultReference() *document.Doc {
+	return document.DefaultReference(w.doc, w.app.docs)
+}
 
 // referenceName names the reference of External percent.
 func (w *Window) referenceName() string {
-	return view.ReferenceName(w.view.Values().External(), w.app.docs)
+	return document.ReferenceName(w.view.Values().External(), w.app.docs)
 }
 
 // newReferenceForm returns View › Choose external reference… of this
@@ -23,7 +26,7 @@ func (w *Window) referenceName() string {
 // the call pane's mode. Nil when no other experiment is open.
 func (dl *dialogs) newReferenceForm() *form.Form {
 	w := dl.w
-	return dialogform.ReferenceForm(w.doc, w.app.docs, w.view.Values().External(), view.UsesMode(w.view, view.ExternalPercent), func(ref *view.Doc, switchPane bool) {
+	return dialogform.ReferenceForm(w.doc, w.app.docs, w.view.Values().External(), view.UsesMode(w.view, view.ExternalPercent), func(ref *document.Doc, switchPane bool) {
 		w.setExternal(ref)
 		if switchPane {
 			w.SetMode(view.CallPane, view.ExternalPercent)

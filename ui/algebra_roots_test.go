@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"cubeview/algebra"
-	"cubeview/view"
+	"cubeview/document"
 )
 
 // TestOperationFormRootsAndRenames: the algebra dialogs match single
@@ -45,7 +45,7 @@ func TestOperationFormRootsAndRenames(t *testing.T) {
 	if n, want := len(res.Exp.Cnodes), len(before.Cnodes); n != want || len(res.Exp.CnodeRoots) != 1 {
 		t.Errorf("difference has %d call paths in %d trees, want %d in one", n, len(res.Exp.CnodeRoots), want)
 	}
-	props := view.Properties(res)
+	props := document.Properties(res)
 	for _, want := range []string{"Roots:", rootName + "_optimized", "renamed to " + `"` + calleeName + `"`} {
 		if !strings.Contains(props, want) {
 			t.Errorf("properties lack %q:\n%s", want, props)
@@ -61,7 +61,7 @@ func TestOperationFormRootsAndRenames(t *testing.T) {
 	if len(res.Exp.CnodeRoots) != 2 {
 		t.Errorf("with roots kept apart: %d roots, want 2", len(res.Exp.CnodeRoots))
 	}
-	if props := view.Properties(res); strings.Contains(props, "Roots:") || !strings.Contains(props, "kept apart") {
+	if props := document.Properties(res); strings.Contains(props, "Roots:") || !strings.Contains(props, "kept apart") {
 		t.Errorf("properties with roots kept apart:\n%s", props)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"cubeview/cli"
 	"cubeview/colormap"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/format"
 	"cubeview/model"
@@ -610,7 +611,7 @@ func TestClosingOperandsKeepsDerived(t *testing.T) {
 			}
 		}
 	}
-	if p := view.Properties(w.Document()); !strings.Contains(p, "before.cubex") {
+	if p := document.Properties(w.Document()); !strings.Contains(p, "before.cubex") {
 		t.Errorf("properties lost the operands:\n%s", p)
 	}
 	// The result is an operand again: (before − after) − (before − after) = 0.
@@ -679,14 +680,14 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 			t.Errorf("%s: marker %q after reopening, %q before", p, m2[p], m)
 		}
 	}
-	props := view.Properties(doc)
+	props := document.Properties(doc)
 	sum, size := fileSHA(t, before.Document().Path)
 	for _, want := range []string{
 		"Expression:   before − cut(before, prune exchange_halo)",
 		"Recorded as:  diff(" + before.Document().Path,
 		"Saved as:     " + out,
 		before.Document().Path,
-		"size " + view.GroupDigits(size) + " bytes\n     SHA-256 " + sum,
+		"size " + document.GroupDigits(size) + " bytes\n     SHA-256 " + sum,
 		"derived, not saved: cut(" + before.Document().Path,
 		"system tree automatic, lines ignored when matching",
 		"Not in every operand: 0 of 14 metrics, 4 of 16 call paths, 0 of 16 locations",
@@ -701,7 +702,7 @@ func TestSaveDerivedKeepsProvenance(t *testing.T) {
 func TestPropertiesOfOriginal(t *testing.T) {
 	a := newTestApp(t)
 	bw, _ := openPair(t, a)
-	p := view.Properties(bw.Document())
+	p := document.Properties(bw.Document())
 	for _, want := range []string{
 		"File:         " + bw.Document().Path + " (54,784 bytes)",
 		"Format:       CUBE 4.4 (.cubex)",
@@ -874,12 +875,12 @@ func TestDisplayNames(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.expr, err)
 			continue
 		}
-		name, ops, ok := view.NameOfExpression(x)
+		name, ops, ok := document.NameOfExpression(x)
 		if !ok || name != tt.name || !slices.Equal(ops, tt.operands) {
 			t.Errorf("NameOfExpression(%q) = %q, %q, %v; want %q, %q", tt.expr, name, ops, ok, tt.name, tt.operands)
 		}
 	}
-	if _, _, ok := view.NameOfExpression(nil); ok {
+	if _, _, ok := document.NameOfExpression(nil); ok {
 		t.Error("a broken expression parsed")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"cubeview/document"
 	"cubeview/internal/prefs"
 	"cubeview/repo"
 	"cubeview/sourcepanel"
@@ -21,7 +22,7 @@ import (
 // percent) and as operands.
 type App struct {
 	fy      fyne.App
-	docs    []*view.Doc
+	docs    []*document.Doc
 	windows []*Window
 	// prefs are the user's settings, shared with other running instances.
 	prefs *prefs.Store
@@ -60,14 +61,14 @@ func NewApp(a fyne.App) *App {
 func (a *App) Fyne() fyne.App { return a.fy }
 
 // Documents returns the open experiments in the order they were opened.
-func (a *App) Documents() []*view.Doc { return slices.Clone(a.docs) }
+func (a *App) Documents() []*document.Doc { return slices.Clone(a.docs) }
 
 // Windows returns the open windows.
 func (a *App) Windows() []*Window { return slices.Clone(a.windows) }
 
 // Show opens a new window for doc (already read or computed) and adds doc
 // to the open experiments.
-func (a *App) Show(doc *view.Doc) *Window {
+func (a *App) Show(doc *document.Doc) *Window {
 	w := a.newWindow()
 	w.setDocument(doc)
 	a.show(w)
@@ -96,7 +97,7 @@ func (a *App) show(w *Window) {
 	}
 }
 
-func (a *App) addDocument(d *view.Doc) {
+func (a *App) addDocument(d *document.Doc) {
 	a.docs = append(a.docs, d)
 	a.changed()
 }
@@ -104,7 +105,7 @@ func (a *App) addDocument(d *view.Doc) {
 func (a *App) removeWindow(w *Window) {
 	a.windows = slices.DeleteFunc(a.windows, func(x *Window) bool { return x == w })
 	if w.doc != nil {
-		a.docs = slices.DeleteFunc(a.docs, func(d *view.Doc) bool { return d == w.doc })
+		a.docs = slices.DeleteFunc(a.docs, func(d *document.Doc) bool { return d == w.doc })
 	}
 	a.changed()
 }
@@ -125,7 +126,7 @@ func (a *App) changed() {
 func (a *App) OpenFile(path string, from *Window) { a.openFile(path, from, nil) }
 
 // openFile is OpenFile that calls then with the document once it is shown.
-func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
+func (a *App) openFile(path string, from *Window, then func(*document.Doc)) {
 	// target receives the document; nil: a new window, with the progress
 	// shown in from.
 	target, shown := from, from
@@ -137,9 +138,9 @@ func (a *App) openFile(path string, from *Window, then func(*view.Doc)) {
 		target = nil
 	}
 	shown.busy.start("Reading " + filepath.Base(path) + " …")
-	var doc *view.Doc
+	var doc *document.Doc
 	var err error
-	a.async(func() { doc, err = view.ReadDoc(path) }, func() {
+	a.async(func() { doc, err = document.Read(path) }, func() {
 		shown.busy.stop()
 		if err != nil {
 			if target != nil && target.doc == nil {

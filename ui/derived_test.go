@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"cubeview/document"
 	"cubeview/format"
 	"cubeview/model"
 	"cubeview/view"
@@ -114,7 +115,7 @@ func TestDerivedMetricDialog(t *testing.T) {
 // tree menu's function and checks the row labels.
 func TestSetThresholds(t *testing.T) {
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: handMade(), Name: "hand-made"})
+	w := a.Show(&document.Doc{Exp: handMade(), Name: "hand-made"})
 	w.win.Resize(fyne.NewSize(1600, 4000))
 	if err := w.dialogs.SetThresholds("time", "small < 10 < large"); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/launch"
 	"cubeview/view"
 )
@@ -286,7 +287,7 @@ func TestFlatProfileAndWording(t *testing.T) {
 	if th.Icon(theme.IconNameNavigateNext) != th.Icon(theme.IconNameMenuExpand) || th.Icon(theme.IconNameMoveDown) != th.Icon(theme.IconNameArrowDropDown) {
 		t.Error("tree branches are not drawn with disclosure triangles")
 	}
-	if p := view.Properties(w.Document()); !strings.Contains(p, "(1 root)") {
+	if p := document.Properties(w.Document()); !strings.Contains(p, "(1 root)") {
 		t.Errorf("properties say %q", p)
 	}
 	for _, n := range w.view.Roots(view.SystemPane) {
@@ -327,13 +328,13 @@ func TestDialogs(t *testing.T) {
 
 	form := w.dialogs.newOperationForm(algebra.OpDiff)
 	t.Chdir(root)
-	g := w.dialogs.newOpenForm(func(d *view.Doc) { form.Opened(d, form.Subtrahend) })
+	g := w.dialogs.newOpenForm(func(d *document.Doc) { form.Opened(d, form.Subtrahend) })
 	set(t, g, g.Focus, "tea_leaf_optimized_8x12_trace/scout.cubex") // relative to the current directory
 	if err := g.Confirmed(); err != nil {
 		t.Fatalf("typed path not opened: %v", err)
 	}
 	want := []string{"…/tea_leaf_baseline_8x12_trace/scout.cubex", "…/tea_leaf_optimized_8x12_trace/scout.cubex"}
-	if got := view.DocLabels(a.Documents()); !slices.Equal(got, want) {
+	if got := document.Labels(a.Documents()); !slices.Equal(got, want) {
 		t.Errorf("labels %q, want %q", got, want)
 	}
 	if form.Minuend.Text != want[0] || form.Subtrahend.Text != want[1] {

@@ -8,7 +8,7 @@ import (
 
 	"cubeview/analysisview"
 	"cubeview/dialogform"
-	"cubeview/view"
+	"cubeview/document"
 )
 
 // showGroupsDialog opens Algebra › Compare groups of runs… over the open
@@ -27,7 +27,7 @@ func (dl *dialogs) newGroupsForm() *analysisview.GroupsForm {
 	w := dl.w
 	run := func(r analysisview.GroupsRequest) { w.compareGroups(r) }
 	f := analysisview.NewGroupsForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
-	f.OfferOpen(w.dialogs.openDialogThen, func(then func(*view.Doc)) {
+	f.OfferOpen(w.dialogs.openDialogThen, func(then func(*document.Doc)) {
 		w.dialogs.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
 	})
 	return f

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"cubeview/document"
 	"cubeview/internal/synth"
 	"cubeview/internal/testkit"
 	"cubeview/view"
@@ -22,7 +23,7 @@ func BenchmarkExpandHottestDeep(b *testing.B) {
 	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
 	perOp := map[int]float64{}
 	for _, n := range []int{3_125, 25_000} {
-		doc := &view.Doc{Exp: synth.Chain(n, 4), Name: fmt.Sprintf("chain%d", n)}
+		doc := &document.Doc{Exp: synth.Chain(n, 4), Name: fmt.Sprintf("chain%d", n)}
 		b.Run(fmt.Sprintf("depth=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			var cpu float64

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/view"
 )
 
@@ -28,7 +29,7 @@ func TestMatchingAcrossTools(t *testing.T) {
 		t.Helper()
 		f := scorep.dialogs.newOperationForm(algebra.OpDiff)
 		docs := a.Documents()
-		set(t, f.Form, f.Subtrahend, view.DocLabels(docs)[slices.Index(docs, b.Document())])
+		set(t, f.Form, f.Subtrahend, document.Labels(docs)[slices.Index(docs, b.Document())])
 		set(t, f.Form, f.Maps, maps)
 		d := submit(t, a, f)
 		if !d.note.Visible() {
@@ -57,7 +58,7 @@ func TestMatchingAcrossTools(t *testing.T) {
 	if want := "time (operand 0) = CPUTIME (operand 1), by --map-metric CPUTIME=time"; !strings.Contains(d.note.Text, want) || d.note.Importance == widget.WarningImportance {
 		t.Errorf("Score-P − HPCToolkit mapped: matching line %q, want %q", d.note.Text, want)
 	}
-	if p := view.Properties(d.Document()); !strings.Contains(strings.Join(strings.Fields(p), " "), `metric "CPUTIME" compared as "time"`) || !strings.Contains(p, "Matching:") {
+	if p := document.Properties(d.Document()); !strings.Contains(strings.Join(strings.Fields(p), " "), `metric "CPUTIME" compared as "time"`) || !strings.Contains(p, "Matching:") {
 		t.Errorf("properties of the mapped difference:\n%s", p)
 	}
 
@@ -102,7 +103,7 @@ func TestReaderWarningsShown(t *testing.T) {
 		!strings.Contains(w.note.Text, "1 warning reading the input") || !strings.Contains(w.note.Text, `starting "garbage here"`) {
 		t.Errorf("window note %q (visible %v, importance %v)", w.note.Text, w.note.Visible(), w.note.Importance)
 	}
-	if p := view.Properties(w.Document()); !strings.Contains(p, "Warnings of the reader") || !strings.Contains(p, "garbage here") {
+	if p := document.Properties(w.Document()); !strings.Contains(p, "Warnings of the reader") || !strings.Contains(p, "garbage here") {
 		t.Errorf("properties without the warning:\n%s", p)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/form"
 
 	"fyne.io/fyne/v2"
@@ -26,7 +27,7 @@ func (w *Window) dropped(uris []fyne.URI) {
 // newOpenForm returns File › Open… (dialogform.OpenForm), starting in the
 // folder used last; then, if set, receives the experiment once it shows
 // in its window.
-func (dl *dialogs) newOpenForm(then func(*view.Doc)) *form.Form {
+func (dl *dialogs) newOpenForm(then func(*document.Doc)) *form.Form {
 	w := dl.w
 	return dialogform.OpenForm(w.app.startFolder(), func(path string) { w.app.openFile(path, w, then) }, w.dialogs.browse)
 }
@@ -84,7 +85,7 @@ func (dl *dialogs) openDialog() {
 
 // openDialogThen asks for an experiment to open; then, if set, receives
 // it once it shows in its window.
-func (dl *dialogs) openDialogThen(then func(*view.Doc)) {
+func (dl *dialogs) openDialogThen(then func(*document.Doc)) {
 	w := dl.w
 	showForm(w.win, w.dialogs.newOpenForm(then), w.showError)
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -122,7 +123,7 @@ func TestOperandPickerOpens(t *testing.T) {
 	a := newTestApp(t)
 	w := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	f := w.dialogs.newOperationForm(algebra.OpDiff)
-	w.app.openFile(dataFile(t, "tau/cpi-mpi"), w, func(d *view.Doc) { f.Opened(d, f.Subtrahend) })
+	w.app.openFile(dataFile(t, "tau/cpi-mpi"), w, func(d *document.Doc) { f.Opened(d, f.Subtrahend) })
 	if len(a.Documents()) != 2 {
 		t.Fatalf("%d experiments open, want 2", len(a.Documents()))
 	}
@@ -153,7 +154,7 @@ func TestOperandPickerOpens(t *testing.T) {
 
 	// Merge and mean: the opened experiment is checked in the list.
 	f = w.dialogs.newOperationForm(algebra.OpMean)
-	w.app.openFile(dataFile(t, "gprof/cycle.prof"), w, func(d *view.Doc) { f.Opened(d, f.Operands) })
+	w.app.openFile(dataFile(t, "gprof/cycle.prof"), w, func(d *document.Doc) { f.Opened(d, f.Operands) })
 	var names []string
 	for _, d := range f.Selected() {
 		names = append(names, d.Name)
@@ -194,8 +195,8 @@ func TestOpenFormAnyFormat(t *testing.T) {
 		{dataFile(t, "gprof/gnu1.prof"), "gnu1.prof"},
 		{dataFile(t, "pprof/cppbench.cpu"), "cppbench.cpu"},
 	} {
-		var got *view.Doc
-		f := w.dialogs.newOpenForm(func(d *view.Doc) { got = d })
+		var got *document.Doc
+		f := w.dialogs.newOpenForm(func(d *document.Doc) { got = d })
 		set(t, f, f.Focus, tc.path)
 		if err := f.Confirmed(); err != nil {
 			t.Errorf("%s not opened: %v", tc.path, err)

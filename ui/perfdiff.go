@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysisview"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/view"
 )
 
@@ -30,7 +31,7 @@ func (dl *dialogs) newPerfDiffForm() *analysisview.PerfDiffForm {
 }
 
 // documentWindow returns the window showing d, nil when none.
-func (a *App) documentWindow(d *view.Doc) *Window {
+func (a *App) documentWindow(d *document.Doc) *Window {
 	for _, w := range a.windows {
 		if d != nil && w.doc == d {
 			return w
@@ -76,7 +77,7 @@ type perfDiffPanel struct {
 	structure *sortedTable
 	// follow is B when the list is below A's window (a derived metric):
 	// B's windows select the focus too.
-	follow *view.Doc
+	follow *document.Doc
 }
 
 // perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.

@@ -10,6 +10,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/analysis"
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -226,7 +227,7 @@ func TestPerfDiffStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Show(&view.Doc{Path: filepath.Join(t.TempDir(), "cut.cubex"), Name: "cut.cubex", Exp: cut})
+	a.Show(&document.Doc{Path: filepath.Join(t.TempDir(), "cut.cubex"), Name: "cut.cubex", Exp: cut})
 	f := bw.dialogs.newPerfDiffForm()
 	if err := f.Set(f.B, "cut.cubex"); err != nil {
 		t.Fatal(err)

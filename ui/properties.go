@@ -1,12 +1,12 @@
 package ui
 
 import (
+	"cubeview/document"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
-
-	"cubeview/view"
 )
 
 func (dl *dialogs) showProperties() {
@@ -14,7 +14,7 @@ func (dl *dialogs) showProperties() {
 	if w.doc == nil {
 		return
 	}
-	text := view.Properties(w.doc)
+	text := document.Properties(w.doc)
 	label := widget.NewLabel(text)
 	label.Selectable = true
 	label.TextStyle = fyne.TextStyle{Monospace: true}

@@ -12,9 +12,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/repo"
 	"cubeview/repoview"
-	"cubeview/view"
 )
 
 // repoWindow is File › Repository…: the experiment repository as an
@@ -93,9 +93,9 @@ func (a *App) newRepoWindow() *repoWindow {
 	rw.c = repoview.NewController(func(work, done func()) { a.async(work, done) }, fyne.Do, repoview.Events{
 		Status: rw.setStatus, Error: rw.showError, Opened: rw.opened, Listing: rw.listed,
 		FilterProblem: rw.showFilterProblem, Details: rw.showDetails, Changed: rw.changed, Progress: rw.showProgress,
-		Hits: rw.showHits, Doc: rw.openDoc, Show: func(d *view.Doc) { a.Show(d) },
+		Hits: rw.showHits, Doc: rw.openDoc, Show: func(d *document.Doc) { a.Show(d) },
 		Imported: rw.imported, Format: a.numberFormat, Groups: rw.showGroups,
-		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) {
+		Scaling: func(rep *analysisview.ScalingReport, img image.Image, docs []*document.Doc) {
 			rw.scaling = a.showScaling(rep, img, docs)
 		},
 	})
@@ -422,14 +422,14 @@ func (rw *repoWindow) confirmRemove() {
 }
 
 // openDoc returns the open document of trial id, nil if none.
-func (rw *repoWindow) openDoc(id int64) *view.Doc {
+func (rw *repoWindow) openDoc(id int64) *document.Doc {
 	d, _ := rw.openDocument(id)
 	return d
 }
 
 // openDocument returns the open document of trial id and its window, if
 // any.
-func (rw *repoWindow) openDocument(id int64) (*view.Doc, *Window) {
+func (rw *repoWindow) openDocument(id int64) (*document.Doc, *Window) {
 	for _, w := range rw.app.windows {
 		if w.doc != nil && w.doc.Path == repoview.TrialRef(id) {
 			return w.doc, w
@@ -456,7 +456,7 @@ func (rw *repoWindow) OpenTrial(id int64, then func(*Window)) {
 		}
 		return
 	}
-	rw.c.OpenTrial(id, func(doc *view.Doc) {
+	rw.c.OpenTrial(id, func(doc *document.Doc) {
 		w := rw.app.Show(doc)
 		if then != nil {
 			then(w)

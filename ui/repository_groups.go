@@ -2,7 +2,7 @@ package ui
 
 import (
 	"cubeview/analysisview"
-	"cubeview/view"
+	"cubeview/document"
 )
 
 // showGroupsDialog shows the Compare groups… dialog of the repository
@@ -14,7 +14,7 @@ func (rw *repoWindow) showGroupsDialog() {
 
 // showGroups shows a comparison of groups of runs below the panes of the
 // window of doc, opening one when none shows it.
-func (rw *repoWindow) showGroups(rep *analysisview.GroupsReport, doc *view.Doc) {
+func (rw *repoWindow) showGroups(rep *analysisview.GroupsReport, doc *document.Doc) {
 	var w *Window
 	for _, x := range rw.app.windows {
 		if x.doc == doc {

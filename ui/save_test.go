@@ -14,8 +14,8 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/assets"
+	"cubeview/document"
 	"cubeview/format"
-	"cubeview/view"
 )
 
 // overlayTexts returns the texts of the labels in the window's top
@@ -210,7 +210,7 @@ func TestSaveAsAsksBeforeReplacingOperand(t *testing.T) {
 	}
 	cpi := openWindow(t, a, dataFile(t, "cube4/cpi/profile.cubex"))
 	f := cpi.dialogs.newOperationForm(algebra.OpDiff)
-	cpi.app.openFile(tau, cpi, func(d *view.Doc) { f.Opened(d, f.Subtrahend) })
+	cpi.app.openFile(tau, cpi, func(d *document.Doc) { f.Opened(d, f.Subtrahend) })
 	td := submit(t, a, f)
 	td.dialogs.RequestSave(inside)
 	answer(t, td, "Cancel", "Replace an input?", "an operand cpi-mpi of this window's experiment", tau)

@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysisview"
 	"cubeview/dialogform"
+	"cubeview/document"
 	"cubeview/repoview"
 	"cubeview/view"
 )
@@ -26,13 +27,13 @@ func (dl *dialogs) showScalingDialog() {
 // this window's first; submitting runs App.Scaling.
 func (dl *dialogs) newScalingForm() *analysisview.ScalingForm {
 	w := dl.w
-	run := func(docs []*view.Doc, spec analysisview.ScalingSpec) { w.app.Scaling(docs, spec, w) }
+	run := func(docs []*document.Doc, spec analysisview.ScalingSpec) { w.app.Scaling(docs, spec, w) }
 	return analysisview.NewScalingForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
 }
 
 // Scaling runs the study in the background, showing progress in from,
 // and opens its table and plot in a new window.
-func (a *App) Scaling(docs []*view.Doc, spec analysisview.ScalingSpec, from *Window) {
+func (a *App) Scaling(docs []*document.Doc, spec analysisview.ScalingSpec, from *Window) {
 	done := func(rep *analysisview.ScalingReport, img image.Image, err error) {
 		if err != nil {
 			from.showError(err)
@@ -49,13 +50,13 @@ type scalingWindow struct {
 	app    *App
 	win    fyne.Window
 	rep    *analysisview.ScalingReport
-	docs   []*view.Doc // the experiments, in the order of the result's trials
+	docs   []*document.Doc // the experiments, in the order of the result's trials
 	sorted *sortedTable
 	table  *widget.Table
 	plot   *canvas.Image
 }
 
-func (a *App) showScaling(rep *analysisview.ScalingReport, img image.Image, docs []*view.Doc) *scalingWindow {
+func (a *App) showScaling(rep *analysisview.ScalingReport, img image.Image, docs []*document.Doc) *scalingWindow {
 	s := &scalingWindow{app: a, rep: rep, docs: rep.StudyDocs(docs), win: a.fy.NewWindow(rep.WindowTitle())}
 	s.sorted = newSortedTable(tableSource{
 		rows: func() int { return len(rep.Rows) }, cols: len(rep.Columns),
@@ -105,7 +106,7 @@ func (s *scalingWindow) Select(i int) {
 
 // has reports whether d is one of the study's experiments: the same
 // document, or the same repository trial opened again.
-func (s *scalingWindow) has(d *view.Doc) bool {
+func (s *scalingWindow) has(d *document.Doc) bool {
 	for _, x := range s.docs {
 		if x == d || repoview.SameTrial(x, d) {
 			return true

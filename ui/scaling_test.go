@@ -10,6 +10,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/analysisview"
+	"cubeview/document"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -146,7 +147,7 @@ func TestScalingValuesAndErrors(t *testing.T) {
 		ws = append(ws, openWindow(t, a, dataFile(t, "cube4/mm_sweep/mm.x"+x+"y1z1.r1.cubex")))
 	}
 	f := ws[0].dialogs.newScalingForm()
-	var docs []*view.Doc
+	var docs []*document.Doc
 	for _, w := range ws {
 		docs = append(docs, w.Document())
 	}

@@ -14,6 +14,7 @@ import (
 	"cubeview/algebra"
 	"cubeview/assets"
 	"cubeview/colormap"
+	"cubeview/document"
 	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
 	"cubeview/sourcepanel"
@@ -333,7 +334,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	e.Cnodes[3].CallFile, e.Cnodes[3].CallLine = "/build/host/proj/src/kernel.c", 4
 
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: e, Name: "remote"})
+	w := a.Show(&document.Doc{Exp: e, Name: "remote"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	w.panels.ShowSource(true)
 	p := w.panels.source
@@ -365,7 +366,7 @@ func TestSourceMissingFileLocate(t *testing.T) {
 	srcCheckAnnotatedLines(t, p, 2, 4) // foo's definition, the call of bar
 
 	// The mapping finds the other file as well, in a new window.
-	w2 := a.Show(&view.Doc{Exp: e, Name: "remote again"})
+	w2 := a.Show(&document.Doc{Exp: e, Name: "remote again"})
 	w2.win.Resize(fyne.NewSize(1400, 900))
 	w2.panels.ShowSource(true)
 	srcPickCallPath(t, w2, "main/bar")
@@ -398,7 +399,7 @@ func TestSourceLocateRenamed(t *testing.T) {
 	e := handMade()
 	e.Regions[1].Module, e.Regions[1].Begin, e.Regions[1].End = "/build/kernel.c", 2, 2
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: e, Name: "renamed"})
+	w := a.Show(&document.Doc{Exp: e, Name: "renamed"})
 	w.panels.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	w.panels.source.Locate(located)
@@ -434,7 +435,7 @@ func TestSourceDerived(t *testing.T) {
 	if docs := a.Documents(); len(docs) != 0 {
 		t.Fatalf("%d experiments still open after closing their windows", len(docs))
 	}
-	w := a.Show(&view.Doc{Exp: diff, Name: "after − before"})
+	w := a.Show(&document.Doc{Exp: diff, Name: "after − before"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	srcPickMetric(t, w, "mpi_barrier_wait")
 	w.panels.ShowSource(true)
@@ -465,7 +466,7 @@ func TestSourceNoLocation(t *testing.T) {
 		e.Cnodes[i].CallFile, e.Cnodes[i].CallLine = "", -1
 	}
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: e, Name: "no sources"})
+	w := a.Show(&document.Doc{Exp: e, Name: "no sources"})
 	w.panels.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	p := w.panels.source
@@ -490,7 +491,7 @@ func TestSourceLargeFile(t *testing.T) {
 	a := newTestApp(t)
 	var queue []func()
 	a.async = func(work, done func()) { queue = append(queue, func() { work(); done() }) }
-	w := a.Show(&view.Doc{Exp: e, Name: "big"})
+	w := a.Show(&document.Doc{Exp: e, Name: "big"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	for len(queue) > 0 { // metric data
 		job := queue[0]
@@ -556,7 +557,7 @@ func TestSourceLargeFile(t *testing.T) {
 func TestSourceSelectionMovesWithinFile(t *testing.T) {
 	_, e := srcBigFile(t, 200)
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: e, Name: "big"})
+	w := a.Show(&document.Doc{Exp: e, Name: "big"})
 	w.win.Resize(fyne.NewSize(1400, 900))
 	w.panels.ShowSource(true)
 	p := w.panels.source
@@ -653,7 +654,7 @@ func TestSourceDroppedAnnotations(t *testing.T) {
 	e.Cnodes[2].CallFile, e.Cnodes[2].CallLine = path, 3  // foo calls foo on line 3
 	e.Cnodes[3].CallFile, e.Cnodes[3].CallLine = path, 40 // bar called beyond the end
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: e, Name: "edited"})
+	w := a.Show(&document.Doc{Exp: e, Name: "edited"})
 	w.panels.ShowSource(true)
 	srcPickCallPath(t, w, "main/foo")
 	p := w.panels.source

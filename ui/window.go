@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/algebra"
+	"cubeview/document"
 	"cubeview/format"
 	"cubeview/internal/timinglog"
 	"cubeview/menu"
@@ -25,7 +26,7 @@ import (
 type Window struct {
 	app  *App
 	win  fyne.Window
-	doc  *view.Doc
+	doc  *document.Doc
 	view *view.View
 
 	panes     [3]*TreePane
@@ -132,7 +133,7 @@ func (a *App) newWindow() *Window {
 func (w *Window) Fyne() fyne.Window { return w.win }
 
 // Document returns the experiment shown, or nil while none is.
-func (w *Window) Document() *view.Doc { return w.doc }
+func (w *Window) Document() *document.Doc { return w.doc }
 
 // View returns the view state, or nil while no experiment is shown.
 func (w *Window) View() *view.View { return w.view }
@@ -272,7 +273,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 		if ref != nil {
 			w.view.Values().SetExternal(ref.Exp)
 		}
-		w.hint.SetText(view.ExternalHint(ref))
+		w.hint.SetText(document.ExternalHint(ref))
 		w.menus.rebuild()
 	}
 	if w.modes[d].Selected != m.String() {
@@ -282,7 +283,7 @@ func (w *Window) SetMode(d view.Dim, m view.Mode) {
 	w.splits.refit() // the mode's name may need more width
 }
 
-func (w *Window) setDocument(doc *view.Doc) {
+func (w *Window) setDocument(doc *document.Doc) {
 	w.doc = doc
 	w.view = view.NewView(doc.Exp)
 	w.view.Values().SelectedFirst().Set(true) // the other metrics' totals follow
@@ -293,7 +294,7 @@ func (w *Window) setDocument(doc *view.Doc) {
 	view.RestoreColumns(w.app.prefs, w.view)
 	w.showDerived(doc)
 	w.app.addDocument(doc)
-	w.win.SetTitle(view.WindowTitle(doc))
+	w.win.SetTitle(document.WindowTitle(doc))
 	for d, p := range w.panes {
 		p.SetView(w.view)
 		w.modes[d].SetSelected(w.view.Mode(view.Dim(d)).String())
@@ -680,7 +681,7 @@ func (m *menus) rebuild() {
 func (m *menus) bar() *fyne.MainMenu {
 	w := m.w
 	w.app.applyMemoryPreference() // menus are built before any metric's data are read
-	st := menu.State{Doc: w.doc, Recent: w.app.Recent(), Others: view.Others(w.app.docs, w.doc),
+	st := menu.State{Doc: w.doc, Recent: w.app.Recent(), Others: document.Others(w.app.docs, w.doc),
 		SourceShown: w.panels.SourceShown(), StatsShown: w.panels.StatsShown(), CallGraphShown: w.panels.CallGraphShown(),
 		BottomUpShown: w.panels.BottomUpShown(), LocationsShown: w.panels.LocationsShown(),
 		TopologyShown: w.panels.TopologyShown(), ClustersShown: w.panels.ClustersShown()}
@@ -783,14 +784,14 @@ func (m *menus) handlers(st menu.State, d view.Dim, n view.Node) map[menu.Comman
 }
 
 // element returns docs[i], or nil when i is out of range (None).
-func element(docs []*view.Doc, i int) *view.Doc {
+func element(docs []*document.Doc, i int) *document.Doc {
 	if i < 0 || i >= len(docs) {
 		return nil
 	}
 	return docs[i]
 }
 
-func (w *Window) setExternal(d *view.Doc) {
+func (w *Window) setExternal(d *document.Doc) {
 	w.update(func(v *view.View) { v.Values().SetExternal(d.Experiment()) })
 }
 

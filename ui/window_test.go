@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"cubeview/colormap"
+	"cubeview/document"
 	"cubeview/internal/synth"
 	"cubeview/internal/testkit"
 	"cubeview/model"
@@ -203,7 +204,7 @@ func TestSystemFollowsSelections(t *testing.T) {
 // value's square is sunken (dark top edge), the positive one raised.
 func TestReliefShowsSign(t *testing.T) {
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: handDiff(), Name: "diff"})
+	w := a.Show(&document.Doc{Exp: handDiff(), Name: "diff"})
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.Pane(view.CallPane).OpenBranch(cMain.ID())
 	rows := shownRows(w.Pane(view.CallPane))
@@ -472,7 +473,7 @@ func TestFindBar(t *testing.T) {
 // collapses with Right and Left.
 func TestKeyboard(t *testing.T) {
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: handMade(), Name: "hand"})
+	w := a.Show(&document.Doc{Exp: handMade(), Name: "hand"})
 	p := w.Pane(view.CallPane)
 	key := func(k fyne.KeyName) { p.TypedKey(&fyne.KeyEvent{Name: k}) }
 	key(fyne.KeyRight)
@@ -504,7 +505,7 @@ func TestKeyboard(t *testing.T) {
 // TestStatusExplainsSelection checks the status line after selections.
 func TestStatusExplainsSelection(t *testing.T) {
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: handMade(), Name: "hand"})
+	w := a.Show(&document.Doc{Exp: handMade(), Name: "hand"})
 	selectRow(w, view.CallPane, cFoo)
 	for _, s := range []string{"main/foo", "inclusive", "13.00 sec", "Time"} {
 		if !strings.Contains(w.Status(), s) {
@@ -596,7 +597,7 @@ func TestSaveAsRoundTrip(t *testing.T) {
 func TestWindowFormatsOnlyVisibleRows(t *testing.T) {
 	a := newTestApp(t)
 	e := synth.Generate(synth.Config{Cnodes: 8000, Locations: 16, Threads: 2, Nodes: 2, Metrics: 3, Seed: 3})
-	w := a.Show(&view.Doc{Exp: e, Name: "synthetic"})
+	w := a.Show(&document.Doc{Exp: e, Name: "synthetic"})
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.SetFlat(true)
 	rows := len(w.Pane(view.CallPane).VisibleRows())
@@ -643,7 +644,7 @@ func TestBundledExampleOpens(t *testing.T) {
 // TestDivergingMenu switches to diverging colours: negative values turn blue.
 func TestDivergingMenu(t *testing.T) {
 	a := newTestApp(t)
-	w := a.Show(&view.Doc{Exp: handDiff(), Name: "diff"})
+	w := a.Show(&document.Doc{Exp: handDiff(), Name: "diff"})
 	w.Pane(view.CallPane).OpenBranch(cMain.ID())
 	var toggle *fyne.MenuItem
 	for _, m := range w.menus.bar().Items {

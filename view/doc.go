@@ -10,21 +10,28 @@
 // marks them stale and Update recomputes only what changed), Appearance
 // (number format and colour scale: the one place where a value becomes
 // text, colour and relief), Finder (the search), Markers (badges of the
-// operands a derived experiment's rows came from) and HotPath (View ›
-// Expand hottest path). Row and Explain give what a tree row and the
-// status line show.
+// operands a derived experiment's rows came from), HotPath (View ›
+// Expand hottest path), Columns (metrics shown as columns beside the
+// call tree), SmallRows (rows below a share of the pane's total folded
+// into one "(n hidden)" row) and Clusters (clusters of locations). Row
+// and Explain give what a tree row and the status line show; BlockRef,
+// Read and ReadRows what the values still need from the files.
 //
-// Beside the View the package holds the window's documents (Doc, an open
-// experiment, original or derived) and the algebra operations over them
-// (Operation), the colour-range form, what a tree pane's keys do
-// (Navigate), the Properties text, export of a pane's rows (PaneCSV),
-// names of derived experiments for people ("before − after") and the
-// user's preferences (recent files, number format, pane split, window
-// state). The dialogs' forms are in dialogform, the analyses' reports and
+// Beside the View the package holds what a window does with it: the
+// colour-range form, what a tree pane's keys do (Navigate), expanding
+// subtrees, export of a pane's rows (PaneCSV), the line about what a
+// derived experiment's values rest on (NoteLine, Coverage, Matching),
+// derived metrics (WithDerived), names elided to fit (ElideMiddle,
+// ElidePath, DistinctNames), the background-run types every window
+// part uses (Runner, Busy) and the user's preferences (recent files,
+// number format, pane split, window size and state). Around it: the window's
+// documents (an open experiment, original or derived), the algebra
+// operations over them, their names and File › Properties are in
+// document; the menus and their commands in menu; the GUI's command line
+// in launch; the dialogs' forms in dialogform; the analyses' reports and
 // the views beside the panes (bottom-up, topology, callers and callees)
-// in analysisview, the source panel in sourcepanel, the form model of
-// every dialog in form, the menus and their commands in menu, the GUI's
-// command line in launch.
+// in analysisview; the source panel in sourcepanel; the form model of
+// every dialog in form.
 //
 // It imports no user-interface toolkit; its tests run without one.
 package view

@@ -104,11 +104,12 @@ func BenchmarkWindowStart(b *testing.B) {
 			b.ReportAllocs()
 			cpu0 := testkit.CPUTime()
 			for b.Loop() {
-				doc, err := ReadDoc(path)
+				exp, err := format.Open(path) // as document.Read does
 				if err != nil {
 					b.Fatal(err)
 				}
-				v := NewView(doc.Exp)
+				PrimeFirstMetric(exp)
+				v := NewView(exp)
 				v.Values().SelectedFirst().Set(mode == "selected-first")
 				Read(v.Values().SelectedFirst().Missing())
 				if err := v.Update(); err != nil {

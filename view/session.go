@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"cubeview/assets"
-	"cubeview/format"
 	"cubeview/internal/prefs"
 )
 
@@ -66,18 +65,6 @@ func AddRecent(p *prefs.Store, path string) error {
 
 // LastFolder returns the folder of the file opened last, or "".
 func LastFolder(p *prefs.Store) string { return p.String(lastFolderKey) }
-
-// ReadDoc reads the experiment at path (a file or a folder in any format
-// format.Open reads) and sums up the metric a new window shows first;
-// call it off the UI goroutine.
-func ReadDoc(path string) (*Doc, error) {
-	exp, err := format.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	PrimeFirstMetric(exp)
-	return &Doc{Exp: exp, Name: filepath.Base(path), Path: path}, nil
-}
 
 // ErrNoExample says that this build has no bundled example.
 var ErrNoExample = errors.New("this build has no bundled example")

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"cubeview/format"
 	"cubeview/internal/prefs"
-	"cubeview/internal/testkit"
-	"cubeview/model"
 )
 
 // TestRecentFiles keeps the latest first, without duplicates, bounded,
@@ -88,27 +87,6 @@ func TestOpenPrefs(t *testing.T) {
 	}
 }
 
-// TestReadDoc reads a real experiment, names it by its file and sums up
-// the first metric; a missing file is an error naming it.
-func TestReadDoc(t *testing.T) {
-	path := testkit.Data(t, "cube4", "cpi", "profile.cubex")
-	d, err := ReadDoc(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Name != "profile.cubex" || d.Path != path || d.Exp == nil {
-		t.Fatalf("doc = %+v", d)
-	}
-	m := d.Exp.MetricRoots[0]
-	if total, err := d.Exp.MetricTotal(model.MetricSel{Metric: m, Inclusive: true}); err != nil || total != 1200973 {
-		t.Errorf("first metric total = %v, %v; want 1200973", total, err)
-	}
-	missing := filepath.Join(t.TempDir(), "missing.cubex")
-	if _, err := ReadDoc(missing); err == nil || !strings.Contains(err.Error(), missing) {
-		t.Errorf("missing file: err = %v, want one naming %s", err, missing)
-	}
-}
-
 // TestWriteExample writes the bundled pair into the cache folder.
 func TestWriteExample(t *testing.T) {
 	cache := t.TempDir()
@@ -121,7 +99,7 @@ func TestWriteExample(t *testing.T) {
 		if filepath.Dir(f) != filepath.Join(cache, "cubeview", "example") {
 			t.Errorf("%s is not in the cache folder", f)
 		}
-		if _, err := ReadDoc(f); err != nil {
+		if _, err := format.Open(f); err != nil {
 			t.Errorf("written example does not read back: %v", err)
 		}
 	}

@@ -14,15 +14,6 @@ import (
 // subtrees, the colour range dialog, the panes' titles and the hints of
 // the status line.
 
-// ExternalHint is the status hint after External percent picked ref as the
-// reference, or found none (nil) to pick.
-func ExternalHint(ref *Doc) string {
-	if ref == nil {
-		return "External percent needs a second open experiment (View › External reference)."
-	}
-	return "External percent of " + ref.Name + " (View › Choose external reference… changes it)."
-}
-
 // maxExpand bounds ExpandSubtree, so that a huge tree cannot stall the
 // window.
 const maxExpand = 5000
@@ -95,16 +86,4 @@ func ModeNames(d Dim) []string {
 		names = append(names, m.String())
 	}
 	return names
-}
-
-// Others returns the open documents but doc, in order: the external
-// references a window of doc offers.
-func Others(docs []*Doc, doc *Doc) []*Doc {
-	var out []*Doc
-	for _, d := range docs {
-		if d != doc {
-			out = append(out, d)
-		}
-	}
-	return out
 }

@@ -39,13 +39,9 @@ func TestFindTexts(t *testing.T) {
 	}
 }
 
-func TestExternalHintAndPaneInfo(t *testing.T) {
-	if got := ExternalHint(&Doc{Name: "b.cubex"}); got != "External percent of b.cubex (View › Choose external reference… changes it)." {
-		t.Errorf("hint = %q", got)
-	}
-	if got := ExternalHint(nil); !strings.Contains(got, "needs a second open experiment") {
-		t.Errorf("hint without a reference = %q", got)
-	}
+// TestPaneInfo checks the pane information line with and without an
+// external reference. (The status hint: document's TestExternalHint.)
+func TestPaneInfo(t *testing.T) {
 	v := NewView(handMade())
 	mustUpdate(t, v)
 	plain := v.Values().PaneInfo(CallPane, "b.cubex")
@@ -237,13 +233,12 @@ func TestWindowSetters(t *testing.T) {
 	if v.Appearance().Scale().Diverging {
 		t.Error("SetDiverging(false) left diverging colours on")
 	}
-	ref := &Doc{Exp: handMade(), Name: "ref"}
-	v.Values().SetExternal(ref.Experiment())
-	if v.Values().External() != ref.Exp {
-		t.Error("SetExternal(ref.Experiment()) did not set the reference")
+	ref := handMade()
+	v.Values().SetExternal(ref)
+	if v.Values().External() != ref {
+		t.Error("SetExternal(ref) did not set the reference")
 	}
-	var none *Doc
-	v.Values().SetExternal(none.Experiment())
+	v.Values().SetExternal(nil) // no document: see document's TestExperiment
 	if v.Values().External() != nil {
 		t.Error("SetExternal of no document kept a reference")
 	}
@@ -298,16 +293,6 @@ func TestPaneTitlesAndModeNames(t *testing.T) {
 		if m, ok := ParseMode(SystemPane, n); !ok || m.String() != n {
 			t.Errorf("ParseMode(%q) = %v, %v", n, m, ok)
 		}
-	}
-}
-
-func TestOthers(t *testing.T) {
-	a, b, c := &Doc{Name: "a"}, &Doc{Name: "b"}, &Doc{Name: "c"}
-	if got := Others([]*Doc{a, b, c}, b); !slices.Equal(got, []*Doc{a, c}) {
-		t.Errorf("Others = %v", got)
-	}
-	if got := Others([]*Doc{a}, a); len(got) != 0 {
-		t.Errorf("Others of the only document = %v", got)
 	}
 }
 

@@ -57,17 +57,19 @@ cli:              model numfmt colormap algebra analysis/... chart format repo s
 
 # window state without widgets
 view:             model numfmt colormap form algebra analysis/... format sourceview assets @helpers
-dialogform:       model numfmt form algebra format view @helpers
-analysisview:     model numfmt colormap form algebra analysis/... chart format view dialogform @helpers
-sourcepanel:      model numfmt colormap form algebra sourceview view @helpers
-repoview:         model numfmt form algebra analysis/... format repo view analysisview @helpers
+# what a window shows: an open experiment and the algebra operations over them
+document:         model algebra format view @helpers
+dialogform:       model numfmt form algebra format view document @helpers
+analysisview:     model numfmt colormap form algebra analysis/... chart format view document dialogform @helpers
+sourcepanel:      model numfmt colormap form algebra sourceview view document @helpers
+repoview:         model numfmt form algebra analysis/... format repo view document analysisview @helpers
 # over window state: the window's menus and commands, the GUI's command line
-menu:             model numfmt algebra view @helpers
+menu:             model numfmt algebra view document @helpers
 launch:           model format view @helpers
 
 # widgets: draw what the state packages computed (no analysis); a chart's
 # drawing comes from analysisview, ui keeps it for hit-testing
-ui:               model numfmt colormap form algebra format repo sourceview view dialogform analysisview sourcepanel repoview menu launch chart @helpers
+ui:               model numfmt colormap form algebra format repo sourceview view document dialogform analysisview sourcepanel repoview menu launch chart @helpers
 
 # the program
 .:                cli ui view launch format model @helpers

@@ -12,15 +12,16 @@ import (
 // its non-test files. Code that does something else belongs elsewhere: a
 // dialog's form in dialogform, an analysis' report or a view beside the
 // panes in analysisview, the source panel in sourcepanel, values in model.
-// The menus are in menu, the GUI's command line in launch. The ceiling is
-// view/'s size today: it may only come down.
-const maxViewLines = 6018
+// The documents and algebra operations are in document, the menus in
+// menu, the GUI's command line in launch. The ceiling is view/'s size
+// today (the aim was under 5,500): it may only come down.
+const maxViewLines = 5205
 
 // TestViewSize fails when view/ grows past maxViewLines.
 func TestViewSize(t *testing.T) {
 	n := goLines(t, "../../view")
 	if n > maxViewLines {
-		t.Errorf("view/ has %d lines in its non-test files, more than %d: move what does not keep window or pane state to the package of what it does (dialogform, analysisview, sourcepanel, menu, launch, model)", n, maxViewLines)
+		t.Errorf("view/ has %d lines in its non-test files, more than %d: move what does not keep window or pane state to the package of what it does (dialogform, analysisview, sourcepanel, document, menu, launch, model)", n, maxViewLines)
 	}
 	t.Logf("view/: %d lines", n)
 }

@@ -1,4 +1,4 @@
-package view
+package document
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // Compute evaluates o with run while busy shows it and passes done the
@@ -13,7 +14,7 @@ import (
 // operation that cannot run (Check) is reported at once, without
 // running anything; a failed evaluation is prefixed with the operation's
 // name.
-func (o Operation) Compute(run Runner, busy Busy, done func(*Doc, error)) {
+func (o Operation) Compute(run view.Runner, busy view.Busy, done func(*Doc, error)) {
 	if err := o.Check(); err != nil {
 		done(nil, err)
 		return
@@ -37,7 +38,7 @@ func (o Operation) Compute(run Runner, busy Busy, done func(*Doc, error)) {
 // with open, with run while busy shows it. done receives the result's
 // document, named by its expression, or the error and the message a
 // window shows instead of an experiment.
-func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, run Runner, busy Busy, done func(doc *Doc, message string, err error)) {
+func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, run view.Runner, busy view.Busy, done func(doc *Doc, message string, err error)) {
 	x, err := algebra.Parse(text)
 	if err == nil && x.Op == algebra.NoOp {
 		err = fmt.Errorf("expression %q is a file, not an operation", text)
@@ -68,7 +69,7 @@ func EvaluateExpression(text string, opt algebra.Options, open algebra.Opener, r
 // prune, the region's call paths are pruned into their callers;
 // otherwise they become the roots. Cut works on regions, so every call
 // path of the region takes part.
-func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
+func CutOperation(v *view.View, doc *Doc, prune bool) (Operation, error) {
 	if v == nil || doc == nil {
 		return Operation{}, errors.New("no experiment in this window")
 	}
@@ -88,12 +89,12 @@ func CutOperation(v *View, doc *Doc, prune bool) (Operation, error) {
 // ShowDerived prepares v, the view of doc, for a derived experiment:
 // operand markers and, for differences, diverging colours around zero.
 // NoteLine then says how its operands were matched.
-func ShowDerived(v *View, doc *Doc) {
+func ShowDerived(v *view.View, doc *Doc) {
 	doc.describe()
 	if len(doc.Operands) > 0 {
-		v.markers.SetNames(doc.Operands)
+		v.Markers().SetNames(doc.Operands)
 	}
 	if doc.IsDifference() {
-		v.look.SetDiverging(true)
+		v.Appearance().SetDiverging(true)
 	}
 }

@@ -1,4 +1,4 @@
-package view
+package document
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // Properties describes doc as File › Properties shows it: for a derived
@@ -88,9 +89,9 @@ func Properties(doc *Doc) string {
 			processes++
 		}
 	}
-	p("\nContents:     %s, %s, %s (%s), %s, %s\n", Count(len(e.Metrics), "metric"), Count(len(e.Regions), "region"),
-		Count(len(e.Cnodes), "call path"), Count(len(e.CnodeRoots), "root"), Count(processes, "process"),
-		Count(len(e.Locations), "location"))
+	p("\nContents:     %s, %s, %s (%s), %s, %s\n", view.Count(len(e.Metrics), "metric"), view.Count(len(e.Regions), "region"),
+		view.Count(len(e.Cnodes), "call path"), view.Count(len(e.CnodeRoots), "root"), view.Count(processes, "process"),
+		view.Count(len(e.Locations), "location"))
 	if n := len(doc.Operands); n > 1 {
 		all := model.Mask(1)<<uint(n) - 1
 		count := func(k int, mask func(int) model.Mask) int {

@@ -1,4 +1,4 @@
-package view
+package document
 
 import (
 	"slices"
@@ -6,13 +6,9 @@ import (
 	"testing"
 
 	"cubeview/algebra"
-	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
+	"cubeview/view"
 )
-
-// withProvenance returns handMade carrying the provenance of
-// diff(/runs/before.cubex, /runs/after.cubex) as a result file does.
-func withProvenance() *model.Experiment { return handmade.WithProvenance() }
 
 func TestOperationNamesAndChecks(t *testing.T) {
 	docs := []*Doc{
@@ -53,9 +49,9 @@ func TestOperationNamesAndChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := NewView(res)
+	v := view.NewView(res)
 	mustUpdate(t, v)
-	if got := v.Values().Value(CallPane, cMain); got != 0 {
+	if got := v.Values().Value(view.CallPane, cMain); got != 0 {
 		t.Errorf("a − a at main = %v, want 0", got)
 	}
 	if _, err := (Operation{Op: algebra.OpDiff, Operands: []*Doc{{Exp: e}}}).Evaluate(); err == nil {
@@ -71,7 +67,7 @@ func TestDocLabels(t *testing.T) {
 		{Name: "before − after"},
 	}
 	want := []string{"…/tea_base/scout.cubex", "…/tea_opt/scout.cubex", "before − after (1)", "before − after (2)"}
-	if got := DocLabels(docs); !slices.Equal(got, want) {
+	if got := Labels(docs); !slices.Equal(got, want) {
 		t.Errorf("DocLabels = %q, want %q", got, want)
 	}
 }
@@ -114,43 +110,25 @@ func TestWindowTitle(t *testing.T) {
 }
 
 func TestCutRegion(t *testing.T) {
-	v := NewView(handMade())
+	v := view.NewView(handMade())
 	mustUpdate(t, v)
-	v.Select(CallPane, cBar3)
+	v.Select(view.CallPane, cBar3)
 	if r, err := cutRegion(v); err != nil || r != "bar" {
 		t.Errorf("CutRegion at bar = %q, %v", r, err)
 	}
 	v.SetFlat(true)
 	mustUpdate(t, v)
-	v.Select(CallPane, rFoo)
+	v.Select(view.CallPane, rFoo)
 	if r, err := cutRegion(v); err != nil || r != "foo" {
 		t.Errorf("CutRegion at flat foo = %q, %v", r, err)
 	}
-	v.Select(CallPane, uFoo)
+	v.Select(view.CallPane, uFoo)
 	if _, err := cutRegion(v); err == nil {
 		t.Error("a Subroutines row can be cut at")
 	}
 	v.Experiment().Regions[1].Name = " "
-	v.Select(CallPane, rFoo)
+	v.Select(view.CallPane, rFoo)
 	if _, err := cutRegion(v); err == nil || !strings.Contains(err.Error(), "no name") {
 		t.Errorf("unnamed region: %v", err)
-	}
-}
-
-func TestMatching(t *testing.T) {
-	e := withProvenance()
-	if got := Matching(e); len(got) != 0 {
-		t.Errorf("no roots matched, sentences %q", got)
-	}
-	e.Attrs = append(e.Attrs, model.Attr{Key: algebra.AttrRoots, Value: "roots a and b matched"},
-		model.Attr{Key: algebra.AttrMatching, Value: "metric time: time (operand 0) = TIME (operand 1), by canonical identity time (wall clock)\n6 regions matched by canonical name: MPI_Bcast() (operand 1) = MPI_Bcast"})
-	want := []string{"metric time: time (operand 0) = TIME (operand 1), by canonical identity time (wall clock)",
-		"6 regions matched by canonical name: MPI_Bcast() (operand 1) = MPI_Bcast",
-		"Roots a and b matched (Strict root matching in the algebra dialogs keeps them apart)"}
-	if got := Matching(e); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("sentences %q, want %q", got, want)
-	}
-	if len(Matching(handMade())) != 0 {
-		t.Error("an original has matching sentences")
 	}
 }

@@ -1,4 +1,4 @@
-package view
+package document
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"cubeview/algebra"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // syncRun is a Runner that runs work and done at once, in order.
@@ -105,9 +106,9 @@ func TestEvaluateExpression(t *testing.T) {
 
 func TestCutOperation(t *testing.T) {
 	doc := &Doc{Exp: handMade(), Name: "x"}
-	v := NewView(doc.Exp)
+	v := view.NewView(doc.Exp)
 	mustUpdate(t, v)
-	v.Select(CallPane, cFoo)
+	v.Select(view.CallPane, cFoo)
 	o, err := CutOperation(v, doc, true)
 	if err != nil || o.Op != algebra.OpCut || !slices.Equal(o.Cut.Prune, []string{"foo"}) || o.Cut.Reroot != nil || o.Operands[0] != doc {
 		t.Errorf("prune: %+v, %v", o, err)
@@ -118,13 +119,13 @@ func TestCutOperation(t *testing.T) {
 	if got := o.Name(); got != "cut(x, prune foo)" {
 		t.Errorf("name %q", got)
 	}
-	var none *View
+	var none *view.View
 	if _, err := CutOperation(none, nil, true); err == nil || err.Error() != "no experiment in this window" {
 		t.Errorf("no view: %v", err)
 	}
 	v.SetFlat(true)
 	mustUpdate(t, v)
-	v.Select(CallPane, uFoo)
+	v.Select(view.CallPane, uFoo)
 	if _, err := CutOperation(v, doc, true); err == nil || !strings.Contains(err.Error(), "select a call path") {
 		t.Errorf("a cut at a Subroutines row: %v", err)
 	}
@@ -132,15 +133,15 @@ func TestCutOperation(t *testing.T) {
 
 func TestShowDerived(t *testing.T) {
 	doc := &Doc{Exp: withProvenance(), Name: "delta.cubex", Path: "/runs/delta.cubex"}
-	v := NewView(doc.Exp)
+	v := view.NewView(doc.Exp)
 	ShowDerived(v, doc)
 	if doc.Expression != "before − after" || !slices.Equal(v.Markers().Names(), []string{"before", "after"}) || !v.Appearance().Scale().Diverging {
 		t.Errorf("difference: expression %q, markers %q, diverging %v", doc.Expression, v.Markers().Names(), v.Appearance().Scale().Diverging)
 	}
 	orig := &Doc{Exp: handMade(), Name: "a.cubex", Path: "/runs/a.cubex"}
-	v = NewView(orig.Exp)
+	v = view.NewView(orig.Exp)
 	ShowDerived(v, orig)
-	if note, _ := NoteLine(v); note != "" || orig.Expression != "" || v.Markers().Names() != nil || v.Appearance().Scale().Diverging {
+	if note, _ := view.NoteLine(v); note != "" || orig.Expression != "" || v.Markers().Names() != nil || v.Appearance().Scale().Diverging {
 		t.Errorf("original: note %q, expression %q, markers %q, diverging %v", note, orig.Expression, v.Markers().Names(), v.Appearance().Scale().Diverging)
 	}
 }
