@@ -268,7 +268,7 @@ func TestUpgradeFrom5(t *testing.T) {
 // hasTable reports whether r's database has table name.
 func hasTable(t *testing.T, r *Repo, name string) bool {
 	t.Helper()
-	info, err := r.inspect(context.Background())
+	info, err := inspect(context.Background(), r.db, r.d.name)
 	if err != nil {
 		t.Fatal(err)
 	}
