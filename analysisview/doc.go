@@ -10,11 +10,13 @@
 // Compare groups of runs…), and the views of a window's call tree and
 // locations beside its panes: callers and callees (CallGraph), the
 // bottom-up view (BottomUp: every region, below it the regions that
-// called it), the per-location chart of the selection (LocationChart)
-// and the topology view (Topology: the locations on the grid of a
-// Cartesian topology, coloured as the system pane).
+// called it), the per-location chart of the selection (LocationChart),
+// the topology view (Topology: the locations on the grid of a
+// Cartesian topology, coloured as the system pane) and the clusters of
+// locations (ClusterPanel: k-means of the locations' values, a row per
+// cluster that selects it as a whole).
 //
-// Reports are plain tables of text and sort keys (view.TableSort orders
-// them) and images; the ui package draws them. It imports no
-// user-interface toolkit; its tests run without one.
+// Reports are plain tables of text and sort keys (TableSort orders them)
+// and images; the ui package draws them. It imports no user-interface
+// toolkit; its tests run without one.
 package analysisview

@@ -192,7 +192,7 @@ func (f *ScalingForm) spec() ([]*document.Doc, ScalingSpec, error) {
 }
 
 // docTrials returns docs as the trials of a scaling study, named by
-// their labels (DocLabels).
+// their labels (document.Labels).
 func docTrials(docs []*document.Doc) []ScalingTrial {
 	labels := document.Labels(docs)
 	trials := make([]ScalingTrial, len(docs))

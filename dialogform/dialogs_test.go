@@ -1,12 +1,13 @@
 package dialogform
 
 import (
-	"cubeview/document"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"cubeview/document"
 )
 
 func TestReferenceForm(t *testing.T) {

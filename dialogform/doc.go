@@ -11,6 +11,6 @@
 //
 // A form checks its fields as they are typed and hands its result to a
 // function of the caller; the work itself (reading, the algebra, saving)
-// is view's and the ui's. It imports no user-interface toolkit; its tests
-// run without one.
+// is document's and the ui's. It imports no user-interface toolkit; its
+// tests run without one.
 package dialogform

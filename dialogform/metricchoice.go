@@ -1,12 +1,12 @@
 package dialogform
 
 import (
-	"cubeview/document"
-	"cubeview/view"
 	"slices"
 
+	"cubeview/document"
 	"cubeview/form"
 	"cubeview/model"
+	"cubeview/view"
 )
 
 // MetricChoice is a form's choice of one metric among those of some

@@ -1,12 +1,13 @@
 package document
 
 import (
-	"cubeview/internal/testkit"
-	"cubeview/model"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"cubeview/internal/testkit"
+	"cubeview/model"
 )
 
 // TestRead reads a real experiment, names it by its file and sums up

@@ -1,10 +1,11 @@
 package document
 
 import (
+	"testing"
+
 	"cubeview/internal/testkit/handmade"
 	"cubeview/model"
 	"cubeview/view"
-	"testing"
 )
 
 func handMade() *model.Experiment { return handmade.Experiment() }

@@ -300,7 +300,7 @@ func (r *Repo) Find(ctx context.Context, q Query) ([]Hit, error) {
 		hits, err = r.findEach(ctx, p)
 	case r.legacySchema():
 		if t := p.x.t; p.x.op == 't' && t == p.rank && len(q.Derived) == 0 && q.Region == "" && t.lowerBound() {
-			hits, err = r.legacyFind(ctx, p.q, t, p.cond)
+			hits, err = legacyFind(ctx, r, p.q, t, p.cond)
 		} else {
 			hits, err = r.findEach(ctx, p)
 		}

@@ -65,8 +65,8 @@ func legacyMetricNamed(d *dialect, schema int, name string) (string, []any) {
 }
 
 // legacyFind answers a search of one stored metric constraint in SQL on
-// the statistics of schemas 2 and 3.
-func (r *Repo) legacyFind(ctx context.Context, q Query, c *test, cond condition) ([]Hit, error) {
+// the statistics of r, a repository of schema 2 or 3.
+func legacyFind(ctx context.Context, r *Repo, q Query, c *test, cond condition) ([]Hit, error) {
 	val := "s.excl"
 	if c.incl {
 		val = "s.incl"

@@ -165,7 +165,7 @@ func open(ctx context.Context, loc string, opt Options) (r *Repo, created bool, 
 	}
 	r = &Repo{db: c.db, d: c.d, location: loc, opt: opt, readOnly: c.readOnly, immutable: c.immutable,
 		lock: newWriteLock(c.db, c.d.name, loc, opt)}
-	created, err = r.attach(ctx)
+	created, err = attach(ctx, r)
 	if err != nil {
 		r.db.Close()
 		return nil, false, fmt.Errorf("repository %s: %w", r.Name(), unwrapRepo(err))
@@ -176,10 +176,11 @@ func open(ctx context.Context, loc string, opt Options) (r *Repo, created bool, 
 // unwrapRepo avoids naming the repository twice in a message.
 func unwrapRepo(err error) error { return err }
 
-// attach reads what the database is and decides how it is used: creates
-// the schema in an empty database where allowed, refuses a database of
-// another program, and opens an older or newer schema read-only.
-func (r *Repo) attach(ctx context.Context) (created bool, err error) {
+// attach, the last step of opening r, reads what its database is and
+// decides how r uses it: creates the schema in an empty database where
+// allowed, refuses a database of another program, and opens an older or
+// newer schema read-only.
+func attach(ctx context.Context, r *Repo) (created bool, err error) {
 	info, err := inspect(ctx, r.db, r.d.name)
 	if err != nil {
 		return false, err

@@ -287,7 +287,7 @@ func openPostgresIn(ctx context.Context, loc, schema string) (*Repo, error) {
 	cfg.RuntimeParams["application_name"] = "cubeview: upgrade"
 	r.db = stdlib.OpenDB(*cfg)
 	r.lock = newWriteLock(r.db, r.d.name, loc, r.opt)
-	if _, err := r.attach(ctx); err != nil {
+	if _, err := attach(ctx, r); err != nil {
 		r.db.Close()
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
+	"cubeview/internal/elide"
 	"cubeview/view"
 )
 
@@ -87,7 +88,7 @@ func (rr *rowRenderer) layoutColumns(size fyne.Size, x float32) {
 	avail := max(right-rowGap-x, 0)
 	if r.labelFor != r.row.Label || r.labelAt != avail {
 		size, style := r.label.TextSize, r.label.TextStyle
-		r.label.Text = view.ElideMiddle(r.row.Label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= avail })
+		r.label.Text = elide.Middle(r.row.Label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= avail })
 		r.labelFor, r.labelAt = r.row.Label, avail
 	}
 	ls := r.label.MinSize()
@@ -246,7 +247,7 @@ func (c *columnsUI) sync() {
 		widths[i] = max(float32(chars)*p.digitWidth, titleWidth) + columnGap
 		t.full, t.tooltip = label, hd.Tooltip
 		t.text.TextStyle = style
-		t.text.Text = view.ElideMiddle(label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= titleWidth })
+		t.text.Text = elide.Middle(label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= titleWidth })
 		t.text.Color = theme.Color(theme.ColorNameForeground)
 	}
 	p.columnWidths = widths

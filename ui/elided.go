@@ -7,16 +7,16 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"cubeview/view"
+	"cubeview/internal/elide"
 )
 
 // elision is how a text too wide for its place is shortened:
-// view.ElidePath keeps a path's leaf, view.ElideMiddle both ends.
+// elide.Path keeps a path's leaf, elide.Middle both ends.
 type elision func(s string, fits func(string) bool) string
 
 var (
-	_ elision = view.ElidePath
-	_ elision = view.ElideMiddle
+	_ elision = elide.Path
+	_ elision = elide.Middle
 )
 
 // elidedText is one line of text shortened to its width as its elision
@@ -129,7 +129,7 @@ type elidedCell struct {
 
 func newElidedCell(onHover func(full string, in bool)) *elidedCell {
 	c := &elidedCell{onHover: onHover}
-	c.init(view.ElideMiddle)
+	c.init(elide.Middle)
 	c.ExtendBaseWidget(c)
 	return c
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
+	"cubeview/internal/elide"
 	"cubeview/view"
 )
 
@@ -48,7 +49,7 @@ func newLegend() *legend {
 	})
 	l.low, l.high = widget.NewLabel("0"), widget.NewLabel("max")
 	l.operands = &elidedText{}
-	l.operands.init(view.ElideMiddle)
+	l.operands.init(elide.Middle)
 	l.operands.text.TextStyle.Bold = true
 	l.operands.ExtendBaseWidget(l.operands)
 	l.operands.Hide()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/colormap"
+	"cubeview/internal/elide"
 	"cubeview/view"
 )
 
@@ -278,7 +279,7 @@ func (rr *rowRenderer) Layout(size fyne.Size) {
 	avail := max(size.Width-x, minLabel)
 	if r.labelFor != r.row.Label || r.labelAt != avail {
 		size, style := r.label.TextSize, r.label.TextStyle
-		r.label.Text = view.ElideMiddle(r.row.Label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= avail })
+		r.label.Text = elide.Middle(r.row.Label, func(s string) bool { return fyne.MeasureText(s, size, style).Width <= avail })
 		r.labelFor, r.labelAt = r.row.Label, avail
 	}
 	ls := r.label.MinSize()

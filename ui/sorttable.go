@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"cubeview/analysisview"
-	"cubeview/view"
+	"cubeview/internal/elide"
 )
 
 // tableSource is a result table as a report gives it: its size, cells,
@@ -100,9 +100,9 @@ func (s *sortedTable) view() fyne.CanvasObject {
 // elision returns how column c's texts are shortened.
 func (s *sortedTable) elision(c int) elision {
 	if s.src.path != nil && s.src.path(c) {
-		return view.ElidePath
+		return elide.Path
 	}
-	return view.ElideMiddle
+	return elide.Middle
 }
 
 // hovered shows the whole text of a hovered cell, and the selected row's
@@ -181,7 +181,7 @@ type sortHeader struct {
 
 func newSortHeader() *sortHeader {
 	h := &sortHeader{}
-	h.init(view.ElideMiddle)
+	h.init(elide.Middle)
 	h.text.TextStyle.Bold = true
 	h.ExtendBaseWidget(h)
 	return h

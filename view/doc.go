@@ -21,17 +21,17 @@
 // colour-range form, what a tree pane's keys do (Navigate), expanding
 // subtrees, export of a pane's rows (PaneCSV), the line about what a
 // derived experiment's values rest on (NoteLine, Coverage, Matching),
-// derived metrics (WithDerived), names elided to fit (ElideMiddle,
-// ElidePath, DistinctNames), the background-run types every window
-// part uses (Runner, Busy) and the user's preferences (recent files,
-// number format, pane split, window size and state). Around it: the window's
+// derived metrics (WithDerived), the background-run types every window
+// part uses (Runner, Busy), the bundled example a window opens without
+// a file (WriteExample) and the user's preferences (recent files, number
+// format, pane split, window size and state). Around it: the window's
 // documents (an open experiment, original or derived), the algebra
 // operations over them, their names and File › Properties are in
 // document; the menus and their commands in menu; the GUI's command line
 // in launch; the dialogs' forms in dialogform; the analyses' reports and
 // the views beside the panes (bottom-up, topology, callers and callees)
 // in analysisview; the source panel in sourcepanel; the form model of
-// every dialog in form.
+// every dialog in form; shortening names to fit in internal/elide.
 //
 // It imports no user-interface toolkit; its tests run without one.
 package view

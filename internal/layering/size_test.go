@@ -13,9 +13,10 @@ import (
 // dialog's form in dialogform, an analysis' report or a view beside the
 // panes in analysisview, the source panel in sourcepanel, values in model.
 // The documents and algebra operations are in document, the menus in
-// menu, the GUI's command line in launch. The ceiling is view/'s size
-// today (the aim was under 5,500): it may only come down.
-const maxViewLines = 5205
+// menu, the GUI's command line in launch, shortening names in
+// internal/elide. The ceiling is view/'s size today (the aim was under
+// 5,500): it may only come down.
+const maxViewLines = 5067
 
 // TestViewSize fails when view/ grows past maxViewLines.
 func TestViewSize(t *testing.T) {
