@@ -126,13 +126,25 @@ func newDomain(ig *algebra.Integration, self bool, na int) *domain {
 				col = dom.colOf[l]
 			}
 			kids = d.System[s].Children
-			// A process of one thread is one focus, as displays hide
-			// the thread level of such processes.
-			if th := kids; d.System[s].Kind == model.Group && col < 0 && len(th) == 1 {
-				if t := &d.System[th[0]]; t.Location >= 0 && len(t.Children) == 0 && has[th[0]] {
-					col, kids = dom.colOf[t.Location], nil
-					dom.sysOf[th[0]] = k
+			// A chain of system nodes each with one child in the common
+			// part (machine, node, process of a one-process run; a
+			// process of one thread) is one focus: every node of it has
+			// the same locations, so the same values.
+			for col < 0 {
+				only, n := -1, 0
+				for _, ch := range kids {
+					if has[ch] {
+						only, n = ch, n+1
+					}
 				}
+				if n != 1 {
+					break
+				}
+				dom.sysOf[only] = k
+				if l := d.System[only].Location; l >= 0 {
+					col = dom.colOf[l]
+				}
+				kids = d.System[only].Children
 			}
 		}
 		dom.sysCol = append(dom.sysCol, col)

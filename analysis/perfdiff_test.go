@@ -682,10 +682,37 @@ func checkAgainstReference(t *testing.T, a, b *model.Experiment, opt PerfDiffOpt
 	if len(sysRoots) > 1 {
 		sfoci = append(sfoci, -1)
 	}
-	// The only thread of a process is the same focus as the process.
+	// The only child of a system node that has common locations (the
+	// node of a one-node machine, the only thread of a process) is the
+	// same focus as its parent.
 	soleThread := func(s int) bool {
 		p := d.System[s].Parent
-		return p >= 0 && d.System[p].Kind == model.Group && len(d.System[p].Children) == 1 && len(d.System[s].Children) == 0
+		if p < 0 || d.System[p].Location >= 0 {
+			return false
+		}
+		n := 0
+		for _, ch := range d.System[p].Children {
+			if len(locsBelow(ch)) > 0 {
+				n++
+			}
+		}
+		return n == 1
+	}
+	// The foci one step below system node s: its children, a child
+	// folded into s standing for its own children.
+	var sysKids func(s int) []int
+	sysKids = func(s int) []int {
+		var out []int
+		for _, ch := range d.System[s].Children {
+			switch {
+			case len(locsBelow(ch)) == 0:
+			case soleThread(ch):
+				out = append(out, sysKids(ch)...)
+			default:
+				out = append(out, ch)
+			}
+		}
+		return out
 	}
 	for s := range d.System {
 		if len(locsBelow(s)) > 0 && !soleThread(s) {
@@ -738,12 +765,7 @@ func checkAgainstReference(t *testing.T, a, b *model.Experiment, opt PerfDiffOpt
 		}
 		sk := sysRoots
 		if f.System >= 0 {
-			sk = nil
-			for _, ch := range d.System[f.System].Children {
-				if len(locsBelow(ch)) > 0 && !soleThread(ch) {
-					sk = append(sk, ch)
-				}
-			}
+			sk = sysKids(f.System)
 		}
 		for _, s := range sk {
 			out = append(out, Focus{Cnode: f.Cnode, System: s, Self: f.Self})
@@ -912,6 +934,36 @@ func TestPerfDiffExaminedCount(t *testing.T) {
 			if r.NumExamined != len(listed) || r.NumExamined == 0 {
 				t.Errorf("%+v: %d examined counted, %d listed", opt, r.NumExamined, len(listed))
 			}
+		}
+	}
+}
+
+// TestPerfDiffOneChildChain: system nodes each with one child (the node
+// of a one-node machine; machine, node and process of a one-process run)
+// have the same locations, so they are one focus, listed once.
+func TestPerfDiffOneChildChain(t *testing.T) {
+	for _, tc := range []struct {
+		ranks []int
+		a, b  map[string][]float64
+		want  []string // the foci, by call path @ system path
+	}{
+		{[]int{0, 1},
+			map[string][]float64{"main": {1, 1}, "main/foo": {5, 1}},
+			map[string][]float64{"main": {1, 1}, "main/foo": {2, 1}},
+			[]string{"main @ cluster", "main/foo @ cluster", "main @ cluster/node0/rank 0", "main/foo @ cluster/node0/rank 0"}},
+		{[]int{3},
+			map[string][]float64{"main": {1}, "main/foo": {5}},
+			map[string][]float64{"main": {1}, "main/foo": {2}},
+			[]string{"main @ cluster", "main/foo @ cluster"}},
+	} {
+		a := tiny("a", tc.ranks, map[string]map[string][]float64{"time": tc.a})
+		b := tiny("b", tc.ranks, map[string]map[string][]float64{"time": tc.b})
+		r := mustPerfDiff(t, a, b, PerfDiffOptions{Metric: "time", Delta: 1})
+		got := keys(fociByName(r))
+		want := slices.Clone(tc.want)
+		sort.Strings(want)
+		if !slices.Equal(got, want) || len(r.Foci) != len(want) {
+			t.Errorf("ranks %v: foci %q, want %q", tc.ranks, got, want)
 		}
 	}
 }

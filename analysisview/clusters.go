@@ -101,15 +101,15 @@ func (p *ClusterPanel) Compute() {
 	})
 }
 
-// Select selects row i of the report as a whole (a cluster; the
-// outliers' row and i < 0 select all locations again), showing the sum
-// of its members' values or, with mean, their mean.
+// Select selects row i of the report as a whole (a cluster, or the
+// outliers; i < 0 selects all locations again), showing the sum of its
+// members' values or, with mean, their mean.
 func (p *ClusterPanel) Select(i int, mean bool) error {
 	v := p.View()
 	if v == nil || p.rep == nil || v.Experiment() != p.rep.exp {
 		return nil
 	}
-	j := -1
+	j := -2 // all locations
 	if i >= 0 && i < len(p.rep.Rows) {
 		j = p.rep.Rows[i].Cluster
 	}
@@ -124,14 +124,17 @@ func (p *ClusterPanel) Status() string {
 		return ""
 	}
 	j, mean := v.Clusters().Selected()
-	if j < 0 {
+	if j < -1 {
 		return "Metric and call panes: all locations."
 	}
-	what := "sum"
+	what, whose := "sum", fmt.Sprintf("cluster %d's", j+1)
 	if mean {
 		what = "mean"
 	}
-	return fmt.Sprintf("Metric and call panes: the %s of cluster %d's %s.", what, j+1, view.Count(len(v.Clusters().Members(j)), "location"))
+	if j == -1 {
+		whose = "the outliers'"
+	}
+	return fmt.Sprintf("Metric and call panes: the %s of %s %s.", what, whose, view.Count(len(v.Clusters().Members(j)), "location"))
 }
 
 func clusterReport(e *model.Experiment, r *cluster.Result) *ClusterReport {

@@ -49,11 +49,41 @@ func TestClusterPanel(t *testing.T) {
 	if s := p.Status(); !strings.Contains(s, "the mean of cluster 2's") {
 		t.Errorf("status %q", s)
 	}
-	if err := p.Select(3, false); err != nil { // the outliers: all locations
+	// The outliers' row selects the outliers as a whole: the panes show
+	// their sum, here the one outlier's values.
+	if err := p.Select(3, false); err != nil {
 		t.Fatal(err)
 	}
 	if j, _ := v.Clusters().Selected(); j != -1 {
-		t.Errorf("outliers' row selected cluster %d", j)
+		t.Errorf("outliers' row selected cluster %d, want the outliers (-1)", j)
+	}
+	if s := p.Status(); !strings.Contains(s, "the sum of the outliers' 1 location") {
+		t.Errorf("status %q", s)
+	}
+	out := v.Clusters().Members(-1)
+	if len(out) != 1 {
+		t.Fatalf("outliers %v", out)
+	}
+	b, err := e.Block(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for c := range e.Cnodes {
+		want += b.Value(c, out[0])
+	}
+	time := view.Node{Kind: view.MetricNode, Index: 0}
+	if err := v.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Values().Value(view.MetricPane, time); !near(got, want) {
+		t.Errorf("outliers' time %v, want the outlier's %v", got, want)
+	}
+	if err := p.Select(-1, false); err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := v.Clusters().Selected(); j != -2 || !strings.Contains(p.Status(), "all locations") {
+		t.Errorf("after selecting no row: cluster %d, %q", j, p.Status())
 	}
 	p.K = 2
 	p.Compute()

@@ -12,7 +12,6 @@ import (
 	"cubeview/dialogform"
 	"cubeview/document"
 	"cubeview/form"
-	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/view"
 )
@@ -41,21 +40,17 @@ type GroupsRequest struct {
 // and of group B among the open experiments, a metric and the test.
 type GroupsForm struct {
 	*form.Form
-	A, B, Test, Inclusive *form.Field
-	Metric                *dialogform.MetricChoice
-	docs                  []*document.Doc
+	runLists
+	Test, Inclusive *form.Field
+	Metric          *dialogform.MetricChoice
 }
 
 // NewGroupsForm returns the form over the open documents docs, current
 // ticked in group A, the metric the one named metric when offered.
 func NewGroupsForm(docs []*document.Doc, current *document.Doc, metric string, run func(GroupsRequest)) *GroupsForm {
-	labels := document.Labels(docs)
-	f := &GroupsForm{docs: docs, Metric: dialogform.NewMetricChoice()}
-	f.A = &form.Field{Kind: form.ListField, Label: "Group A (runs)", Options: labels, Checked: make([]bool, len(docs)), Width: 720}
-	f.B = &form.Field{Kind: form.ListField, Label: "Group B (runs)", Options: labels, Checked: make([]bool, len(docs))}
-	if i := slices.Index(docs, current); i >= 0 {
-		f.A.Checked[i] = true
-	}
+	f := &GroupsForm{runLists: newRunLists(docs, "Group A (runs)", "Group B (runs)"), Metric: dialogform.NewMetricChoice()}
+	f.tick(f.A, slices.Index(docs, current))
+	f.changed = f.offerMetrics
 	f.Test = &form.Field{Kind: form.RadioField, Label: "Test", Options: []string{TestWelch, TestMannWhitney}, Text: TestWelch}
 	f.Inclusive = &form.Field{Kind: form.CheckField, Label: "Inclusive values (with everything called below)"}
 	f.offerMetrics()
@@ -72,70 +67,34 @@ func NewGroupsForm(docs []*document.Doc, current *document.Doc, metric string, r
 // Open does) and pass it on once it is read, nil when it could not be;
 // it joins both lists, ticked in the group whose button was pressed.
 func (f *GroupsForm) OfferOpen(openFile, openFolder func(then func(*document.Doc))) {
-	for _, list := range []*form.Field{f.A, f.B} {
-		add := func(d *document.Doc) { f.Update(func() { f.AddDoc(d, list) }) }
-		list.Button, list.Action = "Open file…", func() { openFile(add) }
-		list.More = []form.FieldButton{{Text: "Open folder…", Action: func() { openFolder(add) }}}
-	}
+	f.runLists.OfferOpen(f.Form, openFile, openFolder)
 }
 
-// AddDoc offers d in both groups, ticked in list (f.A or f.B), keeping
-// the other ticks; nil does nothing.
-func (f *GroupsForm) AddDoc(d *document.Doc, list *form.Field) {
-	if d == nil {
-		return
-	}
-	on := map[*form.Field][]*document.Doc{f.A: f.group(f.A), f.B: f.group(f.B)}
-	on[list] = append(on[list], d)
-	if !slices.Contains(f.docs, d) {
-		f.docs = append(f.docs, d)
-	}
-	labels := document.Labels(f.docs)
-	for _, l := range []*form.Field{f.A, f.B} {
-		l.Options, l.Checked = slices.Clone(labels), make([]bool, len(labels))
-		for i, doc := range f.docs {
-			l.Checked[i] = slices.Contains(on[l], doc)
-		}
-	}
-	f.offerMetrics()
-}
-
-// group returns the documents ticked in list, in the list's order.
-func (f *GroupsForm) group(list *form.Field) []*document.Doc {
-	var out []*document.Doc
-	for i, on := range list.Checked {
-		if on && i < len(list.Options) {
-			if j := slices.Index(document.Labels(f.docs), list.Options[i]); j >= 0 {
-				out = append(out, f.docs[j])
-			}
-		}
-	}
-	return out
-}
-
-func (f *GroupsForm) offerMetrics() {
-	f.Metric.OfferDocs(append(f.group(f.A), f.group(f.B)...)...)
-}
+func (f *GroupsForm) offerMetrics() { f.Metric.OfferDocs(f.both()...) }
 
 func (f *GroupsForm) request() (GroupsRequest, error) {
 	r := GroupsRequest{A: f.group(f.A), B: f.group(f.B)}
 	if len(r.A) < 2 || len(r.B) < 2 {
 		return r, fmt.Errorf("tick at least two runs in each group (A has %d, B %d): one run says nothing of the noise", len(r.A), len(r.B))
 	}
-	for _, d := range r.A {
-		if slices.Contains(r.B, d) {
-			return r, fmt.Errorf("%s is in both groups", d.Name)
-		}
+	if d := f.inBoth(); d != nil {
+		return r, fmt.Errorf("%s is in both groups", d.Name)
 	}
 	r.Options.Metric = f.Metric.Metric()
 	if r.Options.Metric == "" {
 		return r, errors.New("choose a metric")
 	}
-	if f.Test.Text == TestMannWhitney {
-		r.Options.Test = significance.MannWhitney
-	}
+	r.Options.Test = testChosen(f.Test)
 	r.Options.Inclusive = f.Inclusive.On
 	return r, nil
+}
+
+// testChosen returns the test a form's Test field chose.
+func testChosen(x *form.Field) significance.Test {
+	if x.Text == TestMannWhitney {
+		return significance.MannWhitney
+	}
+	return significance.Welch
 }
 
 // GroupsJob is a comparison of groups on its way.
@@ -165,14 +124,7 @@ func (j *GroupsJob) compute(format numfmt.Format) error {
 // (analysis.CompareGroups) and formats the answer; call it off the UI
 // goroutine.
 func CompareGroupDocs(a, b []*document.Doc, opt analysis.GroupOptions, format numfmt.Format) (*GroupsReport, error) {
-	exps := func(docs []*document.Doc) []*model.Experiment {
-		out := make([]*model.Experiment, len(docs))
-		for i, d := range docs {
-			out[i] = d.Exp
-		}
-		return out
-	}
-	g, err := analysis.CompareGroups(exps(a), exps(b), opt)
+	g, err := analysis.CompareGroups(experiments(a), experiments(b), opt)
 	if err != nil {
 		return nil, err
 	}
@@ -208,41 +160,29 @@ type GroupsReport struct {
 	Headline string
 	Legend   string
 	all      []GroupsRow
-	shown    []int
-	hide     bool
+	significantRows
 }
 
 // NewGroupsReport formats g for people.
 func NewGroupsReport(g *analysis.GroupComparison, f numfmt.Format) *GroupsReport {
 	res := g.Result
 	m := &res.Metrics[g.Metric]
-	alpha := g.Options.Alpha
-	if alpha <= 0 {
-		alpha = significance.DefaultAlpha
-	}
 	r := &GroupsReport{Result: g}
-	num := func(v float64) string { return f.Format(v, false) }
+	num := valueFormat(f, false)
 	t := g.Total
 	r.Headline = fmt.Sprintf("%s, %d runs (A) against %d (B): %d of %d call paths differ significantly. Whole program: A %s ± %s, B %s ± %s, A − B %s (p %s)",
 		metricName(m), g.NA, g.NB, g.Significant(), len(g.Rows), num(t.A.Mean), num(t.A.SD()), num(t.B.Mean), num(t.B.SD()), num(t.Diff), significance.FormatP(t.P, "–"))
-	r.Legend = fmt.Sprintf("★ significant: q < %g, the p-value (%s test) adjusted over all %d call paths (Benjamini–Hochberg). "+
-		"Muted rows are not significant: the runs' noise explains their difference. A, B: means over the runs; "+
-		"95 %% interval of A − B; effect: Hedges' g. Click a row to select its call path, a column's title to sort.",
-		alpha, g.Options.Test, len(g.Rows))
+	r.Legend = significanceLegend("★ significant", g.Options.Alpha, g.Options.Test, len(g.Rows), "call paths") +
+		" " + groupColumnsLegend + " Click a row to select its call path, a column's title to sort."
 	r.all = make([]GroupsRow, len(g.Rows))
 	for i, gr := range g.Rows {
 		row := GroupsRow{GroupRow: gr, CallPath: res.CallPath(gr.Cnode)}
-		row.Text[GroupsSignificant] = ""
 		if gr.Significant {
 			row.Text[GroupsSignificant] = "★"
 		}
-		row.Text[GroupsMeanA] = num(gr.A.Mean) + " ± " + num(gr.A.SD())
-		row.Text[GroupsMeanB] = num(gr.B.Mean) + " ± " + num(gr.B.SD())
-		row.Text[GroupsDiff] = num(gr.Diff)
-		row.Text[GroupsCI] = "[" + num(gr.CILow) + ", " + num(gr.CIHigh) + "]"
-		row.Text[GroupsP] = significance.FormatP(gr.P, "–")
-		row.Text[GroupsQ] = significance.FormatP(gr.Q, "–")
-		row.Text[GroupsEffect] = effectText(gr.Effect)
+		st := formatStats(&gr.Comparison, gr.Q, num)
+		row.Text[GroupsMeanA], row.Text[GroupsMeanB], row.Text[GroupsDiff] = st.A, st.B, st.Diff
+		row.Text[GroupsCI], row.Text[GroupsP], row.Text[GroupsQ], row.Text[GroupsEffect] = st.CI, st.P, st.Q, st.Effect
 		r.all[i] = row
 	}
 	r.SetHideNotSignificant(false)
@@ -262,23 +202,11 @@ func effectText(g float64) string {
 // SetHideNotSignificant leaves out (or shows again) the rows that are not
 // significant.
 func (r *GroupsReport) SetHideNotSignificant(hide bool) {
-	r.hide = hide
-	r.shown = r.shown[:0]
-	for i := range r.all {
-		if !hide || r.all[i].Significant {
-			r.shown = append(r.shown, i)
-		}
-	}
+	r.set(hide, len(r.all), func(i int) bool { return r.all[i].Significant })
 }
 
-// HideNotSignificant reports whether rows that are not significant are left out.
-func (r *GroupsReport) HideNotSignificant() bool { return r.hide }
-
-// Len returns the number of rows shown.
-func (r *GroupsReport) Len() int { return len(r.shown) }
-
 // Row returns shown row i.
-func (r *GroupsReport) Row(i int) *GroupsRow { return &r.all[r.shown[i]] }
+func (r *GroupsReport) Row(i int) *GroupsRow { return &r.all[r.index(i)] }
 
 // Muted reports whether shown row i is drawn muted: it is not significant.
 func (r *GroupsReport) Muted(i int) bool { return !r.Row(i).Significant }

@@ -20,6 +20,9 @@ type PerfDiffRow struct {
 	// metric's unit.
 	TextA, TextB, TextDiff string
 	TextChange             string // Change, formatted as A − B
+	// StatText is the groups' comparison at the focus, formatted (groups
+	// of runs only; TextA and TextB are then the means ± sd).
+	StatText statTexts
 }
 
 // PerfDiffReport is what a window shows of a performance difference: a
@@ -36,6 +39,12 @@ type PerfDiffReport struct {
 	Notes     []string
 	Rows      []PerfDiffRow
 	Structure []StructureRow
+	// Columns are the kinds of the table's columns, in order
+	// (PerfDiffMostSpecific …): for groups of runs also the test's.
+	Columns []int
+	// The rows shown: all, or with HideNotSignificant (groups) only the
+	// significant ones.
+	significantRows
 }
 
 // StructureRow is one line of the structural differences: a call path or
@@ -64,6 +73,10 @@ func newPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 	default:
 		r.Headline = fmt.Sprintf("Where %s and %s differ in %s by at least %s: %d %s, %d most specific (no focus one step below differs); %d examined",
 			nameA, nameB, metricName(m), threshold, len(res.Foci), foci(len(res.Foci)), res.MostSpecific(), res.NumExamined)
+	}
+	if res.Grouped() && len(res.Foci) > 0 {
+		r.Headline = fmt.Sprintf("Where the means of %d runs (A) and %d runs (B) differ in %s by at least %s: %d %s, %d most specific; %d of %d differ significantly (%s test, q < %g); %d examined",
+			res.NA, res.NB, metricName(m), threshold, len(res.Foci), foci(len(res.Foci)), res.MostSpecific(), res.Significant(), res.Differing, res.Test, res.Alpha, res.NumExamined)
 	}
 	if res.RootsMatched != "" {
 		r.Notes = append(r.Notes, "Matched: "+res.RootsMatched+".")
@@ -109,9 +122,41 @@ func newPerfDiffReport(res *analysis.PerfDiffResult, m *model.Metric, nameA, nam
 			TextDiff:   f.Format(fd.Diff, integer),
 			TextChange: f.Format(fd.Change, integer),
 		}
+		if st := fd.Stats; st != nil {
+			r.Rows[i].StatText = formatStats(&st.Comparison, st.Q, valueFormat(f, false))
+			r.Rows[i].TextA, r.Rows[i].TextB = r.Rows[i].StatText.A, r.Rows[i].StatText.B
+		}
 	}
+	r.Columns = []int{PerfDiffMostSpecific, PerfDiffA, PerfDiffB, PerfDiffDelta, PerfDiffChange, PerfDiffCallPath, PerfDiffSystem}
+	if res.Grouped() {
+		r.Columns = []int{PerfDiffMostSpecific, PerfDiffSignificant, PerfDiffA, PerfDiffB, PerfDiffDelta, PerfDiffCI,
+			PerfDiffP, PerfDiffQ, PerfDiffEffect, PerfDiffChange, PerfDiffCallPath, PerfDiffSystem}
+	}
+	r.SetHideNotSignificant(false)
 	return r
 }
+
+// Grouped reports whether the sides are groups of runs: the rows carry
+// the test's answer, those that are not significant are muted.
+func (r *PerfDiffReport) Grouped() bool { return r.Result.Grouped() }
+
+// SetHideNotSignificant leaves out (or shows again) the rows that are not
+// significant; for two experiments, which have no test, every row shows.
+func (r *PerfDiffReport) SetHideNotSignificant(hide bool) {
+	r.set(hide && r.Grouped(), len(r.Rows), func(i int) bool { return r.Rows[i].significant() })
+}
+
+// significant reports whether the groups differ significantly at the row's focus.
+func (row *PerfDiffRow) significant() bool {
+	return row.Stats != nil && row.Stats.Significant
+}
+
+// Row returns shown row i.
+func (r *PerfDiffReport) Row(i int) *PerfDiffRow { return &r.Rows[r.index(i)] }
+
+// Muted reports whether shown row i is drawn muted: groups that do not
+// differ significantly there.
+func (r *PerfDiffReport) Muted(i int) bool { return r.Grouped() && !r.Row(i).significant() }
 
 // missingSides names the experiments that lack the compared metric.
 func missingSides(res *analysis.PerfDiffResult, nameA, nameB string) string {
@@ -133,13 +178,38 @@ const (
 	PerfDiffChange // the change below the focus (PerfDiffResult.ChangeRule)
 	PerfDiffCallPath
 	PerfDiffSystem
-	PerfDiffColumns // the number of columns
+	// Groups of runs only: "yes" when significant, the interval of
+	// A − B, p, q and the effect size.
+	PerfDiffSignificant
+	PerfDiffCI
+	PerfDiffP
+	PerfDiffQ
+	PerfDiffEffect
+	PerfDiffKinds // the number of kinds of columns
 )
 
-// Cell returns the text of row i's column c.
+// PerfDiffColumns is the number of columns of two experiments'
+// comparison, whose columns are the kinds PerfDiffMostSpecific to
+// PerfDiffSystem in order.
+const PerfDiffColumns = PerfDiffSystem + 1
+
+// Cell returns the text of shown row i's column c.
 func (r *PerfDiffReport) Cell(i, c int) string {
-	row := &r.Rows[i]
-	switch c {
+	row := r.Row(i)
+	switch r.Columns[c] {
+	case PerfDiffSignificant:
+		if row.significant() {
+			return "yes"
+		}
+		return ""
+	case PerfDiffCI:
+		return row.StatText.CI
+	case PerfDiffP:
+		return row.StatText.P
+	case PerfDiffQ:
+		return row.StatText.Q
+	case PerfDiffEffect:
+		return row.StatText.Effect
 	case PerfDiffMostSpecific:
 		if row.MostSpecific {
 			return "★"
@@ -159,11 +229,25 @@ func (r *PerfDiffReport) Cell(i, c int) string {
 	return row.System
 }
 
-// SortKey returns what row i's column c sorts by; the difference sorts
-// by its signed value (largest increase first, or largest decrease).
+// SortKey returns what shown row i's column c sorts by; the difference
+// sorts by its signed value (largest increase first, or largest
+// decrease).
 func (r *PerfDiffReport) SortKey(i, c int) SortKey {
-	row := &r.Rows[i]
-	switch c {
+	row := r.Row(i)
+	switch r.Columns[c] {
+	case PerfDiffSignificant:
+		if row.significant() {
+			return NumKey(1)
+		}
+		return NumKey(0)
+	case PerfDiffCI:
+		return NumKey(row.Stats.CILow)
+	case PerfDiffP:
+		return NumKey(row.Stats.P)
+	case PerfDiffQ:
+		return NumKey(row.Stats.Q)
+	case PerfDiffEffect:
+		return NumKey(row.Stats.Effect)
 	case PerfDiffMostSpecific:
 		if row.MostSpecific {
 			return NumKey(1)
@@ -184,7 +268,10 @@ func (r *PerfDiffReport) SortKey(i, c int) SortKey {
 }
 
 // Numeric reports whether column c holds numbers.
-func (r *PerfDiffReport) Numeric(c int) bool { return c <= PerfDiffChange }
+func (r *PerfDiffReport) Numeric(c int) bool {
+	k := r.Columns[c]
+	return k != PerfDiffCallPath && k != PerfDiffSystem
+}
 
 func metricName(m *model.Metric) string {
 	if m.DispName != "" && m.DispName != m.UniqName {
@@ -307,11 +394,27 @@ func foci(n int) string {
 // Header names column c of the performance difference's table; the
 // value columns by the experiments' names.
 func (p *PerfDiffReport) Header(c int) string {
-	switch c {
+	switch p.Columns[c] {
 	case PerfDiffA:
+		if p.Grouped() {
+			return "A (mean ± sd)"
+		}
 		return p.NameA
 	case PerfDiffB:
+		if p.Grouped() {
+			return "B (mean ± sd)"
+		}
 		return p.NameB
+	case PerfDiffSignificant:
+		return "Significant"
+	case PerfDiffCI:
+		return "95 % interval"
+	case PerfDiffP:
+		return "p"
+	case PerfDiffQ:
+		return "q"
+	case PerfDiffEffect:
+		return "Effect"
 	case PerfDiffDelta:
 		return p.NameA + " − " + p.NameB
 	case PerfDiffChange:
@@ -327,14 +430,13 @@ func (p *PerfDiffReport) Header(c int) string {
 	return ""
 }
 
-// perfDiffMetric returns the metric uniq of a, or of b when a does not
-// have it; nil when neither has.
-func perfDiffMetric(a, b *model.Experiment, uniq string) *model.Metric {
-	if m := a.MetricByName(uniq); m >= 0 {
-		return &a.Metrics[m]
-	}
-	if m := b.MetricByName(uniq); m >= 0 {
-		return &b.Metrics[m]
+// perfDiffMetric returns the metric uniq of the first of runs that has
+// it; nil when none has.
+func perfDiffMetric(runs []*model.Experiment, uniq string) *model.Metric {
+	for _, e := range runs {
+		if m := e.MetricByName(uniq); m >= 0 {
+			return &e.Metrics[m]
+		}
 	}
 	return nil
 }

@@ -11,8 +11,11 @@ import (
 // ("…baseline…" for "scorep_tea_leaf_baseline_8x12_trace"; the
 // difference "baseline − optimized"), "" for the other columns.
 func (p *PerfDiffReport) ShortHeader(c int) string {
+	if p.Grouped() {
+		return ""
+	}
 	names := elide.Distinct([]string{p.NameA, p.NameB})
-	switch c {
+	switch p.Columns[c] {
 	case PerfDiffA:
 		return names[0]
 	case PerfDiffB:
@@ -26,5 +29,6 @@ func (p *PerfDiffReport) ShortHeader(c int) string {
 // PathColumn reports whether column c holds paths (call path, system
 // node), which shorten keeping their leaf.
 func (p *PerfDiffReport) PathColumn(c int) bool {
-	return c == PerfDiffCallPath || c == PerfDiffSystem
+	k := p.Columns[c]
+	return k == PerfDiffCallPath || k == PerfDiffSystem
 }

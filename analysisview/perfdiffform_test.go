@@ -1,11 +1,16 @@
 package analysisview
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"cubeview/analysis/significance"
 	"cubeview/document"
+	"cubeview/form"
 	"cubeview/internal/testkit"
+	"cubeview/model"
 	"cubeview/numfmt"
 	"cubeview/view"
 )
@@ -31,16 +36,15 @@ func TestPerfDiffForm(t *testing.T) {
 	var runs []PerfDiffRequest
 	f := NewPerfDiffForm(docs, docs[2], "visits", func(r PerfDiffRequest) { runs = append(runs, r) })
 	// From c's window: A is c, B wraps around to a.
-	if f.A.Text != "c.cubex" || f.B.Text != "a.cubex" {
-		t.Fatalf("preselected %q and %q, want c.cubex and a.cubex", f.A.Text, f.B.Text)
+	if a, b := f.A.CheckedOptions(), f.B.CheckedOptions(); !slices.Equal(a, []string{"c.cubex"}) || !slices.Equal(b, []string{"a.cubex"}) {
+		t.Fatalf("preselected %q and %q, want c.cubex and a.cubex", a, b)
 	}
 	if f.Metric.Metric() != "visits" || !strings.Contains(strings.Join(f.Metric.Uniq(), " "), "extra") {
 		t.Errorf("metric %q of %q: want visits chosen, c's extra offered", f.Metric.Metric(), f.Metric.Uniq())
 	}
 	// Choosing b for A offers a's and b's metrics only, keeping visits.
-	if err := f.Set(f.A, "b.cubex"); err != nil {
-		t.Fatal(err)
-	}
+	f.SetChecked(f.A, 2, false)
+	f.SetChecked(f.A, 1, true)
 	if strings.Contains(strings.Join(f.Metric.Uniq(), " "), "extra") || f.Metric.Metric() != "visits" {
 		t.Errorf("after choosing b: %q offered, %q chosen", f.Metric.Uniq(), f.Metric.Metric())
 	}
@@ -61,7 +65,7 @@ func TestPerfDiffForm(t *testing.T) {
 	if err := f.Confirmed(); err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 1 || runs[0].A != docs[1] || runs[0].B != docs[0] {
+	if len(runs) != 1 || !slices.Equal(runs[0].A, docs[1:2]) || !slices.Equal(runs[0].B, docs[:1]) || runs[0].Grouped() {
 		t.Fatalf("ran %+v, want b against a", runs)
 	}
 	if o := runs[0].Options; o.Metric != "visits" || o.Delta != 0.05 || !o.Relative {
@@ -75,7 +79,7 @@ func TestPerfDiffForm(t *testing.T) {
 
 func TestPerfDiffJobPlan(t *testing.T) {
 	docs := perfDiffDocs(t)
-	r := PerfDiffRequest{A: docs[0], B: docs[1]}
+	r := PerfDiffRequest{A: docs[:1], B: docs[1:2]}
 	r.Options.Metric, r.Options.Delta = "time", 0.5
 	j := NewPerfDiffJob(r, docs)
 	if j.Derived || j.InDifference != nil || j.Names != [2]string{"a", "b"} || j.progress() != "Comparing a and b …" {
@@ -127,5 +131,86 @@ func TestPerfDiffJobPlan(t *testing.T) {
 	j = NewPerfDiffJob(r, append(docs, diff))
 	if !j.Derived || j.InDifference != nil || !strings.Contains(j.Legend(), "b's window") {
 		t.Errorf("derived: %+v, legend %q", j, j.Legend())
+	}
+}
+
+// TestPerfDiffFormGroups: several runs ticked per side make a comparison
+// of groups (the test chosen, each group at least two runs, none in
+// both); its list goes to the window of mean(A) − mean(B), computed
+// once.
+func TestPerfDiffFormGroups(t *testing.T) {
+	var docs []*document.Doc
+	for i, e := range []*model.Experiment{handMade(), handMade(), handDiff(), handDiff()} {
+		name := fmt.Sprintf("r%d.cubex", i+1)
+		docs = append(docs, &document.Doc{Path: "/runs/" + name, Name: name, Exp: e})
+	}
+	var runs []PerfDiffRequest
+	f := NewPerfDiffForm(docs, docs[0], "time", func(r PerfDiffRequest) { runs = append(runs, r) })
+	tick := func(list *form.Field, on ...int) {
+		for i := range list.Options {
+			f.SetChecked(list, i, slices.Contains(on, i))
+		}
+	}
+	for _, c := range []struct {
+		a, b []int
+		want string
+	}{
+		{[]int{0}, []int{2, 3}, "at least two runs in each group (A has 1, B 2)"},
+		{[]int{0, 1}, []int{1, 2}, "r2.cubex is in both groups"},
+		{nil, []int{2}, "tick experiment A and experiment B"},
+	} {
+		tick(f.A, c.a...)
+		tick(f.B, c.b...)
+		if err := f.Confirmed(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("A %v, B %v: %v, want %q", c.a, c.b, err, c.want)
+		}
+	}
+	tick(f.A, 0, 1)
+	tick(f.B, 2, 3)
+	_ = f.Set(f.Test, TestMannWhitney)
+	_ = f.Set(f.Delta, "0")
+	if err := f.Confirmed(); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || !runs[0].Grouped() || runs[0].Options.Test != significance.MannWhitney || !slices.Equal(runs[0].B, docs[2:]) {
+		t.Fatalf("ran %+v", runs)
+	}
+	j := NewPerfDiffJob(runs[0], docs)
+	if j.progress() != "Comparing 2 runs with 2 runs …" || j.InDifference != nil {
+		t.Errorf("plan: %q, in %v", j.progress(), j.InDifference)
+	}
+	if err := j.compute(numfmt.Grouped()); err != nil {
+		t.Fatal(err)
+	}
+	if !j.Report.Grouped() || j.Result == nil || len(j.Report.Columns) != 12 || j.Report.Result.Test != significance.MannWhitney {
+		t.Fatalf("report grouped %v, result %v, columns %v", j.Report.Grouped(), j.Result, j.Report.Columns)
+	}
+	if !strings.Contains(j.Legend(), "Significant (yes): q < 0.05") || !strings.Contains(j.Legend(), "Mann–Whitney") {
+		t.Errorf("legend %q", j.Legend())
+	}
+	doc := j.ResultDoc()
+	if doc.Name != "mean(r1, r2) − mean(r3, r4)" || len(doc.Sources) != 4 {
+		t.Errorf("result %q of %d sources", doc.Name, len(doc.Sources))
+	}
+	// The difference of the means is the groups' A − B at the root.
+	for _, r := range j.Report.Rows {
+		if r.Focus == j.Report.Result.Root && !near(r.Diff, r.A-r.B) {
+			t.Errorf("root: A − B %v, A %v, B %v", r.Diff, r.A, r.B)
+		}
+	}
+	// Open, the window of the means' difference gets the next list.
+	j = NewPerfDiffJob(runs[0], append(docs, doc))
+	if j.InDifference != doc {
+		t.Fatalf("mean(A) − mean(B) open: the list goes to %v", j.InDifference)
+	}
+	if err := j.compute(numfmt.Grouped()); err != nil || j.Result != nil {
+		t.Errorf("computed the means' difference again (%v, %v)", j.Result, err)
+	}
+	// Hiding what is not significant leaves only significant rows.
+	j.Report.SetHideNotSignificant(true)
+	for i := range j.Report.Len() {
+		if !j.Report.Row(i).Stats.Significant || j.Report.Muted(i) {
+			t.Errorf("shown row %d is not significant", i)
+		}
 	}
 }

@@ -52,13 +52,13 @@ func TestReportTables(t *testing.T) {
 	b2 := handMade()
 	b2.Metrics = b2.Metrics[:1]
 	b2.Metrics[0].UniqName = "only_b"
-	if m := perfDiffMetric(a, b2, "only_b"); m == nil || m != &b2.Metrics[0] {
+	if m := perfDiffMetric([]*model.Experiment{a, b2}, "only_b"); m == nil || m != &b2.Metrics[0] {
 		t.Errorf("perfDiffMetric found %v in A, want B's", m)
 	}
-	if m := perfDiffMetric(a, b2, "time"); m != &a.Metrics[0] {
+	if m := perfDiffMetric([]*model.Experiment{a, b2}, "time"); m != &a.Metrics[0] {
 		t.Error("perfDiffMetric does not prefer A's metric")
 	}
-	if perfDiffMetric(a, b2, "none") != nil {
+	if perfDiffMetric([]*model.Experiment{a, b2}, "none") != nil {
 		t.Error("perfDiffMetric found a metric neither has")
 	}
 }

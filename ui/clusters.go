@@ -117,7 +117,7 @@ func (p *clustersPanel) selectedRow() int {
 	}
 	j, _ := p.w.view.Clusters().Selected()
 	for i, r := range p.rows() {
-		if j >= 0 && r.Cluster == j {
+		if j >= -1 && r.Cluster == j {
 			return i
 		}
 	}

@@ -66,3 +66,49 @@ func TestClustersPanel(t *testing.T) {
 		t.Error("the panel stays")
 	}
 }
+
+// TestClustersOutliersAsGroup: on LULESH with 64 ranks (two clusters
+// and nine outliers) the outliers' row selects the outliers as a whole:
+// the metric pane shows the sum of their time, then its mean, and the
+// row stays the list's selection.
+func TestClustersOutliersAsGroup(t *testing.T) {
+	a := newTestApp(t)
+	w := openWindow(t, a, dataFile(t, "cube4/lulesh/lulesh.p64.size25.r1.cubex"))
+	e := w.Document().Exp
+	time := view.Node{Kind: view.MetricNode, Index: e.MetricByName("time")}
+	w.view.Select(view.MetricPane, time)
+	w.refresh()
+	total := w.view.Values().Value(view.MetricPane, time)
+	menuItem(w, "View", "Clusters of locations").Action()
+	p := w.panels.clusters
+	if p == nil || p.m.Report() == nil {
+		t.Fatal("no clusters panel")
+	}
+	rows := p.rows()
+	last := len(rows) - 1
+	if last < 1 || rows[last].Cluster != -1 || !strings.HasPrefix(rows[last].Label, "Outliers · 9 locations · ") {
+		t.Fatalf("rows %+v", rows)
+	}
+	p.list.Select(last)
+	out := w.view.Clusters().Members(-1)
+	b, err := e.Block(time.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	for _, l := range out {
+		for c := range e.Cnodes {
+			want += b.Value(c, l)
+		}
+	}
+	if got := w.view.Values().Value(view.MetricPane, time); len(out) != 9 || !near(got, want) || near(got, total) {
+		t.Errorf("time of the %d outliers %v, want %v (all: %v)", len(out), got, want, total)
+	}
+	if !strings.Contains(p.status.Text, "sum of the outliers' 9 locations") || p.selectedRow() != last {
+		t.Errorf("status %q, selected row %d of %d", p.status.Text, p.selectedRow(), last)
+	}
+	p.mean.SetSelected("Mean")
+	if got := w.view.Values().Value(view.MetricPane, time); !near(got, want/9) {
+		t.Errorf("mean of the outliers %v, want %v", got, want/9)
+	}
+}

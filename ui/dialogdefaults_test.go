@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"testing"
 
 	"cubeview/algebra"
@@ -18,8 +19,8 @@ func TestDialogsFromDifferenceWindow(t *testing.T) {
 		t.Fatalf("window %q holds no result", dw.win.Title())
 	}
 	pf := dw.dialogs.newPerfDiffForm()
-	if pf.A.Text != "before.cubex" || pf.B.Text != "after.cubex" {
-		t.Errorf("Where did it change… from the difference window: A %q, B %q; want before.cubex and after.cubex", pf.A.Text, pf.B.Text)
+	if a, b := pf.A.CheckedOptions(), pf.B.CheckedOptions(); !slices.Equal(a, []string{"before.cubex"}) || !slices.Equal(b, []string{"after.cubex"}) {
+		t.Errorf("Where did it change… from the difference window: A %q, B %q; want before.cubex and after.cubex", a, b)
 	}
 	of := dw.dialogs.newOperationForm(algebra.OpDiff)
 	if of.Minuend.Text != "before.cubex" || of.Subtrahend.Text != "after.cubex" {

@@ -71,12 +71,19 @@ func (pl *panels) showGroups(rep *analysisview.GroupsReport) {
 	}
 	head := widget.NewLabel(rep.Headline)
 	head.Wrapping = fyne.TextWrapWord
-	hide := widget.NewCheck("Only significant differences", func(on bool) {
-		rep.SetHideNotSignificant(on)
-		sorted.Reset()
-	})
+	hide := significantFilter(rep.SetHideNotSignificant, sorted)
 	closeButton := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) })
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, closeButton, head), hide, noteLabel(rep.Legend))
 	pl.groups = &groupsPanel{rep: rep, sorted: sorted, hide: hide}
 	pl.show(container.NewBorder(top, nil, nil, nil, sorted.view()), 0.5)
+}
+
+// significantFilter returns the check box that hides the rows of sorted
+// where groups of runs do not differ significantly: set leaves them out
+// of the report or shows them again.
+func significantFilter(set func(hide bool), sorted *sortedTable) *widget.Check {
+	return widget.NewCheck("Only significant differences", func(on bool) {
+		set(on)
+		sorted.Reset()
+	})
 }

@@ -27,7 +27,11 @@ func (dl *dialogs) showPerfDiffDialog() {
 func (dl *dialogs) newPerfDiffForm() *analysisview.PerfDiffForm {
 	w := dl.w
 	run := func(r analysisview.PerfDiffRequest) { w.app.PerfDiff(r, w) }
-	return analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
+	f := analysisview.NewPerfDiffForm(w.app.Documents(), w.doc, dialogform.SelectedMetric(w.view), run)
+	f.OfferOpen(dl.openDialogThen, func(then func(*document.Doc)) {
+		dl.chooseFolder(func(path string) { w.app.openFile(path, w, then) })
+	})
+	return f
 }
 
 // documentWindow returns the window showing d, nil when none.
@@ -42,14 +46,15 @@ func (a *App) documentWindow(d *document.Doc) *Window {
 
 // PerfDiff runs the performance difference of r in the background,
 // showing progress in from, and shows the result list where
-// view.PerfDiffJob says: in the window of A − B, which it computes and
-// opens first when it is not open yet, or for a derived metric below
-// A's window, a click selecting the focus in B's windows too.
+// view.PerfDiffJob says: in the window of A − B (of groups: mean(A) −
+// mean(B)), which it computes and opens first when it is not open yet,
+// or for a derived metric below A's window, a click selecting the focus
+// in B's windows too.
 func (a *App) PerfDiff(r analysisview.PerfDiffRequest, from *Window) {
 	j := analysisview.NewPerfDiffJob(r, a.Documents())
 	target := a.documentWindow(j.InDifference)
 	if j.Derived {
-		if target = a.documentWindow(r.A); target == nil {
+		if target = a.documentWindow(r.A[0]); target == nil {
 			target = from
 		}
 	}
@@ -59,7 +64,7 @@ func (a *App) PerfDiff(r analysisview.PerfDiffRequest, from *Window) {
 			return
 		}
 		if target == nil {
-			target = a.Show(j.Diff.Result(j.Result))
+			target = a.Show(j.ResultDoc())
 		}
 		target.panels.ShowPerfDiff(j)
 		target.win.RequestFocus()
@@ -78,10 +83,24 @@ type perfDiffPanel struct {
 	// follow is B when the list is below A's window (a derived metric):
 	// B's windows select the focus too.
 	follow *document.Doc
+	// hide leaves out the foci where groups of runs do not differ
+	// significantly (nil for two experiments).
+	hide *widget.Check
 }
 
-// perfDiffWidths are the widths of the columns of view.PerfDiffReport's table.
-var perfDiffWidths = [analysisview.PerfDiffColumns]float32{28, 110, 110, 180, 130, 420, 430}
+// perfDiffWidths are the widths of the kinds of columns of
+// analysisview.PerfDiffReport's table.
+var perfDiffWidths = [analysisview.PerfDiffKinds]float32{
+	analysisview.PerfDiffMostSpecific: 28, analysisview.PerfDiffA: 110, analysisview.PerfDiffB: 110,
+	analysisview.PerfDiffDelta: 180, analysisview.PerfDiffChange: 130, analysisview.PerfDiffCallPath: 420,
+	analysisview.PerfDiffSystem: 430, analysisview.PerfDiffSignificant: 104, analysisview.PerfDiffCI: 190,
+	analysisview.PerfDiffP: 80, analysisview.PerfDiffQ: 80, analysisview.PerfDiffEffect: 70,
+}
+
+// groupedWidths are the widths of columns of a comparison of groups
+// other than perfDiffWidths: the value columns show mean ± sd.
+var groupedWidths = map[int]float32{analysisview.PerfDiffMostSpecific: 36, analysisview.PerfDiffSignificant: 104,
+	analysisview.PerfDiffA: 150, analysisview.PerfDiffB: 150, analysisview.PerfDiffDelta: 110}
 
 // structureWidths are the widths of the columns of the structural
 // differences' table.
@@ -94,15 +113,23 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	rep := j.Report
 	p := &perfDiffPanel{w: w, rep: rep}
 	if j.Derived {
-		p.follow = j.B
+		p.follow = j.B[0]
 	}
-	p.sorted = newSortedTable(tableSource{
-		rows: func() int { return len(rep.Rows) }, cols: analysisview.PerfDiffColumns,
+	src := tableSource{
+		rows: rep.Len, cols: len(rep.Columns),
 		title: rep.Header, cell: rep.Cell, key: rep.SortKey, numeric: rep.Numeric, selected: p.Select,
 		path: rep.PathColumn, short: rep.ShortHeader,
-	})
+	}
+	if rep.Grouped() {
+		src.muted = rep.Muted
+	}
+	p.sorted = newSortedTable(src)
 	p.table = p.sorted.table
-	for i, width := range perfDiffWidths {
+	for i, kind := range rep.Columns {
+		width, ok := groupedWidths[kind]
+		if !ok || !rep.Grouped() {
+			width = perfDiffWidths[kind]
+		}
 		p.table.SetColumnWidth(i, width)
 	}
 	head := widget.NewLabel(rep.Headline)
@@ -110,6 +137,10 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.CancelIcon(), func() { w.panels.set(nil) }), head))
 	for _, n := range rep.Notes {
 		top.Add(noteLabel(n))
+	}
+	if rep.Grouped() {
+		p.hide = significantFilter(rep.SetHideNotSignificant, p.sorted)
+		top.Add(p.hide)
 	}
 	top.Add(noteLabel(j.Legend()))
 	body := p.sorted.view()
@@ -137,7 +168,7 @@ func (pl *panels) ShowPerfDiff(j *analysisview.PerfDiffJob) {
 // system node, each collapsed so that the system pane shows A − B there;
 // for a derived metric also in B's windows.
 func (p *perfDiffPanel) Select(i int) {
-	if i < 0 || i >= len(p.rep.Rows) {
+	if i < 0 || i >= p.rep.Len() {
 		return
 	}
 	p.selectIn(p.w, i)
@@ -162,7 +193,7 @@ func (p *perfDiffPanel) selectStructure(i int) {
 }
 
 func (p *perfDiffPanel) selectIn(w *Window, i int) {
-	f := p.rep.Rows[i].Focus
+	f := p.rep.Row(i).Focus
 	p.selectFocus(w, f.Self, func() (m, c, s view.Node) { return analysisview.FocusNodes(w.view, p.rep.Result, f) })
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"cubeview/analysis"
 	"cubeview/analysisview"
 	"cubeview/document"
+	"cubeview/form"
 	"cubeview/model"
 	"cubeview/view"
 )
@@ -31,8 +33,8 @@ func TestPerfDiffFromMenu(t *testing.T) {
 		t.Error("Where did it change… shows no dialog")
 	}
 	f := bw.dialogs.newPerfDiffForm()
-	if f.A.Text != "before.cubex" || f.B.Text != "after.cubex" {
-		t.Fatalf("preselected %q and %q", f.A.Text, f.B.Text)
+	if a, b := f.A.CheckedOptions(), f.B.CheckedOptions(); !slices.Equal(a, []string{"before.cubex"}) || !slices.Equal(b, []string{"after.cubex"}) {
+		t.Fatalf("preselected %q and %q", a, b)
 	}
 	if !f.Metric.Set("mpi_barrier_wait") {
 		t.Fatalf("metric mpi_barrier_wait not offered: %v", f.Metric.Uniq())
@@ -122,8 +124,8 @@ func TestPerfDiffFromMenu(t *testing.T) {
 	}
 	// A second comparison of the same pair reuses the difference window.
 	f2 := aw.dialogs.newPerfDiffForm()
-	_ = f2.Set(f2.A, "before.cubex")
-	_ = f2.Set(f2.B, "after.cubex")
+	pick(f2.Form, f2.A, "before.cubex")
+	pick(f2.Form, f2.B, "after.cubex")
 	f2.Metric.Set("time")
 	_ = f2.Set(f2.Kind, analysisview.DeltaRelative)
 	_ = f2.Set(f2.Delta, "5")
@@ -229,9 +231,7 @@ func TestPerfDiffStructure(t *testing.T) {
 	}
 	a.Show(&document.Doc{Path: filepath.Join(t.TempDir(), "cut.cubex"), Name: "cut.cubex", Exp: cut})
 	f := bw.dialogs.newPerfDiffForm()
-	if err := f.Set(f.B, "cut.cubex"); err != nil {
-		t.Fatal(err)
-	}
+	pick(f.Form, f.B, "cut.cubex")
 	f.Metric.Set("time")
 	_ = f.Set(f.Delta, "1")
 	if err := f.Confirmed(); err != nil {
@@ -266,5 +266,13 @@ func TestPerfDiffStructure(t *testing.T) {
 	c := w.view.Selected(view.CallPane)
 	if want := strings.TrimPrefix(rep.Structure[p.structure.Row(0)].What, "call path "); c.Kind != view.CnodeNode || w.Document().Exp.CallPath(c.Index) != want {
 		t.Errorf("call path %v selected, want %s", c, want)
+	}
+}
+
+// pick ticks exactly the experiments labelled labels in list, as a user
+// of the form does.
+func pick(f *form.Form, list *form.Field, labels ...string) {
+	for i, o := range list.Options {
+		f.SetChecked(list, i, slices.Contains(labels, o))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"cubeview/analysis"
 	"cubeview/analysisview"
+	"cubeview/document"
 )
 
 // shownCell lays out cell (r, c) of s at width as the table does and
@@ -37,7 +38,7 @@ func TestResultTableNames(t *testing.T) {
 	a := newTestApp(t)
 	before, after := longNamedPair(t)
 	bw, aw := openWindow(t, a, before), openWindow(t, a, after)
-	a.PerfDiff(analysisview.PerfDiffRequest{A: bw.doc, B: aw.doc, Options: analysis.PerfDiffOptions{Metric: "mpi_barrier_wait", Delta: 1}}, bw)
+	a.PerfDiff(analysisview.PerfDiffRequest{A: []*document.Doc{bw.doc}, B: []*document.Doc{aw.doc}, Options: analysis.PerfDiffOptions{Metric: "mpi_barrier_wait", Delta: 1}}, bw)
 	w := lastWindow(t, a)
 	p := w.panels.perfDiff
 	if p == nil || len(p.rep.Rows) == 0 {

@@ -18,7 +18,7 @@ type Clusters struct {
 	count    int
 	metric   int   // the metric clustered
 	node     []int // per system node: its leaves' common cluster, mixedCluster, or -1
-	selected int   // the cluster selected as a whole; -1 none
+	selected int   // the cluster selected as a whole, -1 the outliers; -2 none
 	mean     bool
 	subset   *model.Experiment // the selected cluster's members, or nil
 }
@@ -77,19 +77,19 @@ func (c *Clusters) Members(j int) []int {
 	return out
 }
 
-// Select selects cluster j as a whole: the metric and call panes show
-// the sum (or with mean the mean) of its members' values; j < 0 shows
-// all locations again.
+// Select selects cluster j (-1: the outliers) as a whole: the metric and
+// call panes show the sum (or with mean the mean) of its members' values;
+// j < -1 shows all locations again.
 func (c *Clusters) Select(j int, mean bool) error {
 	v := c.v
-	if j == c.selected && mean == c.mean && (j < 0 || c.subset != nil) {
+	if j == c.selected && mean == c.mean && (j < -1 || c.subset != nil) {
 		return nil
 	}
-	if j < 0 || c.of == nil {
+	if j < -1 || c.of == nil {
 		if c.subset != nil {
 			v.values.reset(len(v.exp.Metrics))
 		}
-		c.selected, c.mean, c.subset = -1, mean, nil
+		c.selected, c.mean, c.subset = -2, mean, nil
 		return nil
 	}
 	if j >= c.count {
@@ -104,11 +104,11 @@ func (c *Clusters) Select(j int, mean bool) error {
 	return nil
 }
 
-// Selected returns the cluster selected as a whole (-1: none) and
-// whether its mean is shown rather than its sum.
+// Selected returns the cluster selected as a whole (-1: the outliers, -2:
+// none) and whether its mean is shown rather than its sum.
 func (c *Clusters) Selected() (j int, mean bool) {
 	if c.subset == nil {
-		return -1, c.mean
+		return -2, c.mean
 	}
 	return c.selected, c.mean
 }
@@ -124,7 +124,7 @@ func (c *Clusters) source() *model.Experiment {
 
 // drop forgets the cluster selected as a whole (the experiment shown
 // changed its metrics).
-func (c *Clusters) drop() { c.selected, c.subset = -1, nil }
+func (c *Clusters) drop() { c.selected, c.subset = -2, nil }
 
 // clusterColors tell clusters apart (Tableau's ten categorical colours,
 // which stay distinct for colour-blind readers as far as ten can).

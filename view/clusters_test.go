@@ -46,7 +46,7 @@ func TestClusterMode(t *testing.T) {
 		mean    bool
 		want    float64 // time, whole program
 	}{
-		{0, false, 15}, {0, true, 7.5}, {1, false, 10}, {-1, false, 25},
+		{0, false, 15}, {0, true, 7.5}, {1, false, 10}, {-2, false, 25},
 	} {
 		if err := v.Clusters().Select(tc.cluster, tc.mean); err != nil {
 			t.Fatal(err)

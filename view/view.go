@@ -56,7 +56,7 @@ type paneState struct {
 // NewView returns the view of e with the first root metric, the first
 // root call path and the first system root selected, all collapsed.
 func NewView(e *model.Experiment) *View {
-	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: Clusters{selected: -1}}
+	v := &View{exp: e, look: newAppearance(), flatOrder: ByValue, clusters: Clusters{selected: -2}}
 	v.values.v, v.finder.v, v.markers.v, v.hot.v, v.clusters.v, v.small.v = v, v, v, v, v, v
 	v.values.reset(len(e.Metrics))
 	v.cols = Columns{v: v, selected: -1, sortBy: -1}
