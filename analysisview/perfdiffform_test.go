@@ -207,6 +207,23 @@ func TestPerfDiffFormGroups(t *testing.T) {
 	if err := j.compute(numfmt.Grouped()); err != nil || j.Result != nil {
 		t.Errorf("computed the means' difference again (%v, %v)", j.Result, err)
 	}
+	// A derived metric: the note says what A, B and the window hold.
+	for _, d := range docs {
+		e, err := view.WithDerived(d.Exp, view.DerivedSpec{Name: "tpv", Expression: "time / visits"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Exp = e
+	}
+	r := runs[0]
+	r.Options.Metric = "tpv"
+	dj := NewPerfDiffJob(r, docs)
+	if err := dj.compute(numfmt.Grouped()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(dj.Report.Notes, " "), "means of each run's value of its formula") {
+		t.Errorf("derived metric, notes %q", dj.Report.Notes)
+	}
 	// Hiding what is not significant leaves only significant rows.
 	j.Report.SetHideNotSignificant(true)
 	for i := range j.Report.Len() {
