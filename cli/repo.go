@@ -80,8 +80,8 @@ Verbs:
   upgrade             convert a repository of an earlier cubeview to this
                       version's schema (until then this version only reads
                       it); the repository as it was is kept beside it, but
-                      from schema 4 indexes are added in place, in one
-                      transaction
+                      from schema 4 or 5 indexes and the hot call paths are
+                      added in place, in one transaction
 
 Changes wait up to --wait (default 60s) while another program writes and
 say who it is where the engine can tell; readers never wait.
@@ -395,7 +395,7 @@ func repoUpgrade(env Env, loc string, args []string) error {
 		return err
 	}
 	if res.Backup == "" {
-		fmt.Fprintf(env.Stdout, "upgraded from schema %d to %d in place (attribute indexes added in one transaction): %d trials; "+
+		fmt.Fprintf(env.Stdout, "upgraded from schema %d to %d in place (indexes and hot call paths added in one transaction): %d trials; "+
 			"cubeview versions of schema %d still read it, read-only\n", res.From, res.To, res.Trials, res.From)
 		return nil
 	}

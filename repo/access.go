@@ -11,7 +11,7 @@ import (
 
 // changedTables are the tables an import, SetAttrs or Remove writes.
 var changedTables = []string{"application", "experiment", "trial", "trial_attr", "attr_key", "attr_value", "metric", "metric_name", "region",
-	"cnode", "sysnode", "summary", "bound", "chunk"}
+	"cnode", "sysnode", "summary", "bound", "hot", "chunk"}
 
 // ReadOnly reports whether this user cannot change the repository, and
 // then why, so that a program can offer only what will work: a

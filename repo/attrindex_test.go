@@ -163,7 +163,7 @@ func downgradeTo4(t *testing.T, r *Repo) {
 	t.Helper()
 	for _, stmt := range []string{
 		`DROP INDEX trial_attr_num`, `DROP INDEX trial_attr_text`, `DROP TABLE attr_key`, `DROP TABLE attr_value`,
-		`ALTER TABLE trial_attr DROP COLUMN value_hash`, `CREATE INDEX trial_attr_key ON trial_attr (key_hash, num)`,
+		`ALTER TABLE trial_attr DROP COLUMN value_hash`, `CREATE INDEX trial_attr_key ON trial_attr (key_hash, num)`, `DROP TABLE hot`, `DROP INDEX trial_state`,
 		`DROP INDEX trial_experiment`, `CREATE INDEX trial_experiment ON trial (experiment)`,
 		`UPDATE schema_version SET version = 4`,
 	} {

@@ -106,13 +106,16 @@ func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (Check
 		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
 	}
 	names := map[[2]int64]string{}
-	err = r.rows(ctx, `SELECT trial, idx, uniq FROM metric`, nil, func(s scanner) error {
+	totals := map[[2]int64]float64{}
+	err = r.rows(ctx, `SELECT trial, idx, uniq, total FROM metric`, nil, func(s scanner) error {
 		var t, m int64
 		var name string
-		if err := s.Scan(&t, &m, r.d.str(&name)); err != nil {
+		var total float64
+		if err := s.Scan(&t, &m, r.d.str(&name), &total); err != nil {
 			return err
 		}
 		names[[2]int64{t, m}] = name
+		totals[[2]int64{t, m}] = total
 		return nil
 	})
 	if err != nil {
@@ -123,6 +126,25 @@ func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (Check
 			return fmt.Sprintf("metric %q", n)
 		}
 		return fmt.Sprintf("metric %d", m)
+	}
+	// The hot call paths (schema 6) must be those of the own values.
+	var hot map[[2]int64][]byte
+	if r.schema >= schemaHot {
+		hot = map[[2]int64][]byte{}
+		err = r.rows(ctx, `SELECT trial, metric, paths FROM hot`, nil, func(s scanner) error {
+			var t, m int64
+			var b []byte
+			if err := s.Scan(&t, &m, &b); err != nil {
+				return err
+			}
+			if _, ok := trials[t]; ok {
+				hot[[2]int64{t, m}] = b
+			}
+			return nil
+		})
+		if err != nil {
+			return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+		}
 	}
 	err = r.rows(ctx, `SELECT trial, metric, excl, incl, flat_excl, flat_incl FROM summary ORDER BY trial, metric`, nil, func(s scanner) error {
 		var t, m int64
@@ -135,19 +157,41 @@ func (r *Repo) Check(ctx context.Context, progress func(done, total int)) (Check
 			return nil
 		}
 		rep.Summaries++
+		var excl []float64
 		for i, part := range []string{"own values", "values with callees", "flat own values", "flat values with callees"} {
 			n := d.nc
 			if i >= 2 {
 				n = d.nr
 			}
-			if _, err := decodeVector(v[i], n); err != nil {
+			x, err := decodeVector(v[i], n)
+			if err != nil {
 				problem("trial %d: %s: summary of %s: %v", t, metric(t, m), part, err)
 			}
+			if i == 0 {
+				excl = x
+			}
+		}
+		if hot == nil {
+			return nil
+		}
+		key := [2]int64{t, m}
+		b, ok := hot[key]
+		delete(hot, key)
+		switch h, err := decodeHot(b, d.nc); {
+		case !ok:
+			problem("trial %d: %s: its hot call paths are missing (searches for shares miss it)", t, metric(t, m))
+		case err != nil:
+			problem("trial %d: %s: hot call paths: %v", t, metric(t, m), err)
+		case excl != nil && !sameHot(h, hotOf(excl, totals[key])):
+			problem("trial %d: %s: the hot call paths are not those of its own values (searches for shares answer wrongly)", t, metric(t, m))
 		}
 		return nil
 	})
 	if err != nil {
 		return rep, fmt.Errorf("repository %s: %w", r.Name(), err)
+	}
+	for key := range hot {
+		problem("trial %d: %s: hot call paths without a summary", key[0], metric(key[0], key[1]))
 	}
 	total := len(order)
 	done := map[int64]bool{}

@@ -15,7 +15,9 @@
 // imported one, reading metric data chunk by chunk on first use.
 //
 // Searches (Find) take their candidate trials from the bounds, best first,
-// and read the summaries only of trials that can hold a hit. User text
+// and read the summaries only of trials that can hold a hit; a search for
+// call paths holding at least 1% of their run (by their own values) reads
+// only each trial's few hot call paths (table hot) and its call tree. User text
 // never becomes SQL: filters and constraints are parsed here into
 // parameterised queries.
 //

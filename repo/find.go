@@ -360,6 +360,9 @@ type trialData struct {
 	app, experiment, name string
 	tree                  *tree
 	vec                   map[string]*vectors // by the name the query uses; nil: the trial lacks it
+	// only, when not nil, lists the only call paths that can be hits
+	// (ascending); the vectors hold values for these only.
+	only []int
 }
 
 // evaluate appends the trial's hits.
@@ -422,7 +425,15 @@ func (p *plan) evaluateAbove(td *trialData, hits []Hit, floor float64, paths boo
 		}
 		return hits
 	}
-	for c := range t.parent {
+	n := len(t.parent)
+	if td.only != nil {
+		n = len(td.only)
+	}
+	for i := 0; i < n; i++ {
+		c := i
+		if td.only != nil {
+			c = td.only[i]
+		}
 		g := t.region[c]
 		if q.Kind != "" && t.kind[g] != q.Kind {
 			continue

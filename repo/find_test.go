@@ -169,6 +169,11 @@ func TestFindEqualsBruteForce(t *testing.T) {
 	}
 	queries := []Query{
 		{Metric: "time", Share: true, MinShare: 0.01},
+		{Metric: "time", Share: true, MinShare: 0.2},
+		{Metric: "time", Share: true, MinShare: 0.004},
+		{Metric: "time", Kind: "mpi", Share: true, MinShare: 0.05},
+		{Metric: "visits", Share: true, MinShare: 0.1, Where: "app = lulesh"},
+		{Metric: "TIME", Kind: "user", Share: true, MinShare: 0.02},
 		{Metric: "time", Inclusive: true, Share: true, MinShare: 0.05},
 		{Metric: "time", MinValue: 0},
 		{Metric: "time", MinValue: 1.5, Where: "app = lulesh"},

@@ -241,8 +241,24 @@ func TestReadDuringImport(t *testing.T) {
 					_, err = e.MetricTotal(model.MetricSel{Metric: 0, Inclusive: true})
 				}
 			}
-			if err == nil {
-				_, err = reader.Find(ctx, Query{Metric: "time", MinValue: 0})
+			// Searches see none of the trial being imported, whose
+			// bounds and hot call paths are stored already.
+			for _, q := range []Query{{Metric: "time", MinValue: 0}, {Metric: "time", Share: true, MinShare: 0.01},
+				{Constraint: "time >= 1% and time < 90%", Kind: "user"}} {
+				if err != nil {
+					break
+				}
+				var hits []Hit
+				hits, err = reader.Find(ctx, q)
+				for _, h := range hits {
+					if h.Trial != id {
+						err = fmt.Errorf("%+v finds %+v of the trial being imported", q, h)
+						break
+					}
+				}
+				if err == nil && len(hits) == 0 {
+					err = fmt.Errorf("%+v finds nothing", q)
+				}
 			}
 			done <- err
 		}()

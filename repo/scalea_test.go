@@ -109,6 +109,20 @@ func TestConstraintSearch(t *testing.T) {
 			v, _, ok := val("time", false)
 			return ok && v > 0 && strings.Index(e.CallPath(c), "/iteration/MPI_") > 0
 		}},
+		// Shares of the run's own values, answered from the hot call
+		// paths: and, or, not and < beside the share test, kinds, names.
+		{Query{Constraint: "time >= 5% and time < 30%"}, func(e *model.Experiment, c int, val nodeValue) bool {
+			v, tot, ok := val("time", false)
+			return ok && tot > 0 && v >= 0.05*tot && v < 0.3*tot
+		}},
+		{Query{Constraint: "time >= 1% and not (time > 10% or time <= 0.000001)", Kind: "mpi"}, func(e *model.Experiment, c int, val nodeValue) bool {
+			v, tot, ok := val("time", false)
+			return RegionKind(e.CnodeRegion(c)) == "mpi" && ok && tot > 0 && v >= 0.01*tot && !(v > 0.1*tot || v <= 0.000001)
+		}},
+		{Query{Constraint: "excl(time) > 2%", Region: "*/MPI_*"}, func(e *model.Experiment, c int, val nodeValue) bool {
+			v, tot, ok := val("time", false)
+			return ok && tot > 0 && v > 0.02*tot && strings.Contains(e.CallPath(c), "/MPI_")
+		}},
 		{Query{Metric: "visits", Constraint: "time >= 2%", Inclusive: true}, func(e *model.Experiment, c int, val nodeValue) bool {
 			v, tot, ok := val("time", true)
 			_, _, hasVisits := val("visits", true)

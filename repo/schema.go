@@ -12,7 +12,7 @@ import (
 // and 3 are the layouts of earlier programs (one metric block per row,
 // per-location totals, binary text in PostgreSQL); they are read, read
 // only, until "repo upgrade" converts them.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // readerVersion is the oldest program schema that can read what this
 // program writes. A later schema that only adds to this one keeps it, so
@@ -35,6 +35,10 @@ const schemaChunks = 4
 // their hash (trial_attr.value_hash) with the dictionaries attr_key and
 // attr_value; Upgrade adds them to a repository of schema 4 in place.
 const schemaAttrIndex = 5
+
+// schemaHot is the schema version that lists each metric's hot call
+// paths (table hot, see hot.go); Upgrade adds them in place.
+const schemaHot = 6
 
 // sqliteApplicationID marks an SQLite file as a cubeview repository
 // (PRAGMA application_id, "cubv" in ASCII), as file(1) and other tools
@@ -90,6 +94,7 @@ var schema = []string{
 		tree {blob} NOT NULL)`,
 	`CREATE INDEX trial_sha256 ON trial (sha256)`,
 	trialPlaceIndex,
+	trialStateIndex,
 	// value_hash is textHash(value). Filters find trials from the
 	// indexes alone (they hold the trial): by key and number, by key and
 	// value hash. The hashes stand for the texts where attr_key and
@@ -219,14 +224,9 @@ var schema = []string{
 		flat_incl_max {float} NOT NULL,
 		flat_incl_share {float},
 		PRIMARY KEY (trial, metric, kind)) {without_rowid}`,
-	`CREATE INDEX bound_excl ON bound (name_hash, kind, excl_max)`,
-	`CREATE INDEX bound_excl_share ON bound (name_hash, kind, excl_share)`,
-	`CREATE INDEX bound_incl ON bound (name_hash, kind, incl_max)`,
-	`CREATE INDEX bound_incl_share ON bound (name_hash, kind, incl_share)`,
-	`CREATE INDEX bound_flat_excl ON bound (name_hash, kind, flat_excl_max)`,
-	`CREATE INDEX bound_flat_excl_share ON bound (name_hash, kind, flat_excl_share)`,
-	`CREATE INDEX bound_flat_incl ON bound (name_hash, kind, flat_incl_max)`,
-	`CREATE INDEX bound_flat_incl_share ON bound (name_hash, kind, flat_incl_share)`,
+	boundIndexes[0], boundIndexes[1], boundIndexes[2], boundIndexes[3],
+	boundIndexes[4], boundIndexes[5], boundIndexes[6], boundIndexes[7],
+	hotTable,
 	// A metric's values per location in chunks of at most chunkValues
 	// values (whole rows): rows lists the call paths, data the values (see
 	// chunk.go); checksum is CRC-32C of rows and data.
@@ -245,6 +245,25 @@ var schema = []string{
 // trialPlaceIndex finds the trials of an experiment; it holds their ids
 // so that filters on the application or experiment read the index only.
 const trialPlaceIndex = `CREATE INDEX trial_experiment ON trial (experiment, id)`
+
+// boundIndexes give the candidate trials of a search in order of a
+// bound. They hold the trial and metric (SQLite's indexes of a table
+// without rowid hold its key; PostgreSQL's include them), so that the
+// candidates are read from the index alone.
+var boundIndexes = []string{
+	`CREATE INDEX bound_excl ON bound (name_hash, kind, excl_max){include}`,
+	`CREATE INDEX bound_excl_share ON bound (name_hash, kind, excl_share){include}`,
+	`CREATE INDEX bound_incl ON bound (name_hash, kind, incl_max){include}`,
+	`CREATE INDEX bound_incl_share ON bound (name_hash, kind, incl_share){include}`,
+	`CREATE INDEX bound_flat_excl ON bound (name_hash, kind, flat_excl_max){include}`,
+	`CREATE INDEX bound_flat_excl_share ON bound (name_hash, kind, flat_excl_share){include}`,
+	`CREATE INDEX bound_flat_incl ON bound (name_hash, kind, flat_incl_max){include}`,
+	`CREATE INDEX bound_flat_incl_share ON bound (name_hash, kind, flat_incl_share){include}`,
+}
+
+// trialStateIndex finds the trials being imported (state other than 0),
+// which searches leave out without reading the trials they find.
+const trialStateIndex = `CREATE INDEX trial_state ON trial (state)`
 
 // attrIndexes are the indexes of trial_attr that filters use.
 var attrIndexes = []string{
@@ -268,9 +287,9 @@ var attrDictionaries = []string{
 // engineTypes replaces the column type placeholders of the schema.
 var engineTypes = map[string]*strings.Replacer{
 	"sqlite": strings.NewReplacer("{id}", "INTEGER PRIMARY KEY AUTOINCREMENT", "{text}", "TEXT", "{blob}", "BLOB",
-		"{float}", "REAL", "{int}", "INTEGER", "{without_rowid}", "WITHOUT ROWID"),
+		"{float}", "REAL", "{int}", "INTEGER", "{without_rowid}", "WITHOUT ROWID", "{include}", ""),
 	"postgres": strings.NewReplacer("{id}", "BIGSERIAL PRIMARY KEY", "{text}", "TEXT", "{blob}", "BYTEA",
-		"{float}", "DOUBLE PRECISION", "{int}", "BIGINT", "{without_rowid}", ""),
+		"{float}", "DOUBLE PRECISION", "{int}", "BIGINT", "{without_rowid}", "", "{include}", " INCLUDE (trial, metric)"),
 }
 
 // legacyTables are the tables of schemas 2 and 3 (an unmarked database

@@ -19,10 +19,15 @@ import (
 // the work grows with the hits asked for, not with the trials stored.
 
 // cand is a candidate trial and the bound of its ranking value (+Inf
-// when candidates are not ordered by it).
+// when candidates are not ordered by it). Candidates found by a bound
+// also say of which metric (its index in the trial), and whether of the
+// metric of the name the query gives (direct) rather than of another
+// name of its canonical identity.
 type cand struct {
-	trial int64
-	bound float64
+	trial  int64
+	bound  float64
+	metric int
+	direct bool
 }
 
 // candStream yields candidates in order: bound descending, then trial.
@@ -85,10 +90,10 @@ func (r *Repo) variants(ctx context.Context, name string) ([]variant, error) {
 	return out, nil
 }
 
-// existsBound returns an SQL condition on trial alias t that holds when
-// one of the trial's metrics named by the variants has a bound that
-// passes the test.
-func (r *Repo) existsBound(t *test, vs []variant, kind string, flat bool) (string, []any) {
+// existsBound returns an SQL condition on the trial id column trial that
+// holds when one of the trial's metrics named by the variants has a
+// bound that passes the test.
+func (r *Repo) existsBound(trial string, t *test, vs []variant, kind string, flat bool) (string, []any) {
 	cond, arg := boundCondition("f", t, flat)
 	args := []any{r.d.text(kind)}
 	ph := make([]string, len(vs))
@@ -96,22 +101,28 @@ func (r *Repo) existsBound(t *test, vs []variant, kind string, flat bool) (strin
 		ph[i] = "?"
 		args = append(args, textHash(v.name))
 	}
-	return `EXISTS (SELECT 1 FROM bound f WHERE f.trial = t.id AND f.kind = ? AND f.name_hash IN (` + strings.Join(ph, ", ") + `) AND ` + cond + `)`,
+	return `EXISTS (SELECT 1 FROM bound f WHERE f.trial = ` + trial + ` AND f.kind = ? AND f.name_hash IN (` + strings.Join(ph, ", ") + `) AND ` + cond + `)`,
 		append(args, arg)
 }
 
 // pagedStream reads a query page by page, continuing after the last row
 // (keyset pagination), so that a search that stops early reads little.
 type pagedStream struct {
-	r     *Repo
-	base  string // SELECT … WHERE … without ORDER BY
-	args  []any
-	col   string // the ordering column ("" orders by trial only)
-	buf   []cand
-	done  bool
-	last  cand
-	begun bool
-	page  int
+	r    *Repo
+	base string // SELECT … WHERE … without ORDER BY
+	args []any
+	col  string // the ordering column ("" orders by trial only); then the metric follows
+	id   string // the trial id column; "" for t.id
+	// direct marks the candidates as found by the query's own metric name.
+	direct bool
+	buf    []cand
+	done   bool
+	last   cand
+	begun  bool
+	page   int
+	// whole reads all rows at once: a search for all hits reads every
+	// candidate.
+	whole bool
 }
 
 func (s *pagedStream) next(ctx context.Context) (cand, bool, error) {
@@ -133,18 +144,26 @@ func (s *pagedStream) fetch(ctx context.Context) error {
 		s.page = 64
 	}
 	q, args := s.base, append([]any(nil), s.args...)
-	order := " ORDER BY t.id"
+	id := s.id
+	if id == "" {
+		id = "t.id"
+	}
+	order := " ORDER BY " + id
 	if s.col != "" {
-		order = " ORDER BY " + s.col + " DESC, t.id"
+		order = " ORDER BY " + s.col + " DESC, " + id
 		if s.begun {
-			q += " AND (" + s.col + " < ? OR (" + s.col + " = ? AND t.id > ?))"
+			// "col <= last" bounds the index range the page reads.
+			q += " AND " + s.col + " <= ? AND (" + s.col + " < ? OR " + id + " > ?)"
 			args = append(args, s.last.bound, s.last.bound, s.last.trial)
 		}
 	} else if s.begun {
-		q += " AND t.id > ?"
+		q += " AND " + id + " > ?"
 		args = append(args, s.last.trial)
 	}
-	q += order + fmt.Sprintf(" LIMIT %d", s.page)
+	q += order
+	if !s.whole {
+		q += fmt.Sprintf(" LIMIT %d", s.page)
+	}
 	n := 0
 	err := s.r.rows(ctx, q, args, func(sc scanner) error {
 		var c cand
@@ -153,9 +172,10 @@ func (s *pagedStream) fetch(ctx context.Context) error {
 			if err := sc.Scan(&c.trial); err != nil {
 				return err
 			}
-		} else if err := sc.Scan(&c.trial, &c.bound); err != nil {
+		} else if err := sc.Scan(&c.trial, &c.bound, &c.metric); err != nil {
 			return err
 		}
+		c.direct = s.direct
 		s.buf = append(s.buf, c)
 		s.last, s.begun = c, true
 		n++
@@ -164,7 +184,7 @@ func (s *pagedStream) fetch(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("repository %s: find: %w", s.r.Name(), err)
 	}
-	if n < s.page {
+	if n < s.page || s.whole {
 		s.done = true
 	}
 	s.page = min(4*s.page, 4096)
@@ -255,7 +275,19 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 	if anchor == nil && len(bounded) > 0 {
 		anchor = bounded[0]
 	}
+	// Over schema 6, candidates come from the bounds alone (no join):
+	// the filter is a set of trial ids and the trials being imported are
+	// few, found by their state's index.
+	bare := anchor != nil && r.schema >= schemaHot && (p.cond.ids != "" || p.cond.sql == "1=1")
+	trialID := "t.id"
 	where := []string{r.visible("t"), p.cond.sql}
+	if bare {
+		trialID = "b.trial"
+		where = []string{"b.trial NOT IN (SELECT p.id FROM trial p WHERE p.state < 0 OR p.state > 0)"}
+		if p.cond.ids != "" {
+			where = append(where, "b.trial IN ("+p.cond.ids+")")
+		}
+	}
 	args := append([]any(nil), p.cond.args...)
 	for _, t := range bounded {
 		if t == anchor {
@@ -265,11 +297,12 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 		if err != nil {
 			return nil, false, err
 		}
-		c, a := r.existsBound(t, vs, p.q.Kind, p.q.Flat)
+		c, a := r.existsBound(trialID, t, vs, p.q.Kind, p.q.Flat)
 		where, args = append(where, c), append(args, a...)
 	}
 	if anchor == nil {
-		return &pagedStream{r: r, base: `SELECT t.id` + trialFrom + ` WHERE ` + strings.Join(where, " AND "), args: args}, false, nil
+		return &pagedStream{r: r, base: `SELECT t.id` + trialFrom + ` WHERE ` + strings.Join(where, " AND "), args: args,
+			whole: p.q.Limit == 0}, false, nil
 	}
 	vs, err := r.variants(ctx, anchor.metric)
 	if err != nil {
@@ -277,6 +310,11 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 	}
 	m := &mergedStreams{}
 	col := "b." + boundColumn(anchor, p.q.Flat)
+	from := ` FROM bound b JOIN trial t ON t.id = b.trial JOIN experiment x ON x.id = t.experiment
+				JOIN application a ON a.id = x.application`
+	if bare {
+		from = ` FROM bound b`
+	}
 	for _, v := range vs {
 		cond, arg := boundCondition("b", anchor, p.q.Flat)
 		w := append([]string{"b.name_hash = ?", "b.kind = ?", cond}, where...)
@@ -285,9 +323,12 @@ func (r *Repo) candidates(ctx context.Context, p *plan) (candStream, bool, error
 			w = append(w, "NOT EXISTS (SELECT 1 FROM metric n WHERE n.trial = b.trial AND n.uniq_hash = ? AND n.uniq = ?)")
 			a = append(a, textHash(anchor.metric), r.d.text(anchor.metric))
 		}
-		m.all = append(m.all, &pagedStream{r: r, col: col, args: a,
-			base: `SELECT b.trial, ` + col + ` FROM bound b JOIN trial t ON t.id = b.trial JOIN experiment x ON x.id = t.experiment
-				JOIN application a ON a.id = x.application WHERE ` + strings.Join(w, " AND ")})
+		s := &pagedStream{r: r, col: col, args: a, direct: !v.excludeUniq, whole: p.q.Limit == 0,
+			base: `SELECT b.trial, ` + col + `, b.metric` + from + ` WHERE ` + strings.Join(w, " AND ")}
+		if bare {
+			s.id = "b.trial"
+		}
+		m.all = append(m.all, s)
 	}
 	return m, ordered, nil
 }
@@ -299,6 +340,17 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 		return nil, err
 	}
 	limit, byShare := p.q.Limit, p.byShare()
+	// A search for a share of the run's own values reads the hot call
+	// paths instead of the summaries; the candidates found by the
+	// metric's name say which metric it is where no other name ever
+	// stored shares its hash.
+	hot := r.schema >= schemaHot && p.hotSearch()
+	byName := false
+	if hot {
+		if byName, err = uniqueMetricName(ctx, r, p.rank.metric); err != nil {
+			return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
+		}
+	}
 	var hits []Hit
 	trees := map[int64]*tree{}
 	size := 64
@@ -306,8 +358,8 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 		size = min(max(2*limit, 8), 64)
 	}
 	for done := false; !done; {
-		var ids []int64
-		for len(ids) < size {
+		var batch []cand
+		for len(batch) < size {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -327,17 +379,26 @@ func (r *Repo) findSummaries(ctx context.Context, p *plan) ([]Hit, error) {
 					break
 				}
 			}
-			ids = append(ids, c.trial)
+			batch = append(batch, c)
 		}
-		if len(ids) == 0 {
+		if len(batch) == 0 {
 			break
 		}
-		tds, err := r.loadTrials(ctx, p, ids)
+		var tds []*trialData
+		if hot {
+			tds, err = loadHot(ctx, r, p, batch, byName)
+		} else {
+			ids := make([]int64, len(batch))
+			for i, c := range batch {
+				ids[i] = c.trial
+			}
+			tds, err = r.loadTrials(ctx, p, ids)
+		}
 		if err != nil {
 			return nil, err
 		}
 		if testHookLoaded != nil {
-			testHookLoaded(len(ids))
+			testHookLoaded(len(batch))
 		}
 		if ordered && limit > 0 {
 			// Only hits that can make the best limit are kept, and only
@@ -385,13 +446,17 @@ func (p *plan) inclusive() bool {
 // testHookLoaded, when set by a test, learns how many trials a search reads.
 var testHookLoaded func(n int)
 
+// testHookSummaries, when set by a test, learns how many summaries a
+// search reads.
+var testHookSummaries func(n int)
+
 // loadTrials reads what the search needs of the trials: names, call tree
 // and the summaries of the metrics it uses.
 func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialData, error) {
 	fail := func(err error) ([]*trialData, error) {
 		return nil, fmt.Errorf("repository %s: find: %w", r.Name(), err)
 	}
-	ph := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
+	ph := placeholders(len(ids))
 	idArgs := make([]any, len(ids))
 	for i, id := range ids {
 		idArgs[i] = id
@@ -399,81 +464,22 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 	// The names and call trees are read while the summaries are: the
 	// two take about the same time, and the summaries need only the
 	// trials' ids.
-	byID := map[int64]*trialData{}
-	counts := map[int64][2]int{}
-	var out []*trialData
-	treesRead := make(chan error, 1)
-	go func() {
-		treesRead <- r.rows(ctx, `SELECT t.id, a.name, x.name, t.name, t.cnodes, t.regions, t.tree`+trialFrom+` WHERE t.id IN (`+ph+`)`, idArgs,
-			func(s scanner) error {
-				td := &trialData{vec: map[string]*vectors{}}
-				var nc, nr int
-				var blob []byte
-				if err := s.Scan(&td.id, r.d.str(&td.app), r.d.str(&td.experiment), r.d.str(&td.name), &nc, &nr, &blob); err != nil {
-					return err
-				}
-				t, err := decodeTree(blob)
-				if err != nil {
-					return fmt.Errorf("trial %d: call tree: %w", td.id, err)
-				}
-				if len(t.parent) != nc || len(t.name) != nr {
-					return fmt.Errorf("trial %d: call tree: %w", td.id, errDamaged)
-				}
-				td.tree = t
-				byID[td.id] = td
-				counts[td.id] = [2]int{nc, nr}
-				out = append(out, td)
-				return nil
-			})
-	}()
+	trees := readTrees(ctx, r, ids)
 	treesDone := false
+	var res treesRead
 	defer func() {
 		if !treesDone {
-			<-treesRead
+			<-trees
 		}
 	}()
 	// Which stored metric each name refers to, per trial.
-	type metricRow struct {
-		idx              int
-		uniq, identity   string
-		total            float64
-		excl, incl       []float64
-		regExcl, regIncl []float64
-	}
-	metrics := map[int64][]*metricRow{}
-	err := r.rows(ctx, `SELECT trial, idx, uniq, canonical, total FROM metric WHERE trial IN (`+ph+`)`, idArgs, func(s scanner) error {
-		var trial int64
-		m := &metricRow{}
-		if err := s.Scan(&trial, &m.idx, r.d.str(&m.uniq), r.d.str(&m.identity), &m.total); err != nil {
-			return err
-		}
-		metrics[trial] = append(metrics[trial], m)
-		return nil
-	})
+	metrics, err := readMetrics(ctx, r, ids)
 	if err != nil {
 		return fail(err)
 	}
 	stored := p.q.storedRefs(p.metricNames())
 	resolve := func(trial int64, name string, operand bool) *metricRow {
-		var byIdentity *metricRow
-		id := canonicalIdentity(name)
-		if operand {
-			id = ""
-		}
-		n := 0
-		for _, m := range metrics[trial] {
-			if m.uniq == name {
-				return m
-			}
-			if id != "" && m.identity == id {
-				byIdentity = m
-				n++
-			}
-		}
-		if n == 1 {
-			return byIdentity
-		}
-		return nil
+		return resolveMetric(metrics[trial], name, operand)
 	}
 	want := map[int64]map[int]*metricRow{}
 	idxSet := map[int]bool{}
@@ -530,10 +536,17 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 		if err != nil {
 			return fail(err)
 		}
+		if testHookSummaries != nil {
+			testHookSummaries(len(raws))
+		}
 	}
 	treesDone = true
-	if err := <-treesRead; err != nil {
-		return fail(err)
+	if res = <-trees; res.err != nil {
+		return fail(res.err)
+	}
+	counts := map[int64][2]int{}
+	for _, td := range res.out {
+		counts[td.id] = [2]int{len(td.tree.parent), len(td.tree.name)}
 	}
 	for _, raw := range raws {
 		n := counts[raw.trial][0]
@@ -554,7 +567,7 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 			raw.row.excl, raw.row.incl = x, y
 		}
 	}
-	for _, td := range out {
+	for _, td := range res.out {
 		nc, nr := counts[td.id][0], counts[td.id][1]
 		for _, name := range p.metricNames() {
 			v, err := p.q.queryVectors(name, nc, nr, func(name string, operand bool) (vectors, error) {
@@ -573,5 +586,5 @@ func (r *Repo) loadTrials(ctx context.Context, p *plan, ids []int64) ([]*trialDa
 			td.vec[name] = &v
 		}
 	}
-	return out, nil
+	return res.out, nil
 }

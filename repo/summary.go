@@ -143,6 +143,9 @@ func (r *Repo) insertSummary(ctx context.Context, tx *sql.Tx, trial int64, m int
 		trial, m, encodeVector(v.excl), encodeVector(v.incl), encodeVector(v.regExcl), encodeVector(v.regIncl)); err != nil {
 		return err
 	}
+	if err := insertHot(ctx, tx, r.d, trial, m, hotOf(v.excl, definedOrZero(v.total))); err != nil {
+		return err
+	}
 	for k, b := range boundsByKind(v, cnodeRegion, kinds) {
 		if _, err := tx.ExecContext(ctx, r.d.q(`INSERT INTO bound (trial, metric, kind, name_hash, excl_max, excl_share, incl_max, incl_share,
 			flat_excl_max, flat_excl_share, flat_incl_max, flat_incl_share) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -194,7 +197,9 @@ func encodeTree(e *model.Experiment) []byte {
 	return seal(en.b)
 }
 
-// decodeTree reads what encodeTree wrote.
+// decodeTree reads what encodeTree wrote. A search decodes the trees of
+// every trial that holds a hit, so this makes few allocations: one for
+// the call paths' numbers, one for all region names.
 func decodeTree(b []byte) (*tree, error) {
 	b, err := unseal(b)
 	if err != nil {
@@ -205,34 +210,71 @@ func decodeTree(b []byte) (*tree, error) {
 		return nil, errCorrupt
 	}
 	nc := d.count(3)
-	t := &tree{parent: make([]int, nc), region: make([]int, nc), id: make([]int, nc)}
-	for i := 0; i < nc && d.err == nil; i++ {
-		t.parent[i] = int(d.uint()) - 1
-		t.region[i] = int(d.uint())
-		t.id[i] = int(d.int())
+	if d.err != nil {
+		return nil, d.err
 	}
+	ints := make([]int, 3*nc)
+	t := &tree{parent: ints[:nc:nc], region: ints[nc : 2*nc : 2*nc], id: ints[2*nc:]}
+	p := d.b
+	for i := 0; i < nc; i++ {
+		u, n := uvarint(p)
+		if n <= 0 {
+			return nil, errCorrupt
+		}
+		g, m := uvarint(p[n:])
+		if m <= 0 {
+			return nil, errCorrupt
+		}
+		n += m
+		z, m := uvarint(p[n:])
+		if m <= 0 || u > uint64(nc) || g > math.MaxInt32 {
+			return nil, errCorrupt
+		}
+		p = p[n+m:]
+		t.parent[i], t.region[i], t.id[i] = int(u)-1, int(g), int(int64(z>>1)^-int64(z&1))
+	}
+	d.b = p
 	names := make([]string, d.count(1))
 	for i := range names {
 		names[i] = d.str()
 	}
 	nr := d.count(2)
-	t.name, t.kind = make([]string, nr), make([]string, nr)
-	for i := 0; i < nr && d.err == nil; i++ {
-		k := int(d.uint())
-		if k >= len(names) {
-			return nil, errCorrupt
-		}
-		t.kind[i], t.name[i] = names[k], d.str()
-	}
 	if d.err != nil {
 		return nil, d.err
 	}
+	// The region names are substrings of one copy of the rest.
+	rest := string(d.b)
+	at := 0
+	t.name, t.kind = make([]string, nr), make([]string, nr)
+	for i := 0; i < nr; i++ {
+		k, n := uvarint(d.b[at:])
+		if n <= 0 || k >= uint64(len(names)) {
+			return nil, errCorrupt
+		}
+		at += n
+		l, n := uvarint(d.b[at:])
+		if n <= 0 || l > uint64(len(d.b)-at-n) {
+			return nil, errCorrupt
+		}
+		at += n
+		t.kind[i], t.name[i] = names[k], rest[at:at+int(l)]
+		at += int(l)
+	}
 	for i := range t.parent {
-		if t.parent[i] < -1 || t.parent[i] >= nc || t.region[i] >= nr {
+		if t.region[i] >= nr {
 			return nil, errCorrupt
 		}
 	}
 	return t, nil
+}
+
+// uvarint is binary.Uvarint, quicker for the one-byte numbers that most
+// stored numbers are.
+func uvarint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return binary.Uvarint(b)
 }
 
 // path returns call path c's region names joined by "/".

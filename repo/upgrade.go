@@ -29,9 +29,10 @@ type UpgradeResult struct {
 }
 
 // Upgrade converts the repository at loc from an earlier schema to the
-// one this program writes. A repository of schema 4 gains the attribute
-// indexes in place, in one transaction (UpgradeResult.Backup is empty);
-// programs of schema 4 still read it. From schemas 2 and 3 the trials are copied into a new repository
+// one this program writes. A repository of schema 4 or 5 gains what
+// later schemas add (the attribute indexes of schema 5, the hot call
+// paths of schema 6) in place, in one transaction (UpgradeResult.Backup
+// is empty); programs of schema 4 and 5 still read it. From schemas 2 and 3 the trials are copied into a new repository
 // (a new file beside an SQLite one, a new schema of the PostgreSQL
 // database) while other programs may still read the old one, and the new
 // one then takes its place at once; the old one is kept (UpgradeResult.
@@ -49,11 +50,11 @@ func Upgrade(ctx context.Context, loc string, opt UpgradeOptions) (UpgradeResult
 		return res, fmt.Errorf("repository %s already has schema %d: nothing to upgrade", old.Name(), SchemaVersion)
 	case old.schema > SchemaVersion:
 		return res, fmt.Errorf("repository %s has schema %d, newer than this cubeview's %d: use a newer cubeview", old.Name(), old.schema, SchemaVersion)
-	case old.schema >= schemaChunks && old.schema < schemaAttrIndex:
+	case old.schema >= schemaChunks:
 		if old.immutable || !fileWritableRepo(old) {
 			return res, fmt.Errorf("repository %s: %w: an upgrade must write it", old.Name(), ErrReadOnly)
 		}
-		res.Trials, err = indexAttributes(ctx, old)
+		res.Trials, err = upgradeInPlace(ctx, old)
 		return res, err
 	case !old.legacySchema():
 		return res, fmt.Errorf("repository %s: no upgrade from schema %d", old.Name(), old.schema)
@@ -387,11 +388,10 @@ func swapSchemas(ctx context.Context, tx *sql.Tx, home, staging, backup string) 
 	return tx.Commit()
 }
 
-// indexAttributes adds to r, a repository of schema 4, what schema 5 adds:
-// the value hash of every attribute, the dictionaries of keys and values
-// and the indexes filters use; all in one transaction, which other
-// programs' changes wait for. It returns the number of trials.
-func indexAttributes(ctx context.Context, r *Repo) (int, error) {
+// upgradeInPlace adds to r, a repository of schema 4 or 5, what the later
+// schemas add, all in one transaction, which other programs' changes wait
+// for. It returns the number of trials.
+func upgradeInPlace(ctx context.Context, r *Repo) (int, error) {
 	why := r.readOnly
 	r.readOnly = ""
 	tx, err := r.beginWrite(ctx, r.db, "upgrade")
@@ -401,9 +401,138 @@ func indexAttributes(ctx context.Context, r *Repo) (int, error) {
 	}
 	defer tx.Rollback()
 	fail := func(err error) (int, error) { return 0, r.writeError("upgrade", err) }
+	if r.schema < schemaAttrIndex {
+		if err := indexAttributes(ctx, r, tx); err != nil {
+			return fail(err)
+		}
+	}
+	if err := listHotPaths(ctx, r, tx); err != nil {
+		return fail(err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`UPDATE schema_version SET version = %d`, SchemaVersion)); err != nil {
+		return fail(err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM trial WHERE state = 0`).Scan(&n); err != nil {
+		return fail(err)
+	}
+	if testHookUpgrade != nil {
+		if err := testHookUpgrade(tx); err != nil {
+			return fail(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fail(err)
+	}
+	from := r.schema
+	r.schema = SchemaVersion
+	// The planners learn the new tables' and indexes' statistics.
+	tables := []string{"hot", "trial", "bound"}
+	if from < schemaAttrIndex {
+		tables = append(tables, "trial_attr", "attr_key", "attr_value")
+	}
+	if r.d.name == "postgres" {
+		// VACUUM lets the indexes answer alone (the visibility map the
+		// rewrite of trial_attr cleared).
+		r.db.ExecContext(ctx, `VACUUM ANALYZE `+strings.Join(tables, ", "))
+	} else {
+		for _, t := range tables {
+			r.db.ExecContext(ctx, `ANALYZE `+t)
+		}
+	}
+	return n, nil
+}
+
+// testHookUpgrade, when set by a test, runs in an in-place upgrade's
+// transaction before it commits; an error fails the upgrade.
+var testHookUpgrade func(tx *sql.Tx) error
+
+// listHotPaths adds what schema 6 adds in tx: the index of trial states,
+// in PostgreSQL the trial and metric to the bound indexes, and the table
+// of hot call paths, filled from the summaries, a page of them at a time.
+func listHotPaths(ctx context.Context, r *Repo, tx *sql.Tx) error {
+	stmts := []string{trialStateIndex, hotTable}
+	if r.d.name == "postgres" {
+		// The bound indexes include the trial and metric.
+		for _, stmt := range boundIndexes {
+			name := strings.Fields(stmt)[2]
+			stmts = append(stmts, `DROP INDEX `+name, stmt)
+		}
+	}
+	for _, stmt := range stmts {
+		if _, err := tx.ExecContext(ctx, engineTypes[r.d.name].Replace(stmt)); err != nil {
+			return fmt.Errorf("%s: %w", firstLine(stmt), err)
+		}
+	}
+	type summaryRow struct {
+		trial  int64
+		metric int
+		nc     int
+		total  float64
+		excl   []byte
+	}
+	// The trials in ranges of ids, each range read by the primary key.
+	var ids []int64
+	rs, err := tx.QueryContext(ctx, `SELECT id FROM trial ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	for rs.Next() {
+		var id int64
+		if err := rs.Scan(&id); err != nil {
+			rs.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	const perPage = 200
+	for lo := 0; lo < len(ids); lo += perPage {
+		hi := min(lo+perPage, len(ids)) - 1
+		var page []summaryRow
+		rs, err := tx.QueryContext(ctx, r.d.q(`SELECT s.trial, s.metric, t.cnodes, COALESCE(m.total, 0), s.excl FROM summary s
+			JOIN trial t ON t.id = s.trial LEFT JOIN metric m ON m.trial = s.trial AND m.idx = s.metric
+			WHERE s.trial >= ? AND s.trial <= ?`), ids[lo], ids[hi])
+		if err != nil {
+			return err
+		}
+		for rs.Next() {
+			var row summaryRow
+			if err := rs.Scan(&row.trial, &row.metric, &row.nc, &row.total, &row.excl); err != nil {
+				rs.Close()
+				return err
+			}
+			page = append(page, row)
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+		ins := &inserter{ctx: ctx, tx: tx, d: r.d}
+		for _, row := range page {
+			excl, err := decodeVector(row.excl, row.nc)
+			if err != nil {
+				return fmt.Errorf("trial %d: metric %d: summary of own values: %w", row.trial, row.metric, err)
+			}
+			ins.add("hot", []string{"trial", "metric", "paths"}, row.trial, row.metric, encodeHot(hotOf(excl, row.total)))
+		}
+		if err := ins.flushAll(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexAttributes adds to r, a repository of schema 4, what schema 5 adds
+// in tx: the value hash of every attribute, the dictionaries of keys and
+// values and the indexes filters use.
+func indexAttributes(ctx context.Context, r *Repo, tx *sql.Tx) error {
 	types := engineTypes[r.d.name]
 	if _, err := tx.ExecContext(ctx, `ALTER TABLE trial_attr ADD COLUMN value_hash `+types.Replace("{int}")+` NOT NULL DEFAULT 0`); err != nil {
-		return fail(err)
+		return err
 	}
 	if r.d.name == "postgres" {
 		// The server hashes the text it holds; text stored escaped (see
@@ -411,61 +540,42 @@ func indexAttributes(ctx context.Context, r *Repo) (int, error) {
 		if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash =
 			('x' || encode(substring(sha256(convert_to(value, 'UTF8')) from 1 for 8), 'hex'))::bit(64)::bigint
 			WHERE value NOT LIKE E'\x01%'`); err != nil {
-			return fail(err)
+			return err
 		}
 		var escaped []string
 		rs, err := tx.QueryContext(ctx, `SELECT DISTINCT value FROM trial_attr WHERE value LIKE E'\x01%'`)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		for rs.Next() {
 			var v string
 			if err := rs.Scan(r.d.str(&v)); err != nil {
 				rs.Close()
-				return fail(err)
+				return err
 			}
 			escaped = append(escaped, v)
 		}
 		rs.Close()
 		if err := rs.Err(); err != nil {
-			return fail(err)
+			return err
 		}
 		for _, v := range escaped {
 			if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash = $1 WHERE value = $2`, textHash(v), r.d.text(v)); err != nil {
-				return fail(err)
+				return err
 			}
 		}
 	} else if _, err := tx.ExecContext(ctx, `UPDATE trial_attr SET value_hash = `+sqliteTextHash+`(value)`); err != nil {
-		return fail(err)
+		return err
 	}
 	stmts := append([]string{`DROP INDEX trial_attr_key`, `DROP INDEX trial_experiment`, trialPlaceIndex}, attrIndexes...)
 	stmts = append(stmts, attrDictionaries...)
 	stmts = append(stmts,
 		`INSERT INTO attr_key (key_hash, key) SELECT DISTINCT key_hash, key FROM trial_attr`,
-		`INSERT INTO attr_value (key_hash, value_hash, value) SELECT DISTINCT key_hash, value_hash, value FROM trial_attr`,
-		fmt.Sprintf(`UPDATE schema_version SET version = %d`, schemaAttrIndex))
+		`INSERT INTO attr_value (key_hash, value_hash, value) SELECT DISTINCT key_hash, value_hash, value FROM trial_attr`)
 	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, types.Replace(stmt)); err != nil {
-			return fail(fmt.Errorf("%s: %w", firstLine(stmt), err))
+			return fmt.Errorf("%s: %w", firstLine(stmt), err)
 		}
 	}
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM trial WHERE state = 0`).Scan(&n); err != nil {
-		return fail(err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fail(err)
-	}
-	r.schema = schemaAttrIndex
-	// The planners learn the new indexes' statistics.
-	if r.d.name == "postgres" {
-		// VACUUM lets the indexes answer alone (the visibility map the
-		// rewrite of trial_attr cleared).
-		r.db.ExecContext(ctx, `VACUUM ANALYZE trial, trial_attr, attr_key, attr_value`)
-	} else {
-		for _, t := range []string{"trial", "trial_attr", "attr_key", "attr_value"} {
-			r.db.ExecContext(ctx, `ANALYZE `+t)
-		}
-	}
-	return n, nil
+	return nil
 }

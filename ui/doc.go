@@ -7,14 +7,17 @@
 // The package only draws and routes events: the state packages hold
 // everything a window shows without any widget, and the widgets ask them
 // what to draw — view's View (selections, expanded nodes, value modes,
-// the values of the three panes, their text, colour and relief), menu's
-// menu bar and context menus (items and commands; ui binds a handler to
-// each command), analysisview's reports and side views (performance difference, scaling,
-// statistics, groups of runs, callers and callees, bottom-up, per-location
-// chart, topology), sourcepanel's Panel, repoview's Controller (the
-// repository window), dialogform's forms (what each dialog of a window
-// asks) and form's Form (every dialog, shown by showForm). Main opens the
-// windows the command line asks for (launch.Args).
+// the values of the three panes, their text, colour and relief),
+// document's Doc (the experiment a window shows, original or derived,
+// and the algebra operations over open ones), menu's menu bar and
+// context menus (items and commands; ui binds a handler to each
+// command), analysisview's reports and side views (performance
+// difference, scaling, statistics, groups of runs, callers and callees,
+// bottom-up, per-location chart, topology, clusters), sourcepanel's
+// Panel, repoview's Controller (the repository window), dialogform's
+// forms (what each dialog of a window asks) and form's Form (every
+// dialog, shown by showForm). Main opens the windows the command line
+// asks for (launch.Args).
 // TreePane is the single tree widget used for all three panes; each row
 // is a colour square whose relief shows the sign of the value, the value
 // and the label. Window puts the panes, legend and status line together
