@@ -240,6 +240,10 @@ func (j *PerfDiffJob) compute(format numfmt.Format) error {
 	}
 	j.Report = newPerfDiffReport(pd, perfDiffMetric(append(a, b...), j.Options.Metric), j.Names[0], j.Names[1], format)
 	j.Report.Notes = append([]string{"A = " + groupName(j.A) + "; B = " + groupName(j.B) + "."}, j.Report.Notes...)
+	if pd.Derived {
+		j.Report.Notes = append(j.Report.Notes, "A and B of a derived metric are the means of each run's value of its formula; "+
+			"the window of mean(A) − mean(B) shows the formula over the means.")
+	}
 	if j.InDifference != nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -510,7 +511,10 @@ func repoList(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 	if *asCSV {
 		return writeTrialsCSV(env.Stdout, trials)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	// tabwriter writes each cell on its own: buffered, a listing is one
+	// write, not thousands of system calls.
+	out := bufio.NewWriter(env.Stdout)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "id\tapp\texperiment\tname\tattributes")
 	for _, t := range trials {
 		parts := make([]string, len(t.Attrs))
@@ -519,7 +523,10 @@ func repoList(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, printable(t.App), printable(t.Experiment), printable(t.Name), strings.Join(parts, " "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 // writeTrialsCSV writes id, app, experiment, name and one column per
@@ -768,12 +775,16 @@ func repoFind(ctx context.Context, env Env, open func() (*repo.Repo, error), arg
 		return nil
 	}
 
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	out := bufio.NewWriter(env.Stdout)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "trial\tvalue\tshare\t %s\n", what)
 	for _, h := range hits {
 		fmt.Fprintf(tw, "%d\t%s\t%.2f%%\t %s\n", h.Trial, strconv.FormatFloat(h.Value, 'g', 6, 64), 100*h.Share, printable(h.Path))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 func repoExport(ctx context.Context, env Env, open func() (*repo.Repo, error), args []string) error {

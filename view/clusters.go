@@ -134,14 +134,14 @@ var clusterColors = []color.NRGBA{
 	{0x9c, 0x75, 0x5f, 0xff}, {0xba, 0xb0, 0xac, 0xff},
 }
 
-// OutlierColor marks outliers in the Clusters mode.
-var OutlierColor = color.NRGBA{0x20, 0x20, 0x20, 0xff}
+// outlierColor marks outliers in the Clusters mode.
+var outlierColor = color.NRGBA{0x20, 0x20, 0x20, 0xff}
 
 // ClusterColor returns the colour of cluster j in the Clusters mode: -1
 // (outliers) black, clusters beyond the palette's ten repeat it.
 func ClusterColor(j int) color.NRGBA {
 	if j < 0 {
-		return OutlierColor
+		return outlierColor
 	}
 	return clusterColors[j%len(clusterColors)]
 }

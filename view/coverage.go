@@ -52,13 +52,13 @@ func (m *Markers) Coverage(metric int) []string {
 	return out
 }
 
-// Matching returns what a derived experiment's provenance says was
+// matching returns what a derived experiment's provenance says was
 // matched other than by equal names — metrics by canonical identity or a
 // mapping, regions by canonical name, call paths across frames one tool
 // did not record, call-tree roots of different regions — and what was
 // not compared, in sentences; none for an experiment that is not
 // derived.
-func Matching(e *model.Experiment) []string {
+func matching(e *model.Experiment) []string {
 	p, ok, err := algebra.ReadProvenance(e)
 	if !ok || err != nil {
 		return nil
@@ -92,7 +92,7 @@ func NoteLine(v *View) (line string, warn bool) {
 	if w := v.exp.Warnings; len(w) > 0 {
 		return fmt.Sprintf("%s reading the input (File › Properties lists them): %s", Count(len(w), "warning"), strings.Join(w, " · ")), true
 	}
-	if s := Matching(v.exp); len(s) > 0 {
+	if s := matching(v.exp); len(s) > 0 {
 		return "Matched: " + strings.Join(s, " · "), false
 	}
 	return "", false

@@ -20,7 +20,7 @@
 // Beside the View the package holds what a window does with it: the
 // colour-range form, what a tree pane's keys do (Navigate), expanding
 // subtrees, export of a pane's rows (PaneCSV), the line about what a
-// derived experiment's values rest on (NoteLine, Coverage, Matching),
+// derived experiment's values rest on (NoteLine, Coverage),
 // derived metrics (WithDerived), the background-run types every window
 // part uses (Runner, Busy), the bundled example a window opens without
 // a file (WriteExample) and the user's preferences (recent files, number

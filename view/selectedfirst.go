@@ -3,7 +3,7 @@ package view
 // SelectedFirst lets a window show the selected metric before every
 // metric's totals are read (Values.SelectedFirst). While it is on, Update
 // leaves the totals of a metric whose data are not read yet undefined
-// (its row shows PendingText) instead of reading them, Missing names only
+// (its row shows pendingText) instead of reading them, Missing names only
 // what the selected metric's values need, and Pending tells the window
 // to read Values.Missing, the rest, after it has shown the selected
 // metric. While it is off, Update computes every total it shows, reading
@@ -42,8 +42,8 @@ func (s *SelectedFirst) Pending() bool {
 	return false
 }
 
-// PendingText is shown for a value not read yet.
-const PendingText = "…"
+// pendingText is shown for a value not read yet.
+const pendingText = "…"
 
 // pending reports whether metric m's totals wait for data not read yet:
 // when on, one of the stored metrics it is computed from is neither

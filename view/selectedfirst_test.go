@@ -63,7 +63,7 @@ func TestSelectedFirst(t *testing.T) {
 				if w := want.Values().Text(MetricPane, n); got != w {
 					t.Errorf("%s: selected metric shows %q, want %q", path, got, w)
 				}
-			case got == PendingText:
+			case got == pendingText:
 				pending++
 				if e.Summarized(n.Index) || e.Loaded(n.Index) {
 					t.Errorf("%s: metric %q was read for the first paint", path, e.Metrics[n.Index].UniqName)

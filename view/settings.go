@@ -86,9 +86,9 @@ func (s Split) Near(t Split) bool {
 // Size is a window's size in the toolkit's units.
 type Size struct{ Width, Height float64 }
 
-// DefaultWindowSize is the size a window opens at when the user never
+// defaultWindowSize is the size a window opens at when the user never
 // resized one.
-var DefaultWindowSize = Size{1280, 800}
+var defaultWindowSize = Size{1280, 800}
 
 // screenMargin is what a window leaves of the screen's size for the
 // window system's panels and title bar.
@@ -100,7 +100,7 @@ const screenMargin = 48
 // below 400 × 300.
 func WindowSize(want, screen Size) Size {
 	if want.Width <= 0 || want.Height <= 0 {
-		want = DefaultWindowSize
+		want = defaultWindowSize
 	}
 	if screen.Width > 0 {
 		want.Width = min(want.Width, screen.Width-screenMargin)

@@ -613,7 +613,7 @@ func (vs *Values) unitMetric(d Dim, n Node) int { return kindOf(n).metricOf(vs.v
 // Text returns the formatted value of n in pane d.
 func (vs *Values) Text(d Dim, n Node) string {
 	if vs.first.pendingRow(d, n) {
-		return PendingText
+		return pendingText
 	}
 	vs.formatted++
 	return vs.v.look.format.Format(vs.Value(d, n), vs.Integer(d, n))
@@ -623,7 +623,7 @@ func (vs *Values) Text(d Dim, n Node) string {
 func (vs *Values) cell(d Dim, n Node) (Cell, float64) {
 	val := vs.Value(d, n)
 	if vs.first.pendingRow(d, n) {
-		return Cell{Text: PendingText, Color: colormap.White}, val
+		return Cell{Text: pendingText, Color: colormap.White}, val
 	}
 	vs.formatted++
 	return vs.v.look.Cell(vs.v.look.format, val, vs.Integer(d, n), vs.scaleRange(d, n), false), val

@@ -299,7 +299,7 @@ func TestPaneTitlesAndModeNames(t *testing.T) {
 // TestWindowSize checks that no window opens larger than the screen.
 func TestWindowSize(t *testing.T) {
 	tests := []struct{ want, screen, got Size }{
-		{Size{}, Size{}, DefaultWindowSize},
+		{Size{}, Size{}, defaultWindowSize},
 		{Size{}, Size{1366, 768}, Size{1280, 672}},
 		{Size{1687, 900}, Size{1400, 900}, Size{1352, 804}},
 		{Size{900, 600}, Size{1920, 1080}, Size{900, 600}},
